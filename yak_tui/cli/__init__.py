@@ -1,0 +1,251 @@
+"""The `yak` command: the TUI by default, and a headless interface for scripts and tests.
+
+`--json`, `--as`, `--save` and `--rules` are accepted anywhere on the line. With `--json`,
+stdout is exactly one JSON object. Errors go to stderr with exit code 2 and change nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
+from yak_tui.rules.dice import DiceError, ScriptedDice, SeededDice, parse_dice
+from yak_tui.rules.tables_loader import RulesTableError, set_override_dir
+
+DEFAULT_SAVE = Path("saves") / "world.json"
+RESOLVE_MODULES = (
+    "yak_tui.cli.resolve_core",
+    "yak_tui.cli.resolve_espionage",
+    "yak_tui.cli.resolve_economy",
+    "yak_tui.cli.resolve_warfare",
+    "yak_tui.cli.resolve_magic",
+)
+
+
+class UsageError(Exception):
+    """Bad command-line input; printed on stderr with exit code 2."""
+
+
+@dataclass
+class GlobalOptions:
+    json: bool = False
+    identity: str = "gm"
+    save: str | None = None
+    rules: str | None = None
+
+
+def _take_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
+    opts = GlobalOptions()
+    rest: list[str] = []
+    items = list(argv)
+    i = 0
+    valued = {"--as": "identity", "--save": "save", "--rules": "rules"}
+    while i < len(items):
+        item = items[i]
+        if item == "--":
+            rest.extend(items[i:])
+            break
+        if item == "--json":
+            opts.json = True
+        elif item in valued:
+            if i + 1 >= len(items):
+                raise UsageError(f"{item} needs a value")
+            setattr(opts, valued[item], items[i + 1])
+            i += 1
+        elif any(item.startswith(f"{flag}=") for flag in valued):
+            flag, _, value = item.partition("=")
+            setattr(opts, valued[flag], value)
+        else:
+            rest.append(item)
+        i += 1
+    return opts, rest
+
+
+def load_resolve_checks() -> None:
+    for module in RESOLVE_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="yak",
+        description="yak_tui: run a You Are King campaign from a terminal. "
+        "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
+    )
+    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+
+    new = sub.add_parser("new", help="create a world file")
+    new.add_argument("path")
+    new.add_argument("--demo", action="store_true", help="fill it with the demo world Elbreth")
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    resolve = sub.add_parser("resolve", help="run one rule check without a world")
+    checks = resolve.add_subparsers(dest="check", metavar="CHECK")
+    load_resolve_checks()
+    for name, check in RESOLVE_CHECKS.items():
+        cp = checks.add_parser(name, help=check.help)
+        check.add_arguments(cp)
+        _dice_flags(cp)
+
+    do = sub.add_parser("do", help="apply one command to the world")
+    do.add_argument("command", nargs="?")
+    do.add_argument("params", nargs="*", help="key=value")
+    do.add_argument("--list", action="store_true", help="list the commands")
+    _dice_flags(do)
+
+    show = sub.add_parser("show", help="print what the identity may see")
+    show.add_argument("table", nargs="?")
+    show.add_argument("id", nargs="?")
+
+    log = sub.add_parser("log", help="print the chronicle")
+    log.add_argument("--season", help="e.g. 'Spring 312'")
+    log.add_argument("--kingdom")
+    log.add_argument("--character")
+    log.add_argument("--kind")
+
+    adv = sub.add_parser("advance", help="close the season (Winter into Spring runs year start)")
+    adv.add_argument("--preview", action="store_true", help="show what it would do, change nothing")
+
+    sub.add_parser("undo", help="undo the last command of the current season (GM)")
+    sub.add_parser("due", help="what is due this season")
+
+    restore = sub.add_parser("restore", help="list backups, or restore one")
+    restore.add_argument("backup", nargs="?")
+
+    export = sub.add_parser("export", help="export the chronicle as forum text")
+    export.add_argument("--format", choices=("bbcode", "markdown"), default="bbcode")
+    export.add_argument("--season")
+    export.add_argument("--kingdom")
+
+    serve = sub.add_parser("serve", help="host the campaign over SSH")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=2222)
+    serve.add_argument("--host-key")
+    serve.add_argument("--max-sessions", type=int, default=32)
+    serve.add_argument("--idle-timeout", type=float, default=0.0)
+
+    user = sub.add_parser("user", help="the SSH roster")
+    user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")
+    add = user_sub.add_parser("add")
+    add.add_argument("name")
+    add.add_argument("--identity", required=True)
+    add.add_argument("--key", required=True, help="public key file")
+    user_sub.add_parser("list")
+    remove = user_sub.add_parser("remove")
+    remove.add_argument("name")
+
+    tui = sub.add_parser("tui", help="open the terminal app (the default)")
+    tui.add_argument("--no-animation", action="store_true")
+    return parser
+
+
+def _dice_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dice", help="naturals in the order the check rolls them, e.g. 4,2")
+    parser.add_argument("--seed", type=int, help="seed for random dice (recorded, replayable)")
+    parser.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
+
+
+
+def dice_from(args: argparse.Namespace) -> Any:
+    if getattr(args, "dice", None):
+        return ScriptedDice(parse_dice(args.dice))
+    return SeededDice(getattr(args, "seed", None))
+
+
+def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None) -> None:
+    if opts.json:
+        sys.stdout.write(orjson.dumps(payload).decode() + "\n")
+    else:
+        sys.stdout.write((text if text is not None else human(payload)) + "\n")
+
+
+def human(payload: dict[str, Any], indent: int = 0) -> str:
+    lines = []
+    pad = "  " * indent
+    for key, value in payload.items():
+        if isinstance(value, dict):
+            lines.append(f"{pad}{key}:")
+            lines.append(human(value, indent + 1))
+        elif isinstance(value, list) and value and isinstance(value[0], dict):
+            lines.append(f"{pad}{key}:")
+            for item in value:
+                lines.append(human(item, indent + 1))
+                lines.append("")
+        else:
+            lines.append(f"{pad}{key}: {value}")
+    return "\n".join(line for line in lines if line is not None)
+
+
+def save_path(opts: GlobalOptions) -> Path:
+    return Path(opts.save or os.environ.get("YAK_SAVE") or DEFAULT_SAVE)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    opts = GlobalOptions()
+    try:
+        opts, rest = _take_globals(argv)
+        if opts.rules:
+            set_override_dir(opts.rules)
+        parser = build_parser()
+        parser.exit_on_error = False
+        args = _parse(parser, rest)
+        from yak_tui.cli.commands import dispatch
+
+        return dispatch(opts, args)
+    except SystemExit as stop:
+        code = stop.code if isinstance(stop.code, int) else 2
+        return 0 if code == 0 else 2
+    except Exception as error:  # noqa: BLE001 - every failure becomes a clear message and exit 2
+        return report_error(opts, error)
+
+
+def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespace:
+    try:
+        return parser.parse_args(rest)
+    except argparse.ArgumentError as error:
+        raise UsageError(str(error)) from None
+
+
+def report_error(opts: GlobalOptions, error: BaseException) -> int:
+    from yak_tui.store.storage import StoreError
+    from yak_tui.world.commands import CommandError
+    from yak_tui.world.identity import IdentityError
+    from yak_tui.world.model import ValidationError
+
+    known = (UsageError, CheckInputError, DiceError, RulesTableError, StoreError, CommandError, IdentityError,
+             ValidationError, FileNotFoundError, PermissionError)
+    if isinstance(error, known):
+        message = str(error)
+    else:
+        message = f"internal error ({type(error).__name__}): {error}"
+    payload: dict[str, Any] = {"error": message}
+    if isinstance(error, CommandError):
+        payload.update({"field": error.field, "reason": error.reason})
+        if error.who_may:
+            payload["who_may"] = list(error.who_may)
+            message = f"{message} (who may: {', '.join(error.who_may)})"
+    if opts.json:
+        sys.stderr.write(orjson.dumps(payload).decode() + "\n")
+    else:
+        sys.stderr.write(f"yak: {message}\n")
+    if not isinstance(error, known) and os.environ.get("YAK_DEBUG"):
+        raise error
+    return 2
+
+
+def run() -> None:
+    sys.exit(main())

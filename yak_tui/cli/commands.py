@@ -1,0 +1,274 @@
+"""What each `yak` verb does. Front-end only: every change goes through world commands."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from yak_tui.cli import GlobalOptions, UsageError, dice_from, emit, save_path
+from yak_tui.cli.resolve_registry import RESOLVE_CHECKS
+from yak_tui.store.storage import StoreError, WorldFile
+from yak_tui.world.identity import Identity
+
+
+def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    verb = args.verb or "tui"
+    handler = VERBS.get(verb)
+    if handler is None:
+        raise UsageError(f"unknown command {verb!r}")
+    result: int = handler(opts, args)
+    return result
+
+
+def _identity(opts: GlobalOptions, world: Any = None) -> Identity:
+    identity = Identity.parse(opts.identity)
+    if world is not None:
+        from yak_tui.world.session import check_identity
+
+        check_identity(world, identity)
+    return identity
+
+
+def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
+    path = save_path(opts)
+    save = WorldFile(path)
+    if not save.exists():
+        if create_demo:
+            from yak_tui.world.demo import create_world
+
+            return create_world(path)
+        raise StoreError(f"no save at {path}; create one with `yak new {path} --demo`")
+    return save
+
+
+def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.demo import create_world
+
+    save = create_world(args.path, demo=args.demo, overwrite=args.force)
+    emit(opts, {"created": str(save.path), "demo": bool(args.demo)}, f"created {save.path}")
+    return 0
+
+
+def verb_resolve(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    if not args.check:
+        raise UsageError(f"resolve needs a check: {', '.join(RESOLVE_CHECKS)}")
+    check = RESOLVE_CHECKS[args.check]
+    if args.odds:
+        if check.odds is None:
+            raise UsageError(f"resolve {check.name} has no --odds")
+        emit(opts, check.odds(args))
+        return 0
+    emit(opts, check.run(args, dice_from(args)))
+    return 0
+
+
+def parse_params(items: list[str]) -> dict[str, str]:
+    params: dict[str, str] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise UsageError(f"parameter {item!r} is not key=value")
+        params[key.strip()] = value
+    return params
+
+
+def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.commands import COMMANDS, load_command_modules, run_command, spec_for
+
+    load_command_modules()
+    if args.list or not args.command:
+        listing = {name: {"help": spec.help, "category": spec.category,
+                          "params": {k: {"type": p.kind.__name__, "required": p.required, "help": p.help}
+                                     for k, p in spec.params.items()}}
+                   for name, spec in sorted(COMMANDS.items())}
+        text = "\n".join(f"{name:20} {spec.help}" for name, spec in sorted(COMMANDS.items()))
+        emit(opts, {"commands": listing}, text)
+        return 0
+    params = parse_params(args.params)
+    spec = spec_for(args.command)
+    save = open_save(opts)
+    if args.odds:
+        from yak_tui.world.commands import coerce_params
+        from yak_tui.world.model import World
+
+        world = World(save.read())
+        identity = _identity(opts, world)
+        if spec.odds is None:
+            raise UsageError(f"{spec.name} rolls no dice to give odds for")
+        emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world))})
+        return 0
+    from yak_tui.world.model import World
+
+    identity = _identity(opts, World(save.read()))
+    result = run_command(save, identity, args.command, params, dice_from(args))
+    payload = {"command": result.command, "ok": True, **result.data,
+               "entries": [e["id"] for e in result.entries]}
+    text_lines = [e["text"] for e in result.entries] or [f"{result.command}: done"]
+    emit(opts, payload, "\n".join(text_lines))
+    return 0
+
+
+def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.audience import visible_table
+    from yak_tui.world.model import TABLES, World
+
+    save = open_save(opts)
+    world = World(save.read())
+    identity = _identity(opts, world)
+    if not args.table:
+        counts = {name: len(visible_table(world, identity, name)) for name in TABLES}
+        payload = {"world": world.name, "date": world.date.label(), "as": str(identity), "tables": counts}
+        emit(opts, payload)
+        return 0
+    table = args.table
+    if table not in TABLES:
+        raise UsageError(f"no table named {table!r}; tables: {', '.join(TABLES)}")
+    docs = visible_table(world, identity, table)
+    if args.id:
+        doc_id = args.id
+        if doc_id not in docs:
+            try:
+                doc_id = world.resolve_ref(table, doc_id)
+            except Exception:
+                raise UsageError(f"no {table} document {args.id!r} that {identity} may see") from None
+        if doc_id not in docs:
+            raise UsageError(f"no {table} document {args.id!r} that {identity} may see")
+        emit(opts, {"table": table, "id": doc_id, "document": docs[doc_id]})
+        return 0
+    emit(opts, {"table": table, "documents": docs},
+         "\n".join(f"{doc_id}: {doc.get('name', doc.get('text', ''))}" for doc_id, doc in docs.items()))
+    return 0
+
+
+def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.chronicle import ChronicleFilter, filter_entries
+    from yak_tui.world.model import World
+
+    save = open_save(opts)
+    world = World(save.read())
+    identity = _identity(opts, world)
+    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom,
+                                                                        args.character, args.kind))
+    text = "\n".join(f"[{e['date']['season']} {e['date']['year']}] {e['text']}" for e in entries)
+    emit(opts, {"entries": entries}, text or "(no entries)")
+    return 0
+
+
+def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.session import advance_season, preview
+
+    save = open_save(opts)
+    if args.preview:
+        from yak_tui.world.model import World
+
+        _identity(opts, World(save.read()))
+        emit(opts, preview(save))
+        return 0
+    result = advance_season(save, _identity(opts))
+    emit(opts, {"command": "advance", **result.data}, f"{result.data['from']} -> {result.data['to']}")
+    return 0
+
+
+def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.commands import run_command
+
+    save = open_save(opts)
+    result = run_command(save, _identity(opts), "undo", {})
+    emit(opts, {"command": "undo", **result.data}, f"undid {result.data['undone']}")
+    return 0
+
+
+def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.model import World
+    from yak_tui.world.session import due_for
+
+    save = open_save(opts)
+    world = World(save.read())
+    items = due_for(world, _identity(opts, world))
+    emit(opts, {"date": world.date.label(), "due": items}, "\n".join(i["text"] for i in items) or "nothing due")
+    return 0
+
+
+def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    save = WorldFile(save_path(opts))
+    if not args.backup:
+        names = [p.name for p in save.backups()]
+        emit(opts, {"backups": names}, "\n".join(names) or "no backups yet")
+        return 0
+    if not Identity.parse(opts.identity).is_gm:
+        raise UsageError("only the GM may restore a backup")
+    source = save.restore(args.backup)
+    emit(opts, {"restored": source.name, "save": str(save.path)}, f"restored {source.name} into {save.path}")
+    return 0
+
+
+def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.chronicle import ChronicleFilter, export_entries, filter_entries
+    from yak_tui.world.model import World
+
+    save = open_save(opts)
+    world = World(save.read())
+    identity = _identity(opts, world)
+    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, None, None))
+    text = export_entries(world, entries, args.format, identity)
+    emit(opts, {"format": args.format, "as": str(identity), "count": len(entries), "text": text}, text)
+    return 0
+
+
+def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    save = open_save(opts, create_demo=True)
+    from yak_tui.world.model import World
+
+    identity = _identity(opts, World(save.read()))
+    from yak_tui.app.main import run_app
+
+    run_app(save.path, identity, animations=not getattr(args, "no_animation", False))
+    return 0
+
+
+def verb_serve(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.serve.server import serve_forever
+
+    return serve_forever(save_path(opts), args)
+
+
+def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.world.commands import run_command
+
+    save = open_save(opts)
+    identity = _identity(opts)
+    if args.user_verb == "list" or not args.user_verb:
+        from yak_tui.world.model import World
+
+        world = World(save.read())
+        if not identity.is_gm:
+            raise UsageError("only the GM may read the roster")
+        users = {name: {"identity": u["identity"], "fingerprint": u.get("fingerprint", "")}
+                 for name, u in world.all("users")}
+        emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
+        return 0
+    if args.user_verb == "add":
+        key_text = Path(args.key).read_text()
+        result = run_command(save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text})
+    else:
+        result = run_command(save, identity, "user-remove", {"name": args.name})
+    emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.entries))
+    return 0
+
+
+VERBS = {
+    "new": verb_new,
+    "resolve": verb_resolve,
+    "do": verb_do,
+    "show": verb_show,
+    "log": verb_log,
+    "advance": verb_advance,
+    "undo": verb_undo,
+    "due": verb_due,
+    "restore": verb_restore,
+    "export": verb_export,
+    "tui": verb_tui,
+    "serve": verb_serve,
+    "user": verb_user,
+}

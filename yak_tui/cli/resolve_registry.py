@@ -1,0 +1,37 @@
+"""Registry of `yak resolve CHECK` rule checks: one rule check, no world.
+
+Each check module registers a `ResolveCheck`; the CLI adds the shared flags
+(`--dice`, `--seed`, `--odds`, `--json`) and turns its dict into JSON or text.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from yak_tui.rules.dice import Dice
+
+
+class CheckInputError(ValueError):
+    """A resolve option is out of range; the message names the option."""
+
+
+@dataclass(frozen=True)
+class ResolveCheck:
+    name: str
+    help: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    # Rolls the check with the dice given and returns the issue's exact JSON object.
+    run: Callable[[argparse.Namespace, Dice], dict[str, Any]]
+    # Exact odds as a JSON object, or None when the check has no --odds.
+    odds: Callable[[argparse.Namespace], dict[str, Any]] | None = None
+
+
+RESOLVE_CHECKS: dict[str, ResolveCheck] = {}
+
+
+def register(check: ResolveCheck) -> ResolveCheck:
+    RESOLVE_CHECKS[check.name] = check
+    return check

@@ -1,0 +1,203 @@
+"""The one dice source of yak_tui, and exact odds by enumerating dice.
+
+Every die any rule rolls comes from a `Dice` passed in, so a check can be replayed
+(seeded), scripted (tests, `--dice`) or typed in from physical dice (hotseat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+T = TypeVar("T")
+
+
+class DiceError(ValueError):
+    """A die could not be rolled: a script ran out or a hand-entered face is invalid."""
+
+
+@dataclass(frozen=True)
+class Modifier:
+    """A signed bonus or malus with the reason a GM can read."""
+
+    value: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "reason": self.reason}
+
+
+def total_of(modifiers: Iterable[Modifier]) -> int:
+    return sum(m.value for m in modifiers)
+
+
+@runtime_checkable
+class Dice(Protocol):
+    """Anything that can produce naturals. `source` names it in every RollRecord."""
+
+    source: str
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int: ...
+
+
+class SeededDice:
+    """Pseudo-random dice whose seed is recorded so every roll replays."""
+
+    source = "seeded"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self._random = random.Random(self.seed)
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        return self._random.randint(1, sides)
+
+
+class ScriptedDice:
+    """Naturals given in advance (tests and `--dice 4,2`), consumed in order."""
+
+    source = "scripted"
+
+    def __init__(self, naturals: Sequence[int]) -> None:
+        self._naturals = list(naturals)
+        self.used = 0
+
+    @property
+    def remaining(self) -> int:
+        return len(self._naturals) - self.used
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        if self.used >= len(self._naturals):
+            raise DiceError(
+                f"not enough dice given: {purpose or 'a roll'} needs die number {self.used + 1}"
+            )
+        value = self._naturals[self.used]
+        if not 1 <= value <= sides:
+            raise DiceError(f"die {self.used + 1} is {value}, but a d{sides} shows 1 to {sides}")
+        self.used += 1
+        return value
+
+
+class ManualDice:
+    """Dice read off a physical table: `ask(sides, purpose)` returns the face typed in."""
+
+    source = "manual"
+
+    def __init__(self, ask: Callable[[int, str], int]) -> None:
+        self._ask = ask
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        value = self._ask(sides, purpose)
+        if not isinstance(value, int) or not 1 <= value <= sides:
+            raise DiceError(f"a d{sides} shows 1 to {sides}, not {value!r}")
+        return value
+
+
+class RecordingDice:
+    """Wraps a source and remembers every natural it produced, for the RollRecord."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.source = inner.source
+        self.naturals: list[int] = []
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        value = self.inner.roll(sides, purpose)
+        self.naturals.append(value)
+        return value
+
+
+def parse_dice(text: str) -> list[int]:
+    """Parse `4,2,6` as typed on a command line; a clear error names the bad item."""
+    naturals: list[int] = []
+    for index, item in enumerate(text.split(","), start=1):
+        item = item.strip()
+        if not item:
+            raise DiceError(f"--dice item {index} is empty")
+        try:
+            naturals.append(int(item))
+        except ValueError:
+            raise DiceError(f"--dice item {index} is {item!r}, not a whole number") from None
+    return naturals
+
+
+@dataclass
+class RollRecord:
+    """One adjudicated roll as the chronicle keeps it."""
+
+    purpose: str
+    naturals: list[int]
+    modifiers: list[Modifier] = field(default_factory=list)
+    total: int = 0
+    band: str = ""
+    source: str = "seeded"
+    roller: str = ""
+    audience: str = "public"
+    blind: bool = False
+    seed: int | None = None
+    outcome: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["modifiers"] = [m.to_dict() for m in self.modifiers]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RollRecord:
+        values = dict(data)
+        values["modifiers"] = [Modifier(**m) for m in values.get("modifiers", [])]
+        return cls(**values)
+
+
+class _NeedDie(Exception):
+    def __init__(self, sides: int) -> None:
+        self.sides = sides
+
+
+class _PrefixDice:
+    source = "enumerated"
+
+    def __init__(self, prefix: Sequence[int]) -> None:
+        self.prefix = prefix
+        self.used = 0
+
+    def roll(self, sides: int = 6, purpose: str = "") -> int:
+        if self.used >= len(self.prefix):
+            raise _NeedDie(sides)
+        value = self.prefix[self.used]
+        self.used += 1
+        return value
+
+
+def exact_odds(check: Callable[[Dice], T], key: Callable[[T], Hashable]) -> dict[Hashable, Fraction]:
+    """Exact probability of each `key(outcome)` of `check`, by walking every die sequence.
+
+    Works for checks that roll a variable number of dice (a spell stops after a failed Power).
+    """
+    odds: dict[Hashable, Fraction] = {}
+    stack: list[tuple[tuple[int, ...], Fraction]] = [((), Fraction(1))]
+    while stack:
+        prefix, weight = stack.pop()
+        dice = _PrefixDice(prefix)
+        try:
+            outcome = check(dice)
+        except _NeedDie as need:
+            share = weight / need.sides
+            for face in range(need.sides, 0, -1):
+                stack.append(((*prefix, face), share))
+            continue
+        label = key(outcome)
+        odds[label] = odds.get(label, Fraction(0)) + weight
+    return odds
+
+
+def as_floats(odds: dict[Hashable, Fraction], digits: int = 6) -> dict[str, float]:
+    return {str(k): round(float(v), digits) for k, v in odds.items()}
+
+
+def d6_ceil_half(natural: int) -> int:
+    """"1d6/2 (round up)" of the rules."""
+    return (natural + 1) // 2

@@ -1,0 +1,1 @@
+"""Rules as data: TOML tables a GM may override with `--rules DIR`."""

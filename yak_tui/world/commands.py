@@ -1,0 +1,372 @@
+"""Commands: every state change is a named command with validated parameters, applied in
+one store transaction (lock, reload, validate, apply, chronicle, write once).
+
+A command that fails leaves the save byte-for-byte unchanged, and says which field is wrong.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from yak_tui.rules.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.audience import PUBLIC, validate_audience
+from yak_tui.world.authority import Stakes, Verdict, may_adjudicate
+from yak_tui.world.calendar import GameDate
+from yak_tui.world.identity import Identity
+from yak_tui.world.model import ValidationError, World
+
+
+class CommandError(Exception):
+    """A refused command: `field` names what is wrong, `reason` says why."""
+
+    def __init__(self, field: str, reason: str, who_may: tuple[str, ...] = ()) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+        self.who_may = who_may
+
+
+@dataclass(frozen=True)
+class Param:
+    """One command parameter: its type and whether it must be given."""
+
+    kind: type = str  # str, int, float, bool, list (comma-separated)
+    required: bool = True
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    minimum: float | None = None
+    ref: str | None = None  # table the value names (ids or names accepted)
+
+
+@dataclass
+class CommandSpec:
+    name: str
+    help: str
+    params: dict[str, Param]
+    handler: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
+    category: str = "general"
+    # Optional exact odds before rolling, for the GM's roll flow.
+    odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None
+    # Optional: the stakes, for orders that wait in an adjudicator's queue.
+    stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None
+    undoable: bool = True
+    rolls: bool = False
+
+
+COMMANDS: dict[str, CommandSpec] = {}
+
+
+def command(name: str, help: str, params: dict[str, Param] | None = None, *, category: str = "general",
+            odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
+            stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
+            undoable: bool = True, rolls: bool = False,
+            ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
+                          Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
+    """Register a world command under `name` (the `yak do NAME` verb)."""
+
+    def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
+             ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
+        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls)
+        return fn
+
+    return wrap
+
+
+def spec_for(name: str) -> CommandSpec:
+    load_command_modules()
+    spec = COMMANDS.get(name)
+    if spec is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(COMMANDS), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else f"; commands: {', '.join(sorted(COMMANDS))}"
+        raise CommandError("command", f"no command named {name!r}{hint}")
+    return spec
+
+
+def load_command_modules() -> None:
+    """Import every module that registers commands (kept in one list, in one place)."""
+    import importlib
+
+    for module in COMMAND_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+COMMAND_MODULES = (
+    "yak_tui.world.core_commands",
+    "yak_tui.world.orders",
+    "yak_tui.world.espionage",
+    "yak_tui.world.economy",
+    "yak_tui.world.warfare",
+    "yak_tui.world.magic",
+    "yak_tui.world.nobles",
+    "yak_tui.world.roster",
+)
+
+
+def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None) -> dict[str, Any]:
+    """Strings from the command line or a form become typed, validated values."""
+    unknown = set(raw) - set(spec.params)
+    if unknown:
+        known = ", ".join(spec.params) or "none"
+        raise CommandError(sorted(unknown)[0], f"{spec.name} takes no parameter {sorted(unknown)[0]!r} (it takes: {known})")
+    values: dict[str, Any] = {}
+    for name, param in spec.params.items():
+        if name not in raw or raw[name] in (None, ""):
+            if param.required:
+                raise CommandError(name, f"is required ({param.help or param.kind.__name__})")
+            values[name] = copy.deepcopy(param.default)
+            continue
+        value = _coerce(name, param, raw[name])
+        if param.choices and value not in param.choices:
+            raise CommandError(name, f"must be one of {', '.join(param.choices)}, not {value!r}")
+        if param.minimum is not None and isinstance(value, (int, float)) and value < param.minimum:
+            raise CommandError(name, f"must be at least {param.minimum:g}, not {value}")
+        if param.ref and world is not None and isinstance(value, str):
+            try:
+                value = world.resolve_ref(param.ref, value)
+            except ValidationError as error:
+                raise CommandError(name, error.reason) from None
+        values[name] = value
+    return values
+
+
+def _coerce(name: str, param: Param, value: Any) -> Any:
+    if param.kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "y", "on"):
+            return True
+        if text in ("0", "false", "no", "n", "off"):
+            return False
+        raise CommandError(name, f"must be true or false, not {value!r}")
+    if param.kind is int:
+        if isinstance(value, bool):
+            raise CommandError(name, f"must be a whole number, not {value!r}")
+        try:
+            return int(str(value).strip())
+        except ValueError:
+            raise CommandError(name, f"must be a whole number, not {value!r}") from None
+    if param.kind is float:
+        try:
+            return float(str(value).strip())
+        except ValueError:
+            raise CommandError(name, f"must be a number, not {value!r}") from None
+    if param.kind is list:
+        if isinstance(value, list):
+            return value
+        return [item.strip() for item in str(value).split(",") if item.strip()]
+    return str(value)
+
+
+@dataclass
+class CommandResult:
+    command: str
+    data: dict[str, Any]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+
+
+class CommandContext:
+    """What a command handler gets: the world, who acts, the dice, and the chronicle."""
+
+    def __init__(self, world: World, identity: Identity, dice: Dice, command: str) -> None:
+        self.world = world
+        self.identity = identity
+        self.dice = RecordingDice(dice)
+        self.command = command
+        self.entries: list[dict[str, Any]] = []
+        self.rolls: list[RollRecord] = []
+        self.adjudicator: str | None = None
+
+    @property
+    def date(self) -> GameDate:
+        return self.world.date
+
+    # -- authority ------------------------------------------------------------------------------
+    def require_gm(self, what: str = "this command") -> None:
+        if not self.identity.is_gm:
+            raise CommandError("identity", f"only the GM may {what} (you are {self.identity})", ("gm",))
+
+    def require_adjudicator(self, stakes: Stakes) -> Verdict:
+        verdict = may_adjudicate(self.world, self.identity, stakes)
+        if not verdict.allowed:
+            raise CommandError("identity", verdict.reason, verdict.who_may)
+        self.adjudicator = str(self.identity)
+        return verdict
+
+    def require_acts_for(self, kingdom: str | None = None, character: str | None = None) -> None:
+        """The acting identity controls this kingdom or character (the GM acts for anyone)."""
+        ident = self.identity
+        if ident.is_gm:
+            return
+        if ident.is_king and kingdom is not None and ident.subject == kingdom:
+            return
+        if ident.is_king and character is not None:
+            k = self.world.find("kingdoms", ident.subject) or {}
+            if k.get("ruler") == character:
+                return
+        if ident.is_player and character is not None and ident.subject == character:
+            return
+        owner = f"kingdom {kingdom}" if kingdom else f"character {character}"
+        raise CommandError("identity", f"{ident} does not act for {owner}", ("gm",))
+
+    def fail(self, field: str, reason: str) -> None:
+        raise CommandError(field, reason)
+
+    # -- dice -----------------------------------------------------------------------------------
+    def record_roll(self, purpose: str, naturals: list[int], total: int, band: str, modifiers: list[Any] | None = None,
+                    audience: str = PUBLIC, blind: bool = False, outcome: str = "") -> RollRecord:
+        seed = getattr(self.dice.inner, "seed", None)
+        record = RollRecord(purpose=purpose, naturals=list(naturals), modifiers=list(modifiers or []), total=total,
+                            band=band, source=self.dice.source, roller=str(self.identity), audience=audience,
+                            blind=blind, seed=seed, outcome=outcome or band)
+        self.rolls.append(record)
+        return record
+
+    # -- chronicle ------------------------------------------------------------------------------
+    def log(self, text: str, *, kind: str = "event", audience: str = PUBLIC, rolls: list[RollRecord] | None = None,
+            amounts: dict[str, float] | None = None, secret: str = "", refs: dict[str, Any] | None = None,
+            adjudicator: str | None = None) -> dict[str, Any]:
+        return append_entry(self.world, text, kind=kind, audience=audience, actor=str(self.identity),
+                            command=self.command, rolls=rolls, amounts=amounts, secret=secret, refs=refs,
+                            adjudicator=adjudicator or self.adjudicator, sink=self.entries)
+
+    def move_ducats(self, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
+                    reason: str, *, audience: str = PUBLIC, allow_negative: bool = False,
+                    kind: str = "ducats", secret: str = "") -> dict[str, Any]:
+        """The one transaction path for money: debit, credit, and a chronicle line with the sum."""
+        return move_ducats(self, source, target, amount, reason, audience=audience,
+                           allow_negative=allow_negative, kind=kind, secret=secret)
+
+
+def treasury_holder(world: World, party: tuple[str, str]) -> dict[str, Any]:
+    table, doc_id = party
+    return world.edit(table, doc_id)
+
+
+def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
+                reason: str, *, audience: str = PUBLIC, allow_negative: bool = False, kind: str = "ducats",
+                secret: str = "") -> dict[str, Any]:
+    if amount < 0:
+        raise CommandError("amount", f"cannot move a negative sum ({amount})")
+    world = ctx.world
+    if source is not None:
+        payer = treasury_holder(world, source)
+        balance = float(payer.get("treasury", 0))
+        if balance - amount < -1e-9 and not allow_negative:
+            name = world.display_name(source[0], source[1])
+            raise CommandError("treasury", f"{name} has {_fmt(balance)} ducats, {_fmt(amount)} are needed for {reason}")
+        payer["treasury"] = _num(balance - amount)
+    if target is not None:
+        payee = treasury_holder(world, target)
+        payee["treasury"] = _num(float(payee.get("treasury", 0)) + amount)
+    amounts = {}
+    if source is not None:
+        amounts[f"{source[0]}:{source[1]}"] = -amount
+    if target is not None:
+        amounts[f"{target[0]}:{target[1]}"] = amount
+    if source is None and target is not None:
+        text = f"{world.display_name(*target)} receives {_fmt(amount)} ducats: {reason}"
+    elif target is None and source is not None:
+        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats: {reason}"
+    elif source is not None and target is not None:
+        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats to {world.display_name(*target)}: {reason}"
+    else:
+        raise CommandError("amount", "money must come from or go to someone")
+    return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
+
+
+def _num(value: float) -> float | int:
+    rounded = round(value, 4)
+    return int(rounded) if float(rounded).is_integer() else rounded
+
+
+def _fmt(value: float) -> str:
+    return f"{_num(value)}"
+
+
+def append_entry(world: World, text: str, *, kind: str = "event", audience: str = PUBLIC, actor: str = "gm",
+                 command: str = "", rolls: list[RollRecord] | None = None, amounts: dict[str, float] | None = None,
+                 secret: str = "", refs: dict[str, Any] | None = None, adjudicator: str | None = None,
+                 sink: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Append one chronicle entry, dated to the current season, in the order things happened."""
+    seq = world.next_seq("chronicle_seq")
+    entry_id = f"e{seq:06d}"
+    entry: dict[str, Any] = {
+        "id": entry_id,
+        "seq": seq,
+        "date": world.meta["date"],
+        "kind": kind,
+        "text": text,
+        "audience": audience,
+        "actor": actor,
+        "command": command,
+        "rolls": [r.to_dict() for r in (rolls or [])],
+    }
+    if amounts:
+        entry["amounts"] = amounts
+    if secret:
+        entry["secret"] = secret
+    if refs:
+        entry["refs"] = refs
+    if adjudicator:
+        entry["adjudicator"] = adjudicator
+    world.put("chronicle", entry_id, entry)
+    if sink is not None:
+        sink.append(entry)
+    return entry
+
+
+UNDO_KEEP = 50
+
+
+def apply_command(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                  dice: Dice | None = None) -> CommandResult:
+    """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal."""
+    spec = spec_for(name)
+    params = coerce_params(spec, raw_params, world)
+    ctx = CommandContext(world, identity, dice or SeededDice(), name)
+    date_before = world.meta.get("date")
+    try:
+        data = spec.handler(ctx, params) or {}
+        world.revalidate_touched()
+    except ValidationError as error:
+        raise CommandError(error.field, error.reason) from None
+    if spec.undoable and world.meta.get("date") == date_before:
+        stack = world.meta.setdefault("undo", [])
+        stack.append({"command": name, "identity": str(identity), "date": date_before, "changes": world.changes()})
+        del stack[:-UNDO_KEEP]
+    return CommandResult(name, data, ctx.entries, ctx.rolls)
+
+
+def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                dice: Dice | None = None) -> CommandResult:
+    """The one transaction path: lock, reload, validate, apply, chronicle, write once."""
+    spec_for(name)
+    with save.transaction() as data:
+        world = World(data)
+        return apply_command(world, identity, name, raw_params, dice)
+
+
+def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any]) -> None:
+    """Check a command as it is written (forms), on a throwaway copy of the world."""
+    trial = World(copy.deepcopy(world.data))
+    apply_command(trial, identity, name, raw_params, SeededDice(0))
+
+
+def audience_param(world: World, value: str) -> str:
+    try:
+        return validate_audience(world, value)
+    except ValidationError as error:
+        raise CommandError("audience", error.reason) from None

@@ -1,0 +1,46 @@
+"""Who is acting: the GM, the King of a kingdom, or the player of a character."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class IdentityError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class Identity:
+    role: str  # "gm" | "king" | "player"
+    subject: str = ""  # kingdom id for a King, character id for a player
+
+    @classmethod
+    def parse(cls, text: str) -> Identity:
+        text = text.strip()
+        if text.lower() == "gm":
+            return cls("gm")
+        role, sep, subject = text.partition(":")
+        role = role.lower()
+        if sep and role in ("king", "player") and subject.strip():
+            return cls(role, subject.strip())
+        raise IdentityError(
+            f"identity {text!r} is not one of gm, king:<kingdom>, player:<character>"
+        )
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == "gm"
+
+    @property
+    def is_king(self) -> bool:
+        return self.role == "king"
+
+    @property
+    def is_player(self) -> bool:
+        return self.role == "player"
+
+    def __str__(self) -> str:
+        return "gm" if self.is_gm else f"{self.role}:{self.subject}"
+
+
+GM = Identity("gm")

@@ -1,0 +1,310 @@
+"""The game state as one aggregate over the TinyDB-format document tables.
+
+The save holds `{table: {doc_id: document}}`, exactly the layout TinyDB reads, with
+string ids (`elbreth`, `c-0042`). Every change goes through `World`, which keeps the
+original of each touched document so the transaction can offer undo.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from yak_tui.world.calendar import GameDate
+
+META = "meta"
+META_ID = "world"
+
+
+class ValidationError(ValueError):
+    """A document or parameter is invalid; `field` names what is wrong."""
+
+    def __init__(self, field: str, reason: str) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class FieldSpec:
+    types: tuple[type, ...]
+    required: bool = True
+    choices: tuple[Any, ...] = ()
+    minimum: float | None = None
+
+
+def F(*types: type, required: bool = True, choices: tuple[Any, ...] = (), minimum: float | None = None) -> FieldSpec:  # noqa: N802
+    return FieldSpec(types, required, choices, minimum)
+
+
+NUM = (int, float)
+OPT_STR = (str, type(None))
+SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
+STATUSES = ("fresh", "weary", "exhausted")
+SECTORS = ("industrial", "commercial", "service")
+PC_KINDS = ("town", "market", "port", "temple", "castle", "fort", "city", "village", "monastery", "mine")
+
+# Validation on the way in: required fields and their types per table. Extra fields are allowed
+# (later features add their own), but the ones listed here must be right.
+SCHEMAS: dict[str, dict[str, FieldSpec]] = {
+    "kingdoms": {
+        "name": F(str),
+        "ruler": F(*OPT_STR),
+        "capital": F(*OPT_STR),
+        "treasury": F(*NUM),
+        "manpower": F(int),
+        "influence": F(*NUM, minimum=0),
+        "business_tax": F(*NUM, minimum=0),
+        "player": F(bool),
+    },
+    "provinces": {
+        "name": F(str),
+        "kingdom": F(*OPT_STR, required=False),
+        "surplus_manpower": F(int, minimum=0),
+        "potentials": F(dict),
+        "resources": F(list),
+        "faith": F(str),
+        "market_allowance": F(*NUM),
+    },
+    "pcs": {
+        "name": F(str),
+        "kind": F(str, choices=PC_KINDS),
+        "province": F(str),
+        "hex": F(list),
+        "controller": F(*OPT_STR, required=False),
+        "tax": F(*NUM, minimum=0),
+        "resistance": F(*NUM, minimum=0),
+        "fort_level": F(int, minimum=0),
+    },
+    "characters": {
+        "name": F(str),
+        "title": F(str),
+        "kingdom": F(*OPT_STR),
+        "location": F(*OPT_STR),
+        "treasury": F(*NUM),
+        "status": F(str, choices=STATUSES),
+        "alive": F(bool),
+    },
+    "units": {
+        "name": F(str),
+        "owner": F(str),
+        "kind": F(str),
+        "size": F(str, choices=SIZES),
+        "hex": F(list),
+    },
+    "businesses": {
+        "name": F(str),
+        "owner": F(str),
+        "province": F(str),
+        "sector": F(str, choices=SECTORS),
+        "size": F(int, minimum=0),
+        "invested": F(*NUM, minimum=0),
+    },
+}
+
+TABLES = (
+    META,
+    "kingdoms",
+    "provinces",
+    "pcs",
+    "characters",
+    "units",
+    "businesses",
+    "specialists",
+    "academies",
+    "effects",
+    "sieges",
+    "schedule",
+    "orders",
+    "users",
+    "ledger",
+    "chronicle",
+)
+
+
+def validate_document(table: str, doc: dict[str, Any]) -> None:
+    schema = SCHEMAS.get(table)
+    if schema is None:
+        return
+    for name, spec in schema.items():
+        if name not in doc:
+            if spec.required:
+                raise ValidationError(f"{table}.{name}", "is required")
+            continue
+        value = doc[name]
+        if isinstance(value, bool) and bool not in spec.types:
+            raise ValidationError(f"{table}.{name}", f"must be {_type_names(spec)}, not {value!r}")
+        if not isinstance(value, spec.types):
+            raise ValidationError(f"{table}.{name}", f"must be {_type_names(spec)}, not {value!r}")
+        if spec.choices and value not in spec.choices:
+            raise ValidationError(f"{table}.{name}", f"must be one of {', '.join(spec.choices)}")
+        if spec.minimum is not None and isinstance(value, (int, float)) and value < spec.minimum:
+            raise ValidationError(f"{table}.{name}", f"must be at least {spec.minimum}, not {value}")
+
+
+def _type_names(spec: FieldSpec) -> str:
+    names = {int: "a whole number", float: "a number", str: "text", bool: "true/false",
+             list: "a list", dict: "a table", type(None): "empty"}
+    return " or ".join(names.get(t, t.__name__) for t in spec.types)
+
+
+class World:
+    """The aggregate. Mutations record originals so a command can be undone exactly."""
+
+    def __init__(self, data: dict[str, dict[str, Any]]) -> None:
+        self.data = data
+        for name in TABLES:
+            self.data.setdefault(name, {})
+        self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
+
+    # -- meta ---------------------------------------------------------------------------------
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.data[META].setdefault(META_ID, {})
+
+    @property
+    def date(self) -> GameDate:
+        return GameDate.from_dict(self.meta["date"])
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("name", "world"))
+
+    def next_seq(self, counter: str = "seq") -> int:
+        value = int(self.meta.get(counter, 0)) + 1
+        self.meta[counter] = value
+        return value
+
+    def new_id(self, table: str, prefix: str) -> str:
+        number = self.next_seq(f"next_{table}")
+        candidate = f"{prefix}-{number:04d}"
+        while candidate in self.data[table]:
+            number = self.next_seq(f"next_{table}")
+            candidate = f"{prefix}-{number:04d}"
+        return candidate
+
+    # -- reads --------------------------------------------------------------------------------
+    def table(self, name: str) -> dict[str, dict[str, Any]]:
+        if name not in self.data:
+            raise ValidationError("table", f"no table named {name!r}; tables: {', '.join(TABLES)}")
+        return self.data[name]
+
+    def get(self, table: str, doc_id: str) -> dict[str, Any]:
+        """A document for reading (do not mutate: use `edit`). Unknown ids name the table."""
+        doc = self.table(table).get(doc_id)
+        if doc is None:
+            raise ValidationError(
+                _singular(table), f"no {_singular(table)} with id {doc_id!r}{_suggest(self.table(table), doc_id)}"
+            )
+        return doc
+
+    def find(self, table: str, doc_id: str | None) -> dict[str, Any] | None:
+        if doc_id is None:
+            return None
+        return self.table(table).get(doc_id)
+
+    def all(self, table: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        return iter(self.table(table).items())
+
+    def where(self, table: str, **match: Any) -> list[tuple[str, dict[str, Any]]]:
+        return [(i, d) for i, d in self.table(table).items() if all(d.get(k) == v for k, v in match.items())]
+
+    # -- writes -------------------------------------------------------------------------------
+    def _remember(self, table: str, doc_id: str) -> None:
+        key = (table, doc_id)
+        if key not in self.originals:
+            current = self.data[table].get(doc_id)
+            self.originals[key] = copy.deepcopy(current) if current is not None else None
+
+    def edit(self, table: str, doc_id: str) -> dict[str, Any]:
+        """The live document, to change in place; its original is kept for undo."""
+        self.get(table, doc_id)
+        self._remember(table, doc_id)
+        return self.data[table][doc_id]
+
+    def put(self, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any]:
+        validate_document(table, doc)
+        self.table(table)
+        self._remember(table, doc_id)
+        self.data[table][doc_id] = doc
+        return doc
+
+    def delete(self, table: str, doc_id: str) -> None:
+        self.get(table, doc_id)
+        self._remember(table, doc_id)
+        del self.data[table][doc_id]
+
+    def revalidate_touched(self) -> None:
+        """Check every document a command touched before it is written."""
+        for table, doc_id in self.originals:
+            doc = self.data[table].get(doc_id)
+            if doc is not None:
+                validate_document(table, doc)
+
+    def changes(self) -> dict[str, dict[str, Any]]:
+        """Undo record: the originals of everything touched except the meta document."""
+        out: dict[str, dict[str, Any]] = {}
+        for (table, doc_id), original in self.originals.items():
+            if table == META:
+                continue
+            out.setdefault(table, {})[doc_id] = original
+        return out
+
+    def restore(self, changes: dict[str, dict[str, Any]]) -> None:
+        for table, docs in changes.items():
+            for doc_id, original in docs.items():
+                self._remember(table, doc_id)
+                if original is None:
+                    self.data[table].pop(doc_id, None)
+                else:
+                    self.data[table][doc_id] = original
+
+    # -- convenience ----------------------------------------------------------------------------
+    def kingdom_of_character(self, character_id: str) -> str | None:
+        char = self.find("characters", character_id)
+        return None if char is None else char.get("kingdom")
+
+    def kingdom_of_pc(self, pc_id: str) -> str | None:
+        pc = self.find("pcs", pc_id)
+        return None if pc is None else pc.get("controller")
+
+    def kingdom_of_province(self, province_id: str) -> str | None:
+        province = self.find("provinces", province_id)
+        return None if province is None else province.get("kingdom")
+
+    def display_name(self, table: str, doc_id: str | None) -> str:
+        if doc_id is None:
+            return "none"
+        doc = self.find(table, doc_id)
+        return str(doc.get("name", doc_id)) if doc else doc_id
+
+    def resolve_ref(self, table: str, text: str) -> str:
+        """An id from an id or a (case-insensitive) name, so `Elbreth` and `elbreth` both work."""
+        docs = self.table(table)
+        if text in docs:
+            return text
+        lowered = text.strip().lower()
+        for doc_id, doc in docs.items():
+            if str(doc.get("name", "")).lower() == lowered:
+                return doc_id
+        self.get(table, text)
+        return text
+
+
+def _singular(table: str) -> str:
+    return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
+            "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))
+
+
+def _suggest(docs: dict[str, Any], wanted: str) -> str:
+    import difflib
+
+    names = list(docs)
+    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+    if close:
+        return f" (did you mean {', '.join(close)}?)"
+    if len(names) <= 12:
+        return f" (known: {', '.join(names) or 'none'})"
+    return ""
