@@ -275,9 +275,9 @@ def test_competition_odds_match_brute_force_and_sum_to_one(
 
 
 def test_competition_odds_monopoly_rival_against_plain_expander() -> None:
-    # The monopoly totals 4..9; a plain expander needs a 5+ against its 4 only.
+    # The monopoly totals 4..9: only a 5 (beats 4) or a 6 (beats 4 and 5) win, 3 cases of 36.
     odds = eco.competition_odds(False, [Rival("m", 1, monopoly=True)])
-    assert odds.losers["m"] == pytest.approx(1 / 36, abs=1e-6)
+    assert odds.losers["m"] == pytest.approx(3 / 36, abs=1e-6)
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5])

@@ -78,9 +78,9 @@ def test_hex_ring(radius: int) -> None:
 
 
 def test_negative_radius() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="radius"):
         hexes_within(Hex(0, 0), -1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="radius"):
         hex_ring(Hex(0, 0), -1)
 
 
@@ -111,9 +111,9 @@ def test_cell_to_hex_inverts_every_character_of_a_cell(width: int, height: int) 
 
 
 def test_bad_cell_size() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cell"):
         hex_to_cell(Hex(0, 0), 1, 1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="cell"):
         cell_to_hex(0, 0, 4, 0)
 
 

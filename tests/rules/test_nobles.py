@@ -67,7 +67,7 @@ def test_swing_die(natural: int, percent: int) -> None:
 
 @pytest.mark.parametrize("natural", [0, 32])
 def test_swing_die_out_of_range(natural: int) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="d31"):
         swing_percent(natural)
 
 
@@ -214,9 +214,9 @@ def test_roll_command_needs_the_swing_die() -> None:
 
 
 def test_roll_command_rejects_other_commands() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="not incite or usurp"):
         roll_command(ScriptedDice([16]), "relocate", 10, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="controlled"):
         roll_command(ScriptedDice([16]), "incite", 10, 10, controlled=True)
 
 
@@ -266,7 +266,7 @@ def test_counter_spies_never_stack() -> None:
 
 
 def test_unknown_counter_spy() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="counter-spy"):
         discovery_chance("Prince", "kingdom")
 
 

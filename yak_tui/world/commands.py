@@ -180,9 +180,12 @@ class CommandResult:
 class CommandContext:
     """What a command handler gets: the world, who acts, the dice, and the chronicle."""
 
-    def __init__(self, world: World, identity: Identity, dice: Dice, command: str) -> None:
+    def __init__(self, world: World, identity: Identity, dice: Dice, command: str,
+                 principal: Identity | None = None) -> None:
         self.world = world
         self.identity = identity
+        # Whose holdings the command acts on: the filer of an order the adjudicator resolves.
+        self.principal = principal or identity
         self.dice = RecordingDice(dice)
         self.command = command
         self.entries: list[dict[str, Any]] = []
@@ -206,8 +209,8 @@ class CommandContext:
         return verdict
 
     def require_acts_for(self, kingdom: str | None = None, character: str | None = None) -> None:
-        """The acting identity controls this kingdom or character (the GM acts for anyone)."""
-        ident = self.identity
+        """The principal controls this kingdom or character (the GM acts for anyone)."""
+        ident = self.principal
         if ident.is_gm:
             return
         if ident.is_king and kingdom is not None and ident.subject == kingdom:
@@ -332,11 +335,11 @@ UNDO_KEEP = 50
 
 
 def apply_command(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                  dice: Dice | None = None) -> CommandResult:
+                  dice: Dice | None = None, principal: Identity | None = None) -> CommandResult:
     """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal."""
     spec = spec_for(name)
     params = coerce_params(spec, raw_params, world)
-    ctx = CommandContext(world, identity, dice or SeededDice(), name)
+    ctx = CommandContext(world, identity, dice or SeededDice(), name, principal)
     date_before = world.meta.get("date")
     try:
         data = spec.handler(ctx, params) or {}
@@ -359,10 +362,11 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
         return apply_command(world, identity, name, raw_params, dice)
 
 
-def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any]) -> None:
-    """Check a command as it is written (forms), on a throwaway copy of the world."""
+def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                  principal: Identity | None = None) -> CommandResult:
+    """Check a command as it is written (forms, orders), on a throwaway copy of the world."""
     trial = World(copy.deepcopy(world.data))
-    apply_command(trial, identity, name, raw_params, SeededDice(0))
+    return apply_command(trial, identity, name, raw_params, SeededDice(0), principal)
 
 
 def audience_param(world: World, value: str) -> str:
