@@ -43,7 +43,7 @@ def test_expansion_cost_default_is_one_size() -> None:
 
 @pytest.mark.parametrize("bad", [("farming", 1), ("industrial", -1)])
 def test_expansion_cost_rejects(bad: tuple[str, int]) -> None:
-    with pytest.raises(ValueError, match="sector|sizes"):
+    with pytest.raises(ValueError, match=r"sector|sizes"):
         eco.expansion_cost(*bad)
 
 
@@ -280,17 +280,29 @@ def test_competition_odds_monopoly_rival_against_plain_expander() -> None:
     assert odds.losers["m"] == pytest.approx(3 / 36, abs=1e-6)
 
 
-@pytest.mark.parametrize("n", [1, 2, 3, 4, 5])
-def test_competition_face_formula_equals_enumeration(n: int) -> None:
-    """The closed form used for many rivals gives exactly the enumerated fractions."""
-    for mons in itertools.product([False, True], repeat=n + 1):
-        rivals = [Rival(f"r{i}", (i * 7) % 3 + 1, mons[i + 1]) for i in range(n)]
-        enumerated = exact_odds(
-            lambda d, r=rivals, m=mons[0]: eco.competition(d, "e", 1, m, r),
-            lambda o: o.loser,
-        )
-        closed = eco._competition_odds_by_faces(mons[0], rivals)
-        assert {k: v for k, v in closed.items() if v} == enumerated
+_FACE_CASES = [
+    *itertools.product([False, True], repeat=2),
+    *itertools.product([False, True], repeat=3),
+    *itertools.product([False, True], repeat=4),
+    (False, True, False, False, True),
+    (True, False, False, True, False),
+    (False, False, True, False, False, True),
+]
+
+
+@pytest.mark.parametrize("mons", _FACE_CASES)
+def test_competition_face_formula_equals_enumeration(mons: tuple[bool, ...]) -> None:
+    """The closed form used for many rivals gives exactly the enumerated fractions.
+
+    `mons[0]` is the expander's monopoly, the rest one rival each; Sizes repeat so ties on Size
+    are exercised.
+    """
+    rivals = [Rival(f"r{i}", (i * 7) % 3 + 1, mon) for i, mon in enumerate(mons[1:])]
+    enumerated = exact_odds(
+        lambda d: eco.competition(d, "e", 1, mons[0], rivals), lambda o: o.loser
+    )
+    closed = eco._competition_odds_by_faces(mons[0], rivals)
+    assert {k: v for k, v in closed.items() if v} == enumerated
 
 
 def test_competition_odds_many_rivals_is_fast_and_sums_to_one() -> None:
@@ -318,9 +330,7 @@ def test_production_cost_for_several_goods_and_limit() -> None:
     assert eco.production_limit(4) == 4
 
 
-@pytest.mark.parametrize(
-    ("natural", "price"), [(1, 4), (2, 5), (3, 5), (4, 5), (5, 5), (6, 6)]
-)
+@pytest.mark.parametrize(("natural", "price"), [(1, 4), (2, 5), (3, 5), (4, 5), (5, 5), (6, 6)])
 def test_market_sale_faces(natural: int, price: int) -> None:
     sale = eco.market_sale(ScriptedDice([natural]), 5)
     assert sale == (natural, price)
@@ -339,15 +349,34 @@ def test_market_sale_rejects_zero_base() -> None:
 def test_market_sale_odds() -> None:
     odds = eco.market_sale_odds(5)
     assert list(odds) == [4, 5, 6]
-    assert odds == {4: pytest.approx(1 / 6, abs=1e-6), 5: pytest.approx(4 / 6, abs=1e-6),
-                    6: pytest.approx(1 / 6, abs=1e-6)}
+    assert odds == {
+        4: pytest.approx(1 / 6, abs=1e-6),
+        5: pytest.approx(4 / 6, abs=1e-6),
+        6: pytest.approx(1 / 6, abs=1e-6),
+    }
     assert sum(odds.values()) == pytest.approx(1, abs=1e-5)
 
 
 def test_commodities_cover_the_named_goods() -> None:
     goods = eco.commodities()
-    for name in ["Grain", "Fish", "Timber", "Iron", "Wine", "Wool", "Cloth", "Salt", "Spices",
-                 "Horses", "Slaves", "Gold", "Silver", "Stone", "Furs", "Gunpowder"]:
+    for name in [
+        "Grain",
+        "Fish",
+        "Timber",
+        "Iron",
+        "Wine",
+        "Wool",
+        "Cloth",
+        "Salt",
+        "Spices",
+        "Horses",
+        "Slaves",
+        "Gold",
+        "Silver",
+        "Stone",
+        "Furs",
+        "Gunpowder",
+    ]:
         assert goods[name] >= 1
     assert eco.commodity_price("grain") == goods["Grain"]
     with pytest.raises(ValueError, match="trade good"):
@@ -526,7 +555,10 @@ def test_conversion(
 ) -> None:
     outcome = eco.conversion(ScriptedDice([natural]), ducats, countered, counter)
     assert (outcome.natural, outcome.total, outcome.band, outcome.success) == (
-        natural, total, band, success,
+        natural,
+        total,
+        band,
+        success,
     )
     assert outcome.modifier == total - natural
 
@@ -549,8 +581,13 @@ def test_conversion_rejects(bad: tuple[int, bool, int]) -> None:
 
 @pytest.mark.parametrize(
     ("ducats", "countered", "counter", "success"),
-    [(0, False, 0, 2 / 6), (1, False, 0, 3 / 6), (4, False, 0, 5 / 6), (0, True, 0, 1 / 6),
-     (9, True, 9, 1 / 6)],
+    [
+        (0, False, 0, 2 / 6),
+        (1, False, 0, 3 / 6),
+        (4, False, 0, 5 / 6),
+        (0, True, 0, 1 / 6),
+        (9, True, 9, 1 / 6),
+    ],
 )
 def test_conversion_odds(ducats: int, countered: bool, counter: int, success: float) -> None:
     bands, ok = eco.conversion_odds(ducats, countered, counter)
@@ -651,7 +688,11 @@ def test_cli_competition_odds() -> None:
 def test_cli_conversion_shape() -> None:
     out = _run("conversion", ["--ducats", "2", "--countered", "--counter-ducats", "1"], [6])
     assert out == {
-        "check": "conversion", "natural": 6, "total": 2, "band": "overshoot", "success": True,
+        "check": "conversion",
+        "natural": 6,
+        "total": 2,
+        "band": "overshoot",
+        "success": True,
     }
     assert list(out) == ["check", "natural", "total", "band", "success"]
 

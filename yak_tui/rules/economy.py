@@ -62,7 +62,9 @@ def business_tax(size: int, tax_rate: int) -> int:
     rules = _rules("income")
     _non_negative("size", size)
     if not 0 <= tax_rate <= int(rules["max_rate"]):
-        raise ValueError(f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}")
+        raise ValueError(
+            f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}"
+        )
     return size * tax_rate // 100
 
 
@@ -121,8 +123,8 @@ class CompetitionOutcome:
     loser_eliminated: bool = False
 
 
-def _competition_modifiers(monopoly: bool) -> tuple[Modifier, ...]:
-    return (Modifier(monopoly_bonus(), "monopoly"),) if monopoly else ()
+def _competition_modifiers(monopoly: bool, bonus: int) -> tuple[Modifier, ...]:
+    return (Modifier(bonus, "monopoly"),) if monopoly else ()
 
 
 def _check_competitors(expander_id: str, expander_size: int, rivals: Sequence[Rival]) -> None:
@@ -149,29 +151,46 @@ def competition(
     for lowest the largest Size loses, and if Sizes tie too the first listed (our ruling).
     """
     _check_competitors(expander_id, expander_size, rivals)
-    expander_mods = _competition_modifiers(expander_monopoly)
+    bonus = monopoly_bonus()
+    expander_mods = _competition_modifiers(expander_monopoly, bonus)
     expander_natural = dice.roll(6, f"competition: {expander_id} expands")
     expander_roll = expander_natural + total_of(expander_mods)
     naturals: dict[str, int] = {}
     rival_mods: dict[str, tuple[Modifier, ...]] = {}
     rolls: dict[str, int] = {}
     for rival in rivals:
-        mods = _competition_modifiers(rival.monopoly)
+        mods = _competition_modifiers(rival.monopoly, bonus)
         natural = dice.roll(6, f"competition: {rival.id} defends")
         naturals[rival.id] = natural
         rival_mods[rival.id] = mods
         rolls[rival.id] = natural + total_of(mods)
-    below = [(index, rival) for index, rival in enumerate(rivals) if rolls[rival.id] < expander_roll]
+    below = [
+        (index, rival) for index, rival in enumerate(rivals) if rolls[rival.id] < expander_roll
+    ]
     if not below:
         return CompetitionOutcome(
-            expander_id, expander_natural, expander_mods, expander_roll,
-            naturals, rival_mods, rolls, None, False,
+            expander_id,
+            expander_natural,
+            expander_mods,
+            expander_roll,
+            naturals,
+            rival_mods,
+            rolls,
+            None,
+            False,
         )
     # Lowest total, then largest Size, then first listed.
     _, loser = min(below, key=lambda item: (rolls[item[1].id], -item[1].size, item[0]))
     return CompetitionOutcome(
-        expander_id, expander_natural, expander_mods, expander_roll,
-        naturals, rival_mods, rolls, loser.id, True,
+        expander_id,
+        expander_natural,
+        expander_mods,
+        expander_roll,
+        naturals,
+        rival_mods,
+        rolls,
+        loser.id,
+        True,
         size_changes={expander_id: 1, loser.id: -1},
         loser_eliminated=loser.size == 1,
     )
@@ -214,7 +233,7 @@ def _competition_odds_by_faces(
         for i, rival in enumerate(rivals):
             for v in range(1 + bonuses[i], min(expander_roll, 7 + bonuses[i])):
                 chance = _face_chance(v, bonuses[i])
-                for j, other in enumerate(rivals):
+                for j in range(len(rivals)):
                     if j == i:
                         continue
                     above = sum(
@@ -355,7 +374,7 @@ def loan_term_allowed(years: int) -> bool:
 def loan_instalment(principal: int) -> int:
     """What the lender pays each year once the term has run out unpaid: ceil(principal / 4)."""
     divisor = int(_rules("loan")["instalment_divisor"])
-    return math.ceil(_non_negative("principal", principal) / divisor)
+    return _non_negative("principal", principal) // divisor
 
 
 def loan_instalments(principal: int) -> list[int]:
@@ -498,7 +517,9 @@ def academy_output(levels: int) -> int:
 
 def gunpowder_barrels(engineers: int) -> int:
     """Barrels made at year start by the engineers assigned to gunpowder."""
-    return _non_negative("engineers", engineers) * int(_rules("engineers")["gunpowder_per_engineer"])
+    return _non_negative("engineers", engineers) * int(
+        _rules("engineers")["gunpowder_per_engineer"]
+    )
 
 
 def trap_cost() -> int:

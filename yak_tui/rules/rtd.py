@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import cast
 
 from yak_tui.rules.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.rules.tables_loader import table
@@ -73,7 +74,8 @@ def rtd_odds(modifiers: Sequence[Modifier] = ()) -> tuple[dict[str, float], floa
     odds = exact_odds(lambda d: roll_rtd(d, modifiers), lambda o: (o.band, o.success))
     bands = {band: 0.0 for band in BANDS}
     success = 0.0
-    for (band, ok), p in odds.items():  # type: ignore[misc]
+    for label, p in odds.items():
+        band, ok = cast(tuple[str, bool], label)
         bands[band] += float(p)
         if ok:
             success += float(p)
