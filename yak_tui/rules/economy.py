@@ -374,7 +374,7 @@ def loan_term_allowed(years: int) -> bool:
 def loan_instalment(principal: int) -> int:
     """What the lender pays each year once the term has run out unpaid: ceil(principal / 4)."""
     divisor = int(_rules("loan")["instalment_divisor"])
-    return _non_negative("principal", principal) // divisor
+    return math.ceil(_non_negative("principal", principal) / divisor)
 
 
 def loan_instalments(principal: int) -> list[int]:

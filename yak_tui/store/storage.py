@@ -136,9 +136,17 @@ class WorldFile:
         return (st.st_mtime_ns, st.st_size)
 
     def read(self) -> dict[str, dict[str, Any]]:
+        """The current state, migrated to this version's schema (in memory; written on next command)."""
+        from yak_tui.store.migrations import migrate
+
         data = self.storage.read()
         assert data is not None
-        return data
+        if data.get("meta", {}).get("world") is None:
+            raise CorruptSaveError(
+                f"save {self.path} has no world metadata (meta.world); it is not a yak_tui world. "
+                f"{restore_hint(self.path)}"
+            )
+        return migrate(data, SCHEMA_VERSION, self.path)
 
     def create(self, data: dict[str, dict[str, Any]], overwrite: bool = False) -> None:
         if self.path.exists() and not overwrite:

@@ -1,0 +1,46 @@
+"""Schema migrations: each step lifts a save from version N to N+1 when it is read."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+Data = dict[str, dict[str, Any]]
+
+# MIGRATIONS[n] lifts a save at schema version n to n + 1.
+MIGRATIONS: dict[int, Callable[[Data], Data]] = {}
+
+
+def _v0_to_v1(data: Data) -> Data:
+    """Saves from before versioning: stamp the version; every table gets created on open."""
+    meta = data.setdefault("meta", {}).setdefault("world", {})
+    meta.setdefault("undo", [])
+    meta.setdefault("history", [])
+    return data
+
+
+MIGRATIONS[0] = _v0_to_v1
+
+
+def schema_version(data: Data) -> int:
+    meta = data.get("meta", {}).get("world", {})
+    return int(meta.get("schema_version", 0))
+
+
+def migrate(data: Data, target: int, path: object = "save") -> Data:
+    """Apply every step from the save's version up to `target`, or refuse a newer save."""
+    from yak_tui.store.storage import StoreError
+
+    version = schema_version(data)
+    if version > target:
+        raise StoreError(
+            f"{path} has schema version {version}, newer than this yak_tui ({target}); upgrade yak_tui"
+        )
+    while version < target:
+        step = MIGRATIONS.get(version)
+        if step is None:
+            raise StoreError(f"{path}: no migration from schema version {version}")
+        data = step(data)
+        version += 1
+        data.setdefault("meta", {}).setdefault("world", {})["schema_version"] = version
+    return data
