@@ -138,10 +138,21 @@ def test_raider_raids_a_garrisoned_walled_structure(unit: str) -> None:
 
 
 @pytest.mark.parametrize("unit", ["sea-raider", "Sea Raider", "sea_raider"])
-def test_sea_raider_only_against_coastal_structures(unit: str) -> None:
+def test_sea_raider_raids_any_coastal_structure(unit: str) -> None:
     assert raid_refusal("port", unit, True, True, True, False) is None
-    reason = raid_refusal("town", unit, False, False, False, False)
-    assert reason == "a Sea Raider can raid only a coastal structure (RULINGS §2)"
+
+
+@pytest.mark.parametrize("unit", ["sea-raider", "Sea Raider", "sea_raider"])
+def test_sea_raider_inland_is_any_other_unit(unit: str) -> None:
+    # Inland, a Sea Raider is "any other unit": a defenceless structure only (RULINGS §2).
+    assert raid_refusal("town", unit, False, False, False, False) is None
+    for garrisoned, walled, named in ((True, False, "a garrison"), (False, True, "walls"),
+                                      (True, True, "a garrison and walls")):
+        reason = raid_refusal("town", unit, False, garrisoned, walled, False)
+        assert reason is not None
+        assert f"has {named}:" in reason
+        assert "Sea Raider raids an inland structure like any other unit" in reason
+        assert "defenceless" in reason
 
 
 # --- Ducat raids -----------------------------------------------------------------------------
@@ -282,7 +293,7 @@ def test_dismantle_refusal() -> None:
 # --- Where a treasury lives -----------------------------------------------------------------
 
 
-def S(id_: str, kind: str, capital: bool = False, size: float = 0, fort: int = 0) -> OwnedStructure:
+def S(id_: str, kind: str, capital: bool = False, size: float = 0, fort: int = 0) -> OwnedStructure:  # noqa: N802
     return OwnedStructure(id_, kind, capital, size, fort)
 
 

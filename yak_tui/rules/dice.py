@@ -81,6 +81,16 @@ class ScriptedDice:
         return value
 
 
+class HandDice(ScriptedDice):
+    """Naturals read off physical dice at a hotseat table and typed in before the roll.
+
+    Scripted in mechanics (consumed in order, each checked 1..sides), but recorded as
+    `manual` so the chronicle says the dice were rolled by hand.
+    """
+
+    source = "manual"
+
+
 class ManualDice:
     """Dice read off a physical table: `ask(sides, purpose)` returns the face typed in."""
 

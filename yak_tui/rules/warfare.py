@@ -77,18 +77,22 @@ def raid_refusal(
     unit = normalise_kind(unit_kind)
     if unit in _kinds("raid", "raider_units"):
         return None
-    if unit in _kinds("raid", "coastal_raider_units"):
-        if coastal:
-            return None
-        return "a Sea Raider can raid only a coastal structure (RULINGS §2)"
+    sea_raider = unit in _kinds("raid", "coastal_raider_units")
+    if sea_raider and coastal:
+        return None
+    # A Sea Raider against an inland structure is "any other unit" (RULINGS §2 read literally).
     if garrisoned or walled:
         defences = " and ".join(
             name for name, present in (("a garrison", garrisoned), ("walls", walled)) if present
         )
+        who = (
+            "a Sea Raider raids an inland structure like any other unit"
+            if sea_raider
+            else "only a Raider unit (or a Sea Raider against a coastal structure) can raid it"
+        )
         return (
-            f"the structure has {defences}: only a Raider unit (or a Sea Raider against a coastal "
-            f"structure) can raid it; any other unit can raid only a defenceless structure "
-            f"(RULINGS §2)"
+            f"the structure has {defences}: {who}; any other unit can raid only a defenceless "
+            f"structure (RULINGS §2)"
         )
     return None
 

@@ -31,6 +31,10 @@ class CorruptSaveError(StoreError):
     pass
 
 
+class SaveWriteError(StoreError, OSError):
+    """Writing failed (disk full, I/O error...); the file on disk is the one from before."""
+
+
 def _fsync_dir(directory: Path) -> None:
     try:
         fd = os.open(directory, os.O_RDONLY)
@@ -45,20 +49,30 @@ def _fsync_dir(directory: Path) -> None:
 def atomic_write_bytes(path: Path, payload: bytes) -> None:
     """temp → fsync → os.replace → fsync(dir). On any error the old file is untouched."""
     directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise _write_error(path, error) from error
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp_name, path)
-    except BaseException:
+    except BaseException as error:
         try:
             os.unlink(tmp_name)
         except FileNotFoundError:
             pass
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from error
         raise
     _fsync_dir(directory)
+
+
+def _write_error(path: Path, error: OSError) -> SaveWriteError:
+    reason = error.strerror or str(error) or type(error).__name__
+    return SaveWriteError(f"cannot write {path}: {reason}; the file on disk was left as it was")
 
 
 def restore_hint(path: Path) -> str:

@@ -59,6 +59,9 @@ def _king_may(world: World, kingdom_id: str, stakes: Stakes) -> tuple[bool, str]
         return True, "the King adjudicates inside his own kingdom"
     if stakes.location_kingdom is None or stakes.location_kingdom not in player_kingdoms:
         return True, "a King without a stake may adjudicate outside every player kingdom"
+    if _king_involved(world, stakes.location_kingdom, stakes):
+        # RULINGS §1: where the local King is a party, "the GM or another King who is not involved".
+        return True, "the local King is a party, so a King who is not involved may adjudicate"
     return False, "the event is inside another King's kingdom"
 
 

@@ -341,12 +341,18 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
     params = coerce_params(spec, raw_params, world)
     ctx = CommandContext(world, identity, dice or SeededDice(), name, principal)
     date_before = world.meta.get("date")
+    nested = world.in_command
+    if not nested:
+        world.originals = {}  # the undo record holds this command's changes only
+    world.in_command = True
     try:
         data = spec.handler(ctx, params) or {}
         world.revalidate_touched()
     except ValidationError as error:
         raise CommandError(error.field, error.reason) from None
-    if spec.undoable and world.meta.get("date") == date_before:
+    finally:
+        world.in_command = nested
+    if spec.undoable and not nested and world.meta.get("date") == date_before:
         stack = world.meta.setdefault("undo", [])
         stack.append({"command": name, "identity": str(identity), "date": date_before, "changes": world.changes()})
         del stack[:-UNDO_KEEP]

@@ -11,7 +11,8 @@ from yak_tui.world.calendar import GameDate
 from yak_tui.world.model import World, validate_document
 
 DEMO_FILE = Path(__file__).with_name("demo_world.toml")
-SEEDED_TABLES = ("kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists", "academies")
+SEEDED_TABLES = ("kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists", "academies",
+                 "effects")
 
 
 def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:

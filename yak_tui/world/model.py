@@ -158,6 +158,9 @@ class World:
         for name in TABLES:
             self.data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # True while a command runs: a command applied inside another (an order being resolved)
+        # shares its undo record instead of pushing its own.
+        self.in_command = False
 
     # -- meta ---------------------------------------------------------------------------------
     @property

@@ -1,0 +1,484 @@
+"""Noble commands through the world (RULINGS §8): `incite`, `usurp`, `relocate` and the map views.
+
+The demo Ambassador Tobias Venn (20% of Elbreth's Influence 20: Power 4) stands in Greywatch,
+hex (6, 4), with 4 ducats. A swing die of 16 is a 0% day swing.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yak_tui.cli import main
+from yak_tui.rules.dice import ScriptedDice
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.audience import visible_entries
+from yak_tui.world.commands import CommandError, CommandResult, run_command, spec_for
+from yak_tui.world.demo import create_world
+from yak_tui.world.identity import Identity
+from yak_tui.world.model import World
+from yak_tui.world.nobles import command_targets, parse_hex, relocate_targets
+
+GM = Identity.parse("gm")
+NO_SWING = 16
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> WorldFile:
+    return create_world(tmp_path / "w.json")
+
+
+def world(save: WorldFile) -> World:
+    return World(save.read())
+
+
+def change(save: WorldFile, fn: Callable[[World], None]) -> None:
+    with save.transaction() as data:
+        fn(World(data))
+
+
+def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int] = (),
+       who: str = "gm") -> CommandResult:
+    return run_command(save, Identity.parse(who), name, params, ScriptedDice(list(dice)))
+
+
+def refused(save: WorldFile, field: str, match: str, fn: Callable[[], Any]) -> None:
+    before = save.path.read_bytes()
+    with pytest.raises(CommandError, match=match) as error:
+        fn()
+    assert error.value.field == field
+    assert save.path.read_bytes() == before
+
+
+def place(save: WorldFile, character: str, location: str | None, **fields: Any) -> None:
+    change(save, lambda w: w.edit("characters", character).update(location=location, **fields))
+
+
+def set_pc(save: WorldFile, pc: str, **fields: Any) -> None:
+    change(save, lambda w: w.edit("pcs", pc).update(**fields))
+
+
+def add_pc(save: WorldFile, pc_id: str, hex_: list[int], controller: str | None = None) -> None:
+    doc = {"name": pc_id.title(), "kind": "town", "province": "the-wilds", "hex": hex_,
+           "controller": controller, "tax": 1, "resistance": 5, "fort_level": 0}
+    change(save, lambda w: w.put("pcs", pc_id, doc))
+
+
+def add_unit(save: WorldFile, unit_id: str, owner: str, size: str, hex_: list[int], kind: str = "infantry") -> None:
+    doc = {"name": unit_id.title(), "owner": owner, "kind": kind, "size": size, "hex": hex_, "regiments": 1}
+    change(save, lambda w: w.put("units", unit_id, doc))
+
+
+def tobias(save: WorldFile) -> dict[str, Any]:
+    return world(save).get("characters", "tobias")
+
+
+# --- Incite Rebellion: every margin edge -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("resistance", "outcome", "margin"),
+    [
+        (3.99, "success", -0.01),
+        (4, "failure", 0),  # equal is not a success
+        (5.99, "failure", 1.99),
+        (6, "evicted", 2),  # margin == Power / 2
+        (8, "evicted", 4),  # margin == Power: not yet executed
+        (8.01, "executed", 4.01),
+    ],
+)
+def test_incite_margin_edges(save: WorldFile, resistance: float, outcome: str, margin: float) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=resistance)
+    result = do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data
+    assert (result["power"], result["resistance"], result["outcome"]) == (4, resistance, outcome)
+    assert result["margin"] == pytest.approx(margin)
+    w = world(save)
+    noble, pc = w.get("characters", "tobias"), w.get("pcs", "thornfield")
+    assert noble["treasury"] == 3  # the cost is spent whatever happens
+    assert pc["controller"] == (None if outcome == "success" else "varos")
+    assert noble["location"] == {"evicted": "highmoor", "executed": None}.get(outcome, "thornfield")
+    assert noble["alive"] is (outcome != "executed")
+    (entry,) = [e for _, e in w.all("chronicle") if e["kind"] == "noble-command"]
+    assert entry["audience"] == "public"
+    assert entry["rolls"][0]["naturals"] == [NO_SWING]
+    assert entry["rolls"][0]["band"] == outcome
+
+
+@pytest.mark.parametrize(
+    ("swing_die", "resistance", "outcome"),
+    [
+        (31, 4.5, "success"),  # +15%: Power 4.6
+        (16, 4.5, "failure"),
+        (1, 5.09, "failure"),  # -15%: Power 3.4, margin 1.69
+        (1, 5.1, "evicted"),  # margin 1.7 == 3.4 / 2
+        (1, 6.8, "evicted"),
+        (1, 6.81, "executed"),
+    ],
+)
+def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, outcome: str) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=resistance)
+    result = do(save, "incite", {"noble": "tobias"}, [swing_die]).data
+    assert result["outcome"] == outcome
+    assert result["swing"] == swing_die - 16
+
+
+def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=4.5)
+    result = do(save, "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds",
+                                 "swing": "false"}).data  # no die at all
+    assert (result["power"], result["outcome"], result["swing"]) == (5, "success", None)
+    text = world(save).get("chronicle", result["entry"])["text"]
+    assert "+1 bribed the guilds" in text and "no day swing" in text
+
+
+# --- Usurp Control ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("resistance", "used", "outcome"),
+    [
+        (1.99, 3.98, "success"),  # doubled on a controlled PC
+        (2, 4, "failure"),
+        (3, 6, "evicted"),
+        (4, 8, "evicted"),
+        (4.01, 8.02, "executed"),
+    ],
+)
+def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, outcome: str) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=resistance)
+    result = do(save, "usurp", {"noble": "tobias", "pc": "Thornfield"}, [NO_SWING]).data
+    assert (result["resistance"], result["outcome"]) == (used, outcome)
+    w = world(save)
+    assert w.get("pcs", "thornfield")["controller"] == ("elbreth" if outcome == "success" else "varos")
+    assert w.get("characters", "tobias")["treasury"] == 3
+    assert w.get("characters", "tobias")["location"] == {"evicted": "highmoor",
+                                                         "executed": None}.get(outcome, "thornfield")
+
+
+@pytest.mark.parametrize(
+    ("resistance", "outcome"),
+    [(3.99, "success"), (4, "failure"), (6, "evicted"), (8, "evicted"), (8.01, "executed")],
+)
+def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, outcome: str) -> None:
+    place(save, "tobias", "hollow-oak")
+    set_pc(save, "hollow-oak", resistance=resistance)
+    result = do(save, "usurp", {"noble": "tobias"}, [NO_SWING]).data
+    assert (result["resistance"], result["outcome"]) == (resistance, outcome)
+    assert world(save).get("pcs", "hollow-oak").get("controller") == (
+        "elbreth" if outcome == "success" else None)
+
+
+def test_executed_noble_gives_no_more_commands(save: WorldFile) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=20)
+    assert do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data["outcome"] == "executed"
+    refused(save, "noble", "dead", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+
+
+def test_prince_power_is_his_share(save: WorldFile) -> None:
+    place(save, "edmund", "thornfield")  # 80% of 20 = 16 against Resistance 6, doubled
+    result = do(save, "usurp", {"noble": "edmund"}, [NO_SWING]).data
+    assert (result["base_power"], result["resistance"], result["outcome"]) == (16, 12, "success")
+
+
+# --- refusals -------------------------------------------------------------------------------------
+
+
+def test_command_refusals(save: WorldFile) -> None:
+    # Tobias is in Greywatch, his own kingdom's PC.
+    refused(save, "pc", "own kingdom", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    refused(save, "pc", "own kingdom", lambda: do(save, "usurp", {"noble": "tobias"}, [NO_SWING]))
+    refused(save, "pc", "not Thornfield", lambda: do(save, "incite", {"noble": "tobias", "pc": "thornfield"},
+                                                      [NO_SWING]))
+    refused(save, "noble", "is a king", lambda: do(save, "incite", {"noble": "aldric"}, [NO_SWING]))
+    refused(save, "noble", "is a mage", lambda: do(save, "incite", {"noble": "maelis"}, [NO_SWING]))
+    place(save, "tobias", "hollow-oak")
+    refused(save, "pc", "neutral", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    place(save, "tobias", None)
+    refused(save, "noble", "not in a PC", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    place(save, "tobias", "thornfield", treasury=0)
+    refused(save, "treasury", "0 ducats", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+
+
+def test_an_agent_riding_with_a_legion_is_not_in_a_pc(save: WorldFile) -> None:
+    place(save, "nyx", "elbreth-scouts", legion="elbreth-scouts")
+    refused(save, "noble", "with Greywood Rangers, not in a PC",
+            lambda: do(save, "usurp", {"noble": "nyx"}, [NO_SWING]))
+
+
+@pytest.mark.parametrize(("who", "why"), [("king:elbreth", "his own forces"),
+                                          ("king:varos", "his own forces"),
+                                          ("player:tobias", "players never roll")])
+def test_command_authority(save: WorldFile, who: str, why: str) -> None:
+    place(save, "tobias", "thornfield")
+    refused(save, "identity", why, lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING], who))
+
+
+def test_command_order_waits_for_the_gm_and_spends_on_resolution(save: WorldFile) -> None:
+    place(save, "tobias", "thornfield")
+    filed = do(save, "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})},
+               who="king:elbreth")
+    assert filed.data["adjudicator"] == "gm"
+    assert tobias(save)["treasury"] == 4
+    do(save, "order-resolve", {"order": filed.data["order"]}, [NO_SWING])
+    assert tobias(save)["treasury"] == 3
+
+
+# --- odds and the map view ----------------------------------------------------------------------
+
+
+def test_command_odds_and_targets(save: WorldFile) -> None:
+    place(save, "tobias", "thornfield")
+    set_pc(save, "thornfield", resistance=4)
+    spec = spec_for("usurp")
+    assert spec.odds is not None
+    odds = spec.odds(world(save), GM, {"noble": "tobias", "pc": None, "modifier": 0.0,
+                                       "resistance_modifier": 0.0, "reason": "", "swing": True})
+    assert sum(odds["odds"].values()) == pytest.approx(1, abs=1e-5)
+    assert odds["controlled"] is True and odds["resistance"] == 4 and odds["power"] == 4
+
+    view = command_targets(world(save), "tobias")
+    assert view["pc"] == "thornfield"
+    assert view["incite"]["ok"] and view["usurp"]["ok"]
+    # Power 4 ± 15% against 4: success needs a positive swing (15 of 31 faces).
+    assert view["incite"]["success"] == pytest.approx(15 / 31, abs=1e-6)
+    assert view["usurp"]["odds"]["evicted"] + view["usurp"]["odds"]["executed"] == pytest.approx(1, abs=1e-5)
+
+    home = command_targets(world(save), "edmund")
+    assert home["pc"] == "highmoor"
+    assert not home["incite"]["ok"] and "own kingdom" in home["incite"]["reason"]
+    assert command_targets(world(save), "aldric")["usurp"] == {
+        "ok": False, "reason": "King Aldric is a king; noble commands are for: noble, agent, high priestess"}
+
+
+def test_cli_incite(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    place(save, "tobias", "thornfield")
+    code = main(["--save", str(save.path), "--json", "do", "incite", "noble=tobias", "--dice", "16"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert (out["outcome"], out["power"], out["resistance"]) == ("evicted", 4, 6)
+    code = main(["--save", str(save.path), "--json", "do", "incite", "noble=tobias", "--odds"])
+    assert code == 2
+    assert json.loads(capsys.readouterr().err)["field"] == "pc"  # evicted home: his own PC
+
+
+# --- Relocate -----------------------------------------------------------------------------------
+
+
+def test_relocate_range_7_ok_and_8_refused(save: WorldFile) -> None:
+    add_pc(save, "far-seven", [13, 4])  # 7 hexes east of Greywatch (6, 4)
+    add_pc(save, "far-eight", [14, 4])
+    refused(save, "pc", "8 hexes away; the range is 7",
+            lambda: do(save, "relocate", {"character": "tobias", "pc": "far-eight"}))
+    refused(save, "hex", "8 hexes away", lambda: do(save, "relocate", {"character": "tobias", "hex": "14,4"}))
+    result = do(save, "relocate", {"character": "tobias", "hex": "13,4"}).data
+    assert (result["outcome"], result["location"], result["discovery"]) == ("relocated", "far-seven", None)
+    assert tobias(save)["treasury"] == 3
+
+
+def test_relocate_blocked_by_a_brigade_but_not_a_patrol(save: WorldFile) -> None:
+    add_unit(save, "varos-brigade", "varos", "brigade", [8, 6])  # Hollow Oak, neutral
+    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    assert (result["outcome"], result["reason"]) == ("failed", "blocked")
+    assert tobias(save)["location"] == "greywatch"
+    assert tobias(save)["treasury"] == 3  # spent
+    change(save, lambda w: w.edit("units", "varos-brigade").update(size="patrol"))
+    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    assert (result["outcome"], result["location"]) == ("relocated", "hollow-oak")
+    assert tobias(save)["treasury"] == 2
+
+
+def test_relocate_not_blocked_by_a_friendly_brigade_or_a_battalion(save: WorldFile) -> None:
+    add_unit(save, "own-brigade", "elbreth", "brigade", [8, 6])
+    add_unit(save, "kesh-battalion", "kesh", "battalion", [8, 6])
+    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["outcome"] == "relocated"
+
+
+def test_relocate_blocked_by_the_demo_division_at_thornfield(save: WorldFile) -> None:
+    result = do(save, "relocate", {"character": "tobias", "pc": "thornfield"}).data  # no discovery die
+    assert (result["outcome"], result["reason"]) == ("failed", "blocked")
+    assert "division" in result["message"]
+
+
+def test_relocate_onto_an_empty_hex_fails_with_its_cost(save: WorldFile) -> None:
+    result = do(save, "relocate", {"character": "tobias", "hex": "7,5"}).data
+    assert (result["outcome"], result["reason"], result["location"]) == ("failed", "no-pc", "greywatch")
+    assert tobias(save)["treasury"] == 3
+    entry = world(save).get("chronicle", result["entry"])
+    assert entry["audience"] == "kingdom:elbreth"
+    assert "no PC in that hex" in entry["text"]
+
+
+def test_high_priestess_weary_ok_exhausted_refused(save: WorldFile) -> None:
+    assert world(save).get("characters", "seraphine")["status"] == "weary"
+    result = do(save, "relocate", {"character": "seraphine", "pc": "ironhold"}).data
+    assert result["outcome"] == "relocated"
+    assert world(save).get("characters", "seraphine")["treasury"] == 4
+    change(save, lambda w: w.edit("characters", "seraphine").update(status="exhausted"))
+    refused(save, "character", "may not relocate while exhausted",
+            lambda: do(save, "relocate", {"character": "seraphine", "pc": "old-shrine"}))
+    # A noble is not limited by his status.
+    change(save, lambda w: w.edit("characters", "tobias").update(status="exhausted"))
+    assert do(save, "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
+
+
+def test_agent_onto_a_friendly_legion(save: WorldFile) -> None:
+    result = do(save, "relocate", {"character": "nyx", "legion": "Greywood Rangers"}).data
+    assert (result["outcome"], result["location"], result["hex"]) == ("relocated", "elbreth-scouts", [6, 4])
+    nyx = world(save).get("characters", "nyx")
+    assert (nyx["legion"], nyx["treasury"]) == ("elbreth-scouts", 2)
+    refused(save, "legion", "already there",
+            lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-scouts"}))
+    # From the legion's hex back to a PC: the legion is left behind.
+    assert do(save, "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
+    assert "legion" not in world(save).get("characters", "nyx")
+
+
+def test_legion_refusals(save: WorldFile) -> None:
+    refused(save, "legion", "only an Agent", lambda: do(save, "relocate", {"character": "tobias",
+                                                                          "legion": "elbreth-scouts"}))
+    refused(save, "legion", "only onto a friendly legion",
+            lambda: do(save, "relocate", {"character": "nyx", "legion": "varos-patrol"}))
+    refused(save, "legion", "a fleet", lambda: do(save, "relocate", {"character": "nyx",
+                                                                     "legion": "elbreth-fleet"}))
+
+
+def test_relocate_refusals(save: WorldFile) -> None:
+    refused(save, "pc", "already there", lambda: do(save, "relocate", {"character": "tobias", "pc": "greywatch"}))
+    refused(save, "hex", "exactly one target", lambda: do(save, "relocate", {"character": "tobias"}))
+    refused(save, "hex", "exactly one target",
+            lambda: do(save, "relocate", {"character": "tobias", "hex": "8,6", "pc": "hollow-oak"}))
+    refused(save, "hex", "not a hex", lambda: do(save, "relocate", {"character": "tobias", "hex": "north"}))
+    refused(save, "character", "is a mage", lambda: do(save, "relocate", {"character": "maelis", "pc": "ironhold"}))
+    change(save, lambda w: w.edit("characters", "tobias").update(treasury=0))
+    refused(save, "treasury", "0 ducats", lambda: do(save, "relocate", {"character": "tobias", "hex": "7,5"}))
+
+
+def test_parse_hex() -> None:
+    assert parse_hex("5,3") == (5, 3)
+    assert parse_hex("[5, -3]") == (5, -3)
+    assert parse_hex("5 3") == (5, 3)
+
+
+# --- discovery -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("provinces", "nation", "chance"),
+    [
+        ([], 1, 30),  # the demo: Varos has a nation-wide counter-spy (+10)
+        (["amber-coast"], 1, 40),  # the province one (+20) applies; they never stack
+        (["amber-coast"], 0, 40),
+        (["varos-march"], 0, 20),  # a counter-spy in another province does not help
+        ([], 0, 20),  # Ambassador: 20%
+    ],
+)
+@pytest.mark.parametrize("over", [0, 1])
+def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, chance: int, over: int) -> None:
+    change(save, lambda w: w.edit("specialists", "varos").update(
+        counter_spies={"provinces": provinces, "nation": nation}))
+    result = do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [chance + over]).data
+    discovered = over == 0
+    assert result["discovery"] == {"chance": chance, "natural": chance + over, "discovered": discovered,
+                                   "counter_spy": {20: None, 30: "nation", 40: "province"}[chance]}
+    assert tobias(save)["location"] == "amberport"
+
+    w = world(save)
+    varos = [e for e in visible_entries(w, Identity.parse("king:varos"))]
+    kesh = [e for e in visible_entries(w, Identity.parse("king:kesh"))]
+    elbreth = [e for e in visible_entries(w, Identity.parse("king:elbreth"))]
+    learned = [e for e in varos if e["kind"] == "discovery"]
+    assert len(learned) == (1 if discovered else 0)
+    if discovered:
+        assert learned[0]["audience"] == "kingdom:varos"
+        assert "Tobias Venn" in learned[0]["text"] and "Amberport" in learned[0]["text"]
+    assert not [e for e in varos if "Tobias" in e["text"] and e["kind"] != "discovery"]
+    assert not [e for e in kesh if "Tobias" in e["text"]]  # third parties learn nothing
+    assert [e["kind"] for e in elbreth if "Tobias" in e["text"]] == ["ducats", "relocate"]
+    assert not [e for e in elbreth if e["kind"] in ("discovery", "discovery-roll")]
+    (roll,) = [e for _, e in w.all("chronicle") if e["kind"] == "discovery-roll"]
+    assert roll["audience"] == "adjudicators"
+    assert roll["rolls"][0]["naturals"] == [chance + over]
+
+
+def test_high_priestess_discovery_is_60(save: WorldFile) -> None:
+    place(save, "seraphine", "hollow-oak")  # (8, 6): Amberport (11, 5) is 3 away
+    change(save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": [], "nation": 0}))
+    result = do(save, "relocate", {"character": "seraphine", "pc": "amberport"}, [60]).data
+    assert result["discovery"]["chance"] == 60 and result["discovery"]["discovered"]
+
+
+def test_no_discovery_roll_on_own_or_neutral_pc(save: WorldFile) -> None:
+    # No dice given: a roll would fail the command.
+    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["discovery"] is None
+    assert do(save, "relocate", {"character": "tobias", "pc": "greywatch"}).data["discovery"] is None
+
+
+def test_relocate_authority(save: WorldFile) -> None:
+    # Onto Varos's PC: Varos is a party (the discovery roll is about it), Elbreth moves: only the GM.
+    for who in ("king:varos", "king:elbreth", "king:kesh"):
+        refused(save, "identity", "party|not a player kingdom", lambda who=who: do(save, "relocate", {"character": "tobias",
+                                                                            "pc": "amberport"}, [99], who))
+    filed = do(save, "order-file", {"command": "relocate", "params": json.dumps(
+        {"character": "tobias", "pc": "amberport"})}, who="king:elbreth")
+    assert filed.data["adjudicator"] == "gm"
+
+
+def test_relocate_odds(save: WorldFile) -> None:
+    spec = spec_for("relocate")
+    assert spec.odds is not None
+    odds = spec.odds(world(save), GM, {"character": "tobias", "pc": "amberport", "hex": None, "legion": None})
+    assert (odds["reason"], odds["discovery_chance"], odds["discovered"]) == ("ok", 30, 0.3)
+    empty = spec.odds(world(save), GM, {"character": "tobias", "hex": "7,5", "pc": None, "legion": None})
+    assert (empty["reason"], empty["discovery_chance"]) == ("no-pc", None)
+
+
+# --- the map view ---------------------------------------------------------------------------------
+
+
+def test_relocate_targets(save: WorldFile) -> None:
+    targets = relocate_targets(world(save), "tobias")
+    assert len(targets) == 3 * 7 * 7 + 3 * 7 + 1
+    by_hex = {tuple(t["hex"]): t for t in targets}
+    assert max(t["distance"] for t in targets) == 7
+    assert by_hex[(6, 4)]["reason"] == "here" and not by_hex[(6, 4)]["ok"]
+    assert by_hex[(9, 4)]["pc"] == "thornfield" and by_hex[(9, 4)]["reason"] == "blocked"
+    assert by_hex[(7, 5)]["reason"] == "no-pc" and by_hex[(7, 5)]["cost_spent"]
+    assert by_hex[(11, 5)]["ok"] and by_hex[(11, 5)]["discovery_chance"] == 30
+    assert by_hex[(8, 6)]["ok"] and by_hex[(8, 6)]["discovery_chance"] is None
+    assert by_hex[(7, 3)]["reason"] == "no-pc"  # a patrol, no PC
+    assert by_hex[(6, 9)]["pc"] == "keshar" and by_hex[(6, 9)]["reason"] == "blocked"  # Kesh's brigade
+    assert all(t["legions"] == [] for t in targets)  # not an Agent
+    assert {t["pc"] for t in targets if t["ok"]} == {
+        "highmoor", "millbrook", "brinehaven", "saltcross", "old-shrine", "ironhold", "varosgate",
+        "amberport", "silverdell", "redfen-village", "hollow-oak", "ravenrock"}
+
+
+def test_relocate_targets_for_an_agent_and_an_exhausted_hp(save: WorldFile) -> None:
+    agent = {tuple(t["hex"]): t for t in relocate_targets(world(save), "nyx")}
+    assert agent[(6, 4)]["legions"] == ["elbreth-scouts"]
+    assert agent[(4, 3)]["legions"] == ["elbreth-royal-guard"]
+    assert agent[(7, 3)]["legions"] == []  # Varos's patrol
+    change(save, lambda w: w.edit("characters", "seraphine").update(status="exhausted"))
+    assert not any(t["ok"] for t in relocate_targets(world(save), "seraphine"))
+    assert {t["reason"] for t in relocate_targets(world(save), "seraphine")} == {"exhausted", "here"}
+
+
+def test_cli_relocate(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--save", str(save.path), "--json", "do", "relocate", "character=tobias", "hex=11,5",
+                 "--dice", "31"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["location"] == "amberport" and out["discovery"]["discovered"] is False
+    code = main(["--save", str(save.path), "--json", "do", "relocate", "character=tobias", "hex=19,5"])
+    assert code == 2
+    err = json.loads(capsys.readouterr().err)
+    assert err["field"] == "hex" and "range is 7" in err["reason"]

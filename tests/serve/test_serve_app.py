@@ -1,0 +1,227 @@
+"""The real `yak tui` served over SSH, read through pyte: a player's dashboard, resize, a shared
+live world between a GM and a player session, no process left behind, and no way for a player to
+reach GM screens or other kingdoms' data with any key sequence."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from serve_helpers import ServerThread, Terminal, User, YakServe, connect, make_world, open_terminal, wait_gone
+
+from yak_tui.serve.server import ServeConfig
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.commands import run_command
+from yak_tui.world.identity import Identity
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(importlib.util.find_spec("yak_tui.app.main") is None,
+                       reason="the Textual app (yak_tui.app.main) is not there yet"),
+]
+
+USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos"}
+# Sentinels only someone else may see: other kingdoms' treasuries and private notes.
+FOREIGN_TREASURIES = {"varos": 987654, "kesh": 876543}
+SECRETS = ("ADJ-SECRET-4471", "VAROS-PRIVATE-5521", "ALDRIC-PRIVATE-3319")
+STARTUP = 30.0
+
+
+def forbidden_on(text: str) -> list[str]:
+    flat = text.replace("\n", "")
+    found = [s for s in SECRETS if s in text or s in flat]
+    for value in FOREIGN_TREASURIES.values():
+        for shown in (str(value), f"{value:,}", f"{value:_}".replace("_", " "), f"{value:,}".replace(",", ".")):
+            if shown in text:
+                found.append(shown)
+    return found
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[WorldFile, dict[str, User]]:
+    save, users = make_world(tmp_path_factory.mktemp("served"), USERS)
+    with save.transaction() as data:
+        for kingdom, treasury in FOREIGN_TREASURIES.items():
+            data["kingdoms"][kingdom]["treasury"] = treasury
+    gm = Identity.parse("gm")
+    for text, audience in zip(SECRETS, ("adjudicators", "kingdom:varos", "character:aldric"), strict=True):
+        run_command(save, gm, "note", {"text": f"{text} is not for Edmund", "audience": audience})
+    return save, users
+
+
+@pytest.fixture(scope="module")
+def server(world: tuple[WorldFile, dict[str, User]]) -> Iterator[ServerThread]:
+    save, _ = world
+    with ServerThread(ServeConfig(save=save.path, port=0, kill_grace=1.0)) as thread:
+        yield thread
+
+
+def run(coro: object) -> object:
+    return asyncio.run(asyncio.wait_for(coro, 180))  # type: ignore[arg-type]
+
+
+async def dashboard(term: Terminal) -> str:
+    return await term.wait_for(lambda text: "Spring 312" in text and "edmund" in text.lower(), STARTUP)
+
+
+def test_a_player_logs_in_and_sees_his_dashboard(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+    _, users = world
+
+    async def body() -> str:
+        async with await connect(server.port, users["edmund"]) as conn:
+            term = await open_terminal(conn, 100, 30)
+            return await dashboard(term)
+
+    text = run(body())
+    assert "Spring 312" in text
+    assert forbidden_on(text) == []
+
+
+def test_a_resize_reaches_the_app(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+    _, users = world
+
+    def relaid(text: str) -> bool:
+        lines = text.split("\n")
+        return len(lines) == 40 and lines[-1].strip() != "" and any(len(line) > 100 for line in lines)
+
+    async def body() -> str:
+        async with await connect(server.port, users["edmund"]) as conn:
+            term = await open_terminal(conn, 100, 30)
+            await dashboard(term)
+            assert max(len(line) for line in term.text().split("\n")) <= 100
+            term.resize(140, 40)
+            # Painted at the new size: the bottom row (the footer) and content past column 100.
+            return await term.wait_for(relaid, 10)
+
+    assert "Spring 312" in run(body())
+
+
+def test_the_gms_change_shows_on_the_players_screen(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+    save, users = world
+    news = f"Heralds-{int(time.time()) % 100000}-cry-the-tourney"
+
+    async def body() -> tuple[float, str]:
+        async with await connect(server.port, users["gm"]) as gm_conn, \
+                await connect(server.port, users["edmund"]) as conn:
+            gm = await open_terminal(gm_conn, 120, 40)
+            player = await open_terminal(conn, 120, 40)
+            await gm.wait_for("Spring 312", STARTUP)
+            await dashboard(player)
+            # The GM's change, made as the GM's session would make it: one locked transaction
+            # on the shared save (here through the same command path as `yak do note`).
+            loop = asyncio.get_running_loop()
+            started = time.monotonic()
+            await loop.run_in_executor(None, lambda: run_command(save, Identity.parse("gm"), "note",
+                                                                 {"text": news, "audience": "public"}))
+            text = await player.wait_for(news, 10)
+            latency = time.monotonic() - started
+            await gm.wait_for(news, 10)
+            return latency, text
+
+    latency, text = run(body())
+    print(f"GM change on the player's screen after {latency:.2f}s")
+    assert news in text
+
+
+def test_closing_the_client_leaves_no_process(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+    _, users = world
+
+    async def body() -> list[int]:
+        conn = await connect(server.port, users["edmund"])
+        term = await open_terminal(conn)
+        await dashboard(term)
+        pids = server.app_pids()
+        conn.close()
+        await conn.wait_closed()
+        return pids
+
+    pids = run(body())
+    assert pids
+    for pid in pids:
+        assert wait_gone(pid, 10), f"yak {pid} left behind"
+
+
+# Key sequences a curious player may try: every letter, digit and function key, control keys,
+# navigation, and the command palette asked for GM screens, identities and other kingdoms.
+PALETTE_QUERIES = ("gm", "identity", "switch", "as gm", "hotseat", "varos", "kesh", "treasury", "advance",
+                   "undo", "roster", "user", "export", "chronicle", "adjudicat", "mirela", "aldric", "secret")
+SINGLE_KEYS = ([chr(c) for c in range(ord("a"), ord("z") + 1)] + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+               + [str(d) for d in range(10)] + list("?!/:;.,<>[]{}+-=*&^%$#@~`|\\\"'")
+               + ["\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"] + [f"\x1b[{n}~" for n in (15, 17, 18, 19, 20, 21, 23, 24)]
+               + ["\t", "\x1b[Z", "\r", " ", "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[5~", "\x1b[6~", "\x1b[H",
+                  "\x1b[F"]
+               + [chr(c) for c in range(1, 27) if chr(c) not in "\x03\x11"])
+
+
+def test_a_player_cannot_reach_gm_screens_or_other_kingdoms(server: ServerThread,
+                                                            world: tuple[WorldFile, dict[str, User]]) -> None:
+    _, users = world
+
+    async def body() -> tuple[list[str], int]:
+        leaks: list[str] = []
+        tried = 0
+        conn = await connect(server.port, users["edmund"])
+        term = await open_terminal(conn, 120, 40)
+        await dashboard(term)
+
+        async def reopen() -> Terminal:
+            nonlocal conn
+            conn.close()
+            conn = await connect(server.port, users["edmund"])
+            fresh = await open_terminal(conn, 120, 40)
+            await dashboard(fresh)
+            return fresh
+
+        async def press(keys: str, settle: float = 0.25) -> None:
+            nonlocal term, tried
+            if term.closed.is_set():
+                term = await reopen()
+            term.send(keys)
+            tried += 1
+            await asyncio.sleep(settle)
+            found = forbidden_on(term.text())
+            if found:
+                leaks.append(f"{keys!r} showed {found}:\n{term.text()}")
+
+        for query in PALETTE_QUERIES:
+            await press("\x10", 0.4)  # ctrl+p: the command palette
+            await press(query, 0.4)
+            await press("\r", 0.6)
+            await press("\x1b", 0.3)
+            await press("\x1b", 0.3)
+        for key in SINGLE_KEYS:
+            await press(key)
+            for _ in range(2):
+                await press("\x1b", 0.15)
+        conn.close()
+        return leaks, tried
+
+    leaks, tried = run(body())
+    assert tried > 150
+    assert leaks == [], "\n\n".join(leaks[:3])
+
+
+@pytest.mark.skipif(not (shutil.which("ssh") and shutil.which("tmux")), reason="needs OpenSSH's ssh and tmux")
+def test_openssh_in_tmux_shows_the_dashboard(world: tuple[WorldFile, dict[str, User]]) -> None:
+    from test_serve_cli import Tmux, ssh_argv
+
+    save, users = world
+    server = YakServe(save.path)
+    tmux = Tmux(f"yakserve-app-{server.port}", [*ssh_argv(server.port, users["edmund"], "-t")], 100, 30)
+    try:
+        text = tmux.wait_for("Spring 312", STARTUP)
+        assert forbidden_on(text) == []
+        line = server.wait_log("session start user=edmund")
+        pid = int(line.split("pid=")[1].split()[0])
+    finally:
+        tmux.kill()
+        assert server.stop() == 0
+    assert wait_gone(pid, 10)
+    assert "session end user=edmund" in server.stderr_text()
+    subprocess.run(["tmux", "kill-session", "-t", tmux.name], capture_output=True)

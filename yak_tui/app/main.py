@@ -1,0 +1,337 @@
+"""The yak Textual app: one world file, one acting identity, six screens and their dialogs.
+
+The app owns the live world: it polls the save's stamp every half second and reloads it in a
+thread worker when another process (an SSH session, `yak do`) wrote it, then tells every open
+screen with a `WorldChanged` message. Commands run through `execute()` inside thread workers,
+the one transaction path of the world layer, and the reload that follows reaches every screen
+the same way. Screens only render `yak_tui.world.views`; nothing here does rule arithmetic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.binding import Binding
+from textual.reactive import reactive, var
+from textual.screen import Screen
+
+from yak_tui.app.messages import FocusPlace, WorldChanged
+from yak_tui.app.providers import YakCommands
+from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.identity import GM, Identity
+from yak_tui.world.model import World
+
+if TYPE_CHECKING:
+    from yak_tui.rules.dice import Dice
+    from yak_tui.world.commands import CommandResult
+
+# name -> (module under yak_tui.app.screens, class, key, title). The order is the nav bar's.
+SCREENS: dict[str, tuple[str, str, str, str]] = {
+    "dashboard": ("dashboard", "DashboardScreen", "d", "Dashboard"),
+    "espionage": ("espionage", "EspionageScreen", "e", "Espionage"),
+    "market": ("market", "MarketScreen", "b", "Market"),
+    "sieges": ("sieges", "SiegesScreen", "s", "Sieges"),
+    "map": ("map", "MapScreen", "m", "Map"),
+    "chronicle": ("chronicle", "ChronicleScreen", "c", "Chronicle"),
+}
+
+
+def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
+    """Screens are imported when first shown, so startup pays only for the dashboard."""
+
+    def make() -> Screen[Any]:
+        import importlib
+
+        module, cls, _, _ = SCREENS[name]
+        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls)()
+        return screen
+
+    return make
+
+
+@dataclass(frozen=True)
+class PaletteEntry:
+    """One command palette line: what it says, what it does, and whether it shows before typing."""
+
+    title: str
+    help: str
+    callback: Callable[[], Any]
+    discover: bool = False
+
+
+@dataclass
+class Outcome:
+    """What a command run from a dialog produced, with the world as it now is."""
+
+    result: CommandResult
+    world: World
+
+
+class YakApp(App[None]):
+    """You Are King, at the table: the GM's console and each player's window on the campaign."""
+
+    CSS_PATH = "yak.tcss"
+    TITLE = "yak"
+    COMMANDS = App.COMMANDS | {YakCommands}
+    COMMAND_PALETTE_DISPLAY = "^p Palette"
+    MODES = {name: _screen_factory(name) for name in SCREENS}
+    BINDINGS = [
+        *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
+        Binding("r", "roll", "Roll"),
+        Binding("a", "advance", "Advance"),
+        Binding("o", "file_order", "Order"),
+        Binding("i", "switch_identity", "Identity"),
+        Binding("u", "undo", "Undo", show=False),
+        Binding("question_mark", "help", "Help", key_display="?"),
+        Binding("ctrl+t", "toggle_theme", "Theme", show=False),
+        Binding("q", "quit", "Quit"),
+    ]
+
+    identity: reactive[Identity] = reactive(GM, init=False)
+    animations: reactive[bool] = reactive(True, init=False)
+    dice_by_hand: reactive[bool] = reactive(False, init=False)
+    world_version: var[int] = var(0)
+
+    def __init__(self, path: str | Path, identity: Identity | str = GM, animations: bool = True, *,
+                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None) -> None:
+        super().__init__()
+        self.save = WorldFile(path)
+        # The first read happens before the first paint so the dashboard opens with data;
+        # every later read runs in a thread worker.
+        self.world = world if world is not None else World(self.save.read())
+        self._stamp = self.save.stamp()
+        ident = Identity.parse(identity) if isinstance(identity, str) else identity
+        self.launched_as = ident
+        self.set_reactive(YakApp.identity, ident)
+        self.set_reactive(YakApp.animations, animations)
+        self.poll_interval = poll_interval
+        self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
+        for theme in THEMES:
+            self.register_theme(theme)
+        self.theme = preferred_theme()
+
+    # -- lifecycle ----------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self.switch_mode("dashboard")
+        if self.poll_interval > 0:
+            self.set_interval(self.poll_interval, self._poll, name="poll-save")
+
+    @property
+    def animate_dice(self) -> bool:
+        """Dice tumble unless the app setting or `TEXTUAL_ANIMATIONS=none` says otherwise."""
+        return self.animations and self.animation_level != "none"
+
+    @property
+    def may_switch_identity(self) -> bool:
+        return self.launched_as.is_gm
+
+    # -- live data ---------------------------------------------------------------------------------
+    def _poll(self) -> None:
+        stamp = self.save.stamp()
+        if stamp is not None and stamp != self._stamp:
+            self.reload_world()
+
+    def reload_world(self) -> None:
+        self.run_worker(self._reload, thread=True, exclusive=True, group="reload", name="reload-world")
+
+    def _reload(self) -> None:
+        stamp = self.save.stamp()
+        try:
+            world = World(self.save.read())
+        except Exception as error:  # noqa: BLE001 - a save caught mid-write or corrupt: say so, keep the old view
+            self.call_from_thread(self.notify, str(error), title="Cannot read the save", severity="error")
+            self._stamp = stamp
+            return
+        self.call_from_thread(self._apply_world, world, stamp)
+
+    def _apply_world(self, world: World, stamp: tuple[int, int] | None) -> None:
+        self.world = world
+        self._stamp = stamp
+        self.broadcast()
+
+    def broadcast(self) -> None:
+        """Tell every screen on the active stack to re-render; other modes catch up on resume."""
+        self.world_version += 1
+        for screen in self.screen_stack:
+            screen.post_message(WorldChanged(self.world, self.world_version))
+
+    # -- commands (call from thread workers) -------------------------------------------------------
+    def execute(self, name: str, params: dict[str, Any], dice: Dice | None = None,
+                identity: Identity | None = None) -> Outcome:
+        """Run one world command in its transaction (blocking: call it from a thread worker)."""
+        from yak_tui.world.commands import run_command
+
+        result = run_command(self.save, identity or self.identity, name, params, dice)
+        return self._after_write(result)
+
+    def execute_advance(self, dice: Dice | None = None) -> Outcome:
+        """Back up and close the season (blocking: call it from a thread worker)."""
+        from yak_tui.world.session import advance_season
+
+        result = advance_season(self.save, self.identity, dice)
+        return self._after_write(result)
+
+    def _after_write(self, result: CommandResult) -> Outcome:
+        stamp = self.save.stamp()
+        world = World(self.save.read())
+        self.call_from_thread(self._apply_world, world, stamp)
+        return Outcome(result, world)
+
+    # -- identity ------------------------------------------------------------------------------------
+    def switch_identity(self, text: str) -> None:
+        from yak_tui.world.session import check_identity
+
+        if not self.may_switch_identity:
+            self.notify("Only a GM seat can hand the keyboard to someone else.", severity="warning")
+            return
+        identity = Identity.parse(text)
+        check_identity(self.world, identity)
+        self.identity = identity
+
+    def watch_identity(self, identity: Identity) -> None:
+        from yak_tui.world.views import identity_label
+
+        self.refresh_bindings()
+        self.broadcast()
+        self.notify(f"Now acting as {identity_label(self.world, identity)}", title="Identity")
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        ident = self.identity
+        if action in ("advance", "undo"):
+            return ident.is_gm
+        if action == "roll":
+            return not ident.is_player
+        if action == "file_order":
+            return not ident.is_gm
+        if action == "switch_identity":
+            return self.may_switch_identity
+        return True
+
+    def action_goto(self, name: str) -> None:
+        if name in SCREENS:
+            self.switch_mode(name)
+
+    def jump_to(self, table: str, doc_id: str) -> None:
+        """Show a kingdom, province, character, place or force on the map (the palette's jump)."""
+        self.switch_mode("map")
+        self.call_after_refresh(lambda: self.screen.post_message(FocusPlace(table, doc_id)))
+
+    def open_command(self, name: str, preset: dict[str, Any] | None = None, hidden: Iterable[str] = (),
+                     title: str | None = None, intro: str = "") -> None:
+        """Open the command dialog: fields, odds, dice by hand, the dice animation and the result.
+
+        Rule screens call this for their actions (e.g. `open_command("spy", {"kingdom": k})`).
+        """
+        from yak_tui.app.screens.command import CommandScreen
+
+        self.push_screen(CommandScreen(name, preset=preset, hidden=hidden, title=title, intro=intro))
+
+    def action_roll(self) -> None:
+        self.open_command("roll", title="Roll the dice (RtD)")
+
+    def action_undo(self) -> None:
+        self.open_command("undo", title="Undo the last command of this season")
+
+    def action_advance(self) -> None:
+        from yak_tui.app.screens.advance import AdvanceScreen
+
+        self.push_screen(AdvanceScreen())
+
+    def action_file_order(self, table: str = "", doc_id: str = "") -> None:
+        from yak_tui.app.screens.order import OrderScreen
+
+        self.push_screen(OrderScreen(holding=(table, doc_id) if table else None))
+
+    def action_switch_identity(self) -> None:
+        from yak_tui.app.screens.identity import IdentityScreen
+
+        def chosen(value: str | None) -> None:
+            if value:
+                try:
+                    self.switch_identity(value)
+                except Exception as error:  # noqa: BLE001
+                    self.notify(str(error), severity="error")
+
+        self.push_screen(IdentityScreen(), chosen)
+
+    def action_help(self) -> None:
+        from yak_tui.app.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_toggle_theme(self) -> None:
+        self.theme = YAK_LIGHT.name if self.theme == YAK_DARK.name else YAK_DARK.name
+
+    def action_toggle_animations(self) -> None:
+        self.animations = not self.animations
+        self.notify(f"Dice animation {'on' if self.animations else 'off'}")
+
+    def action_toggle_dice_by_hand(self) -> None:
+        self.dice_by_hand = not self.dice_by_hand
+        self.notify(f"Dice by hand {'on: you will type the naturals' if self.dice_by_hand else 'off'}")
+
+    # -- the command palette ------------------------------------------------------------------------
+    def palette_entries(self, screen: Screen[Any]) -> list[PaletteEntry]:
+        """Every screen, every action, every registered command and every name the viewer may see."""
+        from yak_tui.world import views
+
+        entries: list[PaletteEntry] = []
+        for name, (_, _, key, title) in SCREENS.items():
+            entries.append(PaletteEntry(f"Go to {title}", f"screen ({key})", lambda n=name: self.action_goto(n), True))
+        actions = [
+            ("roll", "Roll the dice", "an ad hoc RtD roll with odds, written to the chronicle (r)", self.action_roll),
+            ("advance", "Advance the season", "preview what closes and what year start does, then confirm (a)",
+             self.action_advance),
+            ("file_order", "File an order", "an order for your own holdings, for its adjudicator (o)",
+             self.action_file_order),
+            ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
+             self.action_switch_identity),
+            ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
+            ("help", "Help: keys", "every key of this screen (?)", self.action_help),
+        ]
+        for action, title, help_text, callback in actions:
+            if self.check_action(action, ()):
+                entries.append(PaletteEntry(title, help_text, callback, True))
+        entries.append(PaletteEntry(f"Dice animation: turn {'off' if self.animations else 'on'}",
+                                    "show results at once, or let the dice tumble", self.action_toggle_animations, True))
+        entries.append(PaletteEntry(f"Dice by hand: turn {'off' if self.dice_by_hand else 'on'}",
+                                    "type the naturals of physical dice at a hotseat table",
+                                    self.action_toggle_dice_by_hand, True))
+        entries.append(PaletteEntry("Toggle light/dark theme", "for light or dark terminals (ctrl+t)",
+                                    self.action_toggle_theme, True))
+        if self.may_switch_identity:
+            for choice in views.identities(self.world):
+                entries.append(PaletteEntry(f"Act as {choice.label}", f"identity {choice.identity}",
+                                            lambda v=choice.identity: self.switch_identity(v)))
+        for name, help_text, category in views.all_commands():
+            if self.identity.is_gm or self.identity.is_king:
+                entries.append(PaletteEntry(f"Run command: {name}", f"{category} · {help_text}",
+                                            lambda n=name: self.open_command(n)))
+        if not self.identity.is_gm:
+            for choice in views.order_commands(self.world, self.identity):
+                entries.append(PaletteEntry(f"File order: {choice.name}", choice.help,
+                                            lambda n=choice.name: self._order_for(n)))
+        for item in views.search_items(self.world, self.identity):
+            entries.append(PaletteEntry(f"Jump to {item.name}", item.detail,
+                                        lambda t=item.table, i=item.id: self.jump_to(t, i)))
+        extra = getattr(screen, "palette_entries", None)
+        if callable(extra):
+            entries.extend(extra())
+        return entries
+
+    def _order_for(self, command: str) -> None:
+        from yak_tui.app.screens.order import OrderScreen
+
+        self.push_screen(OrderScreen(command=command))
+
+
+def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True) -> None:
+    """Open the TUI on a save as an identity (the `yak` default verb)."""
+    YakApp(path, identity, animations=animations).run()

@@ -1,0 +1,74 @@
+"""What every main screen shares: header, nav bar, footer, and live re-rendering.
+
+A screen subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
+draws `yak_tui.world.views` data in `refresh_view(world)`. It is called on mount, whenever the
+world changes (another process wrote the save, a command ran, the identity changed) and when
+the screen comes back into view after a change. Screens never compute rules: they render.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from yak_tui.app.messages import WorldChanged
+from yak_tui.app.widgets.header import NavBar, YakHeader
+
+if TYPE_CHECKING:
+    from yak_tui.app.main import PaletteEntry, YakApp
+    from yak_tui.world.identity import Identity
+    from yak_tui.world.model import World
+
+
+class YakScreen(Screen[None]):
+    SCREEN_NAME = ""
+
+    def __init__(self) -> None:
+        super().__init__(id=f"screen-{self.SCREEN_NAME}")
+        self._seen_version = -1
+
+    @property
+    def yak(self) -> YakApp:
+        app: Any = self.app
+        return app  # type: ignore[no-any-return]
+
+    @property
+    def identity(self) -> Identity:
+        return self.yak.identity
+
+    def compose(self) -> ComposeResult:
+        yield YakHeader(id="header")
+        yield NavBar(self.SCREEN_NAME)
+        yield from self.compose_body()
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def refresh_view(self, world: World) -> None:
+        """Draw the screen's views for the acting identity. Override in each screen."""
+
+    def palette_entries(self) -> list[PaletteEntry]:
+        """Extra command palette lines for this screen (its own actions)."""
+        return []
+
+    # -- live ----------------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        self._sync()
+
+    def on_screen_resume(self) -> None:
+        self._sync()
+
+    @on(WorldChanged)
+    def _world_changed(self, event: WorldChanged) -> None:
+        self._sync()
+
+    def _sync(self) -> None:
+        if not self.is_mounted or self._seen_version == self.yak.world_version:
+            return
+        self._seen_version = self.yak.world_version
+        self.refresh_view(self.yak.world)

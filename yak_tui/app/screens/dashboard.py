@@ -1,0 +1,154 @@
+"""Season dashboard (home): the date, what is due, kingdoms and their treasury over the seasons,
+the adjudicator's order queue, the viewer's holdings and orders, and the latest chronicle."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from yak_tui.app.messages import OrderAction
+from yak_tui.app.screens.base import YakScreen
+from yak_tui.app.widgets.common import Panel, YakTable, num
+from yak_tui.app.widgets.plot import TreasuryPlot
+from yak_tui.world import views
+from yak_tui.world.model import World
+
+STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524A", "withdrawn": "dim"}
+
+
+class QueueTable(YakTable):
+    """Orders waiting for the acting adjudicator: x resolves (dice), j rejects with a reason."""
+
+    BINDINGS = [
+        Binding("x,enter", "order('resolve')", "Resolve"),
+        Binding("j", "order('reject')", "Reject"),
+    ]
+
+    def action_order(self, action: str) -> None:
+        key = self.cursor_row_key()
+        if key:
+            self.post_message(OrderAction(action, key))
+
+
+class MyOrdersTable(YakTable):
+    BINDINGS = [Binding("w", "order('withdraw')", "Withdraw")]
+
+    def action_order(self, action: str) -> None:
+        key = self.cursor_row_key()
+        if key:
+            self.post_message(OrderAction(action, key))
+
+
+class HoldingsTable(YakTable):
+    """The viewer's holdings; o files an order from the highlighted one."""
+
+    BINDINGS = [Binding("o", "order_here", "Order for this")]
+
+    def action_order_here(self) -> None:
+        key = self.cursor_row_key()
+        if key:
+            table, _, doc_id = key.partition(":")
+            self.app.action_file_order(table, doc_id)  # type: ignore[attr-defined]
+
+
+class DashboardScreen(YakScreen):
+    SCREEN_NAME = "dashboard"
+    CSS_PATH = "dashboard.tcss"
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="dash-columns"):
+            with VerticalScroll(id="dash-left", can_focus=False):
+                yield Panel("Season", Static(id="season-summary"), id="season")
+                yield Panel("Kingdoms", YakTable(id="kingdoms-table"), id="kingdoms")
+                yield Panel("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury")
+            with VerticalScroll(id="dash-right", can_focus=False):
+                yield Panel("Order queue", QueueTable(id="queue-table"), id="queue")
+                yield Panel("My holdings", HoldingsTable(id="holdings-table"), id="holdings")
+                yield Panel("My orders", MyOrdersTable(id="my-orders-table"), id="my-orders")
+                yield Panel("Latest chronicle", Static(id="latest-text"), id="latest")
+
+    def refresh_view(self, world: World) -> None:
+        view = views.dashboard_view(world, self.identity)
+        self._season(view)
+        self._kingdoms(view)
+        self.query_one(TreasuryPlot).set_series(view.history)
+        self.query_one("#treasury").display = bool(view.history)
+        self._orders(view)
+        self._latest(view)
+
+    def _season(self, view: views.DashboardView) -> None:
+        panel = self.query_one("#season")
+        panel.border_title = f"{view.date}"
+        years = "year start next season" if view.year_start_in == 1 else f"year start in {view.year_start_in} seasons"
+        lines = [Content.assemble((view.season, "bold $primary"), f" of the year {view.year} · ", (years, "dim")), Content("")]
+        if not view.due:
+            lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
+        for item in view.due:
+            mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
+            lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
+        self.query_one("#season-summary", Static).update(Content("\n").join(lines))
+
+    def _kingdoms(self, view: views.DashboardView) -> None:
+        table = self.query_one("#kingdoms-table", YakTable)
+        rows = []
+        for k in view.kingdoms:
+            name = Text.assemble(("■ ", k.colour or ""), (k.name, "bold" if k.mine else ""))
+            rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
+                                Text(num(k.influence), justify="right"), k.ruler]))
+        table.fill(["Kingdom", "Treasury", "Manpower", "Influence", "Ruler"], rows)
+
+    def _orders(self, view: views.DashboardView) -> None:
+        ident = self.identity
+        queue = self.query_one("#queue")
+        queue.display = not ident.is_player
+        queue.border_title = f"Order queue ({len(view.queue)})" if view.queue else "Order queue"
+        queue.border_subtitle = "x resolve · j reject" if view.queue else ""
+        self.query_one("#queue-table", QueueTable).fill(
+            ["Order", "Filed by", "Command", "Filed"],
+            [(o.id, [Text(o.id, style="bold"), o.filer, Text(o.summary + (" · private" if o.private else "")), o.filed])
+             for o in view.queue],
+            empty="No orders wait for you.")
+        holdings = self.query_one("#holdings")
+        holdings.display = not ident.is_gm
+        holdings.border_subtitle = "o order for this"
+        self.query_one("#holdings-table", HoldingsTable).fill(
+            ["Holding", "Kind", "Details"],
+            [(f"{h.table}:{h.id}", [Text(h.name, style="bold"), h.kind, h.detail]) for h in view.holdings],
+            empty="You hold nothing you may see.")
+        mine = self.query_one("#my-orders")
+        mine.display = not ident.is_gm
+        self.query_one("#my-orders-table", MyOrdersTable).fill(
+            ["Order", "Command", "State", "Outcome"],
+            [(o.id, [Text(o.id, style="bold"), o.summary, Text(o.status, style=STATUS_STYLE.get(o.status, "")),
+                     o.outcome or o.reason or f"waits for {o.adjudicator}"]) for o in view.my_orders],
+            empty="No orders filed. Press o to file one.")
+
+    def _latest(self, view: views.DashboardView) -> None:
+        lines: list[Content] = []
+        for entry in view.chronicle:
+            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text))
+            for roll in entry.rolls:
+                lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
+        if not lines:
+            lines.append(Content.styled("The chronicle is empty. Roll, note or advance to fill it.", "italic dim"))
+        self.query_one("#latest-text", Static).update(Content("\n").join(lines))
+
+    # -- orders ----------------------------------------------------------------------------------------
+    @on(OrderAction)
+    def _order_action(self, event: OrderAction) -> None:
+        order = self.yak.world.find("orders", event.order_id) or {}
+        summary = f"{event.order_id}: {order.get('command', '')} filed by {order.get('filed_by', '?')}"
+        if event.action == "resolve":
+            self.yak.open_command("order-resolve", {"order": event.order_id}, hidden=("order",),
+                                  title=f"Resolve order {event.order_id}", intro=summary)
+        elif event.action == "reject":
+            self.yak.open_command("order-reject", {"order": event.order_id}, hidden=("order",),
+                                  title=f"Reject order {event.order_id}", intro=summary)
+        elif event.action == "withdraw":
+            self.yak.open_command("order-withdraw", {"order": event.order_id}, hidden=("order",),
+                                  title=f"Withdraw order {event.order_id}", intro=summary)

@@ -1,0 +1,89 @@
+"""Small shared widgets: a titled panel, a DataTable that refills in place, an Input that obeys
+the app's cursor-blink setting, and number formatting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.containers import Vertical
+from textual.widgets import DataTable, Input
+
+
+# Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
+ROOMY = "#4C9A52"
+NEARLY = "#C9962B"
+FULL = "#D0524A"
+
+
+class Panel(Vertical):
+    """A bordered block with a title: the unit every screen is made of.
+
+    `Panel("Kingdoms", DataTable(...), id="kingdoms")`; CSS class `panel`.
+    """
+
+    def __init__(self, title: str, *children: Any, id: str | None = None, classes: str = "") -> None:
+        super().__init__(*children, id=id, classes=f"panel {classes}".strip())
+        self.border_title = title
+
+
+class YakInput(Input):
+    """An Input whose cursor blinks only when the app allows it (snapshots, slow SSH links)."""
+
+    def on_mount(self) -> None:
+        self.cursor_blink = bool(getattr(self.app, "cursor_blink", True))
+
+
+class YakTable(DataTable[Any]):
+    """A DataTable that refills from rows and keeps the cursor on the same key."""
+
+    def __init__(self, *, id: str | None = None, classes: str = "", zebra: bool = True) -> None:
+        super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=zebra)
+
+    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
+             empty: str = "") -> None:
+        """Replace every row; `rows` are (key, cells). An empty table shows `empty` as a row."""
+        keep = self.cursor_row_key()
+        self.clear(columns=True)
+        for column in columns:
+            label, key = (column, column) if isinstance(column, str) else column
+            self.add_column(label, key=key)
+        count = 0
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+            count += 1
+        if count == 0 and empty:
+            first = [Text(empty, style="dim italic")] + [""] * (len(columns) - 1)
+            self.add_row(*first, key="__empty__")
+        if keep is not None and keep in self.rows:
+            self.move_cursor(row=self.get_row_index(keep), animate=False)
+
+    def cursor_row_key(self) -> str | None:
+        """The key of the highlighted row (None for an empty table)."""
+        if not self.row_count:
+            return None
+        try:
+            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        except Exception:  # noqa: BLE001 - no cursor yet
+            return None
+        return None if key == "__empty__" else key
+
+
+def num(value: Any) -> str:
+    """Ducats and counts as a GM writes them: 42, 12.5, and a dash for what you may not see."""
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:g}" if not value.is_integer() else str(int(value))
+    return str(value)
+
+
+def bar(fraction: float, width: int = 10) -> Text:
+    """A fill bar drawn with eighth blocks, e.g. for a sector's potential in use."""
+    fraction = max(0.0, min(1.0, fraction))
+    eighths = round(fraction * width * 8)
+    full, part = divmod(eighths, 8)
+    text = "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
+    style = FULL if fraction >= 1 else NEARLY if fraction >= 0.75 else ROOMY
+    return Text(text.ljust(width, "·"), style=style)

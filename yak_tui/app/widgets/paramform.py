@@ -1,0 +1,131 @@
+"""A form for a command's parameters, drawn from `views.param_fields` (its `Param` list).
+
+Text and numbers are Inputs, closed lists (choices, a referenced table, audiences) are Selects,
+flags are Switches. The form does not judge values itself: its host validates the whole command
+as it is typed (`views.check_command` / `views.check_order`) and calls `show_problem`, which
+marks the field at fault and says why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Input, Label, Select, Static, Switch
+
+from yak_tui.app.widgets.common import YakInput
+from yak_tui.world.views import ParamField, Problem
+
+
+class ParamForm(Vertical):
+    """Inputs for `fields`; `values()` gives the raw text the command layer coerces."""
+
+    DEFAULT_CSS = """
+    ParamForm { height: auto; }
+    ParamForm > .field { height: auto; }
+    ParamForm .field-label { width: 16; padding: 1 1 0 0; text-align: right; color: $foreground-muted; }
+    ParamForm .field-label.-required { color: $foreground; text-style: bold; }
+    ParamForm .field-body { height: auto; width: 1fr; }
+    ParamForm .field-help { color: $foreground-muted; padding: 0 1; height: auto; }
+    ParamForm .field-error { color: $error; padding: 0 1; height: auto; display: none; }
+    ParamForm .field.-invalid .field-error { display: block; }
+    ParamForm .field.-invalid Input, ParamForm .field.-invalid SelectCurrent { border: tall $error; }
+    ParamForm Switch { margin: 0 0 0 0; }
+    """
+
+    class Changed(Message):
+        """Some value changed: the host re-validates."""
+
+        def __init__(self, form: ParamForm) -> None:
+            super().__init__()
+            self.form = form
+
+        @property
+        def control(self) -> ParamForm:
+            return self.form
+
+    def __init__(self, fields: Iterable[ParamField], preset: Mapping[str, Any] | None = None,
+                 hidden: Iterable[str] = (), *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.fields = tuple(fields)
+        self.preset = dict(preset or {})
+        self.hidden = set(hidden)
+
+    def compose(self) -> ComposeResult:
+        for field in self.fields:
+            if field.name in self.hidden:
+                continue
+            value = self.preset.get(field.name, field.default)
+            with Horizontal(classes="field", id=f"field-{field.name}"):
+                label = Label(field.name.replace("_", " "), classes="field-label" + (" -required" if field.required else ""))
+                yield label
+                with Vertical(classes="field-body"):
+                    yield self._control(field, value)
+                    if field.help:
+                        yield Static(field.help, classes="field-help", markup=False)
+                    yield Static("", classes="field-error", id=f"error-{field.name}", markup=False)
+
+    def _control(self, field: ParamField, value: Any) -> Any:
+        name = f"param-{field.name}"
+        if field.kind == "bool":
+            return Switch(value=str(value).lower() in ("1", "true", "yes", "on"), id=name)
+        if field.options:
+            options = [(c.label, c.value) for c in field.options]
+            known = {c.value for c in field.options}
+            text = str(value) if value not in (None, "") else ""
+            return Select(options, id=name, allow_blank=True, value=text if text in known else Select.NULL,
+                          prompt="(choose)" if field.required else "(none)")
+        kind = {"int": "integer", "float": "number"}.get(field.kind, "text")
+        return YakInput(value="" if value is None else str(value), id=name, type=kind,  # type: ignore[arg-type]
+                        placeholder=field.help or field.name, valid_empty=not field.required)
+
+    def values(self) -> dict[str, Any]:
+        """Raw values by parameter name (hidden ones from the preset); empty means 'not given'."""
+        out: dict[str, Any] = {k: v for k, v in self.preset.items() if k in self.hidden}
+        for field in self.fields:
+            if field.name in self.hidden:
+                continue
+            widget = self.query_one(f"#param-{field.name}")
+            if isinstance(widget, Switch):
+                out[field.name] = "true" if widget.value else "false"
+            elif isinstance(widget, Select):
+                out[field.name] = "" if widget.value is Select.NULL else str(widget.value)
+            elif isinstance(widget, Input):
+                out[field.name] = widget.value.strip()
+        return out
+
+    def show_problem(self, problem: Problem | None) -> bool:
+        """Mark the field the problem names; returns whether a field of this form took it."""
+        taken = False
+        for field in self.fields:
+            if field.name in self.hidden:
+                continue
+            row = self.query_one(f"#field-{field.name}")
+            error = self.query_one(f"#error-{field.name}", Static)
+            hit = problem is not None and _field_of(problem.field) == field.name
+            row.set_class(hit, "-invalid")
+            error.update(problem.reason if hit and problem is not None else "")
+            taken = taken or hit
+        return taken
+
+    def focus_first(self) -> None:
+        for widget in self.query("Input, Select, Switch"):
+            if widget.focusable:
+                widget.focus()
+                return
+
+    @on(Input.Changed)
+    @on(Select.Changed)
+    @on(Switch.Changed)
+    def _changed(self, event: Message) -> None:
+        event.stop()
+        self.post_message(self.Changed(self))
+
+
+def _field_of(name: str) -> str:
+    """`order.modifier` and `modifier` both name the field `modifier`."""
+    return name.rsplit(".", 1)[-1]
