@@ -112,7 +112,7 @@ class ServerThread:
         asyncio.set_event_loop(self.loop)
         try:
             self.server = self.loop.run_until_complete(start_server(self.config))
-        except BaseException as error:  # noqa: BLE001 - handed to the test thread
+        except BaseException as error:
             self._error = error
             self._ready.set()
             return
@@ -288,7 +288,7 @@ class YakServe:
         import subprocess
 
         self.stderr_path = save.parent / f"serve-{time.monotonic_ns()}.log"
-        self._stderr = open(self.stderr_path, "wb")  # noqa: SIM115 - closed in stop()
+        self._stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen([sys.executable, "-m", "yak_tui", "--save", str(save), "serve", "--port", "0",
                                       *args], stdout=subprocess.PIPE, stderr=self._stderr, text=True,
                                      env={**os.environ, **(env or {})}, cwd=Path(__file__).parents[2])

@@ -9,8 +9,8 @@ import importlib.util
 import shutil
 import subprocess
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Coroutine, Iterator
+from typing import Any, TypeVar
 
 import pytest
 from serve_helpers import ServerThread, Terminal, User, YakServe, connect, make_world, open_terminal, wait_gone
@@ -19,6 +19,8 @@ from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
 from yak_tui.world.commands import run_command
 from yak_tui.world.identity import Identity
+
+T = TypeVar("T")
 
 pytestmark = [
     pytest.mark.e2e,
@@ -62,8 +64,8 @@ def server(world: tuple[WorldFile, dict[str, User]]) -> Iterator[ServerThread]:
         yield thread
 
 
-def run(coro: object) -> object:
-    return asyncio.run(asyncio.wait_for(coro, 180))  # type: ignore[arg-type]
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(asyncio.wait_for(coro, 180))
 
 
 async def dashboard(term: Terminal) -> str:

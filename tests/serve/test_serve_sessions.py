@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 import asyncssh
 import pytest
@@ -28,6 +29,7 @@ from yak_tui.serve.server import ServeConfig
 from yak_tui.world.commands import CommandError, run_command
 from yak_tui.world.identity import Identity
 
+T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}
 
 
@@ -51,8 +53,8 @@ def stub_pid(text: str) -> int:
     return int(match.group(1))
 
 
-def run(coro: object) -> object:
-    return asyncio.run(asyncio.wait_for(coro, 60))  # type: ignore[arg-type]
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(asyncio.wait_for(coro, 60))
 
 
 def test_key_decides_identity_whatever_the_client_sends(server: ServerThread, world: tuple[Path, dict[str, User]]) -> None:
@@ -110,11 +112,13 @@ def test_unknown_key_is_refused_and_logged(server: ServerThread) -> None:
 @pytest.mark.parametrize("method", ["password", "keyboard-interactive"])
 def test_password_and_keyboard_interactive_are_refused(server: ServerThread, method: str) -> None:
     async def body() -> None:
-        await asyncssh.connect("127.0.0.1", server.port, username="edmund", password="edmund", client_keys=None,
-                               known_hosts=None, agent_path=None, preferred_auth=method)
+        await asyncssh.connect("127.0.0.1", server.port, username=f"by-{method}", password="edmund",
+                               client_keys=None, known_hosts=None, agent_path=None, preferred_auth=method)
 
     with pytest.raises(asyncssh.PermissionDenied):
         run(body())
+    line = server.log.wait_for(f"refused login ssh_user=by-{method}")
+    assert "from=127.0.0.1:" in line
 
 
 def test_resize_reaches_the_app(server: ServerThread, world: tuple[Path, dict[str, User]]) -> None:
@@ -218,7 +222,7 @@ def test_subsystems_are_refused(server: ServerThread, world: tuple[Path, dict[st
 
     async def body() -> tuple[int | None, bytes]:
         async with await connect(server.port, users["gm"]) as conn:
-            chan, term = await conn.create_session(lambda: Terminal(80, 24), subsystem="sftp", encoding=None)
+            _chan, term = await conn.create_session(lambda: Terminal(80, 24), subsystem="sftp", encoding=None)
             await term.wait_closed()
             return term.exit_status, bytes(term.stderr)
 
@@ -323,7 +327,7 @@ def test_max_sessions_refuses_beyond_the_limit(world: tuple[Path, dict[str, User
 
 def test_idle_sessions_are_closed(world: tuple[Path, dict[str, User]]) -> None:
     save, users = world
-    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, idle_timeout=0.6)
+    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, idle_timeout=1.0)
 
     async def body(port: int) -> tuple[int, bytes, bytes]:
         async with await connect(port, users["edmund"]) as conn:
@@ -337,7 +341,7 @@ def test_idle_sessions_are_closed(world: tuple[Path, dict[str, User]]) -> None:
 
     with ServerThread(config) as thread:
         pid, stderr, raw = run(body(thread.port))
-        assert b"closed after 0.6 s without input" in stderr
+        assert b"closed after 1 s without input" in stderr
         assert raw.count(b"KEY b'k'") == 4
         assert raw.endswith(b"\x1b[?1049l\r\n")  # the client's terminal is put back in order
         assert wait_gone(pid)

@@ -1,15 +1,22 @@
-"""Child process for the kill -9 test: commits numbered states to a save, as fast as it can.
+"""Writers for the kill -9 test: processes that commit numbered states to a save, as fast as they can.
 
 Usage: python crash_writer.py SAVE LOG
 
-Each transaction applies state number n+1 (see `step`) to the save through WorldFile and then
-appends n+1 to LOG. The parent kills this process with SIGKILL at a random moment.
+This process is a small fork server, so that each victim starts in milliseconds with every
+module already imported. It reads commands on stdin, one a line:
+
+- `spawn`: fork a writer and answer `pid N`. The writer loops forever: one transaction through
+  WorldFile applies the next numbered state (`step`), then it appends that number to LOG.
+- `reap N`: wait for writer N and answer `signal S` or `exit C`.
+
+The test kills the writers with SIGKILL at random moments and checks what is left on disk.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import traceback
 from typing import Any
 
 from yak_tui.rules.dice import ScriptedDice
@@ -35,19 +42,44 @@ def step(data: dict[str, Any]) -> int:
     return n
 
 
-def main() -> None:
-    save = WorldFile(sys.argv[1])
-    log = open(sys.argv[2], "a", buffering=1)  # noqa: SIM115 - lives until the process is killed
+def write_forever(save_path: str, log_path: str) -> None:
+    save = WorldFile(save_path)
+    with open(log_path, "a") as log:
+        while True:
+            with save.transaction() as data:
+                n = step(data)
+            log.write(f"{n}\n")
+            log.flush()
+            os.fsync(log.fileno())
+
+
+def serve(save_path: str, log_path: str) -> None:
     load_command_modules()
-    sys.stdout.write("ready\n")
-    sys.stdout.flush()
-    while True:
-        with save.transaction() as data:
-            n = step(data)
-        log.write(f"{n}\n")
-        log.flush()
-        os.fsync(log.fileno())
+    out = sys.stdout
+    out.write("ready\n")
+    out.flush()
+    for line in sys.stdin:
+        verb, _, arg = line.strip().partition(" ")
+        if verb == "spawn":
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    write_forever(save_path, log_path)
+                except BaseException:
+                    traceback.print_exc()
+                finally:
+                    os._exit(3)
+            out.write(f"pid {pid}\n")
+        elif verb == "reap":
+            _, status = os.waitpid(int(arg), 0)
+            if os.WIFSIGNALED(status):
+                out.write(f"signal {os.WTERMSIG(status)}\n")
+            else:
+                out.write(f"exit {os.WEXITSTATUS(status)}\n")
+        else:
+            out.write(f"error unknown command {line.strip()!r}\n")
+        out.flush()
 
 
 if __name__ == "__main__":
-    main()
+    serve(sys.argv[1], sys.argv[2])

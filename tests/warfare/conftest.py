@@ -1,70 +1,13 @@
-"""Shared helpers for the warfare world tests: a demo save and a way to drive it."""
+"""Fixtures for the warfare world tests."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
+from warfare_helpers import Table
 
-from yak_tui.rules.dice import ScriptedDice
-from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError, CommandResult, run_command
 from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-
-
-class Table:
-    """The demo world on disk, driven the way the CLI and the app drive it."""
-
-    def __init__(self, save: WorldFile) -> None:
-        self.save = save
-
-    @property
-    def world(self) -> World:
-        return World(self.save.read())
-
-    def get(self, table: str, doc_id: str) -> dict[str, Any]:
-        return self.world.get(table, doc_id)
-
-    def treasury(self, table: str, doc_id: str) -> float:
-        return float(self.get(table, doc_id)["treasury"])
-
-    def edit(self, fn: Callable[[World], None]) -> None:
-        with self.save.transaction() as data:
-            fn(World(data))
-
-    def set(self, table: str, doc_id: str, **fields: Any) -> None:
-        def change(world: World) -> None:
-            world.data[table][doc_id].update(fields)
-
-        self.edit(change)
-
-    def do(self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (),
-           who: str = "gm") -> CommandResult:
-        return run_command(self.save, Identity.parse(who), name, params or {}, ScriptedDice(list(dice)))
-
-    def refused(self, name: str, params: dict[str, Any], field: str, text: str, dice: Sequence[int] = (),
-                who: str = "gm") -> CommandError:
-        before = self.save.path.read_bytes()
-        with pytest.raises(CommandError) as caught:
-            self.do(name, params, dice, who)
-        assert caught.value.field == field, caught.value
-        assert text in caught.value.reason, caught.value.reason
-        assert self.save.path.read_bytes() == before, "a refused command changed the save"
-        return caught.value
-
-    def advance(self) -> CommandResult:
-        return self.do("advance")
-
-    def entries(self, who: str = "gm") -> list[dict[str, Any]]:
-        return visible_entries(self.world, Identity.parse(who))
-
-    def texts(self, who: str = "gm") -> list[str]:
-        return [e["text"] for e in self.entries(who)]
 
 
 @pytest.fixture

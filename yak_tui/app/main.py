@@ -78,7 +78,7 @@ class YakApp(App[None]):
     CSS_PATH = "yak.tcss"
     TITLE = "yak"
     COMMANDS = App.COMMANDS | {YakCommands}
-    COMMAND_PALETTE_DISPLAY = "^p Palette"
+    COMMAND_PALETTE_DISPLAY = "^p"
     MODES = {name: _screen_factory(name) for name in SCREENS}
     BINDINGS = [
         *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),

@@ -120,7 +120,7 @@ class Roster:
 
         try:
             world = self.world()
-        except Exception as error:  # noqa: BLE001 - a broken save refuses logins, it does not crash the server
+        except Exception as error:
             return None, f"the save cannot be read ({error})"
         user = user_for_fingerprint(world, fingerprint)
         if user is None:
@@ -171,7 +171,9 @@ class YakConnection(asyncssh.SSHServer):
             keys = ", ".join(f"{fp} ({why})" for fp, why in self._refused.items())
             log.warning("refused login ssh_user=%s from=%s: keys refused: %s", self.ssh_user or "-", self.address, keys)
         else:
-            why = str(exc) if exc else "no public key offered"
+            why = "no public key offered (passwords and keyboard-interactive are not accepted)"
+            if exc is not None:
+                why += f"; {exc}"
             log.warning("refused login ssh_user=%s from=%s: %s", self.ssh_user or "-", self.address, why)
 
     # -- authentication: public keys of the roster, nothing else
@@ -191,9 +193,10 @@ class YakConnection(asyncssh.SSHServer):
     def host_based_auth_supported(self) -> bool:
         return False
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fingerprint = key.get_fingerprint("sha256")
-        user, reason = self.server.roster.lookup(fingerprint)
+        # Reading the save may take a moment on a long campaign: keep it off the event loop.
+        user, reason = await asyncio.get_running_loop().run_in_executor(None, self.server.roster.lookup, fingerprint)
         if user is None:
             self._refused[fingerprint] = reason
             return False
@@ -308,7 +311,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def refuse_forwarding(self, what: str) -> bool:
         self.owner._refuse(what, "not offered")
-        self.pending_notes.append(f"yak serve: {what} is refused.\r\n")
+        if not self.kind:  # told on stderr when the session starts, before the app paints
+            self.pending_notes.append(f"yak serve: {what} is refused.\r\n")
         return False
 
     def break_received(self, msec: int) -> bool:
@@ -327,7 +331,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def session_started(self) -> None:
         try:
             self._start()
-        except Exception as error:  # noqa: BLE001 - one session's failure must not touch the others
+        except Exception as error:
             log.exception("session of user=%s failed to start", self.user_name)
             self._refuse_session("error", f"yak serve could not start the app: {error}\r\n")
 
@@ -489,11 +493,15 @@ class YakServer:
             await asyncio.sleep(step)
             now = time.monotonic()
             for session in list(self.sessions):
-                if session.proc is not None and session.proc.alive and not session.end_note \
-                        and now - session.last_input > limit:
+                if session.end_note or now - session.last_input <= limit:
+                    continue
+                if session.proc is not None and session.proc.alive:
                     log.info("idle: closing session of user=%s pid=%d after %gs without input",
                              session.user_name, session.proc.pid, limit)
                     session.end(f"yak serve: session closed after {limit:g} s without input.\r\n")
+                elif session.proc is None and session.channel_open:  # opened, never started an app
+                    log.info("idle: closing unstarted session of user=%s after %gs", session.user_name, limit)
+                    session.end(f"yak serve: session closed after {limit:g} s without a request.\r\n")
 
     async def close(self) -> None:
         """Stop listening, hang up every app, wait for them to be reaped, drop the connections."""

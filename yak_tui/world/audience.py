@@ -111,6 +111,9 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "businesses": ("name", "province", "sector", "size", "owner", "monopoly", "pc"),
     "academies": ("pc", "type", "level", "kingdom"),
 }
+# Fields even a document's owner may not see (only the GM): what the other side of a secret knows,
+# e.g. whether the target of a spy mission detected it or identified its sponsor.
+HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("known_to_target", "known_sponsor", "evidence")}
 # Tables whose documents only their owners (and the GM) see at all.
 PRIVATE_TABLES = ("specialists", "effects", "orders", "ledger", "users", "schedule")
 
@@ -177,7 +180,8 @@ def _public_or_none(table: str) -> str:
 def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
     level = can_see_document(world, viewer, table, doc_id, doc)
     if level == "all":
-        return copy.deepcopy(doc)
+        hidden = () if viewer.is_gm else HIDDEN_FIELDS.get(table, ())
+        return {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
     if level == "public":
         return {k: copy.deepcopy(doc[k]) for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
     return None

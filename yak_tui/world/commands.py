@@ -274,11 +274,12 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
     if target is not None:
         payee = treasury_holder(world, target)
         payee["treasury"] = _num(float(payee.get("treasury", 0)) + amount)
-    amounts = {}
+    amounts: dict[str, float] = {}
     if source is not None:
         amounts[f"{source[0]}:{source[1]}"] = -amount
     if target is not None:
-        amounts[f"{target[0]}:{target[1]}"] = amount
+        key = f"{target[0]}:{target[1]}"
+        amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
     if source is None and target is not None:
         text = f"{world.display_name(*target)} receives {_fmt(amount)} ducats: {reason}"
     elif target is None and source is not None:

@@ -7,8 +7,8 @@ moves every ducat through `ctx.move_ducats` and writes the chronicle.
 State kept here (for the screens):
 - `businesses.<id>`: name, owner, province, pc, sector, size, invested, plus `monopoly`
   (trade|service|goods|None), `stock` {good: n} (sold at season end), `warehouse` {good: n}
-  (kept), `produced` {season, goods}, `year_counters.trained`, `income_looted_by`
-  ("kingdoms:<id>" | "characters:<id>", set by warfare).
+  (kept), `produced` {season, goods}, `trained` {year, count}, `income_looted_by` (kingdom id)
+  and `income_looted_for` (year), set by warfare's looting and read by the business-income step.
 - `provinces.<id>`: `potential_penalties` {potential: -n} (from monopolies), `price_modifiers`
   {good: ±n} (set by espionage).
 - `characters.<id>.goods` {good: n}: shipped goods; `kingdoms.<id>.goods.Gunpowder`: barrels.
@@ -16,7 +16,8 @@ State kept here (for the screens):
   gunpowder: n}.
 - `ledger.<id>`: credit, loan and bad-debt documents (see `_new_debt`), visible to `parties`.
 - `effects.<id>`: traps (kind "trap") and standing counter-missionaries (kind
-  "counter-missionary"); espionage's "academy-interference" and "sailor-recruitment" are read.
+  "counter-missionary"); espionage's "academy-interference" and "sailor-recruitment-cut" are read
+  (marked `consumed`; espionage's expiry step ends them).
 """
 
 from __future__ import annotations
@@ -26,9 +27,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from yak_tui.rules import economy as rules
-from yak_tui.rules.dice import Modifier
 from yak_tui.rules.economy import Rival
-from yak_tui.world.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
+from yak_tui.rules.tables_loader import table as rules_table
+from yak_tui.world.audience import PUBLIC, character_audience, kingdom_audience
 from yak_tui.world.authority import Stakes, who_may
 from yak_tui.world.calendar import GameDate
 from yak_tui.world.commands import CommandContext, CommandError, Param, command
@@ -52,8 +53,8 @@ HIRED_TYPES = ("engineer", "spy", "missionary")
 ENGINEER_TASKS = ("siege", "gunpowder")
 GUNPOWDER = "Gunpowder"
 # Effects written by the espionage layer that this module reads (field `kind` or `effect`).
-ACADEMY_INTERFERENCE = "academy-interference"
-SAILOR_RECRUITMENT = "sailor-recruitment"
+ACADEMY_INTERFERENCE = ("academy-interference",)
+SAILOR_RECRUITMENT = ("sailor-recruitment-cut", "sailor-recruitment")
 OPEN_DEBT = ("open", "overdue")
 
 
@@ -522,7 +523,7 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world.edit("businesses", p["business"])["owner"] = buyer
     moved = []
     for lid, doc in world.all("ledger"):
-        if doc.get("lender") == p["business"] and doc.get("status") in OPEN_DEBT + ("covered",):
+        if doc.get("lender") == p["business"] and doc.get("status") in (*OPEN_DEBT, "covered", "defaulted"):
             entry = world.edit("ledger", lid)
             entry["lender_owner"] = buyer
             entry["parties"] = _character_parties(world, entry["debtor"], buyer)
@@ -549,8 +550,8 @@ def business_dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]
 
 
 def _looter(world: World, value: Any) -> tuple[str, str] | None:
-    """`income_looted_by`: "kingdoms:<id>" / "characters:<id>" (also "kingdom:", "character:"),
-    or a bare kingdom or character id."""
+    """`income_looted_by`: a kingdom id as warfare writes it (with `income_looted_for` = the year
+    whose income is taken), or "kingdoms:<id>" / "characters:<id>" / a bare character id."""
     if not value:
         return None
     text = str(value)
@@ -567,63 +568,76 @@ def _looter(world: World, value: Any) -> tuple[str, str] | None:
     return None
 
 
-def _list_names(names: list[str], limit: int = 6) -> str:
-    shown = ", ".join(names[:limit])
-    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+# Names listed in one recipient's income line; the rest are counted ("and N more").
+INCOME_NAMES_LISTED = 6
 
 
 @year_start_step("business-income")
 def _business_income(ctx: CommandContext, report: StepReport) -> None:
     """Each business earns its Size less the state's business tax; the state (the kingdom of the
-    province it stands in) gets the tax. Sums are paid per recipient, one chronicle line each."""
+    province it stands in) gets the tax. Paid as one sum per recipient, one chronicle line each
+    (a line per business would make the year start of a big world as slow as its chronicle)."""
     world = ctx.world
-    incomes: dict[tuple[str, str], float] = {}
-    details: dict[tuple[str, str], list[str]] = {}
-    taxes: dict[str, float] = {}
-    looted: list[str] = []
-    rates: dict[str | None, int] = {}
-    kingdom_of = {pid: prov.get("kingdom") for pid, prov in world.all("provinces")}
+    year = world.date.year
+    # Per recipient: total, names listed, businesses counted.
+    incomes: dict[tuple[str, str], list[Any]] = {}
+    taxes: dict[str, int] = {}
+    rate_of: dict[str | None, int] = {}
+    state_of = {pid: prov.get("kingdom") for pid, prov in world.all("provinces")}
     cut: dict[tuple[int, int], int] = {}
+    total_income = total_tax = total_looted = 0
     for business_id, biz in world.all("businesses"):
-        size = int(biz.get("size", 0))
+        size = biz.get("size", 0)
         if size <= 0:
             continue
-        state = kingdom_of.get(biz.get("province"))
-        if state not in rates:
-            rates[state] = _tax_rate(world, state)
-        key = (size, rates[state])
-        if key not in cut:
-            cut[key] = rules.business_tax(size, rates[state])
-        tax = cut[key]
+        state = state_of.get(biz.get("province", ""))
+        rate = rate_of.get(state)
+        if rate is None:
+            rate = rate_of[state] = _tax_rate(world, state)
+        tax = cut.get((size, rate))
+        if tax is None:
+            tax = cut[(size, rate)] = rules.business_tax(int(size), rate)
         income = size - tax
-        if tax and state is not None:
-            taxes[state] = taxes.get(state, 0) + tax
-        recipient = _char(biz["owner"])
-        label = f"{biz.get('name', business_id)} {income}"
+        total_income += income
+        if tax:
+            total_tax += tax
+            if state is not None:
+                taxes[state] = taxes.get(state, 0) + tax
+        recipient = ("characters", biz["owner"])
+        looted = False
         if biz.get("income_looted_by"):
-            looter = _looter(world, biz["income_looted_by"])
-            world.edit("businesses", business_id)["income_looted_by"] = None
-            if looter is not None:
-                recipient = looter
-                label = f"looted from {biz.get('name', business_id)} {income}"
-                looted.append(business_id)
-                report.add("looted", income)
-        if income:
-            incomes[recipient] = incomes.get(recipient, 0) + income
-            details.setdefault(recipient, []).append(label)
-        report.add("business income", income)
-        report.add("business tax", tax)
+            looted_for = int(biz.get("income_looted_for") or year)
+            if looted_for <= year:
+                looter = _looter(world, biz["income_looted_by"])
+                edited = world.edit("businesses", business_id)
+                edited["income_looted_by"] = None
+                edited.pop("income_looted_for", None)
+                if looter is not None and looted_for == year:
+                    recipient, looted = looter, True
+                    total_looted += income
+        if not income:
+            continue
+        line = incomes.get(recipient)
+        if line is None:
+            line = incomes[recipient] = [0, [], 0]
+        line[0] += income
+        line[2] += 1
+        if len(line[1]) < INCOME_NAMES_LISTED:
+            line[1].append(f"{'looted from ' if looted else ''}{biz.get('name', business_id)} {income}")
+    report.add("business income", total_income)
+    report.add("business tax", total_tax)
+    if total_looted:
+        report.add("looted", total_looted)
     for recipient in sorted(incomes):
-        amount = incomes[recipient]
-        ctx.move_ducats(None, recipient, amount, f"business income ({_list_names(details[recipient])})",
+        amount, names, count = incomes[recipient]
+        more = f" and {count - len(names)} more" if count > len(names) else ""
+        ctx.move_ducats(None, recipient, amount, f"business income ({', '.join(names)}{more})",
                         audience=_party_audience(recipient))
         report.lines.append(f"{world.display_name(*recipient)}: +{_num(amount)} business income")
     for state in sorted(taxes):
         ctx.move_ducats(None, ("kingdoms", state), taxes[state], "business tax for the year",
                         audience=kingdom_audience(state))
         report.lines.append(f"{world.display_name('kingdoms', state)}: +{_num(taxes[state])} business tax")
-    if looted:
-        report.lines.append(f"{len(looted)} business income(s) went to looters")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -773,10 +787,9 @@ def prices(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 def _market_sales(ctx: CommandContext, report: StepReport) -> None:
     """Every business's stock sells at its province's price, one market-sale roll per good."""
     world = ctx.world
-    for business_id, biz in list(world.all("businesses")):
-        stock = biz.get("stock")
-        if not stock:
-            continue
+    for business_id in [bid for bid, biz in world.all("businesses") if biz.get("stock")]:
+        biz = world.get("businesses", business_id)
+        stock = biz["stock"]
         price_list = province_prices(world, biz["province"], stock)
         owner = biz["owner"]
         for good in sorted(stock):
@@ -860,7 +873,7 @@ def _lending(ctx: CommandContext, p: dict[str, Any], kind: str) -> tuple[dict[st
     if not world.get("characters", p["debtor"]).get("alive", True):
         raise CommandError("debtor", f"{_name(world, 'characters', p['debtor'])} is dead")
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(int(biz["size"]), biz["sector"])
-    section = rules.table("economy")[kind]
+    section = rules_table("economy")[kind]
     if limit <= 0:
         raise CommandError("lender", f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot extend "
                            f"{kind}: it takes a {section['sector']} business of Size {section['min_size']} or more")
@@ -1276,6 +1289,12 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "event": event, "hired_this_year": status["hired"] + count, "limit": status["limit"]}
 
 
+def trained_this_year(world: World, biz: dict[str, Any]) -> int:
+    """Specialists a business has sponsored this year (`trained` {year, count})."""
+    trained = biz.get("trained") or {}
+    return int(trained.get("count", 0)) if trained.get("year") == world.date.year else 0
+
+
 @command("sponsor-training", "A service business of Size 3+ sponsors specialists: 1 ducat each, up to Size a year.",
          {"business": Param(str, ref="businesses"),
           "type": Param(str, choices=("engineer", "spy", "missionary", "sailor")),
@@ -1287,10 +1306,10 @@ def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(character=biz["owner"])
     limit = rules.training_limit(int(biz["size"]), biz["sector"])
     if limit <= 0:
-        section = rules.table("economy")["training"]
+        section = rules_table("economy")["training"]
         raise CommandError("business", f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot sponsor training: "
                            f"it takes a {section['sector']} business of Size {section['min_size']} or more")
-    done = int((biz.get("year_counters") or {}).get("trained", 0))
+    done = trained_this_year(world, biz)
     if done + p["count"] > limit:
         raise CommandError("count", f"{biz['name']} sponsors at most {limit} a year; {done} this year, "
                            f"{limit - done} left")
@@ -1300,7 +1319,9 @@ def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     cost = rules.training_cost(p["count"])
     ctx.move_ducats(_char(biz["owner"]), None, cost, f"{biz['name']} sponsors training of {p['count']} {p['type']}(s)",
                     audience=character_audience(biz["owner"]))
-    world.edit("businesses", p["business"]).setdefault("year_counters", {})["trained"] = done + p["count"]
+    # Year-stamped rather than a year_counter, so the year start has nothing to reset (and need not
+    # copy thousands of business documents to do it).
+    world.edit("businesses", p["business"])["trained"] = {"year": world.date.year, "count": done + p["count"]}
     event = _arrival(ctx, kingdom_id, p["type"], p["count"], rules.training_arrival_seasons(),
                      f"trained by {biz['name']}")
     return {"business": p["business"], "kingdom": kingdom_id, "type": p["type"], "count": p["count"],
@@ -1341,11 +1362,15 @@ def academy_found(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"academy": academy_id, "level": p["levels"], "expended": needed}
 
 
+def _academy_stakes(world: World, p: dict[str, Any]) -> Stakes:
+    kingdom_id = world.get("academies", p["academy"])["kingdom"]
+    return Stakes.of(kingdom_id, kingdoms=[kingdom_id])
+
+
 @command("academy-expand", "Add levels to an academy: 3 specialists of its type per level.",
          {"academy": Param(str, ref="academies"),
           "levels": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=lambda w, i, p: Stakes.of(w.get("academies", p["academy"])["kingdom"],
-                                                              kingdoms=[w.get("academies", p["academy"])["kingdom"]]))
+         category="economy", stakes=lambda w, i, p: _academy_stakes(w, p))
 def academy_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     academy = world.get("academies", p["academy"])
@@ -1400,12 +1425,11 @@ def _effect_target(doc: dict[str, Any]) -> str | None:
 
 
 def _effect_param(doc: dict[str, Any], *keys: str) -> Any:
-    params = doc.get("params") or {}
+    nested = [doc, doc.get("data") or {}, doc.get("params") or {}]
     for key in keys:
-        if doc.get(key) is not None:
-            return doc[key]
-        if params.get(key) is not None:
-            return params[key]
+        for place in nested:
+            if place.get(key) is not None:
+                return place[key]
     return None
 
 
@@ -1413,12 +1437,17 @@ def _active(doc: dict[str, Any]) -> bool:
     return doc.get("active", True) is not False and not doc.get("consumed")
 
 
-def _consume_reductions(ctx: CommandContext, kind: str, kingdom_id: str, specialist: str | None,
-                        default: int) -> int:
-    """Sum and consume the active espionage reductions of `kind` aimed at a kingdom (and type)."""
-    total = 0
+def _consume_reductions(ctx: CommandContext, kinds: tuple[str, ...], kingdom_id: str, specialist: str | None,
+                        default: int) -> tuple[int, bool, list[str]]:
+    """Sum the active espionage reductions of `kinds` aimed at a kingdom (and type) that are due,
+    and mark them `consumed` (espionage's own expiry step ends them). Returns (reduction, whether
+    the target knows of every one, effect ids)."""
+    total, known, used = 0, True, []
+    today = ctx.world.date
     for effect_id, effect in list(ctx.world.all("effects")):
-        if _effect_kind(effect) != kind or _effect_target(effect) != kingdom_id or not _active(effect):
+        if _effect_kind(effect) not in kinds or _effect_target(effect) != kingdom_id or not _active(effect):
+            continue
+        if effect.get("due") and GameDate.from_dict(effect["due"]) > today:
             continue
         if specialist is not None:
             wanted = _effect_param(effect, "specialist", "type", "specialist_type")
@@ -1426,10 +1455,10 @@ def _consume_reductions(ctx: CommandContext, kind: str, kingdom_id: str, special
                 continue
         amount = _effect_param(effect, "reduction", "graduation_reduction", "recruitment_reduction")
         total += int(amount if amount is not None else default)
-        doc = ctx.world.edit("effects", effect_id)
-        doc["active"] = False
-        doc["consumed"] = ctx.world.meta["date"]
-    return total
+        known = known and bool(effect.get("known_to_target", False))
+        ctx.world.edit("effects", effect_id)["consumed"] = ctx.world.meta["date"]
+        used.append(effect_id)
+    return total, known, used
 
 
 def _production(ctx: CommandContext, report: StepReport) -> None:
@@ -1443,16 +1472,16 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
     for (kingdom_id, kind), made in sorted(output.items()):
         if world.find("kingdoms", kingdom_id) is None:
             continue
-        cut = _consume_reductions(ctx, ACADEMY_INTERFERENCE, kingdom_id, kind, 2)
+        cut, known, used = _consume_reductions(ctx, ACADEMY_INTERFERENCE, kingdom_id, kind, 2)
         gained = max(0, made - cut)
-        note = f" ({made} less {cut} from interference)" if cut else ""
-        add_specialists(ctx, kingdom_id, kind, gained, f"academy graduates{note}", log=False)
-        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {kind} academies graduate {gained}{note}.",
-                kind="year-start", audience=kingdom_audience(kingdom_id),
-                refs={"kingdom": kingdom_id, "type": kind, "graduates": gained, "interference": cut})
+        note = f" ({made} less {cut} from academy interference)" if cut else ""
+        add_specialists(ctx, kingdom_id, kind, gained, "academy graduates", log=False)
+        # The target learns of the interference only if espionage detected it (RULINGS §7).
+        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {kind} academies graduate {gained}"
+                f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
+                secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
+                refs={"kingdom": kingdom_id, "type": kind, "graduates": gained})
         report.add("academy graduates", gained)
-        if cut:
-            report.add("lost to academy interference", min(cut, made))
     # Sailors: one per port held.
     ports: dict[str, int] = {}
     for _, province in world.all("provinces"):
@@ -1464,12 +1493,13 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         if world.find("kingdoms", kingdom_id) is None:
             continue
         made = rules.sailors_gained(count)
-        cut = _consume_reductions(ctx, SAILOR_RECRUITMENT, kingdom_id, None, 3)
+        cut, known, used = _consume_reductions(ctx, SAILOR_RECRUITMENT, kingdom_id, None, 3)
         gained = max(0, made - cut)
-        note = f" ({made} less {cut} from interference)" if cut else ""
+        note = f" ({made} less {cut} from interference with shipbuilding)" if cut else ""
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
-        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s){note}.",
-                kind="year-start", audience=kingdom_audience(kingdom_id),
+        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
+                f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
+                secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
                 refs={"kingdom": kingdom_id, "type": "sailor", "ports": count, "gained": gained})
         report.add("sailors", gained)
     # Gunpowder: each assigned engineer makes a barrel, then is free again.
@@ -1753,7 +1783,6 @@ def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = [
     "ACADEMY_INTERFERENCE",
-    "ADJUDICATORS",
     "SAILOR_RECRUITMENT",
     "academy_follow_town",
     "add_specialists",
@@ -1771,6 +1800,5 @@ __all__ = [
     "sector_usage",
     "specialist_pool",
     "take_specialists",
+    "trained_this_year",
 ]
-
-_ = Modifier  # re-exported type used by the screens' roll display

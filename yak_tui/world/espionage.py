@@ -59,6 +59,7 @@ from yak_tui.rules.espionage import (
 from yak_tui.rules.tables_loader import table
 from yak_tui.world.audience import (
     ADJUDICATORS,
+    HIDDEN_FIELDS,
     PUBLIC,
     character_audience,
     kingdom_audience,
@@ -316,12 +317,12 @@ def sponsor_for(world: World, principal: Identity, sponsor_param: str | None) ->
             raise CommandError("sponsor", f"{principal} sponsors missions for {_kname(world, kingdom)} only")
         return Sponsor(kingdom, ("kingdoms", kingdom), kingdom_audience(kingdom), None)
     char = world.get("characters", principal.subject)
-    kingdom = char.get("kingdom")
+    kingdom = str(char.get("kingdom") or "")
     if not kingdom:
         raise CommandError("sponsor", f"{char.get('name', principal.subject)} serves no kingdom, so has no spies")
     if sponsor_param and sponsor_param != kingdom:
         raise CommandError("sponsor", f"{principal} sponsors missions for {_kname(world, kingdom)} only")
-    return Sponsor(str(kingdom), ("characters", principal.subject), character_audience(principal.subject),
+    return Sponsor(kingdom, ("characters", principal.subject), character_audience(principal.subject),
                    principal.subject)
 
 
@@ -400,7 +401,7 @@ def _commodity(p: dict[str, Any]) -> str:
 
 def _purge_target(world: World, plan: Plan, p: dict[str, Any]) -> str:
     slug = (p.get("infiltration") or "").strip()
-    purgeable = sorted(s for s, m in catalogue().items() if m.is_infiltration) + ["establish-smuggling-ring"]
+    purgeable = [*sorted(s for s, m in catalogue().items() if m.is_infiltration), "establish-smuggling-ring"]
     if slug not in purgeable:
         raise CommandError("infiltration", f"name what to purge: one of {', '.join(purgeable)}")
     if slug == "establish-smuggling-ring":
@@ -475,11 +476,14 @@ def plan_mission(world: World, principal: Identity, p: dict[str, Any]) -> Plan:
     extras = {kind: int(p.get(name) or 0) for name, kind in EXTRA_PARAMS.items() if int(p.get(name) or 0)}
     if p.get("poison"):
         extras[POISON_EXTRA] = 1
+    offered = [extra.kind for extra in entry.extras]
+    for name, kind in [*EXTRA_PARAMS.items(), ("poison", POISON_EXTRA)]:
+        if kind in extras and kind not in offered:
+            raise CommandError(name, f"{entry.slug} offers no extra {name} (extras: {', '.join(offered) or 'none'})")
     try:
         plan.cost = mission_cost(entry, extras)
     except EspionageInputError as error:
-        bad = next((name for name, kind in EXTRA_PARAMS.items() if kind in str(error)), "poison")
-        raise CommandError(bad, str(error)) from None
+        raise CommandError("mission", str(error)) from None
     plan.extras = extras
     if p.get("gm_modifier"):
         if not (p.get("gm_reason") or "").strip():
@@ -618,7 +622,7 @@ def _infiltration(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
         return Applied(f"it changes nothing: you already hold {plan.mission.name} against {target} "
                        "(an infiltration cannot be doubled)")
     effect = _new_effect(ctx, plan, outcome, "infiltration", data={"branch": plan.mission.params.get("branch")})
-    return Applied(f"{plan.mission.name} against {target} is in place until purged", effect=effect)
+    return Applied(f"your man is in place until purged ({plan.mission.params.get('branch')})", effect=effect)
 
 
 @applies("security-breach")
@@ -1114,8 +1118,9 @@ def spy_order(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if ctx.identity.is_gm:
         raise CommandError("identity", f"the GM resolves missions directly: `yak do {MISSION_COMMAND}`")
     params = _order_params(p)
-    return order_file(ctx, {"command": MISSION_COMMAND, "params": orjson.dumps(params).decode(), "private": True,
-                            "note": p["note"]})
+    filed = order_file(ctx, {"command": MISSION_COMMAND, "params": orjson.dumps(params).decode(), "private": True,
+                             "note": p["note"]})
+    return filed or {}
 
 
 @command("spy-resolve", "Resolve a waiting espionage order blind, optionally with a GM modifier (its adjudicator).",
@@ -1224,7 +1229,7 @@ def _secret_sums(ctx: CommandContext, report: StepReport, title: str, sums: dict
         return
     text = ", ".join(f"{k} {v:g}" for k, v in sums.items())
     report.lines.append(f"{title} (secret): {text}")
-    ctx.log(f"Year start, {title}: {text}", kind="year-start", audience=ADJUDICATORS,
+    ctx.log(f"Year start, {title}: {text}", kind=f"{KIND}-year-start", audience=ADJUDICATORS,
             refs={"step": report.step, "sums": sums, "secret": True})
 
 
@@ -1254,7 +1259,7 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
     """Infiltrate Treasury: 1 ducat per province out of the target's tax; half to the sponsor."""
     world = ctx.world
     sums: dict[str, float] = {}
-    for effect_id, effect in active_effects(world, kind="infiltration", mission="infiltrate-treasury"):
+    for _, effect in active_effects(world, kind="infiltration", mission="infiltrate-treasury"):
         params = mission("infiltrate-treasury").params
         target, sponsor = effect["target_kingdom"], effect["sponsor_kingdom"]
         provinces = sum(1 for _, prov in world.all("provinces") if prov.get("kingdom") == target)
@@ -1429,7 +1434,7 @@ def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any
         mine = (viewer.is_king and effect.get("holder_kingdom") == kingdom) or (
             viewer.is_player and effect.get("holder_character") == viewer.subject)
         if mine:
-            held.append(dict(effect, id=effect_id))
+            held.append({**{k: v for k, v in effect.items() if k not in HIDDEN_FIELDS[EFFECTS]}, "id": effect_id})
         elif viewer.is_king and effect.get("target_kingdom") == kingdom and effect.get("known_to_target"):
             shown = {k: effect.get(k) for k in ("kind", "mission", "target_kingdom", "province", "commodity", "start",
                                                 "end", "active")}

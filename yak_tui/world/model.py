@@ -54,7 +54,7 @@ SCHEMAS: dict[str, dict[str, FieldSpec]] = {
         "ruler": F(*OPT_STR),
         "capital": F(*OPT_STR),
         "treasury": F(*NUM),
-        "manpower": F(int),
+        "manpower": F(int, minimum=0),
         "influence": F(*NUM, minimum=0),
         "business_tax": F(*NUM, minimum=0),
         "player": F(bool),

@@ -34,7 +34,7 @@ class RosterUser:
 
 def parse_public_key(text: str) -> tuple[str, str]:
     """(normalised OpenSSH key line, SHA256 fingerprint) of one public key, or CommandError('key')."""
-    import asyncssh  # noqa: PLC0415 - heavy import, only when a key is handled
+    import asyncssh
 
     if "PRIVATE KEY" in text:
         raise CommandError("key", "is a private key; give the public key (the .pub file)")
@@ -52,7 +52,7 @@ def parse_public_key(text: str) -> tuple[str, str]:
 
 def user_identity(world: World, text: str, field: str = "identity") -> Identity:
     """A roster identity must parse and name a real kingdom or character of this world."""
-    from yak_tui.world.session import check_identity  # noqa: PLC0415 - session imports the command registry
+    from yak_tui.world.session import check_identity
 
     try:
         identity = Identity.parse(text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from yak_tui.world.audience import (
@@ -193,6 +193,7 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
 class KingdomRow:
     id: str
     name: str
+    short: str  # "Elbreth" for "Kingdom of Elbreth": narrow tables and plot legends
     colour: str
     ruler: str
     capital: str
@@ -208,12 +209,19 @@ def kingdom_rows(world: World, viewer: Identity) -> tuple[KingdomRow, ...]:
     mine = _viewer_kingdom(world, viewer)
     for kid, doc in sorted(visible_table(world, viewer, "kingdoms").items()):
         rows.append(KingdomRow(
-            id=kid, name=str(doc.get("name", kid)), colour=str(doc.get("color", "")),
+            id=kid, name=str(doc.get("name", kid)), short=short_name(str(doc.get("name", kid))),
+            colour=str(doc.get("color", "")),
             ruler=world.display_name("characters", doc.get("ruler")), capital=world.display_name("pcs", doc.get("capital")),
             player=bool(doc.get("player")), treasury=doc.get("treasury"), manpower=doc.get("manpower"),
             influence=doc.get("influence"), mine=kid == mine,
         ))
     return tuple(rows)
+
+
+def short_name(name: str) -> str:
+    """A realm's name without its style ("Principality of Kesh" -> "Kesh")."""
+    head, sep, tail = name.partition(" of ")
+    return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm", "Republic") else name
 
 
 def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
@@ -251,7 +259,8 @@ def treasury_history(world: World, viewer: Identity, measure: str = "treasury") 
         if not labels or labels[-1] != current:
             labels.append(current)
             values.append(float(doc.get(measure, 0)))
-        out.append(Series(kid, str(doc.get("name", kid)), str(doc.get("color", "")), tuple(labels), tuple(values)))
+        out.append(Series(kid, short_name(str(doc.get("name", kid))), str(doc.get("color", "")), tuple(labels),
+                          tuple(values)))
     return tuple(out)
 
 
@@ -622,7 +631,10 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
 
     try:
         spec = spec_for(name)
-        params = coerce_params(spec, clean_params(raw), world)
+        # Odds depend on the modifiers, not on the text still to be typed: missing required
+        # parameters are left at their defaults rather than refusing to show any odds.
+        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
+        params = coerce_params(lenient, clean_params(raw), world)
         actor = viewer
         if name == "order-resolve":
             order = world.get("orders", params["order"])

@@ -175,7 +175,8 @@ def treasury_place(world: World, party: Party) -> str | None:
 
     Kingdoms: the structure naming it in `holds_treasury_of`, else the capital. Citizens: a vault
     (`characters.<id>.vault` or an explicit `holds_treasury_of`), else the rules' choice among the
-    towns, markets and businesses he owns, else his town of residence, else carried."""
+    towns, markets and businesses he owns (a structure captured from him counts until it is
+    looted: his treasury is still inside), else his town of residence, else carried."""
     table_name, doc_id = party
     key = _party_key(party)
     explicit = [pid for pid, pc in sorted(world.all("pcs")) if key in (pc.get("holds_treasury_of") or [])]
@@ -188,7 +189,7 @@ def treasury_place(world: World, party: Party) -> str | None:
     vault = char.get("vault") or (explicit[0] if explicit else None)
     owned: list[rules.OwnedStructure] = []
     for pid, pc in sorted(world.all("pcs")):
-        if pc.get("owner_character") == doc_id and not pc.get("destroyed"):
+        if (pc.get("owner_character") == doc_id or _unlooted_capture_of(pc, doc_id)) and not pc.get("destroyed"):
             owned.append(rules.OwnedStructure(f"pcs:{pid}", str(pc["kind"]), bool(pc.get("capital")),
                                               float(pc.get("size", pc.get("tax", 0)) or 0),
                                               int(pc.get("fort_level", 0) or 0)))
@@ -206,6 +207,12 @@ def treasury_place(world: World, party: Party) -> str | None:
     if kind == "pcs":
         return ident
     return where
+
+
+def _unlooted_capture_of(pc: dict[str, Any], character_id: str) -> bool:
+    """A structure taken from this citizen still holds his treasury until it has been looted."""
+    looted = pc.get("looted") or {}
+    return pc.get("captured_owner") == character_id and looted.get("capture") != pc.get("captured")
 
 
 def exposed_treasuries(world: World, pc_id: str) -> list[Party]:
@@ -580,12 +587,10 @@ def dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             raise CommandError("captor", f"{_name(world, 'kingdoms', p['captor'])} has not captured {where}: {refusal}")
         ctx.require_acts_for(kingdom=p["captor"])
         receiver = ("kingdoms", p["captor"])
-    value = rules.dismantle_value(float(biz.get("invested", 0)))
-    world.delete("businesses", p["business"])
-    ctx.log(f"{biz['name']} (Size {biz.get('size')}, {_num(biz.get('invested', 0))} invested) is dismantled by "
-            f"{_name(world, *receiver)}.", kind="dismantle", refs={"business": p["business"]})
-    if value:
-        ctx.move_ducats(None, receiver, value, f"dismantling {biz['name']}")
+    # The economy removes the business (its goods go to the owner, a monopoly lapses) and pays.
+    from yak_tui.world.economy import dismantle_business
+
+    value = dismantle_business(ctx, p["business"], receiver, f"dismantled by {_name(world, *receiver)}")
     return {"business": p["business"], "ducats": value, "to": _party_key(receiver)}
 
 
@@ -690,6 +695,9 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if unit.get("inside"):
             raise CommandError("units", f"{unit['name']} is inside {_name(world, 'pcs', unit['inside'])}")
         _require_at(world, "units", uid, unit, fort, reach, "a siege")
+        busy = [s for _, s in world.all("sieges") if s.get("status") == ACTIVE and uid in (s.get("units") or [])]
+        if busy:
+            raise CommandError("units", f"{unit['name']} already besieges {_name(world, 'pcs', busy[0]['fort'])}")
         if uid not in unit_ids:
             unit_ids.append(uid)
     if len(owners) != 1:
@@ -776,6 +784,10 @@ def blockade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         _require_at(world, "unit", p["unit"], unit, world.get("pcs", p["fort"]),
                     int(_section("world")["blockade_range"]), "a blockade")
+        busy = [s for sid, s in world.all("sieges")
+                if sid != siege_id and s.get("status") == ACTIVE and p["unit"] in (s.get("units") or [])]
+        if busy:
+            raise CommandError("unit", f"{unit['name']} already besieges {_name(world, 'pcs', busy[0]['fort'])}")
         if p["unit"] not in units:
             units.append(p["unit"])
         edited[flag] = True
@@ -1178,11 +1190,13 @@ def upgrade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 @year_start_step("expiries")
 def _clear_looted_income(ctx: CommandContext, report: StepReport) -> None:
-    """After the business-income step, looted-income marks for this year (or older) are spent."""
+    """After the business-income step (which pays and clears `income_looted_by`), the marks of this
+    year or older are spent."""
     world = ctx.world
     year = world.date.year
     for bid, biz in sorted(world.all("businesses")):
-        if biz.get("income_looted_by") and int(biz.get("income_looted_for", year)) <= year:
+        if "income_looted_for" in biz and (not biz.get("income_looted_by")
+                                           or int(biz.get("income_looted_for") or year) <= year):
             edited = world.edit("businesses", bid)
             edited.pop("income_looted_by", None)
             edited.pop("income_looted_for", None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from yak_tui.app.main import PaletteEntry, YakApp
     from yak_tui.world.identity import Identity
     from yak_tui.world.model import World
+
+
+NARROW = 110
 
 
 class YakScreen(Screen[None]):
@@ -59,6 +62,10 @@ class YakScreen(Screen[None]):
     # -- live ----------------------------------------------------------------------------------------
     def on_mount(self) -> None:
         self._sync()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """`-narrow` below 110 columns: `.columns` stack into one scrolling column (see yak.tcss)."""
+        self.set_class(event.size.width < NARROW, "-narrow")
 
     def on_screen_resume(self) -> None:
         self._sync()

@@ -63,14 +63,15 @@ class DashboardScreen(YakScreen):
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="dash-columns"):
             with VerticalScroll(id="dash-left", can_focus=False):
-                yield Panel("Season", Static(id="season-summary"), id="season")
+                yield Panel("Due this season", Static(id="season-summary"), id="season")
                 yield Panel("Kingdoms", YakTable(id="kingdoms-table"), id="kingdoms")
-                yield Panel("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury")
+                yield Panel("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury", classes="grow")
             with VerticalScroll(id="dash-right", can_focus=False):
                 yield Panel("Order queue", QueueTable(id="queue-table"), id="queue")
                 yield Panel("My holdings", HoldingsTable(id="holdings-table"), id="holdings")
                 yield Panel("My orders", MyOrdersTable(id="my-orders-table"), id="my-orders")
-                yield Panel("Latest chronicle", Static(id="latest-text"), id="latest")
+                yield Panel("Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest",
+                            classes="grow")
 
     def refresh_view(self, world: World) -> None:
         view = views.dashboard_view(world, self.identity)
@@ -83,9 +84,9 @@ class DashboardScreen(YakScreen):
 
     def _season(self, view: views.DashboardView) -> None:
         panel = self.query_one("#season")
-        panel.border_title = f"{view.date}"
-        years = "year start next season" if view.year_start_in == 1 else f"year start in {view.year_start_in} seasons"
-        lines = [Content.assemble((view.season, "bold $primary"), f" of the year {view.year} · ", (years, "dim")), Content("")]
+        panel.border_title = "Due this season"
+        panel.border_subtitle = view.date
+        lines = []
         if not view.due:
             lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
         for item in view.due:
@@ -97,10 +98,10 @@ class DashboardScreen(YakScreen):
         table = self.query_one("#kingdoms-table", YakTable)
         rows = []
         for k in view.kingdoms:
-            name = Text.assemble(("■ ", k.colour or ""), (k.name, "bold" if k.mine else ""))
+            name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
             rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
                                 Text(num(k.influence), justify="right"), k.ruler]))
-        table.fill(["Kingdom", "Treasury", "Manpower", "Influence", "Ruler"], rows)
+        table.fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
 
     def _orders(self, view: views.DashboardView) -> None:
         ident = self.identity

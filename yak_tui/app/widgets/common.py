@@ -8,7 +8,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.containers import Vertical
-from textual.widgets import DataTable, Input
+from textual.widgets import DataTable, Input, Static
 
 
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
@@ -40,10 +40,11 @@ class YakTable(DataTable[Any]):
 
     def __init__(self, *, id: str | None = None, classes: str = "", zebra: bool = True) -> None:
         super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=zebra)
+        self._note: Static | None = None
 
     def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
              empty: str = "") -> None:
-        """Replace every row; `rows` are (key, cells). An empty table shows `empty` as a row."""
+        """Replace every row; `rows` are (key, cells). With no rows the table gives way to `empty`."""
         keep = self.cursor_row_key()
         self.clear(columns=True)
         for column in columns:
@@ -53,11 +54,22 @@ class YakTable(DataTable[Any]):
         for key, cells in rows:
             self.add_row(*cells, key=key)
             count += 1
-        if count == 0 and empty:
-            first = [Text(empty, style="dim italic")] + [""] * (len(columns) - 1)
-            self.add_row(*first, key="__empty__")
+        self.display = count > 0 or not empty
+        if empty:
+            note = self._empty_note()
+            note.update(Text(empty, style="italic"))
+            note.display = count == 0
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
+        # The table measures its rows when idle; lay out again then so `height: auto` fits them.
+        self.call_after_refresh(self.refresh, layout=True)
+
+    def _empty_note(self) -> Static:
+        if self._note is None:
+            self._note = Static(classes="table-empty")
+            if self.parent is not None:
+                self.parent.mount(self._note, after=self)
+        return self._note
 
     def cursor_row_key(self) -> str | None:
         """The key of the highlighted row (None for an empty table)."""
@@ -67,7 +79,7 @@ class YakTable(DataTable[Any]):
             key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
         except Exception:  # noqa: BLE001 - no cursor yet
             return None
-        return None if key == "__empty__" else key
+        return str(key) if key is not None else None
 
 
 def num(value: Any) -> str:

@@ -26,15 +26,16 @@ class ParamForm(Vertical):
 
     DEFAULT_CSS = """
     ParamForm { height: auto; }
-    ParamForm > .field { height: auto; }
-    ParamForm .field-label { width: 16; padding: 1 1 0 0; text-align: right; color: $foreground-muted; }
+    ParamForm > .field-row { height: auto; }
+    ParamForm .field { height: 1; }
+    ParamForm .field-label { width: 14; padding: 0 1 0 0; text-align: right; color: $foreground-muted; }
     ParamForm .field-label.-required { color: $foreground; text-style: bold; }
-    ParamForm .field-body { height: auto; width: 1fr; }
-    ParamForm .field-help { color: $foreground-muted; padding: 0 1; height: auto; }
-    ParamForm .field-error { color: $error; padding: 0 1; height: auto; display: none; }
-    ParamForm .field.-invalid .field-error { display: block; }
-    ParamForm .field.-invalid Input, ParamForm .field.-invalid SelectCurrent { border: tall $error; }
-    ParamForm Switch { margin: 0 0 0 0; }
+    ParamForm .field Input, ParamForm .field Select { width: 1fr; }
+    ParamForm .field-help { color: $foreground-muted; padding: 0 1; width: 1fr; }
+    ParamForm .field-error { color: $error; padding: 0 0 0 14; height: auto; display: none; }
+    ParamForm .field-row.-invalid .field-error { display: block; }
+    ParamForm .field-row.-invalid Input, ParamForm .field-row.-invalid SelectCurrent { background: $error 25%; }
+    ParamForm Switch { width: auto; height: 1; border: none; padding: 0; }
     """
 
     class Changed(Message):
@@ -54,20 +55,21 @@ class ParamForm(Vertical):
         self.fields = tuple(fields)
         self.preset = dict(preset or {})
         self.hidden = set(hidden)
+        self.touched: set[str] = set()
 
     def compose(self) -> ComposeResult:
         for field in self.fields:
             if field.name in self.hidden:
                 continue
             value = self.preset.get(field.name, field.default)
-            with Horizontal(classes="field", id=f"field-{field.name}"):
-                label = Label(field.name.replace("_", " "), classes="field-label" + (" -required" if field.required else ""))
-                yield label
-                with Vertical(classes="field-body"):
+            with Vertical(classes="field-row", id=f"field-{field.name}"):
+                with Horizontal(classes="field"):
+                    yield Label(field.name.replace("_", " "),
+                                classes="field-label" + (" -required" if field.required else ""))
                     yield self._control(field, value)
-                    if field.help:
+                    if field.kind == "bool" and field.help:
                         yield Static(field.help, classes="field-help", markup=False)
-                    yield Static("", classes="field-error", id=f"error-{field.name}", markup=False)
+                yield Static("", classes="field-error", id=f"error-{field.name}", markup=False)
 
     def _control(self, field: ParamField, value: Any) -> Any:
         name = f"param-{field.name}"
@@ -77,11 +79,16 @@ class ParamForm(Vertical):
             options = [(c.label, c.value) for c in field.options]
             known = {c.value for c in field.options}
             text = str(value) if value not in (None, "") else ""
-            return Select(options, id=name, allow_blank=True, value=text if text in known else Select.NULL,
-                          prompt="(choose)" if field.required else "(none)")
+            prompt = field.help or ("(choose)" if field.required else "(none)")
+            select: Select[str] = Select(options, id=name, allow_blank=True, compact=True, prompt=prompt,
+                                         value=text if text in known else Select.NULL)
+            select.tooltip = field.help or None
+            return select
         kind = {"int": "integer", "float": "number"}.get(field.kind, "text")
-        return YakInput(value="" if value is None else str(value), id=name, type=kind,  # type: ignore[arg-type]
-                        placeholder=field.help or field.name, valid_empty=not field.required)
+        control = YakInput(value="" if value is None else str(value), id=name, type=kind,  # type: ignore[arg-type]
+                           placeholder=field.help or field.name, valid_empty=not field.required, compact=True)
+        control.tooltip = field.help or None
+        return control
 
     def values(self) -> dict[str, Any]:
         """Raw values by parameter name (hidden ones from the preset); empty means 'not given'."""
@@ -98,8 +105,12 @@ class ParamForm(Vertical):
                 out[field.name] = widget.value.strip()
         return out
 
-    def show_problem(self, problem: Problem | None) -> bool:
-        """Mark the field the problem names; returns whether a field of this form took it."""
+    def show_problem(self, problem: Problem | None, force: bool = False) -> bool:
+        """Mark the field the problem names; returns whether a field of this form took it.
+
+        A required field nobody has typed in yet is not flagged (the Run button stays off),
+        unless `force`: the form should not scold before the user has started.
+        """
         taken = False
         for field in self.fields:
             if field.name in self.hidden:
@@ -107,8 +118,9 @@ class ParamForm(Vertical):
             row = self.query_one(f"#field-{field.name}")
             error = self.query_one(f"#error-{field.name}", Static)
             hit = problem is not None and _field_of(problem.field) == field.name
-            row.set_class(hit, "-invalid")
-            error.update(problem.reason if hit and problem is not None else "")
+            quiet = hit and not force and field.name not in self.touched and "required" in (problem.reason if problem else "")
+            row.set_class(hit and not quiet, "-invalid")
+            error.update(problem.reason if hit and problem is not None and not quiet else "")
             taken = taken or hit
         return taken
 
@@ -123,6 +135,9 @@ class ParamForm(Vertical):
     @on(Switch.Changed)
     def _changed(self, event: Message) -> None:
         event.stop()
+        control = getattr(event, "control", None)
+        if control is not None and control.id and control.id.startswith("param-"):
+            self.touched.add(control.id.removeprefix("param-"))
         self.post_message(self.Changed(self))
 
 

@@ -93,8 +93,7 @@ class TreasuryPlot(Vertical):
         for s in self.series:
             xs = list(range(longest - len(s.values) + 1, longest + 1))
             colour = _rgb(s.colour)
-            plt.plot(xs, list(s.values), label=s.name.replace("Kingdom of ", "").replace("Principality of ", ""),
-                     marker="braille", color=colour if colour else "default")
+            plt.plot(xs, list(s.values), label=s.name, marker="hd", color=colour if colour else "default")
         labels = max(self.series, key=lambda s: len(s.values)).labels
         ticks = list(range(1, longest + 1))
         step = max(1, len(ticks) // 4)
@@ -105,4 +104,4 @@ class TreasuryPlot(Vertical):
 
 def _short(label: str) -> str:
     season, _, year = label.partition(" ")
-    return f"{season[:2]} {year[-2:]}"
+    return f"{season[:2]} {year}"

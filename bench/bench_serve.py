@@ -1,0 +1,303 @@
+"""Benchmark of `yak serve`: 20 concurrent SSH sessions on loopback, next to `yak` run locally.
+
+Prints, for the served sessions and for one local `yak tui` in a pty (no SSH):
+- startup: from connecting (or spawning) to the first painted dashboard;
+- peak memory per session: the peak RSS (VmHWM) of each app process, and the server's own
+  growth per session;
+- keypress → changed screen: ctrl+p (the command palette) until the screen shows it, and
+  escape until it is gone; all 20 sessions pressed at once, several rounds.
+and the ratios served / local. Benchmarks print; they never assert.
+
+    /tmp/venv/bin/python bench/bench_serve.py [--sessions 20] [--rounds 5] [--stub]
+
+`--stub` runs tests/serve/stub_app.py instead of the app (checks the harness itself).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import asyncssh  # noqa: E402
+import pyte  # noqa: E402
+
+from yak_tui.serve.ptyproc import PtyProcess  # noqa: E402
+
+STUB = ROOT / "tests" / "serve" / "stub_app.py"
+COLUMNS, ROWS = 100, 30
+IDENTITIES = ["gm", "king:elbreth", "king:varos", "player:edmund", "player:rowena", "player:nyx"]
+
+
+# -- screens ------------------------------------------------------------------------------------
+class Screen:
+    """A pyte screen fed with bytes, with a change counter to wait on."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(COLUMNS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.closed = False
+
+    def feed(self, data: bytes) -> None:
+        self.stream.feed(data)
+
+    def body(self) -> str:
+        """Every row but the first: a header clock must not count as a change."""
+        return "\n".join(line.rstrip() for line in self.screen.display[1:])
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    async def until(self, check: Callable[[str], bool], timeout: float = 60.0) -> float:
+        started = time.perf_counter()
+        while not check(self.text()):
+            if time.perf_counter() - started > timeout:
+                raise TimeoutError(f"screen never matched; screen:\n{self.text()}")
+            await asyncio.sleep(0.002)
+        return time.perf_counter() - started
+
+    async def settle(self, quiet: float = 0.4, timeout: float = 10.0) -> None:
+        """Wait until the body has not changed for `quiet` seconds."""
+        started = time.perf_counter()
+        last, since = self.body(), time.perf_counter()
+        while time.perf_counter() - started < timeout:
+            await asyncio.sleep(0.02)
+            now = self.body()
+            if now != last:
+                last, since = now, time.perf_counter()
+            elif time.perf_counter() - since >= quiet:
+                return
+
+
+class SSHScreen(asyncssh.SSHClientSession, Screen):  # type: ignore[misc]
+    def __init__(self) -> None:
+        Screen.__init__(self)
+        self.chan: Any = None
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if datatype is None:
+            self.feed(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+
+    def send(self, data: bytes) -> None:
+        self.chan.write(data)
+
+
+class LocalScreen(Screen):
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        super().__init__()
+        self.proc = PtyProcess(argv, env, COLUMNS, ROWS, self.feed, lambda code: setattr(self, "closed", True))
+
+    def send(self, data: bytes) -> None:
+        self.proc.write(data)
+
+
+# -- measures -----------------------------------------------------------------------------------
+def peak_rss_kib(pid: int) -> tuple[int, int]:
+    """(VmHWM, VmRSS) in KiB from /proc."""
+    values = {"VmHWM": 0, "VmRSS": 0}
+    with open(f"/proc/{pid}/status") as handle:
+        for line in handle:
+            key = line.split(":", 1)[0]
+            if key in values:
+                values[key] = int(line.split()[1])
+    return values["VmHWM"], values["VmRSS"]
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def painted(stub: bool) -> Callable[[str], bool]:
+    return (lambda text: "STUB" in text) if stub else (lambda text: "Spring 312" in text)
+
+
+async def keypress_latency(screens: list[Any], rounds: int) -> list[float]:
+    """ctrl+p then escape in every screen at once; seconds from each press to its changed screen."""
+    samples: list[float] = []
+    for _ in range(rounds):
+        await asyncio.gather(*(s.settle() for s in screens))
+        for key in (b"\x10", b"\x1b"):
+            before = [s.body() for s in screens]
+
+            async def one(screen: Any, old: str, key: bytes = key) -> float:
+                screen.send(key)
+                return await screen.until(lambda _t: screen.body() != old)
+
+            samples.extend(await asyncio.gather(*(one(s, b) for s, b in zip(screens, before, strict=True))))
+            await asyncio.gather(*(s.settle(0.3) for s in screens))
+    return samples
+
+
+def summary(samples: list[float]) -> str:
+    ordered = sorted(samples)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"median {statistics.median(ordered) * 1000:7.1f} ms   p95 {p95 * 1000:7.1f} ms   (n={len(ordered)})"
+
+
+# -- the served side ------------------------------------------------------------------------------
+def serve_child(save: str, stub: bool) -> None:
+    """`--serve-child`: run the server in this process (so --stub can swap the app)."""
+    from yak_tui.serve.server import ServeConfig, configure_logging, start_server
+
+    configure_logging()
+
+    async def main() -> None:
+        argv = ((lambda s, i: [sys.executable, str(STUB), "--save", str(s), "--as", i]) if stub else None)
+        config = ServeConfig(save=Path(save), port=0, max_sessions=64)
+        if argv is not None:
+            config.app_argv = argv
+        server = await start_server(config)
+        print(f"PORT {server.port}", flush=True)
+        await asyncio.Event().wait()
+
+    asyncio.run(main())
+
+
+async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dict[str, Any]:
+    from yak_tui.world.commands import run_command
+    from yak_tui.world.demo import create_world
+    from yak_tui.world.identity import Identity
+
+    save = create_world(directory / "world.json")
+    keys = []
+    for n, identity in enumerate(IDENTITIES):
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        run_command(save, Identity.parse("gm"), "user-add",
+                    {"name": f"u{n}", "identity": identity, "key": key.export_public_key().decode()})
+        keys.append((f"u{n}", key))
+    server = subprocess.Popen([sys.executable, __file__, "--serve-child", str(save.path), *(["--stub"] if stub else [])],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_env())
+    try:
+        assert server.stdout is not None
+        port = int(server.stdout.readline().split()[1])
+        _base_hwm, base_rss = peak_rss_kib(server.pid)
+
+        async def session(n: int) -> tuple[Any, Any, float]:
+            name, key = keys[n % len(keys)]
+            started = time.perf_counter()
+            conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
+                                          agent_path=None)
+            _, screen = await conn.create_session(SSHScreen, term_type="xterm-256color", term_size=(COLUMNS, ROWS),
+                                                  encoding=None)
+            await screen.until(painted(stub), 120)
+            return conn, screen, time.perf_counter() - started
+
+        opened = await asyncio.gather(*(session(n) for n in range(sessions)))
+        screens = [s for _, s, _ in opened]
+        startup = [t for _, _, t in opened]
+        latency = await keypress_latency(screens, rounds)
+        alone: list[float] = []
+        for screen in screens:  # one session pressed at a time while the others stay connected
+            alone.extend(await keypress_latency([screen], 1))
+        apps = children_of(server.pid)
+        peaks = [peak_rss_kib(pid)[0] for pid in apps]
+        server_hwm, server_rss = peak_rss_kib(server.pid)
+        for conn, _, _ in opened:
+            conn.close()
+        return {"startup": startup, "latency": latency, "alone": alone, "peaks": peaks, "apps": len(apps),
+                "server_growth": (server_rss - base_rss) / max(1, sessions), "server_peak": server_hwm}
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+async def local(directory: Path, rounds: int, stub: bool) -> dict[str, Any]:
+    from yak_tui.world.demo import create_world
+
+    save = create_world(directory / "local.json")
+    argv = ([sys.executable, str(STUB), "--save", str(save.path), "--as", "gm"] if stub else
+            [sys.executable, "-m", "yak_tui", "--save", str(save.path), "--as", "gm", "tui"])
+    env = {**_env(), "TERM": "xterm-256color"}
+    startup: list[float] = []
+    latency: list[float] = []
+    peaks: list[int] = []
+    for _ in range(3):
+        started = time.perf_counter()
+        screen = LocalScreen(argv, env)
+        await screen.until(painted(stub), 120)
+        startup.append(time.perf_counter() - started)
+        latency.extend(await keypress_latency([screen], max(rounds, 3)))
+        peaks.append(peak_rss_kib(screen.proc.pid)[0])
+        screen.proc.terminate(1.0)
+        await screen.proc.wait()
+    return {"startup": startup, "latency": latency, "peaks": peaks}
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not re.match(r"^(TERM|COLUMNS|LINES|TMUX)", k)}
+    env.setdefault("TEXTUAL_ANIMATIONS", "none")
+    return env
+
+
+async def main(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="yak-bench-serve-") as tmp:
+        directory = Path(tmp)
+        print(f"yak serve benchmark: {args.sessions} concurrent sessions on loopback, {COLUMNS}x{ROWS}, "
+              f"{'stub app' if args.stub else 'yak tui'}, {os.cpu_count()} cpus")
+        loc = await local(directory, args.rounds, args.stub)
+        srv = await served(directory, args.sessions, args.rounds, args.stub)
+    mib = 1024.0
+    served_peak = statistics.mean(srv["peaks"]) / mib
+    local_peak = statistics.mean(loc["peaks"]) / mib
+    print()
+    print(f"{'':34}{'served (SSH)':>16}{'local (pty)':>16}{'ratio':>9}")
+    rows = [
+        ("startup to dashboard, median s", statistics.median(srv["startup"]), statistics.median(loc["startup"])),
+        ("peak RSS per app, MiB", served_peak, local_peak),
+        ("keypress all 20 at once, median ms", statistics.median(srv["latency"]) * 1000,
+         statistics.median(loc["latency"]) * 1000),
+        ("keypress alone, median ms", statistics.median(srv["alone"]) * 1000,
+         statistics.median(loc["latency"]) * 1000),
+        ("keypress to screen, p95 ms", sorted(srv["latency"])[int(0.95 * (len(srv["latency"]) - 1))] * 1000,
+         sorted(loc["latency"])[int(0.95 * (len(loc["latency"]) - 1))] * 1000),
+    ]
+    for label, served_value, local_value in rows:
+        ratio = served_value / local_value if local_value else float("nan")
+        print(f"{label:34}{served_value:16.2f}{local_value:16.2f}{ratio:9.2f}")
+    print()
+    print(f"app processes under the server: {srv['apps']} (sessions: {args.sessions})")
+    print(f"server process: peak RSS {srv['server_peak'] / mib:.1f} MiB, "
+          f"growth {srv['server_growth'] / mib:.2f} MiB per session")
+    print(f"served keypress latency: {summary(srv['latency'])}")
+    print(f"local keypress latency:  {summary(loc['latency'])}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--stub", action="store_true", help="measure the harness with the stand-in app")
+    parser.add_argument("--serve-child", metavar="SAVE", help=argparse.SUPPRESS)
+    options = parser.parse_args()
+    if options.serve_child:
+        serve_child(options.serve_child, options.stub)
+    else:
+        asyncio.run(main(options))

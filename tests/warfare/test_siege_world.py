@@ -1,0 +1,438 @@
+"""Sieges in the world (RULINGS §3): walled forts only, provisions and their carry-over, land and
+sea blockades, starvation forcing the defenders' choice before the season may close, messengers,
+smuggling, recruiting and upgrading under siege; driven through `run_command` and `advance`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from warfare_helpers import Table
+
+from yak_tui.cli import main
+from yak_tui.world.calendar import GameDate
+from yak_tui.world.commands import spec_for
+from yak_tui.world.identity import Identity
+from yak_tui.world.seasons import blockers, due_items
+from yak_tui.world.warfare import recruit_refusal_at, siege_view
+
+BOTH = {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"}
+
+
+def besiege(t: Table, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    return t.do("siege-begin", params or BOTH, who="king:varos").data
+
+
+def siege(t: Table, siege_id: str = "siege-0001") -> dict[str, Any]:
+    return t.get("sieges", siege_id)
+
+
+def due(t: Table, kind: str) -> list[dict[str, Any]]:
+    return [d for d in due_items(t.world) if d["kind"] == kind]
+
+
+# --- beginning a siege -------------------------------------------------------------------------
+
+
+def test_siege_of_the_demo_port_fort_with_both_blockades(t: Table) -> None:
+    data = besiege(t)
+    assert data == {"siege": "siege-0001", "provisions": 2, "effective": True, "port_access": True,
+                    "land_blockade": True, "sea_blockade": True}
+    doc = siege(t)
+    assert (doc["fort"], doc["besieger"], doc["defender"], doc["status"]) == ("brinehaven", "varos", "elbreth",
+                                                                              "active")
+    assert doc["units"] == ["varos-siege-host", "varos-blockade-squadron"]
+    assert doc["started"] == doc["effective_from"] == {"year": 312, "season": "Spring"}
+    assert t.get("pcs", "brinehaven")["siege"] == "siege-0001"
+    assert any("takes effect" in text for text in t.texts("player:corvin"))
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "text"),
+    [
+        ({"fort": "millbrook", "units": "varos-siege-host"}, "fort", "an unwalled town cannot be besieged"),
+        ({"fort": "brinehaven", "units": "varos-lancers"}, "units", "a siege needs it within 1 hex(es)"),
+        ({"fort": "brinehaven", "units": "varos-siege-host,elbreth-fleet"}, "units", "several kingdoms"),
+        ({"fort": "brinehaven", "units": "brinehaven-watch"}, "units", "is inside Brinehaven"),
+        ({"fort": "brinehaven", "units": "nobody"}, "units", "no unit with id 'nobody'"),
+    ],
+)
+def test_siege_begin_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
+    t.refused("siege-begin", params, field, text)
+
+
+def test_a_kingdom_does_not_besiege_its_own_fort(t: Table) -> None:
+    t.refused("siege-begin", {"fort": "brinehaven", "units": "elbreth-fleet"}, "units", "cannot besiege it")
+
+
+def test_only_the_besieger_begins_the_siege(t: Table) -> None:
+    t.refused("siege-begin", BOTH, "identity", "does not act for kingdom varos", who="king:elbreth")
+
+
+def test_a_fort_is_besieged_once(t: Table) -> None:
+    besiege(t)
+    t.refused("siege-begin", BOTH, "fort", "already under siege")
+
+
+def test_a_unit_besieges_one_fort_at_a_time(t: Table) -> None:
+    besiege(t)
+    t.set("pcs", "saltcross", fort_level=1, walled=True)  # a walled market next door
+    t.refused("siege-begin", {"fort": "saltcross", "units": "varos-siege-host"}, "units",
+              "already besieges Brinehaven")
+
+
+# --- provisions carry over within 4 seasons -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("ago", "provisions"), [(None, 2), (0, 1), (1, 1), (4, 1), (5, 2), (9, 2)])
+def test_provisions_carry_over_within_four_seasons(t: Table, ago: int | None, provisions: int) -> None:
+    if ago is not None:
+        t.set("pcs", "brinehaven", last_besieged=GameDate.of(312, "Spring").plus(-ago).to_dict(), provisions=1)
+    assert besiege(t)["provisions"] == provisions
+    assert siege(t)["carried_over_from"] == ago
+
+
+def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
+    t.set("units", "brinehaven-watch", regiments=1)
+    besiege(t)
+    t.advance()  # Spring ends: 1 regiment eats 1 of 2
+    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for kingdom varos",
+              who="king:elbreth")
+    lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
+    assert lifted.data["provisions"] == 1
+    pc = t.get("pcs", "brinehaven")
+    assert pc["last_besieged"] == {"year": 312, "season": "Summer"} and pc["provisions"] == 1
+    assert pc["siege"] is None
+    assert (siege(t)["status"], siege(t)["lifted"]) == ("lifted", {"year": 312, "season": "Summer"})
+    t.refused("siege-lift", {"fort": "brinehaven"}, "fort", "is not under siege")
+    for _ in range(4):
+        t.advance()  # to Summer 313: 4 seasons since Summer 312
+    assert besiege(t)["provisions"] == 1
+    t.do("siege-lift", {"fort": "brinehaven"})
+    t.set("pcs", "brinehaven", last_besieged={"year": 312, "season": "Summer"})
+    t.advance()  # Autumn 313: 5 seasons since
+    assert t.do("siege-begin", BOTH).data["provisions"] == 2
+
+
+# --- port blockade: both needed ------------------------------------------------------------------
+
+
+def test_a_port_fort_needs_both_blockades(t: Table) -> None:
+    data = besiege(t, {"fort": "brinehaven", "units": "varos-siege-host"})
+    assert (data["effective"], data["land_blockade"], data["sea_blockade"]) == (False, True, False)
+    assert any("not yet in effect" in text and "missing: sea" in text for text in t.texts())
+    assert "missing: sea" in due(t, "siege")[0]["text"]
+    assert recruit_refusal_at(t.world, "brinehaven") is None  # not in effect: recruiting goes on
+    t.advance()  # not in effect: nothing eaten
+    assert siege(t)["provisions"] == 2 and siege(t)["seasons"] == 0
+    t.refused("blockade", {"fort": "brinehaven", "kind": "land", "unit": "varos-blockade-squadron"}, "unit",
+              "needs land troops")
+    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"}, "unit",
+              "needs ships")
+    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"}, "unit",
+              "is not Kingdom of Varos's")
+    result = t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"},
+                  who="king:varos")
+    assert result.data["effective"] is True
+    assert siege(t)["effective_from"] == {"year": 312, "season": "Summer"}
+    t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True})
+    assert siege(t)["effective"] is False and siege(t)["sea_blockade"] is False
+    assert any("no longer in effect" in text for text in t.texts())
+
+
+def test_an_inland_fort_needs_only_a_land_blockade(t: Table) -> None:
+    t.set("units", "varos-siege-host", hex=[6, 4])
+    data = besiege(t, {"fort": "greywatch", "units": "varos-siege-host"})
+    assert (data["effective"], data["port_access"], data["provisions"]) == (True, False, 1)
+
+
+def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> None:
+    # A castle in Saltmarsh, whose port Brinehaven Elbreth still holds: sea blockade needed too.
+    def add_castle(world: Any) -> None:
+        world.data["pcs"]["salt-keep"] = {"name": "Salt Keep", "kind": "castle", "province": "saltmarsh",
+                                          "hex": [2, 6], "controller": "elbreth", "tax": 1, "resistance": 5,
+                                          "fort_level": 1, "walled": True}
+
+    t.edit(add_castle)
+    assert besiege(t, {"fort": "salt-keep", "units": "varos-siege-host"})["effective"] is False
+    t.do("siege-lift", {"fort": "salt-keep"})
+    t.set("pcs", "brinehaven", controller="varos")  # the port is in enemy hands now
+    t.set("pcs", "salt-keep", last_besieged=None)
+    assert t.do("siege-begin", {"fort": "salt-keep", "units": "varos-siege-host"}).data["effective"] is True
+
+
+# --- starvation: the choice before the season closes ------------------------------------------------
+
+
+def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) -> None:
+    besiege(t)
+    assert "1 season(s) left" in due(t, "siege")[0]["text"]
+    t.advance()  # Spring 312 closes: 2 regiments eat 2
+    doc = siege(t)
+    assert (doc["provisions"], doc["seasons"], doc["decision_needed"]) == (0, 1, False)
+    assert doc["consumption"] == [{"date": {"year": 312, "season": "Spring"}, "regiments": 2, "eaten": 2,
+                                   "provisions": 0, "short": False}]
+    assert t.get("pcs", "brinehaven")["last_besieged"] == {"year": 312, "season": "Spring"}
+    assert "0 season(s) left" in due(t, "siege")[0]["text"]
+    assert not due(t, "siege-decision")
+    t.advance()  # Summer 312 closes: nothing to eat
+    doc = siege(t)
+    assert (doc["provisions"], doc["decision_needed"], doc["decision"]) == (0, True, None)
+    assert any("must choose at once between surrender and sally" in text for text in t.texts("player:lysa"))
+    urgent = due(t, "siege-decision")
+    assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
+    # Autumn cannot close until the choice is recorded.
+    assert any("Brinehaven" in reason for reason in blockers(t.world))
+    t.refused("advance", {}, "season", "the defenders of Brinehaven (siege-0001) are short of provisions")
+    t.refused("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, "identity",
+              "does not act for kingdom elbreth", who="king:varos")
+    t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
+    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
+    assert result.data == {"siege": "siege-0001", "choice": "surrender", "captor": "varos",
+                           "surrendered_units": ["brinehaven-watch"]}
+    pc = t.get("pcs", "brinehaven")
+    assert (pc["controller"], pc["captured_by"], pc["siege"]) == ("varos", "varos", None)
+    assert pc["last_besieged"] == {"year": 312, "season": "Autumn"}
+    assert "brinehaven-watch" not in t.world.data["units"]
+    doc = siege(t)
+    assert (doc["status"], doc["decision"], doc["decision_needed"]) == ("surrendered", "surrender", False)
+    assert doc["decisions"] == [{"date": {"year": 312, "season": "Autumn"}, "choice": "surrender"}]
+    assert t.advance().data["to"] == "Winter 312"
+    # Varos may now loot the fort it took.
+    assert t.do("loot", {"pc": "brinehaven"}, who="king:varos").data["tax"] == 4
+
+
+def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
+    besiege(t)
+    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.advance()
+    t.advance()
+    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "sally"}, who="king:elbreth")
+    assert result.data == {"siege": "siege-0001", "choice": "sally"}
+    assert any("the GM plays out the battle" in text for text in t.texts())
+    assert siege(t)["status"] == "active" and t.get("pcs", "brinehaven")["controller"] == "elbreth"
+    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.advance()  # Autumn closes, still starving: the choice is due again
+    assert siege(t)["decision_needed"] is True and siege(t)["decision"] is None
+    assert blockers(t.world)
+    # The GM played the sally out: the besiegers were beaten and leave.
+    t.do("siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
+    assert not blockers(t.world)
+    assert [d["choice"] for d in siege(t)["decisions"]] == ["sally"]
+
+
+def test_capturing_a_besieged_fort_ends_the_siege(t: Table) -> None:
+    besiege(t)
+    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    assert siege(t)["status"] == "captured"
+    assert t.get("pcs", "brinehaven")["provisions"] == 2
+
+
+# --- recruiting and upgrading under siege ------------------------------------------------------------
+
+
+def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table) -> None:
+    params = {"kingdom": "elbreth", "pc": "brinehaven", "kind": "infantry", "regiments": 1}
+    recruited = t.do("recruit", params, who="king:elbreth")
+    unit = t.get("units", recruited.data["unit"])
+    assert (unit["inside"], unit["regiments"], unit["size"], unit["owner"]) == ("brinehaven", 1, "patrol", "elbreth")
+    assert t.treasury("kingdoms", "elbreth") == 40 and t.get("kingdoms", "elbreth")["manpower"] == 17
+    besiege(t)
+    assert recruit_refusal_at(t.world, "brinehaven") is not None
+    t.refused("recruit", params, "pc", "cannot be recruited inside a besieged fort", who="king:elbreth")
+    # Outside the fort recruiting goes on.
+    t.do("recruit", {**params, "pc": "highmoor", "regiments": 3}, who="king:elbreth")
+    assert t.treasury("kingdoms", "elbreth") == 34
+    upgraded = t.do("upgrade", {"unit": "brinehaven-watch", "upgrade": "crossbows", "cost": 2}, who="king:elbreth")
+    assert upgraded.data == {"unit": "brinehaven-watch", "besieged": True}
+    assert t.get("units", "brinehaven-watch")["upgrades"][0]["note"] == "crossbows"
+    assert t.treasury("kingdoms", "elbreth") == 32
+
+
+@pytest.mark.parametrize(
+    ("params", "who", "field", "text"),
+    [
+        ({"kingdom": "elbreth", "pc": "varosgate", "kind": "infantry", "regiments": 1}, "gm", "pc", "not held by"),
+        ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 1}, "king:varos", "identity",
+         "does not act for kingdom elbreth"),
+        ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 0}, "gm", "regiments", "at least 1"),
+    ],
+)
+def test_recruit_refusals(t: Table, params: dict[str, Any], who: str, field: str, text: str) -> None:
+    t.refused("recruit", params, field, text, who=who)
+
+
+# --- messengers ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("die", "success", "elbreth", "varos"),
+    [(3, True, 42, 30), (6, True, 42, 30), (2, False, 37, 35), (1, False, 37, 35)],
+)
+def test_messenger_carrying_ducats(t: Table, die: int, success: bool, elbreth: int, varos: int) -> None:
+    besiege(t)
+    result = t.do("messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, [die])
+    assert result.data["success"] is success and result.data["total"] == die
+    assert t.treasury("kingdoms", "elbreth") == elbreth and t.treasury("kingdoms", "varos") == varos
+    attempt = siege(t)["messengers"][0]
+    assert (attempt["natural"], attempt["success"], attempt["ducats"], attempt["odds"]) == (die, success, 5, 0.666667)
+    assert attempt["captured_ducats"] == (0 if success else 5)
+
+
+def test_scouts_help_and_oppose_the_messenger(t: Table) -> None:
+    besiege(t)
+    t.set("units", "elbreth-scouts", hex=[2, 4])
+    t.set("units", "varos-patrol", hex=[3, 5])
+    # Both scouts count by default for the besieger: 2 + 1 - 1 = 2, caught.
+    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts"}, [2])
+    assert (result.data["total"], result.data["success"]) == (2, False)
+    attempt = siege(t)["messengers"][0]
+    assert attempt["scouts"] == ["elbreth-scouts"] and attempt["enemy_scouts"] == ["varos-patrol"]
+    assert [m["value"] for m in attempt["modifiers"]] == [1, -1]
+    t.advance()
+    # Without the besieger's scout: 2 + 1 = 3 gets through.
+    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts", "enemy_scouts": "none"}, [2])
+    assert (result.data["total"], result.data["success"]) == (3, True)
+
+
+def test_messenger_odds(t: Table) -> None:
+    besiege(t)
+    spec = spec_for("messenger")
+    assert spec.odds is not None
+    t.set("units", "varos-patrol", hex=[3, 5])
+    odds = spec.odds(t.world, Identity.parse("gm"), {"fort": "brinehaven", "ducats": 0, "scouts": [],
+                                                      "enemy_scouts": None, "purpose": ""})
+    assert odds["success"] == 0.5 and odds["enemy_scouts"] == ["varos-patrol"]
+    assert sum(odds["odds"].values()) == pytest.approx(1)
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "text"),
+    [
+        ({"fort": "brinehaven", "ducats": 50}, "ducats", "has 42 ducats, not 50"),
+        ({"fort": "brinehaven", "scouts": "brinehaven-watch"}, "scouts", "not a Scout unit"),
+        ({"fort": "brinehaven", "scouts": "elbreth-scouts"}, "scouts", "scouting the messenger's way"),
+        ({"fort": "brinehaven", "enemy_scouts": "elbreth-scouts"}, "enemy_scouts", "is not Kingdom of Varos's"),
+        ({"fort": "greywatch"}, "fort", "is not under siege"),
+    ],
+)
+def test_messenger_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
+    besiege(t)
+    t.refused("messenger", params, field, text, [3])
+
+
+def test_no_messenger_needed_before_the_siege_takes_effect(t: Table) -> None:
+    besiege(t, {"fort": "brinehaven", "units": "varos-siege-host"})
+    t.refused("messenger", {"fort": "brinehaven"}, "fort", "messengers pass freely", [3])
+    t.refused("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "fort",
+              "provisions pass freely", [6])
+
+
+def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
+    besiege(t)
+    t.refused("messenger", {"fort": "brinehaven"}, "identity", "own forces", [3], who="king:elbreth")
+
+
+# --- smuggling ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bribe", "die", "success", "corvin", "provisions"),
+    [
+        (0, 4, True, 15 + 4, 4),  # 4 against 4
+        (0, 3, False, 15, 2),
+        (1, 3, True, 15 - 1 + 4, 4),  # the bribe gives +1 and is spent
+        (3, 1, False, 15 - 3, 2),  # +2 at most, yet all 3 ducats are spent: 1 + 2 = 3 fails
+        (3, 2, True, 15 - 3 + 4, 4),
+    ],
+)
+def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, corvin: int,
+                                 provisions: int) -> None:
+    besiege(t)
+    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, [die])
+    assert result.data["success"] is success
+    assert t.treasury("characters", "corvin") == corvin
+    assert siege(t)["provisions"] == provisions
+    assert t.treasury("kingdoms", "elbreth") == (38 if success else 42)  # 2 ducats a shipment
+    attempt = siege(t)["smuggling"][0]
+    assert (attempt["merchant"], attempt["good"], attempt["bribe"], attempt["success"]) == ("corvin", "Grain",
+                                                                                         bribe, success)
+    assert attempt["paid"] == (4 if success else 0)
+
+
+def test_smuggled_provisions_feed_the_garrison_another_season(t: Table) -> None:
+    besiege(t)
+    t.do("smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, [5])
+    t.advance()
+    t.advance()
+    assert siege(t)["provisions"] == 0 and siege(t)["decision_needed"] is False
+    t.advance()
+    assert siege(t)["decision_needed"] is True
+
+
+def test_smuggle_odds(t: Table) -> None:
+    spec = spec_for("smuggle")
+    assert spec.odds is not None
+    odds = spec.odds(t.world, Identity.parse("gm"), {"bribe": 5, "modifier": 0})
+    assert odds["success"] == pytest.approx(5 / 6, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "text"),
+    [
+        ({"merchant": "aldric", "shipments": 1}, "merchant", "not a merchant adventurer"),
+        ({"merchant": "corvin", "shipments": 1, "good": "Silk"}, "good", "not an edible staple"),
+        ({"merchant": "corvin", "shipments": 1, "bribe": 16}, "bribe", "has 15 ducats, not 16"),
+        ({"merchant": "corvin", "shipments": 22}, "shipments", "could not pay 44"),
+        ({"merchant": "corvin", "shipments": 0}, "shipments", "at least 1"),
+    ],
+)
+def test_smuggle_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
+    besiege(t)
+    t.refused("smuggle", {"fort": "brinehaven", **params}, field, text, [6])
+
+
+def test_smuggling_by_the_merchants_own_player_is_adjudicated_by_others(t: Table) -> None:
+    besiege(t)
+    t.refused("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "identity",
+              "players never roll", [6], who="player:corvin")
+
+
+# --- the monitor's view and the CLI ------------------------------------------------------------------
+
+
+def test_siege_view_for_the_monitor(t: Table) -> None:
+    besiege(t)
+    row = siege_view(t.world)[0]
+    assert row["fort_name"] == "Brinehaven" and row["level"] == 2 and row["level_name"] == "Fort"
+    assert row["regiments"] == 2 and row["provisions"] == 2 and row["seasons_left"] == 1
+    assert row["defenders"] == [{"id": "brinehaven-watch", "name": "Brinehaven Watch", "owner": "elbreth",
+                                 "regiments": 2}]
+    assert row["effective"] and row["blockade_missing"] is None and not row["decision_needed"]
+    assert row["doc"]["besieger"] == "varos"
+
+
+def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(t.save.path)
+    assert main(["--save", path, "--as", "king:varos", "do", "siege-begin", "fort=brinehaven",
+                 "units=varos-siege-host,varos-blockade-squadron", "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["effective"] is True
+    assert main(["--save", path, "do", "messenger", "fort=brinehaven", "--odds", "--json"]) == 0
+    odds = orjson.loads(capsys.readouterr().out)
+    assert odds["command"] == "messenger" and odds["success"] == 0.666667
+    assert main(["--save", path, "do", "smuggle", "fort=brinehaven", "merchant=corvin", "shipments=1", "bribe=2",
+                 "--odds", "--json"]) == 0
+    assert orjson.loads(capsys.readouterr().out)["success"] == pytest.approx(5 / 6, abs=1e-6)
+    assert main(["--save", path, "do", "messenger", "fort=brinehaven", "ducats=4", "--dice", "1", "--json"]) == 0
+    out = orjson.loads(capsys.readouterr().out)
+    assert out["success"] is False and out["ducats_captured"] == 4
+    for _ in range(2):
+        assert main(["--save", path, "advance", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--save", path, "advance", "--json"]) == 2
+    assert "Brinehaven" in capsys.readouterr().err
+    assert main(["--save", path, "--as", "king:elbreth", "do", "siege-decide", "fort=brinehaven",
+                 "choice=sally", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["--save", path, "advance", "--json"]) == 0
