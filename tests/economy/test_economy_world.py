@@ -294,6 +294,25 @@ def test_year_start_business_income_on_the_demo(save: WorldFile) -> None:
     summary = next(e for e in result.entries if e["kind"] == "year-start" and e.get("refs", {}).get("step") ==
                "business-income")
     assert summary["refs"]["sums"] == sums
+    # One line per recipient, not per business; each owner sees his own line only.
+    lines = [e for e in result.entries if "business income (" in e["text"]]
+    assert len(lines) == len(income)
+    corvin = next(e for e in lines if e["audience"] == "character:corvin")
+    assert "Hale & Sons Bank 8" in corvin["text"] and "Saltcross Salt Works 3" in corvin["text"]
+
+
+def test_a_long_income_line_names_six_and_counts_the_rest(save: WorldFile) -> None:
+    def many(data: dict) -> None:
+        for i in range(9):
+            data["businesses"][f"extra-{i}"] = {"name": f"Stall {i}", "owner": "nyx", "province": "the-wilds",
+                                                "pc": "hollow-oak", "sector": "service", "size": 1, "invested": 4}
+
+    edit(save, many)
+    set_date(save, "Winter 312")
+    result = run(save, "gm", "advance")
+    line = next(e for e in result.entries if e["audience"] == "character:nyx" and "business income" in e["text"])
+    assert line["amounts"] == {"characters:nyx": 9}
+    assert "Stall 5 1 and 3 more" in line["text"] and "Stall 6" not in line["text"]
 
 
 def test_business_tax_goes_to_the_state(save: WorldFile) -> None:

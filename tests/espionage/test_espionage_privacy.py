@@ -191,3 +191,18 @@ def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
     assert espionage_inbox(world, KING_ELBRETH) == []
     assert visible_table(world, Identity.parse("player:corvin"), "orders") == {}
     assert next(i for i in due_items(world) if i.get("order") == order.data["order"])["audience"] == "adjudicators"
+
+
+def test_generic_order_resolve_keeps_the_false_report(save: WorldFile) -> None:
+    """`order-resolve` works for espionage orders too; the order's outcome is what the filer may read."""
+    mutate(save, lambda w: w.edit("effects", "varos-spy-ring-in-elbreth").update(known_to_target=True))
+    order = do(save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-spy-ring"},
+               who=KING_ELBRETH)
+    do(save, "order-resolve", {"order": order.data["order"]}, [2])  # 2 < T=3: the purge fails
+    world = read(save)
+    assert world.get("effects", "varos-spy-ring-in-elbreth")["active"] is True
+    assert world.get("orders", order.data["order"])["outcome"] == (
+        "Espionage: Purge Administration: cleared. Infiltrate Spy Ring: cleared.")
+    mine = texts(world, KING_ELBRETH)
+    assert "failure" not in " ".join(mine) and "FAILED" not in " ".join(mine)
+    assert texts(world, KING_VAROS) == []

@@ -308,7 +308,8 @@ class YakServe:
         self.fingerprint = re.search(r"host key (SHA256:\S+)", text).group(1)  # type: ignore[union-attr]
 
     def stderr_text(self) -> str:
-        self._stderr.flush()
+        if not self._stderr.closed:
+            self._stderr.flush()
         return self.stderr_path.read_text(errors="replace")
 
     def wait_log(self, needle: str, timeout: float = TIMEOUT) -> str:

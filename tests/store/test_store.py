@@ -460,7 +460,8 @@ def test_reads_reopen_the_file(save: WorldFile) -> None:
     assert len(World(other.read()).table("chronicle")) == 3
 
 
-def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.MonkeyPatch,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
     replaced: list[str] = []
     real = os.replace
 
@@ -471,6 +472,19 @@ def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.Mon
     monkeypatch.setattr(os, "replace", counting)
     run_command(save, GM, "note", {"text": "one write"})
     assert replaced == [str(save.path)]
+    # Through the CLI too, and the save is read once (the `--as` check runs in the transaction).
+    replaced.clear()
+    reads: list[Path] = []
+    real_read = AtomicOrjsonStorage.read_bytes
+
+    def counting_read(self: AtomicOrjsonStorage) -> bytes:
+        reads.append(self.path)
+        return real_read(self)
+
+    monkeypatch.setattr(AtomicOrjsonStorage, "read_bytes", counting_read)
+    assert main(["--save", str(save.path), "--as", "king:elbreth", "do", "note", "text=cli"]) == 0
+    assert replaced == [str(save.path)]
+    assert reads == [save.path]
 
 
 def test_tinydb_storage_contract(tmp_path: Path) -> None:

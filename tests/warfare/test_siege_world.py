@@ -11,6 +11,7 @@ import pytest
 from warfare_helpers import Table
 
 from yak_tui.cli import main
+from yak_tui.world.audience import visible_table
 from yak_tui.world.calendar import GameDate
 from yak_tui.world.commands import spec_for
 from yak_tui.world.identity import Identity
@@ -168,23 +169,19 @@ def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> 
 def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) -> None:
     besiege(t)
     assert "1 season(s) left" in due(t, "siege")[0]["text"]
+    assert not blockers(t.world)
     t.advance()  # Spring 312 closes: 2 regiments eat 2
     doc = siege(t)
-    assert (doc["provisions"], doc["seasons"], doc["decision_needed"]) == (0, 1, False)
+    assert (doc["provisions"], doc["seasons"]) == (0, 1)
     assert doc["consumption"] == [{"date": {"year": 312, "season": "Spring"}, "regiments": 2, "eaten": 2,
                                    "provisions": 0, "short": False}]
     assert t.get("pcs", "brinehaven")["last_besieged"] == {"year": 312, "season": "Spring"}
-    assert "0 season(s) left" in due(t, "siege")[0]["text"]
-    assert not due(t, "siege-decision")
-    t.advance()  # Summer 312 closes: nothing to eat
-    doc = siege(t)
-    assert (doc["provisions"], doc["decision_needed"], doc["decision"]) == (0, True, None)
-    assert any("must choose at once between surrender and sally" in text for text in t.texts("player:lysa"))
+    # Summer: nothing is left to eat, so the defenders must choose before Summer may close (RULINGS §3).
     urgent = due(t, "siege-decision")
     assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
-    # Autumn cannot close until the choice is recorded.
+    assert siege_view(t.world)[0]["decision_needed"] is True
     assert any("Brinehaven" in reason for reason in blockers(t.world))
-    t.refused("advance", {}, "season", "the defenders of Brinehaven (siege-0001) are short of provisions")
+    t.refused("advance", {}, "season", "the defenders of Brinehaven (siege-0001) will end the season short")
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, "identity",
               "does not act for kingdom elbreth", who="king:varos")
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
@@ -193,12 +190,12 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
                            "surrendered_units": ["brinehaven-watch"]}
     pc = t.get("pcs", "brinehaven")
     assert (pc["controller"], pc["captured_by"], pc["siege"]) == ("varos", "varos", None)
-    assert pc["last_besieged"] == {"year": 312, "season": "Autumn"}
+    assert pc["last_besieged"] == {"year": 312, "season": "Summer"}
     assert "brinehaven-watch" not in t.world.data["units"]
     doc = siege(t)
-    assert (doc["status"], doc["decision"], doc["decision_needed"]) == ("surrendered", "surrender", False)
-    assert doc["decisions"] == [{"date": {"year": 312, "season": "Autumn"}, "choice": "surrender"}]
-    assert t.advance().data["to"] == "Winter 312"
+    assert (doc["status"], doc["decision"]) == ("surrendered", "surrender")
+    assert doc["decisions"] == [{"date": {"year": 312, "season": "Summer"}, "choice": "surrender"}]
+    assert t.advance().data["to"] == "Autumn 312"
     # Varos may now loot the fort it took.
     assert t.do("loot", {"pc": "brinehaven"}, who="king:varos").data["tax"] == 4
 
@@ -207,14 +204,15 @@ def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
     besiege(t)
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
     t.advance()
-    t.advance()
+    assert blockers(t.world)
     result = t.do("siege-decide", {"fort": "brinehaven", "choice": "sally"}, who="king:elbreth")
     assert result.data == {"siege": "siege-0001", "choice": "sally"}
     assert any("the GM plays out the battle" in text for text in t.texts())
     assert siege(t)["status"] == "active" and t.get("pcs", "brinehaven")["controller"] == "elbreth"
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
-    t.advance()  # Autumn closes, still starving: the choice is due again
-    assert siege(t)["decision_needed"] is True and siege(t)["decision"] is None
+    assert not blockers(t.world)
+    t.advance()  # Summer closes after the sally; in Autumn they are still starving: the choice is due again
+    assert siege_view(t.world)[0]["decision_needed"] is True
     assert blockers(t.world)
     # The GM played the sally out: the besiegers were beaten and leave.
     t.do("siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
@@ -365,10 +363,10 @@ def test_smuggled_provisions_feed_the_garrison_another_season(t: Table) -> None:
     besiege(t)
     t.do("smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, [5])
     t.advance()
+    # Without the smuggled food they would have to choose now; with it they eat another season.
+    assert siege(t)["provisions"] == 2 and not blockers(t.world)
     t.advance()
-    assert siege(t)["provisions"] == 0 and siege(t)["decision_needed"] is False
-    t.advance()
-    assert siege(t)["decision_needed"] is True
+    assert siege(t)["provisions"] == 0 and blockers(t.world)
 
 
 def test_smuggle_odds(t: Table) -> None:
@@ -413,6 +411,13 @@ def test_siege_view_for_the_monitor(t: Table) -> None:
     assert row["doc"]["besieger"] == "varos"
 
 
+def test_everyone_sees_the_siege(t: Table) -> None:
+    besiege(t)
+    for who in ("player:lysa", "king:kesh", "player:corvin"):
+        seen = visible_table(t.world, Identity.parse(who), "sieges")["siege-0001"]
+        assert seen["fort"] == "brinehaven" and seen["provisions"] == 2 and seen["effective"] is True
+
+
 def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(t.save.path)
     assert main(["--save", path, "--as", "king:varos", "do", "siege-begin", "fort=brinehaven",
@@ -427,8 +432,7 @@ def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["--save", path, "do", "messenger", "fort=brinehaven", "ducats=4", "--dice", "1", "--json"]) == 0
     out = orjson.loads(capsys.readouterr().out)
     assert out["success"] is False and out["ducats_captured"] == 4
-    for _ in range(2):
-        assert main(["--save", path, "advance", "--json"]) == 0
+    assert main(["--save", path, "advance", "--json"]) == 0
     capsys.readouterr()
     assert main(["--save", path, "advance", "--json"]) == 2
     assert "Brinehaven" in capsys.readouterr().err

@@ -98,10 +98,12 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world))})
         return 0
-    from yak_tui.world.model import World
+    from yak_tui.world.session import check_identity
 
-    identity = _identity(opts, World(save.read()))
-    result = run_command(save, identity, args.command, params, dice_from(args))
+    identity = _identity(opts)
+    # The identity is checked inside the command's transaction: one read of the save, not two.
+    result = run_command(save, identity, args.command, params, dice_from(args),
+                         check=lambda world: check_identity(world, identity))
     payload = {"command": result.command, "ok": True, **result.data,
                "entries": [e["id"] for e in result.entries]}
     text_lines = [e["text"] for e in result.entries] or [f"{result.command}: done"]

@@ -110,6 +110,11 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "units": ("name", "owner", "kind", "size", "hex"),
     "businesses": ("name", "province", "sector", "size", "owner", "monopoly", "pc"),
     "academies": ("pc", "type", "level", "kingdom"),
+    # A siege is fought in the open: its state is public (written by yak_tui.world.warfare).
+    "sieges": ("fort", "besieger", "defender", "units", "started", "status", "ended", "lifted", "port_access",
+               "land_blockade", "sea_blockade", "effective", "effective_from", "provisions", "starting_provisions",
+               "carried_over_from", "seasons", "consumption", "decision_needed", "decision", "decided",
+               "decisions", "messengers", "smuggling", "surrendered_units"),
 }
 # Fields even a document's owner may not see (only the GM): what the other side of a secret knows,
 # e.g. whether the target of a spy mission detected it or identified its sponsor.

@@ -361,11 +361,17 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
 
 
 def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                dice: Dice | None = None) -> CommandResult:
-    """The one transaction path: lock, reload, validate, apply, chronicle, write once."""
+                dice: Dice | None = None, *, check: Callable[[World], None] | None = None) -> CommandResult:
+    """The one transaction path: lock, reload, validate, apply, chronicle, write once.
+
+    `check` runs on the freshly loaded world first (e.g. that `--as` names a real kingdom), so a
+    front end need not read the save a second time.
+    """
     spec_for(name)
     with save.transaction() as data:
         world = World(data)
+        if check is not None:
+            check(world)
         return apply_command(world, identity, name, raw_params, dice)
 
 

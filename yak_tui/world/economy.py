@@ -44,6 +44,43 @@ from yak_tui.world.seasons import (
     year_start_step,
 )
 
+# Where RULINGS §5–§6 are silent, this is how the world layer settles it (shown by help screens).
+RULINGS_MADE = (
+    "A business that loses its last Size in competition (or liquidation) is removed; its stock and "
+    "warehoused goods go to its owner's goods, and its monopoly lapses.",
+    "The loser of a competition also loses one Size's worth of `invested` (the sector cost); money "
+    "spent on a failed competition is not invested.",
+    "Opening a business into a full sector is a competition by a Size-0 expander; if it fails, no "
+    "business opens and the cost is spent.",
+    "A monopoly's kind defaults by sector (industrial goods, commercial trade, service service); "
+    "one monopoly per sector and province; penalties of several monopolies add up (Potential never "
+    "below 0).",
+    "Deals that bind a second character (sale, credit, loan) are run by the GM or confirmed by an "
+    "uninvolved King through an order; the seller/lender files it.",
+    "Credit and loans are drawn from the lender's creditors (outside the game), not from its owner's "
+    "treasury; repayments go back to them. When credit falls due unpaid (or a loan is past its term), "
+    "the lender pays from its owner's treasury, then liquidates Size; what it pays, the debtor then "
+    "owes the owner (repayments reimburse him first); what nobody pays is a bad debt against the "
+    "debtor. The same procedure covers loan instalments.",
+    "The credit (loan) limit counts what the lender still answers for on its open credit (loans).",
+    "An optional `fee` is paid by the debtor to the lender's owner when credit or a loan is extended.",
+    "Business tax goes to the kingdom of the province the business stands in; a looted business's "
+    "income (after tax) goes to the looter, the tax still to the state.",
+    "Production costs use the table base price; sales use the province price (base + espionage "
+    "modifier, at least 1). One market-sale roll per business and good at season end.",
+    "Warehoused goods (on site or in a commercial business of the same owner) are never sold "
+    "automatically; goods-release puts them back on that business's market.",
+    "Training may sponsor any specialist type, sailors included (the seed: 'of any kind').",
+    "Academies stand in towns, cities, castles and ports the kingdom controls.",
+    "Academy interference cuts a kingdom's graduates of that type by its reduction in total (not per "
+    "academy), never below 0; the target learns of it only if the mission was detected.",
+    "Gunpowder engineers return to the pool when they deliver at year start.",
+    "A trap's engineer returns if a friendly unit escaped or his side won; otherwise he defects to "
+    "the named winner, or is lost if none is named.",
+    "A counter-missionary is entered by the GM, or staked beforehand by the defender "
+    "(convert-counter); its ducats are paid, as far as the treasury holds, when it is used.",
+)
+
 MONOPOLY_KINDS = ("trade", "service", "goods")
 # The monopoly a sector takes when none is named.
 DEFAULT_MONOPOLY = {"industrial": "goods", "commercial": "trade", "service": "service"}
@@ -576,68 +613,92 @@ INCOME_NAMES_LISTED = 6
 def _business_income(ctx: CommandContext, report: StepReport) -> None:
     """Each business earns its Size less the state's business tax; the state (the kingdom of the
     province it stands in) gets the tax. Paid as one sum per recipient, one chronicle line each
-    (a line per business would make the year start of a big world as slow as its chronicle)."""
+    (a line per business would make the year start of a big world as slow as its chronicle).
+    The loop is kept lean on purpose: it runs once per business of the world."""
     world = ctx.world
     year = world.date.year
-    # Per recipient: total, names listed, businesses counted.
-    incomes: dict[tuple[str, str], list[Any]] = {}
+    totals: dict[str, int] = {}  # owner -> income
+    counts: dict[str, int] = {}
+    names: dict[str, list[str]] = {}
+    looted_totals: dict[tuple[str, str], int] = {}
+    looted_names: dict[tuple[str, str], list[str]] = {}
     taxes: dict[str, int] = {}
-    rate_of: dict[str | None, int] = {}
-    state_of = {pid: prov.get("kingdom") for pid, prov in world.all("provinces")}
+    rate_of: dict[Any, int] = {}
+    state_of: dict[Any, Any] = {pid: prov.get("kingdom") for pid, prov in world.all("provinces")}
     cut: dict[tuple[int, int], int] = {}
     total_income = total_tax = total_looted = 0
-    for business_id, biz in world.all("businesses"):
+    for business_id, biz in world.table("businesses").items():
         size = biz.get("size", 0)
         if size <= 0:
             continue
-        state = state_of.get(biz.get("province", ""))
+        state = state_of.get(biz.get("province"))
         rate = rate_of.get(state)
         if rate is None:
             rate = rate_of[state] = _tax_rate(world, state)
-        tax = cut.get((size, rate))
-        if tax is None:
-            tax = cut[(size, rate)] = rules.business_tax(int(size), rate)
+        if rate:
+            key = (size, rate)
+            tax = cut.get(key)
+            if tax is None:
+                tax = cut[key] = rules.business_tax(int(size), rate)
+            if tax:
+                total_tax += tax
+                if state is not None:
+                    taxes[state] = taxes.get(state, 0) + tax
+        else:
+            tax = 0
         income = size - tax
         total_income += income
-        if tax:
-            total_tax += tax
-            if state is not None:
-                taxes[state] = taxes.get(state, 0) + tax
-        recipient = ("characters", biz["owner"])
-        looted = False
         if biz.get("income_looted_by"):
-            looted_for = int(biz.get("income_looted_for") or year)
-            if looted_for <= year:
-                looter = _looter(world, biz["income_looted_by"])
-                edited = world.edit("businesses", business_id)
-                edited["income_looted_by"] = None
-                edited.pop("income_looted_for", None)
-                if looter is not None and looted_for == year:
-                    recipient, looted = looter, True
-                    total_looted += income
+            looter = _looted_income(world, business_id, biz, year)
+            if looter is not None:
+                total_looted += income
+                looted_totals[looter] = looted_totals.get(looter, 0) + income
+                looted_names.setdefault(looter, []).append(f"looted from {biz.get('name', business_id)} {income}")
+                continue
         if not income:
             continue
-        line = incomes.get(recipient)
-        if line is None:
-            line = incomes[recipient] = [0, [], 0]
-        line[0] += income
-        line[2] += 1
-        if len(line[1]) < INCOME_NAMES_LISTED:
-            line[1].append(f"{'looted from ' if looted else ''}{biz.get('name', business_id)} {income}")
+        owner = biz["owner"]
+        count = counts.get(owner, 0)
+        if count:
+            totals[owner] += income
+            if count < INCOME_NAMES_LISTED:
+                names[owner].append(f"{biz.get('name', business_id)} {income}")
+        else:
+            totals[owner] = income
+            names[owner] = [f"{biz.get('name', business_id)} {income}"]
+        counts[owner] = count + 1
     report.add("business income", total_income)
     report.add("business tax", total_tax)
     if total_looted:
         report.add("looted", total_looted)
-    for recipient in sorted(incomes):
-        amount, names, count = incomes[recipient]
-        more = f" and {count - len(names)} more" if count > len(names) else ""
-        ctx.move_ducats(None, recipient, amount, f"business income ({', '.join(names)}{more})",
+    lines: dict[tuple[str, str], tuple[int, list[str], int]] = {
+        ("characters", owner): (amount, names[owner], counts[owner]) for owner, amount in totals.items()}
+    for looter, amount in looted_totals.items():
+        held, listed, count = lines.get(looter, (0, [], 0))
+        lines[looter] = (held + amount, listed + looted_names[looter], count + len(looted_names[looter]))
+    for recipient in sorted(lines):
+        amount, listed, count = lines[recipient]
+        shown = listed[:INCOME_NAMES_LISTED]
+        more = f" and {count - len(shown)} more" if count > len(shown) else ""
+        ctx.move_ducats(None, recipient, amount, f"business income ({', '.join(shown)}{more})",
                         audience=_party_audience(recipient))
         report.lines.append(f"{world.display_name(*recipient)}: +{_num(amount)} business income")
     for state in sorted(taxes):
         ctx.move_ducats(None, ("kingdoms", state), taxes[state], "business tax for the year",
                         audience=kingdom_audience(state))
         report.lines.append(f"{world.display_name('kingdoms', state)}: +{_num(taxes[state])} business tax")
+
+
+def _looted_income(world: World, business_id: str, biz: dict[str, Any], year: int) -> tuple[str, str] | None:
+    """Who takes this year's income of a looted business (clearing the mark), or None."""
+    looted_for = int(biz.get("income_looted_for") or year)
+    if looted_for > year:
+        return None  # looted for a later year: the mark waits
+    looter = _looter(world, biz["income_looted_by"])
+    edited = world.edit("businesses", business_id)
+    edited["income_looted_by"] = None
+    edited.pop("income_looted_for", None)
+    return looter if looted_for == year else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1783,6 +1844,7 @@ def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 __all__ = [
     "ACADEMY_INTERFERENCE",
+    "RULINGS_MADE",
     "SAILOR_RECRUITMENT",
     "academy_follow_town",
     "add_specialists",

@@ -81,6 +81,7 @@ class EntryView:
     actor: str
     rolls: tuple[str, ...] = ()
     blind: bool = False
+    note: str = ""  # the adjudicator's note: present only when the viewer may read it
 
 
 def entry_view(entry: Mapping[str, Any]) -> EntryView:
@@ -94,6 +95,7 @@ def entry_view(entry: Mapping[str, Any]) -> EntryView:
         season_key=date.key(), kind=str(entry.get("kind", "event")), text=str(entry.get("text", "")),
         audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
         blind=any(r.get("blind") for r in entry.get("rolls", [])),
+        note=str(entry.get("secret") or entry.get("adjudicator_note") or ""),
     )
 
 
@@ -1040,7 +1042,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         controller = str(doc.get("controller") or "")
         c.update(glyph=PC_GLYPHS.get(str(doc.get("kind")), "○"), controller=controller,
                  province=world.display_name("provinces", doc.get("province")))
-        fort = f", {doc['fort_level']} fort" if doc.get("fort_level") else ""
+        fort = f" · fort level {doc['fort_level']}" if doc.get("fort_level") else ""
         c["places"].append(Place("pcs", pid, str(doc.get("name", pid)), f"{doc.get('kind', '')}{fort}", controller,
                                  colour.get(controller, "")))
         index[f"pcs:{pid}"] = h

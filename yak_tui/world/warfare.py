@@ -13,8 +13,11 @@ State this module owns (for the screens and the other areas):
   `last_besieged` (date), `provisions` (stock left by the last siege, for carry-over),
   `holds_treasury_of` (["kingdoms:<id>", "characters:<id>"]: explicit treasury places).
 - `sieges.<id>`: see `siege-begin` (`_new_siege`).
-- `businesses.<id>`: `income_looted_by` (kingdom) and `income_looted_for` (the year whose
-  year-start income is looted); read it with `looted_income_recipient`.
+- `businesses.<id>`: `income_looted_by` (a bare kingdom id) and `income_looted_for` (the year whose
+  year-start income is looted). The economy's business-income step pays that income to the looter
+  and sets `income_looted_by` to None; `looted_income_recipient` answers the same question, and
+  this module's `expiries` step drops spent marks.
+- `units.<id>`: `inside` (the pc a garrison holds), `upgrades` [{date, note, cost}], `raised`.
 - `kingdoms.<id>.goods`: {"Slaves": n} from slave raids and conversions.
 - `provinces.<id>.unrest`: [{date, cause, amount}] raised by `convert-slaves`.
 """
@@ -643,6 +646,23 @@ def _refresh_effect(ctx: CommandContext, siege_id: str) -> bool:
     return now
 
 
+def decided_this_season(world: World, siege: dict[str, Any]) -> bool:
+    today = _today(world)
+    return any(d.get("date") == today for d in siege.get("decisions") or [])
+
+
+def decision_due(world: World, siege: dict[str, Any]) -> bool:
+    """RULINGS §3: defenders who will end this season short of food must choose before it closes."""
+    if siege.get("status") != ACTIVE:
+        return False
+    if siege.get("decision_needed") and siege.get("decision") is None:
+        return True
+    if not siege.get("effective") or decided_this_season(world, siege):
+        return False
+    regiments = regiments_inside(world, siege["fort"])
+    return rules.season_end_consumption(float(siege["provisions"]), regiments).short
+
+
 def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
     """What the siege monitor shows for one siege (a plain dict, safe to render)."""
     siege = world.get("sieges", siege_id)
@@ -660,7 +680,7 @@ def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
         "land_blockade": bool(siege.get("land_blockade")), "sea_blockade": bool(siege.get("sea_blockade")),
         "blockade_missing": rules.blockade_refusal(bool(siege.get("port_access")), bool(siege.get("land_blockade")),
                                                    bool(siege.get("sea_blockade"))),
-        "decision_needed": bool(siege.get("decision_needed")) and siege.get("decision") is None,
+        "decision_needed": decision_due(world, siege),
         "status": siege.get("status"),
     }
 
@@ -713,7 +733,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     sea = any(_is_sea_unit(u) for u in units)
     port = open_port_access(world, fort, besieger)
     last = fort.get("last_besieged")
-    ago = GameDate.from_dict(last).seasons_until(world.date) if last else None
+    ago = max(0, GameDate.from_dict(last).seasons_until(world.date)) if last else None
     level = int(fort["fort_level"])
     provisions = rules.starting_provisions(level, ago, float(fort.get("provisions", 0) or 0))
     siege_id = world.new_id("sieges", "siege")
@@ -823,14 +843,13 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
         pc["provisions"] = _num(end.provisions_after)
         report.add("provisions eaten", end.eaten)
         if end.short:
-            edited["decision_needed"] = True
-            edited["decision"] = None
+            # The advance guard made sure the defenders chose (a sally) before this season closed.
+            edited["decision_needed"] = False
             report.add("sieges short of provisions", 1)
             report.lines.append(f"{fort}: {regiments} regiments, {_num(end.eaten)} provisions left to eat: short")
-            ctx.log(f"The defenders of {fort} end {world.date.label()} without enough provisions ({regiments} "
-                    f"regiments, {_num(end.eaten)} eaten): they must choose at once between "
-                    f"{' and '.join(end.choices)}. The next season cannot close until the choice is recorded "
-                    f"(siege-decide).", kind="siege", refs={"siege": siege_id, "urgent": True})
+            ctx.log(f"The defenders of {fort} end {world.date.label()} with only {_num(end.eaten)} provisions for "
+                    f"{regiments} regiments, after choosing to sally; the siege goes on until the GM records "
+                    f"`capture` or `siege-lift`.", kind="siege", refs={"siege": siege_id})
         else:
             left = rules.seasons_left(end.provisions_after, regiments)
             report.lines.append(f"{fort}: {regiments} regiments eat {_num(end.eaten)}; "
@@ -842,14 +861,14 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
 
 
 def _undecided(world: World) -> list[tuple[str, dict[str, Any]]]:
-    return [(sid, s) for sid, s in sorted(world.all("sieges"))
-            if s.get("status") == ACTIVE and s.get("decision_needed") and s.get("decision") is None]
+    return [(sid, s) for sid, s in sorted(world.all("sieges")) if decision_due(world, s)]
 
 
 @advance_guard
 def _siege_guard(world: World) -> list[str]:
-    return [f"the defenders of {_name(world, 'pcs', s['fort'])} ({sid}) are short of provisions and must choose: "
-            f"record `siege-decide fort={s['fort']} choice=surrender|sally`" for sid, s in _undecided(world)]
+    return [f"the defenders of {_name(world, 'pcs', s['fort'])} ({sid}) will end the season short of provisions "
+            f"and must choose first: record `siege-decide fort={s['fort']} choice=surrender|sally`"
+            for sid, s in _undecided(world)]
 
 
 @command("siege-decide", "Record the starving defenders' choice: surrender, or sally against the besiegers.",
@@ -862,7 +881,7 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.require_acts_for(kingdom=siege["defender"])
     else:
         ctx.require_gm("decide for the defenders of a fort no kingdom holds")
-    if not siege.get("decision_needed") or siege.get("decision") is not None:
+    if not decision_due(world, siege):
         raise CommandError("choice", f"no choice is due: the defenders of {fort['name']} are not short of provisions "
                                      f"(a sally at will is a battle for the GM)")
     refusal = rules.siege_choice_refusal(p["choice"])
@@ -1213,8 +1232,9 @@ def _due_sieges(world: World) -> list[dict[str, Any]]:
         besieger = _name(world, "kingdoms", siege["besieger"])
         if info["decision_needed"]:
             items.append({"kind": "siege-decision", "urgent": True, "audience": PUBLIC, "siege": sid,
-                          "text": f"{info['fort_name']} (besieged by {besieger}) is out of provisions: the defenders "
-                                  f"must choose surrender or sally (siege-decide)"})
+                          "text": f"{info['fort_name']} (besieged by {besieger}) has {info['provisions']} provisions "
+                                  f"for {info['regiments']} regiments: the defenders must choose surrender or sally "
+                                  f"before the season closes (siege-decide)"})
         elif not info["effective"]:
             items.append({"kind": "siege", "urgent": False, "audience": PUBLIC, "siege": sid,
                           "text": f"Siege of {info['fort_name']} by {besieger} not yet in effect: "

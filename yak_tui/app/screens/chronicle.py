@@ -29,6 +29,8 @@ def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
     lines = [head]
     for roll in entry.rolls:
         lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
+    if entry.note:
+        lines.append(Content.assemble(("      ✎ GM note: ", "bold $warning"), (entry.note, "italic")))
     return Content("\n").join(lines)
 
 

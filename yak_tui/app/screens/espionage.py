@@ -11,7 +11,7 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 
 from yak_tui.app.messages import OrderAction
 from yak_tui.app.screens.base import YakScreen
@@ -36,12 +36,13 @@ class EspionageScreen(YakScreen):
     CSS_PATH = "rules.tcss"
 
     def compose_body(self) -> ComposeResult:
-        with Horizontal(classes="columns"):
-            with VerticalScroll(classes="column", can_focus=False):
+        # `.columns` side by side, each scrolling on its own; stacked in one scroll when narrow.
+        with VerticalScroll(classes="columns", can_focus=False):
+            with Vertical(classes="column"):
                 yield Panel("Specialist pools", YakTable(id="pools-table"), id="pools")
                 yield Panel("Effects in force", YakTable(id="effects-table"), id="effects")
                 yield Panel("Private orders inbox", InboxTable(id="inbox-table"), id="inbox")
-            with VerticalScroll(classes="column", can_focus=False):
+            with Vertical(classes="column"):
                 yield Panel("Mission catalogue", YakTable(id="missions-table"), id="missions")
 
     def refresh_view(self, world: World) -> None:

@@ -17,6 +17,16 @@ TIPS = (
 )
 
 
+def _our_actions(node: object) -> set[str]:
+    """Actions bound in yak's own classes (the app, our screens and widgets), not Textual's."""
+    actions: set[str] = set()
+    for cls in type(node).__mro__:
+        if cls.__module__.startswith("yak_tui") and "BINDINGS" in cls.__dict__:
+            for item in cls.__dict__["BINDINGS"]:
+                actions.add(item.action if isinstance(item, Binding) else item[1])
+    return actions
+
+
 class HelpScreen(ModalScreen[None]):
     CSS_PATH = "dialogs.tcss"
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
@@ -37,7 +47,8 @@ class HelpScreen(ModalScreen[None]):
             everywhere: list[tuple[str, str]] = []
             for key, active in under.active_bindings.items():
                 binding = active.binding
-                if not binding.description or key in seen:
+                # Textual's own widget keys (cursor movement, paging) are not worth a line.
+                if not binding.description or key in seen or binding.action not in _our_actions(active.node):
                     continue
                 seen.add(key)
                 display = binding.key_display or self.app.get_key_display(binding)

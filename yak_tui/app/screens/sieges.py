@@ -15,6 +15,7 @@ from yak_tui.app.screens.base import YakScreen
 from yak_tui.app.widgets.common import FULL, Panel, YakTable, num
 from yak_tui.world import views
 from yak_tui.world.model import World
+from yak_tui.world.views import short_name
 
 
 class SiegesScreen(YakScreen):
@@ -36,9 +37,10 @@ class SiegesScreen(YakScreen):
             empty="No fort is under siege.")
         self.query_one("#forts").border_title = f"Walled places ({len(view.forts)})"
         self.query_one("#forts-table", YakTable).fill(
-            ["Place", "Province", "Held by", "Level", "Fortification", "Provisions", "Port", "State"],
-            [(f.id, [Text(f.name, style="bold"), f.province, f.controller, Text(str(f.level), justify="right"),
-                     f.level_name, Text(num(f.provisions), justify="right"), "open" if f.port_access else "—",
+            ["Place", "Province", "Held by", "Fortification", "Provisions", "Port", "State"],
+            [(f.id, [Text(f.name, style="bold"), f.province, short_name(f.controller),
+                     Text.assemble((str(f.level), "bold"), " ", f.level_name), Text(num(f.provisions), justify="right"),
+                     "open" if f.port_access else "—",
                      Text("besieged", style=f"bold {FULL}") if f.besieged else Text("at peace", style="dim")])
              for f in view.forts],
             empty="No walled place you may see.")

@@ -61,8 +61,15 @@ class YakTable(DataTable[Any]):
             note.display = count == 0
         if keep is not None and keep in self.rows:
             self.move_cursor(row=self.get_row_index(keep), animate=False)
-        # The table measures its rows when idle; lay out again then so `height: auto` fits them.
-        self.call_after_refresh(self.refresh, layout=True)
+        # The table measures its rows when idle; lay out again then so `height: auto` fits them
+        # (and so do the auto-sized containers around it).
+        self.call_after_refresh(self._relayout)
+
+    def _relayout(self) -> None:
+        node: Any = self
+        while node is not None and node is not self.screen:
+            node.refresh(layout=True)
+            node = node.parent
 
     def _empty_note(self) -> Static:
         if self._note is None:

@@ -172,7 +172,7 @@ class HexMap(Widget, can_focus=True):
             base = "reverse bold"
         glyph_style = f"bold {cell.colour}" if cell is not None and cell.colour else "bold"
         if cell is None or not cell.glyph:
-            glyph, glyph_style = ("·", "$foreground 35%") if cell is None else ("○", "bold")
+            glyph, glyph_style = "·", "$foreground 35%"
         else:
             glyph = cell.glyph
         marks: list[tuple[str, str]] = []
