@@ -54,6 +54,11 @@ def atomic_write_bytes(path: Path, payload: bytes) -> None:
     except OSError as error:
         raise _write_error(path, error) from error
     try:
+        try:
+            # Keep the mode the GM gave the save (mkstemp creates 0600).
+            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
             handle.flush()
@@ -155,12 +160,30 @@ class WorldFile:
 
         data = self.storage.read()
         assert data is not None
-        if data.get("meta", {}).get("world") is None:
+        meta = data.get("meta", {}).get("world")
+        if not isinstance(meta, dict):
             raise CorruptSaveError(
                 f"save {self.path} has no world metadata (meta.world); it is not a yak_tui world. "
                 f"{restore_hint(self.path)}"
             )
+        date = meta.get("date")
+        if not (isinstance(date, dict) and isinstance(date.get("year"), int)
+                and date.get("season") in ("Spring", "Summer", "Autumn", "Winter")):
+            raise CorruptSaveError(
+                f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
+            )
         return migrate(data, SCHEMA_VERSION, self.path)
+
+    def sweep_temp_files(self) -> int:
+        """Remove temp files a killed writer left behind (call only while holding the lock)."""
+        removed = 0
+        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+            try:
+                stale.unlink()
+                removed += 1
+            except OSError:
+                pass
+        return removed
 
     def create(self, data: dict[str, dict[str, Any]], overwrite: bool = False) -> None:
         if self.path.exists() and not overwrite:
@@ -183,6 +206,7 @@ class WorldFile:
     def transaction(self) -> Iterator[dict[str, dict[str, Any]]]:
         """Lock, reload, hand out the state; on a clean exit write it once, else write nothing."""
         with self._locked():
+            self.sweep_temp_files()
             data = self.read()
             yield data
             self.storage.write(data)
@@ -191,7 +215,7 @@ class WorldFile:
         """Copy the save into backups/ (rotating: only the newest `keep` stay)."""
         self.backup_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-        target = self.backup_dir / f"{self.path.stem}-{label}-{stamp}.json"
+        target = self.backup_dir / f"{self.path.stem}--{label}--{stamp}.json"
         atomic_write_bytes(target, self.storage.read_bytes())
         backups = self.backups()
         for old in backups[:-keep] if keep > 0 else []:
@@ -201,7 +225,10 @@ class WorldFile:
     def backups(self) -> list[Path]:
         if not self.backup_dir.exists():
             return []
-        return sorted(self.backup_dir.glob(f"{self.path.stem}-*.json"), key=lambda p: p.name[-27:])
+        # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
+        found = [p for p in self.backup_dir.glob(f"{self.path.stem}--*--*.json")
+                 if p.name.count("--") == 2 and p.name.split("--")[0] == self.path.stem]
+        return sorted(found, key=lambda p: p.stem.rsplit("--", 1)[1])
 
     def restore(self, name: str) -> Path:
         """Replace the save with a backup (which must itself be a valid world)."""
