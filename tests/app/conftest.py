@@ -14,6 +14,10 @@ import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
+import textual.constants  # noqa: E402
+
+# A plugin may have imported Textual before this file ran: make its reading of the variable agree.
+textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
 
 sys.path.insert(0, str(Path(__file__).parent))
 

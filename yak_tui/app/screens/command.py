@@ -93,6 +93,7 @@ class CommandScreen(ModalScreen[None]):
         self.running = False
         self.result_text = ""
         self._generation = 0  # validations finish out of order; only the latest one counts
+        self.dice_problem: str | None = None
 
     @property
     def yak(self) -> YakApp:
@@ -206,6 +207,7 @@ class CommandScreen(ModalScreen[None]):
         if self.running or event.generation != self._generation:
             return
         self.problem = event.problem
+        self.dice_problem = event.dice
         self._show_problem(event.problem)
         if self._rolls:
             odds = self.query_one("#odds", Static)
@@ -231,7 +233,7 @@ class CommandScreen(ModalScreen[None]):
     def _update_run(self) -> None:
         naturals, error = self._naturals()
         by_hand = self._rolls and self.query_one("#by-hand", Switch).value
-        blocked = self.problem is not None or (by_hand and (error is not None or not naturals))
+        blocked = self.problem is not None or (by_hand and (error is not None or not naturals or bool(self.dice_problem)))
         self.query_one("#run", Button).disabled = bool(blocked)
 
     # -- running ------------------------------------------------------------------------------------
