@@ -98,7 +98,7 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
         try:
             if condition():
                 return
-        except Exception:  # noqa: BLE001 - widgets may not exist yet
+        except Exception:
             pass
     raise AssertionError(f"timed out waiting for {what or condition}")
 

@@ -8,13 +8,13 @@ import os
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 os.environ.setdefault("YAK_THEME", "dark")
 
-import asyncio  # noqa: E402
-import inspect  # noqa: E402
-import sys  # noqa: E402
-from pathlib import Path  # noqa: E402
+import asyncio
+import inspect
+import sys
+from pathlib import Path
 
-import pytest  # noqa: E402
-import textual.constants  # noqa: E402
+import pytest
+import textual.constants
 
 # A plugin may have imported Textual before this file ran: make its reading of the variable agree.
 textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]

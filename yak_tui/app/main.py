@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive, var
 from textual.screen import Screen
 
@@ -75,12 +75,12 @@ class Outcome:
 class YakApp(App[None]):
     """You Are King, at the table: the GM's console and each player's window on the campaign."""
 
-    CSS_PATH = "yak.tcss"
+    CSS_PATH = Path(__file__).with_name("yak.tcss")  # absolute: subclasses may live anywhere
     TITLE = "yak"
     COMMANDS = App.COMMANDS | {YakCommands}
     COMMAND_PALETTE_DISPLAY = "^p"
-    MODES = {name: _screen_factory(name) for name in SCREENS}
-    BINDINGS = [
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {name: _screen_factory(name) for name in SCREENS}
+    BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
         Binding("r", "roll", "Roll"),
         Binding("a", "advance", "Advance"),
@@ -143,7 +143,7 @@ class YakApp(App[None]):
         stamp = self.save.stamp()
         try:
             world = World(self.save.read())
-        except Exception as error:  # noqa: BLE001 - a save caught mid-write or corrupt: say so, keep the old view
+        except Exception as error:
             self.call_from_thread(self.notify, str(error), title="Cannot read the save", severity="error")
             self._stamp = stamp
             return
@@ -255,7 +255,7 @@ class YakApp(App[None]):
             if value:
                 try:
                     self.switch_identity(value)
-                except Exception as error:  # noqa: BLE001
+                except Exception as error:
                     self.notify(str(error), severity="error")
 
         self.push_screen(IdentityScreen(), chosen)

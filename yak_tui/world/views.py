@@ -588,7 +588,7 @@ def check_command(world: World, viewer: Identity, name: str, raw: Mapping[str, A
 
     try:
         validate_only(world, viewer, name, clean_params(raw), principal)
-    except Exception as error:  # noqa: BLE001 - every refusal becomes a message for the form
+    except Exception as error:
         return problem_of(error)
     return None
 
@@ -600,7 +600,7 @@ def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any]
 
     try:
         spec = spec_for(name)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return problem_of(error)
     if private and spec.category not in PRIVATE_CATEGORIES:
         return Problem("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
@@ -646,7 +646,7 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
         if spec.odds is None:
             return None
         data = spec.odds(world, actor, params)
-    except Exception:  # noqa: BLE001 - odds are advice; the form shows the validation problem
+    except Exception:
         return None
     odds = data.get("odds", data)
     rows = tuple((str(k), float(v)) for k, v in odds.items() if isinstance(v, int | float))
@@ -680,7 +680,7 @@ def check_hand_dice(world: World, viewer: Identity, name: str, raw: Mapping[str,
     dice = HandDice(naturals)
     try:
         apply_command(World(copy.deepcopy(world.data)), viewer, name, clean_params(raw), dice)
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return problem_of(error).message()
     if dice.remaining:
         return f"{len(naturals)} dice typed, but the roll reads only {dice.used}"
@@ -824,7 +824,7 @@ def espionage_view(world: World, viewer: Identity) -> EspionageView:
         for slug, mission in catalogue().items():
             missions.append(MissionRow(slug, mission.name, mission.family, mission.cost, mission.success_target,
                                        mission.detection_target, mission.prerequisite or ""))
-    except Exception:  # noqa: BLE001 - a broken house-rules table must not take the screen down
+    except Exception:
         missions = []
     return EspionageView(tuple(pools), tuple(effects), tuple(inbox), tuple(missions))
 
@@ -1069,7 +1069,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         capital = doc.get("capital")
         if capital and f"pcs:{capital}" in index:
             index[f"kingdoms:{kid}"] = index[f"pcs:{capital}"]
-    for pid, doc in visible_table(world, viewer, "provinces").items():
+    for pid in visible_table(world, viewer, "provinces"):
         for pc_id, pc in sorted(pcs.items()):
             if pc.get("province") == pid and f"pcs:{pc_id}" in index:
                 index[f"provinces:{pid}"] = index[f"pcs:{pc_id}"]
@@ -1123,7 +1123,7 @@ def describe(world: World, viewer: Identity, table_name: str, doc_id: str) -> tu
         return ()
     out = []
     for key, value in doc.items():
-        if key in ("year_counters",) or isinstance(value, Mapping) and not value:
+        if key in ("year_counters",) or (isinstance(value, Mapping) and not value):
             continue
         if isinstance(value, str) and key in ("kingdom", "controller", "owner") and value in world.table("kingdoms"):
             value = world.display_name("kingdoms", value)

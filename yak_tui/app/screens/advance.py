@@ -3,11 +3,12 @@ confirmation, and a progress bar while it runs. Only the GM may confirm."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -47,8 +48,8 @@ def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
 
 
 class AdvanceScreen(ModalScreen[None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "close", "Close")]
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
     class Previewed(Message):
         def __init__(self, preview: views.AdvancePreview | None, problem: str = "") -> None:
@@ -87,6 +88,11 @@ class AdvanceScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#progress").display = False
         self.query_one("#close", Button).focus()
+        if not self.yak.identity.is_gm:
+            # The preview is the whole world's sums (every kingdom's tax and upkeep): GM only.
+            self.query_one("#preview", Static).update(Content.assemble(
+                ("Only the GM may close the season. ", "bold $error"), "Who may: gm"))
+            return
         self._load_preview()
 
     @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
@@ -97,7 +103,7 @@ class AdvanceScreen(ModalScreen[None]):
         try:
             data = preview(self.yak.save)
             shaped = views.advance_preview(data, World(self.yak.save.read()))
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self.post_message(self.Previewed(None, views.problem_of(error).message()))
             return
         self.post_message(self.Previewed(shaped))
@@ -111,7 +117,8 @@ class AdvanceScreen(ModalScreen[None]):
         self.query_one("#preview", Static).update(preview_content(event.preview))
         button = self.query_one("#confirm", Button)
         button.label = f"Advance to {event.preview.target}"
-        button.disabled = bool(event.preview.blocked) or not self.yak.identity.is_gm
+        button.disabled = bool(event.preview.blocked)
+        button.refresh(layout=True)
         if not button.disabled:
             button.focus()
 
@@ -133,7 +140,7 @@ class AdvanceScreen(ModalScreen[None]):
         self.app.call_from_thread(progress.advance, 1)
         try:
             outcome = self.yak.execute_advance()
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self.post_message(self.Advanced(None, views.problem_of(error)))
             return
         self.post_message(self.Advanced(views.advance_preview(outcome.result.data, outcome.world)))

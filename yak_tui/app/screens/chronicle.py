@@ -3,11 +3,12 @@ each with its rolls as far as the viewer may see them; space selects entries, x 
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import OptionList, Select, Static
@@ -36,8 +37,8 @@ def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
 
 class ChronicleScreen(YakScreen):
     SCREEN_NAME = "chronicle"
-    CSS_PATH = "chronicle.tcss"
-    BINDINGS = [
+    CSS_PATH = Path(__file__).with_name("chronicle.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_select", "Select"),
         Binding("x", "export", "Export"),
         Binding("ctrl+a", "select_all", "Select all", show=False),

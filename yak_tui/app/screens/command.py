@@ -9,11 +9,12 @@ refusal says which field is wrong, why, and who may do it instead.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -53,8 +54,8 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
 
 
 class CommandScreen(ModalScreen[None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+r", "run", "Run", show=False),
         Binding("ctrl+y", "copy", "Copy result", show=False),
@@ -104,7 +105,7 @@ class CommandScreen(ModalScreen[None]):
         world = self.yak.world
         try:
             choice = views.command_choice(world, self.yak.identity, self.command)
-        except Exception as error:  # noqa: BLE001 - an unknown command still gets a dialog that says so
+        except Exception as error:
             choice = None
             self.problem = views.problem_of(error)
         self.choice = choice
@@ -264,7 +265,7 @@ class CommandScreen(ModalScreen[None]):
         dice = HandDice(naturals) if naturals else SeededDice()
         try:
             outcome = self.yak.execute(self.command, views.clean_params(values), dice)
-        except Exception as error:  # noqa: BLE001 - a refusal or a store error is shown, never raised
+        except Exception as error:
             self.post_message(self.Refused(views.problem_of(error)))
             return
         identity = self.yak.identity

@@ -3,10 +3,13 @@ the adjudicator's order queue, the viewer's holdings and orders, and the latest 
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -24,7 +27,7 @@ STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524
 class QueueTable(YakTable):
     """Orders waiting for the acting adjudicator: x resolves (dice), j rejects with a reason."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x,enter", "order('resolve')", "Resolve"),
         Binding("j", "order('reject')", "Reject"),
     ]
@@ -36,7 +39,7 @@ class QueueTable(YakTable):
 
 
 class MyOrdersTable(YakTable):
-    BINDINGS = [Binding("w", "order('withdraw')", "Withdraw")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
 
     def action_order(self, action: str) -> None:
         key = self.cursor_row_key()
@@ -47,7 +50,7 @@ class MyOrdersTable(YakTable):
 class HoldingsTable(YakTable):
     """The viewer's holdings; o files an order from the highlighted one."""
 
-    BINDINGS = [Binding("o", "order_here", "Order for this")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("o", "order_here", "Order for this")]
 
     def action_order_here(self) -> None:
         key = self.cursor_row_key()
@@ -58,7 +61,7 @@ class HoldingsTable(YakTable):
 
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
-    CSS_PATH = "dashboard.tcss"
+    CSS_PATH = Path(__file__).with_name("dashboard.tcss")
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="dash-columns"):

@@ -7,10 +7,13 @@ Extend it by adding a Panel in `compose_body` and filling it in `refresh_view` f
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 
 from yak_tui.app.messages import OrderAction
@@ -23,7 +26,7 @@ from yak_tui.world.model import World
 class InboxTable(YakTable):
     """Private orders: the adjudicator resolves (x) or rejects (j) them here."""
 
-    BINDINGS = [Binding("x", "order('resolve')", "Resolve"), Binding("j", "order('reject')", "Reject")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "order('resolve')", "Resolve"), Binding("j", "order('reject')", "Reject")]
 
     def action_order(self, action: str) -> None:
         key = self.cursor_row_key()
@@ -33,7 +36,7 @@ class InboxTable(YakTable):
 
 class EspionageScreen(YakScreen):
     SCREEN_NAME = "espionage"
-    CSS_PATH = "rules.tcss"
+    CSS_PATH = Path(__file__).with_name("rules.tcss")
 
     def compose_body(self) -> ComposeResult:
         # `.columns` side by side, each scrolling on its own; stacked in one scroll when narrow.

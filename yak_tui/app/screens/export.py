@@ -4,11 +4,12 @@ audience, previewed, and copied to the clipboard with OSC 52 (works over SSH).""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -18,8 +19,8 @@ from yak_tui.world import views
 
 
 class ExportScreen(ModalScreen[None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy", show=False)]
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy", show=False)]
 
     def __init__(self, season: str | None = None, selected: Iterable[str] = (), kingdom: str | None = None,
                  character: str | None = None, kind: str | None = None) -> None:
@@ -76,7 +77,7 @@ class ExportScreen(ModalScreen[None]):
         filters = self.filters if scope == "filtered" else {"kingdom": None, "character": None, "kind": None}
         try:
             self.text, count = views.export_text(app.world, app.identity, audience, fmt, season, ids, **filters)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self.text, count = "", 0
             self.query_one("#export-preview", Static).update(views.problem_of(error).message())
             return

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -28,8 +31,8 @@ def _our_actions(node: object) -> set[str]:
 
 
 class HelpScreen(ModalScreen[None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape,q,question_mark", "close", "Close")]
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog -wide"):

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
@@ -17,8 +18,8 @@ from yak_tui.world import views
 
 
 class IdentityScreen(ModalScreen[str | None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         app: Any = self.app
@@ -42,7 +43,7 @@ class IdentityScreen(ModalScreen[str | None]):
         options = self.query_one(OptionList)
         try:
             options.highlighted = options.get_option_index(str(app.identity))
-        except Exception:  # noqa: BLE001
+        except Exception:
             options.highlighted = 0
         options.focus()
 

@@ -7,9 +7,12 @@ Relocate range or Incite/Usurp targets) and adding Panels to the side column.
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import ClassVar
+
 from textual import events, on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
@@ -26,14 +29,14 @@ TABLE_LABEL = {"pcs": "place", "units": "force", "characters": "person"}
 
 class MapScreen(YakScreen):
     SCREEN_NAME = "map"
-    CSS_PATH = "map.tcss"
-    BINDINGS = [Binding("home", "home", "Home hex"), Binding("z", "toggle_zoom", "Zoom")]
+    CSS_PATH = Path(__file__).with_name("map.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("home", "home", "Home hex"), Binding("z", "toggle_zoom", "Zoom")]
 
     def __init__(self) -> None:
         super().__init__()
         self.view: views.MapView | None = None
         self._pending: str | None = None
-        self._zoom: bool | None = None  # None: fit the window
+        self._zoom: int | None = None  # a cell size chosen with z; None: fit the window
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="map-columns"):
@@ -51,9 +54,9 @@ class MapScreen(YakScreen):
         hexmap.set_view(self.view)
         self._fit()
         legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in self.view.legend]
-        legend += [Content(""), Content.assemble(("♜▲●¤≈", "bold"), " places  ", ("♞", "bold $accent"), " forces  ",
-                                                  ("♟", "bold $secondary"), " people")]
-        legend.append(Content.styled("arrows/hjkl move · z zoom · home", "dim"))
+        legend += [Content(""), Content.assemble(("♜▲●¤≈†", "bold"), " places"),
+                   Content.assemble(("♞", "bold $accent"), " forces  ", ("♟", "bold $secondary"), " people"),
+                   Content.styled("arrows move · z zoom", "dim")]
         self.query_one("#legend", Static).update(Content("\n").join(legend))
         if self._pending:
             self._focus_key(self._pending)
@@ -61,18 +64,20 @@ class MapScreen(YakScreen):
     def _fit(self) -> None:
         hexmap = self.query_one(HexMap)
         if self._zoom is not None:
-            hexmap.compact = not self._zoom
+            hexmap.zoom = self._zoom
             return
         scroll = self.query_one("#map-scroll")
-        width, height = hexmap.natural_size(False)
-        hexmap.compact = width > scroll.size.width or height > scroll.size.height
+        hexmap.fit(scroll.size.width, scroll.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._fit)
 
     def action_toggle_zoom(self) -> None:
+        """Cycle the cell size: roomy, medium, compact (the map scrolls when it does not fit)."""
+        from yak_tui.app.widgets.hexmap import CELL_SIZES
+
         hexmap = self.query_one(HexMap)
-        self._zoom = hexmap.compact
+        self._zoom = (hexmap.zoom + 1) % len(CELL_SIZES)
         self._fit()
 
     def action_home(self) -> None:

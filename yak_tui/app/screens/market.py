@@ -7,6 +7,8 @@ Extend it by adding a Panel in `compose_body` and filling it in `refresh_view` f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -20,7 +22,7 @@ from yak_tui.world.model import World
 
 class MarketScreen(YakScreen):
     SCREEN_NAME = "market"
-    CSS_PATH = "rules.tcss"
+    CSS_PATH = Path(__file__).with_name("rules.tcss")
 
     def __init__(self) -> None:
         super().__init__()

@@ -4,11 +4,12 @@ queue. Only NPC espionage missions may be filed privately (RULINGS §1)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -24,8 +25,8 @@ if TYPE_CHECKING:
 
 
 class OrderScreen(ModalScreen[None]):
-    CSS_PATH = "dialogs.tcss"
-    BINDINGS = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order", show=False)]
+    CSS_PATH = Path(__file__).with_name("dialogs.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order", show=False)]
 
     class Checked(Message):
         def __init__(self, generation: int, problem: views.Problem | None) -> None:
@@ -174,7 +175,7 @@ class OrderScreen(ModalScreen[None]):
     def _file(self, params: dict[str, Any]) -> None:
         try:
             outcome = self.yak.execute("order-file", params)
-        except Exception as error:  # noqa: BLE001
+        except Exception as error:
             self.post_message(self.Filed(None, views.problem_of(error)))
             return
         self.post_message(self.Filed(outcome.result.data))

@@ -8,6 +8,8 @@ Extend it by adding a Panel in `compose_body` and filling it in `refresh_view` f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from rich.text import Text
 from textual.app import ComposeResult
 
@@ -20,7 +22,7 @@ from yak_tui.world.views import short_name
 
 class SiegesScreen(YakScreen):
     SCREEN_NAME = "sieges"
-    CSS_PATH = "rules.tcss"
+    CSS_PATH = Path(__file__).with_name("rules.tcss")
 
     def compose_body(self) -> ComposeResult:
         yield Panel("Sieges", YakTable(id="sieges-table"), id="sieges")

@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.containers import Vertical
 from textual.widgets import DataTable, Input, Static
 
-
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
 ROOMY = "#4C9A52"
 NEARLY = "#C9962B"
@@ -84,7 +83,7 @@ class YakTable(DataTable[Any]):
             return None
         try:
             key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-        except Exception:  # noqa: BLE001 - no cursor yet
+        except Exception:
             return None
         return str(key) if key is not None else None
 

@@ -8,8 +8,10 @@ features draw on top through `overlays` (e.g. a Relocate range or the Incite/Usu
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
@@ -20,7 +22,7 @@ from yak_tui.world.views import HexCell, MapView
 
 Hex = tuple[int, int]
 # Cell sizes (width, height) tried from roomiest to most compact.
-CELL_SIZES = ((6, 2), (4, 1))
+CELL_SIZES = ((8, 3), (6, 2), (4, 1))
 
 
 class HexMap(Widget, can_focus=True):
@@ -30,11 +32,10 @@ class HexMap(Widget, can_focus=True):
     HexMap {
         width: auto;
         height: auto;
-        padding: 0 1;
     }
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "move(-1, 0)", "West", show=False),
         Binding("right,l", "move(1, 0)", "East", show=False),
         Binding("up,k", "move(0, -1)", "North", show=False),
@@ -50,7 +51,7 @@ class HexMap(Widget, can_focus=True):
             self.cell = cell
 
     cursor: reactive[Hex] = reactive((0, 0))
-    compact: reactive[bool] = reactive(False, layout=True)
+    zoom: reactive[int] = reactive(1, layout=True)  # index into CELL_SIZES: 0 roomiest, 2 most compact
 
     def __init__(self, *, id: str | None = None, classes: str = "") -> None:
         super().__init__(id=id, classes=classes)
@@ -78,29 +79,40 @@ class HexMap(Widget, can_focus=True):
         self.post_message(self.Moved(self, cursor, self.cell_at(cursor)))
 
     # -- geometry -----------------------------------------------------------------------------------
-    def _bounds(self) -> tuple[int, int, int, int]:
-        """Offset (col, row) bounds of every hex with something on it, plus the cursor, padded by one."""
+    def _bounds(self, zoom: int | None = None) -> tuple[int, int, int, int]:
+        """Offset (col, row) bounds of every hex with something on it and the cursor, with a margin
+        of one hex (none sideways in the most compact size, where every column counts)."""
         hexes = list(self.view.cells) if self.view else []
         hexes.append(self.cursor)
         cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
+        side = 0 if (self.zoom if zoom is None else zoom) == len(CELL_SIZES) - 1 else 1
         r0 = min(rows) - 1
         r0 -= r0 & 1  # start on an even row so odd rows keep the half-cell shift hexgrid gives them
-        return min(cols) - 1, max(cols) + 1, r0, max(rows) + 1
+        return min(cols) - side, max(cols) + side, r0, max(rows) + 1
 
     def _cell_size(self) -> tuple[int, int]:
-        return CELL_SIZES[1] if self.compact else CELL_SIZES[0]
+        return CELL_SIZES[self.zoom]
 
-    def natural_size(self, compact: bool) -> tuple[int, int]:
+    def natural_size(self, zoom: int) -> tuple[int, int]:
         """Characters (width, height) the map needs at a cell size."""
-        w, h = CELL_SIZES[1] if compact else CELL_SIZES[0]
-        c0, c1, r0, r1 = self._bounds()
+        w, h = CELL_SIZES[zoom]
+        c0, c1, r0, r1 = self._bounds(zoom)
         return (c1 - c0 + 1) * w + w // 2, (r1 - r0 + 1) * h
 
+    def fit(self, width: int, height: int) -> None:
+        """The roomiest cell size whose map fits in `width` × `height` (else the most compact)."""
+        for zoom in range(len(CELL_SIZES)):
+            need_w, need_h = self.natural_size(zoom)
+            if need_w <= width and need_h <= height:
+                self.zoom = zoom
+                return
+        self.zoom = len(CELL_SIZES) - 1
+
     def get_content_width(self, container: object, viewport: object) -> int:
-        return self.natural_size(self.compact)[0]
+        return self.natural_size(self.zoom)[0]
 
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        return self.natural_size(self.compact)[1]
+        return self.natural_size(self.zoom)[1]
 
     # -- moving -------------------------------------------------------------------------------------
     def action_move(self, dq: int, drow: int) -> None:
@@ -197,11 +209,14 @@ class HexMap(Widget, can_focus=True):
         if cell is not None:
             pcs = [p for p in cell.places if p.table == "pcs"]
             if pcs:
-                name = pcs[0].name[:3]
+                name = pcs[0].name[: w - 3]
         top = styled([(" ", ""), (glyph, glyph_style), (" ", ""), (name, "$foreground")], w)
         counts: list[tuple[str, str]] = [(" ", "")]
         if cell is not None and cell.units:
             counts.append((f"♞{cell.units}", "bold $accent"))
         if cell is not None and cell.characters:
             counts.append((f"♟{cell.characters}", "bold $secondary"))
-        return [top, styled(counts, w)]
+        lines = [top, styled(counts, w)]
+        while len(lines) < h:
+            lines.append(styled([], w))
+        return lines

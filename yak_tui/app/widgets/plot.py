@@ -48,7 +48,8 @@ class TreasuryPlot(Vertical):
 
     def on_mount(self) -> None:
         self._show_text()
-        self._import_plotext()
+        # After the first frame, and a breath later: the import holds the GIL for ~150 ms.
+        self.call_after_refresh(self.set_timer, 0.15, self._import_plotext)
 
     @work(thread=True, group="plot-import", exit_on_error=False)
     def _import_plotext(self) -> None:
@@ -93,7 +94,7 @@ class TreasuryPlot(Vertical):
         for s in self.series:
             xs = list(range(longest - len(s.values) + 1, longest + 1))
             colour = _rgb(s.colour)
-            plt.plot(xs, list(s.values), label=s.name, marker="hd", color=colour if colour else "default")
+            plt.plot(xs, list(s.values), label=s.name, marker="braille", color=colour if colour else "default")
         labels = max(self.series, key=lambda s: len(s.values)).labels
         ticks = list(range(1, longest + 1))
         step = max(1, len(ticks) // 4)

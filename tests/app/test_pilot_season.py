@@ -1,0 +1,75 @@
+"""Advancing the season from the app: a preview of exactly what year start will do (the same
+sums as `session.preview`), a confirmation, a progress bar, and the world moved on; only the GM."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, screen_text, wait_for, world_of
+from textual.widgets import Button, ProgressBar
+
+from yak_tui.app.screens.advance import AdvanceScreen
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.session import preview
+
+
+def set_date(path: Path, season: str, year: int = 312) -> None:
+    with WorldFile(path).transaction() as data:
+        data["meta"]["world"]["date"] = {"year": year, "season": season}
+
+
+async def test_advance_previews_confirms_and_moves_the_world(save_path: Path) -> None:
+    app = make_app(save_path)
+    async with app.run_test(size=(110, 40)) as pilot:
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AdvanceScreen))
+        dialog = app.screen
+        confirm = dialog.query_one("#confirm", Button)
+        await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
+        assert "Spring 312 → Summer 312" in screen_text(app)
+        assert str(confirm.label) == "Advance to Summer 312"
+        assert world_of(save_path).date.label() == "Spring 312"  # the preview changed nothing
+        await pilot.press("enter")  # the confirm button has the focus
+        await wait_for(pilot, lambda: "Summer 312 begins" in screen_text(app), what="the advance")
+        progress = dialog.query_one("#progress", ProgressBar)
+        await wait_for(pilot, lambda: progress.percentage == 1, what="a full progress bar")
+        assert world_of(save_path).date.label() == "Summer 312"
+        assert list((save_path.parent / "backups").glob("*.json"))  # backed up first
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "Summer 312 · 3 seasons to year start" in screen_text(app), what="the header")
+
+
+async def test_the_year_start_preview_shows_the_pipeline_sums(save_path: Path) -> None:
+    set_date(save_path, "Winter")
+    expected = preview(WorldFile(save_path))
+    assert expected["year_start"]
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("a")
+        await wait_for(pilot, lambda: isinstance(app.screen, AdvanceScreen))
+        await wait_for(pilot, lambda: not app.screen.query_one("#confirm", Button).disabled, what="the preview")
+        text = screen_text(app)
+        assert "Winter 312 → Spring 313" in text and "The year turns" in text
+        tax = next(s for s in expected["steps"] if s["step"] == "tax")
+        assert tax["title"] in text
+        for key, value in tax["sums"].items():
+            assert f"{key} {value:g}" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: world_of(save_path).date.label() == "Spring 313", what="the new year")
+        for step in expected["steps"]:
+            if step["step"] == "tax":
+                await wait_for(pilot, lambda s=step: f"✓ {s['title']}" in screen_text(app), what="ticked steps")
+
+
+async def test_a_king_has_no_advance_key(save_path: Path) -> None:
+    app = make_app(save_path, "king:elbreth")
+    async with app.run_test(size=(110, 40)) as pilot:
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(app.screen, AdvanceScreen)
+        assert " a Advance" not in screen_text(app)
+        app.push_screen(AdvanceScreen())  # reached some other way, it refuses and shows no sums
+        await wait_for(pilot, lambda: "Only the GM may close the season" in screen_text(app))
+        await pilot.pause(0.3)
+        assert app.screen.query_one("#confirm", Button).disabled
+        assert "→" not in screen_text(app)
