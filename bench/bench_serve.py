@@ -84,25 +84,34 @@ class Screen:
         return None
 
 
-async def quiet(screens: list[Any], calm: float = 0.3, timeout: float = 120.0) -> None:
-    """Wait until no screen has received a byte for `calm` seconds, counting from now (no parsing
-    meanwhile)."""
+async def each_settled(screens: list[Any], since: float, calm: float = 0.3, timeout: float = 120.0) -> None:
+    """Wait until every screen has had output after `since` followed by `calm` seconds of none.
+
+    Judged per screen, without parsing: a blinking cursor (a little output every 0.5 s) never
+    lets twenty screens be quiet at the same moment, but each has its own quiet gaps."""
+    done: set[int] = set()
     started = time.perf_counter()
-    while time.perf_counter() - started < timeout:
-        last = max([started, *(s.chunks[-1][0] for s in screens if s.chunks)])
-        if time.perf_counter() - last >= calm:
-            return
-        await asyncio.sleep(0.02)
+    while len(done) < len(screens) and time.perf_counter() - started < timeout:
+        now = time.perf_counter()
+        for n, screen in enumerate(screens):
+            if n not in done and screen.chunks:
+                last = screen.chunks[-1][0]
+                if last > since and now - last >= calm:
+                    done.add(n)
+        await asyncio.sleep(0.01)
 
 
 async def until_painted(screens: list[Any], started: list[float], check: Callable[[str], bool]) -> list[float]:
     """Seconds from each start to the first screen where check holds."""
     times: list[float | None] = [None] * len(screens)
+    since = min(started)
     deadline = time.perf_counter() + 240
     while any(t is None for t in times):
         if time.perf_counter() > deadline:
             raise TimeoutError("some screens never painted")
-        await quiet(screens, 0.5)
+        waiting = [s for s, t in zip(screens, times, strict=True) if t is None]
+        await each_settled(waiting, since, 0.5)
+        since = time.perf_counter()
         for n, screen in enumerate(screens):
             if times[n] is None:
                 stamp = screen.first_change(check)
@@ -173,7 +182,7 @@ async def keypress_latency(screens: list[Any], rounds: int) -> list[float]:
     """ctrl+p (palette opens) then escape (it closes), pressed in every screen at once; seconds
     from each press to its changed screen."""
     samples: list[float] = []
-    await quiet(screens, 0.5)
+    await asyncio.sleep(1.0)
     for _ in range(rounds):
         for key in (b"\x10", b"\x1b"):
             for screen in screens:
@@ -183,7 +192,7 @@ async def keypress_latency(screens: list[Any], rounds: int) -> list[float]:
             for screen in screens:
                 sent.append(time.perf_counter())
                 screen.send(key)
-            await quiet(screens, 0.4)
+            await each_settled(screens, min(sent), 0.3)
             for screen, old, at in zip(screens, before, sent, strict=True):
                 stamp = screen.first_change(lambda _text, s=screen, o=old: s.body() != o)
                 if stamp is None:

@@ -12,6 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, OptionList, Static
 
 from yak_tui.app.main import YakApp
+from yak_tui.app.widgets.rowtable import RowTable
 from yak_tui.rules.dice import Modifier, RollRecord, ScriptedDice, SeededDice
 from yak_tui.store.storage import WorldFile
 from yak_tui.world.commands import append_entry, run_command
@@ -83,6 +84,10 @@ def widget_text(app: YakApp) -> str:
             if isinstance(widget, DataTable):
                 parts.extend(str(cell) for row in widget.rows for cell in widget.get_row(row))
                 parts.extend(str(c.label) for c in widget.columns.values())
+            elif isinstance(widget, RowTable):
+                parts.extend(widget.columns)
+                parts.extend(str(cell) for key in widget.rows for cell in widget.get_row(key))
+                parts.append(widget._empty)
             elif isinstance(widget, OptionList):
                 parts.extend(str(widget.get_option_at_index(i).prompt) for i in range(widget.option_count))
             elif isinstance(widget, Static):

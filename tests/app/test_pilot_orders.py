@@ -7,18 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
-from textual.widgets import Button, DataTable, Input, Select, Switch
+from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.screens.command import CommandScreen
 from yak_tui.app.screens.order import OrderScreen
 from yak_tui.app.widgets.dice import DiceTray
 from yak_tui.app.widgets.paramform import ParamForm
+from yak_tui.app.widgets.rowtable import RowTable
 
 
 async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> None:
     app = make_app(save_path, "player:nyx")
     async with app.run_test(size=(110, 40)) as pilot:
-        holdings = app.screen.query_one("#holdings-table", DataTable)
+        holdings = app.screen.query_one("#holdings-table", RowTable)
         await wait_for(pilot, lambda: holdings.row_count > 0)
         holdings.focus()
         await pilot.press("o")
@@ -45,14 +46,14 @@ async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> Non
         order = next(iter(orders.values()))
         assert order["filed_by"] == "player:nyx" and order["status"] == "waiting" and order["adjudicator"] == "gm"
         assert order["params"]["reason"] == "Slip into Varosgate"
-        table = app.screen.query_one("#my-orders-table", DataTable)
+        table = app.screen.query_one("#my-orders-table", RowTable)
         await wait_for(pilot, lambda: table.row_count == 1 and "waiting" in widget_text(app), what="my orders")
 
 
 async def test_the_gm_resolves_an_order_from_the_queue_with_dice(busy_save: Path) -> None:
     app = make_app(busy_save)
     async with app.run_test(size=(110, 40)) as pilot:
-        queue = app.screen.query_one("#queue-table", DataTable)
+        queue = app.screen.query_one("#queue-table", RowTable)
         await wait_for(pilot, lambda: queue.row_count == 1)
         queue.focus()
         await pilot.press("x")
@@ -75,7 +76,7 @@ async def test_the_gm_resolves_an_order_from_the_queue_with_dice(busy_save: Path
 async def test_the_gm_rejects_with_a_reason_and_the_player_sees_it(busy_save: Path) -> None:
     app = make_app(busy_save)
     async with app.run_test(size=(110, 40)) as pilot:
-        queue = app.screen.query_one("#queue-table", DataTable)
+        queue = app.screen.query_one("#queue-table", RowTable)
         await wait_for(pilot, lambda: queue.row_count == 1)
         queue.focus()
         await pilot.press("j")
@@ -97,7 +98,7 @@ async def test_the_gm_rejects_with_a_reason_and_the_player_sees_it(busy_save: Pa
 async def test_a_player_withdraws_his_waiting_order(busy_save: Path) -> None:
     app = make_app(busy_save, "player:nyx")
     async with app.run_test(size=(110, 40)) as pilot:
-        mine = app.screen.query_one("#my-orders-table", DataTable)
+        mine = app.screen.query_one("#my-orders-table", RowTable)
         await wait_for(pilot, lambda: mine.row_count == 1)
         mine.focus()
         await pilot.press("w")

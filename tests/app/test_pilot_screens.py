@@ -16,6 +16,7 @@ from yak_tui.app.screens.map import MapScreen
 from yak_tui.app.screens.market import MarketScreen
 from yak_tui.app.screens.sieges import SiegesScreen
 from yak_tui.app.widgets.hexmap import HexMap
+from yak_tui.app.widgets.rowtable import RowTable
 from yak_tui.rules.warfare import fort_name
 from yak_tui.world.identity import GM
 from yak_tui.world.views import market_view
@@ -42,11 +43,11 @@ async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> N
     app = make_app(busy_save)
     world = world_of(busy_save)
     async with app.run_test(size=(140, 45)) as pilot:
-        await wait_for(pilot, lambda: app.screen.query_one("#kingdoms-table", DataTable).row_count == 3)
+        await wait_for(pilot, lambda: app.screen.query_one("#kingdoms-table", RowTable).row_count == 3)
         text = screen_text(app)
         assert world.date.label() == "Autumn 312" and "Autumn 312" in text
         for kid, kingdom in world.all("kingdoms"):
-            row = app.screen.query_one("#kingdoms-table", DataTable).get_row(kid)
+            row = app.screen.query_one("#kingdoms-table", RowTable).get_row(kid)
             assert str(kingdom["treasury"]) == str(row[1])
             assert str(kingdom["manpower"]) == str(row[2])
         assert "1 order waiting for adjudication" in text

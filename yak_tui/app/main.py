@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -80,6 +81,7 @@ class YakApp(App[None]):
     COMMANDS = App.COMMANDS | {YakCommands}
     COMMAND_PALETTE_DISPLAY = "^p"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {name: _screen_factory(name) for name in SCREENS}
+    DEFAULT_MODE = "dashboard"  # the first screen is the dashboard itself, not an empty one to switch from
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
         Binding("r", "roll", "Roll"),
@@ -117,7 +119,6 @@ class YakApp(App[None]):
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def on_mount(self) -> None:
-        self.switch_mode("dashboard")
         if self.poll_interval > 0:
             self.set_interval(self.poll_interval, self._poll, name="poll-save")
 
@@ -284,7 +285,7 @@ class YakApp(App[None]):
 
         entries: list[PaletteEntry] = []
         for name, (_, _, key, title) in SCREENS.items():
-            entries.append(PaletteEntry(f"Go to {title}", f"screen ({key})", lambda n=name: self.action_goto(n), True))
+            entries.append(PaletteEntry(f"Go to {title}", f"screen ({key})", partial(self.action_goto, name), True))
         actions = [
             ("roll", "Roll the dice", "an ad hoc RtD roll with odds, written to the chronicle (r)", self.action_roll),
             ("advance", "Advance the season", "preview what closes and what year start does, then confirm (a)",
@@ -307,20 +308,19 @@ class YakApp(App[None]):
         entries.append(PaletteEntry("Toggle light/dark theme", "for light or dark terminals (ctrl+t)",
                                     self.action_toggle_theme, True))
         if self.may_switch_identity:
-            for choice in views.identities(self.world):
-                entries.append(PaletteEntry(f"Act as {choice.label}", f"identity {choice.identity}",
-                                            lambda v=choice.identity: self.switch_identity(v)))
+            for seat in views.identities(self.world):
+                entries.append(PaletteEntry(f"Act as {seat.label}", f"identity {seat.identity}",
+                                            partial(self.switch_identity, seat.identity)))
         for name, help_text, category in views.all_commands():
             if self.identity.is_gm or self.identity.is_king:
                 entries.append(PaletteEntry(f"Run command: {name}", f"{category} · {help_text}",
-                                            lambda n=name: self.open_command(n)))
+                                            partial(self.open_command, name)))
         if not self.identity.is_gm:
             for choice in views.order_commands(self.world, self.identity):
                 entries.append(PaletteEntry(f"File order: {choice.name}", choice.help,
-                                            lambda n=choice.name: self._order_for(n)))
+                                            partial(self._order_for, choice.name)))
         for item in views.search_items(self.world, self.identity):
-            entries.append(PaletteEntry(f"Jump to {item.name}", item.detail,
-                                        lambda t=item.table, i=item.id: self.jump_to(t, i)))
+            entries.append(PaletteEntry(f"Jump to {item.name}", item.detail, partial(self.jump_to, item.table, item.id)))
         extra = getattr(screen, "palette_entries", None)
         if callable(extra):
             entries.extend(extra())

@@ -574,7 +574,14 @@ async def _serve(config: ServeConfig) -> int:
     from yak_tui.world.model import World
     from yak_tui.world.roster import roster
 
-    server = await start_server(config)
+    from yak_tui.cli import UsageError
+
+    try:
+        server = await start_server(config)
+    except (asyncssh.KeyImportError, ValueError) as error:
+        raise UsageError(f"--host-key: {config.host_key_path} is not a usable private key ({error})") from None
+    except OSError as error:
+        raise UsageError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -1,19 +1,21 @@
-"""Read models for the front ends: plain dataclasses, already filtered for one viewer.
+"""Read models for the front ends: plain records, already filtered for one viewer.
 
 Screens render these and nothing else. Every document and chronicle entry reaches them
 through `yak_tui.world.audience` (`visible_table`, `filter_document`, `visible_entries`),
 so a screen cannot show what its viewer may not see, and the arithmetic a screen would
 otherwise be tempted to do (sector fill, provisions, odds, history) lives here, headless.
 
-No Textual in this module: the core stays importable without a UI.
+No Textual in this module: the core stays importable without a UI. The records are
+NamedTuples rather than dataclasses: the same immutable fields, at a seventh of the import
+cost (the dashboard must paint within twice a bare Textual app's startup).
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from yak_tui.world.audience import (
     ADJUDICATORS,
@@ -35,8 +37,7 @@ HIDDEN = None  # a value the viewer may not see is None; screens draw it as a da
 
 # -- identities -----------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class IdentityChoice:
+class IdentityChoice(NamedTuple):
     identity: str
     label: str
     group: str  # "GM", "Kings", "Players"
@@ -61,16 +62,15 @@ def identities(world: World) -> list[IdentityChoice]:
     for cid, char in sorted(world.all("characters"), key=lambda item: (str(item[1].get("kingdom")), item[0])):
         if not char.get("alive", True):
             continue
-        kingdom = world.display_name("kingdoms", char.get("kingdom"))
-        out.append(IdentityChoice(f"player:{cid}", f"{char.get('name', cid)} ({char.get('title', '')}, {kingdom})",
+        realm = world.display_name("kingdoms", char.get("kingdom"))
+        out.append(IdentityChoice(f"player:{cid}", f"{char.get('name', cid)} ({char.get('title', '')}, {realm})",
                                   "Players"))
     return out
 
 
 # -- chronicle ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class EntryView:
+class EntryView(NamedTuple):
     id: str
     seq: int
     date: str
@@ -99,14 +99,12 @@ def entry_view(entry: Mapping[str, Any]) -> EntryView:
     )
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     value: str
     label: str
 
 
-@dataclass(frozen=True)
-class ChronicleView:
+class ChronicleView(NamedTuple):
     entries: tuple[EntryView, ...]
     seasons: tuple[Choice, ...]
     kingdoms: tuple[Choice, ...]
@@ -191,8 +189,7 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
 
 # -- kingdoms, holdings, orders -------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class KingdomRow:
+class KingdomRow(NamedTuple):
     id: str
     name: str
     short: str  # "Elbreth" for "Kingdom of Elbreth": narrow tables and plot legends
@@ -234,8 +231,7 @@ def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Series:
+class Series(NamedTuple):
     key: str
     name: str
     colour: str
@@ -266,8 +262,7 @@ def treasury_history(world: World, viewer: Identity, measure: str = "treasury") 
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class HoldingRow:
+class HoldingRow(NamedTuple):
     table: str
     id: str
     kind: str
@@ -323,8 +318,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class OrderRow:
+class OrderRow(NamedTuple):
     id: str
     command: str
     summary: str
@@ -378,15 +372,13 @@ def my_orders(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
 
 # -- dashboard ------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class DueItem:
+class DueItem(NamedTuple):
     kind: str
     text: str
     urgent: bool = False
 
 
-@dataclass(frozen=True)
-class DashboardView:
+class DashboardView(NamedTuple):
     world_name: str
     date: str
     season: str
@@ -414,8 +406,10 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
         items.insert(0, DueItem("orders", f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
                                           f"{'you' if not viewer.is_gm else 'adjudication'}", True))
     waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
-    if waiting:
-        items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicator"))
+    if len(waiting) == 1:
+        items.append(DueItem("orders", f"Your order {waiting[0].id} waits for {waiting[0].adjudicator}"))
+    elif waiting:
+        items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
     return tuple(sorted(items, key=lambda i: not i.urgent))
 
 
@@ -433,16 +427,14 @@ def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8) -> 
 
 # -- advancing the season -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class StepView:
+class StepView(NamedTuple):
     step: str
     title: str
     sums: tuple[tuple[str, float], ...]
     lines: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class AdvancePreview:
+class AdvancePreview(NamedTuple):
     source: str
     target: str
     year_start: bool
@@ -464,8 +456,7 @@ def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
 
 # -- commands: forms, odds, dice ------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ParamField:
+class ParamField(NamedTuple):
     name: str
     kind: str  # "str", "int", "float", "bool", "list"
     required: bool
@@ -474,8 +465,7 @@ class ParamField:
     options: tuple[Choice, ...] = ()  # a closed list (choices, a referenced table, audiences)
 
 
-@dataclass(frozen=True)
-class CommandChoice:
+class CommandChoice(NamedTuple):
     name: str
     help: str
     category: str
@@ -546,8 +536,7 @@ def all_commands() -> tuple[tuple[str, str, str], ...]:
     return tuple((n, s.help, s.category) for n, s in sorted(COMMANDS.items()))
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """A refused command or form: which field, why, and who may do it instead."""
 
     field: str
@@ -618,8 +607,7 @@ def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, 
     return {"command": name, "params": orjson.dumps(clean_params(raw)).decode(), "private": private, "note": note}
 
 
-@dataclass(frozen=True)
-class OddsView:
+class OddsView(NamedTuple):
     rows: tuple[tuple[str, float], ...]
     extra: tuple[tuple[str, float], ...] = ()
 
@@ -689,8 +677,7 @@ def check_hand_dice(world: World, viewer: Identity, name: str, raw: Mapping[str,
 
 # -- rolls just made --------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class RollView:
+class RollView(NamedTuple):
     """One roll as the viewer may see it: naturals are None for someone else's blind roll."""
 
     purpose: str
@@ -738,8 +725,7 @@ def result_lines(world: World, viewer: Identity, entries: Iterable[Mapping[str, 
 
 # -- rule screens ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class PoolRow:
+class PoolRow(NamedTuple):
     kingdom_id: str
     kingdom: str
     spies: int
@@ -750,8 +736,7 @@ class PoolRow:
     sailors: int
 
 
-@dataclass(frozen=True)
-class EffectRow:
+class EffectRow(NamedTuple):
     id: str
     kind: str
     holder: str
@@ -760,8 +745,7 @@ class EffectRow:
     text: str
 
 
-@dataclass(frozen=True)
-class MissionRow:
+class MissionRow(NamedTuple):
     slug: str
     name: str
     family: str
@@ -771,8 +755,7 @@ class MissionRow:
     prerequisite: str
 
 
-@dataclass(frozen=True)
-class EspionageView:
+class EspionageView(NamedTuple):
     pools: tuple[PoolRow, ...]
     effects: tuple[EffectRow, ...]
     inbox: tuple[OrderRow, ...]
@@ -798,18 +781,28 @@ def espionage_view(world: World, viewer: Identity) -> EspionageView:
         pools.append(PoolRow(kid, world.display_name("kingdoms", kid), int(doc.get("spy", 0)), int(doc.get("cold_spy", 0)),
                              _counter_spies_text(world, doc.get("counter_spies")), int(doc.get("engineer", 0)),
                              int(doc.get("missionary", 0)), int(doc.get("sailor", 0))))
+    try:
+        from yak_tui.rules.espionage import catalogue
+
+        missions_by_slug = catalogue()
+    except Exception:  # noqa: BLE001 - a broken house-rules table must not take the screen down
+        missions_by_slug = {}
     effects = []
     for eid, doc in sorted(visible_table(world, viewer, "effects").items()):
         holder = doc.get("holder_character") or doc.get("holder_kingdom")
         holder_table = "characters" if doc.get("holder_character") else "kingdoms"
-        target = doc.get("target_kingdom") or doc.get("target") or doc.get("province") or ""
-        expires = doc.get("expires")
+        target = str(doc.get("target_kingdom") or doc.get("target") or "")
+        target_text = world.display_name("kingdoms", target) if target in world.table("kingdoms") else target
+        if doc.get("province"):
+            target_text = f"{target_text} · {world.display_name('provinces', doc['province'])}".strip(" ·")
+        expires = doc.get("expires") or doc.get("end")
+        mission = missions_by_slug.get(str(doc.get("mission", "")))
+        details = ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in (doc.get("data") or {}).items())
+        what = " — ".join(part for part in (mission.name if mission else str(doc.get("text", "")), details) if part)
         effects.append(EffectRow(
             eid, str(doc.get("kind", doc.get("mission", "effect"))),
-            world.display_name(holder_table, holder) if holder else "—",
-            world.display_name("kingdoms", target) if isinstance(target, str) and target in world.table("kingdoms")
-            else str(target), GameDate.from_dict(expires).label() if isinstance(expires, Mapping) else _fmt(expires),
-            str(doc.get("text", doc.get("effect", ""))),
+            world.display_name(holder_table, holder) if holder else "—", target_text,
+            GameDate.from_dict(dict(expires)).label() if isinstance(expires, Mapping) else _fmt(expires), what,
         ))
     inbox = []
     seen: set[str] = set()
@@ -817,20 +810,12 @@ def espionage_view(world: World, viewer: Identity) -> EspionageView:
         if row.private and row.id not in seen:
             seen.add(row.id)
             inbox.append(row)
-    missions = []
-    try:
-        from yak_tui.rules.espionage import catalogue
-
-        for slug, mission in catalogue().items():
-            missions.append(MissionRow(slug, mission.name, mission.family, mission.cost, mission.success_target,
-                                       mission.detection_target, mission.prerequisite or ""))
-    except Exception:
-        missions = []
+    missions = [MissionRow(slug, m.name, m.family, m.cost, m.success_target, m.detection_target, m.prerequisite or "")
+                for slug, m in missions_by_slug.items()]
     return EspionageView(tuple(pools), tuple(effects), tuple(inbox), tuple(missions))
 
 
-@dataclass(frozen=True)
-class BusinessRow:
+class BusinessRow(NamedTuple):
     id: str
     name: str
     owner_id: str
@@ -844,8 +829,7 @@ class BusinessRow:
     mine: bool
 
 
-@dataclass(frozen=True)
-class SectorRow:
+class SectorRow(NamedTuple):
     province_id: str
     province: str
     kingdom: str
@@ -863,8 +847,7 @@ class SectorRow:
         return min(1.0, self.used / self.potential)
 
 
-@dataclass(frozen=True)
-class MarketView:
+class MarketView(NamedTuple):
     sectors: tuple[SectorRow, ...]
     businesses: tuple[BusinessRow, ...]
 
@@ -898,8 +881,7 @@ def market_view(world: World, viewer: Identity) -> MarketView:
     return MarketView(tuple(rows), tuple(businesses))
 
 
-@dataclass(frozen=True)
-class FortRow:
+class FortRow(NamedTuple):
     id: str
     name: str
     province: str
@@ -913,8 +895,7 @@ class FortRow:
     port_access: bool
 
 
-@dataclass(frozen=True)
-class SiegeRow:
+class SiegeRow(NamedTuple):
     id: str
     fort: str
     fort_id: str
@@ -927,8 +908,7 @@ class SiegeRow:
     awaiting_choice: bool
 
 
-@dataclass(frozen=True)
-class SiegesView:
+class SiegesView(NamedTuple):
     forts: tuple[FortRow, ...]
     sieges: tuple[SiegeRow, ...]
 
@@ -980,8 +960,7 @@ PC_GLYPHS = {"castle": "♜", "fort": "▲", "city": "◉", "town": "●", "vill
              "temple": "†", "monastery": "‡", "mine": "◆"}
 
 
-@dataclass(frozen=True)
-class Place:
+class Place(NamedTuple):
     table: str
     id: str
     name: str
@@ -990,8 +969,7 @@ class Place:
     colour: str
 
 
-@dataclass(frozen=True)
-class HexCell:
+class HexCell(NamedTuple):
     q: int
     r: int
     glyph: str
@@ -1009,12 +987,11 @@ class HexCell:
         return sum(1 for p in self.places if p.table == "characters")
 
 
-@dataclass(frozen=True)
-class MapView:
+class MapView(NamedTuple):
     cells: dict[tuple[int, int], HexCell]
     legend: tuple[tuple[str, str, str], ...]  # (kingdom id, name, colour)
     home: tuple[int, int] | None  # where the cursor starts: the viewer's capital or whereabouts
-    index: dict[str, tuple[int, int]] = field(default_factory=dict)  # "table:id" -> hex
+    where: dict[str, tuple[int, int]]  # "table:id" -> the hex it stands on
 
 
 def _as_hex(value: Any) -> tuple[int, int] | None:
@@ -1084,13 +1061,12 @@ def map_view(world: World, viewer: Identity) -> MapView:
     if home is None and built:
         home = min(built, key=lambda h: (h[1], h[0]))
     legend = tuple((k, str(d.get("name", k)), colour.get(k, "")) for k, d in sorted(kingdoms.items()))
-    return MapView(built, legend, home, index)
+    return MapView(built, legend, home, index)  # (cells, legend, home, where)
 
 
 # -- the command palette ---------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class SearchItem:
+class SearchItem(NamedTuple):
     table: str  # kingdoms, provinces, characters, pcs, units
     id: str
     name: str

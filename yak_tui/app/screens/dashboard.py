@@ -16,15 +16,16 @@ from textual.widgets import Static
 
 from yak_tui.app.messages import OrderAction
 from yak_tui.app.screens.base import YakScreen
-from yak_tui.app.widgets.common import Panel, YakTable, num
+from yak_tui.app.widgets.common import Panel, num
 from yak_tui.app.widgets.plot import TreasuryPlot
+from yak_tui.app.widgets.rowtable import RowTable
 from yak_tui.world import views
 from yak_tui.world.model import World
 
 STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524A", "withdrawn": "dim"}
 
 
-class QueueTable(YakTable):
+class QueueTable(RowTable):
     """Orders waiting for the acting adjudicator: x resolves (dice), j rejects with a reason."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -38,7 +39,7 @@ class QueueTable(YakTable):
             self.post_message(OrderAction(action, key))
 
 
-class MyOrdersTable(YakTable):
+class MyOrdersTable(RowTable):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
 
     def action_order(self, action: str) -> None:
@@ -47,7 +48,7 @@ class MyOrdersTable(YakTable):
             self.post_message(OrderAction(action, key))
 
 
-class HoldingsTable(YakTable):
+class HoldingsTable(RowTable):
     """The viewer's holdings; o files an order from the highlighted one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("o", "order_here", "Order for this")]
@@ -61,13 +62,14 @@ class HoldingsTable(YakTable):
 
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
+    AUTO_FOCUS = "#queue-table, #holdings-table"  # the adjudicator's queue; a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="dash-columns"):
             with VerticalScroll(id="dash-left", can_focus=False):
                 yield Panel("Due this season", Static(id="season-summary"), id="season")
-                yield Panel("Kingdoms", YakTable(id="kingdoms-table"), id="kingdoms")
+                yield Panel("Kingdoms", RowTable(id="kingdoms-table", focusable=False), id="kingdoms")
                 yield Panel("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury", classes="grow")
             with VerticalScroll(id="dash-right", can_focus=False):
                 yield Panel("Order queue", QueueTable(id="queue-table"), id="queue")
@@ -98,7 +100,7 @@ class DashboardScreen(YakScreen):
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))
 
     def _kingdoms(self, view: views.DashboardView) -> None:
-        table = self.query_one("#kingdoms-table", YakTable)
+        table = self.query_one("#kingdoms-table", RowTable)
         rows = []
         for k in view.kingdoms:
             name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))

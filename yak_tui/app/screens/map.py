@@ -119,7 +119,7 @@ class MapScreen(YakScreen):
             self._pending = key
             return
         self._pending = None
-        target = self.view.index.get(key)
+        target = self.view.where.get(key)
         hexmap = self.query_one(HexMap)
         if target is None:
             self.notify("That is not on the map as far as you know.", severity="warning")

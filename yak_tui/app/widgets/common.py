@@ -8,6 +8,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.containers import Vertical
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
@@ -73,8 +74,9 @@ class YakTable(DataTable[Any]):
     def _empty_note(self) -> Static:
         if self._note is None:
             self._note = Static(classes="table-empty")
-            if self.parent is not None:
-                self.parent.mount(self._note, after=self)
+            parent = self.parent
+            if isinstance(parent, Widget):
+                parent.mount(self._note, after=self)
         return self._note
 
     def cursor_row_key(self) -> str | None:

@@ -57,10 +57,13 @@ class TreasuryPlot(Vertical):
 
         self.app.call_from_thread(self._mount_plot)
 
-    async def _mount_plot(self) -> None:
+    def _mount_plot(self) -> None:
         from textual_plotext import PlotextPlot
 
-        await self.mount(PlotextPlot())
+        self.mount(PlotextPlot())
+        self.call_after_refresh(self._plot_mounted)
+
+    def _plot_mounted(self) -> None:
         self.query_one("#plot-text", Static).display = False
         self.ready = True
         self._draw()
@@ -92,11 +95,11 @@ class TreasuryPlot(Vertical):
             return
         longest = max(len(s.values) for s in self.series)
         for s in self.series:
-            xs = list(range(longest - len(s.values) + 1, longest + 1))
+            xs = [float(x) for x in range(longest - len(s.values) + 1, longest + 1)]
             colour = _rgb(s.colour)
             plt.plot(xs, list(s.values), label=s.name, marker="braille", color=colour if colour else "default")
         labels = max(self.series, key=lambda s: len(s.values)).labels
-        ticks = list(range(1, longest + 1))
+        ticks = [float(x) for x in range(1, longest + 1)]
         step = max(1, len(ticks) // 4)
         plt.xticks(ticks[::step], [_short(label) for label in labels[::step]])
         plt.ylabel(self.title)

@@ -1,0 +1,172 @@
+"""A light table with a row cursor, for the dashboard's small lists.
+
+DataTable is the right tool for big tables, but the first one mounted costs about 100 ms of
+startup; the dashboard must paint within 2x a bare Textual app, so its handful of rows are
+drawn by this widget instead: aligned columns, a header, a row cursor, keys and clicks.
+The API matches `YakTable` where the screens use it: `fill`, `cursor_row_key`, `get_row`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.content import Content
+from textual.geometry import Region
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+
+def _content(cell: Any) -> tuple[Content, str]:
+    """A cell as Content, and how to justify it ("right" for Text(..., justify="right"))."""
+    if isinstance(cell, Content):
+        return cell, "left"
+    if isinstance(cell, Text):
+        return Content.from_rich_text(cell), str(cell.justify or "left")
+    return Content(str(cell)), "left"
+
+
+class RowTable(Widget, can_focus=True):
+    """Rows of cells under a header; up/down move the cursor, `RowTable.Highlighted` tells."""
+
+    DEFAULT_CSS = """
+    RowTable {
+        height: auto;
+        padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: clip;
+    }
+    RowTable > .rowtable--header {
+        color: $primary;
+        text-style: bold;
+    }
+    """
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"rowtable--header"}
+    CURSOR = "on $primary 18%"
+    CURSOR_FOCUSED = "bold $block-cursor-foreground on $block-cursor-background"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "move(-1)", "Up", show=False),
+        Binding("down", "move(1)", "Down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+    ]
+
+    class Highlighted(Message):
+        def __init__(self, table: RowTable, key: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.key = key
+
+        @property
+        def control(self) -> RowTable:
+            return self.table
+
+    cursor: reactive[int] = reactive(0)
+
+    def __init__(self, *, id: str | None = None, classes: str = "", gap: int = 2, focusable: bool = True) -> None:
+        super().__init__(id=id, classes=classes)
+        self.can_focus = focusable
+        self.gap = gap
+        self.columns: list[str] = []
+        self._rows: list[tuple[str, list[Any]]] = []
+        self._empty = ""
+
+    # -- data -----------------------------------------------------------------------------------
+    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
+             empty: str = "") -> None:
+        """Replace every row, keeping the cursor on the same key when it is still there."""
+        keep = self.cursor_row_key()
+        self.columns = [c if isinstance(c, str) else c[0] for c in columns]
+        self._rows = [(key, list(cells)) for key, cells in rows]
+        self._empty = empty
+        keys = [key for key, _ in self._rows]
+        self.cursor = keys.index(keep) if keep in keys else min(self.cursor, max(0, len(keys) - 1))
+        self.refresh(layout=True)
+
+    @property
+    def row_count(self) -> int:
+        return len(self._rows)
+
+    def cursor_row_key(self) -> str | None:
+        if not self._rows:
+            return None
+        return self._rows[min(self.cursor, len(self._rows) - 1)][0]
+
+    def get_row(self, key: str) -> list[Any]:
+        for row_key, cells in self._rows:
+            if row_key == key:
+                return cells
+        raise KeyError(key)
+
+    @property
+    def rows(self) -> list[str]:
+        return [key for key, _ in self._rows]
+
+    # -- moving ---------------------------------------------------------------------------------
+    def action_move(self, step: int) -> None:
+        if self._rows:
+            self.cursor = max(0, min(len(self._rows) - 1, self.cursor + step))
+
+    def action_first(self) -> None:
+        self.cursor = 0
+
+    def action_last(self) -> None:
+        self.cursor = max(0, len(self._rows) - 1)
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    def watch_cursor(self, cursor: int) -> None:
+        self.post_message(self.Highlighted(self, self.cursor_row_key()))
+        if self.has_focus:
+            self.call_after_refresh(self._reveal)
+
+    def _reveal(self) -> None:
+        """Scroll the nearest scrolling ancestor so the cursor row is in view."""
+        for ancestor in self.ancestors:
+            if isinstance(ancestor, Widget) and ancestor.allow_vertical_scroll:
+                y = self.region.y - ancestor.region.y + int(ancestor.scroll_y) + 1 + self.cursor
+                ancestor.scroll_to_region(Region(0, y, 1, 1), animate=False, immediate=True)
+                return
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is not None and 1 <= offset.y <= len(self._rows):
+            self.cursor = offset.y - 1
+        self.focus()
+
+    # -- drawing --------------------------------------------------------------------------------
+    def get_content_height(self, container: object, viewport: object, width: int) -> int:
+        return 1 + max(1, len(self._rows)) if self.columns else 1
+
+    def render(self) -> Content:
+        if not self._rows:
+            return Content.styled(self._empty or "Nothing here.", "italic $foreground-muted")
+        cells = [[_content(cell) for cell in row] for _, row in self._rows]
+        count = len(self.columns)
+        widths = [len(title) for title in self.columns]
+        for row in cells:
+            for index, (content, _) in enumerate(row[:count]):
+                widths[index] = max(widths[index], content.cell_length)
+        gap = " " * self.gap
+        header_style = self.get_visual_style("rowtable--header", partial=True)
+        header = Content(gap.join(title.ljust(widths[i]) for i, title in enumerate(self.columns)))
+        lines = [header.stylize(header_style)]
+        cursor_style = self.CURSOR_FOCUSED if self.has_focus else self.CURSOR
+        for row_index, row in enumerate(cells):
+            parts = []
+            for index, (content, justify) in enumerate(row[:count]):
+                pad = widths[index] - content.cell_length
+                parts.append(Content(" " * pad) + content if justify == "right" else content + Content(" " * pad))
+            line = Content(gap).join(parts)
+            if row_index == self.cursor and self.can_focus:
+                line = line.pad_right(max(0, self.size.width - line.cell_length)).stylize(cursor_style)
+            lines.append(line)
+        return Content("\n").join(lines)
