@@ -167,3 +167,18 @@ def test_face_lines_draw_every_face() -> None:
     pips = {n: sum(line.count("●") for line in face_lines(n)) for n in range(1, 7)}
     assert pips == {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 6: 6}
     assert "?" in "".join(face_lines(None))
+
+
+async def test_the_result_line_waits_for_the_dice_to_land(save_path: Path) -> None:
+    app = make_app(save_path, animations=True)
+    app.animation_level = "full"
+    async with app.run_test(size=(100, 40)) as pilot:
+        dialog = await open_roll(app, pilot)
+        await pilot.press(*"Keep it secret")
+        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
+        await pilot.press("ctrl+r")
+        tray = dialog.query_one(DiceTray)
+        await wait_for(pilot, lambda: tray.animating)
+        assert "RtD for Keep it secret" not in screen_text(app)
+        await wait_for(pilot, lambda: not tray.animating, timeout=5)
+        await wait_for(pilot, lambda: "RtD for Keep it secret" in screen_text(app))

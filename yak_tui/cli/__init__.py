@@ -209,7 +209,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as stop:
         code = stop.code if isinstance(stop.code, int) else 2
         return 0 if code == 0 else 2
-    except Exception as error:  # noqa: BLE001 - every failure becomes a clear message and exit 2
+    except Exception as error:  # every failure becomes a clear message and exit 2
         return report_error(opts, error)
 
 

@@ -30,7 +30,7 @@ def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:
             doc_id = str(doc.pop("id"))
             validate_document(table_name, doc)
             world.data[table_name][doc_id] = doc
-    for kingdom_id, kingdom in world.all("kingdoms"):
+    for _, kingdom in world.all("kingdoms"):
         kingdom.setdefault("year_counters", {})
     world.meta["history"] = [{"date": date.to_dict(),
                               "kingdoms": {kid: {"treasury": k["treasury"], "manpower": k["manpower"]}

@@ -778,21 +778,22 @@ def espionage_view(world: World, viewer: Identity) -> EspionageView:
     pools = []
     for sid, doc in sorted(visible_table(world, viewer, "specialists").items()):
         kid = str(doc.get("kingdom", sid))
-        pools.append(PoolRow(kid, world.display_name("kingdoms", kid), int(doc.get("spy", 0)), int(doc.get("cold_spy", 0)),
+        pools.append(PoolRow(kid, short_name(world.display_name("kingdoms", kid)), int(doc.get("spy", 0)),
+                             int(doc.get("cold_spy", 0)),
                              _counter_spies_text(world, doc.get("counter_spies")), int(doc.get("engineer", 0)),
                              int(doc.get("missionary", 0)), int(doc.get("sailor", 0))))
     try:
         from yak_tui.rules.espionage import catalogue
 
         missions_by_slug = catalogue()
-    except Exception:  # noqa: BLE001 - a broken house-rules table must not take the screen down
+    except Exception:
         missions_by_slug = {}
     effects = []
     for eid, doc in sorted(visible_table(world, viewer, "effects").items()):
         holder = doc.get("holder_character") or doc.get("holder_kingdom")
         holder_table = "characters" if doc.get("holder_character") else "kingdoms"
         target = str(doc.get("target_kingdom") or doc.get("target") or "")
-        target_text = world.display_name("kingdoms", target) if target in world.table("kingdoms") else target
+        target_text = short_name(world.display_name("kingdoms", target)) if target in world.table("kingdoms") else target
         if doc.get("province"):
             target_text = f"{target_text} · {world.display_name('provinces', doc['province'])}".strip(" ·")
         expires = doc.get("expires") or doc.get("end")
@@ -801,7 +802,7 @@ def espionage_view(world: World, viewer: Identity) -> EspionageView:
         what = " — ".join(part for part in (mission.name if mission else str(doc.get("text", "")), details) if part)
         effects.append(EffectRow(
             eid, str(doc.get("kind", doc.get("mission", "effect"))),
-            world.display_name(holder_table, holder) if holder else "—", target_text,
+            short_name(world.display_name(holder_table, holder)) if holder else "—", target_text,
             GameDate.from_dict(dict(expires)).label() if isinstance(expires, Mapping) else _fmt(expires), what,
         ))
     inbox = []

@@ -292,16 +292,18 @@ class CommandScreen(ModalScreen[None]):
         self.result_text = "\n".join([*text, *(r.line for r in event.rolls)])
         lines = self.query_one("#result-lines", Static)
         lines.update("\n".join(text))
-        lines.display = True
         tray = self.query_one("#tray", DiceTray)
         if event.rolls:
+            # The chronicle line tells the result: it shows when the dice have landed, not before.
             tray.display = True
             tray.show(event.rolls, animate=self.yak.animate_dice)
         else:
+            lines.display = True
             self.query_one("#close", Button).focus()
 
     @on(DiceTray.Landed)
     def _landed(self) -> None:
+        self.query_one("#result-lines").display = True
         self.query_one("#close", Button).focus()
 
     @on(Button.Pressed, "#again")
