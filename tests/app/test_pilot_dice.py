@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, wait_for, world_of
+from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Switch
 
 from yak_tui.app.screens.command import CommandScreen
@@ -182,3 +182,4 @@ async def test_the_result_line_waits_for_the_dice_to_land(save_path: Path) -> No
         assert "RtD for Keep it secret" not in screen_text(app)
         await wait_for(pilot, lambda: not tray.animating, timeout=5)
         await wait_for(pilot, lambda: "RtD for Keep it secret" in screen_text(app))
+        await wait_for(pilot, lambda: "RtD for Keep it secret" in widget_text(app), what="the dashboard behind")

@@ -380,3 +380,25 @@ def test_only_the_gm_changes_the_roster(world: tuple[Path, dict[str, User]]) -> 
                     {"name": "x", "identity": "king:varos", "key": key})
     with pytest.raises(CommandError, match="only the GM"):
         run_command(WorldFile(save), Identity.parse("player:edmund"), "user-remove", {"name": "gm"})
+
+
+def test_a_user_whose_identity_no_longer_exists_is_refused(server: ServerThread,
+                                                           world: tuple[Path, dict[str, User]]) -> None:
+    from yak_tui.store.storage import WorldFile
+
+    save, _ = world
+    ghost = asyncssh.generate_private_key("ssh-ed25519")
+    file = WorldFile(save)
+    run_command(file, Identity.parse("gm"), "user-add",
+                {"name": "ghost", "identity": "player:tobias", "key": ghost.export_public_key().decode()})
+    with file.transaction() as data:  # the character leaves the world after the user was added
+        data["users"]["ghost"]["identity"] = "player:tobias-the-dead"
+
+    async def login() -> None:
+        await asyncssh.connect("127.0.0.1", server.port, username="ghost", client_keys=[ghost], known_hosts=None,
+                               agent_path=None)
+
+    with pytest.raises(asyncssh.PermissionDenied):
+        run(login())
+    line = server.log.wait_for("ssh_user=ghost")
+    assert "identity player:tobias-the-dead is no longer valid" in line

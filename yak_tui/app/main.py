@@ -112,6 +112,8 @@ class YakApp(App[None]):
         self.set_reactive(YakApp.identity, ident)
         self.set_reactive(YakApp.animations, animations)
         self.poll_interval = poll_interval
+        self._held = 0
+        self._pending = False
         self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
         for theme in THEMES:
             self.register_theme(theme)
@@ -155,8 +157,22 @@ class YakApp(App[None]):
         self._stamp = stamp
         self.broadcast()
 
+    def hold_broadcast(self) -> None:
+        """Keep screens as they are (e.g. while dice tumble: the chronicle behind must not tell the
+        result first); `release_broadcast` shows the world as it then is."""
+        self._held += 1
+
+    def release_broadcast(self) -> None:
+        self._held = max(0, self._held - 1)
+        if not self._held and self._pending:
+            self._pending = False
+            self.broadcast()
+
     def broadcast(self) -> None:
         """Tell every screen on the active stack to re-render; other modes catch up on resume."""
+        if self._held:
+            self._pending = True
+            return
         self.world_version += 1
         for screen in self.screen_stack:
             screen.post_message(WorldChanged(self.world, self.world_version))

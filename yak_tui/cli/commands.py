@@ -225,8 +225,8 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     identity = _identity(opts, World(save.read()))
     from yak_tui.app.main import run_app
 
-    run_app(save.path, identity, animations=not getattr(args, "no_animation", False))
-    return 0
+    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False))
+    return int(code or 0)
 
 
 def verb_serve(opts: GlobalOptions, args: argparse.Namespace) -> int:

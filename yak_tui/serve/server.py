@@ -217,7 +217,7 @@ class YakConnection(asyncssh.SSHServer):
             return False
         limit = self.server.config.max_sessions
         if len(self.server.sessions) >= limit:
-            self._refuse("session", f"the server is full ({limit} sessions)")
+            self.refuse("session", f"the server is full ({limit} sessions)")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
                                             f"yak serve is full ({limit} sessions); try again later")
         chan = self.conn.create_server_channel(encoding=None)
@@ -237,31 +237,31 @@ class YakConnection(asyncssh.SSHServer):
             if hasattr(chan, name):
                 setattr(chan, name, lambda _packet, what=what: session.refuse_forwarding(what))
 
-    def _refuse(self, what: str, reason: str) -> None:
+    def refuse(self, what: str, reason: str) -> None:
         name = self.user.name if self.user is not None else "-"
         log.warning("refused %s user=%s key=%s from=%s: %s", what, name, self.fingerprint or "-", self.address,
                     reason)
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:
-        self._refuse("port forwarding", f"local forward to {dest_host}:{dest_port}")
+        self.refuse("port forwarding", f"local forward to {dest_host}:{dest_port}")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                         "port forwarding is refused by yak serve")
 
     def server_requested(self, listen_host: str, listen_port: int) -> Any:
-        self._refuse("port forwarding", f"remote forward from {listen_host}:{listen_port}")
+        self.refuse("port forwarding", f"remote forward from {listen_host}:{listen_port}")
         return False
 
     def unix_connection_requested(self, dest_path: str) -> Any:
-        self._refuse("socket forwarding", f"local forward to {dest_path}")
+        self.refuse("socket forwarding", f"local forward to {dest_path}")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                         "socket forwarding is refused by yak serve")
 
     def unix_server_requested(self, listen_path: str) -> Any:
-        self._refuse("socket forwarding", f"remote forward from {listen_path}")
+        self.refuse("socket forwarding", f"remote forward from {listen_path}")
         return False
 
     def tun_requested(self, unit: int | None) -> Any:
-        self._refuse("tunnel", f"tun/tap unit {unit}")
+        self.refuse("tunnel", f"tun/tap unit {unit}")
         raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "tunnels are refused by yak serve")
 
     def tap_requested(self, unit: int | None) -> Any:
@@ -310,7 +310,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def refuse_forwarding(self, what: str) -> bool:
-        self.owner._refuse(what, "not offered")
+        self.owner.refuse(what, "not offered")
         if not self.kind:  # told on stderr when the session starts, before the app paints
             self.pending_notes.append(f"yak serve: {what} is refused.\r\n")
         return False
@@ -368,7 +368,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return env
 
     def _refuse_session(self, what: str, message: str) -> None:
-        self.owner._refuse(what, message.strip())
+        self.owner.refuse(what, message.strip())
         if self.channel_open:
             self.chan.write_stderr(message.encode())
             self.chan.exit(1)
@@ -571,10 +571,9 @@ def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
 
 
 async def _serve(config: ServeConfig) -> int:
+    from yak_tui.cli import UsageError
     from yak_tui.world.model import World
     from yak_tui.world.roster import roster
-
-    from yak_tui.cli import UsageError
 
     try:
         server = await start_server(config)

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, Switch
+from textual.widgets import Button, Footer, Input, Label, Static, Switch
 
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.dice import DiceTray
@@ -57,8 +57,8 @@ class CommandScreen(ModalScreen[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
-        Binding("ctrl+r", "run", "Run", show=False),
-        Binding("ctrl+y", "copy", "Copy result", show=False),
+        Binding("ctrl+r", "run", "Run / roll"),
+        Binding("ctrl+y", "copy", "Copy result"),
     ]
 
     class Validated(Message):
@@ -95,6 +95,7 @@ class CommandScreen(ModalScreen[None]):
         self.result_text = ""
         self._generation = 0  # validations finish out of order; only the latest one counts
         self.dice_problem: str | None = None
+        self._holding = False
 
     @property
     def yak(self) -> YakApp:
@@ -135,6 +136,7 @@ class CommandScreen(ModalScreen[None]):
                 yield Button("Copy result", id="copy", compact=True)
                 yield Button("Again", id="again", compact=True)
                 yield Button("Close", id="close", compact=True)
+        yield Footer()  # the keys of this dialog, where the screen behind showed its own
 
     @property
     def _rolls(self) -> bool:
@@ -251,7 +253,18 @@ class CommandScreen(ModalScreen[None]):
             return
         self.running = True
         self.query_one("#run", Button).disabled = True
+        if self._rolls and self.yak.animate_dice and not self._holding:
+            self._holding = True  # the screens behind wait for the dice to land
+            self.yak.hold_broadcast()
         self._execute(self._values(), naturals)
+
+    def _release(self) -> None:
+        if self._holding:
+            self._holding = False
+            self.yak.release_broadcast()
+
+    def on_unmount(self) -> None:
+        self._release()
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -276,6 +289,7 @@ class CommandScreen(ModalScreen[None]):
     @on(Refused)
     def _refused(self, event: Refused) -> None:
         self.running = False
+        self._release()
         self.problem = event.problem
         self._show_problem(event.problem)
         self._update_run()
@@ -298,11 +312,13 @@ class CommandScreen(ModalScreen[None]):
             tray.display = True
             tray.show(event.rolls, animate=self.yak.animate_dice)
         else:
+            self._release()
             lines.display = True
             self.query_one("#close", Button).focus()
 
     @on(DiceTray.Landed)
     def _landed(self) -> None:
+        self._release()
         self.query_one("#result-lines").display = True
         self.query_one("#close", Button).focus()
 

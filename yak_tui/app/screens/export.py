@@ -13,14 +13,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Select, Static
+from textual.widgets import Button, Footer, Label, Select, Static
 
 from yak_tui.world import views
 
 
 class ExportScreen(ModalScreen[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy")]
 
     def __init__(self, season: str | None = None, selected: Iterable[str] = (), kingdom: str | None = None,
                  character: str | None = None, kind: str | None = None) -> None:
@@ -57,6 +57,7 @@ class ExportScreen(ModalScreen[None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("Copy to clipboard", id="copy", variant="primary", compact=True)
                 yield Button("Close", id="close", compact=True)
+        yield Footer()  # the keys of this dialog, where the screen behind showed its own
 
     def on_mount(self) -> None:
         self._render_export()

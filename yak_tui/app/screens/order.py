@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
 
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.paramform import ParamForm
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 class OrderScreen(ModalScreen[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order")]
 
     class Checked(Message):
         def __init__(self, generation: int, problem: views.Problem | None) -> None:
@@ -82,6 +82,7 @@ class OrderScreen(ModalScreen[None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("File order", id="file", variant="primary", disabled=True, compact=True)
                 yield Button("Close", id="close", compact=True)
+        yield Footer()  # the keys of this dialog, where the screen behind showed its own
 
     async def on_mount(self) -> None:
         select = self.query_one("#order-command", Select)
@@ -114,6 +115,7 @@ class OrderScreen(ModalScreen[None]):
     @on(ParamForm.Changed)
     @on(Switch.Changed, "#order-private")
     @on(Input.Changed, "#order-note")
+
     def _changed(self, event: Message) -> None:
         event.stop()
         self._validate()

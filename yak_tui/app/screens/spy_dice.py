@@ -1,0 +1,52 @@
+"""The command dialog for rolled espionage: resolving a private order (`spy-resolve`) or the
+GM's own mission (`spy-mission`), with the exact odds of the adjudicator's full view.
+
+It is the app's command dialog (fields, odds before rolling, dice by hand, the dice animation,
+the chronicle lines); only the odds differ: the generic dialog cannot read a mission's
+nested odds, so they come from `yak_tui.world.espionage_board`, modifiers named in the intro.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from textual import work
+
+from yak_tui.app.screens.command import CommandScreen
+from yak_tui.world import views
+from yak_tui.world.espionage_board import DialogOdds
+from yak_tui.world.identity import Identity
+from yak_tui.world.model import World
+
+OddsFn = Callable[[World, Identity, Mapping[str, Any]], DialogOdds | None]
+
+
+def modifiers_text(odds: DialogOdds | None) -> str:
+    """"Modifiers: nation-wide counter-spy -1, ..." as the adjudicator reads them before rolling."""
+    if odds is None:
+        return ""
+    mods = ", ".join(f"{reason} {value:+d}" for value, reason in odds.modifiers) or "none"
+    scope = "every modifier" if odds.all_modifiers else "what the sponsor knows"
+    cost = "" if odds.cost is None else f" · cost {odds.cost} ducat{'s' if odds.cost != 1 else ''} and 1 spy"
+    return f"Modifiers to both rolls ({scope}): {mods}{cost}"
+
+
+class SpyDiceScreen(CommandScreen):
+    """`CommandScreen` whose odds are a spy mission's: success, spy's fate, evidence."""
+
+    def __init__(self, command: str, odds: OddsFn, preset: dict[str, Any] | None = None, hidden: Iterable[str] = (),
+                 title: str | None = None, intro: str = "") -> None:
+        super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
+        self.odds_fn = odds
+
+    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
+    def _check(self, generation: int, values: dict[str, Any], naturals: list[int] | None) -> None:
+        world, identity = self.yak.world, self.yak.identity
+        problem = views.check_command(world, identity, self.command, values)
+        found = self.odds_fn(world, identity, values)
+        odds = None if found is None else views.OddsView(found.rows, found.extra)
+        dice = None
+        if problem is None and naturals:
+            dice = views.check_hand_dice(world, identity, self.command, values, naturals)
+        self.post_message(self.Validated(generation, problem, odds, dice))
