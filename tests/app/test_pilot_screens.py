@@ -36,7 +36,7 @@ async def test_each_key_opens_its_screen_with_header_nav_and_footer(save_path: P
         assert "♛ Elbreth" in text and "Spring 312" in text and "◆ GM" in text
         assert "d Dashboard" in text and "c Chronicle" in text  # nav bar with keys
         assert "Roll" in text and "Quit" in text  # footer bindings
-        assert app.screen.query("Footer")
+        assert app.screen.query("KeyBar")
 
 
 async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> None:

@@ -10,10 +10,9 @@ the same way. Screens only render `yak_tui.world.views`; nothing here does rule 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from textual.app import App
 from textual.binding import Binding, BindingType
@@ -55,8 +54,7 @@ def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     return make
 
 
-@dataclass(frozen=True)
-class PaletteEntry:
+class PaletteEntry(NamedTuple):
     """One command palette line: what it says, what it does, and whether it shows before typing."""
 
     title: str
@@ -65,8 +63,7 @@ class PaletteEntry:
     discover: bool = False
 
 
-@dataclass
-class Outcome:
+class Outcome(NamedTuple):
     """What a command run from a dialog produced, with the world as it now is."""
 
     result: CommandResult
@@ -87,6 +84,7 @@ class YakApp(App[None]):
         Binding("r", "roll", "Roll"),
         Binding("a", "advance", "Advance"),
         Binding("o", "file_order", "Order"),
+        Binding("g", "cast", "Cast a spell", show=False),
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
@@ -260,6 +258,12 @@ class YakApp(App[None]):
 
         self.push_screen(AdvanceScreen())
 
+    def action_cast(self, caster: str = "") -> None:
+        from yak_tui.app.screens.casting import CastingScreen
+
+        if not isinstance(self.screen, CastingScreen):
+            self.push_screen(CastingScreen(caster or None))
+
     def action_file_order(self, table: str = "", doc_id: str = "") -> None:
         from yak_tui.app.screens.order import OrderScreen
 
@@ -308,6 +312,7 @@ class YakApp(App[None]):
              self.action_advance),
             ("file_order", "File an order", "an order for your own holdings, for its adjudicator (o)",
              self.action_file_order),
+            ("cast", "Cast a spell", "Power, Control, Resolution with odds before each stage (g)", self.action_cast),
             ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
              self.action_switch_identity),
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),

@@ -160,7 +160,8 @@ class OrderLine:
     note: str
     filed: str
     status: str
-    outcome: str
+    outcome: str  # the whole text the sponsor was told (or the rejection's reason)
+    reported: str  # one word of it: "success", "failure", "cleared", "arranged", "rejected"...
     adjudicator: str
 
 
@@ -414,8 +415,18 @@ def _order_line(world: World, order_id: str, order: Mapping[str, Any]) -> OrderL
         sponsor=short_kingdom(world, sponsor) if sponsor else "?",
         target=short_kingdom(world, target) if target else "?", where=_order_where(world, params),
         extras=_order_extras(params), note=str(order.get("note") or ""), filed=_date_label(order.get("filed")),
-        status=status, outcome=outcome, adjudicator=str(order.get("adjudicator", "gm")),
+        status=status, outcome=outcome, reported=_reported(status, outcome),
+        adjudicator=str(order.get("adjudicator", "gm")),
     )
+
+
+def _reported(status: str, outcome: str) -> str:
+    """The outcome word of "Espionage: <mission> against <target>: <word>. ..." (the sponsor's line)."""
+    if status != "resolved":
+        return status
+    head = outcome.split(". ", 1)[0].rstrip(".")
+    word = head.rsplit(": ", 1)[-1] if ": " in head else ""
+    return word if word and len(word) <= 20 else "resolved"
 
 
 def inbox_lines(world: World, viewer: Identity) -> tuple[OrderLine, ...]:
@@ -542,7 +553,7 @@ def odds_rows(odds: Mapping[str, Any]) -> tuple[tuple[tuple[str, float], ...], t
         rows += [("success", float(outcome["success"])), ("failure", float(outcome["failure"]))]
     else:
         rows.append(("attempt for the GM to play out", 1.0))
-    rows += [("spy captured", float(spy["captured"])), ("spy escapes, goes cold", float(spy["escaped"]))]
+    rows += [("spy captured", float(spy["captured"])), ("spy escapes", float(spy["escaped"]))]
     if float(evidence.get("not-rolled", 0)) < 1:
         rows += [("sponsor identified", float(evidence["identified"])),
                  ("detected, sponsor unknown", float(evidence["detected"])),
@@ -560,14 +571,37 @@ def _dialog_odds(data: Mapping[str, Any]) -> DialogOdds:
 
 
 def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any]) -> DialogOdds | None:
-    """Odds of a mission as typed (`spy-mission` by the GM, `spy-order` by its filer), or None
-    while the form is incomplete. The filer sees only the modifiers his side knows."""
+    """Odds of a mission as typed (`spy-mission` by the GM, `spy-order` by its filer). The filer
+    sees only the modifiers his side knows. While the form is incomplete (no province yet), the
+    board's odds at the target's capital stand in; None when not even the mission is known."""
     from yak_tui.world.commands import COMMANDS, coerce_params
 
     clean = {k: v for k, v in params.items() if v not in (None, "") and k != "note"}
     try:
         coerced = coerce_params(COMMANDS[MISSION_COMMAND], clean, world)
         return _dialog_odds(mission_odds_for(world, viewer, coerced))
+    except Exception:
+        pass
+    sponsor = _kingdom_ref(world, clean.get("sponsor")) or viewer_kingdom(world, viewer)
+    target = _kingdom_ref(world, clean.get("target")) or sponsor
+    slug = str(clean.get("mission", ""))
+    if sponsor is None or target is None or slug not in catalogue():
+        return None
+    line = next((m for m in mission_lines(world, viewer, sponsor, target) if m.slug == slug), None)
+    if line is None:
+        return None
+    mods, full = counted_modifiers(world, viewer, sponsor, target)
+    shown = line_odds(line)
+    return DialogOdds(shown.rows, shown.extra, () if line.own_administration else tuple((m.value, m.reason)
+                                                                                        for m in mods),
+                      full, line.cost)
+
+
+def _kingdom_ref(world: World, value: Any) -> str | None:
+    if not value:
+        return None
+    try:
+        return world.resolve_ref("kingdoms", str(value))
     except Exception:
         return None
 
@@ -602,7 +636,7 @@ def line_odds(line: MissionLine) -> DialogOdds:
         rows += [("success", line.success), ("failure", line.failure or 0.0)]
     else:
         rows.append(("attempt for the GM to play out", 1.0))
-    rows += [("spy captured", line.captured), ("spy escapes, goes cold", line.escaped)]
+    rows += [("spy captured", line.captured), ("spy escapes", line.escaped)]
     if line.detected is not None:
         identified = line.identified or 0.0
         rows += [("sponsor identified", identified), ("detected, sponsor unknown", round(line.detected - identified, 6)),

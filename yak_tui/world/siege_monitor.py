@@ -135,8 +135,9 @@ class SiegeCard(NamedTuple):
     surrendered: tuple[str, ...]
     attempts: tuple[AttemptView, ...]
     messenger_odds: float | None  # the next messenger, with every friendly Scout in reach helping
-    friendly_scouts: tuple[str, ...]
-    enemy_scouts: tuple[str, ...]
+    friendly_scouts: tuple[str, ...]  # names of the defender's Scout units in reach
+    enemy_scouts: tuple[str, ...]  # names of the besieger's
+    friendly_scout_ids: tuple[str, ...]
     smuggle_odds: tuple[tuple[int, float], ...]  # (bribe, chance) from no bribe to the cap
     mine: bool  # the viewer besieges or defends
 
@@ -278,7 +279,7 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         attempts=_attempts(world, doc),
         messenger_odds=rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
         friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
-        enemy_scouts=tuple(world.display_name("units", u) for u in enemy),
+        enemy_scouts=tuple(world.display_name("units", u) for u in enemy), friendly_scout_ids=friendly,
         smuggle_odds=tuple((bribe, rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
         mine=mine is not None and mine in (besieger, defender),
     )

@@ -393,6 +393,7 @@ class DashboardView(NamedTuple):
     holdings: tuple[HoldingRow, ...]
     queue: tuple[OrderRow, ...]
     my_orders: tuple[OrderRow, ...]
+    due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
 
 
 def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
@@ -413,15 +414,19 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
     return tuple(sorted(items, key=lambda i: not i.urgent))
 
 
-def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8) -> DashboardView:
+def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due: bool = True) -> DashboardView:
+    """Everything the season dashboard shows. With `due=False` the due list is left for later
+    (`due_list`): it needs every rule module's due reporter imported, which a first paint need
+    not wait for."""
     date = world.date
     spring = GameDate(date.year + 1, 0)
     return DashboardView(
         world_name=world.name, date=date.label(), season=date.season, year=date.year,
         year_start_in=date.seasons_until(spring), identity=str(viewer), identity_label=identity_label(world, viewer),
-        due=due_list(world, viewer), kingdoms=kingdom_rows(world, viewer), history=treasury_history(world, viewer),
-        chronicle=latest_entries(world, viewer, chronicle_limit), holdings=holdings(world, viewer),
-        queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
+        due=due_list(world, viewer) if due else (), kingdoms=kingdom_rows(world, viewer),
+        history=treasury_history(world, viewer), chronicle=latest_entries(world, viewer, chronicle_limit),
+        holdings=holdings(world, viewer), queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
+        due_pending=not due,
     )
 
 
@@ -638,8 +643,9 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
         return None
     odds = data.get("odds", data)
     rows = tuple((str(k), float(v)) for k, v in odds.items() if isinstance(v, int | float))
-    extra = tuple((str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, int | float)
-                  and not isinstance(v, bool))
+    # Extras are probabilities (the odds JSON convention); counts, costs and percents beside them are not.
+    extra = tuple((str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float)
+                  and 0.0 <= v <= 1.0)
     return OddsView(rows, extra)
 
 

@@ -13,8 +13,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, ProgressBar, Static
+from textual.widgets import Button, ProgressBar, Static
 
+from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
 
 if TYPE_CHECKING:
@@ -84,7 +85,7 @@ class AdvanceScreen(ModalScreen[None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("Advance", id="confirm", variant="warning", disabled=True, compact=True)
                 yield Button("Cancel", id="close", compact=True)
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     def on_mount(self) -> None:
         self.query_one("#progress").display = False

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 from textual import events, on
 from textual.app import ComposeResult
 from textual.screen import Screen
-from textual.widgets import Footer
 
 from yak_tui.app.messages import WorldChanged
 from yak_tui.app.widgets.header import NavBar, YakHeader
+from yak_tui.app.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from yak_tui.app.main import PaletteEntry, YakApp
@@ -47,7 +47,7 @@ class YakScreen(Screen[None]):
         yield YakHeader(id="header")
         yield NavBar(self.SCREEN_NAME)
         yield from self.compose_body()
-        yield Footer()
+        yield KeyBar()
 
     def compose_body(self) -> ComposeResult:
         yield from ()

@@ -19,10 +19,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Static, Switch
+from textual.widgets import Button, Input, Label, Static, Switch
 
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.dice import DiceTray
+from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
 
@@ -136,7 +137,7 @@ class CommandScreen(ModalScreen[None]):
                 yield Button("Copy result", id="copy", compact=True)
                 yield Button("Again", id="again", compact=True)
                 yield Button("Close", id="close", compact=True)
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     @property
     def _rolls(self) -> bool:

@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from yak_tui.app.messages import OrderAction
@@ -20,6 +21,7 @@ from yak_tui.app.widgets.common import Panel, num
 from yak_tui.app.widgets.plot import TreasuryPlot
 from yak_tui.app.widgets.rowtable import RowTable
 from yak_tui.world import views
+from yak_tui.world.identity import Identity
 from yak_tui.world.model import World
 
 STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524A", "withdrawn": "dim"}
@@ -62,6 +64,7 @@ class HoldingsTable(RowTable):
 
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
+    _due_loaded = False
     AUTO_FOCUS = "#queue-table, #holdings-table"  # the adjudicator's queue; a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")
 
@@ -79,7 +82,12 @@ class DashboardScreen(YakScreen):
                             classes="grow")
 
     def refresh_view(self, world: World) -> None:
-        view = views.dashboard_view(world, self.identity)
+        # The first paint does not wait for every rule module to load: what is due follows.
+        first = not self._due_loaded
+        view = views.dashboard_view(world, self.identity, due=not first)
+        if first:  # after the first frame: the imports hold the GIL for a while
+            identity = self.identity
+            self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(world, identity))
         self._season(view)
         self._kingdoms(view)
         self.query_one(TreasuryPlot).set_series(view.history)
@@ -87,14 +95,40 @@ class DashboardScreen(YakScreen):
         self._orders(view)
         self._latest(view)
 
+    @work(thread=True, exclusive=True, group="due", exit_on_error=False)
+    def _load_due(self, world: World, identity: Identity) -> None:
+        from yak_tui.world.commands import load_command_modules
+
+        load_command_modules()
+        self.post_message(self.DueReady(views.due_list(world, identity), identity))
+
+    class DueReady(Message):
+        def __init__(self, due: tuple[views.DueItem, ...], identity: Identity) -> None:
+            super().__init__()
+            self.due = due
+            self.identity = identity
+
+    @on(DueReady)
+    def _due_ready(self, event: DueReady) -> None:
+        self._due_loaded = True
+        if event.identity == self.identity:
+            self._show_due(event.due, pending=False)
+        else:
+            self.refresh_view(self.yak.world)  # the seat changed meanwhile: work it out again
+
     def _season(self, view: views.DashboardView) -> None:
         panel = self.query_one("#season")
         panel.border_title = "Due this season"
         panel.border_subtitle = view.date
+        self._show_due(view.due, view.due_pending)
+
+    def _show_due(self, due: tuple[views.DueItem, ...], pending: bool) -> None:
         lines = []
-        if not view.due:
+        if pending:
+            lines.append(Content.styled("Checking what is due…", "italic $foreground-muted"))
+        elif not due:
             lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
-        for item in view.due:
+        for item in due:
             mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
             lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))

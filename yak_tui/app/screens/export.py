@@ -13,8 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Label, Select, Static
 
+from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
 
 
@@ -57,7 +58,7 @@ class ExportScreen(ModalScreen[None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("Copy to clipboard", id="copy", variant="primary", compact=True)
                 yield Button("Close", id="close", compact=True)
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     def on_mount(self) -> None:
         self._render_export()

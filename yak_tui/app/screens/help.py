@@ -10,7 +10,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from yak_tui.app.widgets.keybar import KeyBar
 
 TIPS = (
     "ctrl+p opens the command palette: every screen, action and command, and a jump to any "
@@ -39,7 +41,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Content.styled("Keys", "bold"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
                 yield Static(self._keys(), id="keys")
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     def _keys(self) -> Content:
         stack = self.app.screen_stack

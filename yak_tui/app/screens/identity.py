@@ -11,9 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
 
 
@@ -37,7 +38,7 @@ class IdentityScreen(ModalScreen[str | None]):
             yield Static(Content.styled("Who is at the keyboard?", "bold"), id="dialog-title")
             yield Static("Everything shown from now on is filtered for this identity.", id="dialog-help")
             yield OptionList(*options, id="identities")
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     def on_mount(self) -> None:
         app: Any = self.app

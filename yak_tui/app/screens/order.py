@@ -14,9 +14,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from yak_tui.app.widgets.common import YakInput
+from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
 
@@ -82,7 +83,7 @@ class OrderScreen(ModalScreen[None]):
             with Horizontal(id="dialog-buttons"):
                 yield Button("File order", id="file", variant="primary", disabled=True, compact=True)
                 yield Button("Close", id="close", compact=True)
-        yield Footer()  # the keys of this dialog, where the screen behind showed its own
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     async def on_mount(self) -> None:
         select = self.query_one("#order-command", Select)

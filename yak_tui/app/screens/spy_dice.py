@@ -27,9 +27,9 @@ def modifiers_text(odds: DialogOdds | None) -> str:
     if odds is None:
         return ""
     mods = ", ".join(f"{reason} {value:+d}" for value, reason in odds.modifiers) or "none"
-    scope = "every modifier" if odds.all_modifiers else "what the sponsor knows"
-    cost = "" if odds.cost is None else f" · cost {odds.cost} ducat{'s' if odds.cost != 1 else ''} and 1 spy"
-    return f"Modifiers to both rolls ({scope}): {mods}{cost}"
+    scope = "" if odds.all_modifiers else " (what the sponsor knows)"
+    cost = "" if odds.cost is None else f" · costs {odds.cost}d + 1 spy"
+    return f"Modifiers{scope}: {mods}{cost}"
 
 
 class SpyDiceScreen(CommandScreen):

@@ -28,7 +28,6 @@ from yak_tui.world import views
 from yak_tui.world.espionage_board import (
     DialogOdds,
     field_options,
-    line_odds,
     mission_dialog_odds,
     mission_lines,
     mission_needs,
@@ -49,7 +48,7 @@ def _field_of(name: str) -> str:
 class SpyOrderScreen(ModalScreen[str | None]):
     """Dismisses with the new order's id (None when closed without filing)."""
 
-    CSS_PATH: ClassVar[list[str | Path]] = [HERE / "dialogs.tcss", HERE / "espionage.tcss"]
+    CSS_PATH = [HERE / "dialogs.tcss", HERE / "espionage.tcss"]  # noqa: RUF012 (Textual reads it as a list)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "submit", "Submit privately"),
@@ -90,9 +89,9 @@ class SpyOrderScreen(ModalScreen[str | None]):
         purse = "your purse" if identity.is_player else "the treasury"
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Content.styled("Submit a private mission", "bold"), id="dialog-title")
-            yield Static(f"As {views.identity_label(world, identity)}, with a spy of "
-                         f"{world.display_name('kingdoms', self.sponsor)} and ducats from {purse}. Only your "
-                         "adjudicator sees it; you will learn the outcome, never the dice.", id="dialog-help")
+            yield Static(f"You send a spy of {world.display_name('kingdoms', self.sponsor)}, paid from {purse}. "
+                         "Only the adjudicator sees the order; you learn the outcome, never the dice.",
+                         id="dialog-help")
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("target", classes="field-label -required")
@@ -210,12 +209,6 @@ class SpyOrderScreen(ModalScreen[str | None]):
         world, identity = self.yak.world, self.yak.identity
         problem = views.check_command(world, identity, "spy-order", values)
         odds = mission_dialog_odds(world, identity, values)
-        if odds is None:  # incomplete form: the odds of the board (the side's odds do not depend on where)
-            target = values.get("target") or self.sponsor
-            line = next((m for m in mission_lines(world, identity, self.sponsor, target)
-                         if m.slug == values.get("mission")), None)
-            if line is not None:
-                odds = line_odds(line)
         self.post_message(self.Checked(generation, problem, odds))
 
     @on(Checked)

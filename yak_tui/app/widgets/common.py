@@ -1,15 +1,13 @@
-"""Small shared widgets: a titled panel, a DataTable that refills in place, an Input that obeys
-the app's cursor-blink setting, and number formatting."""
+"""Small shared widgets: a titled panel, number formatting and fill bars, and (imported on first
+use, so the dashboard does not pay for DataTable and Input at startup) `YakTable`, a DataTable
+that refills in place, and `YakInput`, an Input that obeys the app's cursor-blink setting."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.text import Text
 from textual.containers import Vertical
-from textual.widget import Widget
-from textual.widgets import DataTable, Input, Static
 
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
 ROOMY = "#4C9A52"
@@ -26,68 +24,6 @@ class Panel(Vertical):
     def __init__(self, title: str, *children: Any, id: str | None = None, classes: str = "") -> None:
         super().__init__(*children, id=id, classes=f"panel {classes}".strip())
         self.border_title = title
-
-
-class YakInput(Input):
-    """An Input whose cursor blinks only when the app allows it (snapshots, slow SSH links)."""
-
-    def on_mount(self) -> None:
-        self.cursor_blink = bool(getattr(self.app, "cursor_blink", True))
-
-
-class YakTable(DataTable[Any]):
-    """A DataTable that refills from rows and keeps the cursor on the same key."""
-
-    def __init__(self, *, id: str | None = None, classes: str = "", zebra: bool = True) -> None:
-        super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=zebra)
-        self._note: Static | None = None
-
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
-             empty: str = "") -> None:
-        """Replace every row; `rows` are (key, cells). With no rows the table gives way to `empty`."""
-        keep = self.cursor_row_key()
-        self.clear(columns=True)
-        for column in columns:
-            label, key = (column, column) if isinstance(column, str) else column
-            self.add_column(label, key=key)
-        count = 0
-        for key, cells in rows:
-            self.add_row(*cells, key=key)
-            count += 1
-        self.display = count > 0 or not empty
-        if empty:
-            note = self._empty_note()
-            note.update(Text(empty, style="italic"))
-            note.display = count == 0
-        if keep is not None and keep in self.rows:
-            self.move_cursor(row=self.get_row_index(keep), animate=False)
-        # The table measures its rows when idle; lay out again then so `height: auto` fits them
-        # (and so do the auto-sized containers around it).
-        self.call_after_refresh(self._relayout)
-
-    def _relayout(self) -> None:
-        node: Any = self
-        while node is not None and node is not self.screen:
-            node.refresh(layout=True)
-            node = node.parent
-
-    def _empty_note(self) -> Static:
-        if self._note is None:
-            self._note = Static(classes="table-empty")
-            parent = self.parent
-            if isinstance(parent, Widget):
-                parent.mount(self._note, after=self)
-        return self._note
-
-    def cursor_row_key(self) -> str | None:
-        """The key of the highlighted row (None for an empty table)."""
-        if not self.row_count:
-            return None
-        try:
-            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
-        except Exception:
-            return None
-        return str(key) if key is not None else None
 
 
 def num(value: Any) -> str:
@@ -107,3 +43,16 @@ def bar(fraction: float, width: int = 10) -> Text:
     text = "█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")
     style = FULL if fraction >= 1 else NEARLY if fraction >= 0.75 else ROOMY
     return Text(text.ljust(width, "·"), style=style)
+
+
+def __getattr__(name: str) -> Any:
+    """`YakTable` and `YakInput` load with their Textual widgets only when a screen asks for them."""
+    if name == "YakTable":
+        from yak_tui.app.widgets.table import YakTable
+
+        return YakTable
+    if name == "YakInput":
+        from yak_tui.app.widgets.table import YakInput
+
+        return YakInput
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

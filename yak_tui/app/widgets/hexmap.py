@@ -13,6 +13,7 @@ from typing import ClassVar
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.content import Content
+from textual.geometry import Region, Spacing
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -57,6 +58,7 @@ class HexMap(Widget, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.view: MapView | None = None
         self.overlays: dict[Hex, str] = {}
+        self.notes: dict[Hex, tuple[str, str]] = {}  # a short text and its style, drawn where there is room
         self._hits: dict[tuple[int, int], Hex] = {}  # drawn character -> hex, for mouse clicks
 
     # -- data ---------------------------------------------------------------------------------------
@@ -68,6 +70,12 @@ class HexMap(Widget, can_focus=True):
         self.refresh(layout=True)
         self.post_message(self.Moved(self, self.cursor, self.cell_at(self.cursor)))
 
+    def set_overlays(self, overlays: dict[Hex, str], notes: dict[Hex, tuple[str, str]] | None = None) -> None:
+        """Backgrounds (and notes) drawn over the hexes; empty dicts clear them."""
+        self.overlays = dict(overlays)
+        self.notes = dict(notes or {})
+        self.refresh()
+
     def cell_at(self, h: Hex) -> HexCell | None:
         return None if self.view is None else self.view.cells.get(h)
 
@@ -75,20 +83,40 @@ class HexMap(Widget, can_focus=True):
         self.cursor = h
 
     def watch_cursor(self, cursor: Hex) -> None:
-        self.refresh()
+        self.refresh(layout=True)  # the map grows when the cursor walks off its edge
+        self.call_after_refresh(self.follow_cursor)
         self.post_message(self.Moved(self, cursor, self.cell_at(cursor)))
+
+    def watch_zoom(self, zoom: int) -> None:
+        self.call_after_refresh(self.follow_cursor)
+
+    def cursor_region(self) -> Region:
+        """Where the cursor's cell is drawn, in the map's own characters."""
+        w, h = self._cell_size()
+        c0, _, r0, _ = self._bounds()
+        origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
+        x, y = hex_to_cell(self.cursor, w, h)
+        return Region(x - origin_x, y - origin_y, w, h)
+
+    def follow_cursor(self) -> None:
+        """Scroll the container around the map so the cursor stays in view with a cell of margin."""
+        parent = self.parent
+        if not isinstance(parent, Widget) or not self.is_mounted:
+            return
+        w, h = self._cell_size()
+        region = self.cursor_region().translate(self.virtual_region.offset)
+        parent.scroll_to_region(region, animate=False, spacing=Spacing(h, w, h, w), force=True, immediate=True)
 
     # -- geometry -----------------------------------------------------------------------------------
     def _bounds(self, zoom: int | None = None) -> tuple[int, int, int, int]:
-        """Offset (col, row) bounds of every hex with something on it and the cursor, with a margin
-        of one hex (none sideways in the most compact size, where every column counts)."""
+        """Offset (col, row) bounds of every hex with something on it and the cursor, with a row
+        of margin above and below (none sideways, where every column counts)."""
         hexes = list(self.view.cells) if self.view else []
         hexes.append(self.cursor)
         cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
-        side = 0 if (self.zoom if zoom is None else zoom) == len(CELL_SIZES) - 1 else 1
         r0 = min(rows) - 1
         r0 -= r0 & 1  # start on an even row so odd rows keep the half-cell shift hexgrid gives them
-        return min(cols) - side, max(cols) + side, r0, max(rows) + 1
+        return min(cols), max(cols), r0, max(rows) + 1
 
     def _cell_size(self) -> tuple[int, int]:
         return CELL_SIZES[self.zoom]
@@ -172,6 +200,8 @@ class HexMap(Widget, can_focus=True):
         return Content("\n").join(lines)
 
     def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[tuple[str, str]]]:
+        """One cell: glyph and marks, then (where there is room) the place's name, the counts of
+        forces and people, and the overlay's note. The cursor cell is drawn reversed."""
         cell = self.cell_at(key)
         is_cursor = key == self.cursor
         base = ""
@@ -192,6 +222,7 @@ class HexMap(Widget, can_focus=True):
             marks.append(("♞", "bold $accent"))
         if cell is not None and cell.characters:
             marks.append(("♟", "bold $secondary"))
+        note = self.notes.get(key)
 
         def styled(parts: list[tuple[str, str]], size: int) -> list[tuple[str, str]]:
             chars: list[tuple[str, str]] = []
@@ -209,14 +240,19 @@ class HexMap(Widget, can_focus=True):
         if cell is not None:
             pcs = [p for p in cell.places if p.table == "pcs"]
             if pcs:
-                name = pcs[0].name[: w - 3]
-        top = styled([(" ", ""), (glyph, glyph_style), (" ", ""), (name, "$foreground")], w)
+                name = pcs[0].name
+        note_part = [(" ", ""), (note[0], note[1])] if note else []
+        if h == 2:
+            top = styled([(" ", ""), (glyph, glyph_style), *marks], w)
+            second = note_part or [(" ", ""), (name, "$foreground")]
+            return [top, styled(second, w)]
+        top = styled([(" ", ""), (glyph, glyph_style), (" ", ""), (name[: w - 3], "$foreground")], w)
         counts: list[tuple[str, str]] = [(" ", "")]
         if cell is not None and cell.units:
             counts.append((f"♞{cell.units}", "bold $accent"))
         if cell is not None and cell.characters:
             counts.append((f"♟{cell.characters}", "bold $secondary"))
-        lines = [top, styled(counts, w)]
+        lines = [top, styled(counts, w), styled(note_part, w)]
         while len(lines) < h:
             lines.append(styled([], w))
         return lines

@@ -1,0 +1,106 @@
+"""Snapshots of the espionage board as the GM and as a player, at 80×24 and 140×45, and of its
+two dialogs: the player's private-mission form and the GM's blind resolution after the dice.
+
+The world is `populate`'s two seasons plus Corvin's espionage: one mission resolved with scripted
+dice (an infiltration he holds) and one waiting for the GM. Animations and cursor blink are off.
+Update with `pytest tests/app/test_snapshots_espionage.py --snapshot-update`, then look at them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_helpers import make_app, wait_for
+from test_snapshots import settle
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Switch
+
+from yak_tui.app.screens.espionage import EspionageScreen
+from yak_tui.app.screens.spy_dice import SpyDiceScreen
+from yak_tui.app.screens.spy_order import SpyOrderScreen
+from yak_tui.app.widgets.common import YakTable
+from yak_tui.rules.dice import ScriptedDice
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.commands import run_command
+from yak_tui.world.identity import GM, Identity
+
+SIZES = [(80, 24), (140, 45)]
+CORVIN = Identity.parse("player:corvin")
+
+
+@pytest.fixture
+def spy_save(busy_save: Path) -> Path:
+    save = WorldFile(busy_save)
+    done = run_command(save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"},
+                       ScriptedDice([])).data["order"]
+    run_command(save, GM, "spy-resolve", {"order": done}, ScriptedDice([6, 6]))
+    run_command(save, CORVIN, "spy-order", {"mission": "fund-bandits", "target": "varos", "province": "varos-march",
+                                            "bandits": 1, "note": "on the Amber road"}, ScriptedDice([]))
+    return busy_save
+
+
+async def board(pilot: Pilot[Any], target: str = "varos") -> EspionageScreen:
+    await settle(pilot)
+    await pilot.press("e")
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, EspionageScreen), what="the board")
+    screen: EspionageScreen = app.screen  # type: ignore[assignment]
+    screen.target = target
+    await pilot.pause(0.2)
+    return screen
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("who", ["gm", "player:corvin"])
+def test_board(snap_compare: Any, spy_save: Path, who: str, size: tuple[int, int]) -> None:
+    app = make_app(spy_save, who, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await board(pilot)
+        table = screen.query_one("#missions-table", YakTable)
+        table.move_cursor(row=table.get_row_index("embezzlement"))  # a met prerequisite, Corvin holds Treasury
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+def test_order_form(snap_compare: Any, spy_save: Path) -> None:
+    app = make_app(spy_save, "player:corvin", poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await board(pilot)
+        table = screen.query_one("#missions-table", YakTable)
+        table.focus()
+        table.move_cursor(row=table.get_row_index("crash-commodity-market"))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SpyOrderScreen), what="the form")
+        dialog = pilot.app.screen
+        await wait_for(pilot, lambda: dialog.query("#param-commodity"), what="the fields")
+        dialog.query_one("#param-province", Select).value = "amber-coast"
+        dialog.query_one("#param-commodity", Select).value = "Wine"
+        await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=(100, 40), run_before=before)
+
+
+def test_resolve_result(snap_compare: Any, spy_save: Path) -> None:
+    app = make_app(spy_save, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await board(pilot)
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SpyDiceScreen), what="the resolve dialog")
+        dialog = pilot.app.screen
+        dialog.query_one("#param-gm_reason", Input).value = "the roads are watched"
+        dialog.query_one("#param-gm_modifier", Input).value = "-1"
+        dialog.query_one("#by-hand", Switch).value = True
+        dialog.query_one("#naturals", Input).value = "5,2"
+        await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
+        await pilot.pause(0.3)
+
+    assert snap_compare(app, terminal_size=(100, 40), run_before=before)
