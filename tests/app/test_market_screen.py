@@ -256,7 +256,7 @@ async def test_the_ledger_is_for_its_parties_and_the_debtor_repays(save_path: Pa
         await wait_for(pilot, lambda: not isinstance(app.screen, MarketScreen), what="the repay dialog")
         await wait_for(pilot, lambda: not app.screen.query_one("#run", Button).disabled)
         await pilot.click("#run")
-        await wait_for(pilot, lambda: "repays 5 on credit" in screen_text(app), what="the result")
+        await wait_for(pilot, lambda: f"pays 5 ducats: repays credit {debt}" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("ledger", debt)["status"] == "repaid" and world.get("characters", "corvin")["treasury"] == 15
         await pilot.press("escape")
@@ -290,7 +290,8 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         assert "you see the public record" in detail_text(screen) and "Income" not in detail_text(screen)
         assert str(businesses.get_row("brine-traders")[4]) == "—"
         await pilot.press("x")
-        await wait_for(pilot, lambda: "does not act for character rowena" in screen_text(app), what="the refusal")
+        await wait_for(pilot, lambda: any("does not act for character rowena" in n.message
+                                          for n in app._notifications), what="the refusal")
         assert isinstance(app.screen, MarketScreen)
         # His own bank in a full sector: an order for the adjudicator, not a roll.
         await select_business(pilot, screen, "hale-bank")

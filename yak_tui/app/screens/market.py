@@ -554,7 +554,7 @@ def detail_content(detail: board.BusinessDetail, gm: bool) -> Content:
         done, limit = detail.training
         rows.append(("Training", Content.assemble((f"{done} of {limit}", "bold"), " sponsored this year")))
     if not b.detailed:
-        rows.append(("", Content.styled("Its books are its owner's: you see the public record.", "italic dim")))
+        rows.append(("Books", Content.styled("its owner's: you see the public record", "italic dim")))
     width = max(len(label) for label, _ in rows)
     return Content("\n").join(Content.assemble((label.ljust(width + 1), "$foreground-muted"), value)
                               for label, value in rows)
