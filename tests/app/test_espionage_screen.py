@@ -376,3 +376,29 @@ async def test_another_kingdom_learns_only_what_detection_revealed(save_path: Pa
         text = widget_text(app)
         for secret in (order_id, NOTE, "Corvin", RAIN, "rolled"):
             assert secret not in text, secret
+
+
+async def test_gm_plays_out_a_pending_assassination_attempt(save_path: Path) -> None:
+    run_command(WorldFile(save_path), GM, "spy-mission", {"sponsor": "elbreth", "target": "varos",
+                                                          "mission": "assassinate-private-citizen",
+                                                          "character": "lysa"}, ScriptedDice([6]))
+    [(attempt_id, attempt)] = list(world_of(save_path).where("effects", kind="assassination-attempt"))
+    assert attempt["status"] == "pending"
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = await open_board(app, pilot)
+        row = cells(screen, "#effects-table", attempt_id)
+        assert row[:3] == ["Elbreth→Varos", "Assassination attempt", "awaits the GM"] and row[-1] == "Lysa Marr"
+        assert "1 attempt to play out" in widget_text(app) or "1 attempt to play out" in screen_text(app)
+        table = screen.query_one("#effects-table", YakTable)
+        table.focus()
+        table.move_cursor(row=table.get_row_index(attempt_id))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the play-out dialog")
+        assert "Play out the attempt on Lysa Marr" in screen_text(app)
+        app.screen.query_one("#param-result", Input).value = "She threw the lamp and fled into the night"
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: world_of(save_path).get("effects", attempt_id)["status"] == "resolved")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: attempt_id not in keys(screen, "#effects-table"), what="the attempt gone")

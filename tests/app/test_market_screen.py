@@ -281,8 +281,11 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         await wait_for(pilot, lambda: businesses.row_count == 2, what="his businesses")
         assert screen.query_one("#businesses").border_title == "Your businesses"
         assert {str(k.value) for k in businesses.rows} == {"hale-bank", "salt-works"}
-        text = screen_text(app)
-        assert "h Hire" not in text and "x Expand" in text  # players do not hire
+        assert "x Expand" in screen_text(app)
+        assert not screen.check_action("act", ("hire",))  # players do not hire: the key does nothing
+        await pilot.press("h")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, MarketScreen)
         # Someone else's business: the public record, no books, no action.
         await pilot.press("v")
         await select_sector(pilot, screen, "saltmarsh:commercial")
@@ -314,7 +317,7 @@ async def test_hiring_shows_the_limits_and_counts_the_hire(save_path: Path) -> N
         screen = await open_market(app, pilot)
         table = screen.query_one("#specialists-table", DataTable)
         await wait_for(pilot, lambda: table.row_count == 1, what="the King's own pool")
-        assert [str(c) for c in table.get_row("elbreth")[1:]] == ["2 0/4", "3 0/4", "1 0/4", "2"]
+        assert [str(c) for c in table.get_row("elbreth")[1:]] == ["2 · 0/4", "3 · 0/4", "1 · 0/4", "2"]
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, HireScreen), what="the hire dialog")
         dialog = app.screen
@@ -329,7 +332,7 @@ async def test_hiring_shows_the_limits_and_counts_the_hire(save_path: Path) -> N
         assert world.get("kingdoms", "elbreth")["year_counters"]["hired_spy"] == 1
         assert world.get("specialists", "elbreth")["spy"] == 4 and world.get("kingdoms", "elbreth")["treasury"] == 39
         await pilot.press("escape")
-        await wait_for(pilot, lambda: str(table.get_row("elbreth")[2]) == "4 1/4", what="the pool catching up")
+        await wait_for(pilot, lambda: str(table.get_row("elbreth")[2]) == "4 · 1/4", what="the pool catching up")
 
 
 async def test_credit_dialog_shows_the_capacity(save_path: Path) -> None:

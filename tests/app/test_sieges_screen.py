@@ -147,7 +147,7 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         await pilot.press("escape")
         prompt: SiegeDecisionScreen = await dialog_of(pilot, SiegeDecisionScreen)
         await wait_for(pilot, lambda: "Brinehaven: surrender or sally?" in screen_text(app), what="the prompt")
-        assert "0 left for 2 regiment(s)" in screen_text(app)
+        assert "will end Summer 312 short of provisions" in widget_text(app)
         await pilot.press("escape")  # later
         await wait_for(pilot, lambda: app.screen is screen)
         text = screen_text(app)
@@ -312,7 +312,7 @@ async def test_refusals_are_shown_beside_the_place_and_in_the_dialog(save_path: 
         await pilot.press("w")
         dialog: CommandScreen = await dialog_of(pilot, CommandScreen)
         assert dialog.preset == {"pc": "brinehaven", "unit": "varos-blockade-squadron"}
-        await wait_for(pilot, lambda: "the structure has a garrison and walls" in screen_text(app), what="the refusal")
+        await wait_for(pilot, lambda: "the structure has a garrison and walls" in widget_text(app), what="the refusal")
         assert dialog.query_one("#run", Button).disabled
         await pilot.press("escape")
         await focus_place(pilot, screen, "millbrook")

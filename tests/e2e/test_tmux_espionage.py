@@ -78,8 +78,7 @@ def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Pat
     rows = [m.slug for m in mission_lines(world, Identity.parse(CORVIN), "elbreth", "varos")]
     player.keys(*["Down"] * rows.index("infiltrate-treasury"))
     player.keys("n")
-    form = player.wait_for(lambda t: "Submit a private mission" in t and "Infiltrate Treasury" in t)
-    assert "Odds for your side" in form and "Costs 1 ducat" in player.wait_for("Costs 1 ducat")
+    player.wait_for(lambda t: "Submit a private mission" in t and "Infiltrate Treasury" in t and "Costs 1 ducat" in t)
     player.type("before the feast")
     player.keys("Enter")
     player.wait_for(lambda t: "Submit a private mission" not in t and "waits for the GM" in t)
@@ -102,7 +101,7 @@ def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Pat
     assert f"rolled {naturals[0]}" in landed and f"rolled {naturals[1]}" in landed
     assert "(nation-wide counter-spy)" in landed
     gm.keys("Escape")
-    gm.wait_for("No private orders wait for you.")
+    gm.wait_for(lambda t: "Resolve Infiltrate Treasury" not in t and "Missions against" in t)
 
     # The player's yak shows the outcome it was told, and nothing of the dice.
     reported = order["outcome"].split(". ", 1)[0].rsplit(": ", 1)[-1]  # "success" or "failure"

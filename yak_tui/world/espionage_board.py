@@ -40,7 +40,7 @@ from yak_tui.world.espionage import (
     plan_mission,
     spy_pool,
 )
-from yak_tui.world.identity import Identity
+from yak_tui.world.identity import GM as GM_ID, Identity
 from yak_tui.world.model import World
 from yak_tui.world.orders import orders_of
 
@@ -144,6 +144,7 @@ class EffectLine:
     end: str
     active: bool
     known: str  # GM only: what the target knows ("secret", "detected", "identified"); "" otherwise
+    pending: bool = False  # an assassination attempt the GM has still to play out
 
 
 @dataclass(frozen=True)
@@ -358,7 +359,7 @@ def _effect_line(world: World, effect_id: str, effect: Mapping[str, Any], side: 
         mission=entry.name if entry else str(effect.get("mission", "")),
         sponsor=short_kingdom(world, sponsor) if sponsor else "?", target=short_kingdom(world, effect.get("target_kingdom")),
         where=where, start=_date_label(effect.get("start")), end=end, active=bool(effect.get("active", True)),
-        known=known,
+        known=known, pending=kind == "assassination-attempt" and effect.get("status") == "pending",
     )
 
 
@@ -472,7 +473,7 @@ def board_view(world: World, viewer: Identity, sponsor: str | None = None, targe
     full = viewer.is_gm
     if sponsor and target:
         missions = mission_lines(world, viewer, sponsor, target)
-        modifiers, full = counted_modifiers(world, viewer, sponsor, target)
+        modifiers, full = counted_modifiers(world, GM_ID, sponsor, target)
     all_effects = effect_lines(world, viewer)
     mine = viewer_kingdom(world, viewer)
     station = viewer.is_gm or (viewer.is_king and world.find("kingdoms", viewer.subject) is not None)

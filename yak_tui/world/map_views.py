@@ -264,12 +264,10 @@ def relocate_view(world: World, viewer: Identity, character_id: str) -> Relocate
 
 
 def relocate_params(cell: RelocateCell, character_id: str) -> dict[str, str]:
-    """The `relocate` parameters that move him into this hex: its PC, else a friendly legion
-    (Agents), else the bare hex (an order that fails with its cost spent)."""
+    """The `relocate` parameters that move him into this hex: a friendly legion when that is the
+    only way in (Agents), else the hex (its PC; none: an order that fails with its cost spent)."""
     if cell.via_legion:
         return {"character": character_id, "legion": cell.legions[0][0]}
-    if cell.pc is not None:
-        return {"character": character_id, "pc": cell.pc}
     return {"character": character_id, "hex": f"{cell.hex[0]},{cell.hex[1]}"}
 
 

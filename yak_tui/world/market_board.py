@@ -173,6 +173,7 @@ class BusinessDetail(NamedTuple):
     loan: Lending | None
     training: tuple[int, int] | None  # (sponsored this year, limit) for a service business of Size 3+
     dismantle: int | None
+    province: ProvinceInfo | None = None
 
 
 class LedgerLine(NamedTuple):
@@ -492,7 +493,7 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
             training = (economy.trained_this_year(world, doc), limit)
         dismantle = rules.dismantle_value(int(_num(doc.get("invested"))))
     return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
-                          production, credit, loan, training, dismantle)
+                          production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
 
 
 # -- ledger, specialists, academies -------------------------------------------------------------------

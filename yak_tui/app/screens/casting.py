@@ -367,7 +367,7 @@ class CastingScreen(YakScreen):
         self._show_stage_odds(index)
         tray = self.query_one(f"#tray-{stage}", DiceTray)
         tray.display = True
-        panel.scroll_visible(animate=False)
+        self.set_timer(0.05, lambda: self._bring_into_view(panel))
         delay = 0.5 if self.yak.animate_dice and index else 0.0
         if delay:
             self.set_timer(delay, lambda: tray.show([self.rolls[index]], animate=True))
@@ -413,8 +413,20 @@ class CastingScreen(YakScreen):
         die = self.query_one(f"#die-{stage}", Input)
         die.value = ""
         die.disabled = False
-        die.focus()
-        self.query_one(f"#stage-{stage}").scroll_visible(animate=False)
+        # After the layout that gives the panel its new height (odds and die row), not before.
+        self.set_timer(0.05, lambda: self._focus_die(stage))
+
+    def _focus_die(self, stage: str) -> None:
+        """Once laid out: the whole stage in view (its odds and the die to type) and the die focused."""
+        self.query_one(f"#die-{stage}", Input).focus(scroll_visible=False)
+        self._bring_into_view(self.query_one(f"#stage-{stage}"))
+
+    def _bring_into_view(self, widget: Any) -> None:
+        """Scroll to a panel at once; a tumbling die's own (animated) scroll must not pull back."""
+        for ancestor in widget.ancestors:
+            if getattr(ancestor, "is_scrollable", False):
+                self.app.animator.force_stop_animation(ancestor, "scroll_y")
+        widget.scroll_visible(animate=False)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
@@ -480,7 +492,7 @@ class CastingScreen(YakScreen):
         self._show_result()
         self.query_one("#cast-again").display = True
         self.query_one("#cast-again", Button).focus(scroll_visible=False)
-        self.call_after_refresh(lambda: chronicle.scroll_visible(animate=False))
+        self.set_timer(0.05, lambda: self._bring_into_view(chronicle))
         self.refresh_bindings()
 
     def _show_result(self) -> None:

@@ -20,6 +20,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Label, Select, Static
 
@@ -78,6 +79,22 @@ class MyOrdersTable(OrderTable):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
 
 
+class EffectsTable(YakTable):
+    """Effects in force; p plays out a pending assassination attempt (the GM)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_out", "Play out attempt")]
+
+    class PlayOut(Message):
+        def __init__(self, effect_id: str) -> None:
+            super().__init__()
+            self.effect_id = effect_id
+
+    def action_play_out(self) -> None:
+        key = self.cursor_row_key()
+        if key:
+            self.post_message(self.PlayOut(key))
+
+
 class EspionageScreen(YakScreen):
     SCREEN_NAME = "espionage"
     CSS_PATH = Path(__file__).with_name("espionage.tcss")
@@ -117,7 +134,7 @@ class EspionageScreen(YakScreen):
             with Vertical(classes="column", id="esp-right"):
                 yield Panel("Mission", Static(id="mission-detail"), id="mission")
                 yield Panel("Infiltrations", YakTable(id="infiltrations-table"), id="infiltrations")
-                yield Panel("Effects in force", YakTable(id="effects-table"), id="effects")
+                yield Panel("Effects in force", EffectsTable(id="effects-table"), id="effects")
 
     # -- state ----------------------------------------------------------------------------------------
     def watch_sponsor(self) -> None:
@@ -370,8 +387,11 @@ class EspionageScreen(YakScreen):
             [(e.id, [_who(e, gm), Text(e.label, style="bold"), e.end, *_known(e, gm), e.where or "—"])
              for e in view.effects],
             empty="No effects in force you know of.")
-        self.query_one("#effects").border_title = f"Effects in force ({len(view.effects)})" \
-            if view.effects else "Effects in force"
+        panel = self.query_one("#effects")
+        panel.border_title = f"Effects in force ({len(view.effects)})" if view.effects else "Effects in force"
+        pending = sum(1 for e in view.effects if e.pending)
+        panel.border_subtitle = f"{pending} attempt{'s' if pending != 1 else ''} to play out · p" \
+            if pending and gm else ""
 
     # -- actions -------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -453,6 +473,18 @@ class EspionageScreen(YakScreen):
                               title=f"Station a counter-spy of {name}",
                               intro="One active spy becomes a counter-spy for good: -2 to the next enemy operation "
                                     "in its province, or -1 anywhere in the nation (leave province empty).")
+
+    @on(EffectsTable.PlayOut)
+    def _play_out(self, event: EffectsTable.PlayOut) -> None:
+        view = self.view
+        effect = next((e for e in view.effects if e.id == event.effect_id), None) if view else None
+        if effect is None or not effect.pending or not self.identity.is_gm:
+            self.notify("Highlight an assassination attempt that waits for the GM.", severity="warning")
+            return
+        self.yak.open_command("assassination-resolve", {"attempt": effect.id}, hidden=("attempt",),
+                              title=f"Play out the attempt on {effect.where}",
+                              intro=f"{effect.sponsor}'s assassins against {effect.where} ({effect.target}), hired "
+                                    f"{effect.start}. Say what happened; the victim's side hears of the attack.")
 
     @on(OrderAction)
     def _order_action(self, event: OrderAction) -> None:

@@ -431,7 +431,11 @@ class MapScreen(YakScreen):
         if event.problem is not None:
             self.notify(event.problem.message(), title=event.title, severity="error")
             return
-        hidden = ("character", "hex", "pc", "legion") if event.command == "relocate" else ("noble", "pc")
+        # The target stays on show (and takes the focus, so enter rolls); who acts is fixed.
+        if event.command == "relocate":
+            hidden = tuple(k for k in ("character", "hex", "pc", "legion") if k == "character" or k not in event.params)
+        else:
+            hidden = ("noble", "pc")
         self.yak.open_command(event.command, event.params, hidden=hidden, title=event.title, intro=event.intro)
 
     @on(Filed)

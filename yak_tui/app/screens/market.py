@@ -18,7 +18,7 @@ from pathlib import Path, PurePath
 from typing import ClassVar
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
@@ -83,7 +83,7 @@ class MarketScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x", "act('expand')", "Expand"),
         Binding("p", "act('produce')", "Produce"),
-        Binding("h", "act('hire')", "Hire"),
+        Binding("h", "act('hire')", "Hire", show=False),
         Binding("v", "toggle_mine", "Mine/all"),
         Binding("n", "act('open')", "Open business", show=False),
         Binding("l", "act('credit')", "Extend credit", show=False),
@@ -169,11 +169,12 @@ class MarketScreen(YakScreen):
             panel.border_title = "Your businesses" if self.identity.is_player else "Your kingdom's businesses"
             empty = "You own no business. n opens one."
         else:
-            shown = [b for b in self.board.businesses if b.province_id == province] or list(self.board.businesses)
+            shown = [b for b in self.board.businesses if b.province_id == province or not province]
             # The highlighted sector's businesses first, so the cursor lands on one of them.
             shown.sort(key=lambda b: b.sector != sector)
-            panel.border_title = f"Businesses in {shown[0].province}" if shown and province else "Businesses"
-            empty = "No businesses here. n opens one."
+            name = self.yak.world.display_name("provinces", province) if province else ""
+            panel.border_title = f"Businesses in {name}" if name else "Businesses"
+            empty = f"No businesses in {name}. n opens one." if name else "No businesses."
         panel.border_subtitle = "v all" if self.mine_only else ("v yours" if not self.identity.is_gm else "")
         keep = table.cursor_row_key()
         rows = []
@@ -186,11 +187,12 @@ class MarketScreen(YakScreen):
                 cells.append(short_name(b.owner))
             cells += [Text(b.sector, style="" if (self.mine_only or b.sector == sector) else "dim"),
                       Text(str(b.size), justify="right"), income,
-                      Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim"),
-                      b.province if self.mine_only else b.place]
+                      Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim")]
+            if self.mine_only:
+                cells.append(b.province)
             rows.append((b.id, cells))
         columns = ["Business", *([] if self.mine_only else ["Owner"]), "Sector", "Size", "Income", "Monopoly",
-                   "Province" if self.mine_only else "Place"]
+                   *(["Province"] if self.mine_only else [])]
         table.fill(columns, rows, empty=empty)
         if not self.mine_only and keep not in {b.id for b in shown if b.sector == sector}:
             first = next((i for i, b in enumerate(shown) if b.sector == sector), None)
@@ -228,7 +230,8 @@ class MarketScreen(YakScreen):
                 count = Text(str(pool.get(kind, 0)), style="bold")
                 if kind in hired:
                     h, limit = hired[kind]
-                    count.append(f" {h}/{limit}", style=f"bold {FULL}" if h >= limit else "dim")
+                    count.append(" · ", style="dim")
+                    count.append(f"{h}/{limit}", style=f"bold {FULL}" if h >= limit else "dim")
                 cells.append(count)
             rows.append((line.kingdom_id, cells))
         empty = "Only a kingdom's King and the GM see its specialists." if self.identity.is_player else ""
@@ -236,9 +239,9 @@ class MarketScreen(YakScreen):
             ["Kingdom", *(SPECIALIST_SHORT.get(t, t.capitalize()) for t in types)], rows, empty=empty or "None.")
         note = self.query_one("#hire-note", Static)
         note.display = bool(rows)
-        note.update(Content.assemble(("pool · hired/allowed this year · ", "dim"), ("h", "bold $accent"),
-                                     (f" hire {self.board.hire_cost_next_season} next season, "
-                                      f"{self.board.hire_cost_now} now", "")))
+        note.update(Content.assemble(("pool · hired/allowed   ", "dim"), ("h", "bold $accent"),
+                                     (f" hire: {self.board.hire_cost_next_season} next season,"
+                                      f" {self.board.hire_cost_now} now", "")))
 
     def _academies(self) -> None:
         assert self.board is not None
@@ -276,9 +279,14 @@ class MarketScreen(YakScreen):
         panel = self.query_one("#detail")
         text = self.query_one("#detail-text", Static)
         if detail is None:
-            panel.border_title = "Business"
-            panel.border_subtitle = "n open one"
-            text.update(Content.styled("Highlight a business to see its books and odds.", "italic $foreground-muted"))
+            province, _ = self._highlighted_sector()
+            info = board.province_info(self.yak.world, self.identity, province) if province else None
+            panel.border_title = info.name if info else "Business"
+            panel.border_subtitle = "n open a business"
+            lines = [] if info is None else [province_content(info)]
+            lines.append(Content.styled("No business highlighted: its books and odds show here.",
+                                        "italic $foreground-muted"))
+            text.update(Content("\n").join(lines))
             return
         b = detail.business
         panel.border_title = b.name
@@ -309,6 +317,16 @@ class MarketScreen(YakScreen):
     def _sector_highlighted(self) -> None:
         if not self.mine_only:
             self._businesses()
+        self._reveal_cursors()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._reveal_cursors()
+
+    def _reveal_cursors(self) -> None:
+        """Scroll each table to its cursor once the layout has settled (tables resize as they fill)."""
+        for table in self.query(YakTable):
+            if table.row_count:
+                table.call_after_refresh(lambda t=table: t.move_cursor(row=t.cursor_row, animate=False))
 
     @on(DataTable.RowHighlighted, "#businesses-table")
     def _business_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -488,6 +506,17 @@ def fill_cell(sector: board.SectorLine, width: int = 11) -> Text:
     return bar(sector.fill, width)
 
 
+def province_content(info: board.ProvinceInfo) -> Content:
+    """A province's Potentials (after monopolies) and resources with what one good costs to make."""
+    potentials = Content(" · ").join(
+        Content.assemble(f"{name} ", (str(value), "bold"), (f"/{base}", "dim") if value != base else "")
+        for name, value, base in info.potentials)
+    goods = ", ".join(f"{r.good} {r.cost_each}" for r in info.resources) or "none"
+    return Content("\n").join([
+        Content.assemble(("Potentials ", "$foreground-muted"), potentials),
+        Content.assemble(("Resources  ", "$foreground-muted"), goods, (" ducats each to make", "dim"))])
+
+
 def _goods(goods: tuple[board.Goods, ...]) -> str:
     return ", ".join(f"{g.quantity} {g.good}" for g in goods) or "—"
 
@@ -500,6 +529,13 @@ def detail_content(detail: board.BusinessDetail, gm: bool) -> Content:
     owner = Content.assemble(b.owner, ("  yours", f"bold {ROOMY}") if b.mine else "")
     rows.append(("Owner", owner))
     rows.append(("Where", Content(f"{b.place}, {b.province} ({short_name(b.state)})")))
+    if detail.province is not None:
+        others = [(n, v, base) for n, v, base in detail.province.potentials if n not in ("industrial", "commercial",
+                                                                                          "service")]
+        if others:
+            rows.append(("Province", Content(" · ").join(
+                Content.assemble(f"{n} ", (str(v), "bold"), (f"/{base}", "dim") if v != base else "")
+                for n, v, base in others)))
     size = Content.styled(f"{b.size}", "bold")
     if b.invested is not None:
         size += Content.styled(f" · invested {num(b.invested)}", "dim")

@@ -326,7 +326,8 @@ class SiegesScreen(YakScreen):
         active = view.active
         panel = self.query_one("#sieges")
         panel.border_title = f"Sieges ({len(active)} active)" if active else "Sieges"
-        keys = "n begin · y decide · g messenger · p smuggle · k blockade · l lift" if active else "n begin a siege"
+        decide = "y decide · " if view.decisions else ""
+        keys = f"n begin · {decide}g messenger · p smuggle · k blockade · l lift" if active else "n begin a siege"
         panel.border_subtitle = f"as orders: {keys}" if self.identity.is_player else keys
         self._fill_sieges()
         self._banner(view)

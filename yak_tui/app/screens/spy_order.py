@@ -107,9 +107,9 @@ class SpyOrderScreen(ModalScreen[str | None]):
                 with Horizontal(classes="field"):
                     yield Label("note", classes="field-label")
                     yield YakInput(placeholder="a word for your adjudicator (optional)", id="spy-note", compact=True)
+                yield Static("", id="spy-cost")
                 yield Label("Odds for your side", classes="section")
                 yield Static(id="odds")
-                yield Static("", id="spy-cost")
                 yield Static("", id="problem", markup=False)
             with Horizontal(id="dialog-buttons"):
                 yield Button("Submit privately", id="submit", variant="primary", disabled=True, compact=True)

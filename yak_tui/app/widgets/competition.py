@@ -71,7 +71,7 @@ class CompetitionTray(DiceTray):
 
     def _cell(self, groups: list[list[Contender]], width: int) -> int:
         """Column width: room for the longest name, narrower when the contenders would not fit."""
-        longest = max((len(c.name) + 3 for group in groups for c in group), default=CELL)
+        longest = max((len(c.name) + 5 for group in groups for c in group), default=CELL)
         count = max((len(group) for group in groups), default=1)
         cell = max(CELL, min(WIDEST, longest))
         while cell > CELL and cell * count > width:

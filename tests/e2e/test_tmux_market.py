@@ -1,0 +1,93 @@
+"""The real `yak` in tmux (100×30): the GM opens the business market, walks the sectors table to
+Saltmarsh's full commercial sector (9/9), expands Hale & Sons Bank, reads the competition odds,
+types the dice by hand, watches the dice land and reads the result; the save on disk agrees."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.demo import create_world
+from yak_tui.world.model import World
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tmux_app import Tmux  # noqa: E402
+
+YAK = Path(sys.executable).with_name("yak")
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+
+@pytest.fixture
+def market_session(tmp_path: Path) -> Iterator[tuple[Tmux, Path]]:
+    save = tmp_path / "world.json"
+    create_world(save)
+    env = f"TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
+    command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
+    term = Tmux(command)
+    try:
+        yield term, save
+    finally:
+        term.kill()
+
+
+def test_expands_a_business_into_a_full_sector_as_the_gm(market_session: tuple[Tmux, Path]) -> None:
+    term, save = market_session
+    term.wait_for("Due this season", timeout=30)
+    before = World(WorldFile(save).read())
+    assert before.get("businesses", "hale-bank")["size"] == 8
+
+    term.keys("b")
+    term.wait_for("Sectors by province")
+    # The sectors are listed by province; Saltmarsh's commercial sector is the 17th row.
+    for _ in range(16):
+        term.keys("Down")
+    # The table scrolls with its cursor: the row comes into view when the cursor reaches it.
+    text = term.wait_for(lambda t: "Businesses in Saltmarsh" in t and any(
+        "Saltmarsh" in line and "commercial" in line for line in t.splitlines()))
+    saltmarsh = next(line for line in text.splitlines() if "Saltmarsh" in line and "commercial" in line)
+    assert "9     9     0" in saltmarsh and "competition" in saltmarsh
+    businesses = text[text.index("Businesses in Saltmarsh"):]
+    assert businesses.index("Hale & Sons Bank") < businesses.index("Brine Traders")  # the cursor's row first
+
+    term.keys("Tab")  # into the businesses of Saltmarsh, the cursor on Hale & Sons Bank
+    term.keys("x")
+    text = term.wait_for("Who may lose 1 Size")
+    assert "Expand Hale & Sons Bank" in text and "Brine Traders" in text
+    assert "gains" in text and "41.7%" in text and "58.3%" in text  # the exact odds, before any die
+
+    term.keys("Tab", "Space")  # dice by hand: the switch after the sizes field
+    term.wait_for("naturals")
+    term.type("5,2")
+    term.keys("Enter")
+    text = term.wait_for(lambda t: "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in t
+                         and "Hale & Sons Bank rolls 5" in t, timeout=20)
+    assert "= 5" in text and "= 2" in text and "gains" in text and "loses" in text
+    assert "rolling…" not in text
+
+    world = World(WorldFile(save).read())
+    assert world.get("businesses", "hale-bank")["size"] == 9
+    assert world.find("businesses", "brine-traders") is None
+    assert world.get("characters", "corvin")["treasury"] == before.get("characters", "corvin")["treasury"] - 3
+    entries = [e for _, e in world.all("chronicle") if e["kind"] == "competition"]
+    assert len(entries) == 1 and entries[0]["refs"]["expander_roll"] == 5 and entries[0]["refs"]["loser"] == "brine-traders"
+    assert [r["naturals"] for r in entries[0]["rolls"]] == [[5], [2]]
+
+    term.keys("Escape")
+    text = term.wait_for(lambda t: "Expand Hale" not in t and "Brine Traders" not in t)
+    hale = next(line for line in text.splitlines() if "Hale & Sons Bank" in line and "Corvin Hale" in line)
+    assert hale.split()[-4:] == ["9", "9", "—", "│"] or "commercial     9" in hale  # Size 9, income 9
+    term.keys("q")
+    deadline = time.monotonic() + 10
+    while term.alive() and time.monotonic() < deadline:
+        time.sleep(0.1)
