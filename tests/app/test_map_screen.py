@@ -153,7 +153,7 @@ async def test_a_player_sees_only_himself_and_files_the_relocation_as_an_order(s
         assert order["params"] == {"character": "tobias", "hex": "11,5"}
         assert world_of(save_path).get("characters", "tobias")["location"] == "greywatch"  # not yet
         notice = f"Order {order_id} filed; it waits for {order['adjudicator']}."
-        await wait_for(pilot, lambda: notice in " ".join(screen_text(app).split()), what="the notice")
+        await wait_for(pilot, lambda: notice in [n.message for n in app._notifications], what="the notice")
 
 
 async def test_a_king_moves_his_own_nobles_only(save_path: Path) -> None:

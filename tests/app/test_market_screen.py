@@ -57,6 +57,15 @@ async def select_business(pilot: Any, screen: MarketScreen, business_id: str) ->
         "businesses", business_id), what="the detail panel")
 
 
+async def run_enabled(pilot: Any, dialog: Any) -> None:
+    """Wait for the dialog's validation of the latest values, then for its Run button."""
+    app = pilot.app
+    await pilot.pause(0.1)
+    await wait_for(pilot, lambda: not any(w.group == "validate" and not w.is_finished for w in app.workers),
+                   what="validation")
+    await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
+
+
 def detail_text(screen: MarketScreen) -> str:
     return str(screen.query_one("#detail-text", Static).render())
 
@@ -173,7 +182,7 @@ async def test_gm_expands_into_a_full_sector_and_sees_every_die_land(save_path: 
         dialog.query_one("#by-hand", Switch).value = True
         await pilot.pause()
         dialog.query_one("#naturals", Input).value = "5,2"
-        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
+        await run_enabled(pilot, dialog)
         await pilot.press("ctrl+r")
         tray = dialog.query_one("#tray", CompetitionTray)
         await wait_for(pilot, lambda: tray.display and tray.rolls, what="the dice")
@@ -205,7 +214,7 @@ async def test_a_failed_competition_spends_the_ducats(save_path: Path) -> None:
         dialog.query_one("#by-hand", Switch).value = True
         await pilot.pause()
         dialog.query_one("#naturals", Input).value = "3,3"
-        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
+        await run_enabled(pilot, dialog)
         await pilot.click("#run")
         await wait_for(pilot, lambda: "nobody rolls lower: the ducats are spent" in screen_text(app))
         world = world_of(save_path)
@@ -228,8 +237,9 @@ async def test_production_order_shows_the_cost_and_fills_the_stock(save_path: Pa
         await wait_for(pilot, lambda: f"3 Salt cost {cost} ducats" in screen_text(app), what="the cost")
         dialog.query_one("#param-quantity", Input).value = "4"
         await wait_for(pilot, lambda: "only 3 more this season" in screen_text(app), what="the limit")
+        await wait_for(pilot, lambda: dialog.query_one("#run", Button).disabled, what="run refused")
         dialog.query_one("#param-quantity", Input).value = "2"
-        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
+        await run_enabled(pilot, dialog)
         await pilot.click("#run")
         await wait_for(pilot, lambda: "produces 2 Salt" in screen_text(app), what="the result")
         world = world_of(save_path)
@@ -249,18 +259,18 @@ async def test_the_ledger_is_for_its_parties_and_the_debtor_repays(save_path: Pa
         ledger = screen.query_one("#ledger-table", DataTable)
         await wait_for(pilot, lambda: ledger.row_count == 2, what="the ledger")
         row = [str(c) for c in ledger.get_row(debt)]
-        assert row[1:] == ["credit", "Amber Counting House", "Corvin Hale", "5", "5", "Spring 313", "open"]
+        assert row[1:] == ["credit", "5", "5", "Spring 313", "open", "Amber Counting House", "Corvin Hale"]
         ledger.focus()
         ledger.move_cursor(row=ledger.get_row_index(debt))
         await pilot.press("y")
         await wait_for(pilot, lambda: not isinstance(app.screen, MarketScreen), what="the repay dialog")
-        await wait_for(pilot, lambda: not app.screen.query_one("#run", Button).disabled)
+        await run_enabled(pilot, app.screen)
         await pilot.click("#run")
         await wait_for(pilot, lambda: f"pays 5 ducats: repays credit {debt}" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("ledger", debt)["status"] == "repaid" and world.get("characters", "corvin")["treasury"] == 15
         await pilot.press("escape")
-        await wait_for(pilot, lambda: str(ledger.get_row(debt)[-1]) == "repaid", what="the ledger catching up")
+        await wait_for(pilot, lambda: str(ledger.get_row(debt)[5]) == "repaid", what="the ledger catching up")
     # Nyx sees only his own debt; a King who is no party sees none.
     for who, expected in (("player:nyx", {other}), ("king:varos", set())):
         app = make_app(save_path, who)
@@ -325,7 +335,7 @@ async def test_hiring_shows_the_limits_and_counts_the_hire(save_path: Path) -> N
         dialog.query_one("#param-immediate", Switch).value = True
         await wait_for(pilot, lambda: "0 of 4 spies (one per province) · 4 left" in screen_text(app), what="the limit")
         await wait_for(pilot, lambda: "3 ducats for 1, arriving at once" in screen_text(app), what="the cost")
-        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
+        await run_enabled(pilot, dialog)
         await pilot.click("#run")
         await wait_for(pilot, lambda: "hiring 1 spy" in screen_text(app), what="the result")
         world = world_of(save_path)
@@ -344,3 +354,40 @@ async def test_credit_dialog_shows_the_capacity(save_path: Path) -> None:
         await pilot.press("l")
         await wait_for(pilot, lambda: isinstance(app.screen, LendScreen), what="the credit dialog")
         await wait_for(pilot, lambda: "24 left" in screen_text(app) and "Spring 313" in screen_text(app))
+
+
+async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save_path: Path) -> None:
+    """Three rivals (one a monopoly, +3): four dice tumble together and land on what was recorded."""
+    with WorldFile(save_path).transaction() as data:
+        data["provinces"]["saltmarsh"]["potentials"]["commercial"] = 11
+        for bid, name, monopoly in (("salt-exchange", "Salt Exchange", None), ("fish-hall", "Fish Hall", "trade")):
+            data["businesses"][bid] = {"name": name, "owner": "rowena", "province": "saltmarsh", "pc": "brinehaven",
+                                       "sector": "commercial", "size": 1, "invested": 3, "monopoly": monopoly}
+    app = make_app(save_path, animations=True)
+    app.animation_level = "full"
+    async with app.run_test(size=(120, 44)) as pilot:
+        screen = await open_market(app, pilot)
+        await select_sector(pilot, screen, "saltmarsh:commercial")
+        await select_business(pilot, screen, "hale-bank")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: isinstance(app.screen, ExpandScreen), what="the expand dialog")
+        dialog = app.screen
+        await wait_for(pilot, lambda: "Dice by hand: 4 per competition" in screen_text(app), what="the preview")
+        text = screen_text(app)
+        assert "Fish Hall" in text and "monopoly +3" in text and "Salt Exchange" in text
+        dialog.query_one("#by-hand", Switch).value = True
+        await pilot.pause()
+        dialog.query_one("#naturals", Input).value = "5,2,4,6"
+        await run_enabled(pilot, dialog)
+        await pilot.press("ctrl+r")
+        tray = dialog.query_one("#tray", CompetitionTray)
+        await wait_for(pilot, lambda: tray.animating, what="the tumble")
+        assert [r.naturals for r in tray.rolls] == [(5,), (2,), (4,), (6,)]  # fixed before the first frame
+        assert "loses 1 Size" not in screen_text(app) and "…" in screen_text(app)
+        await wait_for(pilot, lambda: not tray.animating, timeout=5, what="landing")
+        shown = screen_text(app)
+        assert "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in shown
+        assert "6+3 = 9" in shown and "holds" in shown and "= 4" in shown
+        world = world_of(save_path)
+        assert world.get("businesses", "hale-bank")["size"] == 9 and world.find("businesses", "brine-traders") is None
+        assert world.get("businesses", "fish-hall")["size"] == 1 and world.get("businesses", "salt-exchange")["size"] == 1

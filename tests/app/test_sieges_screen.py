@@ -273,12 +273,13 @@ async def test_a_sea_blockade_missing_is_named_and_the_blockade_key_completes_it
     async with app.run_test(size=(140, 45)) as pilot:
         await open_sieges(pilot)
         text = screen_text(app)
-        assert "land ✓  sea ✗" in text and "not in effect" in text and "missing: sea" in text
+        assert "land ✓  sea ✗" in text and "→ not in effect (missing: sea)" in text
         assert "messengers and provisions pass freely" in text
         await pilot.press("k")
         dialog: CommandScreen = await dialog_of(pilot, CommandScreen)
-        dialog.query_one("#param-kind", Select).value = "sea"
-        dialog.query_one("#param-unit", Select).value = "varos-blockade-squadron"
+        # The half still missing and the Varos ship camped by the fort are filled in.
+        assert dialog.query_one("#param-kind", Select).value == "sea"
+        assert dialog.query_one("#param-unit", Select).value == "varos-blockade-squadron"
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="a valid blockade")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "takes effect" in screen_text(app), what="the result")
@@ -433,3 +434,20 @@ def test_siege_plan_names_the_missing_blockade(save_path: Path) -> None:
     assert plan.missing is not None and "missing: sea" in plan.missing
     assert (plan.provisions, plan.regiments, plan.seasons_left) == (2, 2, 1)
     assert monitor.siege_plan(world, GM, "brinehaven", []) is None
+
+
+async def test_the_palette_offers_the_siege_actions(save_path: Path) -> None:
+    besiege(save_path)
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = await open_sieges(pilot)
+        await wait_for(pilot, lambda: screen.place_id != "")
+        titles = [entry.title for entry in app.palette_entries(screen)]
+        for title in ("Sieges: begin a siege", "Sieges: messenger out of Brinehaven",
+                      "Sieges: smuggle provisions into Brinehaven", "Sieges: lift the siege of Brinehaven",
+                      "Sieges: raid Amberport", "Sieges: loot Amberport"):
+            assert title in titles
+        entry = next(e for e in app.palette_entries(screen) if e.title == "Sieges: messenger out of Brinehaven")
+        entry.callback()
+        dialog: CommandScreen = await dialog_of(pilot, CommandScreen)
+        assert dialog.command == "messenger" and dialog.preset["fort"] == "brinehaven"

@@ -40,7 +40,7 @@ from yak_tui.world.espionage import (
     plan_mission,
     spy_pool,
 )
-from yak_tui.world.identity import GM as GM_ID, Identity
+from yak_tui.world.identity import Identity
 from yak_tui.world.model import World
 from yak_tui.world.orders import orders_of
 
@@ -473,7 +473,7 @@ def board_view(world: World, viewer: Identity, sponsor: str | None = None, targe
     full = viewer.is_gm
     if sponsor and target:
         missions = mission_lines(world, viewer, sponsor, target)
-        modifiers, full = counted_modifiers(world, GM_ID, sponsor, target)
+        modifiers, full = counted_modifiers(world, viewer, sponsor, target)
     all_effects = effect_lines(world, viewer)
     mine = viewer_kingdom(world, viewer)
     station = viewer.is_gm or (viewer.is_king and world.find("kingdoms", viewer.subject) is not None)

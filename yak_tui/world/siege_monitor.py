@@ -153,6 +153,13 @@ class SiegeCard(NamedTuple):
         return "in effect" if self.effective else "not in effect"
 
     @property
+    def missing(self) -> tuple[str, ...]:
+        """The halves of the blockade still needed for the siege to take effect ("land", "sea")."""
+        needed = (("land", self.land_blockade), ("sea", self.sea_blockade)) if self.port_access else \
+            (("land", self.land_blockade),)
+        return tuple(side for side, present in needed if not present)
+
+    @property
     def blockade(self) -> str:
         parts = [f"land {'✓' if self.land_blockade else '✗'}"]
         if self.port_access or self.sea_blockade:

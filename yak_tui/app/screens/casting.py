@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 TONE_STYLE = {"good": "$success", "ok": "$primary", "warn": "$warning", "bad": "$error"}
 GM_ONLY = ("power_modifier", "control_modifier", "resolution_modifier", "reason")
 NUMBERS = "①②③"
+NO_MAGE = "No mage you may see: a caster is a character of kind mage, or one with spell ranks."
 
 
 def band_rows(stage: str, rows: tuple[tuple[str, float], ...], width: int = 8, dim: bool = False) -> Content:
@@ -189,8 +190,7 @@ class CastingScreen(YakScreen):
         self.query_one("#cast-chronicle").display = False
         self._waiting()
         if not self.casters:
-            self.query_one("#cast-problem", Static).update("No mage you may see: a caster is a character of "
-                                                           "kind mage, or one with spell ranks.")
+            self.query_one("#cast-problem", Static).update(NO_MAGE)
             self.query_one("#cast-problem").set_class(True, "-shown")
         self.query_one(ParamForm).focus_first()
         self._validate()
@@ -254,6 +254,8 @@ class CastingScreen(YakScreen):
             text = event.problem.message() if not taken else f"Who may: {', '.join(event.problem.who_may)}"
         if "required" in (event.problem.reason if event.problem else "") and not taken:
             text = ""
+        if not self.casters:
+            text = NO_MAGE
         widget = self.query_one("#cast-problem", Static)
         widget.update(text)
         widget.set_class(bool(text), "-shown")
@@ -267,6 +269,7 @@ class CastingScreen(YakScreen):
         else:
             button.label = "Cast by hand" if hand else "Cast"
         button.disabled = self.problem is not None or self.phase != "setup"
+        button.display = self.phase == "setup"
         self.query_one("#cast-hand-row").display = not self.as_order
 
     def _show_setup(self, setup: casting_views.CastSetup) -> None:
@@ -487,6 +490,7 @@ class CastingScreen(YakScreen):
                     Content.styled("Not rolled: the spell ended at Power.", "italic dim"))
                 self.query_one(f"#stage-{stage}").border_subtitle = ""
                 self.query_one(f"#stage-{stage}").add_class("-skipped")
+        self._update_button()
         chronicle = self.query_one("#cast-chronicle")
         chronicle.display = True
         self._show_result()

@@ -65,7 +65,7 @@ class HoldingsTable(RowTable):
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
     _due_loaded = False
-    AUTO_FOCUS = "#queue-table, #holdings-table"  # the adjudicator's queue; a player's holdings
+    AUTO_FOCUS = None  # chosen in refresh_view: the adjudicator's queue, or a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")
 
     def compose_body(self) -> ComposeResult:
@@ -94,6 +94,16 @@ class DashboardScreen(YakScreen):
         self.query_one("#treasury").display = bool(view.history)
         self._orders(view)
         self._latest(view)
+        self._focus_for_identity()
+
+    def _focus_for_identity(self) -> None:
+        """Keys act on the focused table: it must be one this identity can see."""
+        focused = self.focused
+        if focused is not None and focused.display and all(a.display for a in focused.ancestors_with_self
+                                                            if hasattr(a, "display")):
+            return
+        target = "#holdings-table" if self.identity.is_player else "#queue-table"
+        self.query_one(target).focus()
 
     @work(thread=True, exclusive=True, group="due", exit_on_error=False)
     def _load_due(self, world: World, identity: Identity) -> None:

@@ -206,14 +206,15 @@ class MarketScreen(YakScreen):
         for d in self.board.ledger:
             status = Text(d.status, style=f"bold {FULL}" if d.urgent or d.status == "overdue" else
                           ROOMY if d.status == "repaid" else "")
-            rows.append((d.id, [Text(d.id, style="bold"), d.kind, d.lender, short_name(d.debtor),
-                                Text(num(d.amount), justify="right"),
+            rows.append((d.id, [Text(d.id, style="bold"), d.kind,
                                 Text(num(d.outstanding), justify="right", style="bold" if d.outstanding else "dim"),
-                                Text(d.due, style=f"bold {FULL}" if d.urgent else ""), status]))
+                                Text(num(d.amount), justify="right"),
+                                Text(d.due, style=f"bold {FULL}" if d.urgent else ""), status, d.lender,
+                                short_name(d.debtor)]))
         empty = ("No credit or loans on the books." if self.identity.is_gm
                  else "No credit or loans of yours. Only the parties see a debt.")
         self.query_one("#ledger-table", LedgerTable).fill(
-            ["Debt", "Kind", "Lender", "Debtor", "Amount", "Owed", "Due", "Status"], rows, empty=empty)
+            ["Debt", "Kind", "Owed", "Amount", "Due", "Status", "Lender", "Debtor"], rows, empty=empty)
         panel = self.query_one("#ledger")
         panel.border_title = f"Credit & loans ({len(rows)})" if rows else "Credit & loans"
         panel.border_subtitle = "y repay" if rows else ""

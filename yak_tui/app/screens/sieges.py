@@ -11,6 +11,7 @@ choice have dialogs of their own (`SiegeBeginScreen`, `SiegeDecisionScreen`).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -31,7 +32,7 @@ from yak_tui.world import siege_monitor as monitor
 from yak_tui.world.model import World
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
+    from yak_tui.app.main import PaletteEntry, YakApp
 
 CSS = Path(__file__).with_name("sieges.tcss")
 DIALOG_CSS: list[str | PurePath] = [Path(__file__).with_name("dialogs.tcss"), CSS]
@@ -120,11 +121,11 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
     if card.active:
         lines.append(_row("Countdown", Content.from_rich_text(countdown_text(card)),
                           " at this rate" if card.effective and card.seasons_left is not None else ""))
+        missing = f" (missing: {' and '.join(card.missing)})" if card.missing else ""
         lines.append(_row("Blockade", Content.from_rich_text(_blockade_text(card)),
                           ("  open port: both needed" if card.port_access else ""),
-                          ("  → in effect", "$success") if card.effective else ("  → not in effect", "$warning")))
-        if card.blockade_missing:
-            lines.append(_row("", (card.blockade_missing, "$warning")))
+                          ("  → in effect", "$success") if card.effective else (f"  → not in effect{missing}",
+                                                                                "$warning")))
         lines.append(_row("Since", f"{card.started} · {card.seasons} season end(s) under siege"))
     else:
         lines.append(_row("Ended", f"{card.state} in {card.ended or '?'} (begun {card.started})"))
@@ -481,6 +482,35 @@ class SiegesScreen(YakScreen):
                 return
 
     # -- actions -------------------------------------------------------------------------------------------
+    def palette_entries(self) -> list[PaletteEntry]:
+        from yak_tui.app.main import PaletteEntry
+
+        entries = [PaletteEntry("Sieges: begin a siege", "pick a walled fort and the units camped by it (n)",
+                                self.action_begin)]
+        card = self.active_card
+        if card is not None:
+            fort = card.fort
+            entries += [
+                PaletteEntry(f"Sieges: messenger out of {fort}", "odds first, then the dice (g)",
+                             partial(self.action_siege, "messenger")),
+                PaletteEntry(f"Sieges: smuggle provisions into {fort}", "a merchant, shipments, a bribe (p)",
+                             partial(self.action_siege, "smuggle")),
+                PaletteEntry(f"Sieges: blockade of {fort}", "a unit joins or leaves the land or sea blockade (k)",
+                             partial(self.action_siege, "blockade")),
+                PaletteEntry(f"Sieges: lift the siege of {fort}", "the besiegers leave (l)",
+                             partial(self.action_siege, "siege-lift")),
+            ]
+        if self.monitor and self.monitor.decisions:
+            entries.append(PaletteEntry("Sieges: surrender or sally", "the starving defenders' choice (y)",
+                                        self.action_decide, True))
+        place = self._place_view(self.place_id)
+        if place is not None:
+            for action, label, key in (("raid", "raid", "w"), ("slave-raid", "raid for slaves", "v"),
+                                       ("capture", "capture", "t"), ("loot", "loot", "x")):
+                entries.append(PaletteEntry(f"Sieges: {label} {place.name}", f"the refusal reasons shown first ({key})",
+                                            partial(self.post_message, PlaceAction(action, place.id))))
+        return entries
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "siege":
             return self.active_card is not None
@@ -515,7 +545,8 @@ class SiegesScreen(YakScreen):
                         f"adventurer runs staples past {card.besieger}'s lines; a bribe helps (+1 a ducat, at most +2)."),
             "blockade": (f"Blockade of {card.fort}",
                          f"{card.besieger}'s units join (or leave) the land or sea blockade. "
-                         + (card.blockade_missing or "Both halves needed are in place.")),
+                         + (f"Still missing: {' and '.join(card.missing)}." if card.missing else
+                            "Every blockade needed is in place.")),
             "siege-lift": (f"Lift the siege of {card.fort}",
                            f"{card.besieger} leaves; {num(card.provisions)} provisions stay and carry over to a "
                            "siege within 4 seasons."),
@@ -525,6 +556,15 @@ class SiegesScreen(YakScreen):
         if command == "messenger":
             # Every friendly Scout in reach helps unless struck off; the besieger's oppose by default.
             preset.update(scouts=",".join(card.friendly_scout_ids), enemy_scouts="")
+        elif command == "blockade" and card.missing:
+            # The half still missing, and a free unit of the besieger's in reach that can close it.
+            side = card.missing[0]
+            preset["kind"] = side
+            forces = monitor.siege_forces(self.yak.world, self.identity, card.fort_id)
+            fit = [f for f in forces if f.owner_id == card.besieger_id and f.sea == (side == "sea")
+                   and f.busy in ("", card.fort)]
+            if fit:
+                preset["unit"] = fit[0].id
         self._open(command, preset, ("fort",), title, intro, ("pcs", card.fort_id))
 
     def action_begin(self) -> None:

@@ -36,13 +36,16 @@ FRAME_DELAYS = (0.08, 0.08, 0.08, 0.08, 0.08, 0.09, 0.09, 0.1, 0.11, 0.13, 0.15)
 
 
 def face_lines(value: int | None) -> list[str]:
-    """The five text lines of one die; None draws a '?' (a blind roll's hidden natural)."""
+    """The five text lines of one die; None draws a '?' (a blind roll's hidden natural), and a
+    natural no d6 shows (a d31 swing, a d100 discovery) is written as its number."""
     rows = []
     for r in range(3):
         cells = [" "] * 7
-        if value is None:
+        if value is None or value not in PIPS:
             if r == 1:
-                cells[3] = "?"
+                text = "?" if value is None else str(value)[:7]
+                start = (7 - len(text) + 1) // 2
+                cells[start:start + len(text)] = list(text)
         else:
             for c in range(3):
                 if (r, c) in PIPS[value]:

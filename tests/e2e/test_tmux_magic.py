@@ -1,0 +1,108 @@
+"""The real `yak` in a real terminal (tmux, 100×30): relocate the demo Ambassador on the hex map
+through the roll dialog, then cast a spell with dice entered by hand; the save on disk agrees."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yak_tui.store.storage import WorldFile
+from yak_tui.world.demo import create_world
+from yak_tui.world.model import World
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_tmux_app import YAK, Tmux  # noqa: E402
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[tuple[Tmux, Path]]:
+    save = tmp_path / "world.json"
+    create_world(save)
+    env = f"TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
+    command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
+    term = Tmux(command)
+    try:
+        yield term, save
+    finally:
+        term.kill()
+
+
+def flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by_hand(
+        session: tuple[Tmux, Path]) -> None:
+    term, save = session
+    term.wait_for("Due this season", timeout=30)
+
+    # The map, and Tobias Venn (the Ambassador) chosen by a palette jump to his name.
+    term.keys("m")
+    term.wait_for("Legend")
+    term.keys("C-p")
+    term.wait_for("Search")
+    term.type("Jump to Tobias")
+    term.wait_for("Jump to Tobias Venn")
+    term.keys("Enter")
+    term.wait_for(lambda t: "♟ Tobias Venn" in t and "in Greywatch" in t and "Hex 6,4" in t)
+
+    # Two rows up and two hexes west: Millbrook, his own kingdom's town, 3 hexes away.
+    term.keys("Up", "Up", "Left", "Left")
+    text = term.wait_for("Hex 5,2")
+    assert "✔ reachable · 3 hexes" in text and "Millbrook" in text
+    term.keys("v")
+    term.wait_for("Relocate Tobias Venn to Millbrook")
+    term.wait_for("Odds before rolling")
+    term.keys("Enter")
+    term.wait_for(lambda t: "relocates from Greywatch to Millbrook" in flat(t))
+    term.keys("Escape")
+    # The dialog closed and the map shows his range from where he now stands.
+    term.wait_for(lambda t: "Copy result" not in t and "in Millbrook" in t and "Here: Millbrook" in t)
+
+    # Dice by hand on (the palette), then the casting screen: the dice are typed stage by stage.
+    term.keys("C-p")
+    term.wait_for("Search")
+    term.type("Dice by hand")
+    term.wait_for("turn on")
+    term.keys("Enter")
+    term.wait_for(lambda t: "Search" not in t)
+    term.keys("g")
+    term.wait_for("Choose the mage and name his power source")  # mounted: the mage is preset
+    term.keys("Tab")
+    term.type("ley-line")
+    term.keys("Tab")
+    term.type("ward the bridge")
+    term.wait_for("nothing carried with ley-line")
+    term.wait_for("Cast by hand")
+    term.keys("C-r")
+    term.wait_for("Power die")
+    term.type("4")
+    term.keys("Enter")
+    term.wait_for(lambda t: "Control die" in t and "odds given Power 4" in t)
+    term.type("5")
+    term.keys("Enter")
+    term.wait_for(lambda t: "Resolution die" in t and "odds given Power 4, Control 5" in t)
+    term.type("3")
+    term.keys("Enter")
+    text = term.wait_for(lambda t: "Maelis the Grey casts 'ward the bridge'" in flat(t))
+    assert "rolling…" not in text
+
+    world = World(WorldFile(save).read())
+    tobias = world.get("characters", "tobias")
+    assert tobias["location"] == "millbrook" and tobias["treasury"] == 3
+    (spell,) = [e for _, e in world.all("chronicle") if e["kind"] == "spell"]
+    assert [r["naturals"] for r in spell["rolls"]] == [[4], [5], [3]]
+    assert [r["source"] for r in spell["rolls"]] == ["manual"] * 3
+    assert [r["band"] for r in spell["rolls"]] == ["strong", "finesse", "sealed"]
+    assert (next(e for _, e in world.all("chronicle") if e["kind"] == "relocate")["text"]
+            == "Tobias Venn relocates from Greywatch to Millbrook.")
