@@ -402,3 +402,14 @@ async def test_gm_plays_out_a_pending_assassination_attempt(save_path: Path) -> 
         await wait_for(pilot, lambda: world_of(save_path).get("effects", attempt_id)["status"] == "resolved")
         await pilot.press("escape")
         await wait_for(pilot, lambda: attempt_id not in keys(screen, "#effects-table"), what="the attempt gone")
+
+
+async def test_the_palette_reaches_the_board_targets_and_the_private_mission(save_path: Path) -> None:
+    app = make_app(save_path, "player:corvin")
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = await open_board(app, pilot)
+        titles = {e.title: e for e in app.palette_entries(screen)}
+        assert "Espionage: submit a private mission" in titles
+        assert "Espionage: run the highlighted mission" not in titles  # a player never rolls
+        titles["Espionage: missions against Varos"].callback()
+        await wait_for(pilot, lambda: screen.query_one("#missions").border_title == "Missions against Varos")

@@ -68,7 +68,7 @@ async def test_relocate_range_is_drawn_and_explained_hex_by_hex(save_path: Path)
         hexmap.focus_hex(AMBERPORT)
         await pilot.pause()
         # The GM sees the exact chance: the Ambassador's 20% share and Varos's nation counter-spy.
-        assert "✔ reachable · 6 hexes" in details(app) and "discovery 30% by Kingdom of Varos" in details(app)
+        assert "✔ reachable · 6 hexes" in details(app) and "discovery 30% by Varos" in details(app)
         assert "then incite 0% success" in details(app)
         hexmap.focus_hex((14, 4))
         await pilot.pause()
@@ -144,7 +144,7 @@ async def test_a_player_sees_only_himself_and_files_the_relocation_as_an_order(s
         hexmap.focus_hex(AMBERPORT)
         await pilot.pause()
         # Varos's counter-spies are Varos's secret: he sees the chance his title gives, as a floor.
-        assert "discovery ≥20% by Kingdom of Varos" in details(app) and "30%" not in details(app)
+        assert "discovery ≥20% by Varos" in details(app) and "30%" not in details(app)
         assert "v file the order" in details(app)
         await pilot.press("v")
         await wait_for(pilot, lambda: world_of(save_path).table("orders"), what="the order")

@@ -16,7 +16,7 @@ from yak_tui.world.demo import create_world
 from yak_tui.world.model import World
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import YAK, Tmux  # noqa: E402
+from test_tmux_app import YAK, Tmux
 
 pytestmark = [
     pytest.mark.e2e,

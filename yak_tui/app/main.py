@@ -353,6 +353,8 @@ class YakApp(App[None]):
         self.push_screen(OrderScreen(command=command))
 
 
-def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True) -> None:
-    """Open the TUI on a save as an identity (the `yak` default verb)."""
-    YakApp(path, identity, animations=animations).run()
+def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True) -> int:
+    """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code."""
+    app = YakApp(path, identity, animations=animations)
+    app.run()
+    return int(app.return_code or 0)

@@ -165,7 +165,7 @@ def targets_view(world: World, viewer: Identity, character_id: str) -> TargetsVi
                        _odds("incite", data["incite"]), _odds("usurp", data["usurp"]))
 
 
-def _odds_there(world: World, char: dict[str, Any], pc_id: str, pc: dict[str, Any]) -> tuple[CommandOdds, ...]:
+def _odds_there(world: World, char: dict[str, Any], pc: dict[str, Any]) -> tuple[CommandOdds, ...]:
     """Incite and Usurp as they would stand if he relocated into this PC (same Power, its
     Resistance; Usurp doubled when another kingdom controls it). Empty for his own kingdom's PC."""
     own = char.get("kingdom")
@@ -252,8 +252,7 @@ def relocate_view(world: World, viewer: Identity, character_id: str) -> Relocate
             chance, exact = discovery_chance(title, None), False
         state, via_legion = _state(item)
         pc_doc = world.find("pcs", pc_id) if pc_id else None
-        targets = _odds_there(world, char, pc_id, pc_doc) if pc_doc is not None and state in ("reachable", "here") \
-            else ()
+        targets = _odds_there(world, char, pc_doc) if pc_doc is not None and state in ("reachable", "here") else ()
         cells[h] = RelocateCell(
             h, int(item["distance"]), state, pc_id, world.display_name("pcs", pc_id) if pc_id else "",
             controller, world.display_name("kingdoms", controller) if controller else "unclaimed",

@@ -528,7 +528,8 @@ def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
     for name, spec in sorted(COMMANDS.items()):
         if name in ("advance", "undo") or name.startswith("order-"):
             continue
-        if spec.stakes is not None or spec.category not in ("season", "orders"):
+        # Issue 3's rule, plus the SSH roster: a login is the GM's business, never an order.
+        if spec.category != "roster" and (spec.stakes is not None or spec.category not in ("season", "orders")):
             out.append(command_choice(world, viewer, name))
     return tuple(out)
 

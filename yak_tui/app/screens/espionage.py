@@ -394,6 +394,25 @@ class EspionageScreen(YakScreen):
             if pending and gm else ""
 
     # -- actions -------------------------------------------------------------------------------------
+    def palette_entries(self) -> list[Any]:
+        """The board's own palette lines: each target kingdom, and the mission action of this seat."""
+        from functools import partial
+
+        from yak_tui.app.main import PaletteEntry
+
+        view = self.view
+        if view is None:
+            return []
+        entries = [PaletteEntry(f"Espionage: missions against {c.label}", "the board's target (t)",
+                                partial(setattr, self, "target", c.value)) for c in view.targets]
+        if view.may_run:
+            entries.append(PaletteEntry("Espionage: run the highlighted mission", "blind rolls, the dice (n)",
+                                        self.action_run_mission, True))
+        if view.may_submit:
+            entries.append(PaletteEntry("Espionage: submit a private mission", "to your adjudicator (n)",
+                                        self.action_submit_mission, True))
+        return entries
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         view = self.view
         if action == "run_mission":

@@ -294,7 +294,7 @@ class MapScreen(YakScreen):
         skip = ("name", "hex", "kind", "province", "controller", "capital", "holds treasury of")
         facts = []
         for key, value in views.describe(world, self.identity, "pcs", pc_id):
-            if key in skip or value in ("no", "—", "0") and key != "resistance":
+            if key in skip or (value in ("no", "—", "0") and key != "resistance"):
                 continue
             if key == "fort level":
                 key = "fort"
@@ -329,7 +329,7 @@ class MapScreen(YakScreen):
         if cell.discovery is not None:
             bound = "" if cell.discovery_exact else "≥"
             lines.append(Content.assemble(("  discovery ", "dim"), (f"{bound}{cell.discovery}%", "bold $warning"),
-                                          (f" by {cell.controller_name}", "dim")))
+                                          (f" by {views.short_name(cell.controller_name)}", "dim")))
             if not cell.discovery_exact:
                 lines.append(Content.styled("  (their counter-spies are unknown to you)", "dim italic"))
         for item in cell.targets:

@@ -121,11 +121,14 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
     if card.active:
         lines.append(_row("Countdown", Content.from_rich_text(countdown_text(card)),
                           " at this rate" if card.effective and card.seasons_left is not None else ""))
-        missing = f" (missing: {' and '.join(card.missing)})" if card.missing else ""
-        lines.append(_row("Blockade", Content.from_rich_text(_blockade_text(card)),
-                          ("  open port: both needed" if card.port_access else ""),
-                          ("  → in effect", "$success") if card.effective else (f"  → not in effect{missing}",
-                                                                                "$warning")))
+        if card.effective:
+            lines.append(_row("Blockade", Content.from_rich_text(_blockade_text(card)),
+                              ("  (open port)" if card.port_access else "", "$foreground-muted"),
+                              ("  → in effect", "$success")))
+        else:
+            lines.append(_row("Blockade", Content.from_rich_text(_blockade_text(card)),
+                              ("  (open port: both needed)" if card.port_access else "", "$foreground-muted")))
+            lines.append(_row("", (f"→ not in effect (missing: {' and '.join(card.missing)})", "$warning")))
         lines.append(_row("Since", f"{card.started} · {card.seasons} season end(s) under siege"))
     else:
         lines.append(_row("Ended", f"{card.state} in {card.ended or '?'} (begun {card.started})"))
