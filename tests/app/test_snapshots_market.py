@@ -77,7 +77,7 @@ def test_competition_dice_land_in_the_expand_dialog(snap_compare: Any, market_sa
         await pilot.press("x")
         await wait_for(pilot, lambda: pilot.app.screen.query("#by-hand"), what="the expand dialog")
         screen: Any = pilot.app.screen
-        await wait_for(pilot, lambda: "Who may lose" in str(screen.query_one("#preview").render()), what="preview")
+        await wait_for(pilot, lambda: "Who may lose" in str(screen.query_one("#market-preview").render()), what="preview")
         screen.query_one("#by-hand", Switch).value = True
         await pilot.pause(0.1)
         screen.query_one("#naturals", Input).value = "4,1"

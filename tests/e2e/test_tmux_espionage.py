@@ -20,7 +20,7 @@ from yak_tui.world.identity import Identity
 from yak_tui.world.model import World
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import Tmux  # noqa: E402
+from test_tmux_app import Tmux
 
 pytestmark = [
     pytest.mark.e2e,

@@ -18,7 +18,7 @@ from yak_tui.world.demo import create_world
 from yak_tui.world.model import World
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import Tmux  # noqa: E402
+from test_tmux_app import Tmux
 
 YAK = Path(sys.executable).with_name("yak")
 

@@ -443,7 +443,10 @@ class EspionageScreen(YakScreen):
 
     @on(DataTable.RowSelected, "#missions-table")
     def _mission_selected(self) -> None:
-        self.action_run_mission() if self.identity.is_gm else self.action_submit_mission()
+        if self.identity.is_gm:
+            self.action_run_mission()
+        else:
+            self.action_submit_mission()
 
     @on(DataTable.RowSelected, "#inbox-table")
     def _inbox_selected(self, event: DataTable.RowSelected) -> None:

@@ -14,8 +14,9 @@ The data comes from `yak_tui.world.market_board`; commands run through the comma
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path, PurePath
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -33,6 +34,9 @@ from yak_tui.world import market_board as board
 from yak_tui.world.identity import Identity
 from yak_tui.world.model import World
 from yak_tui.world.views import short_name
+
+if TYPE_CHECKING:
+    from yak_tui.app.main import PaletteEntry
 
 SECTOR_COLUMNS = ["Province", "Sector", "Pot.", "Used", "Room", "Fill", "Businesses (size)"]
 SPECIALIST_SHORT = {"engineer": "Eng.", "spy": "Spies", "missionary": "Miss.", "sailor": "Sail."}
@@ -299,7 +303,7 @@ class MarketScreen(YakScreen):
         if detail.loan is not None and detail.loan.qualifies:
             keys.append("t loan")
         panel.border_subtitle = " · ".join(keys) if (b.mine or self.identity.is_gm) else ""
-        text.update(detail_content(detail, self.identity.is_gm))
+        text.update(detail_content(detail, self.identity))
 
     # -- actions -------------------------------------------------------------------------------------------
     def watch_mine_only(self) -> None:
@@ -475,9 +479,7 @@ class MarketScreen(YakScreen):
             self.yak.open_command("business-open", preset, title=f"Open a business in "
                                   f"{world.display_name('provinces', province)}")
 
-    def palette_entries(self) -> list:  # type: ignore[type-arg]
-        from functools import partial
-
+    def palette_entries(self) -> list[PaletteEntry]:
         from yak_tui.app.main import PaletteEntry
 
         name = self.yak.world.display_name("businesses", self.business) if self.business else "the business"
@@ -522,12 +524,14 @@ def _goods(goods: tuple[board.Goods, ...]) -> str:
     return ", ".join(f"{g.quantity} {g.good}" for g in goods) or "—"
 
 
-def detail_content(detail: board.BusinessDetail, gm: bool) -> Content:
+def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
     """The highlighted business: who and where, books, its sector, expansion odds, production,
     credit and loan capacity (the books only for its owner and the GM)."""
     b = detail.business
     rows: list[tuple[str, Content]] = []
-    owner = Content.assemble(b.owner, ("  yours", f"bold {ROOMY}") if b.mine else "")
+    gm = viewer.is_gm
+    mark = "  yours" if viewer.is_player else "  your kingdom's"
+    owner = Content.assemble(b.owner, (mark, f"bold {ROOMY}") if b.mine else "")
     rows.append(("Owner", owner))
     rows.append(("Where", Content(f"{b.place}, {b.province} ({short_name(b.state)})")))
     if detail.province is not None:

@@ -56,6 +56,14 @@ def _plural(kind: str) -> str:
 class PreviewCommandScreen(CommandScreen):
     """A command dialog with a note under its form (or its odds), kept up to date as you type."""
 
+    DEFAULT_CSS = """
+    #market-preview {
+        height: auto;
+        margin-top: 1;
+        padding-left: 2;
+    }
+    """
+
     class Previewed(Message):
         def __init__(self, generation: int, content: Content) -> None:
             super().__init__()
@@ -77,9 +85,9 @@ class PreviewCommandScreen(CommandScreen):
             if isinstance(widget, ParamForm):
                 anchor_odds = self._rolls
                 if not anchor_odds:
-                    yield Static(id="preview", classes="preview")
+                    yield Static(id="market-preview")
             elif anchor_odds and widget.id == "odds":
-                yield Static(id="preview", classes="preview")
+                yield Static(id="market-preview")
 
     def on_mount(self) -> None:
         self._refresh_preview()
@@ -89,12 +97,12 @@ class PreviewCommandScreen(CommandScreen):
         self._refresh_preview()
 
     def _refresh_preview(self) -> None:
-        if self.choice is None or not self.query("#preview"):
+        if self.choice is None or not self.query("#market-preview"):
             return
         self._preview_generation += 1
         self._compute_preview(self._preview_generation, self._values())
 
-    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="market-preview", exit_on_error=False)
     def _compute_preview(self, generation: int, values: dict[str, Any]) -> None:
         try:
             content = self.preview(self.yak.world, self.yak.identity, values)
@@ -104,8 +112,8 @@ class PreviewCommandScreen(CommandScreen):
 
     @on(Previewed)
     def _previewed(self, event: Previewed) -> None:
-        if event.generation == self._preview_generation and self.query("#preview"):
-            self.query_one("#preview", Static).update(event.content)
+        if event.generation == self._preview_generation and self.query("#market-preview"):
+            self.query_one("#market-preview", Static).update(event.content)
 
     def preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
         """The note for these form values (runs in a worker thread)."""
