@@ -490,6 +490,18 @@ def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+def _default_text(param: Any) -> str:
+    """A parameter's default as a form shows it: lists comma-separated, booleans lower-case."""
+    default = param.default
+    if default is None:
+        return ""
+    if isinstance(default, list):
+        return ",".join(str(item) for item in default)
+    if param.kind is bool:
+        return str(default).lower()
+    return str(default)
+
+
 def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField, ...]:
     """The inputs a form draws for a command, with closed lists already filtered for the viewer."""
     from yak_tui.world.commands import spec_for
@@ -506,8 +518,8 @@ def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField,
                             sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0]))))
         elif pname == "audience":
             options = audience_choices(world, viewer)
-        default = "" if param.default is None else str(param.default).lower() if param.kind is bool else str(param.default)
-        fields.append(ParamField(pname, param.kind.__name__, param.required, default, param.help, options))
+        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help,
+                                 options))
     return tuple(fields)
 
 
