@@ -144,3 +144,13 @@ async def test_someone_without_a_mage_is_told_so(save_path: Path) -> None:
         assert "Maelis" not in widget_text(app)  # another's ranks and whereabouts stay hidden
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, CastingScreen))
+
+
+async def test_switching_identity_closes_the_screen(save_path: Path) -> None:
+    """The mages listed were the GM's to see: a switch to a player must not leave them on screen."""
+    app = make_app(save_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_casting(app, pilot)
+        app.switch_identity("player:tobias")
+        await wait_for(pilot, lambda: not isinstance(app.screen, CastingScreen), what="the screen closed")
+        assert "Maelis" not in screen_text(app)

@@ -32,6 +32,7 @@ from yak_tui.rules.spells import STAGES
 from yak_tui.world import casting_views, views
 
 if TYPE_CHECKING:
+    from yak_tui.world.identity import Identity
     from yak_tui.world.model import World
 
 TONE_STYLE = {"good": "$success", "ok": "$primary", "warn": "$warning", "bad": "$error"}
@@ -133,10 +134,12 @@ class CastingScreen(YakScreen):
         self._next_odds: tuple[tuple[str, float], ...] = ()
         self._result_lines: tuple[str, ...] = ()
         self._consequences: tuple[str, ...] = ()
+        self._composed_for: Identity | None = None  # whose mages the form lists
 
     # -- layout ---------------------------------------------------------------------------------------
     def compose_body(self) -> ComposeResult:
         world, identity = self.yak.world, self.identity
+        self._composed_for = identity
         self.casters = casting_views.casters(world, identity)
         choice = views.command_choice(world, identity, "cast")
         ids = {c.id for c in self.casters}
@@ -196,6 +199,10 @@ class CastingScreen(YakScreen):
         self._validate()
 
     def refresh_view(self, world: World) -> None:
+        if self.identity != self._composed_for:
+            # The mages and fields were chosen for the previous identity: do not show them to this one.
+            self.app.pop_screen()
+            return
         if self.phase == "setup" and self.is_mounted:
             self._validate()
         elif self.phase == "done" and self.pending:
