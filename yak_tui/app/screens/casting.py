@@ -185,7 +185,6 @@ class CastingScreen(YakScreen):
                 yield Panel("Chronicle", Static(id="cast-result"), id="cast-chronicle")
 
     def on_mount(self) -> None:
-        super().on_mount()
         for stage in STAGES:
             self.query_one(f"#die-row-{stage}").display = False
             self.query_one(f"#tray-{stage}").display = False

@@ -189,7 +189,6 @@ class MapScreen(YakScreen):
         hexmap.fit(scroll.size.width, scroll.size.height)
 
     def on_resize(self, event: events.Resize) -> None:
-        super().on_resize(event)
         self.call_after_refresh(self._fit)
 
     # -- panels -------------------------------------------------------------------------------------
