@@ -53,7 +53,7 @@ class Tmux:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", self.name)
 
-    def wait_for(self, condition: Callable[[str], bool] | str, timeout: float = 20.0) -> str:
+    def wait_for(self, condition: Callable[[str], bool] | str, timeout: float = 45.0) -> str:
         check = (lambda text: condition in text) if isinstance(condition, str) else condition
         deadline = time.monotonic() + timeout
         text = ""
@@ -135,4 +135,4 @@ def test_the_terminal_shows_other_processes_writes(session: tuple[Tmux, Path]) -
     term.wait_for("Due this season", timeout=30)
     subprocess.run([str(YAK), "--save", str(save), "do", "note", "text=Riders seen on the Keshar road"], check=True,
                    capture_output=True, env={**os.environ})
-    term.wait_for("Riders seen on the", timeout=5)
+    term.wait_for("Riders seen on the", timeout=20)

@@ -87,7 +87,7 @@ def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Pat
 
     # The GM's yak sees it arrive in its inbox, resolves it blind: the dice and every modifier.
     gm.keys("e")
-    gm.wait_for(lambda t: "Private orders inbox (1)" in t and order_id in t, timeout=10)
+    gm.wait_for(lambda t: "Private orders inbox (1)" in t and order_id in t, timeout=30)
     assert "before the feast" in gm.screen()
     gm.keys("x")
     gm.wait_for(lambda t: "Resolve Infiltrate Treasury (blind)" in t and "Odds before rolling" in t)
@@ -105,7 +105,7 @@ def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Pat
 
     # The player's yak shows the outcome it was told, and nothing of the dice.
     reported = order["outcome"].split(". ", 1)[0].rsplit(": ", 1)[-1]  # "success" or "failure"
-    text = player.wait_for(lambda t: "resolved" in t and reported in t, timeout=10)
+    text = player.wait_for(lambda t: "resolved" in t and reported in t, timeout=30)
     assert order["outcome"][:40] in text  # the whole text the sponsor was told, under his orders
     for secret in ("rolled", "counter-spy -1", "spy ring infiltrated", "succeeds", "captured-", "escaped-"):
         assert secret not in text, secret

@@ -84,7 +84,8 @@ def test_expands_a_business_into_a_full_sector_as_the_gm(market_session: tuple[T
     assert [r["naturals"] for r in entries[0]["rolls"]] == [[5], [2]]
 
     term.keys("Escape")
-    text = term.wait_for(lambda t: "Expand Hale" not in t and "Brine Traders" not in t)
+    text = term.wait_for(lambda t: "Expand Hale" not in t and "Brine Traders" not in t
+                         and any("Hale & Sons Bank" in line and "Corvin Hale" in line for line in t.splitlines()))
     hale = next(line for line in text.splitlines() if "Hale & Sons Bank" in line and "Corvin Hale" in line)
     assert hale.split()[-4:] == ["9", "9", "—", "│"] or "commercial     9" in hale  # Size 9, income 9
     term.keys("q")

@@ -88,7 +88,7 @@ def test_besieges_the_demo_port_fort_over_several_seasons_until_the_defender_mus
     # A merchant runs two shipments of grain past the lines (another process writes the save).
     subprocess.run([str(YAK), "--save", str(save), "do", "smuggle", "fort=brinehaven", "merchant=corvin",
                     "shipments=2", "--dice", "6"], check=True, capture_output=True, env={**os.environ})
-    text = term.wait_for(lambda t: "2 seasons left" in t, timeout=10)
+    text = term.wait_for(lambda t: "2 seasons left" in t, timeout=30)
     assert "2 seasons left" in siege_row(text)
 
     # Season by season the countdown falls.
