@@ -19,7 +19,7 @@ from yak_tui.app.widgets.hexmap import HexMap
 from yak_tui.app.widgets.rowtable import RowTable
 from yak_tui.rules.warfare import fort_name
 from yak_tui.world.identity import GM
-from yak_tui.world.views import market_view
+from yak_tui.world.market_board import market_board
 
 SCREENS = [("d", DashboardScreen), ("e", EspionageScreen), ("b", MarketScreen), ("s", SiegesScreen),
            ("m", MapScreen), ("c", ChronicleScreen)]
@@ -85,7 +85,7 @@ async def test_espionage_board_shows_pools_effects_and_catalogue(save_path: Path
 
 async def test_market_shows_potentials_and_fill(save_path: Path) -> None:
     app = make_app(save_path)
-    view = market_view(world_of(save_path), GM)
+    view = market_board(world_of(save_path), GM)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("b")
         table = app.screen.query_one("#sectors-table", DataTable)
