@@ -3,38 +3,19 @@ through the roll dialog, then cast a spell with dice entered by hand; the save o
 
 from __future__ import annotations
 
-import shlex
 import shutil
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_helpers import Tmux
 
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
 from yak_tui.world.model import World
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import YAK, Tmux
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
-
-
-@pytest.fixture
-def session(tmp_path: Path) -> Iterator[tuple[Tmux, Path]]:
-    save = tmp_path / "world.json"
-    create_world(save)
-    env = f"TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
-    command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
-    term = Tmux(command)
-    try:
-        yield term, save
-    finally:
-        term.kill()
 
 
 def flat(text: str) -> str:

@@ -4,23 +4,15 @@ types the dice by hand, watches the dice land and reads the result; the save on 
 
 from __future__ import annotations
 
-import shlex
 import shutil
-import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_helpers import Tmux
 
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
 from yak_tui.world.model import World
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import Tmux
-
-YAK = Path(sys.executable).with_name("yak")
 
 pytestmark = [
     pytest.mark.e2e,
@@ -28,21 +20,8 @@ pytestmark = [
 ]
 
 
-@pytest.fixture
-def market_session(tmp_path: Path) -> Iterator[tuple[Tmux, Path]]:
-    save = tmp_path / "world.json"
-    create_world(save)
-    env = f"TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
-    command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
-    term = Tmux(command)
-    try:
-        yield term, save
-    finally:
-        term.kill()
-
-
-def test_expands_a_business_into_a_full_sector_as_the_gm(market_session: tuple[Tmux, Path]) -> None:
-    term, save = market_session
+def test_expands_a_business_into_a_full_sector_as_the_gm(session: tuple[Tmux, Path]) -> None:
+    term, save = session
     term.wait_for("Due this season", timeout=30)
     before = World(WorldFile(save).read())
     assert before.get("businesses", "hale-bank")["size"] == 8

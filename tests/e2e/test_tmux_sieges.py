@@ -8,41 +8,20 @@ the choice is recorded, the choice is recorded, and the season closes. The save 
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from tmux_helpers import YAK, Tmux
 
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
 from yak_tui.world.model import World
-
-sys.path.insert(0, str(Path(__file__).parent))
-from test_tmux_app import Tmux
-
-YAK = Path(sys.executable).with_name("yak")
 
 pytestmark = [
     pytest.mark.e2e,
     pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
 ]
-
-
-@pytest.fixture
-def siege_session(tmp_path: Path) -> Iterator[tuple[Tmux, Path]]:
-    save = tmp_path / "world.json"
-    create_world(save)
-    env = f"TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
-    command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
-    term = Tmux(command)
-    try:
-        yield term, save
-    finally:
-        term.kill()
 
 
 def world(save: Path) -> World:
@@ -64,8 +43,8 @@ def advance(term: Tmux, target: str) -> None:
 
 
 def test_besieges_the_demo_port_fort_over_several_seasons_until_the_defender_must_choose(
-        siege_session: tuple[Tmux, Path]) -> None:
-    term, save = siege_session
+        session: tuple[Tmux, Path]) -> None:
+    term, save = session
     term.wait_for("Due this season", timeout=30)
     term.keys("s")
     term.wait_for("No fort is under siege.")
