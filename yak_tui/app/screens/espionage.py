@@ -104,6 +104,8 @@ class EspionageScreen(YakScreen):
         Binding("n", "run_mission", "Run mission"),
         Binding("n", "submit_mission", "Submit mission"),
         Binding("k", "counter_spy", "Counter-spy"),
+        # Wherever the focus is, x resolves the highlighted (or first) order waiting in the inbox.
+        Binding("x", "resolve_inbox", "Resolve order"),
     ]
 
     sponsor: reactive[str | None] = reactive(None, init=False)
@@ -421,7 +423,15 @@ class EspionageScreen(YakScreen):
             return not self.identity.is_gm and (view is None or view.may_submit)
         if action == "counter_spy":
             return view is not None and view.may_station
+        if action == "resolve_inbox":
+            return view is not None and bool(view.inbox) and not self.identity.is_player
         return True
+
+    def action_resolve_inbox(self) -> None:
+        inbox = self.query_one("#inbox-table", InboxTable)
+        key = inbox.cursor_row_key()
+        if key:
+            self.post_message(OrderAction("resolve", key))
 
     def action_next_target(self) -> None:
         view = self.view
