@@ -184,11 +184,11 @@ class YakApp(App[None]):
         result = run_command(self.save, identity or self.identity, name, params, dice)
         return self._after_write(result)
 
-    def execute_advance(self, dice: Dice | None = None) -> Outcome:
-        """Back up and close the season (blocking: call it from a thread worker)."""
+    def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
+        """Back up and close the season `expected` (blocking: call it from a thread worker)."""
         from yak_tui.world.session import advance_season
 
-        result = advance_season(self.save, self.identity, dice)
+        result = advance_season(self.save, self.identity, dice, expected=expected)
         return self._after_write(result)
 
     def _after_write(self, result: CommandResult) -> Outcome:

@@ -118,6 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     adv = sub.add_parser("advance", help="close the season (Winter into Spring runs year start)")
     adv.add_argument("--preview", action="store_true", help="show what it would do, change nothing")
+    adv.add_argument("--from", dest="expected", metavar="SEASON",
+                     help="close only this season, e.g. 'Winter 312'; refused if another command closed it first")
 
     sub.add_parser("undo", help="undo the last command of the current season (GM)")
     sub.add_parser("due", help="what is due this season")

@@ -167,7 +167,7 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
         _identity(opts, World(save.read()))
         emit(opts, preview(save))
         return 0
-    result = advance_season(save, _identity(opts))
+    result = advance_season(save, _identity(opts), expected=args.expected)
     emit(opts, {"command": "advance", **result.data}, f"{result.data['from']} -> {result.data['to']}")
     return 0
 

@@ -2,16 +2,19 @@
 
 The file is always either the old or the new state: a write goes to a temp file,
 is fsynced, replaces the save with `os.replace`, and the directory is fsynced.
-Every read reopens the path, so other processes' writes are seen at once.
+Every read reopens the path, so other processes' writes are seen at once. A save reached
+through a symlink is the link's target: its lock, temp files and backups live beside the target.
 """
 
 from __future__ import annotations
 
+import errno
 import os
-import shutil
+import re
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -21,6 +24,10 @@ from filelock import FileLock, Timeout
 from tinydb.storages import Storage
 
 SCHEMA_VERSION = 1
+LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
+# The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
+_MKSTEMP_PART = r"[a-z0-9_]{8}"
+_NOT_PERMITTED = (errno.EACCES, errno.EPERM, errno.EROFS)
 
 
 class StoreError(Exception):
@@ -33,6 +40,10 @@ class CorruptSaveError(StoreError):
 
 class SaveWriteError(StoreError, OSError):
     """Writing failed (disk full, I/O error...); the file on disk is the one from before."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -75,9 +86,16 @@ def atomic_write_bytes(path: Path, payload: bytes) -> None:
     _fsync_dir(directory)
 
 
+def _reason(error: OSError) -> str:
+    """What the system said, without the `[Errno N]` noise."""
+    if isinstance(error, SaveWriteError):
+        return error.reason
+    return error.strerror or str(error) or type(error).__name__
+
+
 def _write_error(path: Path, error: OSError) -> SaveWriteError:
-    reason = error.strerror or str(error) or type(error).__name__
-    return SaveWriteError(f"cannot write {path}: {reason}; the file on disk was left as it was")
+    reason = _reason(error)
+    return SaveWriteError(f"cannot write {path}: {reason}; the file on disk was left as it was", reason)
 
 
 def restore_hint(path: Path) -> str:
@@ -131,13 +149,28 @@ class AtomicOrjsonStorage(Storage):
         pass
 
 
-class WorldFile:
-    """One world save on disk: locked transactions, backups, restore."""
+Data = dict[str, dict[str, Any]]
 
-    def __init__(self, path: str | os.PathLike[str], lock_timeout: float = 30.0) -> None:
-        self.path = Path(path)
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a transaction read: the exact bytes on disk and the state decoded from them."""
+
+    raw: bytes
+    data: Data
+
+
+class WorldFile:
+    """One world save on disk: locked transactions, backups, restore.
+
+    The path is resolved once, here: through a symlink, every write, the lock, the temp files and
+    the backups are the target's, so the link stays a link and both names share one lock.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], lock_timeout: float | None = None) -> None:
+        self.path = Path(os.path.realpath(path))
         self.storage = AtomicOrjsonStorage(self.path)
-        self.lock = FileLock(str(self.path) + ".lock", timeout=lock_timeout)
+        self.lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT if lock_timeout is None else lock_timeout)
 
     @property
     def backup_dir(self) -> Path:
@@ -154,12 +187,14 @@ class WorldFile:
             return None
         return (st.st_mtime_ns, st.st_size)
 
-    def read(self) -> dict[str, dict[str, Any]]:
+    def read(self) -> Data:
         """The current state, migrated to this version's schema (in memory; written on next command)."""
+        return self._decode(self.storage.read_bytes())
+
+    def _decode(self, raw: bytes) -> Data:
         from yak_tui.store.migrations import migrate
 
-        data = self.storage.read()
-        assert data is not None
+        data = decode_save(self.path, raw)
         meta = data.get("meta", {}).get("world")
         if not isinstance(meta, dict):
             raise CorruptSaveError(
@@ -174,74 +209,156 @@ class WorldFile:
             )
         return migrate(data, SCHEMA_VERSION, self.path)
 
+    def _is_backup_name(self, name: str) -> bool:
+        # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
+        return name.endswith(".json") and name.count("--") == 2 and name.split("--")[0] == self.path.stem
+
     def sweep_temp_files(self) -> int:
-        """Remove temp files a killed writer left behind (call only while holding the lock)."""
+        """Remove the temp files a killed writer left behind, beside the save and in backups/.
+
+        Call only while holding the lock (no writer of ours is then running), and only names we
+        make: the save's own temps and its backups' temps, never another save's or a stranger's.
+        """
+        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore)?\.{_MKSTEMP_PART}\.tmp")
+        stale = [p for p in self.path.parent.glob(f".{self.path.name}.*.tmp") if own.fullmatch(p.name)]
+        if self.backup_dir.is_dir():
+            backup_temp = re.compile(rf"\.(.+)\.{_MKSTEMP_PART}\.tmp")
+            for candidate in self.backup_dir.glob(f".{self.path.stem}--*.tmp"):
+                found = backup_temp.fullmatch(candidate.name)
+                if found and self._is_backup_name(found.group(1)):
+                    stale.append(candidate)
         removed = 0
-        for stale in self.path.parent.glob(f".{self.path.name}.*.tmp"):
+        for path in stale:
             try:
-                stale.unlink()
+                path.unlink()
                 removed += 1
             except OSError:
                 pass
         return removed
 
-    def create(self, data: dict[str, dict[str, Any]], overwrite: bool = False) -> None:
+    def create(self, data: Data, overwrite: bool = False) -> None:
         if self.path.exists() and not overwrite:
             raise StoreError(f"{self.path} already exists; choose another path")
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreError(f"cannot create the directory {self.path.parent}: {_reason(error)}") from None
         with self._locked():
+            self._require_writable()
             self.storage.write(data)
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
+        """Hold the save's lock. Not getting it is a one-line error, and nothing is changed."""
+        directory = self.path.parent
+        if not directory.is_dir():
+            # Checked first: taking the lock would create the missing directories.
+            problem = "does not exist" if not directory.exists() else "is not a directory"
+            raise StoreError(f"the save {self.path} cannot be written: its directory {directory} {problem}; "
+                             f"nothing was changed")
         try:
-            with self.lock:
-                yield
+            self.lock.acquire()
         except Timeout:
             raise StoreError(
-                f"the save {self.path} is locked by another process (lock {self.lock.lock_file})"
+                f"the save {self.path} is locked by another process (lock {self.lock.lock_file}), still after "
+                f"{self.lock.timeout:g} s; nothing was changed, try again when it is done"
             ) from None
+        except OSError as error:
+            raise self._lock_error(error) from None
+        try:
+            yield
+        finally:
+            self.lock.release()
+
+    def _lock_error(self, error: OSError) -> StoreError:
+        lock_file = self.lock.lock_file
+        reason = _reason(error)
+        if error.errno in _NOT_PERMITTED and not os.path.lexists(lock_file):
+            return StoreError(f"the save's directory {self.path.parent} is not writable ({reason}): the lock file "
+                              f"{lock_file} cannot be created; nothing was changed")
+        return StoreError(f"the save {self.path} cannot be locked: the lock file {lock_file} cannot be opened "
+                          f"({reason}); nothing was changed")
+
+    def _require_writable(self) -> None:
+        """Refuse at the start, with the reason, a write that would fail at the end; and refuse to
+        replace a save its owner made read-only (an atomic replace would otherwise go through)."""
+        directory = self.path.parent
+        if not os.access(directory, os.W_OK):
+            raise StoreError(f"the save's directory {directory} is not writable, so the save {self.path} cannot be "
+                             f"replaced; nothing was changed")
+        if self.path.exists() and not os.access(self.path, os.W_OK):
+            raise StoreError(f"the save {self.path} is read-only; nothing was changed "
+                             f"(to play on, make it writable: chmod u+w {self.path})")
 
     @contextmanager
-    def transaction(self) -> Iterator[dict[str, dict[str, Any]]]:
+    def transaction(self) -> Iterator[Data]:
         """Lock, reload, hand out the state; on a clean exit write it once, else write nothing."""
-        with self._locked():
-            self.sweep_temp_files()
-            data = self.read()
-            yield data
-            self.storage.write(data)
+        with self.transaction_with_bytes() as snapshot:
+            yield snapshot.data
 
-    def backup(self, label: str, keep: int = 12) -> Path:
-        """Copy the save into backups/ (rotating: only the newest `keep` stay)."""
-        self.backup_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-        target = self.backup_dir / f"{self.path.stem}--{label}--{stamp}.json"
-        atomic_write_bytes(target, self.storage.read_bytes())
-        backups = self.backups()
-        for old in backups[:-keep] if keep > 0 else []:
-            old.unlink(missing_ok=True)
+    @contextmanager
+    def transaction_with_bytes(self) -> Iterator[Snapshot]:
+        """The transaction, also handing out the exact bytes it read (to back up precisely those)."""
+        with self._locked():
+            self._require_writable()
+            self.sweep_temp_files()
+            raw = self.storage.read_bytes()
+            snapshot = Snapshot(raw, self._decode(raw))
+            yield snapshot
+            self.storage.write(snapshot.data)
+
+    def backup(self, label: str, keep: int = 12, raw: bytes | None = None) -> Path:
+        """Copy the save into backups/ under the lock (rotating: only the newest `keep` stay).
+
+        Inside a transaction, pass `raw`, the bytes it read: the backup is then exactly the state
+        the transaction started from, whatever other processes did before it took the lock.
+        """
+        with self._locked():
+            if self.backup_dir.exists() and not self.backup_dir.is_dir():
+                raise StoreError(f"cannot back up {self.path}: {self.backup_dir} is not a directory "
+                                 f"(move it aside); nothing was changed")
+            self.sweep_temp_files()
+            payload = self.storage.read_bytes() if raw is None else raw
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+            target = self.backup_dir / f"{self.path.stem}--{label}--{stamp}.json"
+            try:
+                self.backup_dir.mkdir(exist_ok=True)
+                atomic_write_bytes(target, payload)
+            except OSError as error:
+                raise StoreError(f"cannot back up {self.path} into {self.backup_dir}: {_reason(error)}; "
+                                 f"nothing was changed") from None
+            for old in self.backups()[:-keep] if keep > 0 else []:
+                old.unlink(missing_ok=True)
         return target
 
     def backups(self) -> list[Path]:
-        if not self.backup_dir.exists():
+        if not self.backup_dir.is_dir():
             return []
-        # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
-        found = [p for p in self.backup_dir.glob(f"{self.path.stem}--*--*.json")
-                 if p.name.count("--") == 2 and p.name.split("--")[0] == self.path.stem]
+        found = [p for p in self.backup_dir.glob(f"{self.path.stem}--*--*.json") if self._is_backup_name(p.name)]
         return sorted(found, key=lambda p: p.stem.rsplit("--", 1)[1])
 
     def restore(self, name: str) -> Path:
-        """Replace the save with a backup (which must itself be a valid world)."""
-        candidates = [p for p in self.backups() if p.name == name or p.stem == name]
-        if not candidates:
-            known = ", ".join(p.name for p in self.backups()) or "none"
-            raise StoreError(f"no backup named {name!r}; backups: {known}")
-        source = candidates[0]
-        decode_save(source, source.read_bytes())
+        """Replace the save with a backup (which must itself be a valid world), under the lock.
+
+        The file being replaced, corrupt or not, is kept as `<save>.before-restore`: a command that
+        ran just before the restore is not lost.
+        """
         with self._locked():
+            self._require_writable()
+            self.sweep_temp_files()
+            backups = self.backups()
+            candidates = [p for p in backups if p.name == name or p.stem == name]
+            if not candidates:
+                known = ", ".join(p.name for p in backups) or "none"
+                raise StoreError(f"no backup named {name!r}; backups: {known}")
+            source = candidates[0]
+            try:
+                payload = source.read_bytes()
+            except OSError as error:
+                raise StoreError(f"cannot read the backup {source}: {_reason(error)}; nothing was changed") from None
+            decode_save(source, payload)
             if self.path.exists():
-                # Keep the file being replaced, corrupt or not, so a restore loses nothing.
                 aside = self.path.with_name(f"{self.path.name}.before-restore")
-                shutil.copyfile(self.path, aside)
-            atomic_write_bytes(self.path, source.read_bytes())
+                atomic_write_bytes(aside, self.storage.read_bytes())
+            atomic_write_bytes(self.path, payload)
         return source

@@ -8,7 +8,8 @@ from yak_tui.rules.dice import Dice
 from yak_tui.rules.tables_loader import table
 from yak_tui.store.storage import WorldFile
 from yak_tui.world.audience import may_see
-from yak_tui.world.commands import CommandResult, load_command_modules, run_command
+from yak_tui.world.calendar import GameDate
+from yak_tui.world.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.world.identity import Identity, IdentityError
 from yak_tui.world.model import World
 from yak_tui.world.seasons import due_items
@@ -23,14 +24,35 @@ def check_identity(world: World, identity: Identity) -> None:
         raise IdentityError(f"no character {identity.subject!r} for --as player:...")
 
 
-def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None) -> CommandResult:
-    """Back up the closing season, then close it in one transaction."""
+def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None, *,
+                   expected: str | None = None) -> CommandResult:
+    """Close the season in one locked transaction: read the save once, refuse unless it is still
+    the `expected` season (if given), apply, back up exactly the bytes read, write.
+
+    Reading and backing up inside the lock is what makes two advances at once safe: the second
+    one sees the season the first one opened, and backs that up. `expected` lets a front end
+    close only the season it showed (the app's preview, `yak advance --from`).
+    """
     load_command_modules()
-    if not identity.is_gm:
-        return run_command(save, identity, "advance", {}, dice)  # refused with a clear reason
-    world = World(save.read())
-    save.backup(world.date.key(), keep=int(table("core")["backups"]["keep"]))
-    return run_command(save, identity, "advance", {}, dice)
+    since = _expected_season(expected)
+    with save.transaction_with_bytes() as snapshot:
+        world = World(snapshot.data)
+        closing = world.date
+        if since is not None and closing != since:
+            raise CommandError("from", f"the season is {closing.label()}, not {since.label()}: it changed since you "
+                                       f"looked; nothing was changed")
+        result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
+        save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        return result
+
+
+def _expected_season(text: str | None) -> GameDate | None:
+    if text is None:
+        return None
+    try:
+        return GameDate.parse(text)
+    except ValueError as error:
+        raise CommandError("from", str(error)) from None
 
 
 def preview(save: WorldFile) -> dict[str, Any]:

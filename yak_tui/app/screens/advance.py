@@ -140,8 +140,9 @@ class AdvanceScreen(ModalScreen[None]):
     def _advance(self) -> None:
         progress = self.query_one("#progress", ProgressBar)
         self.app.call_from_thread(progress.advance, 1)
+        previewed = self.preview.source if self.preview else None
         try:
-            outcome = self.yak.execute_advance()
+            outcome = self.yak.execute_advance(expected=previewed)  # only the season the GM saw
         except Exception as error:
             self.post_message(self.Advanced(None, views.problem_of(error)))
             return
