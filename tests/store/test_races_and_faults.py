@@ -46,8 +46,15 @@ class LineReader:
     """Lines from a child's stdout, each waited for with a generous bound instead of forever."""
 
     def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
         self.lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+        self.pump = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self.pump.start()
+
+    def close(self) -> None:
+        """After the child has exited: let the pump reach the end of the stream, then close it."""
+        self.pump.join(BOUND)
+        self.stream.close()
 
     def _pump(self, stream: IO[str]) -> None:
         for line in stream:
@@ -94,6 +101,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
+        self.reader.close()
 
 
 @pytest.fixture
@@ -395,9 +403,10 @@ def test_kill_9_inside_the_backup_write_leaves_a_temp_the_next_command_sweeps(
         other.write_bytes(b"someone else's")
     victim = subprocess.Popen([PYTHON, str(HERE / "backup_victim.py"), str(save.path)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert victim.stdout is not None
+    reader = LineReader(victim.stdout)
     try:
-        assert victim.stdout is not None
-        line = LineReader(victim.stdout).next("the victim to be inside the backup write")
+        line = reader.next("the victim to be inside the backup write")
         assert line.startswith("mid-backup "), line
         temp = Path(line.split(" ", 1)[1])
         assert temp.parent == save.backup_dir
@@ -408,9 +417,9 @@ def test_kill_9_inside_the_backup_write_leaves_a_temp_the_next_command_sweeps(
         if victim.poll() is None:
             victim.kill()
             victim.wait()
-        for stream in (victim.stdout, victim.stderr):
-            if stream is not None:
-                stream.close()
+        reader.close()
+        if victim.stderr is not None:
+            victim.stderr.close()
     assert save.path.read_bytes() == before
     assert temp.exists()
     assert save.backups() == []
