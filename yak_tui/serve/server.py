@@ -811,6 +811,11 @@ async def _serve(config: ServeConfig) -> int:
     if not users:
         print(f"yak serve: no users yet; add one with `yak --save {config.save} user add NAME "
               "--identity gm --key ~/.ssh/id_ed25519.pub`", flush=True)
+    idle = f"{config.idle_timeout:g} s" if config.idle_timeout else "never"
+    memory = f"{config.session_memory} MiB" if config.session_memory else "no limit"
+    print(f"yak serve: limits: {config.max_sessions_per_user} sessions per user, idle timeout {idle}, "
+          f"memory per session {memory}, {config.max_auth_tries} login tries, "
+          f"{config.max_unauthenticated} logins at once, login timeout {config.login_timeout:g} s", flush=True)
     print(f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
           f"{len(users)} user(s), at most {config.max_sessions} sessions", flush=True)
     try:
