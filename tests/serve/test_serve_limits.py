@@ -159,7 +159,7 @@ def test_the_seventh_key_is_never_tried(world: tuple[Path, dict[str, User]]) -> 
         # Five failures, then the right key: in (six tries in all).
         assert "identity=player:edmund" in run(login([*strangers[:5], edmund.key]))
         # Six failures: the connection is dropped before a seventh key is looked at.
-        with pytest.raises((asyncssh.DisconnectError, asyncssh.PermissionDenied)):
+        with pytest.raises(asyncssh.PermissionDenied, match=r"too many authentication failures \(6\)"):
             run(login([*strangers, edmund.key]))
         line = server.log.wait_for("too many authentication failures")
     assert "refused login ssh_user=edmund" in line and "(6), disconnected" in line
@@ -176,9 +176,8 @@ def test_connections_logging_in_are_bounded_and_timed_out(world: tuple[Path, dic
         holders = [await asyncio.open_connection("127.0.0.1", port) for _ in range(3)]
         for reader, _ in holders:  # accepted: the server said its version, and waits for a login
             assert (await asyncio.wait_for(reader.readline(), TIMEOUT)).startswith(b"SSH-2.0-")
-        with pytest.raises((asyncssh.DisconnectError, ConnectionError)) as refused:
+        with pytest.raises(asyncssh.DisconnectError, match="too many connections are logging in; try again later"):
             await connect(port, users["edmund"])
-        assert "too many connections" in str(refused.value) or isinstance(refused.value, ConnectionError)
         for reader, writer in holders:  # the login timeout drops the silent ones
             while await asyncio.wait_for(reader.read(65536), TIMEOUT):
                 pass

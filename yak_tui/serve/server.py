@@ -31,6 +31,7 @@ import math
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -120,15 +121,19 @@ class Roster:
         self.file = WorldFile(save)
         self._stamp: tuple[int, int] | None = None
         self._world: Any = None
+        # Logins and the roster watch read from executor threads: the world and its stamp are
+        # replaced together, or a stale world could pass for the current one.
+        self._lock = threading.Lock()
 
     def world(self) -> Any:
         from yak_tui.world.model import World
 
-        stamp = self.file.stamp()
-        if self._world is None or stamp != self._stamp:
-            self._world = World(self.file.read())
-            self._stamp = stamp
-        return self._world
+        with self._lock:
+            stamp = self.file.stamp()
+            if self._world is None or stamp != self._stamp:
+                self._world = World(self.file.read())
+                self._stamp = stamp
+            return self._world
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
         """(RosterUser, "") for a known key whose identity is still valid, else (None, reason)."""
@@ -655,7 +660,7 @@ class YakServer:
     async def _watch_sessions(self) -> None:
         """Close channels that never asked for a shell, and sessions idle past the idle timeout."""
         request_limit, idle_limit = self.config.request_timeout, self.config.idle_timeout
-        step = max(0.05, min(min(limit for limit in (request_limit, idle_limit) if limit > 0) / 4, 5.0))
+        step = max(0.05, min([limit / 4 for limit in (request_limit, idle_limit) if limit > 0] + [5.0]))
         while True:
             await asyncio.sleep(step)
             now = time.monotonic()
@@ -663,7 +668,7 @@ class YakServer:
                 if session.end_note:
                     continue
                 if session.proc is None and not session.kind and session.channel_open:
-                    if now - session.started > request_limit:  # opened, never asked for a shell
+                    if 0 < request_limit < now - session.started:  # opened, never asked for a shell
                         log.info("closing channel of user=%s after %gs without a shell request",
                                  session.user_name, request_limit)
                         session.end(f"yak serve: channel closed after {request_limit:g} s without a request.\r\n")
@@ -741,7 +746,9 @@ def configure_logging() -> None:
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
-MIN_SESSION_MEMORY = 256  # MiB: below this the app cannot even start
+# MiB: a floor with room to spare (the app starts in about 64 MiB of address space when limited,
+# and reserves about 400 MiB when it is not).
+MIN_SESSION_MEMORY = 256
 
 
 def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
