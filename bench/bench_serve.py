@@ -216,7 +216,9 @@ def serve_child(save: str, stub: bool) -> None:
 
     async def main() -> None:
         argv = ((lambda s, i: [sys.executable, str(STUB), "--save", str(s), "--as", i]) if stub else None)
-        config = ServeConfig(save=Path(save), port=0, max_sessions=64)
+        # Every session connects at once, from few users: lift the per-user and logging-in limits.
+        config = ServeConfig(save=Path(save), port=0, max_sessions=64, max_sessions_per_user=64,
+                             max_unauthenticated=64)
         if argv is not None:
             config.app_argv = argv
         server = await start_server(config)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import sys
 import threading
 import time
@@ -244,6 +245,30 @@ async def open_terminal(conn: asyncssh.SSHClientConnection, columns: int = 100, 
         _, terminal = await conn.create_session(factory, term_type=term, term_size=(columns, rows),
                                                 encoding=None, **kwargs)
     return terminal
+
+
+def stub_pid(text: str) -> int:
+    """The pid the stand-in app reported in its STUB line."""
+    match = re.search(r"pid=(\d+)", text)
+    assert match, text
+    return int(match.group(1))
+
+
+class BareChannel(asyncssh.SSHClientChannel):  # type: ignore[type-arg]
+    """A session channel that is opened and then asks for nothing (no pty, shell or command):
+    what a hostile client holds to use up session slots. asyncssh's public API always sends a
+    request, so this opens the channel the way `SSHClientChannel.create` does and stops there."""
+
+    @classmethod
+    async def open(cls, conn: asyncssh.SSHClientConnection) -> Terminal:
+        chan = cls(conn, asyncio.get_running_loop(), "strict", None, "strict", 2 * 1024 * 1024, 32768)
+        packet = await chan._open(b"session")
+        packet.check_end()
+        terminal = Terminal(80, 24)
+        chan._session = terminal
+        terminal.connection_made(chan)
+        await chan._start_reading()
+        return terminal
 
 
 def pid_alive(pid: int) -> bool:

@@ -2,10 +2,12 @@
 
 It reports what the server gave it (identity, TERM, YAK_SERVED, pid, whether the pty is its
 controlling terminal, window size), reports every SIGWINCH with the new size, echoes keys, and
-ends on `q` (status 3), crashes on `c` (SIGSEGV-like abort) or hangs on `h` ignoring SIGHUP.
+ends on `q` (status 3), crashes on `c` (SIGSEGV-like abort) or hangs on `h` ignoring SIGHUP,
+and on `m` tries to map 4 GiB of address space (untouched, so it costs no real memory either way).
 """
 
 import fcntl
+import mmap
 import os
 import signal
 import struct
@@ -44,6 +46,12 @@ def main() -> None:
             sys.exit(3)
         if b"c" in data:
             os.abort()
+        if b"m" in data:
+            try:
+                mmap.mmap(-1, 4 << 30).close()
+                say("MMAP ok")
+            except OSError as error:
+                say(f"MMAP refused errno={error.errno}")
         if b"h" in data:
             signal.signal(signal.SIGHUP, signal.SIG_IGN)
             say("HANGING")

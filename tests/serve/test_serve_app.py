@@ -62,7 +62,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[WorldFile, dict[str
 @pytest.fixture(scope="module")
 def server(world: tuple[WorldFile, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
-    with ServerThread(ServeConfig(save=save.path, port=0, kill_grace=1.0)) as thread:
+    # The key sweep runs SWEEP_SESSIONS sessions of one player at once.
+    config = ServeConfig(save=save.path, port=0, kill_grace=1.0, max_sessions_per_user=SWEEP_SESSIONS + 2)
+    with ServerThread(config) as thread:
         yield thread
 
 
@@ -163,19 +165,22 @@ SINGLE_KEYS = ([chr(c) for c in range(ord("a"), ord("z") + 1) if chr(c) != "q"]
                + ["\t", "\x1b[Z", "\r", " ", "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[5~", "\x1b[6~", "\x1b[H",
                   "\x1b[F"]
                + [chr(c) for c in range(1, 27) if chr(c) not in "\x03\x11"] + ["q"])
-# (keys, seconds to let the app paint) steps, in three lots run in three sessions at once.
+# (keys, seconds to let the app paint) steps, spread over SWEEP_SESSIONS sessions run at once: the
+# sweep mostly waits for paints, so more sessions side by side finish it sooner.
 Step = tuple[str, float]
+SWEEP_SESSIONS = 8
 
 
-def key_lots() -> list[list[Step]]:
-    palette = [step for query in PALETTE_QUERIES
-               for step in (("\x10", 0.3), (query, 0.3), ("\r", 0.4), ("\x1b", 0.15), ("\x1b", 0.15))]
-    screens = [step for key in "debsmc"
-               for step in ((key, 0.4), *(("\t", 0.1),) * 6, ("\r", 0.3), ("\x1b", 0.15), ("\x1b[B", 0.1),
-                            ("\x1b[B", 0.1), ("\r", 0.3), ("\x1b", 0.15), ("\x1b", 0.15))]
-    lots = [palette, screens, []]
-    for key in SINGLE_KEYS:  # each key to the lot with the least time so far
-        min(lots, key=lambda lot: sum(settle for _, settle in lot)).extend(((key, 0.2), ("\x1b", 0.1)))
+def key_lots(sessions: int = SWEEP_SESSIONS) -> list[list[Step]]:
+    """The sweep cut into units that each go back to where they began, dealt longest first to the
+    lot with the least time so far, so that the lots take about the same time."""
+    screens = [[(key, 0.4), *(("\t", 0.1),) * 6, ("\r", 0.3), ("\x1b", 0.15), ("\x1b[B", 0.1), ("\x1b[B", 0.1),
+                ("\r", 0.3), ("\x1b", 0.15), ("\x1b", 0.15)] for key in "debsmc"]
+    palette = [[("\x10", 0.3), (query, 0.3), ("\r", 0.4), ("\x1b", 0.15), ("\x1b", 0.15)] for query in PALETTE_QUERIES]
+    singles = [[(key, 0.2), ("\x1b", 0.1)] for key in SINGLE_KEYS]
+    lots: list[list[Step]] = [[] for _ in range(sessions)]
+    for unit in (*screens, *palette, *singles):
+        min(lots, key=lambda lot: sum(settle for _, settle in lot)).extend(unit)
     return lots
 
 

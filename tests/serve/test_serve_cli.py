@@ -16,7 +16,9 @@ import asyncssh
 import pytest
 from serve_helpers import TIMEOUT, ServerThread, User, YakServe, make_world, stub_argv, wait_gone
 
+from yak_tui.cli import main
 from yak_tui.serve.server import HOST_KEY_NAME, ServeConfig
+from yak_tui.world.demo import create_world
 
 HAVE_SSH = shutil.which("ssh") is not None
 HAVE_TMUX = shutil.which("tmux") is not None
@@ -59,20 +61,58 @@ def test_yak_serve_makes_its_host_key_once_and_logs_refusals(tmp_path: Path) -> 
         assert again.stop() == 0
 
 
-def test_yak_serve_host_key_option_and_bad_input(tmp_path: Path) -> None:
+def test_yak_serve_host_key_and_limit_options(tmp_path: Path) -> None:
     save, _ = make_world(tmp_path, {})
     custom = tmp_path / "keys" / "host"
-    server = YakServe(save.path, "--host-key", str(custom), "--max-sessions", "3", "--idle-timeout", "60")
+    server = YakServe(save.path, "--host-key", str(custom), "--max-sessions", "3", "--idle-timeout", "60",
+                      "--max-sessions-per-user", "2", "--request-timeout", "5", "--session-memory", "512",
+                      "--max-auth-tries", "3", "--max-unauthenticated", "4", "--login-timeout", "20")
     try:
         assert stat.S_IMODE(custom.stat().st_mode) == 0o600
         assert any("at most 3 sessions" in line for line in server.banner)
+        assert ("yak serve: limits: 2 sessions per user, idle timeout 60 s, memory per session 512 MiB, "
+                "3 login tries, 4 logins at once, login timeout 20 s") in server.banner
     finally:
         assert server.stop() == 0
-    for args, message in ((["--save", str(tmp_path / "missing.json"), "serve"], "no save at"),
-                          (["--save", str(save.path), "serve", "--max-sessions", "0"], "--max-sessions"),
-                          (["--save", str(save.path), "serve", "--port", "70000"], "--port")):
-        done = subprocess.run([*_python_yak(), *args], capture_output=True, text=True, timeout=60)
-        assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_yak_serve_defaults_are_in_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for shown in ("sessions of one user at once (default 4)", "0: never (default 3600)",
+                  "asked for no terminal after this long (default 10)", "MiB; 0: none (default 1024)",
+                  "before it is dropped (default 6)", "more are dropped (default 10)",
+                  "time a connection has to log in (default 30)"):
+        assert shown in text
+
+
+@pytest.mark.parametrize(("option", "value", "message"), [
+    ("--max-sessions", "0", "--max-sessions: must be at least 1, not 0"),
+    ("--port", "70000", "--port: 70000 is not a TCP port"),
+    ("--max-sessions-per-user", "0", "--max-sessions-per-user: must be at least 1, not 0"),
+    ("--idle-timeout", "-1", "--idle-timeout: must be 0 (never) or more seconds, not -1"),
+    ("--idle-timeout", "inf", "--idle-timeout: must be 0 (never) or more seconds, not inf"),
+    ("--request-timeout", "0", "--request-timeout: must be more than 0 seconds, not 0"),
+    ("--session-memory", "64", "--session-memory: must be 0 (no limit) or at least 256 MiB, not 64"),
+    ("--max-auth-tries", "0", "--max-auth-tries: must be at least 1, not 0"),
+    ("--max-unauthenticated", "-3", "--max-unauthenticated: must be at least 1, not -3"),
+    ("--login-timeout", "nan", "--login-timeout: must be more than 0 seconds, not nan"),
+])
+def test_yak_serve_bad_options_are_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                       option: str, value: str, message: str) -> None:
+    save = create_world(tmp_path / "world.json")
+    before = save.path.read_bytes()
+    assert main(["--save", str(save.path), "serve", option, value]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
+    assert save.path.read_bytes() == before
+    assert not (tmp_path / HOST_KEY_NAME).exists()  # refused before anything was made
+
+
+def test_yak_serve_without_a_save_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run([*_python_yak(), "--save", str(tmp_path / "missing.json"), "serve"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "no save at" in done.stderr, done.stderr
 
 
 def _python_yak() -> list[str]:

@@ -7,7 +7,6 @@ The stand-in makes these checks exact and fast; test_serve_app.py runs the real 
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
@@ -22,6 +21,7 @@ from serve_helpers import (
     open_terminal,
     processes_in_group,
     stub_argv,
+    stub_pid,
     wait_gone,
 )
 
@@ -45,12 +45,6 @@ def server(world: tuple[Path, dict[str, User]]) -> Iterator[ServerThread]:
     config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=16)
     with ServerThread(config) as thread:
         yield thread
-
-
-def stub_pid(text: str) -> int:
-    match = re.search(r"pid=(\d+)", text)
-    assert match, text
-    return int(match.group(1))
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:

@@ -136,8 +136,21 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2222)
     serve.add_argument("--host-key")
-    serve.add_argument("--max-sessions", type=int, default=32)
-    serve.add_argument("--idle-timeout", type=float, default=0.0)
+    serve.add_argument("--max-sessions", type=int, default=32, metavar="N", help="sessions in all (default %(default)s)")
+    serve.add_argument("--max-sessions-per-user", type=int, default=4, metavar="N",
+                       help="sessions of one user at once (default %(default)s)")
+    serve.add_argument("--idle-timeout", type=float, default=3600.0, metavar="SECONDS",
+                       help="close a session after this long without a keystroke; 0: never (default %(default)g)")
+    serve.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
+                       help="close a channel that has asked for no terminal after this long (default %(default)g)")
+    serve.add_argument("--session-memory", type=int, default=1024, metavar="MIB",
+                       help="memory limit of each session's app, MiB; 0: none (default %(default)s)")
+    serve.add_argument("--max-auth-tries", type=int, default=6, metavar="N",
+                       help="failed logins on one connection before it is dropped (default %(default)s)")
+    serve.add_argument("--max-unauthenticated", type=int, default=10, metavar="N",
+                       help="connections logging in at once; more are dropped (default %(default)s)")
+    serve.add_argument("--login-timeout", type=float, default=30.0, metavar="SECONDS",
+                       help="time a connection has to log in (default %(default)g)")
 
     user = sub.add_parser("user", help="the SSH roster")
     user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")

@@ -5,6 +5,12 @@ the pty slave is opened as fd 0, so the child is a session leader whose controll
 the pty and gets SIGWINCH when the window size changes. Output is pumped with `add_reader` on the
 master; exits are seen through a pidfd (or a short poll where pidfds do not exist) and reaped, so
 no zombie and no orphan is left behind.
+
+Two limits keep one session from taking the host down: the window size is clamped
+(`clamp_size`: a client may ask for 65535x65535, and a screen that large makes the app's
+buffers grow without end), and the child's address space is capped with `prlimit` right after
+the spawn (posix_spawn runs no code in the child, and the app only starts allocating once the
+interpreter is up, well after the limit is in place).
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import errno
 import fcntl
 import logging
 import os
+import resource
 import signal
 import struct
 import termios
@@ -30,10 +37,21 @@ TERMINAL_RESTORE = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1
                     b"\x1b[<u\x1b[0m\x1b[?25h\x1b[?1049l\r\n")
 
 
+MAX_COLUMNS = 500
+MAX_ROWS = 200
+
+
+def clamp_size(columns: int, rows: int) -> tuple[int, int]:
+    """The window size a pty may have: 1..MAX_COLUMNS x 1..MAX_ROWS (0 means unknown: 80x24)."""
+    return max(1, min(int(columns or 80), MAX_COLUMNS)), max(1, min(int(rows or 24), MAX_ROWS))
+
+
 def set_winsize(fd: int, columns: int, rows: int, xpixels: int = 0, ypixels: int = 0) -> None:
-    """TIOCSWINSZ: the kernel sends SIGWINCH to the pty's foreground process group on a change."""
-    columns = max(1, min(int(columns), 0xFFFF))
-    rows = max(1, min(int(rows), 0xFFFF))
+    """TIOCSWINSZ, clamped: the kernel sends SIGWINCH to the pty's foreground process group on a change."""
+    clamped = clamp_size(columns, rows)
+    if clamped != (columns, rows):  # the pixel size belonged to the size asked for
+        xpixels = ypixels = 0
+    columns, rows = clamped
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, xpixels & 0xFFFF, ypixels & 0xFFFF))
 
 
@@ -48,12 +66,22 @@ def exit_code(status: int) -> int:
     return os.waitstatus_to_exitcode(status)
 
 
+def limit_address_space(pid: int, limit_bytes: int) -> None:
+    """RLIMIT_AS of a running child (its own children inherit it). OSError if it cannot be set."""
+    if not hasattr(resource, "prlimit"):
+        raise OSError(errno.ENOSYS, "this system cannot limit another process's memory (no prlimit)")
+    resource.prlimit(pid, resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+
 class PtyProcess:
-    """One child in one pty. Callbacks run on the loop: `on_output(bytes)`, `on_exit(code)`."""
+    """One child in one pty. Callbacks run on the loop: `on_output(bytes)`, `on_exit(code)`.
+
+    `memory_limit`: the child's address-space limit in bytes (None: no limit); if it cannot be
+    set, the child is killed and reaped and OSError is raised."""
 
     def __init__(self, argv: Sequence[str], env: Mapping[str, str], columns: int, rows: int,
                  on_output: Callable[[bytes], None], on_exit: Callable[[int], None],
-                 loop: asyncio.AbstractEventLoop | None = None) -> None:
+                 loop: asyncio.AbstractEventLoop | None = None, memory_limit: int | None = None) -> None:
         self.argv = list(argv)
         self.loop = loop or asyncio.get_running_loop()
         self.on_output = on_output
@@ -78,6 +106,16 @@ class PtyProcess:
         finally:
             os.close(slave)
         self.pgid = self.pid  # setsid: the child leads its own session and process group
+        if memory_limit is not None:
+            try:
+                limit_address_space(self.pid, memory_limit)
+            except OSError:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(self.pgid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(self.pid, 0)
+                os.close(self.master)
+                raise
         os.set_blocking(self.master, False)
         self._start_reading()
         self._pidfd: int | None = None

@@ -10,7 +10,15 @@
 - Exec requests, subsystems (sftp), sessions without a pty, port, X11 and agent forwarding are
   refused with a message. All sessions share the save path; the app's own polling of the file
   (and the store's locked transactions) make it a shared live world.
-- Every login, logout and refusal is logged (who, key fingerprint, address, UTC time).
+- Every login, logout and refusal is logged (who, key fingerprint, address, UTC time); refusal
+  lines are rate-limited (`RefusalLog`) so a flood of bad logins cannot bury the rest.
+- Limits, so that no client can take the host or the table down: the pty size is clamped and
+  each app's address space is capped (`ptyproc`); sessions per server and per user; a channel
+  that never asks for a shell is closed; idle sessions are closed; failed authentication
+  requests per connection (MaxAuthTries) and connections still logging in at once
+  (MaxStartups) are bounded, and a login must finish within the login timeout.
+- The roster is watched: when a logged-in user's seat goes (removed, given another identity,
+  or the save replaced), his sessions end with a message and his connection is closed.
 """
 
 from __future__ import annotations
@@ -19,9 +27,11 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import math
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,7 +40,7 @@ from typing import Any
 
 import asyncssh
 
-from yak_tui.serve.ptyproc import TERMINAL_RESTORE, PtyProcess
+from yak_tui.serve.ptyproc import TERMINAL_RESTORE, PtyProcess, clamp_size
 
 log = logging.getLogger("yak.serve")
 
@@ -45,6 +55,8 @@ REFUSE_NO_PTY = ("yak serve runs the campaign app in a terminal, and this sessio
                  "Connect with a terminal: ssh -t -p PORT NAME@HOST\r\n")
 REFUSE_EXEC = "yak serve runs only the campaign app; commands are refused ({what}).\r\n"
 REFUSE_SUBSYSTEM = "yak serve offers no subsystems; {what} is refused.\r\n"
+SEAT_REMOVED = "yak serve: your seat {name} was removed from the roster; goodbye.\r\n"
+SEAT_CHANGED = "yak serve: your seat {name} no longer plays {identity} ({why}); goodbye.\r\n"
 
 
 def default_app_argv(save: Path, identity: str) -> list[str]:
@@ -61,9 +73,16 @@ class ServeConfig:
     port: int = 2222
     host_key: Path | None = None
     max_sessions: int = 32
-    idle_timeout: float = 0.0  # seconds without client input before a session is closed; 0: never
+    max_sessions_per_user: int = 4
+    idle_timeout: float = 3600.0  # seconds without client input before a session is closed; 0: never
+    request_timeout: float = 10.0  # seconds a session channel may stay open without a shell request
+    session_memory: int = 1024  # MiB of address space for each app process; 0: no limit
+    max_auth_tries: int = 6  # failed authentication requests on one connection before it is dropped
+    max_unauthenticated: int = 10  # connections logging in at once; those past it are dropped
+    login_timeout: float = 30.0  # seconds a connection has to authenticate
     kill_grace: float = 2.0  # seconds between SIGHUP and SIGKILL of a disconnected client's app
-    login_timeout: float = 60.0
+    roster_poll: float = 1.0  # seconds between looks at the save's stamp for roster changes
+    refusal_lines_per_second: int = 10  # refusal log lines past it are counted in one summary line
     app_argv: Callable[[Path, str], list[str]] = field(default=default_app_argv)
 
     @property
@@ -102,15 +121,19 @@ class Roster:
         self.file = WorldFile(save)
         self._stamp: tuple[int, int] | None = None
         self._world: Any = None
+        # Logins and the roster watch read from executor threads: the world and its stamp are
+        # replaced together, or a stale world could pass for the current one.
+        self._lock = threading.Lock()
 
     def world(self) -> Any:
         from yak_tui.world.model import World
 
-        stamp = self.file.stamp()
-        if self._world is None or stamp != self._stamp:
-            self._world = World(self.file.read())
-            self._stamp = stamp
-        return self._world
+        with self._lock:
+            stamp = self.file.stamp()
+            if self._world is None or stamp != self._stamp:
+                self._world = World(self.file.read())
+                self._stamp = stamp
+            return self._world
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
         """(RosterUser, "") for a known key whose identity is still valid, else (None, reason)."""
@@ -130,6 +153,65 @@ class Roster:
         except IdentityError as error:
             return None, f"user {user.name}'s identity {user.identity} is no longer valid ({error})"
         return user, ""
+
+    def seat_gone(self, user: Any) -> str:
+        """Why a logged-in user may no longer play: "removed", another identity, or his identity no
+        longer in the world; "" while his seat holds. Raises if the save cannot be read."""
+        from yak_tui.world.identity import IdentityError
+        from yak_tui.world.roster import user_for_fingerprint
+        from yak_tui.world.session import check_identity
+
+        world = self.world()
+        current = user_for_fingerprint(world, user.fingerprint)
+        if current is None or current.name != user.name:
+            return "removed"
+        if current.identity != user.identity:
+            return f"the roster now gives this key {current.identity}"
+        try:
+            check_identity(world, user.identity)
+        except IdentityError as error:
+            return f"{user.identity} is not in this campaign: {error}"
+        return ""
+
+
+# -- refusal log lines --------------------------------------------------------------------------
+class RefusalLog:
+    """Refusal warnings, at most `per_window` of them per `window` seconds, so a flood of bad
+    logins can neither fill the disk nor bury the other lines. Lines held back are counted and
+    reported in one summary line when their window ends."""
+
+    def __init__(self, per_window: int, window: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.per_window = per_window
+        self.window = window
+        self.clock = clock
+        self.window_start = -math.inf
+        self.written = 0
+        self.suppressed = 0
+        self._timer: asyncio.TimerHandle | None = None
+
+    def warning(self, message: str, *args: Any) -> None:
+        now = self.clock()
+        if now - self.window_start >= self.window:
+            self.flush()
+            self.window_start, self.written = now, 0
+        if self.written < self.per_window:
+            self.written += 1
+            log.warning(message, *args)
+            return
+        self.suppressed += 1
+        if self._timer is None:
+            with contextlib.suppress(RuntimeError):  # no running loop: the next line flushes
+                delay = max(0.0, self.window_start + self.window - now)
+                self._timer = asyncio.get_running_loop().call_later(delay, self.flush)
+
+    def flush(self) -> None:
+        """Write the summary of the lines held back, if any."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.suppressed:
+            log.warning("suppressed %d similar refusal line(s) in the last %gs", self.suppressed, self.window)
+            self.suppressed = 0
 
 
 # -- one connection -----------------------------------------------------------------------------
@@ -154,12 +236,32 @@ class YakConnection(asyncssh.SSHServer):
         self.fingerprint = ""
         self._refused: dict[str, str] = {}
         self.started = time.monotonic()
+        self.dropped = ""  # why the connection was dropped before it could log in
+        self.auth_failures = 0
+        self._probed = False  # the first request (a client's "none" probe) is not counted
+        self._key_tried = False
+        self._send_auth_failure: Callable[[bool], None] | None = None
+        self.revoked = ""  # why this user's seat is gone; his sessions are being ended
+        self.checked_stamp: tuple[int, int] | None = None  # the save's stamp his seat was checked at
 
     # -- lifecycle
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.address = _peer(conn)
+        pending = self.server.pending_logins()
         self.server.connections.add(self)
+        limit = self.server.config.max_unauthenticated
+        if pending >= limit:  # MaxStartups: the version line goes out first, then the disconnect
+            self.dropped = f"{pending} connections are already logging in (at most {limit})"
+            self.server.refusals.warning("refused connection from=%s: %s", self.address, self.dropped)
+            asyncio.get_running_loop().call_soon(
+                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
+                "yak serve: too many connections are logging in; try again later")
+            return
+        # Every failed authentication request goes out through this method: counting there
+        # covers keys, passwords, keyboard-interactive and any other method alike.
+        self._send_auth_failure = conn.send_userauth_failure
+        conn.send_userauth_failure = self._auth_failed  # type: ignore[method-assign]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.connections.discard(self)
@@ -167,14 +269,30 @@ class YakConnection(asyncssh.SSHServer):
             log.info("logout user=%s identity=%s key=%s from=%s after=%.1fs", self.user.name, self.user.identity,
                      self.fingerprint, self.address, time.monotonic() - self.started)
             return
+        if self.dropped:
+            return  # logged when it was dropped
         if self._refused:
-            keys = ", ".join(f"{fp} ({why})" for fp, why in self._refused.items())
-            log.warning("refused login ssh_user=%s from=%s: keys refused: %s", self.ssh_user or "-", self.address, keys)
+            why = "keys refused: " + ", ".join(f"{fp} ({reason})" for fp, reason in self._refused.items())
         else:
             why = "no public key offered (passwords and keyboard-interactive are not accepted)"
-            if exc is not None:
-                why += f"; {exc}"
-            log.warning("refused login ssh_user=%s from=%s: %s", self.ssh_user or "-", self.address, why)
+        if self.auth_failures >= self.server.config.max_auth_tries:
+            why += f"; too many authentication failures ({self.auth_failures}), disconnected"
+        elif exc is not None and not self._refused:
+            why += f"; {exc}"
+        self.server.refusals.warning("refused login ssh_user=%s from=%s: %s", self.ssh_user or "-", self.address, why)
+
+    def _auth_failed(self, partial_success: bool) -> None:
+        """MaxAuthTries: send the failure, or drop the connection at the limit of failures."""
+        if self._key_tried or self._probed:
+            self.auth_failures += 1
+        self._probed, self._key_tried = True, False
+        limit = self.server.config.max_auth_tries
+        if self.auth_failures >= limit and self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
+                                 f"yak serve: too many authentication failures ({limit})")
+            return
+        assert self._send_auth_failure is not None
+        self._send_auth_failure(partial_success)
 
     # -- authentication: public keys of the roster, nothing else
     def begin_auth(self, username: str) -> bool:
@@ -195,6 +313,7 @@ class YakConnection(asyncssh.SSHServer):
 
     async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         fingerprint = key.get_fingerprint("sha256")
+        self._key_tried = True
         # Reading the save may take a moment on a long campaign: keep it off the event loop.
         user, reason = await asyncio.get_running_loop().run_in_executor(None, self.server.roster.lookup, fingerprint)
         if user is None:
@@ -215,11 +334,20 @@ class YakConnection(asyncssh.SSHServer):
     def session_requested(self) -> Any:
         if self.user is None or self.conn is None:
             return False
+        if self.revoked:
+            self.refuse("session", f"the seat is gone ({self.revoked})")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            f"yak serve: your seat {self.user.name} is gone")
         limit = self.server.config.max_sessions
         if len(self.server.sessions) >= limit:
             self.refuse("session", f"the server is full ({limit} sessions)")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
                                             f"yak serve is full ({limit} sessions); try again later")
+        per_user = self.server.config.max_sessions_per_user
+        if self.server.sessions_of(self.user.name) >= per_user:
+            self.refuse("session", f"user {self.user.name} already has {per_user} sessions")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
+                                            f"yak serve: you already have {per_user} sessions open; close one first")
         chan = self.conn.create_server_channel(encoding=None)
         session = AppSession(self)
         self._guard_channel(chan, session)
@@ -239,8 +367,29 @@ class YakConnection(asyncssh.SSHServer):
 
     def refuse(self, what: str, reason: str) -> None:
         name = self.user.name if self.user is not None else "-"
-        log.warning("refused %s user=%s key=%s from=%s: %s", what, name, self.fingerprint or "-", self.address,
-                    reason)
+        self.server.refusals.warning("refused %s user=%s key=%s from=%s: %s", what, name, self.fingerprint or "-",
+                                     self.address, reason)
+
+    def revoke(self, why: str) -> None:
+        """The seat this connection logged in as is gone: end its sessions with a message saying
+        so; the connection is closed once they are over (`close_if_revoked`)."""
+        assert self.user is not None
+        self.revoked = why
+        if why == "removed":
+            note = SEAT_REMOVED.format(name=self.user.name)
+        else:
+            note = SEAT_CHANGED.format(name=self.user.name, identity=self.user.identity, why=why)
+        mine = [session for session in self.server.sessions if session.owner is self]
+        log.warning("seat gone: ending %d session(s) of user=%s identity=%s key=%s from=%s: %s", len(mine),
+                    self.user.name, self.user.identity, self.fingerprint, self.address,
+                    "removed from the roster" if why == "removed" else why)
+        for session in mine:
+            session.end(note)
+        self.close_if_revoked()
+
+    def close_if_revoked(self) -> None:
+        if self.revoked and self.conn is not None and not any(s.owner is self for s in self.server.sessions):
+            self.conn.disconnect(asyncssh.DISC_BY_APPLICATION, f"yak serve: your seat is gone ({self.revoked})")
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:
         self.refuse("port forwarding", f"local forward to {dest_host}:{dest_port}")
@@ -284,8 +433,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.channel_open = True
         self.started = time.monotonic()
         self.last_input = time.monotonic()
-        self.end_note = ""  # said to the client after a forced end (idle, shutdown)
+        self.end_note = ""  # said to the client after a forced end (idle, shutdown, seat gone)
         self.pending_notes: list[str] = []
+        self.clamped_logged = False
 
     # -- requests
     def connection_made(self, chan: Any) -> None:
@@ -293,9 +443,18 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any) -> bool:
         self.term = term_type or DEFAULT_TERM
-        columns, rows, xpixels, ypixels = term_size
-        self.size = (columns or 80, rows or 24, xpixels, ypixels)
+        self._set_size(*term_size)
         return True
+
+    def _set_size(self, columns: int, rows: int, xpixels: int, ypixels: int) -> None:
+        """The client's window size, clamped (a huge one would make the app's buffers grow without end)."""
+        clamped = clamp_size(columns, rows)
+        if clamped != (columns or 80, rows or 24):
+            xpixels = ypixels = 0
+            if not self.clamped_logged:
+                self.clamped_logged = True
+                log.info("clamped terminal size %dx%d to %dx%d for user=%s", columns, rows, *clamped, self.user_name)
+        self.size = (*clamped, xpixels, ypixels)
 
     def shell_requested(self) -> bool:
         self.kind = "shell"
@@ -351,10 +510,13 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         user = self.owner.user
         argv = self.server.config.app_argv(self.server.config.save, str(user.identity))
         columns, rows, xpixels, ypixels = self.size
-        self.proc = PtyProcess(argv, self._child_env(), columns, rows, self._output, self._app_exited)
+        memory = self.server.config.session_memory
+        self.proc = PtyProcess(argv, self._child_env(), columns, rows, self._output, self._app_exited,
+                               memory_limit=memory * 1024 * 1024 if memory else None)
         self.proc.resize(columns, rows, xpixels, ypixels)
-        log.info("session start user=%s identity=%s pid=%d term=%s size=%dx%d from=%s", user.name, user.identity,
-                 self.proc.pid, self.term, columns, rows, self.owner.address)
+        log.info("session start user=%s identity=%s pid=%d term=%s size=%dx%d memory=%s from=%s", user.name,
+                 user.identity, self.proc.pid, self.term, columns, rows, f"{memory}MiB" if memory else "unlimited",
+                 self.owner.address)
 
     def _child_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
@@ -381,7 +543,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         self.last_input = time.monotonic()
-        self.size = (width or self.size[0], height or self.size[1], pixwidth, pixheight)
+        self._set_size(width or self.size[0], height or self.size[1], pixwidth, pixheight)
         if self.proc is not None and self.proc.alive:
             self.proc.resize(*self.size)
 
@@ -421,7 +583,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._maybe_forget()
 
     def end(self, note: str) -> None:
-        """Close this session from the server side (idle, shutdown): the app is hung up first."""
+        """Close this session from the server side (idle, shutdown, seat gone): the app is hung up first."""
         self.end_note = note
         if self.proc is not None and self.proc.alive:
             self.proc.terminate(self.server.config.kill_grace)
@@ -441,6 +603,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if not self.channel_open and (self.proc is None or not self.proc.alive):
             self.server.sessions.discard(self)
             self.server.notify()
+            self.owner.close_if_revoked()
 
 
 # -- the server -----------------------------------------------------------------------------------
@@ -455,7 +618,8 @@ class YakServer:
         self.acceptor: asyncssh.SSHAcceptor | None = None
         self.host_key: asyncssh.SSHKey | None = None
         self.host_key_created = False
-        self._idle_task: asyncio.Task[None] | None = None
+        self.refusals = RefusalLog(config.refusal_lines_per_second)
+        self._tasks: list[asyncio.Task[None]] = []
         self._changed = asyncio.Event()
 
     @property
@@ -471,6 +635,13 @@ class YakServer:
     def notify(self) -> None:
         self._changed.set()
 
+    def pending_logins(self) -> int:
+        """Connections still logging in (the ones dropped at once do not count)."""
+        return sum(1 for c in self.connections if c.user is None and not c.dropped)
+
+    def sessions_of(self, name: str) -> int:
+        return sum(1 for s in self.sessions if s.owner.user is not None and s.owner.user.name == name)
+
     def app_pids(self) -> list[int]:
         return [s.proc.pid for s in list(self.sessions) if s.proc is not None and s.proc.alive]
 
@@ -482,31 +653,63 @@ class YakServer:
             agent_forwarding=False, x11_forwarding=False, allow_scp=False, gss_host=None,
             login_timeout=self.config.login_timeout, keepalive_interval=30, keepalive_count_max=4,
         )
-        if self.config.idle_timeout > 0:
-            self._idle_task = asyncio.get_running_loop().create_task(self._watch_idle())
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._watch_sessions()), loop.create_task(self._watch_roster())]
         return self
 
-    async def _watch_idle(self) -> None:
-        limit = self.config.idle_timeout
-        step = max(0.05, min(limit / 4, 5.0))
+    async def _watch_sessions(self) -> None:
+        """Close channels that never asked for a shell, and sessions idle past the idle timeout."""
+        request_limit, idle_limit = self.config.request_timeout, self.config.idle_timeout
+        step = max(0.05, min([limit / 4 for limit in (request_limit, idle_limit) if limit > 0] + [5.0]))
         while True:
             await asyncio.sleep(step)
             now = time.monotonic()
             for session in list(self.sessions):
-                if session.end_note or now - session.last_input <= limit:
+                if session.end_note:
                     continue
-                if session.proc is not None and session.proc.alive:
+                if session.proc is None and not session.kind and session.channel_open:
+                    if 0 < request_limit < now - session.started:  # opened, never asked for a shell
+                        log.info("closing channel of user=%s after %gs without a shell request",
+                                 session.user_name, request_limit)
+                        session.end(f"yak serve: channel closed after {request_limit:g} s without a request.\r\n")
+                elif (idle_limit > 0 and now - session.last_input > idle_limit and session.proc is not None
+                      and session.proc.alive):
                     log.info("idle: closing session of user=%s pid=%d after %gs without input",
-                             session.user_name, session.proc.pid, limit)
-                    session.end(f"yak serve: session closed after {limit:g} s without input.\r\n")
-                elif session.proc is None and session.channel_open:  # opened, never started an app
-                    log.info("idle: closing unstarted session of user=%s after %gs", session.user_name, limit)
-                    session.end(f"yak serve: session closed after {limit:g} s without a request.\r\n")
+                             session.user_name, session.proc.pid, idle_limit)
+                    session.end(f"yak serve: session closed after {idle_limit:g} s without input.\r\n")
+
+    def _seats_gone(self, users: list[Any]) -> list[str]:
+        return [self.roster.seat_gone(user) for user in users]
+
+    async def _watch_roster(self) -> None:
+        """End the sessions of users whose seat is gone. Polls the save's stamp, as the app does;
+        each logged-in connection is checked once against every new state of the save."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.config.roster_poll)
+            stamp = self.roster.file.stamp()
+            unchecked = [c for c in self.connections if c.user is not None and not c.revoked
+                         and c.checked_stamp != stamp]
+            if not unchecked or stamp is None:
+                continue
+            try:
+                users = [c.user for c in unchecked]
+                verdicts = await loop.run_in_executor(None, self._seats_gone, users)
+            except Exception as error:
+                log.warning("roster check skipped: the save cannot be read (%s)", error)
+                for connection in unchecked:
+                    connection.checked_stamp = stamp
+                continue
+            for connection, why in zip(unchecked, verdicts, strict=True):
+                connection.checked_stamp = stamp
+                if why and connection.conn is not None and not connection.revoked:
+                    connection.revoke(why)
 
     async def close(self) -> None:
         """Stop listening, hang up every app, wait for them to be reaped, drop the connections."""
-        if self._idle_task is not None:
-            self._idle_task.cancel()
+        for task in self._tasks:
+            task.cancel()
+        self.refusals.flush()
         if self.acceptor is not None:
             self.acceptor.close()
         for session in list(self.sessions):
@@ -543,9 +746,25 @@ def configure_logging() -> None:
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
+# MiB: a floor with room to spare (the app starts in about 64 MiB of address space when limited,
+# and reserves about 400 MiB when it is not).
+MIN_SESSION_MEMORY = 256
+
+
 def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
     from yak_tui.cli import UsageError
     from yak_tui.store.storage import StoreError, WorldFile
+
+    def count(option: str, value: int, minimum: int) -> int:
+        if value < minimum:
+            raise UsageError(f"{option}: must be at least {minimum}, not {value}")
+        return value
+
+    def seconds(option: str, value: float, *, zero_is_never: bool) -> float:
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_is_never):
+            allowed = "0 (never) or more seconds" if zero_is_never else "more than 0 seconds"
+            raise UsageError(f"{option}: must be {allowed}, not {value:g}")
+        return value
 
     save = Path(save_path).expanduser().resolve()
     if not save.exists():
@@ -554,13 +773,21 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
     port = int(args.port)
     if not 0 <= port <= 65535:
         raise UsageError(f"--port: {port} is not a TCP port (0-65535)")
-    if int(args.max_sessions) < 1:
-        raise UsageError(f"--max-sessions: must be at least 1, not {args.max_sessions}")
-    if float(args.idle_timeout) < 0:
-        raise UsageError(f"--idle-timeout: must be 0 (never) or more seconds, not {args.idle_timeout}")
+    memory = int(args.session_memory)
+    if memory != 0 and memory < MIN_SESSION_MEMORY:
+        raise UsageError(f"--session-memory: must be 0 (no limit) or at least {MIN_SESSION_MEMORY} MiB, not {memory}")
     host_key = Path(args.host_key).expanduser().resolve() if getattr(args, "host_key", None) else None
-    return ServeConfig(save=save, host=args.host, port=port, host_key=host_key,
-                       max_sessions=int(args.max_sessions), idle_timeout=float(args.idle_timeout))
+    return ServeConfig(
+        save=save, host=args.host, port=port, host_key=host_key,
+        max_sessions=count("--max-sessions", int(args.max_sessions), 1),
+        max_sessions_per_user=count("--max-sessions-per-user", int(args.max_sessions_per_user), 1),
+        idle_timeout=seconds("--idle-timeout", float(args.idle_timeout), zero_is_never=True),
+        request_timeout=seconds("--request-timeout", float(args.request_timeout), zero_is_never=False),
+        session_memory=memory,
+        max_auth_tries=count("--max-auth-tries", int(args.max_auth_tries), 1),
+        max_unauthenticated=count("--max-unauthenticated", int(args.max_unauthenticated), 1),
+        login_timeout=seconds("--login-timeout", float(args.login_timeout), zero_is_never=False),
+    )
 
 
 def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
@@ -591,6 +818,11 @@ async def _serve(config: ServeConfig) -> int:
     if not users:
         print(f"yak serve: no users yet; add one with `yak --save {config.save} user add NAME "
               "--identity gm --key ~/.ssh/id_ed25519.pub`", flush=True)
+    idle = f"{config.idle_timeout:g} s" if config.idle_timeout else "never"
+    memory = f"{config.session_memory} MiB" if config.session_memory else "no limit"
+    print(f"yak serve: limits: {config.max_sessions_per_user} sessions per user, idle timeout {idle}, "
+          f"memory per session {memory}, {config.max_auth_tries} login tries, "
+          f"{config.max_unauthenticated} logins at once, login timeout {config.login_timeout:g} s", flush=True)
     print(f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
           f"{len(users)} user(s), at most {config.max_sessions} sessions", flush=True)
     try:
