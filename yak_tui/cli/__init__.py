@@ -13,15 +13,17 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
 from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
 from yak_tui.rules.dice import DiceError, ScriptedDice, SeededDice, parse_dice
+from yak_tui.rules.numbers import NumberError, parse_whole
 from yak_tui.rules.tables_loader import RulesTableError, set_override_dir
 
 DEFAULT_SAVE = Path("saves") / "world.json"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 RESOLVE_MODULES = (
     "yak_tui.cli.resolve_core",
     "yak_tui.cli.resolve_espionage",
@@ -33,6 +35,14 @@ RESOLVE_MODULES = (
 
 class UsageError(Exception):
     """Bad command-line input; printed on stderr with exit code 2."""
+
+
+class YakArgumentParser(argparse.ArgumentParser):
+    """Every parse error, in any sub-command, is one line on stderr (a UsageError), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        where = self.prog.removeprefix("yak").strip()
+        raise UsageError(f"{where}: {message}" if where else message)
 
 
 @dataclass
@@ -80,7 +90,7 @@ def load_resolve_checks() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = YakArgumentParser(
         prog="yak",
         description="yak_tui: run a You Are King campaign from a terminal. "
         "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
@@ -154,9 +164,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _dice_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", help="naturals in the order the check rolls them, e.g. 4,2")
-    parser.add_argument("--seed", type=int, help="seed for random dice (recorded, replayable)")
+    parser.add_argument("--seed", type=seed_option, help="seed for random dice (recorded, replayable)")
     parser.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
 
+
+
+def seed_option(text: str) -> int:
+    """argparse type: a seed is recorded in the chronicle, so it must fit in 64 bits."""
+    try:
+        return parse_whole(text, INT64_MIN, INT64_MAX)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def dice_from(args: argparse.Namespace) -> Any:
@@ -165,9 +183,10 @@ def dice_from(args: argparse.Namespace) -> Any:
     return SeededDice(getattr(args, "seed", None))
 
 
-def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None) -> None:
+def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None, encoded: bytes = b"") -> None:
+    """Print a reply: exactly one JSON object with --json (`encoded` if it is already serialised)."""
     if opts.json:
-        sys.stdout.write(orjson.dumps(payload).decode() + "\n")
+        sys.stdout.write((encoded or orjson.dumps(payload)).decode() + "\n")
     else:
         sys.stdout.write((text if text is not None else human(payload)) + "\n")
 

@@ -104,10 +104,9 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     # The identity is checked inside the command's transaction: one read of the save, not two.
     result = run_command(save, identity, args.command, params, dice_from(args),
                          check=lambda world: check_identity(world, identity))
-    payload = {"command": result.command, "ok": True, **result.data,
-               "entries": [e["id"] for e in result.entries]}
     text_lines = [e["text"] for e in result.entries] or [f"{result.command}: done"]
-    emit(opts, payload, "\n".join(text_lines))
+    # The reply was serialised inside the transaction, before the write: printing it cannot fail.
+    emit(opts, result.payload(), "\n".join(text_lines), encoded=result.encoded)
     return 0
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,6 +21,11 @@ from filelock import FileLock, Timeout
 from tinydb.storages import Storage
 
 SCHEMA_VERSION = 1
+
+# Checks every world must pass when it is read, fn(data) raising ValueError with a message that
+# names the table, id and field. The world layer registers its schema validation here: the store
+# does not know what a document looks like.
+LOAD_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 
 
 class StoreError(Exception):
@@ -94,11 +99,17 @@ def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
         raise CorruptSaveError(
             f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"
         ) from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+    if not isinstance(data, dict):
         raise CorruptSaveError(
             f"save {path} is not a yak_tui world (expected tables of documents); "
             f"it was left untouched. {restore_hint(path)}"
         )
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise CorruptSaveError(
+                f"save {path}: table {name!r} must be a table of documents, not a {type(table).__name__}; "
+                f"it was left untouched. {restore_hint(path)}"
+            )
     return data
 
 
@@ -172,7 +183,14 @@ class WorldFile:
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
-        return migrate(data, SCHEMA_VERSION, self.path)
+        data = migrate(data, SCHEMA_VERSION, self.path)
+        for check in LOAD_CHECKS:
+            try:
+                check(data)
+            except ValueError as error:
+                raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
+                                       f"{restore_hint(self.path)}") from error
+        return data
 
     def sweep_temp_files(self) -> int:
         """Remove temp files a killed writer left behind (call only while holding the lock)."""
