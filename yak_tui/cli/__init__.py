@@ -217,8 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = GlobalOptions()
     try:
         opts, rest = _take_globals(argv)
-        if opts.rules:
-            set_override_dir(opts.rules)
+        # House rules are checked once, here, before anything reads a table.
+        rules = opts.rules or os.environ.get("YAK_RULES")
+        if rules:
+            set_override_dir(rules)
         parser = build_parser()
         parser.exit_on_error = False
         args = _parse(parser, rest)
