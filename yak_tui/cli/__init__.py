@@ -242,17 +242,26 @@ def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespa
 
 
 def report_error(opts: GlobalOptions, error: BaseException) -> int:
+    from yak_tui.rules.errors import RuleInputError
+    from yak_tui.rules.espionage import EspionageInputError, UnknownMission
+    from yak_tui.rules.numbers import NumberError
     from yak_tui.store.storage import StoreError
     from yak_tui.world.commands import CommandError
     from yak_tui.world.identity import IdentityError
     from yak_tui.world.model import ValidationError
 
+    # Every error the core raises on bad input: its message is one clear line. Anything else is a
+    # bug, reported as such (YAK_DEBUG=1 shows the traceback).
     known = (UsageError, CheckInputError, DiceError, RulesTableError, StoreError, CommandError, IdentityError,
-             ValidationError, FileNotFoundError, PermissionError)
+             ValidationError, NumberError, RuleInputError, UnknownMission, EspionageInputError)
     if isinstance(error, known):
         message = str(error)
+    elif isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        message = f"{where}{error.strerror or error}"
     else:
         message = f"internal error ({type(error).__name__}): {error}"
+    message = message.replace("\n", " ")  # one line on stderr, always
     payload: dict[str, Any] = {"error": message}
     if isinstance(error, CommandError):
         payload.update({"field": error.field, "reason": error.reason})
@@ -263,7 +272,7 @@ def report_error(opts: GlobalOptions, error: BaseException) -> int:
         sys.stderr.write(orjson.dumps(payload).decode() + "\n")
     else:
         sys.stderr.write(f"yak: {message}\n")
-    if not isinstance(error, known) and os.environ.get("YAK_DEBUG"):
+    if not isinstance(error, (*known, OSError)) and os.environ.get("YAK_DEBUG"):
         raise error
     return 2
 

@@ -14,9 +14,10 @@ from typing import Any
 import orjson
 
 from yak_tui.rules.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import PUBLIC, validate_audience
+from yak_tui.world.audience import PUBLIC, filter_entry, validate_audience
 from yak_tui.world.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.world.calendar import GameDate
 from yak_tui.world.identity import Identity
@@ -214,12 +215,16 @@ class CommandResult:
     data: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
+    # The entries as the identity who ran the command may read them (run_command fills it in; an
+    # order's resolution also writes entries meant for its target only).
+    shown: list[dict[str, Any]] | None = None
     # The JSON reply, serialised inside the transaction before the write (see run_command).
     encoded: bytes = b""
 
     def payload(self) -> dict[str, Any]:
-        """The reply to a front end: the command's data and the ids of the entries it wrote."""
-        return {"command": self.command, "ok": True, **self.data, "entries": [e["id"] for e in self.entries]}
+        """The reply to a front end: the command's data and the ids of the entries it may read."""
+        entries = self.entries if self.shown is None else self.shown
+        return {"command": self.command, "ok": True, **self.data, "entries": [e["id"] for e in entries]}
 
 
 class CommandContext:
@@ -410,6 +415,8 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
             world.revalidate_touched()
         except ValidationError as error:
             raise CommandError(error.field, error.reason) from None
+        except RuleInputError as error:
+            raise CommandError(name, str(error)) from None
         finally:
             world.in_command = nested
     finally:
@@ -432,6 +439,8 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
         if check is not None:
             check(world)
         result = apply_command(world, identity, name, raw_params, dice)
+        result.shown = [shown for shown in (filter_entry(world, identity, entry) for entry in result.entries)
+                        if shown is not None]
         result.encoded = encode_reply(result.payload())
         return result
 

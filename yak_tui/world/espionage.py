@@ -1137,7 +1137,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     sub = CommandContext(world, ctx.identity, ctx.dice.inner, MISSION_COMMAND, principal=filer)
     try:
-        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world))
+        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, ctx.identity))
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(sub.entries)
