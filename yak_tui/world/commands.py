@@ -407,12 +407,13 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
         world.in_command = True
         try:
             data = spec.handler(ctx, params) or {}
+            world.revalidate_touched()
             if spec.undoable and not nested and world.meta.get("date") == date_before:
+                # Built here from validated originals, so the meta it goes into stays valid.
                 stack = world.meta.setdefault("undo", [])
                 stack.append({"command": name, "identity": str(identity), "date": date_before,
                               "changes": world.changes()})
                 del stack[:-UNDO_KEEP]
-            world.revalidate_touched()
         except ValidationError as error:
             raise CommandError(error.field, error.reason) from None
         except RuleInputError as error:
