@@ -158,3 +158,15 @@ def test_every_resolve_option_refuses_hostile_numbers(capsys: pytest.CaptureFixt
         others = [item for key, default in required.items() if key != option for item in (key, default)]
         for json_flag in ((), ("--json",)):
             assert_refused(capsys, ["resolve", check, *others, f"{option}={value}", *json_flag], None, option)
+
+
+def test_numbers_inside_text_parameters_are_bounded_too(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
+    """A hex is typed as text (`q,r`); dice by hand as `4,2`: their numbers obey the same bounds."""
+    from yak_tui.world.views import parse_naturals
+
+    for hex_text in ("9" * 5000 + ",1", "99999999999,1", f"1,{-(2**64)}"):
+        assert_refused(capsys, ["--save", str(save_path), "do", "relocate", "character=edmund", f"hex={hex_text}"],
+                       save_path, "hex")
+    for typed in ("²", "9" * 5000, "4,nan", "inf"):
+        naturals, problem = parse_naturals(typed)
+        assert naturals == [] and problem and "whole number" in problem
