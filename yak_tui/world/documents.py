@@ -45,7 +45,7 @@ class Field:
     description: str
     required: bool = False
     nullable: bool = False
-    choices: tuple[str, ...] = ()
+    choices: tuple[str, ...] = ()  # TEXT: the values allowed; MAP: the keys allowed
     minimum: float | None = None
     ref: str | None = None  # the table whose document id this names (for forms; not enforced)
     items: Field | None = None  # LIST: each item
@@ -94,8 +94,9 @@ def record(fields: Mapping[str, Field], description: str, *, required: bool = Fa
     return Field(RECORD, description, required, nullable, fields=fields)
 
 
-def mapping(values: Field, description: str, *, required: bool = False, nullable: bool = False) -> Field:
-    return Field(MAP, description, required, nullable, values=values)
+def mapping(values: Field, description: str, *, required: bool = False, nullable: bool = False,
+            keys: tuple[str, ...] = ()) -> Field:
+    return Field(MAP, description, required, nullable, choices=keys, values=values)
 
 
 def any_json(description: str, *, required: bool = False) -> Field:
@@ -107,6 +108,9 @@ def _ids(table: str, description: str) -> Field:
 
 
 # -- shared shapes ---------------------------------------------------------------------------------
+
+TABLE_NAMES = ("meta", "kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists",
+               "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "chronicle")
 
 SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
 STATUSES = ("fresh", "weary", "exhausted")
@@ -142,7 +146,7 @@ UNDO_RECORD = record({
     "date": date("the season it ran in", required=True),
     "changes": mapping(mapping(record({}, "a document as it was", nullable=True),
                                "documents by id (null: the document did not exist)"),
-                       "originals by table", required=True),
+                       "originals by table", required=True, keys=TABLE_NAMES),
 }, "the originals of one command, to undo it")
 
 HISTORY_POINT = record({
@@ -164,8 +168,7 @@ META_WORLD = TableSchema(META, "The world's own settings: name, date, counters, 
     "seq": whole("a general counter", minimum=0),
     "chronicle_seq": whole("the last chronicle entry number", minimum=0),
     **{f"next_{name}": whole(f"the last number given to a new {name} id", minimum=0)
-       for name in ("kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists",
-                    "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "chronicle")},
+       for name in TABLE_NAMES if name != META},
 })
 
 KINGDOMS = TableSchema("kingdoms", "Kingdoms: treasury, manpower, influence, ruler and capital.", "a slug", {

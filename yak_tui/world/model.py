@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from yak_tui.world.calendar import GameDate
-from yak_tui.world.documents import META, META_ID, PC_KINDS, SCHEMAS, SECTORS, SIZES, STATUSES
+from yak_tui.world.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.world.validation import ValidationError, validate_document
 
 __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
@@ -22,8 +22,8 @@ __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLE
 
 
 
-# Every table of a world file, in the order the schemas list them.
-TABLES = tuple(SCHEMAS)
+# Every table of a world file.
+TABLES = TABLE_NAMES
 
 
 # (table, doc_id, doc) -> may the reader of an error message know of this document?

@@ -150,6 +150,8 @@ def problem(spec: Field, value: Any, path: str) -> tuple[str, str] | None:
         for key, item in value.items():
             if type(key) is not str:
                 return path, f"has a key {shown(key)} that is not text"
+            if spec.choices and key not in spec.choices:
+                return _join(path, key), f"is not one of {', '.join(spec.choices)}"
             found = problem(spec.values, item, _join(path, key))
             if found:
                 return found
@@ -237,6 +239,8 @@ class _Compiler:
             else:
                 item = self.function(spec.values)
                 test = f"type({v}) is dict and (not {v} or all(map({item}, {v}.values())))"
+            if spec.choices:
+                test += f" and {self.name('k', frozenset(spec.choices))}.issuperset({v})"
         elif kind == RECORD:
             test = f"{self.record(spec.fields or {})}({v})"
         else:
