@@ -142,7 +142,7 @@ ROLL = record({
 
 UNDO_RECORD = record({
     "command": text("the command undone by this record", required=True),
-    "identity": text("who ran it"),
+    "identity": text("who ran it", required=True),
     "date": date("the season it ran in", required=True),
     "changes": mapping(mapping(record({}, "a document as it was", nullable=True),
                                "documents by id (null: the document did not exist)"),
