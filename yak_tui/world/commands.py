@@ -17,7 +17,7 @@ from yak_tui.rules.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import PUBLIC, filter_entry, validate_audience
+from yak_tui.world.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.world.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.world.calendar import GameDate
 from yak_tui.world.identity import Identity
@@ -197,7 +197,6 @@ def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dic
     """Which documents `viewer` may see (None: all of them, for the GM or no viewer)."""
     if viewer is None or viewer.is_gm:
         return None
-    from yak_tui.world.audience import can_see_document, filter_entry
 
     def visible(table: str, doc_id: str, doc: dict[str, Any]) -> bool:
         if table == "chronicle":
@@ -440,8 +439,8 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
         if check is not None:
             check(world)
         result = apply_command(world, identity, name, raw_params, dice)
-        result.shown = [shown for shown in (filter_entry(world, identity, entry) for entry in result.entries)
-                        if shown is not None]
+        readable = (filter_entry(world, identity, entry) for entry in result.entries)
+        result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
         return result
 
