@@ -139,7 +139,7 @@ def test_counts_never_go_negative(ops: list[tuple[Any, ...]]) -> None:
                 apply_command(world, GM, "test-adjust", params)
             except CommandError as error:
                 assert would_be < 0, error
-                assert error.field == f"{table}.{field}"
+                assert error.field == f"{table}.{doc_id}.{field}"
                 # In memory the refused change stays until the transaction is dropped; undo it here
                 # as the store would by never writing.
                 world = World(before)

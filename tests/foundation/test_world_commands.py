@@ -177,7 +177,7 @@ def test_failed_validation_on_the_way_in(save: WorldFile, monkeypatch: pytest.Mo
         ctx.world.edit("kingdoms", "elbreth")["manpower"] = "lots"
 
     monkeypatch.setitem(commands_module.COMMANDS, "test-corrupt", CommandSpec("test-corrupt", "", {}, corrupt))
-    error = assert_refused_unchanged(save, GM, "test-corrupt", {}, "kingdoms.manpower")
+    error = assert_refused_unchanged(save, GM, "test-corrupt", {}, "kingdoms.elbreth.manpower")
     assert "whole number" in error.reason
 
 

@@ -13,15 +13,17 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import orjson
 
 from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
 from yak_tui.rules.dice import DiceError, ScriptedDice, SeededDice, parse_dice
+from yak_tui.rules.numbers import NumberError, parse_whole
 from yak_tui.rules.tables_loader import RulesTableError, set_override_dir
 
 DEFAULT_SAVE = Path("saves") / "world.json"
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 RESOLVE_MODULES = (
     "yak_tui.cli.resolve_core",
     "yak_tui.cli.resolve_espionage",
@@ -33,6 +35,14 @@ RESOLVE_MODULES = (
 
 class UsageError(Exception):
     """Bad command-line input; printed on stderr with exit code 2."""
+
+
+class YakArgumentParser(argparse.ArgumentParser):
+    """Every parse error, in any sub-command, is one line on stderr (a UsageError), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        where = self.prog.removeprefix("yak").strip()
+        raise UsageError(f"{where}: {message}" if where else message)
 
 
 @dataclass
@@ -80,7 +90,7 @@ def load_resolve_checks() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = YakArgumentParser(
         prog="yak",
         description="yak_tui: run a You Are King campaign from a terminal. "
         "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
@@ -169,9 +179,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _dice_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", help="naturals in the order the check rolls them, e.g. 4,2")
-    parser.add_argument("--seed", type=int, help="seed for random dice (recorded, replayable)")
+    parser.add_argument("--seed", type=seed_option, help="seed for random dice (recorded, replayable)")
     parser.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
 
+
+
+def seed_option(text: str) -> int:
+    """argparse type: a seed is recorded in the chronicle, so it must fit in 64 bits."""
+    try:
+        return parse_whole(text, INT64_MIN, INT64_MAX)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def dice_from(args: argparse.Namespace) -> Any:
@@ -180,9 +198,10 @@ def dice_from(args: argparse.Namespace) -> Any:
     return SeededDice(getattr(args, "seed", None))
 
 
-def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None) -> None:
+def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None, encoded: bytes = b"") -> None:
+    """Print a reply: exactly one JSON object with --json (`encoded` if it is already serialised)."""
     if opts.json:
-        sys.stdout.write(orjson.dumps(payload).decode() + "\n")
+        sys.stdout.write((encoded or orjson.dumps(payload)).decode() + "\n")
     else:
         sys.stdout.write((text if text is not None else human(payload)) + "\n")
 
@@ -213,8 +232,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     opts = GlobalOptions()
     try:
         opts, rest = _take_globals(argv)
-        if opts.rules:
-            set_override_dir(opts.rules)
+        # House rules are checked once, here, before anything reads a table.
+        rules = opts.rules or os.environ.get("YAK_RULES")
+        if rules:
+            set_override_dir(rules)
         parser = build_parser()
         parser.exit_on_error = False
         args = _parse(parser, rest)
@@ -236,17 +257,26 @@ def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespa
 
 
 def report_error(opts: GlobalOptions, error: BaseException) -> int:
+    from yak_tui.rules.errors import RuleInputError
+    from yak_tui.rules.espionage import EspionageInputError, UnknownMission
+    from yak_tui.rules.numbers import NumberError
     from yak_tui.store.storage import StoreError
     from yak_tui.world.commands import CommandError
     from yak_tui.world.identity import IdentityError
     from yak_tui.world.model import ValidationError
 
+    # Every error the core raises on bad input: its message is one clear line. Anything else is a
+    # bug, reported as such (YAK_DEBUG=1 shows the traceback).
     known = (UsageError, CheckInputError, DiceError, RulesTableError, StoreError, CommandError, IdentityError,
-             ValidationError, FileNotFoundError, PermissionError)
+             ValidationError, NumberError, RuleInputError, UnknownMission, EspionageInputError)
     if isinstance(error, known):
         message = str(error)
+    elif isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        message = f"{where}{error.strerror or error}"
     else:
         message = f"internal error ({type(error).__name__}): {error}"
+    message = message.replace("\n", " ")  # one line on stderr, always
     payload: dict[str, Any] = {"error": message}
     if isinstance(error, CommandError):
         payload.update({"field": error.field, "reason": error.reason})
@@ -257,7 +287,7 @@ def report_error(opts: GlobalOptions, error: BaseException) -> int:
         sys.stderr.write(orjson.dumps(payload).decode() + "\n")
     else:
         sys.stderr.write(f"yak: {message}\n")
-    if not isinstance(error, known) and os.environ.get("YAK_DEBUG"):
+    if not isinstance(error, (*known, OSError)) and os.environ.get("YAK_DEBUG"):
         raise error
     return 2
 

@@ -104,10 +104,9 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     # The identity is checked inside the command's transaction: one read of the save, not two.
     result = run_command(save, identity, args.command, params, dice_from(args),
                          check=lambda world: check_identity(world, identity))
-    payload = {"command": result.command, "ok": True, **result.data,
-               "entries": [e["id"] for e in result.entries]}
-    text_lines = [e["text"] for e in result.entries] or [f"{result.command}: done"]
-    emit(opts, payload, "\n".join(text_lines))
+    text_lines = [e["text"] for e in result.shown or []] or [f"{result.command}: done"]
+    # The reply was serialised inside the transaction, before the write: printing it cannot fail.
+    emit(opts, result.payload(), "\n".join(text_lines), encoded=result.encoded)
     return 0
 
 
@@ -251,11 +250,14 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
         return 0
     if args.user_verb == "add":
-        key_text = Path(args.key).read_text()
+        try:
+            key_text = Path(args.key).read_bytes().decode("utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"--key {args.key}: is not a text file (an OpenSSH public key)") from None
         result = run_command(save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text})
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
-    emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.entries))
+    emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))
     return 0
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.cli.resolve_registry import ResolveCheck, register
+from yak_tui.cli.resolve_registry import ResolveCheck, register, whole_option
 from yak_tui.rules.dice import Dice, Modifier
 from yak_tui.rules.rtd import roll_rtd, rtd_odds
 
@@ -15,7 +15,7 @@ def _modifiers(args: argparse.Namespace) -> list[Modifier]:
 
 
 def _add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--modifier", type=int, default=0, help="total modifier to the d6")
+    parser.add_argument("--modifier", type=whole_option, default=0, help="total modifier to the d6")
 
 
 def _run(args: argparse.Namespace, dice: Dice) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register
+from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.rules.dice import Dice
 from yak_tui.rules.economy import (
     Rival,
@@ -71,7 +71,7 @@ def _competition_args(args: argparse.Namespace) -> tuple[int, list[Rival]]:
 
 def _add_competition(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--expander-size", type=int, required=True, help="Size of the expanding business"
+        "--expander-size", type=whole_option, required=True, help="Size of the expanding business"
     )
     parser.add_argument(
         "--rivals",
@@ -123,13 +123,13 @@ def _conversion_args(args: argparse.Namespace) -> tuple[int, bool, int]:
 
 def _add_conversion(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ducats", type=int, default=0, help="extra ducats beyond the missionary (+1 each)"
+        "--ducats", type=whole_option, default=0, help="extra ducats beyond the missionary (+1 each)"
     )
     parser.add_argument(
         "--countered", action="store_true", help="a counter-missionary opposes (-3)"
     )
     parser.add_argument(
-        "--counter-ducats", type=int, default=None, help="the counter's extra ducats (-1 each)"
+        "--counter-ducats", type=whole_option, default=None, help="the counter's extra ducats (-1 each)"
     )
 
 
@@ -173,7 +173,7 @@ def _base(args: argparse.Namespace) -> int:
 
 
 def _add_market_sale(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--base", type=int, default=None, help="base price in increments")
+    parser.add_argument("--base", type=whole_option, default=None, help="base price in increments")
     parser.add_argument(
         "--commodity", default=None, help="take the base price of this trade good instead"
     )

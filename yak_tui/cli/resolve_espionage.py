@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register
+from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.rules.dice import Dice, Modifier
 from yak_tui.rules.espionage import (
     Mission,
@@ -23,10 +23,10 @@ from yak_tui.rules.espionage import (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mission", metavar="SLUG", help="mission slug (see --list)")
     parser.add_argument(
-        "--success-modifier", type=int, default=0, help="total modifier to the success d6"
+        "--success-modifier", type=whole_option, default=0, help="total modifier to the success d6"
     )
     parser.add_argument(
-        "--detection-modifier", type=int, default=0, help="total modifier to the detection d6"
+        "--detection-modifier", type=whole_option, default=0, help="total modifier to the detection d6"
     )
     parser.add_argument(
         "--list", action="store_true", help="list the mission catalogue instead of rolling"

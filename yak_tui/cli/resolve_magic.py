@@ -10,7 +10,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register
+from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, number_option, register, whole_option
 from yak_tui.rules.dice import Dice
 from yak_tui.rules.nobles import (
     COUNTER_SPIES,
@@ -41,11 +41,11 @@ def _p(value: Fraction) -> float:
 def _spell_add(parser: argparse.ArgumentParser) -> None:
     for stage in ("power", "control", "resolution"):
         parser.add_argument(
-            f"--{stage}-rank", type=int, default=0, help=f"trained {stage.capitalize()} rank"
+            f"--{stage}-rank", type=whole_option, default=0, help=f"trained {stage.capitalize()} rank"
         )
     parser.add_argument(
         "--carry",
-        type=int,
+        type=whole_option,
         default=0,
         help="±1 stored from the last casting with the same source (Power only)",
     )
@@ -87,9 +87,9 @@ def _spell_odds(args: argparse.Namespace) -> dict[str, Any]:
 
 def _command_add(parser: argparse.ArgumentParser, usurp: bool) -> None:
     parser.add_argument(
-        "--power", type=float, required=True, help="the noble's Power before the day swing"
+        "--power", type=number_option, required=True, help="the noble's Power before the day swing"
     )
-    parser.add_argument("--resistance", type=float, required=True, help="the PC's Resistance")
+    parser.add_argument("--resistance", type=number_option, required=True, help="the PC's Resistance")
     if usurp:
         parser.add_argument(
             "--controlled",
@@ -97,7 +97,7 @@ def _command_add(parser: argparse.ArgumentParser, usurp: bool) -> None:
             help="the PC is controlled by another kingdom: Resistance doubled",
         )
     parser.add_argument(
-        "--modifier", type=float, default=0.0, help="added to Power after the swing"
+        "--modifier", type=number_option, default=0.0, help="added to Power after the swing"
     )
     parser.add_argument("--no-swing", action="store_true", help="skip the ±15%% day swing")
 

@@ -12,10 +12,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from yak_tui.rules.dice import Dice
+from yak_tui.rules.numbers import NumberError, parse_number, parse_whole
 
 
 class CheckInputError(ValueError):
     """A resolve option is out of range; the message names the option."""
+
+
+def whole_option(text: str) -> int:
+    """argparse type: a whole number within the typed-number bounds (`yak_tui.rules.numbers`)."""
+    try:
+        return parse_whole(text)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def number_option(text: str) -> float:
+    """argparse type: a finite number within the typed-number bounds (no nan, no inf)."""
+    try:
+        return parse_number(text)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 @dataclass(frozen=True)

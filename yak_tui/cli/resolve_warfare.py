@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register
+from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.rules.dice import Dice
 from yak_tui.rules.warfare import (
     messenger,
@@ -29,7 +29,7 @@ def _not_negative(args: argparse.Namespace, attr: str, flag: str) -> int:
 
 def _slaves_add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--surplus", type=int, required=True, help="the province's surplus manpower (0 or more)"
+        "--surplus", type=whole_option, required=True, help="the province's surplus manpower (0 or more)"
     )
 
 
@@ -48,10 +48,10 @@ def _slaves_odds(args: argparse.Namespace) -> dict[str, Any]:
 
 def _messenger_add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--scouts", type=int, default=0, help="friendly Scout units helping (0 or more)"
+        "--scouts", type=whole_option, default=0, help="friendly Scout units helping (0 or more)"
     )
     parser.add_argument(
-        "--enemy-scouts", type=int, default=0, help="besieging Scout units opposing (0 or more)"
+        "--enemy-scouts", type=whole_option, default=0, help="besieging Scout units opposing (0 or more)"
     )
 
 
@@ -83,11 +83,11 @@ def _messenger_odds(args: argparse.Namespace) -> dict[str, Any]:
 def _smuggle_add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bribe",
-        type=int,
+        type=whole_option,
         default=0,
         help="ducats bribed to a besieging NPC officer (bonus capped)",
     )
-    parser.add_argument("--modifier", type=int, default=0, help="any other total modifier")
+    parser.add_argument("--modifier", type=whole_option, default=0, help="any other total modifier")
 
 
 def _smuggle_run(args: argparse.Namespace, dice: Dice) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from yak_tui.rules.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.rtd import roll_rtd, rtd_odds
 from yak_tui.rules.tables_loader import table
 
@@ -23,7 +24,7 @@ def _rules(section: str) -> Any:
 
 def _non_negative(name: str, value: int) -> int:
     if value < 0:
-        raise ValueError(f"{name} must be 0 or more, not {value}")
+        raise RuleInputError(f"{name} must be 0 or more, not {value}")
     return value
 
 
@@ -39,7 +40,7 @@ def sectors() -> tuple[str, ...]:
 def _sector_cost(sector: str) -> int:
     costs = _rules("sectors")
     if sector not in costs:
-        raise ValueError(f"unknown sector {sector!r}; sectors are {', '.join(costs)}")
+        raise RuleInputError(f"unknown sector {sector!r}; sectors are {', '.join(costs)}")
     return int(costs[sector])
 
 
@@ -62,7 +63,7 @@ def business_tax(size: int, tax_rate: int) -> int:
     rules = _rules("income")
     _non_negative("size", size)
     if not 0 <= tax_rate <= int(rules["max_rate"]):
-        raise ValueError(
+        raise RuleInputError(
             f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}"
         )
     return size * tax_rate // 100
@@ -91,7 +92,7 @@ def monopoly_penalties(kind: str) -> dict[str, int]:
     """Potential changes a monopoly of `kind` (trade, service, goods) imposes on its province."""
     kinds = _rules("monopolies")
     if kind not in kinds:
-        raise ValueError(f"unknown monopoly {kind!r}; monopolies are {', '.join(kinds)}")
+        raise RuleInputError(f"unknown monopoly {kind!r}; monopolies are {', '.join(kinds)}")
     return {potential: int(value) for potential, value in kinds[kind].items()}
 
 
@@ -132,9 +133,9 @@ def _check_competitors(expander_id: str, expander_size: int, rivals: Sequence[Ri
     seen = {expander_id}
     for rival in rivals:
         if rival.id in seen:
-            raise ValueError(f"business id {rival.id!r} appears twice in the competition")
+            raise RuleInputError(f"business id {rival.id!r} appears twice in the competition")
         if rival.size < 1:
-            raise ValueError(f"rival {rival.id!r} has Size {rival.size}; a business has Size 1+")
+            raise RuleInputError(f"rival {rival.id!r} has Size {rival.size}; a business has Size 1+")
         seen.add(rival.id)
 
 
@@ -287,7 +288,7 @@ def commodity_price(name: str) -> int:
     for known, price in commodities().items():
         if known.lower() == name.strip().lower():
             return price
-    raise ValueError(f"unknown trade good {name!r}; goods are {', '.join(commodities())}")
+    raise RuleInputError(f"unknown trade good {name!r}; goods are {', '.join(commodities())}")
 
 
 def production_cost(base_price: int, goods: int = 1) -> int:
@@ -315,13 +316,13 @@ def market_price(natural: int, base: int) -> int:
     for row in rules["faces"]:
         if natural <= int(row["max_natural"]):
             return max(int(rules["min_price"]), base + int(row["delta"]))
-    raise ValueError(f"market_sale faces do not cover a natural of {natural}")
+    raise RuleInputError(f"market_sale faces do not cover a natural of {natural}")
 
 
 def market_sale(dice: Dice, base: int) -> MarketSale:
     """House rule: 1 sells at base - 1, 2-5 at base, 6 at base + 1 (table)."""
     if base < 1:
-        raise ValueError(f"a base price is 1 increment or more, not {base}")
+        raise RuleInputError(f"a base price is 1 increment or more, not {base}")
     natural = dice.roll(6, f"market sale at base {base}")
     return MarketSale(natural, market_price(natural, base))
 
@@ -457,7 +458,7 @@ def specialist_types() -> tuple[str, ...]:
 
 def _specialist(kind: str) -> str:
     if kind not in specialist_types():
-        raise ValueError(
+        raise RuleInputError(
             f"unknown specialist {kind!r}; specialists are {', '.join(specialist_types())}"
         )
     return kind
@@ -558,7 +559,7 @@ def conversion_modifiers(
     _non_negative("ducats", ducats)
     _non_negative("counter_ducats", counter_ducats)
     if counter_ducats and not countered:
-        raise ValueError("counter ducats need a counter-missionary (countered)")
+        raise RuleInputError("counter ducats need a counter-missionary (countered)")
     mods = [Modifier(int(rules["base"]), "missionary conversion")]
     if ducats:
         mods.append(Modifier(ducats * int(rules["per_ducat"]), f"{ducats} extra ducats"))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.nobles import RelocateCheck, relocate_check, relocate_range
 
 __all__ = [
@@ -78,7 +79,7 @@ def hex_ring(center: HexLike, radius: int) -> tuple[Hex, ...]:
     """Hexes exactly `radius` steps away, walked round from the south-west corner."""
     center = _hex(center)
     if radius < 0:
-        raise ValueError(f"a radius is 0 or more, not {radius}")
+        raise RuleInputError(f"a radius is 0 or more, not {radius}")
     if radius == 0:
         return (center,)
     ring: list[Hex] = []
@@ -94,7 +95,7 @@ def hexes_within(center: HexLike, radius: int) -> tuple[Hex, ...]:
     """Every hex at distance <= radius (3r² + 3r + 1 of them), sorted by (r, q)."""
     center = _hex(center)
     if radius < 0:
-        raise ValueError(f"a radius is 0 or more, not {radius}")
+        raise RuleInputError(f"a radius is 0 or more, not {radius}")
 
     def walk() -> Iterator[Hex]:
         for dr in range(-radius, radius + 1):
@@ -118,7 +119,7 @@ def offset_to_axial(col: int, row: int) -> Hex:
 def hex_to_cell(h: HexLike, cell_width: int = 4, cell_height: int = 2) -> tuple[int, int]:
     """Top-left character `(x, y)` of a hex's cell; odd rows sit half a cell to the right."""
     if cell_width < 2 or cell_height < 1:
-        raise ValueError("a cell is at least 2 characters wide and 1 high")
+        raise RuleInputError("a cell is at least 2 characters wide and 1 high")
     col, row = axial_to_offset(h)
     return col * cell_width + (row & 1) * (cell_width // 2), row * cell_height
 
@@ -126,7 +127,7 @@ def hex_to_cell(h: HexLike, cell_width: int = 4, cell_height: int = 2) -> tuple[
 def cell_to_hex(x: int, y: int, cell_width: int = 4, cell_height: int = 2) -> Hex:
     """The hex whose cell holds character `(x, y)` (for mouse clicks on the map)."""
     if cell_width < 2 or cell_height < 1:
-        raise ValueError("a cell is at least 2 characters wide and 1 high")
+        raise RuleInputError("a cell is at least 2 characters wide and 1 high")
     row = y // cell_height
     col = (x - (row & 1) * (cell_width // 2)) // cell_width
     return offset_to_axial(col, row)

@@ -15,6 +15,7 @@ from math import floor
 from typing import Any
 
 from yak_tui.rules.dice import Dice, exact_odds
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.tables_loader import table
 
 Number = int | float
@@ -61,7 +62,7 @@ def title_share(title: str) -> int:
     titles = _rules()["titles"]
     key = normalize_key(title)
     if key not in titles:
-        raise ValueError(f"unknown title {title!r}; known: {', '.join(title_names())}")
+        raise RuleInputError(f"unknown title {title!r}; known: {', '.join(title_names())}")
     return int(titles[key]["share"])
 
 
@@ -78,7 +79,7 @@ def swing_percent(natural: int) -> int:
     """Natural n of the swing die gives (n - max - 1)%: 1 is -15%, 16 is 0, 31 is +15%."""
     sides = swing_die_sides()
     if not 1 <= natural <= sides:
-        raise ValueError(f"the swing die is a d{sides}, not {natural}")
+        raise RuleInputError(f"the swing die is a d{sides}, not {natural}")
     return natural - swing_max_percent() - 1
 
 
@@ -109,7 +110,7 @@ def command_cost(command: str) -> int:
     costs = _rules()["costs"]
     key = normalize_key(command)
     if key not in costs:
-        raise ValueError(f"unknown noble command {command!r}; known: {', '.join(costs)}")
+        raise RuleInputError(f"unknown noble command {command!r}; known: {', '.join(costs)}")
     return int(costs[key])
 
 
@@ -227,14 +228,14 @@ def roll_command(
     key = normalize_key(command)
     if key == "incite":
         if controlled:
-            raise ValueError("Incite Rebellion has no controlled case; use usurp")
+            raise RuleInputError("Incite Rebellion has no controlled case; use usurp")
         outcome = incite(power, resistance, modifier, resistance_modifier=resistance_modifier)
     elif key == "usurp":
         outcome = usurp(
             power, resistance, controlled, modifier, resistance_modifier=resistance_modifier
         )
     else:
-        raise ValueError(f"{command!r} is not incite or usurp")
+        raise RuleInputError(f"{command!r} is not incite or usurp")
     return CommandRoll(float(_exact(base_power)), swung, outcome)
 
 
@@ -299,7 +300,7 @@ def legion_rank(size: str) -> int:
     sizes = legion_sizes()
     key = normalize_key(size)
     if key not in sizes:
-        raise ValueError(f"unknown legion size {size!r}; known: {', '.join(sizes)}")
+        raise RuleInputError(f"unknown legion size {size!r}; known: {', '.join(sizes)}")
     return sizes.index(key)
 
 
@@ -333,12 +334,12 @@ def relocate_check(
     kind = normalize_key(character_kind)
     if kind not in rules["character_kinds"]:
         known = ", ".join(rules["character_kinds"])
-        raise ValueError(f"unknown character kind {character_kind!r}; known: {known}")
+        raise RuleInputError(f"unknown character kind {character_kind!r}; known: {known}")
     state = normalize_key(status) if status else str(rules["statuses"][0])
     if state not in rules["statuses"]:
-        raise ValueError(f"unknown status {status!r}; known: {', '.join(rules['statuses'])}")
+        raise RuleInputError(f"unknown status {status!r}; known: {', '.join(rules['statuses'])}")
     if distance < 0:
-        raise ValueError(f"a hex distance is 0 or more, not {distance}")
+        raise RuleInputError(f"a hex distance is 0 or more, not {distance}")
     sizes = [normalize_key(s) for s in blocking_legion_sizes]
     blocking = [s for s in sizes if blocks_relocation(s)]  # validates every size
 
@@ -374,7 +375,7 @@ def counter_spy_bonus(counter_spy: str | None) -> int:
     bonuses = _rules()["discovery"]["counter_spy"]
     key = normalize_key(counter_spy)
     if key not in bonuses:
-        raise ValueError(f"counter-spy is {', '.join(bonuses)} or none, not {counter_spy!r}")
+        raise RuleInputError(f"counter-spy is {', '.join(bonuses)} or none, not {counter_spy!r}")
     return int(bonuses[key])
 
 

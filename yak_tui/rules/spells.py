@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from yak_tui.rules.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.tables_loader import table
 
 STAGES = ("power", "control", "resolution")
@@ -126,7 +127,7 @@ def cast_spell(
     so each shows up with its reason.
     """
     if carry not in allowed_carries():
-        raise ValueError(f"carry must be one of {allowed_carries()}, not {carry}")
+        raise RuleInputError(f"carry must be one of {allowed_carries()}, not {carry}")
     rules = _rules()
     carried: dict[str, list[Modifier]] = {
         "power": list(power_modifiers),

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from yak_tui.rules.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.rules.errors import RuleInputError
 from yak_tui.rules.tables_loader import table
 
 
@@ -30,7 +31,7 @@ def _kinds(section: str, key: str) -> set[str]:
 
 def _not_negative(name: str, value: float) -> None:
     if value < 0:
-        raise ValueError(f"{name} must be 0 or more, not {value}")
+        raise RuleInputError(f"{name} must be 0 or more, not {value}")
 
 
 # --- Raids -------------------------------------------------------------------------------------
@@ -264,7 +265,7 @@ def _structure(item: OwnedStructure | Mapping[str, Any] | Sequence[Any]) -> Owne
         )
     values = list(item)
     if not 2 <= len(values) <= 5:
-        raise ValueError(
+        raise RuleInputError(
             f"an owned structure is (id, kind, is_capital, size, fort_level), not {item!r}"
         )
     values += [False, 0, 0][len(values) - 2 :]
@@ -360,7 +361,7 @@ def starting_provisions(
     stock the last siege left carries over (recent sieges leave the larders bare)."""
     refusal = siege_refusal(fort_level)
     if refusal:
-        raise ValueError(refusal)
+        raise RuleInputError(refusal)
     rules = _rules("siege")
     if last_besieged_seasons_ago is not None:
         _not_negative("seasons since the last siege", last_besieged_seasons_ago)

@@ -22,16 +22,22 @@ def _v0_to_v1(data: Data) -> Data:
 MIGRATIONS[0] = _v0_to_v1
 
 
-def schema_version(data: Data) -> int:
+def schema_version(data: Data, path: object = "save") -> int:
+    from yak_tui.store.storage import StoreError
+
     meta = data.get("meta", {}).get("world", {})
-    return int(meta.get("schema_version", 0))
+    version = meta.get("schema_version", 0)
+    if type(version) is not int or version < 0:
+        raise StoreError(f"save {path}: meta 'world', field schema_version: must be a whole number (0 or more), "
+                         f"not {version!r:.40}")
+    return version
 
 
 def migrate(data: Data, target: int, path: object = "save") -> Data:
     """Apply every step from the save's version up to `target`, or refuse a newer save."""
     from yak_tui.store.storage import StoreError
 
-    version = schema_version(data)
+    version = schema_version(data, path)
     if version > target:
         raise StoreError(
             f"{path} has schema version {version}, newer than this yak_tui ({target}); upgrade yak_tui"

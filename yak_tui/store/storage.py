@@ -12,7 +12,7 @@ import errno
 import os
 import re
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -28,6 +28,11 @@ LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with th
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
 _MKSTEMP_PART = r"[a-z0-9_]{8}"
 _NOT_PERMITTED = (errno.EACCES, errno.EPERM, errno.EROFS)
+
+# Checks every world must pass when it is read, fn(data) raising ValueError with a message that
+# names the table, id and field. The world layer registers its schema validation here: the store
+# does not know what a document looks like.
+LOAD_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 
 
 class StoreError(Exception):
@@ -112,11 +117,17 @@ def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
         raise CorruptSaveError(
             f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"
         ) from None
-    if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+    if not isinstance(data, dict):
         raise CorruptSaveError(
             f"save {path} is not a yak_tui world (expected tables of documents); "
             f"it was left untouched. {restore_hint(path)}"
         )
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise CorruptSaveError(
+                f"save {path}: table {name!r} must be a table of documents, not a {type(table).__name__}; "
+                f"it was left untouched. {restore_hint(path)}"
+            )
     return data
 
 
@@ -207,7 +218,14 @@ class WorldFile:
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
-        return migrate(data, SCHEMA_VERSION, self.path)
+        data = migrate(data, SCHEMA_VERSION, self.path)
+        for check in LOAD_CHECKS:
+            try:
+                check(data)
+            except ValueError as error:
+                raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
+                                       f"{restore_hint(self.path)}") from error
+        return data
 
     def _is_backup_name(self, name: str) -> bool:
         # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.

@@ -90,6 +90,11 @@ def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[
     return shown
 
 
+def _may_read(world: World, viewer: Identity, entry_id: Any) -> bool:
+    entry = world.table("chronicle").get(entry_id) if isinstance(entry_id, str) else None
+    return entry is not None and filter_entry(world, viewer, entry) is not None
+
+
 def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
     out = []
     for _, entry in sorted(world.all("chronicle"), key=lambda item: item[1].get("seq", 0)):
@@ -185,8 +190,15 @@ def _public_or_none(table: str) -> str:
 def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
     level = can_see_document(world, viewer, table, doc_id, doc)
     if level == "all":
-        hidden = () if viewer.is_gm else HIDDEN_FIELDS.get(table, ())
-        return {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
+        if viewer.is_gm:
+            return copy.deepcopy(doc)
+        hidden = HIDDEN_FIELDS.get(table, ())
+        shown = {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
+        if table == "orders" and isinstance(shown.get("entries"), list):
+            # An order lists every entry of its resolution, including the target's own (whether he
+            # detected a spy): its filer learns only the ids of those he may read.
+            shown["entries"] = [entry_id for entry_id in shown["entries"] if _may_read(world, viewer, entry_id)]
+        return shown
     if level == "public":
         return {k: copy.deepcopy(doc[k]) for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
     return None

@@ -11,13 +11,18 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from yak_tui.rules.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.rules.errors import RuleInputError
+from yak_tui.rules.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import PUBLIC, validate_audience
+from yak_tui.world.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.world.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.world.calendar import GameDate
 from yak_tui.world.identity import Identity
 from yak_tui.world.model import ValidationError, World
+from yak_tui.world.validation import json_problem
 
 
 class CommandError(Exception):
@@ -28,6 +33,10 @@ class CommandError(Exception):
         self.field = field
         self.reason = reason
         self.who_may = who_may
+
+
+def gm_refusal(what: str, identity: Identity) -> CommandError:
+    return CommandError("identity", f"only the GM may {what} (you are {identity})", ("gm",))
 
 
 @dataclass(frozen=True)
@@ -41,6 +50,7 @@ class Param:
     help: str = ""
     minimum: float | None = None
     ref: str | None = None  # table the value names (ids or names accepted)
+    maximum: float | None = None  # numbers: within ±yak_tui.rules.numbers.LIMIT by default
 
 
 @dataclass
@@ -56,6 +66,9 @@ class CommandSpec:
     stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None
     undoable: bool = True
     rolls: bool = False
+    # Non-empty for commands only the GM may run: what he does ("play out assassination
+    # attempts"). Checked before any parameter is looked up, so a refusal tells nothing.
+    gm_only: str = ""
 
 
 COMMANDS: dict[str, CommandSpec] = {}
@@ -64,14 +77,14 @@ COMMANDS: dict[str, CommandSpec] = {}
 def command(name: str, help: str, params: dict[str, Param] | None = None, *, category: str = "general",
             odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
             stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
-            undoable: bool = True, rolls: bool = False,
+            undoable: bool = True, rolls: bool = False, gm_only: str = "",
             ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
                           Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
     """Register a world command under `name` (the `yak do NAME` verb)."""
 
     def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
              ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
-        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls)
+        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only)
         return fn
 
     return wrap
@@ -113,31 +126,46 @@ COMMAND_MODULES = (
 )
 
 
-def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None) -> dict[str, Any]:
-    """Strings from the command line or a form become typed, validated values."""
+def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
+                  viewer: Identity | None = None) -> dict[str, Any]:
+    """Strings from the command line or a form become typed, validated values.
+
+    References (`Param.ref`) are looked up as `viewer` may see them: a name matches only a
+    document he may see, and a refusal suggests only ids he may see.
+    """
     unknown = set(raw) - set(spec.params)
     if unknown:
         known = ", ".join(spec.params) or "none"
-        raise CommandError(sorted(unknown)[0], f"{spec.name} takes no parameter {sorted(unknown)[0]!r} (it takes: {known})")
+        first = sorted(unknown, key=str)[0]
+        raise CommandError(str(first), f"{spec.name} takes no parameter {shown(first)} (it takes: {known})")
+    # Types first, for every value given; then what is missing; references last, so a bad number
+    # is named as such whatever else is wrong.
+    given = {name: raw[name] for name in spec.params if name in raw and not _blank(raw[name])}
     values: dict[str, Any] = {}
+    for name, value in given.items():
+        param = spec.params[name]
+        value = _coerce(name, param, value)
+        if param.choices and value not in param.choices:
+            raise CommandError(name, f"must be one of {', '.join(param.choices)}, not {shown(value)}")
+        values[name] = value
     for name, param in spec.params.items():
-        if name not in raw or raw[name] in (None, ""):
+        if name not in given:
             if param.required:
                 raise CommandError(name, f"is required ({param.help or param.kind.__name__})")
             values[name] = copy.deepcopy(param.default)
-            continue
-        value = _coerce(name, param, raw[name])
-        if param.choices and value not in param.choices:
-            raise CommandError(name, f"must be one of {', '.join(param.choices)}, not {value!r}")
-        if param.minimum is not None and isinstance(value, (int, float)) and value < param.minimum:
-            raise CommandError(name, f"must be at least {param.minimum:g}, not {value}")
-        if param.ref and world is not None and isinstance(value, str):
-            try:
-                value = world.resolve_ref(param.ref, value)
-            except ValidationError as error:
-                raise CommandError(name, error.reason) from None
-        values[name] = value
-    return values
+    if world is not None:
+        visible = visible_to(world, viewer)
+        for name, param in spec.params.items():
+            if param.ref and name in given and isinstance(values[name], str):
+                try:
+                    values[name] = world.resolve_ref(param.ref, values[name], visible)
+                except ValidationError as error:
+                    raise CommandError(name, error.reason) from None
+    return {name: values[name] for name in spec.params}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value == "")
 
 
 def _coerce(name: str, param: Param, value: Any) -> Any:
@@ -149,24 +177,35 @@ def _coerce(name: str, param: Param, value: Any) -> Any:
             return True
         if text in ("0", "false", "no", "n", "off"):
             return False
-        raise CommandError(name, f"must be true or false, not {value!r}")
-    if param.kind is int:
-        if isinstance(value, bool):
-            raise CommandError(name, f"must be a whole number, not {value!r}")
+        raise CommandError(name, f"must be true or false, not {shown(value)}")
+    if param.kind in (int, float):
+        parse = parse_whole if param.kind is int else parse_number
         try:
-            return int(str(value).strip())
-        except ValueError:
-            raise CommandError(name, f"must be a whole number, not {value!r}") from None
-    if param.kind is float:
-        try:
-            return float(str(value).strip())
-        except ValueError:
-            raise CommandError(name, f"must be a number, not {value!r}") from None
+            return parse(value, param.minimum, param.maximum)
+        except NumberError as error:
+            raise CommandError(name, str(error)) from None
     if param.kind is list:
         if isinstance(value, list):
-            return value
+            return [str(item) for item in value]
         return [item.strip() for item in str(value).split(",") if item.strip()]
+    if isinstance(value, (dict, list)):
+        raise CommandError(name, f"must be text, not {shown(value)}")
     return str(value)
+
+
+def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dict[str, Any]], bool] | None:
+    """Which documents `viewer` may see (None: all of them, for the GM or no viewer)."""
+    if viewer is None or viewer.is_gm:
+        return None
+
+    def visible(table: str, doc_id: str, doc: dict[str, Any]) -> bool:
+        if table == "chronicle":
+            return filter_entry(world, viewer, doc) is not None
+        if table == "meta":
+            return False
+        return can_see_document(world, viewer, table, doc_id, doc) != "none"
+
+    return visible
 
 
 @dataclass
@@ -175,6 +214,16 @@ class CommandResult:
     data: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
     rolls: list[RollRecord] = field(default_factory=list)
+    # The entries as the identity who ran the command may read them (run_command fills it in; an
+    # order's resolution also writes entries meant for its target only).
+    shown: list[dict[str, Any]] | None = None
+    # The JSON reply, serialised inside the transaction before the write (see run_command).
+    encoded: bytes = b""
+
+    def payload(self) -> dict[str, Any]:
+        """The reply to a front end: the command's data and the ids of the entries it may read."""
+        entries = self.entries if self.shown is None else self.shown
+        return {"command": self.command, "ok": True, **self.data, "entries": [e["id"] for e in entries]}
 
 
 class CommandContext:
@@ -199,7 +248,7 @@ class CommandContext:
     # -- authority ------------------------------------------------------------------------------
     def require_gm(self, what: str = "this command") -> None:
         if not self.identity.is_gm:
-            raise CommandError("identity", f"only the GM may {what} (you are {self.identity})", ("gm",))
+            raise gm_refusal(what, self.identity)
 
     def require_adjudicator(self, stakes: Stakes) -> Verdict:
         verdict = may_adjudicate(self.world, self.identity, stakes)
@@ -336,27 +385,42 @@ UNDO_KEEP = 50
 
 
 def apply_command(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                  dice: Dice | None = None, principal: Identity | None = None) -> CommandResult:
-    """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal."""
+                  dice: Dice | None = None, principal: Identity | None = None,
+                  viewer: Identity | None = None) -> CommandResult:
+    """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal.
+
+    `viewer` reads the refusals (default: `identity`); they name only what he may see.
+    """
     spec = spec_for(name)
-    params = coerce_params(spec, raw_params, world)
-    ctx = CommandContext(world, identity, dice or SeededDice(), name, principal)
-    date_before = world.meta.get("date")
+    if spec.gm_only and not identity.is_gm:
+        raise gm_refusal(spec.gm_only, identity)
     nested = world.in_command
-    if not nested:
-        world.originals = {}  # the undo record holds this command's changes only
-    world.in_command = True
+    visible_before = world.visible
+    world.visible = visible_to(world, viewer or identity)
     try:
-        data = spec.handler(ctx, params) or {}
-        world.revalidate_touched()
-    except ValidationError as error:
-        raise CommandError(error.field, error.reason) from None
+        params = coerce_params(spec, raw_params, world, viewer or identity)
+        ctx = CommandContext(world, identity, dice or SeededDice(), name, principal)
+        date_before = world.meta.get("date")
+        if not nested:
+            world.originals = {}  # the undo record holds this command's changes only
+        world.in_command = True
+        try:
+            data = spec.handler(ctx, params) or {}
+            world.revalidate_touched()
+            if spec.undoable and not nested and world.meta.get("date") == date_before:
+                # Built here from validated originals, so the meta it goes into stays valid.
+                stack = world.meta.setdefault("undo", [])
+                stack.append({"command": name, "identity": str(identity), "date": date_before,
+                              "changes": world.changes()})
+                del stack[:-UNDO_KEEP]
+        except ValidationError as error:
+            raise CommandError(error.field, error.reason) from None
+        except RuleInputError as error:
+            raise CommandError(name, str(error)) from None
+        finally:
+            world.in_command = nested
     finally:
-        world.in_command = nested
-    if spec.undoable and not nested and world.meta.get("date") == date_before:
-        stack = world.meta.setdefault("undo", [])
-        stack.append({"command": name, "identity": str(identity), "date": date_before, "changes": world.changes()})
-        del stack[:-UNDO_KEEP]
+        world.visible = visible_before
     return CommandResult(name, data, ctx.entries, ctx.rolls)
 
 
@@ -365,21 +429,38 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
     """The one transaction path: lock, reload, validate, apply, chronicle, write once.
 
     `check` runs on the freshly loaded world first (e.g. that `--as` names a real kingdom), so a
-    front end need not read the save a second time.
+    front end need not read the save a second time. The reply is serialised before the save is
+    written: a reply that cannot be written as JSON refuses the command, so a committed change
+    always gets its reply (a script that retries on failure never applies a command twice).
     """
     spec_for(name)
     with save.transaction() as data:
         world = World(data)
         if check is not None:
             check(world)
-        return apply_command(world, identity, name, raw_params, dice)
+        result = apply_command(world, identity, name, raw_params, dice)
+        readable = (filter_entry(world, identity, entry) for entry in result.entries)
+        result.shown = [entry for entry in readable if entry is not None]
+        result.encoded = encode_reply(result.payload())
+        return result
+
+
+def encode_reply(payload: dict[str, Any]) -> bytes:
+    """The JSON of a reply, or a refusal naming the value JSON cannot hold."""
+    found = json_problem(payload, "reply")
+    if found is None:
+        try:
+            return orjson.dumps(payload)
+        except (TypeError, orjson.JSONEncodeError) as error:
+            found = ("reply", str(error))
+    raise CommandError(found[0], f"{found[1]}: the command was not applied")
 
 
 def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                  principal: Identity | None = None) -> CommandResult:
+                  principal: Identity | None = None, viewer: Identity | None = None) -> CommandResult:
     """Check a command as it is written (forms, orders), on a throwaway copy of the world."""
     trial = World(copy.deepcopy(world.data))
-    return apply_command(trial, identity, name, raw_params, SeededDice(0), principal)
+    return apply_command(trial, identity, name, raw_params, SeededDice(0), principal, viewer)
 
 
 def audience_param(world: World, value: str) -> str:

@@ -74,9 +74,8 @@ def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("advance", "Close the season; Winter into Spring runs the year-start pipeline.", {},
-         category="season", undoable=False)
+         category="season", undoable=False, gm_only="advance the season")
 def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("advance the season")
     reasons = blockers(ctx.world)
     if reasons:
         raise CommandError("season", "cannot close yet: " + "; ".join(reasons))
@@ -102,9 +101,8 @@ def preview_advance(world: World) -> dict[str, Any]:
 
 
 @command("undo", "Undo the last command of the current season (GM only).", {}, category="season",
-         undoable=False)
+         undoable=False, gm_only="undo")
 def undo(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("undo")
     stack = ctx.world.meta.get("undo") or []
     if not stack:
         raise CommandError("undo", f"nothing to undo in {ctx.date.label()}; closed seasons are read-only")
@@ -120,9 +118,9 @@ def undo(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 @command("schedule", "Schedule an event to fall due at the start of a later season (GM).",
          {"text": Param(str), "due": Param(str, help="e.g. 'Autumn 312'"),
-          "audience": Param(str, required=False, default=PUBLIC)}, category="season")
+          "audience": Param(str, required=False, default=PUBLIC)}, category="season",
+         gm_only="schedule events")
 def schedule(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("schedule events")
     try:
         due = GameDate.parse(p["due"])
     except ValueError as error:

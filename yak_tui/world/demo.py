@@ -8,7 +8,8 @@ from typing import Any
 
 from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
 from yak_tui.world.calendar import GameDate
-from yak_tui.world.model import World, validate_document
+from yak_tui.world.model import World
+from yak_tui.world.validation import validate_document
 
 DEMO_FILE = Path(__file__).with_name("demo_world.toml")
 SEEDED_TABLES = ("kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists", "academies",
@@ -28,7 +29,7 @@ def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:
         for row in spec.get(table_name, []):
             doc = dict(row)
             doc_id = str(doc.pop("id"))
-            validate_document(table_name, doc)
+            validate_document(table_name, doc_id, doc)
             world.data[table_name][doc_id] = doc
     for _, kingdom in world.all("kingdoms"):
         kingdom.setdefault("year_counters", {})

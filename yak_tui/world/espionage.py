@@ -1137,7 +1137,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     sub = CommandContext(world, ctx.identity, ctx.dice.inner, MISSION_COMMAND, principal=filer)
     try:
-        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world))
+        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, ctx.identity))
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(sub.entries)
@@ -1187,9 +1187,8 @@ def counter_spy(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
           "result": Param(str, help="what happened, in a sentence"),
           "killed": Param(bool, required=False, default=False, help="the victim died"),
           "audience": Param(str, required=False, default=PUBLIC, help="who hears of the attack")},
-         category="gm")
+         category="gm", gm_only="play out assassination attempts")
 def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("play out assassination attempts")
     world = ctx.world
     attempt = world.get(EFFECTS, p["attempt"])
     if attempt.get("kind") != "assassination-attempt":

@@ -8,148 +8,26 @@ original of each touched document so the transaction can offer undo.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 
 from yak_tui.world.calendar import GameDate
+from yak_tui.world.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
+from yak_tui.world.validation import ValidationError, validate_document
 
-META = "meta"
-META_ID = "world"
-
-
-class ValidationError(ValueError):
-    """A document or parameter is invalid; `field` names what is wrong."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
+__all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
+           "validate_document"]
 
 
-@dataclass(frozen=True)
-class FieldSpec:
-    types: tuple[type, ...]
-    required: bool = True
-    choices: tuple[Any, ...] = ()
-    minimum: float | None = None
+
+# Every table of a world file.
+TABLES = TABLE_NAMES
 
 
-def F(*types: type, required: bool = True, choices: tuple[Any, ...] = (), minimum: float | None = None) -> FieldSpec:  # noqa: N802
-    return FieldSpec(types, required, choices, minimum)
-
-
-NUM = (int, float)
-OPT_STR = (str, type(None))
-SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
-STATUSES = ("fresh", "weary", "exhausted")
-SECTORS = ("industrial", "commercial", "service")
-PC_KINDS = ("town", "market", "port", "temple", "castle", "fort", "city", "village", "monastery", "mine")
-
-# Validation on the way in: required fields and their types per table. Extra fields are allowed
-# (later features add their own), but the ones listed here must be right.
-SCHEMAS: dict[str, dict[str, FieldSpec]] = {
-    "kingdoms": {
-        "name": F(str),
-        "ruler": F(*OPT_STR),
-        "capital": F(*OPT_STR),
-        "treasury": F(*NUM),
-        "manpower": F(int, minimum=0),
-        "influence": F(*NUM, minimum=0),
-        "business_tax": F(*NUM, minimum=0),
-        "player": F(bool),
-    },
-    "provinces": {
-        "name": F(str),
-        "kingdom": F(*OPT_STR, required=False),
-        "surplus_manpower": F(int, minimum=0),
-        "potentials": F(dict),
-        "resources": F(list),
-        "faith": F(str),
-        "market_allowance": F(*NUM),
-    },
-    "pcs": {
-        "name": F(str),
-        "kind": F(str, choices=PC_KINDS),
-        "province": F(str),
-        "hex": F(list),
-        "controller": F(*OPT_STR, required=False),
-        "tax": F(*NUM, minimum=0),
-        "resistance": F(*NUM, minimum=0),
-        "fort_level": F(int, minimum=0),
-    },
-    "characters": {
-        "name": F(str),
-        "title": F(str),
-        "kingdom": F(*OPT_STR),
-        "location": F(*OPT_STR),
-        "treasury": F(*NUM),
-        "status": F(str, choices=STATUSES),
-        "alive": F(bool),
-    },
-    "units": {
-        "name": F(str),
-        "owner": F(str),
-        "kind": F(str),
-        "size": F(str, choices=SIZES),
-        "hex": F(list),
-    },
-    "businesses": {
-        "name": F(str),
-        "owner": F(str),
-        "province": F(str),
-        "sector": F(str, choices=SECTORS),
-        "size": F(int, minimum=0),
-        "invested": F(*NUM, minimum=0),
-    },
-}
-
-TABLES = (
-    META,
-    "kingdoms",
-    "provinces",
-    "pcs",
-    "characters",
-    "units",
-    "businesses",
-    "specialists",
-    "academies",
-    "effects",
-    "sieges",
-    "schedule",
-    "orders",
-    "users",
-    "ledger",
-    "chronicle",
-)
-
-
-def validate_document(table: str, doc: dict[str, Any]) -> None:
-    schema = SCHEMAS.get(table)
-    if schema is None:
-        return
-    for name, spec in schema.items():
-        if name not in doc:
-            if spec.required:
-                raise ValidationError(f"{table}.{name}", "is required")
-            continue
-        value = doc[name]
-        if isinstance(value, bool) and bool not in spec.types:
-            raise ValidationError(f"{table}.{name}", f"must be {_type_names(spec)}, not {value!r}")
-        if not isinstance(value, spec.types):
-            raise ValidationError(f"{table}.{name}", f"must be {_type_names(spec)}, not {value!r}")
-        if spec.choices and value not in spec.choices:
-            raise ValidationError(f"{table}.{name}", f"must be one of {', '.join(spec.choices)}")
-        if spec.minimum is not None and isinstance(value, (int, float)) and value < spec.minimum:
-            raise ValidationError(f"{table}.{name}", f"must be at least {spec.minimum}, not {value}")
-
-
-def _type_names(spec: FieldSpec) -> str:
-    names = {int: "a whole number", float: "a number", str: "text", bool: "true/false",
-             list: "a list", dict: "a table", type(None): "empty"}
-    return " or ".join(names.get(t, t.__name__) for t in spec.types)
+# (table, doc_id, doc) -> may the reader of an error message know of this document?
+Visible = Callable[[str, str, dict[str, Any]], bool]
 
 
 class World:
@@ -163,6 +41,9 @@ class World:
         # True while a command runs: a command applied inside another (an order being resolved)
         # shares its undo record instead of pushing its own.
         self.in_command = False
+        # While a command runs for someone other than the GM: which documents he may see, so that
+        # "no such id" refusals suggest nothing he may not know of.
+        self.visible: Visible | None = None
 
     # -- meta ---------------------------------------------------------------------------------
     @property
@@ -200,9 +81,8 @@ class World:
         """A document for reading (do not mutate: use `edit`). Unknown ids name the table."""
         doc = self.table(table).get(doc_id)
         if doc is None:
-            raise ValidationError(
-                _singular(table), f"no {_singular(table)} with id {doc_id!r}{_suggest(self.table(table), doc_id)}"
-            )
+            raise ValidationError(_singular(table), f"no {_singular(table)} with id {doc_id!r}"
+                                                    f"{self._suggest(table, doc_id, self.visible)}")
         return doc
 
     def find(self, table: str, doc_id: str | None) -> dict[str, Any] | None:
@@ -230,7 +110,7 @@ class World:
         return self.data[table][doc_id]
 
     def put(self, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any]:
-        validate_document(table, doc)
+        validate_document(table, doc_id, doc)
         self.table(table)
         self._remember(table, doc_id)
         self.data[table][doc_id] = doc
@@ -242,11 +122,12 @@ class World:
         del self.data[table][doc_id]
 
     def revalidate_touched(self) -> None:
-        """Check every document a command touched before it is written."""
+        """Check every document a command touched, and the meta document, before it is written."""
         for table, doc_id in self.originals:
             doc = self.data[table].get(doc_id)
             if doc is not None:
-                validate_document(table, doc)
+                validate_document(table, doc_id, doc)
+        validate_document(META, META_ID, self.meta)
 
     def changes(self) -> dict[str, dict[str, Any]]:
         """Undo record: the originals of everything touched except the meta document."""
@@ -285,17 +166,32 @@ class World:
         doc = self.find(table, doc_id)
         return str(doc.get("name", doc_id)) if doc else doc_id
 
-    def resolve_ref(self, table: str, text: str) -> str:
-        """An id from an id or a (case-insensitive) name, so `Elbreth` and `elbreth` both work."""
+    def resolve_ref(self, table: str, text: str, visible: Visible | None = None) -> str:
+        """An id from an id or a (case-insensitive) name, so `Elbreth` and `elbreth` both work.
+
+        With `visible`, a name matches and a refusal suggests only documents it lets through."""
         docs = self.table(table)
         if text in docs:
             return text
         lowered = text.strip().lower()
         for doc_id, doc in docs.items():
-            if str(doc.get("name", "")).lower() == lowered:
+            if str(doc.get("name", "")).lower() == lowered and (visible is None or visible(table, doc_id, doc)):
                 return doc_id
-        self.get(table, text)
-        return text
+        raise ValidationError(_singular(table), f"no {_singular(table)} with id {text!r}"
+                                                f"{self._suggest(table, text, visible)}")
+
+    def _suggest(self, table: str, wanted: str, visible: Visible | None) -> str:
+        """' (did you mean ...?)' over the ids the reader may see, or ' (known: ...)' if they are few."""
+        import difflib
+
+        names = [doc_id for doc_id, doc in self.table(table).items()
+                 if visible is None or visible(table, doc_id, doc)]
+        close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+        if close:
+            return f" (did you mean {', '.join(close)}?)"
+        if len(names) <= 12:
+            return f" (known: {', '.join(names) or 'none'})"
+        return ""
 
 
 def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
@@ -312,15 +208,3 @@ def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
 def _singular(table: str) -> str:
     return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
             "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))
-
-
-def _suggest(docs: dict[str, Any], wanted: str) -> str:
-    import difflib
-
-    names = list(docs)
-    close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
-    if close:
-        return f" (did you mean {', '.join(close)}?)"
-    if len(names) <= 12:
-        return f" (known: {', '.join(names) or 'none'})"
-    return ""

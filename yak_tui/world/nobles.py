@@ -34,6 +34,7 @@ from yak_tui.rules.nobles import (
     title_names,
     title_share,
 )
+from yak_tui.rules.numbers import NumberError, parse_whole, shown
 from yak_tui.rules.tables_loader import table
 from yak_tui.world.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.world.authority import Stakes
@@ -331,7 +332,10 @@ def parse_hex(text: str) -> Hex:
     numbers = re.findall(r"-?\d+", text)
     if len(numbers) != 2 or re.sub(r"[-\d\s,\[\]()]", "", text):
         raise CommandError("hex", f"{text!r} is not a hex; write q,r such as 5,3")
-    return Hex(int(numbers[0]), int(numbers[1]))
+    try:
+        return Hex(parse_whole(numbers[0]), parse_whole(numbers[1]))
+    except NumberError as error:
+        raise CommandError("hex", f"{shown(text)}: a coordinate {error}") from None
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = ctx.identity
     # Checked as written: the command must succeed for the filer's holdings right now.
     try:
-        validate_only(world, GM, spec.name, params, principal=filer)
+        validate_only(world, GM, spec.name, params, principal=filer, viewer=filer)
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason) from None
     stakes = spec.stakes(world, filer, params) if spec.stakes else None

@@ -86,9 +86,8 @@ def user_for_fingerprint(world: World, fingerprint: str) -> RosterUser | None:
          {"name": Param(str, help="login name: lowercase letters, digits, _ and -"),
           "identity": Param(str, help="gm, king:<kingdom> or player:<character>"),
           "key": Param(str, help="the OpenSSH public key text (the .pub file)")},
-         category="roster", undoable=False)
+         category="roster", undoable=False, gm_only="change the SSH roster")
 def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("change the SSH roster")
     name = p["name"].strip()
     if not NAME_PATTERN.match(name):
         raise CommandError("name", f"{name!r} must be 1-32 of lowercase letters, digits, _ and -")
@@ -108,9 +107,8 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("user-remove", "Remove a login from the SSH roster (GM).",
-         {"name": Param(str, help="login name")}, category="roster", undoable=False)
+         {"name": Param(str, help="login name")}, category="roster", undoable=False, gm_only="change the SSH roster")
 def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    ctx.require_gm("change the SSH roster")
     name = p["name"].strip()
     doc = ctx.world.find(USERS, name)
     if doc is None:

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
 
+from yak_tui.rules.numbers import shown
 from yak_tui.world.audience import (
     ADJUDICATORS,
     PUBLIC,
@@ -669,8 +670,8 @@ def parse_naturals(text: str) -> tuple[list[int], str | None]:
     if not items:
         return [], "type the dice as rolled, e.g. 4 or 4,2"
     for index, item in enumerate(items, start=1):
-        if not item.isdigit():
-            return [], f"die {index} is {item!r}, not a whole number"
+        if not item.isdecimal() or len(item) > 3:  # "²" is a digit int() refuses; 5,000 digits overflow it
+            return [], f"die {index} is {shown(item)}, not a whole number from 1 to 6"
         value = int(item)
         if not 1 <= value <= 6:
             return [], f"die {index} is {value}, but a d6 shows 1 to 6"

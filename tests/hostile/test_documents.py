@@ -1,0 +1,81 @@
+"""The declarative schemas: one per table, well formed, describing what the demo world holds; and
+the compiled load-time check agrees with the explaining checker on any document."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from yak_tui.world.demo import build_world
+from yak_tui.world.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
+from yak_tui.world.model import TABLES
+from yak_tui.world.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
+
+DEMO = build_world()
+
+
+def test_every_table_has_a_schema() -> None:
+    assert set(SCHEMAS) == set(TABLES)
+    assert len(SCHEMAS) == 16
+
+
+def _fields(spec: Field) -> list[Field]:
+    nested = [*([spec.items] if spec.items else []), *([spec.values] if spec.values else []),
+              *(spec.fields or {}).values()]
+    return [spec, *(inner for field in nested for inner in _fields(field))]
+
+
+def test_schemas_are_well_formed_and_described() -> None:
+    for schema in SCHEMAS.values():
+        assert schema.description and schema.id_description
+        for spec in (inner for field in schema.fields.values() for inner in _fields(field)):
+            assert spec.kind in KINDS and spec.description
+            assert (spec.kind == LIST) == (spec.items is not None)
+            assert (spec.kind == MAP) == (spec.values is not None)
+            assert spec.ref is None or spec.ref in SCHEMAS
+
+
+def test_the_demo_world_validates_and_every_field_it_holds_is_described() -> None:
+    validate_world(DEMO)
+    for table, docs in DEMO.items():
+        for doc_id, doc in docs.items():
+            known = SCHEMAS[table].fields
+            assert set(doc) <= set(known), (table, doc_id, set(doc) - set(known))
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX)
+                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                    max_leaves=8)
+DOCUMENTS = [(table, doc_id) for table, docs in sorted(DEMO.items()) for doc_id in sorted(docs)]
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(DOCUMENTS), st.data())
+def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], data: st.DataObject) -> None:
+    table, doc_id = where
+    doc: Any = copy.deepcopy(DEMO[table][doc_id])
+    # Replace one field (or one nested value) with any JSON value, or drop it.
+    target = doc
+    path = [data.draw(st.sampled_from(sorted(doc)))]
+    while isinstance(target[path[-1]], (dict, list)) and target[path[-1]] and data.draw(st.booleans()):
+        target = target[path[-1]]
+        path.append(data.draw(st.sampled_from(sorted(target) if isinstance(target, dict) else range(len(target)))))
+    if data.draw(st.booleans()) or not isinstance(target, dict):
+        target[path[-1]] = data.draw(JSON)
+    else:
+        del target[path[-1]]
+    fast = FAST_CHECKS[table](doc)
+    schema = SCHEMAS[table].fields
+    slow = fields_problem(schema, doc)
+    assert fast == (slow is None), (table, doc_id, path, slow)
+    if slow is not None:
+        try:
+            validate_world({**DEMO, table: {**DEMO[table], doc_id: doc}}, "w.json")
+        except DocumentError as error:
+            assert error.table == table and error.doc_id == doc_id and error.path == slow[0]
+        else:
+            raise AssertionError("an invalid document was accepted")

@@ -1,0 +1,65 @@
+"""Numbers typed by people (command parameters, `yak resolve` options, order parameters).
+
+Every such number is finite and lies within ±LIMIT unless its caller gives narrower bounds:
+sums of ducats, counts and modifiers then stay exact in floating point (far below 2**53), and
+nothing computed from them can overflow to infinity or beyond 64 bits, so a reply or a save
+can always be written as JSON.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, TypeVar
+
+LIMIT = 10**9
+
+N = TypeVar("N", int, float)
+
+
+class NumberError(ValueError):
+    """A typed number is not a number, not finite, or out of range; the message says which."""
+
+
+def shown(value: Any) -> str:
+    """A bad value as an error line shows it: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def parse_whole(value: Any, low: float | None = None, high: float | None = None) -> int:
+    """A whole number from text or a JSON number, within [low, high] (default ±LIMIT)."""
+    if isinstance(value, bool) or isinstance(value, float):
+        raise NumberError(f"must be a whole number, not {shown(value)}")
+    try:
+        whole = int(str(value).strip())
+    except ValueError:
+        raise NumberError(f"must be a whole number, not {shown(value)}") from None
+    return _within(whole, low, high)
+
+
+def parse_number(value: Any, low: float | None = None, high: float | None = None) -> float:
+    """A finite number from text or a JSON number, within [low, high] (default ±LIMIT)."""
+    if isinstance(value, bool):
+        raise NumberError(f"must be a number, not {shown(value)}")
+    try:
+        number = float(str(value).strip())
+    except (ValueError, OverflowError):
+        raise NumberError(f"must be a number, not {shown(value)}") from None
+    if not math.isfinite(number):
+        raise NumberError(f"must be a finite number, not {shown(value)}")
+    return _within(number, low, high)
+
+
+def _within(value: N, low: float | None, high: float | None) -> N:
+    if low is not None and value < low:
+        raise NumberError(f"must be at least {_bound(low)}, not {shown(value)}")
+    if low is None and value < -LIMIT:
+        raise NumberError(f"must be between {-LIMIT} and {LIMIT}, not {shown(value)}")
+    limit = LIMIT if high is None else high
+    if value > limit:
+        raise NumberError(f"must be at most {_bound(limit)}, not {shown(value)}")
+    return value
+
+
+def _bound(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
