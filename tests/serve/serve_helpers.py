@@ -203,6 +203,15 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 raise AssertionError(f"output never had {needle!r}; got {bytes(self.raw[-2000:])!r}")
             await asyncio.sleep(0.02)
 
+    async def wait_stderr(self, needle: bytes, timeout: float = TIMEOUT) -> bytes:
+        """stderr once it holds `needle` (it may arrive after the app's first output)."""
+        deadline = time.monotonic() + timeout
+        while needle not in self.stderr:
+            if time.monotonic() > deadline or self.closed.is_set():
+                raise AssertionError(f"stderr never had {needle!r}; got {bytes(self.stderr)!r}")
+            await asyncio.sleep(0.02)
+        return bytes(self.stderr)
+
     async def wait_line(self, marker: str, timeout: float = TIMEOUT) -> str:
         """The first complete output line containing marker (raw bytes, not the wrapped screen)."""
         deadline = time.monotonic() + timeout

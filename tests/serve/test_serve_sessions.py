@@ -260,7 +260,7 @@ def test_port_and_agent_forwarding_are_refused(server: ServerThread, world: tupl
                 await conn.open_unix_connection("/tmp/anything.sock")
             term = await open_terminal(conn)
             await term.wait_line("STUB")
-            return bytes(term.stderr)
+            return await term.wait_stderr(b"agent forwarding is refused")
 
     stderr = run(body())
     assert b"agent forwarding is refused" in stderr
