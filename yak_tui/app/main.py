@@ -14,11 +14,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive, var
 from textual.screen import Screen
 
+from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import FocusPlace, WorldChanged
 from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
@@ -121,6 +123,13 @@ class YakApp(App[None]):
     def on_mount(self) -> None:
         if self.poll_interval > 0:
             self.set_interval(self.poll_interval, self._poll, name="poll-save")
+
+    async def on_event(self, event: events.Event) -> None:
+        """The last safety net under `FocusGuard`: a key must never go to a removed widget (it would
+        drop it, and escape, q and ctrl+c with it), so a stale focus is repaired before the key is routed."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
+            repair_focus(self.screen)
+        await super().on_event(event)
 
     @property
     def animate_dice(self) -> bool:

@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Static, Switch
 
-from yak_tui.app.screens.base import YakScreen
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.widgets.common import Panel, YakInput
 from yak_tui.app.widgets.dice import DiceTray
 from yak_tui.app.widgets.paramform import ParamForm

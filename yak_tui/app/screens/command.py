@@ -18,9 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, Switch
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.dice import DiceTray
 from yak_tui.app.widgets.keybar import KeyBar
@@ -28,7 +28,7 @@ from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
+    pass
 
 
 def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
@@ -54,7 +54,7 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
     return Content("\n").join(lines)
 
 
-class CommandScreen(ModalScreen[None]):
+class CommandScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
@@ -97,11 +97,6 @@ class CommandScreen(ModalScreen[None]):
         self._generation = 0  # validations finish out of order; only the latest one counts
         self.dice_problem: str | None = None
         self._holding = False
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         world = self.yak.world
