@@ -112,3 +112,4 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
         await wait_for(pilot, lambda: not isinstance(app.screen, SpyOrderScreen), what="the dialog closed")
         await pilot.press("q")
         await wait_for(pilot, lambda: app._exit, what="q quits")
+

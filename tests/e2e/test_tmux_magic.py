@@ -25,7 +25,7 @@ def flat(text: str) -> str:
 def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by_hand(
         session: tuple[Tmux, Path]) -> None:
     term, save = session
-    term.wait_for("Due this season", timeout=30)
+    term.wait_for("Due this season")
 
     # The map, and Tobias Venn (the Ambassador) chosen by a palette jump to his name.
     term.keys("m")

@@ -92,6 +92,10 @@ class YakApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
+        # Priority, so the focus has moved before the next key is routed: a value typed (or pasted)
+        # right after tab lands in the next field, not in the one being left.
+        Binding("tab", "focus_next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", show=False, priority=True),
     ]
 
     identity: reactive[Identity] = reactive(GM, init=False)

@@ -4,7 +4,7 @@ confirmation, and a progress bar while it runs. Only the GM may confirm."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,9 +17,6 @@ from textual.widgets import Button, ProgressBar, Static
 from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
-
-if TYPE_CHECKING:
-    pass
 
 
 def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:

@@ -5,7 +5,7 @@ queue. Only NPC espionage missions may be filed privately (RULINGS §1)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,9 +20,6 @@ from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
-
-if TYPE_CHECKING:
-    pass
 
 
 class OrderScreen(YakModal[None]):

@@ -9,7 +9,7 @@ Validation runs as typed, in a worker, exactly as the adjudicator would carry th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -34,9 +34,6 @@ from yak_tui.world.espionage_board import (
     target_choices,
 )
 from yak_tui.world.identity import Identity
-
-if TYPE_CHECKING:
-    pass
 
 HERE = Path(__file__).parent
 
