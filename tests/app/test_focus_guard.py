@@ -13,7 +13,7 @@ import inspect
 import pkgutil
 from pathlib import Path
 
-from app_helpers import make_app, wait_for
+from app_helpers import make_app, on_top, settle, wait_for
 from textual.screen import Screen
 from textual.widgets import Input, Select
 
@@ -40,7 +40,7 @@ async def test_a_focus_that_lands_after_its_widget_was_removed_does_not_swallow_
     app = make_app(save_path, "player:corvin")
     async with app.run_test(size=(110, 40)) as pilot:
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OrderScreen), what="the order form")
+        await wait_for(pilot, lambda: on_top(app, OrderScreen), what="the order form")
         dialog = app.screen
         note = dialog.query_one("#order-note", Input)
         await wait_for(pilot, lambda: dialog.focused is not None and note.is_mounted, what="the first focus")
@@ -60,7 +60,7 @@ async def test_the_app_repairs_a_stale_focus_before_it_routes_a_key(save_path: P
     app = make_app(save_path, "player:corvin")
     async with app.run_test(size=(110, 40)) as pilot:
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OrderScreen), what="the order form")
+        await wait_for(pilot, lambda: on_top(app, OrderScreen), what="the order form")
         dialog = app.screen
         note = dialog.query_one("#order-note", Input)
         await wait_for(pilot, lambda: note.is_mounted, what="the note field")
@@ -85,7 +85,7 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
     app = make_app(save_path, "player:corvin")
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.press("e")
-        await wait_for(pilot, lambda: isinstance(app.screen, EspionageScreen) and app.screen.view is not None,
+        await wait_for(pilot, lambda: on_top(app, EspionageScreen) and app.screen.view is not None,
                        what="the board")
         built: list[ParamForm] = []
         original = SpyOrderScreen._show_fields
@@ -97,13 +97,12 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
         SpyOrderScreen._show_fields = counting  # type: ignore[method-assign]
         try:
             app.push_screen(SpyOrderScreen("elbreth", "kesh", "establish-smuggling-ring"))
-            await wait_for(pilot, lambda: isinstance(app.screen, SpyOrderScreen), what="the order form")
+            await wait_for(pilot, lambda: on_top(app, SpyOrderScreen), what="the order form")
             dialog = app.screen
             await wait_for(pilot, lambda: dialog.focused is dialog.query_one("#param-province", Select),
                            what="the province focused")
             province = dialog.query_one("#param-province", Select)
-            for _ in range(5):  # every message the mount queued has run
-                await pilot.pause()
+            await settle(pilot)  # every message the mount queued has run
             assert len(built) == 1 and built[0].is_attached
             assert dialog.focused is province and holds(dialog, province)
         finally:

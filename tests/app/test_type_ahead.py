@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for, world_of
+from app_helpers import make_app, on_top, wait_for, world_of
 from textual import events
 from textual.widgets import Input, Select
 
@@ -35,7 +35,7 @@ async def test_a_key_typed_right_after_tab_lands_in_the_next_field(save_path: Pa
     app = make_app(save_path)
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.screen, CastingScreen), what="the casting screen")
+        await wait_for(pilot, lambda: on_top(app, CastingScreen), what="the casting screen")
         screen = app.screen
         await wait_for(pilot, lambda: screen.focused is screen.query_one("#param-caster", Select),
                        what="the caster focused")
@@ -61,7 +61,7 @@ async def test_enter_typed_right_after_the_last_character_rolls_once_it_is_check
     app = make_app(save_path)
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.press("r")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the roll dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the roll dialog")
         dialog = app.screen
         await wait_for(pilot, lambda: dialog.focused is dialog.query_one("#param-reason", Input),
                        what="the reason focused")
