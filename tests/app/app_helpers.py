@@ -178,5 +178,12 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
 
 
+async def click(pilot: Pilot[Any], selector: str, **kwargs: Any) -> None:
+    """Click a widget once the layout has settled: a click is aimed at where the widget is drawn,
+    and a widget still moving (a line above it appeared or went) would not be there."""
+    await settle(pilot)
+    assert await pilot.click(selector, **kwargs), f"{selector} was not under the click"
+
+
 def world_of(path: Path | str) -> World:
     return World(WorldFile(path).read())

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Switch
 
@@ -191,7 +191,7 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
         dialog.query_one("#spy-mission", Select).value = "fund-bandits"
         (await query_ready(pilot, dialog, "#param-province", Select)).value = "varos-march"
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
-        await pilot.click("#submit")
+        await click(pilot, "#submit")
         await wait_for(pilot, lambda: app.screen is screen, what="the board again")
         [(_, order)] = list(world_of(save_path).all("orders"))
         assert order["params"] == {"mission": "fund-bandits", "target": "varos", "province": "varos-march"}

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, DataTable, Input, Select, Static, Switch
 
 from yak_tui.app.screens.market import MarketScreen
@@ -212,7 +212,7 @@ async def test_a_failed_competition_spends_the_ducats(save_path: Path) -> None:
         await wait_for(pilot, lambda: dialog.query_one("#naturals").display, what="the naturals field")
         dialog.query_one("#naturals", Input).value = "3,3"
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "nobody rolls lower: the ducats are spent" in screen_text(app))
         world = world_of(save_path)
         assert world.get("businesses", "hale-bank")["size"] == 8 and world.get("businesses", "brine-traders")["size"] == 1
@@ -237,7 +237,7 @@ async def test_production_order_shows_the_cost_and_fills_the_stock(save_path: Pa
         await wait_for(pilot, lambda: dialog.query_one("#run", Button).disabled, what="run refused")
         dialog.query_one("#param-quantity", Input).value = "2"
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "produces 2 Salt" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("businesses", "salt-works")["stock"] == {"Salt": 2}
@@ -262,7 +262,7 @@ async def test_the_ledger_is_for_its_parties_and_the_debtor_repays(save_path: Pa
         await pilot.press("y")
         await wait_for(pilot, lambda: not isinstance(app.screen, MarketScreen), what="the repay dialog")
         await run_enabled(pilot, app.screen)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: f"pays 5 ducats: repays credit {debt}" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("ledger", debt)["status"] == "repaid" and world.get("characters", "corvin")["treasury"] == 15
@@ -310,7 +310,7 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         order = app.screen
         assert order.query_one("#order-command", Select).value == "business-expand"
         await wait_for(pilot, lambda: not order.query_one("#file", Button).disabled, what="file enabled")
-        await pilot.click("#file")
+        await click(pilot, "#file")
         await wait_for(pilot, lambda: on_top(app, MarketScreen), what="filed")
         orders = [o for _, o in world_of(save_path).all("orders")]
         assert [(o["command"], o["params"]["business"], o["filed_by"]) for o in orders] == [
@@ -333,7 +333,7 @@ async def test_hiring_shows_the_limits_and_counts_the_hire(save_path: Path) -> N
         await wait_for(pilot, lambda: "0 of 4 spies (one per province) · 4 left" in screen_text(app), what="the limit")
         await wait_for(pilot, lambda: "3 ducats for 1, arriving at once" in screen_text(app), what="the cost")
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "hiring 1 spy" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("kingdoms", "elbreth")["year_counters"]["hired_spy"] == 1

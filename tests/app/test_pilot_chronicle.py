@@ -10,6 +10,7 @@ from app_helpers import (
     BLIND_MODIFIER,
     GM_NOTE,
     VAROS_PRIVATE,
+    click,
     make_app,
     on_top,
     screen_text,
@@ -85,7 +86,7 @@ async def test_export_previews_and_copies_for_the_chosen_audience(busy_save: Pat
         expected, _ = export_text(world, GM, "king:varos", "markdown", "Autumn 312")
         await wait_for(pilot, lambda: dialog.text == expected, what="the Markdown preview")
         assert VAROS_PRIVATE in dialog.text and "## Autumn 312" in dialog.text
-        await pilot.click("#copy")
+        await click(pilot, "#copy")
         assert app.clipboard == expected
         assert any(n.title == "Copied" for n in app._notifications)
 
@@ -108,6 +109,6 @@ async def test_selected_entries_export_alone(busy_save: Path) -> None:
         text = world_of(busy_save).get("chronicle", chosen)["text"]
         await wait_for(pilot, lambda: text in dialog.text)
         assert dialog.text.count("[*]") == 1
-        await pilot.click("#close")
+        await click(pilot, "#close")
         await wait_for(pilot, lambda: on_top(app, ChronicleScreen))
         assert not app.screen.query("#copy") or not isinstance(app.screen.query_one("#copy"), Button)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Switch
 
 from yak_tui.app.screens.command import CommandScreen
@@ -49,7 +49,7 @@ async def test_gm_sees_exact_odds_then_rolls_and_the_chronicle_has_it(save_path:
         assert f"rolled {roll['naturals'][0]}" in shown and f"= {roll['total']}" in shown and roll["band"] in shown
         assert face_lines(roll["naturals"][0])[2] in shown  # the die face drawn is the recorded natural
         assert entry["text"] in shown
-        await pilot.click("#copy")
+        await click(pilot, "#copy")
         assert entry["text"] in app.clipboard
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, CommandScreen))
@@ -72,7 +72,7 @@ async def test_dice_by_hand_validates_and_records_manual_naturals(save_path: Pat
         assert dialog.query_one("#run", Button).disabled
         naturals.value = "5"
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: dialog.query_one("#tray").display, what="the result")
         roll = last_entry(save_path)["rolls"][0]
         assert roll["naturals"] == [5] and roll["source"] == "manual"

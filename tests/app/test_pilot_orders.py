@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, on_top, query_ready, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.screens.command import CommandScreen
@@ -39,7 +39,7 @@ async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> Non
         assert dialog.query_one("#file", Button).disabled
         dialog.query_one("#order-private", Switch).value = False
         await wait_for(pilot, lambda: not dialog.query_one("#file", Button).disabled)
-        await pilot.click("#file")
+        await click(pilot, "#file")
         await wait_for(pilot, lambda: not isinstance(app.screen, OrderScreen), what="filed")
         orders = world_of(save_path).table("orders")
         assert len(orders) == 1

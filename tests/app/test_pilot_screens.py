@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
@@ -139,7 +139,7 @@ async def test_map_moves_the_cursor_and_describes_the_hex(save_path: Path) -> No
 async def test_nav_bar_is_clickable(save_path: Path) -> None:
     app = make_app(save_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.click("#nav", offset=(52, 0))  # " m Map "
+        await click(pilot, "#nav", offset=(52, 0))  # " m Map "
         await wait_for(pilot, lambda: on_top(app, MapScreen), what="map")
 
 

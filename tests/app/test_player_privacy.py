@@ -13,6 +13,7 @@ from app_helpers import (
     BLIND_MODIFIER,
     GM_NOTE,
     VAROS_PRIVATE,
+    click,
     make_app,
     mounted,
     on_top,
@@ -104,7 +105,7 @@ async def walk(app, pilot) -> list[str]:  # type: ignore[no-untyped-def]
             await settle(pilot)
             seen.append(dialog.text)
             look()
-            await pilot.click("#copy")
+            await click(pilot, "#copy")
             seen.append(app.clipboard)
     seen.append("EXPORT-AUDIENCES " + " ".join(choices))
     await pilot.press("escape")

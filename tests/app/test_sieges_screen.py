@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, SelectionList, Switch
 
@@ -164,7 +164,7 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         assert not any(isinstance(s, SiegeDecisionScreen) for s in app.screen_stack)  # asked once a season
         await pilot.press("y")
         prompt = await dialog_of(pilot, SiegeDecisionScreen)
-        await pilot.click("#sally")
+        await click(pilot, "#sally")
         await wait_for(pilot, lambda: prompt.recorded, what="the choice recorded")
         assert "sally against the besiegers" in screen_text(app)
         doc = siege_doc(save_path)
@@ -183,7 +183,7 @@ async def test_surrender_hands_the_fort_and_its_garrison_to_the_besieger(save_pa
     async with app.run_test(size=(140, 45)) as pilot:
         await open_sieges(pilot)
         prompt: SiegeDecisionScreen = await dialog_of(pilot, SiegeDecisionScreen)
-        await pilot.click("#surrender")
+        await click(pilot, "#surrender")
         await wait_for(pilot, lambda: prompt.recorded, what="the surrender")
         await pilot.press("escape")
         await wait_for(pilot, lambda: "surrendered" in screen_text(app), what="the ended siege")
