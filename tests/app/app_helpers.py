@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import DataTable, OptionList, Static
+from textual.worker import WorkerState
 
 from yak_tui.app.main import YakApp
 from yak_tui.app.widgets.rowtable import RowTable
@@ -20,6 +25,7 @@ from yak_tui.world.identity import GM, Identity
 from yak_tui.world.model import World
 from yak_tui.world.session import advance_season
 
+W = TypeVar("W", bound=Widget)
 NYX = Identity.parse("player:nyx")
 # What only the adjudicators may know of Nyx's blind roll, and the GM's note on it.
 BLIND_MODIFIER = "BLINDMOD-moonless night"
@@ -95,17 +101,88 @@ def widget_text(app: YakApp) -> str:
     return "\n".join(parts)
 
 
-async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = 5.0, what: str = "") -> None:
-    """Let workers and messages run until `condition()` holds."""
-    steps = int(timeout / 0.05)
-    for _ in range(steps):
-        await pilot.pause(0.05)
+WAIT = 60.0  # seconds: how long any wait may take before it fails (never how long it should take)
+
+
+async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = WAIT, what: str = "") -> None:
+    """Let workers and messages run until `condition()` holds (a generous bound: a loaded machine is slow)."""
+    deadline = time.monotonic() + timeout
+    while True:
         try:
             if condition():
                 return
         except Exception:
             pass
-    raise AssertionError(f"timed out waiting for {what or condition}")
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or condition}")
+        await pilot.pause(0.02)
+
+
+def mounted(widget: Widget) -> bool:
+    """Whether the widget and everything it composed are mounted: a widget found by a query may be
+    in the DOM before its children are (a Select without its label yet), and setting its value
+    then fails."""
+    return all(node.is_mounted for node in widget.walk_children(with_self=True))
+
+
+def on_top(app: Any, kind: type) -> bool:
+    """Whether the top screen is a `kind` and mounted through and through: a pushed screen is on top
+    of the stack before it has composed its widgets."""
+    return isinstance(app.screen, kind) and mounted(app.screen)
+
+
+async def query_ready(pilot: Pilot[Any], root: Widget | Screen[Any], selector: str, kind: type[W]) -> W:
+    """The widget `selector` under `root` once it is there and mounted through and through."""
+    await wait_for(pilot, lambda: mounted(root.query_one(selector, kind)), what=f"{selector} mounted")
+    return root.query_one(selector, kind)
+
+
+def _pending_timers(app: YakApp) -> list[Timer]:
+    """One-shot timers not yet fired (a screen's deferred load, a plot's import); intervals repeat
+    for ever and do not count."""
+    nodes: list[Any] = [app]
+    for screen in app.screen_stack:
+        nodes.extend(screen.walk_children(with_self=True))
+    return [timer for node in nodes for timer in list(node._timers)
+            if timer._repeat is not None and timer._task is not None and not timer._task.done()]
+
+
+def busy(app: Any) -> str:
+    """What the app is still doing ("" when idle): a worker, a one-shot timer, a refresh or layout
+    not yet done, a table that has not measured its new rows."""
+    workers = [w.name for w in app.workers if w.state in (WorkerState.PENDING, WorkerState.RUNNING)]
+    if workers:
+        return f"workers {workers}"
+    timers = _pending_timers(app)
+    if timers:
+        return f"timers {[t.name for t in timers]}"
+    if app.screen._dirty_widgets:
+        return f"dirty {list(app.screen._dirty_widgets)[:3]}"
+    for widget in app.screen.walk_children(with_self=True):  # screens below wait for their turn on top
+        if widget._layout_required or widget._repaint_required or widget._recompose_required:
+            return f"refresh of {widget!r}"
+        if isinstance(widget, DataTable) and (widget._require_update_dimensions or widget._updated_cells):
+            return f"rows of {widget!r} not measured"
+    return ""
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Until the app is idle (`busy` says nothing), and that for a few rounds in a row: a worker's
+    result may start the next piece of work."""
+    app: Any = pilot.app
+    for _ in range(3):
+        try:
+            await wait_for(pilot, lambda: not busy(app), what="the app idle")
+        except AssertionError as error:
+            raise AssertionError(f"{error}: still {busy(app)}") from None
+        await pilot.pause()
+
+
+async def click(pilot: Pilot[Any], selector: str, **kwargs: Any) -> None:
+    """Click a widget once the layout has settled: a click is aimed at where the widget is drawn,
+    and a widget still moving (a line above it appeared or went) would not be there."""
+    await settle(pilot)
+    assert await pilot.click(selector, **kwargs), f"{selector} was not under the click"
 
 
 def world_of(path: Path | str) -> World:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import make_app, on_top, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Input, Switch
 
 from yak_tui.app.screens.casting import CastingScreen
@@ -24,7 +24,7 @@ def flat(text: str) -> str:
 
 async def open_casting(app: Any, pilot: Any, by_hand: bool = False) -> CastingScreen:
     await pilot.press("g")
-    await wait_for(pilot, lambda: isinstance(app.screen, CastingScreen), what="the casting screen")
+    await wait_for(pilot, lambda: on_top(app, CastingScreen), what="the casting screen")
     screen: CastingScreen = app.screen
     await pilot.press("tab", *"Ley Line", "tab", *"ward the bridge")  # the mage is preset: he is the only one
     screen.query_one("#cast-by-hand", Switch).value = by_hand
@@ -139,7 +139,7 @@ async def test_someone_without_a_mage_is_told_so(save_path: Path) -> None:
     app = make_app(save_path, "player:tobias")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.screen, CastingScreen))
+        await wait_for(pilot, lambda: on_top(app, CastingScreen))
         await wait_for(pilot, lambda: "No mage you may see" in screen_text(app))
         assert "Maelis" not in widget_text(app)  # another's ranks and whereabouts stay hidden
         await pilot.press("escape")

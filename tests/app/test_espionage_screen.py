@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Switch
+from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.main import YakApp
 from yak_tui.app.screens.command import CommandScreen
@@ -38,7 +38,7 @@ def file_order(path: Path, mission: str = "infiltrate-treasury", target: str = "
 
 async def open_board(app: YakApp, pilot: Pilot[Any]) -> EspionageScreen:
     await pilot.press("e")
-    await wait_for(pilot, lambda: isinstance(app.screen, EspionageScreen), what="the board")
+    await wait_for(pilot, lambda: on_top(app, EspionageScreen), what="the board")
     screen: EspionageScreen = app.screen  # type: ignore[assignment]
     await wait_for(pilot, lambda: screen.view is not None, what="the board's data")
     return screen
@@ -48,8 +48,9 @@ async def choose_target(pilot: Pilot[Any], screen: EspionageScreen, target: str)
     for _ in range(4):
         if screen.target == target:
             break
+        before = screen.target
         await pilot.press("t")
-        await pilot.pause()
+        await wait_for(pilot, lambda before=before: screen.target != before, what="the next target")
     assert screen.target == target
     await wait_for(pilot, lambda: screen.query_one("#esp-target", Select).value == target, what="the target select")
 
@@ -58,8 +59,9 @@ async def highlight(pilot: Pilot[Any], screen: EspionageScreen, slug: str) -> No
     table = screen.query_one("#missions-table", YakTable)
     table.focus()
     table.move_cursor(row=table.get_row_index(slug))
-    await pilot.pause()
-    assert screen._mission_line() is not None and screen._mission_line().slug == slug  # type: ignore[union-attr]
+    await wait_for(pilot, lambda: screen._mission_line().slug == slug,  # type: ignore[union-attr]
+                   what=f"{slug} highlighted")
+    await settle(pilot)  # the mission's panel has followed the cursor
 
 
 def cells(screen: EspionageScreen, table: str, key: str) -> list[str]:
@@ -137,7 +139,7 @@ async def test_player_submits_a_private_mission_from_the_board(save_path: Path) 
         await choose_target(pilot, screen, "varos")
         await highlight(pilot, screen, "infiltrate-treasury")
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, SpyOrderScreen), what="the order form")
+        await wait_for(pilot, lambda: on_top(app, SpyOrderScreen), what="the order form")
         dialog: SpyOrderScreen = app.screen  # type: ignore[assignment]
         assert dialog.query_one("#spy-target", Select).value == "varos"
         assert dialog.query_one("#spy-mission", Select).value == "infiltrate-treasury"
@@ -167,12 +169,11 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
         await choose_target(pilot, screen, "varos")
         await highlight(pilot, screen, "fund-bandits")
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, SpyOrderScreen), what="the order form")
+        await wait_for(pilot, lambda: on_top(app, SpyOrderScreen), what="the order form")
         dialog: SpyOrderScreen = app.screen  # type: ignore[assignment]
-        await wait_for(pilot, lambda: dialog.query("#spy-form"), what="the mission's fields")
+        province = await query_ready(pilot, dialog, "#spy-form #param-province", Select)
         names = {w.id for w in dialog.query("#spy-form .field-row")}
         assert names == {"field-province", "field-bandits"}
-        province = dialog.query_one("#param-province", Select)
         world = world_of(save_path)
         varos = {pid for pid, p in world.all("provinces") if p.get("kingdom") == "varos"}
         assert {value for _, value in province._options if value is not Select.NULL} == varos == {
@@ -188,10 +189,9 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
                        what="the refusal")
         assert "✗ missing" in screen_text(app) and dialog.query_one("#submit").disabled
         dialog.query_one("#spy-mission", Select).value = "fund-bandits"
-        await wait_for(pilot, lambda: dialog.query("#param-province"), what="the fields again")
-        dialog.query_one("#param-province", Select).value = "varos-march"
+        (await query_ready(pilot, dialog, "#param-province", Select)).value = "varos-march"
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
-        await pilot.click("#submit")
+        await click(pilot, "#submit")
         await wait_for(pilot, lambda: app.screen is screen, what="the board again")
         [(_, order)] = list(world_of(save_path).all("orders"))
         assert order["params"] == {"mission": "fund-bandits", "target": "varos", "province": "varos-march"}
@@ -207,7 +207,7 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
         assert cells(screen, "#inbox-table", order_id)[1:4] == ["Corvin Hale", "Infiltrate Treasury", "Varos"]
         assert NOTE in widget_text(app)
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, SpyDiceScreen), what="the resolve dialog")
+        await wait_for(pilot, lambda: on_top(app, SpyDiceScreen), what="the resolve dialog")
         dialog: SpyDiceScreen = app.screen  # type: ignore[assignment]
         # The adjudicator sees every modifier and the exact odds before rolling.
         await wait_for(pilot, lambda: "33.3%" in screen_text(app), what="the odds")
@@ -244,9 +244,10 @@ async def test_gm_rejects_and_a_player_withdraws(save_path: Path) -> None:
     async with app.run_test(size=(140, 45)) as pilot:
         await open_board(app, pilot)
         await pilot.press("j")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the reject dialog")
-        app.screen.query_one("#param-reason", Input).value = "No spy can reach Varosgate in winter"
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the reject dialog")
+        dialog = app.screen
+        (await query_ready(pilot, dialog, "#param-reason", Input)).value = "No spy can reach Varosgate in winter"
+        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("orders", first)["status"] == "rejected")
         await pilot.press("escape")
@@ -257,11 +258,13 @@ async def test_gm_rejects_and_a_player_withdraws(save_path: Path) -> None:
         table = screen.query_one("#my-orders-table", YakTable)
         table.focus()
         table.move_cursor(row=table.get_row_index(first))
-        await pilot.pause()
-        assert "No spy can reach Varosgate in winter" in widget_text(app)
+        await wait_for(pilot, lambda: "No spy can reach Varosgate in winter" in widget_text(app), what="the reason")
         table.move_cursor(row=table.get_row_index(second))
         await pilot.press("w")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the withdraw dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the withdraw dialog")
+        dialog = app.screen
+        await wait_for(pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled,
+                       what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("orders", second)["status"] == "withdrawn")
 
@@ -273,7 +276,7 @@ async def test_gm_runs_a_mission_directly_with_the_fields_it_needs(save_path: Pa
         await choose_target(pilot, screen, "varos")
         await highlight(pilot, screen, "establish-smuggling-ring")
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(app.screen, SpyDiceScreen), what="the mission dialog")
+        await wait_for(pilot, lambda: on_top(app, SpyDiceScreen), what="the mission dialog")
         dialog: SpyDiceScreen = app.screen  # type: ignore[assignment]
         shown = {w.id for w in dialog.query(".field-row")}
         assert shown == {"field-province", "field-gm_modifier", "field-gm_reason"}
@@ -295,9 +298,11 @@ async def test_a_king_stations_a_counter_spy(save_path: Path) -> None:
         screen = await open_board(app, pilot)
         assert "Counter-spy" in screen_text(app)
         await pilot.press("k")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the counter-spy dialog")
-        assert not app.screen.query("#param-kingdom")  # his own kingdom, not a choice
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the counter-spy dialog")
+        dialog = app.screen
+        await wait_for(pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled,
+                       what="run enabled")
+        assert not dialog.query("#param-kingdom")  # his own kingdom, not a choice
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("specialists", "elbreth")["counter_spies"]["nation"] == 1)
         await pilot.press("escape")
@@ -342,8 +347,8 @@ async def test_the_sponsor_sees_only_the_outcome(save_path: Path) -> None:
         screen = await open_board(app, pilot)
         table = screen.query_one("#my-orders-table", YakTable)
         table.focus()
-        await pilot.pause()
-        assert cells(screen, "#my-orders-table", order_id)[3:] == ["resolved", "success"]
+        await wait_for(pilot, lambda: cells(screen, "#my-orders-table", order_id)[3:] == ["resolved", "success"],
+                       what="the resolved order")
         text = widget_text(app) + screen_text(app)
         assert outcome in widget_text(app).replace("\n", " ")
         for secret in SECRETS:
@@ -394,10 +399,11 @@ async def test_gm_plays_out_a_pending_assassination_attempt(save_path: Path) -> 
         table.focus()
         table.move_cursor(row=table.get_row_index(attempt_id))
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the play-out dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the play-out dialog")
         assert "Play out the attempt on Lysa Marr" in screen_text(app)
-        app.screen.query_one("#param-result", Input).value = "She threw the lamp and fled into the night"
-        await pilot.pause(0.2)
+        dialog = app.screen
+        (await query_ready(pilot, dialog, "#param-result", Input)).value = "She threw the lamp and fled into the night"
+        await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("effects", attempt_id)["status"] == "resolved")
         await pilot.press("escape")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 
 from yak_tui.app.screens.command import CommandScreen
 from yak_tui.app.screens.map import STATE_STYLE, MapScreen
@@ -22,7 +22,7 @@ GREYWATCH, MILLBROOK, THORNFIELD, AMBERPORT, EMPTY = (6, 4), (5, 2), (9, 4), (11
 
 async def open_map(app: Any, pilot: Any) -> HexMap:
     await pilot.press("m")
-    await wait_for(pilot, lambda: isinstance(app.screen, MapScreen), what="the map")
+    await wait_for(pilot, lambda: on_top(app, MapScreen), what="the map")
     hexmap: HexMap = app.screen.query_one(HexMap)
     await wait_for(pilot, lambda: hexmap.view is not None, what="the map data")
     return hexmap
@@ -31,7 +31,7 @@ async def open_map(app: Any, pilot: Any) -> HexMap:
 async def choose_tobias(app: Any, pilot: Any, hexmap: HexMap) -> None:
     """The cursor on Greywatch, then n: the commander standing under the cursor comes first."""
     hexmap.focus_hex(GREYWATCH)
-    await pilot.pause()
+    await settle(pilot)
     await pilot.press("n")
     await wait_for(pilot, lambda: app.screen.noble == "tobias", what="Tobias chosen")
 
@@ -59,19 +59,19 @@ async def test_relocate_range_is_drawn_and_explained_hex_by_hex(save_path: Path)
         assert "Redfen 100%" in noble  # the best Incite target in reach
 
         hexmap.focus_hex(THORNFIELD)
-        await pilot.pause()
+        await settle(pilot)
         assert "✘ blocked · 3 hexes" in details(app) and "division size" in details(app)
         assert "spent though it fails" in details(app)
         hexmap.focus_hex(EMPTY)
-        await pilot.pause()
+        await settle(pilot)
         assert "∅ empty hex · 1 hex" in details(app) and "no PC in the target hex" in details(app)
         hexmap.focus_hex(AMBERPORT)
-        await pilot.pause()
+        await settle(pilot)
         # The GM sees the exact chance: the Ambassador's 20% share and Varos's nation counter-spy.
         assert "✔ reachable · 6 hexes" in details(app) and "discovery 30% by Varos" in details(app)
         assert "then incite 0% success" in details(app)
         hexmap.focus_hex((14, 4))
-        await pilot.pause()
+        await settle(pilot)
         assert "out of range: 8 hexes, the range is 7" in details(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen.noble is None, what="cleared")
@@ -86,7 +86,7 @@ async def test_gm_relocates_tobias_through_the_roll_dialog(save_path: Path) -> N
         await pilot.press("up", "up", "left", "left")  # two rows up, then west: Millbrook
         assert hexmap.cursor == MILLBROOK
         await pilot.press("v")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the roll dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the roll dialog")
         dialog = app.screen
         assert dialog.title_text == "Relocate Tobias Venn to Millbrook"
         await wait_for(pilot, lambda: "undiscovered" in screen_text(app), what="odds")
@@ -96,7 +96,7 @@ async def test_gm_relocates_tobias_through_the_roll_dialog(save_path: Path) -> N
         tobias = world_of(save_path).get("characters", "tobias")
         assert tobias["location"] == "millbrook" and tobias["treasury"] == 3
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, MapScreen))
+        await wait_for(pilot, lambda: on_top(app, MapScreen))
         # The map follows the world: his range is now measured from Millbrook.
         await wait_for(pilot, lambda: hexmap.overlays.get(MILLBROOK) == STATE_STYLE["here"], what="new range")
         assert hexmap.overlays[GREYWATCH] == STATE_STYLE["reachable"]
@@ -109,7 +109,7 @@ async def test_usurp_odds_and_the_gm_runs_it_with_its_cost_spent(save_path: Path
     async with app.run_test(size=(140, 45)) as pilot:
         hexmap = await open_map(app, pilot)
         hexmap.focus_hex((8, 6))
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.noble == "tobias")
         noble = " ".join(str(app.screen.query_one("#noble-details").render()).split())
@@ -117,10 +117,10 @@ async def test_usurp_odds_and_the_gm_runs_it_with_its_cost_spent(save_path: Path
         assert "Incite Hollow Oak is neutral" in noble  # Incite needs another kingdom's PC
         assert "Usurp Power 4 vs Resistance 5 · 1 ducat" in noble and "failure ██████████ 100%" in noble
         await pilot.press("t")
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert not isinstance(app.screen, CommandScreen)  # refused on the spot, with the reason
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the usurp dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the usurp dialog")
         await wait_for(pilot, lambda: "success" in screen_text(app) and "100.0%" in screen_text(app))
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "orders Usurp Control in Hollow Oak" in widget_text(app), what="the result")
@@ -142,7 +142,7 @@ async def test_a_player_sees_only_himself_and_files_the_relocation_as_an_order(s
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.noble == "tobias")
         hexmap.focus_hex(AMBERPORT)
-        await pilot.pause()
+        await settle(pilot)
         # Varos's counter-spies are Varos's secret: he sees the chance his title gives, as a floor.
         assert "discovery ≥20% by Varos" in details(app) and "30%" not in details(app)
         assert "v file the order" in details(app)
@@ -175,7 +175,6 @@ async def test_the_viewport_follows_the_cursor_at_80x24(save_path: Path) -> None
         await wait_for(pilot, lambda: hexmap.zoom == 0)
         assert hexmap.natural_size(0)[0] > scroll.size.width
         await pilot.press(*["j"] * 9, *["l"] * 6)  # hjkl move too
-        await pilot.pause(0.2)
 
         def cursor_in_view() -> bool:
             region = hexmap.cursor_region().translate(hexmap.virtual_region.offset)

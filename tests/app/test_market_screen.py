@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, DataTable, Input, Select, Static, Switch
 
 from yak_tui.app.screens.market import MarketScreen
@@ -35,7 +35,7 @@ def credit(path: Path, lender: str, debtor: str, amount: int) -> str:
 
 async def open_market(app: Any, pilot: Any) -> MarketScreen:
     await pilot.press("b")
-    await wait_for(pilot, lambda: isinstance(app.screen, MarketScreen), what="the market")
+    await wait_for(pilot, lambda: on_top(app, MarketScreen), what="the market")
     screen: MarketScreen = app.screen
     await wait_for(pilot, lambda: screen.query_one("#sectors-table", DataTable).row_count > 0, what="sectors")
     return screen
@@ -45,7 +45,7 @@ async def select_sector(pilot: Any, screen: MarketScreen, key: str) -> None:
     table = screen.query_one("#sectors-table", DataTable)
     table.focus()
     table.move_cursor(row=table.get_row_index(key))
-    await pilot.pause()
+    await settle(pilot)
 
 
 async def select_business(pilot: Any, screen: MarketScreen, business_id: str) -> None:
@@ -59,10 +59,7 @@ async def select_business(pilot: Any, screen: MarketScreen, business_id: str) ->
 
 async def run_enabled(pilot: Any, dialog: Any) -> None:
     """Wait for the dialog's validation of the latest values, then for its Run button."""
-    app = pilot.app
-    await pilot.pause(0.1)
-    await wait_for(pilot, lambda: not any(w.group == "validate" and not w.is_finished for w in app.workers),
-                   what="validation")
+    await settle(pilot)
     await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
 
 
@@ -172,7 +169,7 @@ async def test_gm_expands_into_a_full_sector_and_sees_every_die_land(save_path: 
         await select_sector(pilot, screen, "saltmarsh:commercial")
         await select_business(pilot, screen, "hale-bank")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExpandScreen), what="the expand dialog")
+        await wait_for(pilot, lambda: on_top(app, ExpandScreen), what="the expand dialog")
         dialog: ExpandScreen = app.screen  # type: ignore[assignment]
         # Odds and who may lose come first, before any die.
         await wait_for(pilot, lambda: "Who may lose 1 Size" in screen_text(app), what="the preview")
@@ -180,7 +177,7 @@ async def test_gm_expands_into_a_full_sector_and_sees_every_die_land(save_path: 
         text = screen_text(app)
         assert "Brine Traders" in text and "58.3%" in text and "Dice by hand: 2 per competition" in text
         dialog.query_one("#by-hand", Switch).value = True
-        await pilot.pause()
+        await wait_for(pilot, lambda: dialog.query_one("#naturals").display, what="the naturals field")
         dialog.query_one("#naturals", Input).value = "5,2"
         await run_enabled(pilot, dialog)
         await pilot.press("ctrl+r")
@@ -195,7 +192,7 @@ async def test_gm_expands_into_a_full_sector_and_sees_every_die_land(save_path: 
         assert world.find("businesses", "brine-traders") is None
         assert world.get("characters", "corvin")["treasury"] == before.get("characters", "corvin")["treasury"] - 3
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, MarketScreen))
+        await wait_for(pilot, lambda: on_top(app, MarketScreen))
         sectors = screen.query_one("#sectors-table", DataTable)
         await wait_for(pilot, lambda: "Brine" not in str(sectors.get_row("saltmarsh:commercial")[6]),
                        what="the market catching up")
@@ -209,13 +206,13 @@ async def test_a_failed_competition_spends_the_ducats(save_path: Path) -> None:
         await select_sector(pilot, screen, "saltmarsh:commercial")
         await select_business(pilot, screen, "hale-bank")
         await pilot.press("enter")  # enter on a business expands it too
-        await wait_for(pilot, lambda: isinstance(app.screen, ExpandScreen))
+        await wait_for(pilot, lambda: on_top(app, ExpandScreen))
         dialog = app.screen
         dialog.query_one("#by-hand", Switch).value = True
-        await pilot.pause()
+        await wait_for(pilot, lambda: dialog.query_one("#naturals").display, what="the naturals field")
         dialog.query_one("#naturals", Input).value = "3,3"
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "nobody rolls lower: the ducats are spent" in screen_text(app))
         world = world_of(save_path)
         assert world.get("businesses", "hale-bank")["size"] == 8 and world.get("businesses", "brine-traders")["size"] == 1
@@ -230,7 +227,7 @@ async def test_production_order_shows_the_cost_and_fills_the_stock(save_path: Pa
         await select_business(pilot, screen, "salt-works")
         assert "0 of 3 this season" in detail_text(screen)
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(app.screen, ProduceScreen), what="the production dialog")
+        await wait_for(pilot, lambda: on_top(app, ProduceScreen), what="the production dialog")
         dialog = app.screen
         dialog.query_one("#param-quantity", Input).value = "3"
         cost = rules.production_cost(rules.commodity_price("Salt"), 3)
@@ -240,7 +237,7 @@ async def test_production_order_shows_the_cost_and_fills_the_stock(save_path: Pa
         await wait_for(pilot, lambda: dialog.query_one("#run", Button).disabled, what="run refused")
         dialog.query_one("#param-quantity", Input).value = "2"
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "produces 2 Salt" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("businesses", "salt-works")["stock"] == {"Salt": 2}
@@ -265,7 +262,7 @@ async def test_the_ledger_is_for_its_parties_and_the_debtor_repays(save_path: Pa
         await pilot.press("y")
         await wait_for(pilot, lambda: not isinstance(app.screen, MarketScreen), what="the repay dialog")
         await run_enabled(pilot, app.screen)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: f"pays 5 ducats: repays credit {debt}" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("ledger", debt)["status"] == "repaid" and world.get("characters", "corvin")["treasury"] == 15
@@ -277,7 +274,7 @@ async def test_the_ledger_is_for_its_parties_and_the_debtor_repays(save_path: Pa
         async with app.run_test(size=(140, 45)) as pilot:
             screen = await open_market(app, pilot)
             ledger = screen.query_one("#ledger-table", DataTable)
-            await pilot.pause(0.2)
+            await settle(pilot)
             assert {str(k.value) for k in ledger.rows} == expected
             if not expected:
                 assert "Only the parties see a debt." in screen_text(app)
@@ -294,7 +291,7 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         assert "x Expand" in screen_text(app)
         assert not screen.check_action("act", ("hire",))  # players do not hire: the key does nothing
         await pilot.press("h")
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert isinstance(app.screen, MarketScreen)
         # Someone else's business: the public record, no books, no action.
         await pilot.press("v")
@@ -309,12 +306,12 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         # His own bank in a full sector: an order for the adjudicator, not a roll.
         await select_business(pilot, screen, "hale-bank")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, OrderScreen), what="the order dialog")
+        await wait_for(pilot, lambda: on_top(app, OrderScreen), what="the order dialog")
         order = app.screen
         assert order.query_one("#order-command", Select).value == "business-expand"
         await wait_for(pilot, lambda: not order.query_one("#file", Button).disabled, what="file enabled")
-        await pilot.click("#file")
-        await wait_for(pilot, lambda: isinstance(app.screen, MarketScreen), what="filed")
+        await click(pilot, "#file")
+        await wait_for(pilot, lambda: on_top(app, MarketScreen), what="filed")
         orders = [o for _, o in world_of(save_path).all("orders")]
         assert [(o["command"], o["params"]["business"], o["filed_by"]) for o in orders] == [
             ("business-expand", "hale-bank", "player:corvin")]
@@ -329,14 +326,14 @@ async def test_hiring_shows_the_limits_and_counts_the_hire(save_path: Path) -> N
         await wait_for(pilot, lambda: table.row_count == 1, what="the King's own pool")
         assert [str(c) for c in table.get_row("elbreth")[1:]] == ["2 · 0/4", "3 · 0/4", "1 · 0/4", "2"]
         await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(app.screen, HireScreen), what="the hire dialog")
+        await wait_for(pilot, lambda: on_top(app, HireScreen), what="the hire dialog")
         dialog = app.screen
         dialog.query_one("#param-type", Select).value = "spy"
         dialog.query_one("#param-immediate", Switch).value = True
         await wait_for(pilot, lambda: "0 of 4 spies (one per province) · 4 left" in screen_text(app), what="the limit")
         await wait_for(pilot, lambda: "3 ducats for 1, arriving at once" in screen_text(app), what="the cost")
         await run_enabled(pilot, dialog)
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: "hiring 1 spy" in screen_text(app), what="the result")
         world = world_of(save_path)
         assert world.get("kingdoms", "elbreth")["year_counters"]["hired_spy"] == 1
@@ -352,7 +349,7 @@ async def test_credit_dialog_shows_the_capacity(save_path: Path) -> None:
         await select_sector(pilot, screen, "saltmarsh:commercial")
         await select_business(pilot, screen, "hale-bank")
         await pilot.press("l")
-        await wait_for(pilot, lambda: isinstance(app.screen, LendScreen), what="the credit dialog")
+        await wait_for(pilot, lambda: on_top(app, LendScreen), what="the credit dialog")
         await wait_for(pilot, lambda: "24 left" in screen_text(app) and "Spring 313" in screen_text(app))
 
 
@@ -370,13 +367,13 @@ async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save
         await select_sector(pilot, screen, "saltmarsh:commercial")
         await select_business(pilot, screen, "hale-bank")
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExpandScreen), what="the expand dialog")
+        await wait_for(pilot, lambda: on_top(app, ExpandScreen), what="the expand dialog")
         dialog = app.screen
         await wait_for(pilot, lambda: "Dice by hand: 4 per competition" in screen_text(app), what="the preview")
         text = screen_text(app)
         assert "Fish Hall" in text and "monopoly +3" in text and "Salt Exchange" in text
         dialog.query_one("#by-hand", Switch).value = True
-        await pilot.pause()
+        await wait_for(pilot, lambda: dialog.query_one("#naturals").display, what="the naturals field")
         dialog.query_one("#naturals", Input).value = "5,2,4,6"
         await run_enabled(pilot, dialog)
         await pilot.press("ctrl+r")
@@ -384,7 +381,7 @@ async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save
         await wait_for(pilot, lambda: tray.animating, what="the tumble")
         assert [r.naturals for r in tray.rolls] == [(5,), (2,), (4,), (6,)]  # fixed before the first frame
         assert "loses 1 Size" not in screen_text(app) and "…" in screen_text(app)
-        await wait_for(pilot, lambda: not tray.animating, timeout=5, what="landing")
+        await wait_for(pilot, lambda: not tray.animating, what="landing")
         shown = screen_text(app)
         assert "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in shown
         assert "6+3 = 9" in shown and "holds" in shown and "= 4" in shown

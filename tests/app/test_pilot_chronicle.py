@@ -10,8 +10,11 @@ from app_helpers import (
     BLIND_MODIFIER,
     GM_NOTE,
     VAROS_PRIVATE,
+    click,
     make_app,
+    on_top,
     screen_text,
+    settle,
     wait_for,
     widget_text,
     world_of,
@@ -27,7 +30,7 @@ from yak_tui.world.views import export_text
 
 async def open_chronicle(app, pilot) -> ChronicleScreen:  # type: ignore[no-untyped-def]
     await pilot.press("c")
-    await wait_for(pilot, lambda: isinstance(app.screen, ChronicleScreen))
+    await wait_for(pilot, lambda: on_top(app, ChronicleScreen))
     await wait_for(pilot, lambda: app.screen.query_one("#entries", OptionList).option_count > 0)
     return app.screen  # type: ignore[no-any-return]
 
@@ -46,7 +49,7 @@ async def test_filters_narrow_the_chronicle_like_the_world_layer(busy_save: Path
             ("character", "nyx", ChronicleFilter(character="nyx")),
         ):
             screen.action_clear()
-            await pilot.pause()
+            await settle(pilot)
             screen.query_one(f"#filter-{name}", Select).value = value
             count = len(filter_entries(world, GM, chosen))
             await wait_for(pilot, lambda c=count: entries.option_count == c, what=f"{name}={value}")
@@ -69,9 +72,9 @@ async def test_export_previews_and_copies_for_the_chosen_audience(busy_save: Pat
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await open_chronicle(app, pilot)
         screen.query_one("#filter-season", Select).value = "Autumn 312"
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await wait_for(pilot, lambda: on_top(app, ExportScreen))
         dialog = app.screen
         expected, _ = export_text(world, GM, "public", "bbcode", "Autumn 312")
         await wait_for(pilot, lambda: dialog.text == expected, what="the BBCode preview")
@@ -83,7 +86,7 @@ async def test_export_previews_and_copies_for_the_chosen_audience(busy_save: Pat
         expected, _ = export_text(world, GM, "king:varos", "markdown", "Autumn 312")
         await wait_for(pilot, lambda: dialog.text == expected, what="the Markdown preview")
         assert VAROS_PRIVATE in dialog.text and "## Autumn 312" in dialog.text
-        await pilot.click("#copy")
+        await click(pilot, "#copy")
         assert app.clipboard == expected
         assert any(n.title == "Copied" for n in app._notifications)
 
@@ -100,12 +103,12 @@ async def test_selected_entries_export_alone(busy_save: Path) -> None:
         chosen = next(iter(screen.selected))
         assert "1 selected" in screen_text(app)
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+        await wait_for(pilot, lambda: on_top(app, ExportScreen))
         dialog = app.screen
         assert dialog.query_one("#export-scope", Select).value == "selected"
         text = world_of(busy_save).get("chronicle", chosen)["text"]
         await wait_for(pilot, lambda: text in dialog.text)
         assert dialog.text.count("[*]") == 1
-        await pilot.click("#close")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChronicleScreen))
+        await click(pilot, "#close")
+        await wait_for(pilot, lambda: on_top(app, ChronicleScreen))
         assert not app.screen.query("#copy") or not isinstance(app.screen.query_one("#copy"), Button)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Switch
 
 from yak_tui.app.screens.command import CommandScreen
@@ -21,7 +21,7 @@ def last_entry(path: Path) -> dict:
 
 async def open_roll(app, pilot) -> CommandScreen:  # type: ignore[no-untyped-def]
     await pilot.press("r")
-    await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the roll dialog")
+    await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the roll dialog")
     return app.screen  # type: ignore[no-any-return]
 
 
@@ -49,7 +49,7 @@ async def test_gm_sees_exact_odds_then_rolls_and_the_chronicle_has_it(save_path:
         assert f"rolled {roll['naturals'][0]}" in shown and f"= {roll['total']}" in shown and roll["band"] in shown
         assert face_lines(roll["naturals"][0])[2] in shown  # the die face drawn is the recorded natural
         assert entry["text"] in shown
-        await pilot.click("#copy")
+        await click(pilot, "#copy")
         assert entry["text"] in app.clipboard
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, CommandScreen))
@@ -62,9 +62,8 @@ async def test_dice_by_hand_validates_and_records_manual_naturals(save_path: Pat
         dialog = await open_roll(app, pilot)
         await pilot.press(*"Cross the river")
         dialog.query_one("#by-hand", Switch).value = True
-        await pilot.pause()
         naturals = dialog.query_one("#naturals", Input)
-        assert naturals.display
+        await wait_for(pilot, lambda: naturals.display, what="the naturals field")
         naturals.value = "7"
         await wait_for(pilot, lambda: "a d6 shows 1 to 6" in screen_text(app), what="the 1-6 check")
         assert dialog.query_one("#run", Button).disabled
@@ -73,7 +72,7 @@ async def test_dice_by_hand_validates_and_records_manual_naturals(save_path: Pat
         assert dialog.query_one("#run", Button).disabled
         naturals.value = "5"
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
-        await pilot.click("#run")
+        await click(pilot, "#run")
         await wait_for(pilot, lambda: dialog.query_one("#tray").display, what="the result")
         roll = last_entry(save_path)["rolls"][0]
         assert roll["naturals"] == [5] and roll["source"] == "manual"
@@ -111,12 +110,13 @@ async def test_the_tumble_runs_to_the_end_on_its_own(save_path: Path) -> None:
         tray = dialog.query_one(DiceTray)
         await wait_for(pilot, lambda: tray.animating)
         faces_seen = set()
-        for _ in range(40):
-            await pilot.pause(0.05)
+
+        def landed() -> bool:
             faces_seen.add(tray.frame)
-            if not tray.animating:
-                break
-        assert not tray.animating and len(faces_seen) > 3
+            return not tray.animating
+
+        await wait_for(pilot, landed, what="the dice landed")
+        assert len(faces_seen) > 3
         assert tray.rolls[0].naturals == tuple(last_entry(save_path)["rolls"][0]["naturals"])
 
 
@@ -139,14 +139,14 @@ async def test_a_refused_roll_says_why_and_who_may(save_path: Path) -> None:
         dialog = await open_roll(app, pilot)
         await pilot.press(*"Raid the border")
         dialog.query_one("#param-kingdom").value = "varos"  # his own forces' kingdom: he may, so pick Elbreth's
-        await pilot.pause()
+        await settle(pilot)
         dialog.query_one("#param-kingdom").value = "elbreth"
         await wait_for(pilot, lambda: "Who may: gm" in screen_text(app), what="who may")
         assert "inside another King's kingdom" in screen_text(app)
         assert dialog.query_one("#run", Button).disabled
         before = len(world_of(save_path).table("chronicle"))
         await pilot.press("ctrl+r")
-        await pilot.pause()
+        await settle(pilot)
         assert len(world_of(save_path).table("chronicle")) == before
 
 
@@ -154,10 +154,10 @@ async def test_a_player_cannot_roll_and_is_told_to_file_an_order(save_path: Path
     app = make_app(save_path, "player:nyx")
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("r")  # no roll key for a player
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, CommandScreen)
         app.open_command("roll")  # e.g. from the palette
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen))
+        await wait_for(pilot, lambda: on_top(app, CommandScreen))
         await pilot.press(*"Sneak")
         await wait_for(pilot, lambda: "they submit orders" in screen_text(app), what="the refusal")
         assert "Who may: gm" in screen_text(app)
@@ -180,6 +180,6 @@ async def test_the_result_line_waits_for_the_dice_to_land(save_path: Path) -> No
         tray = dialog.query_one(DiceTray)
         await wait_for(pilot, lambda: tray.animating)
         assert "RtD for Keep it secret" not in screen_text(app)
-        await wait_for(pilot, lambda: not tray.animating, timeout=5)
+        await wait_for(pilot, lambda: not tray.animating)
         await wait_for(pilot, lambda: "RtD for Keep it secret" in screen_text(app))
         await wait_for(pilot, lambda: "RtD for Keep it secret" in widget_text(app), what="the dashboard behind")

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.screens.command import CommandScreen
 from yak_tui.app.screens.order import OrderScreen
 from yak_tui.app.widgets.dice import DiceTray
-from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.app.widgets.rowtable import RowTable
 
 
@@ -23,14 +22,15 @@ async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> Non
         await wait_for(pilot, lambda: holdings.row_count > 0)
         holdings.focus()
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OrderScreen), what="the order form")
+        await wait_for(pilot, lambda: on_top(app, OrderScreen), what="the order form")
         dialog = app.screen
         assert "for Nyx" in screen_text(app)
         dialog.query_one("#order-command", Select).value = "roll"
-        await wait_for(pilot, lambda: dialog.query(ParamForm), what="the roll's fields")
+        reason = await query_ready(pilot, dialog, "#param-reason", Input)
         # Validated as typed: nothing typed yet, so nothing may be filed.
         await wait_for(pilot, lambda: dialog.query_one("#file", Button).disabled)
-        dialog.query_one("#param-reason", Input).focus()
+        reason.focus()
+        await wait_for(pilot, lambda: dialog.focused is reason, what="the reason focused")
         await pilot.press(*"Slip into Varosgate")
         await wait_for(pilot, lambda: not dialog.query_one("#file", Button).disabled, what="a valid order")
         # Only espionage missions may be private: the form says so at once.
@@ -39,7 +39,7 @@ async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> Non
         assert dialog.query_one("#file", Button).disabled
         dialog.query_one("#order-private", Switch).value = False
         await wait_for(pilot, lambda: not dialog.query_one("#file", Button).disabled)
-        await pilot.click("#file")
+        await click(pilot, "#file")
         await wait_for(pilot, lambda: not isinstance(app.screen, OrderScreen), what="filed")
         orders = world_of(save_path).table("orders")
         assert len(orders) == 1
@@ -57,7 +57,7 @@ async def test_the_gm_resolves_an_order_from_the_queue_with_dice(busy_save: Path
         await wait_for(pilot, lambda: queue.row_count == 1)
         queue.focus()
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the resolve dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the resolve dialog")
         dialog = app.screen
         await wait_for(pilot, lambda: "success:" in screen_text(app), what="the order's odds")
         assert "o-0001" in screen_text(app)
@@ -80,7 +80,7 @@ async def test_the_gm_rejects_with_a_reason_and_the_player_sees_it(busy_save: Pa
         await wait_for(pilot, lambda: queue.row_count == 1)
         queue.focus()
         await pilot.press("j")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen), what="the reject dialog")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the reject dialog")
         dialog = app.screen
         await pilot.press(*"The patrol is doubled tonight")
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
@@ -102,7 +102,7 @@ async def test_a_player_withdraws_his_waiting_order(busy_save: Path) -> None:
         await wait_for(pilot, lambda: mine.row_count == 1)
         mine.focus()
         await pilot.press("w")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandScreen))
+        await wait_for(pilot, lambda: on_top(app, CommandScreen))
         await wait_for(pilot, lambda: not app.screen.query_one("#run", Button).disabled)
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(busy_save).get("orders", "o-0001")["status"] == "withdrawn")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
+from textual.command import CommandPalette
 from textual.widgets import DataTable
 
 from yak_tui.app.screens.chronicle import ChronicleScreen
@@ -31,7 +32,7 @@ async def test_each_key_opens_its_screen_with_header_nav_and_footer(save_path: P
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press("e" if key == "d" else "d")
         await pilot.press(key)
-        await wait_for(pilot, lambda: isinstance(app.screen, screen), what=screen.__name__)
+        await wait_for(pilot, lambda: on_top(app, screen), what=screen.__name__)
         text = screen_text(app)
         assert "♛ Elbreth" in text and "Spring 312" in text and "◆ GM" in text
         assert "d Dashboard" in text and "c Chronicle" in text  # nav bar with keys
@@ -50,7 +51,8 @@ async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> N
             row = app.screen.query_one("#kingdoms-table", RowTable).get_row(kid)
             assert str(kingdom["treasury"]) == str(row[1])
             assert str(kingdom["manpower"]) == str(row[2])
-        assert "1 order waiting for adjudication" in text
+        await wait_for(pilot, lambda: "1 order waiting for adjudication" in screen_text(app),
+                       what="what is due (loaded after the first paint)")
         await wait_for(pilot, lambda: "o-0001" in screen_text(app), what="the order queue")
         assert "Envoys of Varos reach Highmoor." in widget_text(app)  # latest chronicle
 
@@ -61,7 +63,7 @@ async def test_treasury_plot_draws_every_season(busy_save: Path) -> None:
     app = make_app(busy_save)
     async with app.run_test(size=(140, 45)) as pilot:
         plot = app.screen.query_one(TreasuryPlot)
-        await wait_for(pilot, lambda: plot.ready, timeout=10, what="plotext")
+        await wait_for(pilot, lambda: plot.ready, what="plotext")
         history = world_of(busy_save).meta["history"]
         assert [s.values for s in plot.series if s.key == "elbreth"] == [tuple(float(p["kingdoms"]["elbreth"]["treasury"])
                                                                            for p in history)]
@@ -88,6 +90,7 @@ async def test_market_shows_potentials_and_fill(save_path: Path) -> None:
     view = market_board(world_of(save_path), GM)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("b")
+        await wait_for(pilot, lambda: on_top(app, MarketScreen), what="the market")
         table = app.screen.query_one("#sectors-table", DataTable)
         await wait_for(pilot, lambda: table.row_count == len(view.sectors))
         vale = table.get_row("highmoor-vale:industrial")
@@ -95,8 +98,8 @@ async def test_market_shows_potentials_and_fill(save_path: Path) -> None:
         assert "Highmoor Weavers (3)" in str(vale[6])
         table.focus()
         table.move_cursor(row=table.get_row_index("saltmarsh:commercial"))
-        await pilot.pause()
-        assert app.screen.query_one("#businesses").border_title == "Businesses in Saltmarsh"
+        await wait_for(pilot, lambda: app.screen.query_one("#businesses").border_title == "Businesses in Saltmarsh",
+                       what="Saltmarsh's businesses")
         assert "Hale & Sons Bank" in widget_text(app)
 
 
@@ -117,10 +120,12 @@ async def test_map_moves_the_cursor_and_describes_the_hex(save_path: Path) -> No
     app = make_app(save_path)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("m")
+        await wait_for(pilot, lambda: on_top(app, MapScreen), what="the map")
         hexmap = app.screen.query_one(HexMap)
         await wait_for(pilot, lambda: hexmap.view is not None)
         hexmap.focus_hex((4, 3))
-        await pilot.pause()
+        await wait_for(pilot, lambda: app.screen.query_one("#hex-panel").border_title == "Hex 4,3", what="the hex")
+        await settle(pilot)
         assert "Highmoor" in widget_text(app) and "Royal Guard" in widget_text(app)
         assert app.screen.query_one("#hex-panel").border_title == "Hex 4,3"
         await pilot.press("right")
@@ -134,8 +139,8 @@ async def test_map_moves_the_cursor_and_describes_the_hex(save_path: Path) -> No
 async def test_nav_bar_is_clickable(save_path: Path) -> None:
     app = make_app(save_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.click("#nav", offset=(52, 0))  # " m Map "
-        await wait_for(pilot, lambda: isinstance(app.screen, MapScreen), what="map")
+        await click(pilot, "#nav", offset=(52, 0))  # " m Map "
+        await wait_for(pilot, lambda: on_top(app, MapScreen), what="map")
 
 
 async def test_palette_reaches_every_screen_action_and_name(save_path: Path) -> None:
@@ -148,19 +153,19 @@ async def test_palette_reaches_every_screen_action_and_name(save_path: Path) -> 
                       "Jump to Keshar", "Jump to Saltmarsh", "Jump to Queen Mirela", "Jump to Principality of Kesh"):
             assert title in titles, title
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for(pilot, lambda: on_top(app, CommandPalette), what="the palette")
         await pilot.press(*"Jump to Keshar")
         await wait_for(pilot, lambda: "Jump to Keshar" in screen_text(app))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, MapScreen), what="the map")
+        await wait_for(pilot, lambda: on_top(app, MapScreen), what="the map")
         await wait_for(pilot, lambda: app.screen.query_one(HexMap).cursor == (6, 9), what="cursor on Keshar")
         assert "Host of Kesh" in widget_text(app)
         await pilot.press("ctrl+p")
-        await pilot.pause()
+        await wait_for(pilot, lambda: on_top(app, CommandPalette), what="the palette")
         await pilot.press(*"Go to Chronicle")
         await wait_for(pilot, lambda: "Go to Chronicle" in screen_text(app))
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChronicleScreen), what="the chronicle")
+        await wait_for(pilot, lambda: on_top(app, ChronicleScreen), what="the chronicle")
 
 
 async def test_help_lists_the_keys(save_path: Path) -> None:
@@ -174,7 +179,7 @@ async def test_help_lists_the_keys(save_path: Path) -> None:
             assert line in text, line
         assert "ctrl+p" in text
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, DashboardScreen))
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen))
 
 
 async def test_theme_toggles_between_dark_and_light(save_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, screen_text, wait_for, world_of
+from app_helpers import make_app, on_top, screen_text, settle, wait_for, world_of
 from textual.widgets import Button, ProgressBar
 
 from yak_tui.app.screens.advance import AdvanceScreen
@@ -22,7 +22,7 @@ async def test_advance_previews_confirms_and_moves_the_world(save_path: Path) ->
     app = make_app(save_path)
     async with app.run_test(size=(110, 40)) as pilot:
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, AdvanceScreen))
+        await wait_for(pilot, lambda: on_top(app, AdvanceScreen))
         dialog = app.screen
         confirm = dialog.query_one("#confirm", Button)
         await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
@@ -46,7 +46,7 @@ async def test_the_year_start_preview_shows_the_pipeline_sums(save_path: Path) -
     app = make_app(save_path)
     async with app.run_test(size=(140, 45)) as pilot:
         await pilot.press("a")
-        await wait_for(pilot, lambda: isinstance(app.screen, AdvanceScreen))
+        await wait_for(pilot, lambda: on_top(app, AdvanceScreen))
         await wait_for(pilot, lambda: not app.screen.query_one("#confirm", Button).disabled, what="the preview")
         text = screen_text(app)
         assert "Winter 312 → Spring 313" in text and "The year turns" in text
@@ -65,11 +65,11 @@ async def test_a_king_has_no_advance_key(save_path: Path) -> None:
     app = make_app(save_path, "king:elbreth")
     async with app.run_test(size=(110, 40)) as pilot:
         await pilot.press("a")
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, AdvanceScreen)
         assert " a Advance" not in screen_text(app)
         app.push_screen(AdvanceScreen())  # reached some other way, it refuses and shows no sums
         await wait_for(pilot, lambda: "Only the GM may close the season" in screen_text(app))
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert app.screen.query_one("#confirm", Button).disabled
         assert "→" not in screen_text(app)

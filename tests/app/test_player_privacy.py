@@ -13,13 +13,20 @@ from app_helpers import (
     BLIND_MODIFIER,
     GM_NOTE,
     VAROS_PRIVATE,
+    click,
     make_app,
+    mounted,
+    on_top,
+    query_ready,
     screen_text,
+    settle,
     wait_for,
     widget_text,
 )
+from textual.command import CommandPalette
 from textual.widgets import DataTable, Select
 
+from yak_tui.app.main import SCREENS
 from yak_tui.app.screens.chronicle import ChronicleScreen
 from yak_tui.app.screens.export import ExportScreen
 from yak_tui.app.screens.help import HelpScreen
@@ -58,30 +65,36 @@ async def walk(app, pilot) -> list[str]:  # type: ignore[no-untyped-def]
 
     await wait_for(pilot, lambda: "Due this season" in screen_text(app))
     look()
+    keys = {key: mode for mode, (_, _, key, _) in SCREENS.items()}
     for key in "ebsmcd":
         await pilot.press(key)
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda key=key: app.current_mode == keys[key] and mounted(app.screen),
+                       what=f"the {keys[key]} screen")
+        await settle(pilot)
         look()
     await pilot.press("m")
+    await wait_for(pilot, lambda: app.current_mode == "map" and mounted(app.screen), what="the map")
     hexmap = app.screen.query_one(HexMap)
     await wait_for(pilot, lambda: hexmap.view is not None)
     for cell in list(hexmap.view.cells):
         hexmap.focus_hex(cell)
-        await pilot.pause(0.02)
+        await settle(pilot)
         seen.append(widget_text(app))
     await pilot.press("b")
+    await wait_for(pilot, lambda: app.current_mode == "market" and mounted(app.screen), what="the market")
     table = app.screen.query_one("#sectors-table", DataTable)
     await wait_for(pilot, lambda: table.row_count > 0)
     for row in range(0, table.row_count, 3):
         table.move_cursor(row=row)
-        await pilot.pause(0.02)
+        await settle(pilot)
         seen.append(widget_text(app))
     await pilot.press("c")
-    await wait_for(pilot, lambda: isinstance(app.screen, ChronicleScreen))
-    await pilot.pause(0.3)
+    await wait_for(pilot, lambda: on_top(app, ChronicleScreen))
+    await settle(pilot)
     look()
     await pilot.press("x")
-    await wait_for(pilot, lambda: isinstance(app.screen, ExportScreen))
+    await wait_for(pilot, lambda: on_top(app, ExportScreen))
+    await settle(pilot)
     dialog = app.screen
     audiences = dialog.query_one("#export-audience", Select)
     choices = [value for _, value in audiences._options if isinstance(value, str)]
@@ -89,30 +102,31 @@ async def walk(app, pilot) -> list[str]:  # type: ignore[no-untyped-def]
         for audience in [c for c in choices if c in ("public", "gm", "player:nyx", "king:varos")]:
             dialog.query_one("#export-format", Select).value = fmt
             audiences.value = audience
-            await pilot.pause(0.1)
+            await settle(pilot)
             seen.append(dialog.text)
             look()
-            await pilot.click("#copy")
+            await click(pilot, "#copy")
             seen.append(app.clipboard)
     seen.append("EXPORT-AUDIENCES " + " ".join(choices))
     await pilot.press("escape")
     await pilot.press("question_mark")
-    await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+    await wait_for(pilot, lambda: on_top(app, HelpScreen))
     look()
     await pilot.press("escape")
     await pilot.press("d")
     if app.check_action("file_order", ()):
         await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(app.screen, OrderScreen))
-        app.screen.query_one("#order-command", Select).value = "roll"
-        await pilot.pause(0.3)
+        await wait_for(pilot, lambda: on_top(app, OrderScreen))
+        (await query_ready(pilot, app.screen, "#order-command", Select)).value = "roll"
+        await wait_for(pilot, lambda: app.screen.query("#param-reason"), what="the roll's fields")
+        await settle(pilot)
         look()
         await pilot.press("escape")
     seen.extend(f"{e.title} {e.help}" for e in app.palette_entries(app.screen))
     await pilot.press("ctrl+p")
-    await pilot.pause(0.3)
+    await wait_for(pilot, lambda: on_top(app, CommandPalette), what="the palette")
     await pilot.press(*"Varos")
-    await pilot.pause(0.5)
+    await settle(pilot)
     look()
     return seen
 

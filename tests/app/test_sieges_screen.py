@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, screen_text, wait_for, widget_text, world_of
+from app_helpers import click, make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text, world_of
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, SelectionList, Switch
 
@@ -55,14 +55,14 @@ async def open_sieges(pilot: Pilot[Any]) -> SiegesScreen:
 
 
 async def dialog_of(pilot: Pilot[Any], kind: type) -> Any:
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, kind), what=kind.__name__)
+    await wait_for(pilot, lambda: on_top(pilot.app, kind), what=kind.__name__)
     return pilot.app.screen
 
 
 async def by_hand(pilot: Pilot[Any], dialog: CommandScreen, naturals: str) -> None:
     """Dice by hand, so the test knows the roll; the Run button comes on when the naturals fit."""
     dialog.query_one("#by-hand", Switch).value = True
-    await pilot.pause(0.1)
+    await wait_for(pilot, lambda: dialog.query_one("#naturals").display, what="the naturals field")
     dialog.query_one("#naturals", Input).value = naturals
     await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="the Run button")
 
@@ -123,7 +123,7 @@ async def test_the_begin_dialog_shows_why_a_siege_would_be_refused(save_path: Pa
         picker.query_one("#begin-fort", Select).value = "ravenrock"
         await wait_for(pilot, lambda: "None of your units is camped at or next to this fort." in screen_text(app))
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, SiegesScreen))
+        await wait_for(pilot, lambda: on_top(app, SiegesScreen))
     assert world_of(save_path).table("sieges") == {}
 
 
@@ -164,7 +164,7 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         assert not any(isinstance(s, SiegeDecisionScreen) for s in app.screen_stack)  # asked once a season
         await pilot.press("y")
         prompt = await dialog_of(pilot, SiegeDecisionScreen)
-        await pilot.click("#sally")
+        await click(pilot, "#sally")
         await wait_for(pilot, lambda: prompt.recorded, what="the choice recorded")
         assert "sally against the besiegers" in screen_text(app)
         doc = siege_doc(save_path)
@@ -183,7 +183,7 @@ async def test_surrender_hands_the_fort_and_its_garrison_to_the_besieger(save_pa
     async with app.run_test(size=(140, 45)) as pilot:
         await open_sieges(pilot)
         prompt: SiegeDecisionScreen = await dialog_of(pilot, SiegeDecisionScreen)
-        await pilot.click("#surrender")
+        await click(pilot, "#surrender")
         await wait_for(pilot, lambda: prompt.recorded, what="the surrender")
         await pilot.press("escape")
         await wait_for(pilot, lambda: "surrendered" in screen_text(app), what="the ended siege")
@@ -383,9 +383,9 @@ async def test_a_player_sees_the_siege_but_not_the_garrison_and_files_orders(sav
         assert "as orders:" in text
         await pilot.press("p")
         order: OrderScreen = await dialog_of(pilot, OrderScreen)
-        await wait_for(pilot, lambda: order.query("#param-fort"), what="the smuggle form")
+        fort = await query_ready(pilot, order, "#param-fort", Select)
         assert order.query_one("#order-command", Select).value == "smuggle"
-        assert order.query_one("#param-fort", Select).value == "brinehaven"
+        assert fort.value == "brinehaven"
 
 
 @pytest.mark.parametrize(("identity", "prompted"), [("gm", True), ("king:elbreth", True), ("king:varos", False),
@@ -396,12 +396,12 @@ async def test_only_the_defender_or_the_gm_is_asked_to_choose(save_path: Path, i
     app = make_app(save_path, identity)
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await open_sieges(pilot)
-        await pilot.pause(0.3)
+        await settle(pilot)
         assert any(isinstance(s, SiegeDecisionScreen) for s in app.screen_stack) is prompted
         if not prompted:
             assert "Elbreth must choose" in screen_text(app)
             await pilot.press("y")
-            await pilot.pause(0.2)
+            await settle(pilot)
             assert app.screen is screen
 
 

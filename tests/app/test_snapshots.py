@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for
+from app_helpers import make_app, query_ready, wait_for
+from app_helpers import settle as settle_app
 from textual.pilot import Pilot
 from textual.widgets import Select
 
@@ -24,16 +25,33 @@ SCREEN_KEYS = {"dashboard": "d", "espionage": "e", "market": "b", "sieges": "s",
 async def settle(pilot: Pilot[Any]) -> None:
     """Let the dashboard's plot load (plotext comes in a worker) and every table measure itself."""
     app = pilot.app
-    await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), timeout=15, what="the plot")
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), what="the plot")
+    await settle_app(pilot)
+
+
+async def press_and_settle(pilot: Pilot[Any], *keys: str) -> None:
+    """Press the keys; `_` waits until the app is idle (a dialog loaded, a screen filled)."""
+    for key in keys:
+        if key == "_":
+            await settle(pilot)
+        else:
+            await pilot.press(key)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("screen", list(SCREEN_KEYS))
 def test_screen(snap_compare: Any, busy_save: Path, screen: str, size: tuple[int, int]) -> None:
     app = make_app(busy_save, poll_interval=0)
-    key = SCREEN_KEYS[screen]
-    assert snap_compare(app, press=[key, "_"] if key != "d" else ["_"], terminal_size=size, run_before=settle)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press(SCREEN_KEYS[screen])
+        await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
+                       what=f"the {screen} screen")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
 
 
 DIALOGS = {
@@ -54,14 +72,14 @@ def test_dialog(snap_compare: Any, busy_save: Path, dialog: str) -> None:
 
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
+        await press_and_settle(pilot, *keys)
         if dialog == "order":
-            await pilot.press(*keys)
-            await wait_for(pilot, lambda: pilot.app.screen.query("#order-command"))
-            pilot.app.screen.query_one("#order-command", Select).value = "roll"
-            await pilot.pause(0.3)
+            screen = pilot.app.screen
+            (await query_ready(pilot, screen, "#order-command", Select)).value = "roll"
+            await wait_for(pilot, lambda: screen.query("#param-reason"), what="the roll's fields")
+            await settle(pilot)
 
-    press = [] if dialog == "order" else keys
-    assert snap_compare(app, press=press, terminal_size=(80, 24), run_before=before)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
 
 
 def test_roll_result(snap_compare: Any, busy_save: Path) -> None:
@@ -73,14 +91,14 @@ def test_roll_result(snap_compare: Any, busy_save: Path) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
         await pilot.press("r", *"Hold the bridge")
-        await pilot.pause(0.2)
         screen: Any = pilot.app.screen
-        screen.query_one("#param-modifier", Input).value = "1"
+        (await query_ready(pilot, screen, "#param-modifier", Input)).value = "1"
         screen.query_one("#by-hand", Switch).value = True
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: screen.query_one("#naturals").display, what="the naturals field")
         screen.query_one("#naturals", Input).value = "5"
         await wait_for(pilot, lambda: not screen.query_one("#run").disabled, what="a valid roll")
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: screen.query_one("#tray").display, what="the dice")
+        await wait_for(pilot, lambda: screen.query_one("#result-lines").display, what="the dice landed")
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)

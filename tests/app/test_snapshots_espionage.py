@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for
+from app_helpers import make_app, on_top, query_ready, wait_for
 from test_snapshots import settle
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Switch
@@ -45,10 +45,11 @@ async def board(pilot: Pilot[Any], target: str = "varos") -> EspionageScreen:
     await settle(pilot)
     await pilot.press("e")
     app = pilot.app
-    await wait_for(pilot, lambda: isinstance(app.screen, EspionageScreen), what="the board")
+    await wait_for(pilot, lambda: on_top(app, EspionageScreen), what="the board")
     screen: EspionageScreen = app.screen  # type: ignore[assignment]
     screen.target = target
-    await pilot.pause(0.2)
+    await wait_for(pilot, lambda: screen.view is not None and screen.view.target == target, what="the target's board")
+    await settle(pilot)
     return screen
 
 
@@ -61,7 +62,7 @@ def test_board(snap_compare: Any, spy_save: Path, who: str, size: tuple[int, int
         screen = await board(pilot)
         table = screen.query_one("#missions-table", YakTable)
         table.move_cursor(row=table.get_row_index("embezzlement"))  # a met prerequisite, Corvin holds Treasury
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=before)
 
@@ -75,13 +76,12 @@ def test_order_form(snap_compare: Any, spy_save: Path) -> None:
         table.focus()
         table.move_cursor(row=table.get_row_index("crash-commodity-market"))
         await pilot.press("n")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SpyOrderScreen), what="the form")
+        await wait_for(pilot, lambda: on_top(pilot.app, SpyOrderScreen), what="the form")
         dialog = pilot.app.screen
-        await wait_for(pilot, lambda: dialog.query("#param-commodity"), what="the fields")
-        dialog.query_one("#param-province", Select).value = "amber-coast"
-        dialog.query_one("#param-commodity", Select).value = "Wine"
+        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+        (await query_ready(pilot, dialog, "#param-commodity", Select)).value = "Wine"
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(100, 40), run_before=before)
 
@@ -92,15 +92,15 @@ def test_resolve_result(snap_compare: Any, spy_save: Path) -> None:
     async def before(pilot: Pilot[Any]) -> None:
         await board(pilot)
         await pilot.press("x")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SpyDiceScreen), what="the resolve dialog")
+        await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the resolve dialog")
         dialog = pilot.app.screen
-        dialog.query_one("#param-gm_reason", Input).value = "the roads are watched"
+        (await query_ready(pilot, dialog, "#param-gm_reason", Input)).value = "the roads are watched"
         dialog.query_one("#param-gm_modifier", Input).value = "-1"
         dialog.query_one("#by-hand", Switch).value = True
         dialog.query_one("#naturals", Input).value = "5,2"
         await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(100, 40), run_before=before)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for
+from app_helpers import make_app, on_top, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Input, Switch
 
@@ -28,15 +28,15 @@ async def map_with_tobias(pilot: Pilot[Any]) -> None:
     """The map, Tobias chosen (the noble under the cursor), the cursor on Amberport in his range."""
     app: Any = pilot.app
     await pilot.press("m")
-    await wait_for(pilot, lambda: isinstance(app.screen, MapScreen))
+    await wait_for(pilot, lambda: on_top(app, MapScreen))
     hexmap = app.screen.query_one(HexMap)
     await wait_for(pilot, lambda: hexmap.view is not None)
     hexmap.focus_hex((6, 4))
-    await pilot.pause()
+    await settle(pilot)  # the map has followed the cursor: n picks the noble there
     await pilot.press("n")
     await wait_for(pilot, lambda: app.screen.noble == "tobias")
     hexmap.focus_hex((11, 5))
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=ids)
@@ -54,11 +54,11 @@ def test_map_as_the_player(snap_compare: Any, save_path: Path) -> None:
 async def casting_form(pilot: Pilot[Any]) -> None:
     app: Any = pilot.app
     await pilot.press("g")
-    await wait_for(pilot, lambda: isinstance(app.screen, CastingScreen))
+    await wait_for(pilot, lambda: on_top(app, CastingScreen))
     screen = app.screen
     await pilot.press("tab", *"ley-line", "tab", *"ward the bridge")
     await wait_for(pilot, lambda: screen.setup is not None and screen.problem is None)
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 async def casting_by_hand(pilot: Pilot[Any]) -> None:
@@ -67,13 +67,13 @@ async def casting_by_hand(pilot: Pilot[Any]) -> None:
     app: Any = pilot.app
     screen = app.screen
     screen.query_one("#cast-by-hand", Switch).value = True
-    await pilot.pause()
+    await wait_for(pilot, lambda: str(screen.query_one("#cast-run").label) == "Cast by hand", what="by hand")
     await pilot.press("ctrl+r")
     for stage, natural in (("power", "6"), ("control", "1"), ("resolution", "4")):
         await wait_for(pilot, lambda stage=stage: app.focused is screen.query_one(f"#die-{stage}", Input))
         await pilot.press(natural, "enter")
     await wait_for(pilot, lambda: screen.phase == "done")
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=ids)

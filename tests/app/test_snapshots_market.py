@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for
+from app_helpers import make_app, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Switch
 
@@ -46,7 +46,7 @@ async def market_ready(pilot: Pilot[Any], sector: str | None = None) -> None:
     await wait_for(pilot, lambda: business.row_count > 0 and screen.query_one("#detail").border_title
                    == app.world.display_name("businesses", business.coordinate_to_cell_key(
                        business.cursor_coordinate).row_key.value), what="the detail panel")
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -79,11 +79,11 @@ def test_competition_dice_land_in_the_expand_dialog(snap_compare: Any, market_sa
         screen: Any = pilot.app.screen
         await wait_for(pilot, lambda: "Who may lose" in str(screen.query_one("#market-preview").render()), what="preview")
         screen.query_one("#by-hand", Switch).value = True
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: screen.query_one("#naturals").display, what="the naturals field")
         screen.query_one("#naturals", Input).value = "4,1"
         await wait_for(pilot, lambda: not screen.query_one("#run", Button).disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: screen.query_one("#result-lines").display, what="the dice landing")
-        await pilot.pause(0.3)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(100, 34), run_before=before)

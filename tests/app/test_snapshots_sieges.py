@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, wait_for, widget_text
+from app_helpers import make_app, on_top, settle, wait_for, widget_text
 from textual.pilot import Pilot
 
 from yak_tui.app.screens.sieges import SiegeBeginScreen, SiegeDecisionScreen, SiegesScreen
@@ -41,13 +41,13 @@ def siege_save(save_path: Path) -> Path:
 async def show_sieges(pilot: Pilot[Any]) -> None:
     """Open the monitor and let every worker finish (the plot behind, the verdicts beside)."""
     app = pilot.app
-    await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), timeout=15, what="the plot")
+    await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), what="the plot")
     await pilot.press("s")
     await wait_for(pilot, lambda: any(isinstance(s, SiegesScreen) for s in app.screen_stack), what="the monitor")
     screen = next(s for s in app.screen_stack if isinstance(s, SiegesScreen))
     await wait_for(pilot, lambda: screen.monitor is not None and screen.place_id != "", what="the data")
     await wait_for(pilot, lambda: "Weighing" not in widget_text(app), what="the verdicts")
-    await pilot.pause(0.3)
+    await settle(pilot)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -66,8 +66,8 @@ def test_surrender_or_sally_prompt(snap_compare: Any, siege_save: Path, size: tu
 
     async def before(pilot: Pilot[Any]) -> None:
         await show_sieges(pilot)
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SiegeDecisionScreen), what="the prompt")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: on_top(pilot.app, SiegeDecisionScreen), what="the prompt")
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=before)
 
@@ -80,8 +80,8 @@ def test_begin_a_siege_dialog(snap_compare: Any, save_path: Path) -> None:
         screen = pilot.app.screen
         assert isinstance(screen, SiegesScreen)
         screen._begin("brinehaven")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, SiegeBeginScreen), what="the dialog")
+        await wait_for(pilot, lambda: on_top(pilot.app, SiegeBeginScreen), what="the dialog")
         await wait_for(pilot, lambda: "takes effect at once" in widget_text(pilot.app), what="the plan")
-        await pilot.pause(0.2)
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)

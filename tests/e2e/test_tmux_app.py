@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ pytestmark = [
 
 def test_switch_screens_roll_and_advance_in_a_real_terminal(session: tuple[Tmux, Path]) -> None:
     term, save = session
-    term.wait_for("Due this season", timeout=30)
+    term.wait_for("Due this season")
     assert "◆ GM" in term.screen() and "Spring 312" in term.screen()
 
     for key, marker in (("e", "Specialist pools"), ("b", "Sectors by province"), ("s", "Walled places"),
@@ -34,20 +33,19 @@ def test_switch_screens_roll_and_advance_in_a_real_terminal(session: tuple[Tmux,
     term.keys("r")
     term.wait_for("Odds before rolling")
     term.type("Hold the ford")
-    term.wait_for("success:")
-    term.keys("Enter")
+    term.keys("Enter")  # the dialog rolls once what was typed is checked
     # The dice tumble (animations are on in a real terminal), then land beside the chronicle line.
     text = term.wait_for(lambda t: "RtD for Hold the ford" in t and "rolled" in t)
     assert "rolling…" not in text
     term.keys("Escape")
-    term.wait_for(lambda t: "Odds before rolling" not in t and "Due this season" in t)
+    term.wait_for(lambda t: "Copy result" not in t and "Due this season" in t)
 
     term.keys("a")
     term.wait_for("Advance to Summer 312")
     term.keys("Enter")
     term.wait_for("Summer 312 begins")
     term.keys("Escape")
-    term.wait_for("Summer 312 · 3 seasons to year start")
+    term.wait_for(lambda t: "The season is closed" not in t and "Summer 312 · 3 seasons to year start" in t)
 
     world = World(WorldFile(save).read())
     assert world.date.label() == "Summer 312"
@@ -56,16 +54,12 @@ def test_switch_screens_roll_and_advance_in_a_real_terminal(session: tuple[Tmux,
     natural = rolls[0]["rolls"][0]["naturals"][0]
     assert f"rolled {natural}" in text  # the screen showed the natural the save recorded
 
-    term.keys("q")
-    deadline = time.monotonic() + 10
-    while term.alive() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not term.alive(), "yak did not quit on q"
+    term.quit()
 
 
 def test_the_terminal_shows_other_processes_writes(session: tuple[Tmux, Path]) -> None:
     term, save = session
-    term.wait_for("Due this season", timeout=30)
+    term.wait_for("Due this season")
     subprocess.run([str(YAK), "--save", str(save), "do", "note", "text=Riders seen on the Keshar road"], check=True,
                    capture_output=True, env={**os.environ})
-    term.wait_for("Riders seen on the", timeout=20)
+    term.wait_for("Riders seen on the")

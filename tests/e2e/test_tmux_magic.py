@@ -25,7 +25,7 @@ def flat(text: str) -> str:
 def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by_hand(
         session: tuple[Tmux, Path]) -> None:
     term, save = session
-    term.wait_for("Due this season", timeout=30)
+    term.wait_for("Due this season")
 
     # The map, and Tobias Venn (the Ambassador) chosen by a palette jump to his name.
     term.keys("m")
@@ -56,7 +56,10 @@ def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by
     term.type("Dice by hand")
     term.wait_for("turn on")
     term.keys("Enter")
-    term.wait_for(lambda t: "Search" not in t)
+    # The palette closes and a toast says so; it would cover the stages' subtitles below ("odds
+    # given Power 4"), so let it come and go.
+    term.wait_for(lambda t: "Search" not in t and "Dice by hand on" in t)
+    term.wait_for(lambda t: "Dice by hand on" not in t)
     term.keys("g")
     term.wait_for("Choose the mage and name his power source")  # mounted: the mage is preset
     term.keys("Tab")

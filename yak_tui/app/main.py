@@ -14,11 +14,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive, var
 from textual.screen import Screen
 
+from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import FocusPlace, WorldChanged
 from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
@@ -90,6 +92,10 @@ class YakApp(App[None]):
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
+        # Priority, so the focus has moved before the next key is routed: a value typed (or pasted)
+        # right after tab lands in the next field, not in the one being left.
+        Binding("tab", "focus_next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", show=False, priority=True),
     ]
 
     identity: reactive[Identity] = reactive(GM, init=False)
@@ -121,6 +127,13 @@ class YakApp(App[None]):
     def on_mount(self) -> None:
         if self.poll_interval > 0:
             self.set_interval(self.poll_interval, self._poll, name="poll-save")
+
+    async def on_event(self, event: events.Event) -> None:
+        """The last safety net under `FocusGuard`: a key must never go to a removed widget (it would
+        drop it, and escape, q and ctrl+c with it), so a stale focus is repaired before the key is routed."""
+        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
+            repair_focus(self.screen)
+        await super().on_event(event)
 
     @property
     def animate_dice(self) -> bool:

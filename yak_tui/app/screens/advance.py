@@ -4,7 +4,7 @@ confirmation, and a progress bar while it runs. Only the GM may confirm."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,14 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, ProgressBar, Static
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
-
-if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
 
 
 def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
@@ -48,7 +45,7 @@ def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
     return Content("\n").join(lines)
 
 
-class AdvanceScreen(ModalScreen[None]):
+class AdvanceScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
 
@@ -68,11 +65,6 @@ class AdvanceScreen(ModalScreen[None]):
         super().__init__()
         self.preview: views.AdvancePreview | None = None
         self.running = False
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog -wide"):

@@ -24,7 +24,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Button, Input, Label, Static, Switch
 
-from yak_tui.app.screens.base import YakScreen
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.widgets.common import Panel, YakInput
 from yak_tui.app.widgets.dice import DiceTray
 from yak_tui.app.widgets.paramform import ParamForm
@@ -123,6 +123,8 @@ class CastingScreen(YakScreen):
         self.problem: views.Problem | None = None
         self.as_order = False
         self._generation = 0
+        self._checked = 0  # the generation the shown problem belongs to
+        self._cast_when_checked = False  # ctrl+r came while the last keystroke was being validated
         self.stage = 0  # the stage being revealed
         self.naturals: list[int] = []  # dice by hand, typed so far
         self.rolls: tuple[views.RollView, ...] = ()
@@ -249,6 +251,7 @@ class CastingScreen(YakScreen):
     def _validated(self, event: Validated) -> None:
         if event.generation != self._generation or self.phase != "setup":
             return
+        self._checked = event.generation
         self.setup = event.setup
         self.problem = event.problem
         self.as_order = event.order
@@ -266,6 +269,9 @@ class CastingScreen(YakScreen):
         widget.update(text)
         widget.set_class(bool(text), "-shown")
         self._update_button()
+        if self._cast_when_checked:
+            self._cast_when_checked = False
+            self.action_cast()
 
     def _update_button(self) -> None:
         button = self.query_one("#cast-run", Button)
@@ -305,6 +311,10 @@ class CastingScreen(YakScreen):
     @on(Button.Pressed, "#cast-run")
     def action_cast(self) -> None:
         if self.phase != "setup":
+            return
+        if self._checked != self._generation:
+            # What was just typed is still being checked: cast (or say why not) once it is.
+            self._cast_when_checked = True
             return
         if self.problem is not None or self.setup is None or not self.setup.caster:
             if self.problem is not None:
@@ -422,13 +432,10 @@ class CastingScreen(YakScreen):
         die = self.query_one(f"#die-{stage}", Input)
         die.value = ""
         die.disabled = False
-        # After the layout that gives the panel its new height (odds and die row), not before.
-        self.set_timer(0.05, lambda: self._focus_die(stage))
-
-    def _focus_die(self, stage: str) -> None:
-        """Once laid out: the whole stage in view (its odds and the die to type) and the die focused."""
-        self.query_one(f"#die-{stage}", Input).focus(scroll_visible=False)
-        self._bring_into_view(self.query_one(f"#stage-{stage}"))
+        # The die takes the focus at once (the next key typed is this stage's die, however busy the
+        # machine); the whole stage comes into view after the layout that gives it its new height.
+        die.focus(scroll_visible=False)
+        self.set_timer(0.05, lambda: self._bring_into_view(self.query_one(f"#stage-{stage}")))
 
     def _bring_into_view(self, widget: Any) -> None:
         """Scroll to a panel at once; a tumbling die's own (animated) scroll must not pull back."""

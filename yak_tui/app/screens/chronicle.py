@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.widgets import OptionList, Select, Static
 from textual.widgets.option_list import Option
 
-from yak_tui.app.screens.base import YakScreen
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.widgets.common import Panel
 from yak_tui.world import views
 from yak_tui.world.model import World

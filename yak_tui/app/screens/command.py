@@ -18,9 +18,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, Switch
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.dice import DiceTray
 from yak_tui.app.widgets.keybar import KeyBar
@@ -28,7 +28,8 @@ from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
+    from yak_tui.world.identity import Identity
+    from yak_tui.world.model import World
 
 
 def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
@@ -54,7 +55,7 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
     return Content("\n").join(lines)
 
 
-class CommandScreen(ModalScreen[None]):
+class CommandScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
@@ -95,13 +96,10 @@ class CommandScreen(ModalScreen[None]):
         self.running = False
         self.result_text = ""
         self._generation = 0  # validations finish out of order; only the latest one counts
+        self._checked = 0  # the generation the shown problem belongs to
+        self._run_when_checked = False  # enter came while the last keystroke was being validated
         self.dice_problem: str | None = None
         self._holding = False
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         world = self.yak.world
@@ -199,17 +197,26 @@ class CommandScreen(ModalScreen[None]):
     @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
     def _check(self, generation: int, values: dict[str, Any], naturals: list[int] | None) -> None:
         world, identity = self.yak.world, self.yak.identity
-        problem = views.check_command(world, identity, self.command, values)
-        odds = views.command_odds(world, identity, self.command, values) if self._rolls else None
-        dice = None
-        if problem is None and naturals:
-            dice = views.check_hand_dice(world, identity, self.command, values, naturals)
+        try:
+            problem = views.check_command(world, identity, self.command, values)
+            odds = self._odds(world, identity, values) if self._rolls else None
+            dice = None
+            if problem is None and naturals:
+                dice = views.check_hand_dice(world, identity, self.command, values, naturals)
+        except Exception as error:  # every check must answer: a run may be waiting for it
+            self.post_message(self.Validated(generation, views.problem_of(error), None, None))
+            return
         self.post_message(self.Validated(generation, problem, odds, dice))
+
+    def _odds(self, world: World, identity: Identity, values: dict[str, Any]) -> views.OddsView | None:
+        """The odds shown before rolling (in the validation worker)."""
+        return views.command_odds(world, identity, self.command, values)
 
     @on(Validated)
     def _validated(self, event: Validated) -> None:
         if self.running or event.generation != self._generation:
             return
+        self._checked = event.generation
         self.problem = event.problem
         self.dice_problem = event.dice
         self._show_problem(event.problem)
@@ -219,6 +226,9 @@ class CommandScreen(ModalScreen[None]):
             if event.dice:
                 self.query_one("#naturals-error", Static).update(event.dice)
         self._update_run()
+        if self._run_when_checked:
+            self._run_when_checked = False
+            self.action_run()
 
     def _show_problem(self, problem: views.Problem | None, force: bool = False) -> None:
         forms = self.query(ParamForm)
@@ -243,6 +253,10 @@ class CommandScreen(ModalScreen[None]):
     # -- running ------------------------------------------------------------------------------------
     @on(Button.Pressed, "#run")
     def action_run(self) -> None:
+        if not self.running and self._checked != self._generation:
+            # What was just typed is still being checked: run (or say why not) once it is.
+            self._run_when_checked = True
+            return
         if self.running or self.query_one("#run", Button).disabled:
             if self.problem is not None:
                 self._show_problem(self.problem, force=True)

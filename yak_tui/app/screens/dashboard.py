@@ -15,8 +15,8 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import OrderAction
-from yak_tui.app.screens.base import YakScreen
 from yak_tui.app.widgets.common import Panel, num
 from yak_tui.app.widgets.plot import TreasuryPlot
 from yak_tui.app.widgets.rowtable import RowTable

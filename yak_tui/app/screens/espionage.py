@@ -24,8 +24,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Label, Select, Static
 
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import OrderAction
-from yak_tui.app.screens.base import YakScreen
 from yak_tui.app.screens.spy_dice import SpyDiceScreen, modifiers_text
 from yak_tui.app.widgets.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.world.espionage_board import (

@@ -12,14 +12,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
 
 
-class ExportScreen(ModalScreen[None]):
+class ExportScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy")]
 

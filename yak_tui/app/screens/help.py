@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.keybar import KeyBar
 
 TIPS = (
@@ -32,7 +32,7 @@ def _our_actions(node: object) -> set[str]:
     return actions
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q,question_mark", "close", "Close")]
 

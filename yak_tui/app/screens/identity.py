@@ -10,15 +10,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.world import views
 
 
-class IdentityScreen(ModalScreen[str | None]):
+class IdentityScreen(YakModal[str | None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 

@@ -23,8 +23,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import FocusPlace
-from yak_tui.app.screens.base import YakScreen
 from yak_tui.app.widgets.common import Panel
 from yak_tui.app.widgets.hexmap import HexMap
 from yak_tui.world import map_views, views

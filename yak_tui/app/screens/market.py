@@ -28,7 +28,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import DataTable, Static
 
-from yak_tui.app.screens.base import YakScreen
+from yak_tui.app.kit import YakScreen
 from yak_tui.app.widgets.common import FULL, NEARLY, ROOMY, Panel, YakTable, bar, num
 from yak_tui.world import market_board as board
 from yak_tui.world.identity import Identity

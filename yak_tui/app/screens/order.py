@@ -5,7 +5,7 @@ queue. Only NPC espionage missions may be filed privately (RULINGS §1)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -13,19 +13,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.keybar import KeyBar
 from yak_tui.app.widgets.paramform import ParamForm
 from yak_tui.world import views
 
-if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
 
-
-class OrderScreen(ModalScreen[None]):
+class OrderScreen(YakModal[None]):
     CSS_PATH = Path(__file__).with_name("dialogs.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order")]
 
@@ -47,12 +44,8 @@ class OrderScreen(ModalScreen[None]):
         self.holding = holding
         self.problem: views.Problem | None = None
         self._generation = 0
+        self._form_for = ""  # the command the form below was built for
         self.busy = False
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         world, identity = self.yak.world, self.yak.identity
@@ -93,10 +86,14 @@ class OrderScreen(ModalScreen[None]):
 
     @on(Select.Changed, "#order-command")
     async def _command_changed(self, event: Select.Changed) -> None:
+        """Rebuild only for another command (the Select also reports its first value as it mounts)."""
         event.stop()
-        await self._show_form("" if event.value is Select.NULL else str(event.value))
+        name = "" if event.value is Select.NULL else str(event.value)
+        if name != self._form_for:
+            await self._show_form(name)
 
     async def _show_form(self, name: str) -> None:
+        self._form_for = name
         holder = self.query_one("#order-form", Vertical)
         await holder.remove_children()
         choice = self.choices.get(name)

@@ -23,16 +23,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Select, SelectionList, Static
 
-from yak_tui.app.screens.base import NARROW, YakScreen
+from yak_tui.app.kit import NARROW, YakModal, YakScreen
 from yak_tui.app.widgets.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.world import siege_monitor as monitor
 from yak_tui.world.model import World
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry, YakApp
+    from yak_tui.app.main import PaletteEntry
 
 CSS = Path(__file__).with_name("sieges.tcss")
 DIALOG_CSS: list[str | PurePath] = [Path(__file__).with_name("dialogs.tcss"), CSS]
@@ -618,7 +617,7 @@ class SiegesScreen(YakScreen):
 
 # --- beginning a siege ------------------------------------------------------------------------------------
 
-class SiegeBeginScreen(ModalScreen[None]):
+class SiegeBeginScreen(YakModal[None]):
     """Pick a walled fort and the units camped at or next to it; see the blockade and provisions the
     siege would start with, and why it would be refused, before beginning it."""
 
@@ -645,11 +644,7 @@ class SiegeBeginScreen(ModalScreen[None]):
         self.problem: Any = None
         self.running = False
         self._generation = 0
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
+        self._units_for: str | None = None  # the fort the unit list was filled for
 
     def compose(self) -> ComposeResult:
         view = monitor.siege_monitor(self.yak.world, self.yak.identity)
@@ -695,6 +690,7 @@ class SiegeBeginScreen(ModalScreen[None]):
         units = self.query_one("#begin-units", SelectionList)
         units.clear_options()
         fort = self._fort()
+        self._units_for = fort
         forces = monitor.siege_forces(self.yak.world, self.yak.identity, fort) if fort else ()
         # Tick every free unit when they are all one kingdom's; a GM picks the side himself otherwise.
         one_side = len({f.owner_id for f in forces}) == 1
@@ -713,8 +709,11 @@ class SiegeBeginScreen(ModalScreen[None]):
 
     @on(Select.Changed, "#begin-fort")
     def _fort_changed(self, event: Select.Changed) -> None:
+        """Refill only for another fort: the Select also reports its first value as it mounts, and a
+        refill then would untick the units already chosen."""
         event.stop()
-        self._fill_units()
+        if self._fort() != self._units_for:
+            self._fill_units()
 
     @on(SelectionList.SelectedChanged, "#begin-units")
     def _units_changed(self, event: SelectionList.SelectedChanged[str]) -> None:
@@ -813,7 +812,7 @@ class SiegeBeginScreen(ModalScreen[None]):
 
 # --- the defenders' choice ----------------------------------------------------------------------------------
 
-class SiegeDecisionScreen(ModalScreen[None]):
+class SiegeDecisionScreen(YakModal[None]):
     """Short of provisions, the defenders surrender or sally: the season cannot close until they do."""
 
     CSS_PATH = DIALOG_CSS
@@ -831,11 +830,6 @@ class SiegeDecisionScreen(ModalScreen[None]):
         self.date = date
         self.running = False
         self.recorded = False
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         card = self.card

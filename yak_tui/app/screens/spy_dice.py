@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from textual import work
-
 from yak_tui.app.screens.command import CommandScreen
 from yak_tui.world import views
 from yak_tui.world.espionage_board import DialogOdds
@@ -40,13 +38,6 @@ class SpyDiceScreen(CommandScreen):
         super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
         self.odds_fn = odds
 
-    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
-    def _check(self, generation: int, values: dict[str, Any], naturals: list[int] | None) -> None:
-        world, identity = self.yak.world, self.yak.identity
-        problem = views.check_command(world, identity, self.command, values)
+    def _odds(self, world: World, identity: Identity, values: dict[str, Any]) -> views.OddsView | None:
         found = self.odds_fn(world, identity, values)
-        odds = None if found is None else views.OddsView(found.rows, found.extra)
-        dice = None
-        if problem is None and naturals:
-            dice = views.check_hand_dice(world, identity, self.command, values, naturals)
-        self.post_message(self.Validated(generation, problem, odds, dice))
+        return None if found is None else views.OddsView(found.rows, found.extra)

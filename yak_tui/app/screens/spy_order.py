@@ -9,7 +9,7 @@ Validation runs as typed, in a worker, exactly as the adjudicator would carry th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,9 +17,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from yak_tui.app.kit import YakModal
 from yak_tui.app.screens.command import odds_content
 from yak_tui.app.widgets.common import YakInput
 from yak_tui.app.widgets.paramform import ParamForm
@@ -35,9 +35,6 @@ from yak_tui.world.espionage_board import (
 )
 from yak_tui.world.identity import Identity
 
-if TYPE_CHECKING:
-    from yak_tui.app.main import YakApp
-
 HERE = Path(__file__).parent
 
 
@@ -45,7 +42,7 @@ def _field_of(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
-class SpyOrderScreen(ModalScreen[str | None]):
+class SpyOrderScreen(YakModal[str | None]):
     """Dismisses with the new order's id (None when closed without filing)."""
 
     CSS_PATH = [HERE / "dialogs.tcss", HERE / "espionage.tcss"]  # noqa: RUF012 (Textual reads it as a list)
@@ -74,13 +71,9 @@ class SpyOrderScreen(ModalScreen[str | None]):
         self.initial_mission = mission
         self.problem: views.Problem | None = views.Problem("mission", "choose the mission")
         self._generation = 0
+        self._fields_for: tuple[str, str] | None = None  # (mission, target) the fields were built for
         self.busy = False
         self.forced = False  # the user tried to submit: show every problem in full
-
-    @property
-    def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
 
     def compose(self) -> ComposeResult:
         world, identity = self.yak.world, self.yak.identity
@@ -117,6 +110,10 @@ class SpyOrderScreen(ModalScreen[str | None]):
 
     async def on_mount(self) -> None:
         await self._show_fields()
+        self._focus_first_field()
+
+    def _focus_first_field(self) -> None:
+        """The first field still to fill: the mission's own, else the note, else the mission."""
         forms = self.query(ParamForm)
         if forms and forms.first().query("Input, Select, Switch"):
             forms.first().focus_first()
@@ -150,8 +147,9 @@ class SpyOrderScreen(ModalScreen[str | None]):
     async def _show_fields(self) -> None:
         world, identity = self.yak.world, self.yak.identity
         holder = self.query_one("#spy-fields", Vertical)
-        await holder.remove_children()
         slug, target = self._mission(), self._target()
+        self._fields_for = (slug, target)
+        await holder.remove_children()
         help_widget = self.query_one("#spy-mission-help", Static)
         if slug not in catalogue():
             help_widget.update("")
@@ -187,8 +185,11 @@ class SpyOrderScreen(ModalScreen[str | None]):
     @on(Select.Changed, "#spy-mission")
     @on(Select.Changed, "#spy-target")
     async def _choice_changed(self, event: Select.Changed) -> None:
+        """Rebuild only for a new mission or target: each Select also reports its first value as it
+        mounts, and a rebuild then would remove the field the focus is on its way to."""
         event.stop()
-        await self._show_fields()
+        if (self._mission(), self._target()) != self._fields_for:
+            await self._show_fields()
 
     @on(ParamForm.Changed)
     @on(Input.Changed, "#spy-note")

@@ -48,6 +48,18 @@ class YakTable(DataTable[Any]):
         # (and so do the auto-sized containers around it).
         self.call_after_refresh(self._relayout)
 
+    def on_idle(self) -> None:
+        """DataTable measures new rows when idle, but keeps the cells it painted before that at the
+        old column widths (its render caches leave the width out of their keys): such a table would
+        show every cell cut to its header's width until something else cleared them. Drop those
+        cells once DataTable's own idle handler (next in line) has measured the rows."""
+        if self._require_update_dimensions or self._updated_cells:
+            self.call_later(self._repaint_measured)
+
+    def _repaint_measured(self) -> None:
+        self._clear_caches()
+        self.refresh()
+
     def _relayout(self) -> None:
         node: Any = self
         while node is not None and node is not self.screen:

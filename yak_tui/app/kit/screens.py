@@ -1,6 +1,8 @@
-"""What every main screen shares: header, nav bar, footer, and live re-rendering.
+"""The two bases of every screen of the app: `YakScreen` (a main screen) and `YakModal` (a dialog).
 
-A screen subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
+Both keep the focus on live widgets of their own (`FocusGuard`) and reach the app as `self.yak`.
+
+A main screen shares header, nav bar, footer, and live re-rendering: it subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
 draws `yak_tui.world.views` data in `refresh_view(world)`. It is called on mount, whenever the
 world changes (another process wrote the save, a command ran, the identity changed) and when
 the screen comes back into view after a change. Screens never compute rules: they render.
@@ -8,12 +10,13 @@ the screen comes back into view after a change. Screens never compute rules: the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 
+from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.messages import WorldChanged
 from yak_tui.app.widgets.header import NavBar, YakHeader
 from yak_tui.app.widgets.keybar import KeyBar
@@ -25,9 +28,21 @@ if TYPE_CHECKING:
 
 
 NARROW = 110
+ResultType = TypeVar("ResultType")
 
 
-class YakScreen(Screen[None]):
+class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
+    """A dialog over a screen; `dismiss(value)` hands its `ResultType` back."""
+
+    @property
+    def yak(self) -> YakApp:
+        app: Any = self.app
+        return app  # type: ignore[no-any-return]
+
+
+class YakScreen(FocusGuard, Screen[None]):
+    """A main screen (one per app mode): header, nav bar, body, key bar."""
+
     SCREEN_NAME = ""
 
     def __init__(self) -> None:
