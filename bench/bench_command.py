@@ -24,11 +24,11 @@ from typing import Any
 
 import orjson
 
+from yak_tui.kernel.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import append_entry, load_command_modules, run_command
-from yak_tui.world.demo import build_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
 
 
 def document_count(data: dict[str, dict[str, Any]]) -> int:

@@ -25,13 +25,13 @@ from typing import Any
 
 import orjson
 
-from yak_tui.rules.dice import SeededDice
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import load_command_modules, run_command
+from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.dice import SeededDice
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile, atomic_write_bytes
-from yak_tui.world.calendar import GameDate
-from yak_tui.world.commands import load_command_modules, run_command
-from yak_tui.world.demo import build_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
 
 SECTORS = ("industrial", "commercial", "service")
 COST = {"industrial": 3, "commercial": 3, "service": 4}

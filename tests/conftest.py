@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from yak_tui.world.commands import load_command_modules
+from yak_tui.kernel.commands import load_command_modules
 
-# Season-end steps run in the order their modules were first imported (yak_tui.world.seasons), so
+# Season-end steps run in the order their modules were first imported (yak_tui.kernel.seasons), so
 # a test module that imports warfare before economy would reorder them for every later test in its
 # process. Import them all now, in the one canonical order (the order a fresh `yak` uses).
 load_command_modules()

@@ -16,14 +16,14 @@ from textual.widget import Widget
 from textual.widgets import DataTable, OptionList, Static
 from textual.worker import WorkerState
 
+from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.main import YakApp
-from yak_tui.app.widgets.rowtable import RowTable
-from yak_tui.rules.dice import Modifier, RollRecord, ScriptedDice, SeededDice
+from yak_tui.kernel.commands import append_entry, run_command
+from yak_tui.kernel.dice import Modifier, RollRecord, ScriptedDice, SeededDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.session import advance_season
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import append_entry, run_command
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
-from yak_tui.world.session import advance_season
 
 W = TypeVar("W", bound=Widget)
 NYX = Identity.parse("player:nyx")

@@ -10,10 +10,10 @@ from typing import Any
 from app_helpers import make_app, on_top, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Input, Switch
 
-from yak_tui.app.screens.casting import CastingScreen
-from yak_tui.app.widgets.dice import DiceTray
+from yak_tui.app.areas.magic.screen import CastingScreen
+from yak_tui.app.kit.dice import DiceTray
+from yak_tui.areas.magic.commands import stage_odds
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.magic import stage_odds
 
 PARAMS = {"caster": "maelis", "source": "ley-line"}
 

@@ -17,18 +17,18 @@ from app_helpers import make_app, on_top, settle, wait_for
 from textual.screen import Screen
 from textual.widgets import Input, Select
 
-import yak_tui.app.screens
+import yak_tui.app
+from yak_tui.app.areas.espionage.screen import EspionageScreen
+from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit import FocusGuard, holds
-from yak_tui.app.screens.espionage import EspionageScreen
-from yak_tui.app.screens.order import OrderScreen
-from yak_tui.app.screens.spy_order import SpyOrderScreen
-from yak_tui.app.widgets.paramform import ParamForm
+from yak_tui.app.kit.order import OrderScreen
+from yak_tui.app.kit.paramform import ParamForm
 
 
 def test_every_screen_and_dialog_of_the_app_guards_its_focus() -> None:
     found = []
-    for module in pkgutil.iter_modules(yak_tui.app.screens.__path__):
-        loaded = importlib.import_module(f"yak_tui.app.screens.{module.name}")
+    for module in pkgutil.walk_packages(yak_tui.app.__path__, "yak_tui.app."):
+        loaded = importlib.import_module(module.name)
         for _, cls in inspect.getmembers(loaded, inspect.isclass):
             if issubclass(cls, Screen) and cls.__module__.startswith("yak_tui."):
                 found.append(cls)

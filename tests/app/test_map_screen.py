@@ -10,12 +10,12 @@ from typing import Any
 
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 
-from yak_tui.app.screens.command import CommandScreen
-from yak_tui.app.screens.map import STATE_STYLE, MapScreen
-from yak_tui.app.widgets.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.areas.nobles.screen import STATE_STYLE, MapScreen
+from yak_tui.app.kit.command import CommandScreen
+from yak_tui.areas.nobles import read as map_views
+from yak_tui.kernel.identity import Identity
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import map_views
-from yak_tui.world.identity import Identity
 
 GREYWATCH, MILLBROOK, THORNFIELD, AMBERPORT, EMPTY = (6, 4), (5, 2), (9, 4), (11, 5), (7, 4)
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Switch
 
-from yak_tui.app.screens.command import CommandScreen
-from yak_tui.app.widgets.dice import FRAME_DELAYS, DiceTray, face_lines
-from yak_tui.world import views
-from yak_tui.world.identity import GM
+from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.kit.dice import FRAME_DELAYS, DiceTray, face_lines
+from yak_tui.kernel import views
+from yak_tui.kernel.identity import GM
 
 
 def last_entry(path: Path) -> dict:

@@ -9,10 +9,10 @@ from pathlib import Path
 from app_helpers import click, make_app, on_top, query_ready, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Button, Input, Select, Switch
 
-from yak_tui.app.screens.command import CommandScreen
-from yak_tui.app.screens.order import OrderScreen
-from yak_tui.app.widgets.dice import DiceTray
-from yak_tui.app.widgets.rowtable import RowTable
+from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.order import OrderScreen
+from yak_tui.app.kit.rowtable import RowTable
 
 
 async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> None:

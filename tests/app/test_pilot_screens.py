@@ -10,17 +10,17 @@ from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, 
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
-from yak_tui.app.screens.chronicle import ChronicleScreen
-from yak_tui.app.screens.dashboard import DashboardScreen
-from yak_tui.app.screens.espionage import EspionageScreen
-from yak_tui.app.screens.map import MapScreen
-from yak_tui.app.screens.market import MarketScreen
-from yak_tui.app.screens.sieges import SiegesScreen
-from yak_tui.app.widgets.hexmap import HexMap
-from yak_tui.app.widgets.rowtable import RowTable
-from yak_tui.rules.warfare import fort_name
-from yak_tui.world.identity import GM
-from yak_tui.world.market_board import market_board
+from yak_tui.app.areas.court.chronicle import ChronicleScreen
+from yak_tui.app.areas.court.dashboard import DashboardScreen
+from yak_tui.app.areas.economy.screen import MarketScreen
+from yak_tui.app.areas.espionage.screen import EspionageScreen
+from yak_tui.app.areas.nobles.hexmap import HexMap
+from yak_tui.app.areas.nobles.screen import MapScreen
+from yak_tui.app.areas.warfare.screen import SiegesScreen
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.areas.economy.read import market_board
+from yak_tui.areas.warfare.rules import fort_name
+from yak_tui.kernel.identity import GM
 
 SCREENS = [("d", DashboardScreen), ("e", EspionageScreen), ("b", MarketScreen), ("s", SiegesScreen),
            ("m", MapScreen), ("c", ChronicleScreen)]
@@ -58,7 +58,7 @@ async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> N
 
 
 async def test_treasury_plot_draws_every_season(busy_save: Path) -> None:
-    from yak_tui.app.widgets.plot import TreasuryPlot
+    from yak_tui.app.kit.plot import TreasuryPlot
 
     app = make_app(busy_save)
     async with app.run_test(size=(140, 45)) as pilot:

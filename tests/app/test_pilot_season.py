@@ -8,9 +8,9 @@ from pathlib import Path
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, world_of
 from textual.widgets import Button, ProgressBar
 
-from yak_tui.app.screens.advance import AdvanceScreen
+from yak_tui.app.areas.court.advance import AdvanceScreen
+from yak_tui.kernel.session import preview
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.session import preview
 
 
 def set_date(path: Path, season: str, year: int = 312) -> None:

@@ -2,7 +2,7 @@
 provisions falling season by season, the surrender-or-sally prompt (and the advance refused until
 it is answered), messengers and smuggling with odds and dice, blockade and lift, raids, captures
 and looting with the refusal reasons shown; what a King and a player see; and the headless data
-of `yak_tui.world.siege_monitor` through the audience filter."""
+of `yak_tui.areas.warfare.read` through the audience filter."""
 
 from __future__ import annotations
 
@@ -14,16 +14,22 @@ from app_helpers import click, make_app, on_top, query_ready, screen_text, settl
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, SelectionList, Switch
 
-from yak_tui.app.screens.advance import AdvanceScreen
-from yak_tui.app.screens.command import CommandScreen
-from yak_tui.app.screens.order import OrderScreen
-from yak_tui.app.screens.sieges import FortsTable, PlacesTable, SiegeBeginScreen, SiegeDecisionScreen, SiegesScreen
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.app.areas.court.advance import AdvanceScreen
+from yak_tui.app.areas.warfare.screen import (
+    FortsTable,
+    PlacesTable,
+    SiegeBeginScreen,
+    SiegeDecisionScreen,
+    SiegesScreen,
+)
+from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.kit.order import OrderScreen
+from yak_tui.areas.warfare import read as monitor
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.session import advance_season
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import siege_monitor as monitor
-from yak_tui.world.commands import run_command
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.session import advance_season
 
 VAROS = Identity.parse("king:varos")
 ELBRETH = Identity.parse("king:elbreth")

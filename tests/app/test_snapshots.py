@@ -16,7 +16,7 @@ from app_helpers import settle as settle_app
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from yak_tui.app.widgets.plot import TreasuryPlot
+from yak_tui.app.kit.plot import TreasuryPlot
 
 SIZES = [(80, 24), (140, 45)]
 SCREEN_KEYS = {"dashboard": "d", "espionage": "e", "market": "b", "sieges": "s", "map": "m", "chronicle": "c"}

@@ -17,14 +17,14 @@ from test_snapshots import settle
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Switch
 
-from yak_tui.app.screens.espionage import EspionageScreen
-from yak_tui.app.screens.spy_dice import SpyDiceScreen
-from yak_tui.app.screens.spy_order import SpyOrderScreen
-from yak_tui.app.widgets.common import YakTable
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.app.areas.espionage.screen import EspionageScreen
+from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
+from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
+from yak_tui.app.kit.common import YakTable
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import run_command
-from yak_tui.world.identity import GM, Identity
 
 SIZES = [(80, 24), (140, 45)]
 CORVIN = Identity.parse("player:corvin")

@@ -16,10 +16,10 @@ from app_helpers import make_app, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Switch
 
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import run_command
-from yak_tui.world.identity import GM
 
 SIZES = [(80, 24), (140, 45)]
 

@@ -15,13 +15,13 @@ import pytest
 from app_helpers import make_app, on_top, settle, wait_for, widget_text
 from textual.pilot import Pilot
 
-from yak_tui.app.screens.sieges import SiegeBeginScreen, SiegeDecisionScreen, SiegesScreen
-from yak_tui.app.widgets.plot import TreasuryPlot
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.app.areas.warfare.screen import SiegeBeginScreen, SiegeDecisionScreen, SiegesScreen
+from yak_tui.app.kit.plot import TreasuryPlot
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.session import advance_season
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import run_command
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.session import advance_season
 
 SIZES = [(80, 24), (140, 45)]
 VAROS = Identity.parse("king:varos")

@@ -13,7 +13,7 @@ from typing import Any
 from app_helpers import settle, wait_for
 from textual.app import App, ComposeResult
 
-from yak_tui.app.widgets.table import YakTable
+from yak_tui.app.kit.table import YakTable
 
 
 class OneTable(App[None]):

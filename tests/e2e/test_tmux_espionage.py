@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux, yak_command
 
+from yak_tui.areas.espionage.read import mission_lines
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
-from yak_tui.world.espionage_board import mission_lines
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
 
 pytestmark = [
     pytest.mark.e2e,

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux
 
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.model import World
 
 pytestmark = [
     pytest.mark.e2e,

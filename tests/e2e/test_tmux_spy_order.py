@@ -16,12 +16,12 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux, yak_command
 
-from yak_tui.rules.espionage import catalogue
+from yak_tui.areas.espionage.read import board_view, mission_lines, mission_needs
+from yak_tui.areas.espionage.rules import catalogue
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
-from yak_tui.world.espionage_board import board_view, mission_lines, mission_needs
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
 
 pytestmark = [
     pytest.mark.e2e,

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from yak_tui.kernel.demo import create_world
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.demo import create_world
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandResult, run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.calendar import GameDate
-from yak_tui.world.commands import CommandResult, run_command
-from yak_tui.world.identity import Identity
 
 
 def run(save: WorldFile, who: str, name: str, params: dict[str, Any] | None = None,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
+from yak_tui.kernel.audience import visible_entries, visible_table
+from yak_tui.kernel.commands import CommandError
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import due_items
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries, visible_table
-from yak_tui.world.commands import CommandError
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-from yak_tui.world.seasons import due_items
 
 
 def _refused(save: WorldFile, who: str, name: str, params: dict, field: str) -> None:

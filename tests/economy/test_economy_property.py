@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.rules.dice import SeededDice
-from yak_tui.world import economy as eco
-from yak_tui.world.calendar import GameDate
-from yak_tui.world.commands import CommandError, apply_command
-from yak_tui.world.demo import build_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import SECTORS, World
+from yak_tui.areas.economy import commands as eco
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandError, apply_command
+from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.dice import SeededDice
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import SECTORS, World
 
 ACTIONS = ("business-open", "business-expand", "produce", "goods-store", "goods-ship", "goods-release",
            "business-sell", "business-dismantle", "monopoly-grant", "monopoly-revoke", "credit-extend",

@@ -7,15 +7,15 @@ import orjson
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
+from yak_tui.areas.economy import commands as eco
+from yak_tui.areas.economy import rules
 from yak_tui.cli import main
-from yak_tui.rules import economy as rules
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import economy as eco
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandContext, CommandError, spec_for
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
 
 
 def _refused(save: WorldFile, who: str, name: str, params: dict, field: str, dice: tuple = ()) -> CommandError:

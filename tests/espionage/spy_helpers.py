@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandContext, CommandResult, load_command_modules, run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import StepReport
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandContext, CommandResult, load_command_modules, run_command
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
-from yak_tui.world.seasons import StepReport
 
 load_command_modules()
 

@@ -10,17 +10,17 @@ from typing import Any
 import pytest
 from spy_helpers import CORVIN, KING_ELBRETH, KING_KESH, KING_VAROS, SILAS, do, mutate, read, texts
 
+from yak_tui.areas.espionage.commands import mission_stakes
 from yak_tui.cli import main
+from yak_tui.kernel.audience import visible_entries, visible_table
+from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate
+from yak_tui.kernel.commands import CommandError
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.orders import queue_for
+from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.session import due_for
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries, visible_table
-from yak_tui.world.authority import Stakes, adjudicator_for, may_adjudicate
-from yak_tui.world.commands import CommandError
-from yak_tui.world.demo import create_world
-from yak_tui.world.espionage import mission_stakes
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.orders import queue_for
-from yak_tui.world.seasons import due_items
-from yak_tui.world.session import due_for
 
 SECRET_KEYS = ("naturals", "modifiers", "total", "band", "secret", "known_to_target", "known_sponsor", "evidence")
 
@@ -184,7 +184,7 @@ def test_sponsor_is_not_told_whether_it_was_detected(save: WorldFile) -> None:
 
 def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
     order = do(save, "spy-order", {"mission": "infiltrate-treasury", "target": "elbreth"}, who=SILAS)
-    from yak_tui.world.espionage import espionage_inbox
+    from yak_tui.areas.espionage.commands import espionage_inbox
 
     world = read(save)
     assert [oid for oid, _ in espionage_inbox(world, GM)] == [order.data["order"]]

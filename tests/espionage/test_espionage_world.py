@@ -21,15 +21,15 @@ from spy_helpers import (
     texts,
 )
 
-from yak_tui.rules.espionage import catalogue, mission, mission_cost
+from yak_tui.areas.espionage import commands as espionage
+from yak_tui.areas.espionage.rules import catalogue, mission, mission_cost
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandError
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import due_items
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import espionage
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
-from yak_tui.world.seasons import due_items
 
 
 @pytest.fixture

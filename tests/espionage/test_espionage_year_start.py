@@ -21,13 +21,13 @@ from spy_helpers import (
     texts,
 )
 
+from yak_tui.areas.court.commands import upkeep_due
+from yak_tui.areas.espionage import commands as espionage
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.demo import build_world, create_world
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import espionage
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.core_commands import upkeep_due
-from yak_tui.world.demo import build_world, create_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
 
 
 @pytest.fixture
@@ -240,7 +240,7 @@ def test_next_year_effects_last_through_the_production_step(save: WorldFile) -> 
     effect_id = result.data["effect"]
     seen_in_production: list[bool] = []
 
-    from yak_tui.world import seasons
+    from yak_tui.kernel import seasons
 
     def spy_on_production(ctx: Any, report: Any) -> None:
         seen_in_production.append(bool(ctx.world.get("effects", effect_id)["active"]))

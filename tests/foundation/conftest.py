@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from yak_tui.kernel.commands import load_command_modules
+from yak_tui.kernel.demo import build_world, create_world
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import load_command_modules
-from yak_tui.world.demo import build_world, create_world
-from yak_tui.world.model import World
 
 load_command_modules()
 

@@ -9,7 +9,9 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.rules.dice import (
+from yak_tui.kernel.commands import apply_command, run_command
+from yak_tui.kernel.demo import build_world, create_world
+from yak_tui.kernel.dice import (
     Dice,
     DiceError,
     ManualDice,
@@ -23,11 +25,9 @@ from yak_tui.rules.dice import (
     exact_odds,
     parse_dice,
 )
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import apply_command, run_command
-from yak_tui.world.demo import build_world, create_world
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
 
 # --- sources -----------------------------------------------------------------------------------
 
@@ -189,7 +189,7 @@ def test_seed_recorded_through_the_save_and_cli(tmp_path: Path, capsys: pytest.C
 
 
 def test_scripted_exhaustion_in_a_command_changes_nothing(tmp_path: Path) -> None:
-    from yak_tui.rules.dice import DiceError as Err
+    from yak_tui.kernel.dice import DiceError as Err
 
     save = create_world(tmp_path / "w.json")
     before = save.path.read_bytes()

@@ -8,7 +8,7 @@ import textwrap
 
 import orjson
 
-CORE = ("yak_tui.rules", "yak_tui.world", "yak_tui.store")
+CORE = ("yak_tui.kernel", "yak_tui.areas", "yak_tui.rules", "yak_tui.store")
 
 PROBE = textwrap.dedent(
     """
@@ -22,7 +22,7 @@ PROBE = textwrap.dedent(
             importlib.import_module(info.name)
             imported.append(info.name)
     # Registering every command and check pulls in the same modules the CLI and app use.
-    from yak_tui.world.commands import load_command_modules
+    from yak_tui.kernel.commands import load_command_modules
     load_command_modules()
     ui = sorted(m for m in sys.modules if m == "textual" or m.startswith(("textual.", "textual_")))
     sys.stdout.write(orjson.dumps({{"imported": imported, "ui": ui}}).decode())
@@ -41,8 +41,8 @@ def test_core_imports_without_textual() -> None:
     result = probe(*CORE)
     assert result["ui"] == [], f"the core imported the UI: {result['ui']}"
     imported = set(result["imported"])
-    for module in ("yak_tui.rules.dice", "yak_tui.rules.rtd", "yak_tui.world.commands", "yak_tui.world.audience",
-                   "yak_tui.world.seasons", "yak_tui.store.storage"):
+    for module in ("yak_tui.kernel.dice", "yak_tui.kernel.rtd", "yak_tui.kernel.commands", "yak_tui.kernel.audience",
+                   "yak_tui.kernel.seasons", "yak_tui.store.storage"):
         assert module in imported
     assert len(imported) >= 15
 

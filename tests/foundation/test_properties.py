@@ -12,13 +12,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.rules.dice import DiceError, ScriptedDice
+from yak_tui.kernel import commands as commands_module
+from yak_tui.kernel.commands import CommandContext, CommandError, CommandSpec, Param, apply_command, run_command
+from yak_tui.kernel.demo import build_world, create_world
+from yak_tui.kernel.dice import DiceError, ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import commands as commands_module
-from yak_tui.world.commands import CommandContext, CommandError, CommandSpec, Param, apply_command, run_command
-from yak_tui.world.demo import build_world, create_world
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
 
 BASE = build_world()
 KINGDOMS = sorted(BASE["kingdoms"])

@@ -13,16 +13,14 @@ from typing import Any
 import orjson
 import pytest
 
+from yak_tui.areas.court import commands as core_commands
 from yak_tui.cli import main
-from yak_tui.rules.dice import Modifier, RollRecord, ScriptedDice, SeededDice
-from yak_tui.rules.tables_loader import table
-from yak_tui.store.storage import WorldFile
-from yak_tui.world import commands as commands_module
-from yak_tui.world import core_commands, seasons
-from yak_tui.world.audience import filter_document, visible_entries, visible_table
-from yak_tui.world.authority import Stakes, adjudicator_for, may_adjudicate, who_may
-from yak_tui.world.chronicle import export_entries
-from yak_tui.world.commands import (
+from yak_tui.kernel import commands as commands_module
+from yak_tui.kernel import seasons
+from yak_tui.kernel.audience import filter_document, visible_entries, visible_table
+from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate, who_may
+from yak_tui.kernel.chronicle import export_entries
+from yak_tui.kernel.commands import (
     CommandContext,
     CommandError,
     CommandSpec,
@@ -30,11 +28,14 @@ from yak_tui.world.commands import (
     append_entry,
     run_command,
 )
-from yak_tui.world.demo import DEMO_FILE, build_world
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
-from yak_tui.world.orders import orders_of, queue_for
-from yak_tui.world.session import advance_season
+from yak_tui.kernel.demo import DEMO_FILE, build_world
+from yak_tui.kernel.dice import Modifier, RollRecord, ScriptedDice, SeededDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.orders import orders_of, queue_for
+from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.tables import table
+from yak_tui.store.storage import WorldFile
 
 KING_E = Identity("king", "elbreth")
 KING_V = Identity("king", "varos")
@@ -259,13 +260,13 @@ def test_demo_numbers_are_what_the_test_expects() -> None:
 def test_advance_through_the_year_with_only_the_foundation_steps(save: WorldFile,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """Exact treasury changes when tax, upkeep and resets are the whole pipeline."""
-    core = {name: [fn for fn in fns if fn.__module__ == "yak_tui.world.core_commands"]
+    core = {name: [fn for fn in fns if fn.__module__ == "yak_tui.areas.court.commands"]
             for name, fns in seasons._year_start.items()}
     monkeypatch.setattr(seasons, "_year_start", core)
     monkeypatch.setattr(core_commands, "UPKEEP_SURCHARGES", [])
     monkeypatch.setattr(seasons, "_season_end", [])
     monkeypatch.setattr(seasons, "_season_start",
-                        [(t, f) for t, f in seasons._season_start if f.__module__ == "yak_tui.world.core_commands"])
+                        [(t, f) for t, f in seasons._season_start if f.__module__ == "yak_tui.areas.court.commands"])
     start = treasuries(read(save))
     steps = advance_to_next_year(save)
     end = treasuries(read(save))

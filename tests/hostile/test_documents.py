@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.world.demo import build_world
-from yak_tui.world.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
-from yak_tui.world.model import TABLES
-from yak_tui.world.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
+from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
+from yak_tui.kernel.model import TABLES
+from yak_tui.kernel.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
 
 DEMO = build_world()
 

@@ -13,9 +13,9 @@ import orjson
 import pytest
 from hostile_helpers import assert_refused, sha256
 
+from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
+from yak_tui.kernel.identity import GM
 from yak_tui.store.storage import CorruptSaveError, WorldFile
-from yak_tui.world.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
-from yak_tui.world.identity import GM
 
 Data = dict[str, Any]
 DATE = {"year": 312, "season": "Spring"}

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from hostile_helpers import assert_refused, yak
 
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandSpec
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import COMMANDS, CommandContext, CommandSpec
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
 
 EFFECT_IDS = ("varos-spy-ring-in-elbreth", "elbreth-smuggling-varos-march")
 

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
+from yak_tui.areas.magic.commands import normalize_source, pending_consequences, stage_odds
 from yak_tui.cli import main
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandError, CommandResult, run_command, spec_for
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.session import due_for
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError, CommandResult, run_command, spec_for
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.magic import normalize_source, pending_consequences, stage_odds
-from yak_tui.world.model import World
-from yak_tui.world.session import due_for
 
 GM = Identity.parse("gm")
 

@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
+from yak_tui.areas.nobles.commands import command_targets, parse_hex, relocate_targets
 from yak_tui.cli import main
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandError, CommandResult, run_command, spec_for
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError, CommandResult, run_command, spec_for
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-from yak_tui.world.nobles import command_targets, parse_hex, relocate_targets
 
 GM = Identity.parse("gm")
 NO_SWING = 16

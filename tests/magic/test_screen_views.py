@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.rules.dice import HandDice
+from yak_tui.areas.magic import read as casting_views
+from yak_tui.areas.nobles import read as map_views
+from yak_tui.kernel.commands import CommandError, load_command_modules, run_command
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.dice import HandDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world import casting_views, map_views
-from yak_tui.world.commands import CommandError, load_command_modules, run_command
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
 
 GM = Identity.parse("gm")
 CAST = {"caster": "maelis", "source": "ley-line", "spell": "ward the bridge"}

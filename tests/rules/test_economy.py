@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from yak_tui.cli import resolve_economy
-from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
-from yak_tui.rules import economy as eco
-from yak_tui.rules.dice import DiceError, Modifier, ScriptedDice, exact_odds
-from yak_tui.rules.economy import Rival
-from yak_tui.rules.rtd import BANDS
+from yak_tui.areas.economy import cli as resolve_economy
+from yak_tui.areas.economy import rules as eco
+from yak_tui.areas.economy.rules import Rival
+from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice, exact_odds
+from yak_tui.kernel.rtd import BANDS
 
 # ---------------------------------------------------------------------------------------------
 # Sectors, expansion, income, dismantling

@@ -10,10 +10,8 @@ from typing import Any
 
 import pytest
 
-from yak_tui.cli.resolve_espionage import add_arguments, odds, run
-from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
-from yak_tui.rules.dice import DiceError, Modifier, ScriptedDice
-from yak_tui.rules.espionage import (
+from yak_tui.areas.espionage.cli import add_arguments, odds, run
+from yak_tui.areas.espionage.rules import (
     EspionageInputError,
     SpyModifiers,
     UnknownMission,
@@ -25,7 +23,9 @@ from yak_tui.rules.espionage import (
     resolve_mission,
     spy_modifiers,
 )
-from yak_tui.rules.tables_loader import set_override_dir
+from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice
+from yak_tui.kernel.tables import set_override_dir
 
 # ------------------------------------------------------------------ the seed, transcribed
 # (family heading, mission name, the seed's cost line, "Spy used up on attempt" line present)

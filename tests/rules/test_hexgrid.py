@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.rules.hexgrid import (
+from yak_tui.kernel.hexgrid import (
     DIRECTIONS,
     Hex,
     axial_to_offset,
@@ -22,7 +22,7 @@ from yak_tui.rules.hexgrid import (
     relocate_check,
     relocate_check_between,
 )
-from yak_tui.rules.tables_loader import set_override_dir
+from yak_tui.kernel.tables import set_override_dir
 
 # --- geometry ------------------------------------------------------------------------------
 

@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.cli.resolve_magic import INCITE, RELOCATE_DISCOVERY, USURP
-from yak_tui.cli.resolve_registry import CheckInputError, ResolveCheck
-from yak_tui.rules.dice import DiceError, ScriptedDice
-from yak_tui.rules.nobles import (
+from yak_tui.areas.magic.cli import INCITE, RELOCATE_DISCOVERY, USURP
+from yak_tui.areas.nobles.rules import (
     OUTCOMES,
     apply_swing,
     command_cost,
@@ -30,7 +28,9 @@ from yak_tui.rules.nobles import (
     title_share,
     usurp,
 )
-from yak_tui.rules.tables_loader import set_override_dir
+from yak_tui.kernel.checks import CheckInputError, ResolveCheck
+from yak_tui.kernel.dice import DiceError, ScriptedDice
+from yak_tui.kernel.tables import set_override_dir
 
 # --- titles, Power, swing ------------------------------------------------------------------
 

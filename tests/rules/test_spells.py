@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from yak_tui.cli.resolve_magic import SPELL
-from yak_tui.cli.resolve_registry import CheckInputError
-from yak_tui.rules.dice import DiceError, Modifier, ScriptedDice
-from yak_tui.rules.spells import (
+from yak_tui.areas.magic.cli import SPELL
+from yak_tui.areas.magic.rules import (
     NOT_ROLLED,
     allowed_carries,
     cast_spell,
     spell_odds,
     stage_bands,
 )
+from yak_tui.kernel.checks import CheckInputError
+from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice
 
 # --- Power ---------------------------------------------------------------------------------
 

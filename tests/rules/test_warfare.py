@@ -10,11 +10,8 @@ from typing import Any
 
 import pytest
 
-from yak_tui.cli import resolve_warfare  # noqa: F401  (registers the checks)
-from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
-from yak_tui.rules.dice import Modifier, ScriptedDice
-from yak_tui.rules.tables_loader import set_override_dir, table
-from yak_tui.rules.warfare import (
+from yak_tui.areas.warfare import cli as resolve_warfare  # noqa: F401  (registers the checks)
+from yak_tui.areas.warfare.rules import (
     CitizenHoldings,
     LootOutcome,
     OwnedStructure,
@@ -50,6 +47,9 @@ from yak_tui.rules.warfare import (
     treasury_placement,
     upgrade_refusal,
 )
+from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.dice import Modifier, ScriptedDice
+from yak_tui.kernel.tables import set_override_dir, table
 
 # --- Tables ------------------------------------------------------------------------------------
 

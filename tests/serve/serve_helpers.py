@@ -18,11 +18,11 @@ from typing import Any
 import asyncssh
 import pyte
 
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import Identity
 from yak_tui.serve.server import ServeConfig, YakServer, start_server
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import run_command
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
 
 STUB_APP = Path(__file__).with_name("stub_app.py")
 TIMEOUT = 20.0

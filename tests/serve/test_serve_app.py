@@ -15,10 +15,10 @@ from typing import Any, TypeVar
 import pytest
 from serve_helpers import ServerThread, Terminal, User, YakServe, connect, make_world, open_terminal, wait_gone
 
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.identity import Identity
 from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import run_command
-from yak_tui.world.identity import Identity
 
 T = TypeVar("T")
 

@@ -31,11 +31,11 @@ from serve_helpers import (
     wait_gone,
 )
 
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import Identity
 from yak_tui.serve.ptyproc import MAX_COLUMNS, MAX_ROWS
 from yak_tui.serve.server import RefusalLog, ServeConfig
-from yak_tui.world.commands import run_command
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
 
 T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}

@@ -10,14 +10,14 @@ import asyncssh
 import orjson
 import pytest
 
+from yak_tui.areas.court.roster import user_for_fingerprint
 from yak_tui.cli import main
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandError, run_command
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError, run_command
-from yak_tui.world.demo import create_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-from yak_tui.world.roster import user_for_fingerprint
 
 GM = Identity.parse("gm")
 

@@ -25,9 +25,9 @@ from serve_helpers import (
     wait_gone,
 )
 
+from yak_tui.kernel.commands import CommandError, run_command
+from yak_tui.kernel.identity import Identity
 from yak_tui.serve.server import ServeConfig
-from yak_tui.world.commands import CommandError, run_command
-from yak_tui.world.identity import Identity
 
 T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}

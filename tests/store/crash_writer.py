@@ -19,11 +19,11 @@ import sys
 import traceback
 from typing import Any
 
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.commands import apply_command, load_command_modules
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import apply_command, load_command_modules
-from yak_tui.world.identity import GM
-from yak_tui.world.model import World
 
 PAD = 400_000  # characters of padding that flip between two values on every commit
 

@@ -10,9 +10,9 @@ import sys
 import time
 from pathlib import Path
 
+from yak_tui.kernel.commands import load_command_modules, run_command
+from yak_tui.kernel.identity import GM
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.commands import load_command_modules, run_command
-from yak_tui.world.identity import GM
 
 
 def main() -> None:

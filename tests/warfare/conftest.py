@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from warfare_helpers import Table
 
-from yak_tui.world.demo import create_world
+from yak_tui.kernel.demo import create_world
 
 
 @pytest.fixture

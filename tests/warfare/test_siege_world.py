@@ -10,13 +10,13 @@ import orjson
 import pytest
 from warfare_helpers import Table
 
+from yak_tui.areas.warfare.commands import recruit_refusal_at, siege_view
 from yak_tui.cli import main
-from yak_tui.world.audience import visible_table
-from yak_tui.world.calendar import GameDate
-from yak_tui.world.commands import spec_for
-from yak_tui.world.identity import Identity
-from yak_tui.world.seasons import blockers, due_items
-from yak_tui.world.warfare import recruit_refusal_at, siege_view
+from yak_tui.kernel.audience import visible_table
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import spec_for
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.seasons import blockers, due_items
 
 BOTH = {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"}
 

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yak_tui.rules.dice import ScriptedDice
-from yak_tui.world.commands import CommandError, apply_command
-from yak_tui.world.demo import build_world
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
+from yak_tui.kernel.commands import CommandError, apply_command
+from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
 
 BASE = build_world()
 GM = Identity("gm")

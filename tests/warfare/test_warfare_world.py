@@ -10,14 +10,14 @@ import orjson
 import pytest
 from warfare_helpers import Table
 
+from yak_tui.areas.warfare.commands import exposed_treasuries, looted_income_recipient, treasury_place
 from yak_tui.cli import main
-from yak_tui.world.calendar import GameDate
-from yak_tui.world.commands import CommandResult, spec_for
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-from yak_tui.world.seasons import due_items
-from yak_tui.world.session import due_for
-from yak_tui.world.warfare import exposed_treasuries, looted_income_recipient, treasury_place
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandResult, spec_for
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.session import due_for
 
 SPRING_312 = {"year": 312, "season": "Spring"}
 HEX = {"brinehaven": [2, 5], "millbrook": [5, 2], "saltcross": [3, 5], "greywatch": [6, 4], "ironhold": [5, 6],

@@ -7,13 +7,13 @@ from typing import Any
 
 import pytest
 
-from yak_tui.rules.dice import ScriptedDice
+from yak_tui.kernel.audience import visible_entries
+from yak_tui.kernel.commands import CommandError, CommandResult, run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.session import advance_season
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.audience import visible_entries
-from yak_tui.world.commands import CommandError, CommandResult, run_command
-from yak_tui.world.identity import Identity
-from yak_tui.world.model import World
-from yak_tui.world.session import advance_season
 
 
 class Table:

@@ -4,7 +4,7 @@ The app owns the live world: it polls the save's stamp every half second and rel
 thread worker when another process (an SSH session, `yak do`) wrote it, then tells every open
 screen with a `WorldChanged` message. Commands run through `execute()` inside thread workers,
 the one transaction path of the world layer, and the reload that follows reaches every screen
-the same way. Screens only render `yak_tui.world.views`; nothing here does rule arithmetic.
+the same way. Screens only render `yak_tui.kernel.views`; nothing here does rule arithmetic.
 """
 
 from __future__ import annotations
@@ -24,22 +24,22 @@ from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import FocusPlace, WorldChanged
 from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-from yak_tui.world.identity import GM, Identity
-from yak_tui.world.model import World
 
 if TYPE_CHECKING:
-    from yak_tui.rules.dice import Dice
-    from yak_tui.world.commands import CommandResult
+    from yak_tui.kernel.commands import CommandResult
+    from yak_tui.kernel.dice import Dice
 
-# name -> (module under yak_tui.app.screens, class, key, title). The order is the nav bar's.
+# name -> (module under yak_tui.app.areas, class, key, title). The order is the nav bar's.
 SCREENS: dict[str, tuple[str, str, str, str]] = {
-    "dashboard": ("dashboard", "DashboardScreen", "d", "Dashboard"),
-    "espionage": ("espionage", "EspionageScreen", "e", "Espionage"),
-    "market": ("market", "MarketScreen", "b", "Market"),
-    "sieges": ("sieges", "SiegesScreen", "s", "Sieges"),
-    "map": ("map", "MapScreen", "m", "Map"),
-    "chronicle": ("chronicle", "ChronicleScreen", "c", "Chronicle"),
+    "dashboard": ("court.dashboard", "DashboardScreen", "d", "Dashboard"),
+    "espionage": ("espionage.screen", "EspionageScreen", "e", "Espionage"),
+    "market": ("economy.screen", "MarketScreen", "b", "Market"),
+    "sieges": ("warfare.screen", "SiegesScreen", "s", "Sieges"),
+    "map": ("nobles.screen", "MapScreen", "m", "Map"),
+    "chronicle": ("court.chronicle", "ChronicleScreen", "c", "Chronicle"),
 }
 
 
@@ -50,7 +50,7 @@ def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
         import importlib
 
         module, cls, _, _ = SCREENS[name]
-        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls)()
+        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls)()
         return screen
 
     return make
@@ -192,14 +192,14 @@ class YakApp(App[None]):
     def execute(self, name: str, params: dict[str, Any], dice: Dice | None = None,
                 identity: Identity | None = None) -> Outcome:
         """Run one world command in its transaction (blocking: call it from a thread worker)."""
-        from yak_tui.world.commands import run_command
+        from yak_tui.kernel.commands import run_command
 
         result = run_command(self.save, identity or self.identity, name, params, dice)
         return self._after_write(result)
 
     def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
         """Back up and close the season `expected` (blocking: call it from a thread worker)."""
-        from yak_tui.world.session import advance_season
+        from yak_tui.kernel.session import advance_season
 
         result = advance_season(self.save, self.identity, dice, expected=expected)
         return self._after_write(result)
@@ -212,7 +212,7 @@ class YakApp(App[None]):
 
     # -- identity ------------------------------------------------------------------------------------
     def switch_identity(self, text: str) -> None:
-        from yak_tui.world.session import check_identity
+        from yak_tui.kernel.session import check_identity
 
         if not self.may_switch_identity:
             self.notify("Only a GM seat can hand the keyboard to someone else.", severity="warning")
@@ -222,7 +222,7 @@ class YakApp(App[None]):
         self.identity = identity
 
     def watch_identity(self, identity: Identity) -> None:
-        from yak_tui.world.views import identity_label
+        from yak_tui.kernel.views import identity_label
 
         self.refresh_bindings()
         self.broadcast()
@@ -256,7 +256,7 @@ class YakApp(App[None]):
 
         Rule screens call this for their actions (e.g. `open_command("spy", {"kingdom": k})`).
         """
-        from yak_tui.app.screens.command import CommandScreen
+        from yak_tui.app.kit.command import CommandScreen
 
         self.push_screen(CommandScreen(name, preset=preset, hidden=hidden, title=title, intro=intro))
 
@@ -267,23 +267,23 @@ class YakApp(App[None]):
         self.open_command("undo", title="Undo the last command of this season")
 
     def action_advance(self) -> None:
-        from yak_tui.app.screens.advance import AdvanceScreen
+        from yak_tui.app.areas.court.advance import AdvanceScreen
 
         self.push_screen(AdvanceScreen())
 
     def action_cast(self, caster: str = "") -> None:
-        from yak_tui.app.screens.casting import CastingScreen
+        from yak_tui.app.areas.magic.screen import CastingScreen
 
         if not isinstance(self.screen, CastingScreen):
             self.push_screen(CastingScreen(caster or None))
 
     def action_file_order(self, table: str = "", doc_id: str = "") -> None:
-        from yak_tui.app.screens.order import OrderScreen
+        from yak_tui.app.kit.order import OrderScreen
 
         self.push_screen(OrderScreen(holding=(table, doc_id) if table else None))
 
     def action_switch_identity(self) -> None:
-        from yak_tui.app.screens.identity import IdentityScreen
+        from yak_tui.app.areas.court.identity import IdentityScreen
 
         def chosen(value: str | None) -> None:
             if value:
@@ -295,7 +295,7 @@ class YakApp(App[None]):
         self.push_screen(IdentityScreen(), chosen)
 
     def action_help(self) -> None:
-        from yak_tui.app.screens.help import HelpScreen
+        from yak_tui.app.areas.court.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -314,7 +314,7 @@ class YakApp(App[None]):
     # -- the command palette ------------------------------------------------------------------------
     def palette_entries(self, screen: Screen[Any]) -> list[PaletteEntry]:
         """Every screen, every action, every registered command and every name the viewer may see."""
-        from yak_tui.world import views
+        from yak_tui.kernel import views
 
         entries: list[PaletteEntry] = []
         for name, (_, _, key, title) in SCREENS.items():
@@ -361,7 +361,7 @@ class YakApp(App[None]):
         return entries
 
     def _order_for(self, command: str) -> None:
-        from yak_tui.app.screens.order import OrderScreen
+        from yak_tui.app.kit.order import OrderScreen
 
         self.push_screen(OrderScreen(command=command))
 

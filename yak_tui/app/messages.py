@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from yak_tui.world.model import World
+    from yak_tui.kernel.model import World
 
 
 class WorldChanged(Message):

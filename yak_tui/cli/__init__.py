@@ -17,19 +17,19 @@ from typing import Any, NoReturn
 
 import orjson
 
-from yak_tui.cli.resolve_registry import RESOLVE_CHECKS, CheckInputError
-from yak_tui.rules.dice import DiceError, ScriptedDice, SeededDice, parse_dice
-from yak_tui.rules.numbers import NumberError, parse_whole
-from yak_tui.rules.tables_loader import RulesTableError, set_override_dir
+from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.dice import DiceError, ScriptedDice, SeededDice, parse_dice
+from yak_tui.kernel.numbers import NumberError, parse_whole
+from yak_tui.kernel.tables import RulesTableError, set_override_dir
 
 DEFAULT_SAVE = Path("saves") / "world.json"
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 RESOLVE_MODULES = (
-    "yak_tui.cli.resolve_core",
-    "yak_tui.cli.resolve_espionage",
-    "yak_tui.cli.resolve_economy",
-    "yak_tui.cli.resolve_warfare",
-    "yak_tui.cli.resolve_magic",
+    "yak_tui.areas.court.cli",
+    "yak_tui.areas.espionage.cli",
+    "yak_tui.areas.economy.cli",
+    "yak_tui.areas.warfare.cli",
+    "yak_tui.areas.magic.cli",
 )
 
 
@@ -257,13 +257,13 @@ def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespa
 
 
 def report_error(opts: GlobalOptions, error: BaseException) -> int:
-    from yak_tui.rules.errors import RuleInputError
-    from yak_tui.rules.espionage import EspionageInputError, UnknownMission
-    from yak_tui.rules.numbers import NumberError
+    from yak_tui.areas.espionage.rules import EspionageInputError, UnknownMission
+    from yak_tui.kernel.commands import CommandError
+    from yak_tui.kernel.errors import RuleInputError
+    from yak_tui.kernel.identity import IdentityError
+    from yak_tui.kernel.model import ValidationError
+    from yak_tui.kernel.numbers import NumberError
     from yak_tui.store.storage import StoreError
-    from yak_tui.world.commands import CommandError
-    from yak_tui.world.identity import IdentityError
-    from yak_tui.world.model import ValidationError
 
     # Every error the core raises on bad input: its message is one clear line. Anything else is a
     # bug, reported as such (YAK_DEBUG=1 shows the traceback).

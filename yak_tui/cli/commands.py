@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.cli import GlobalOptions, UsageError, dice_from, emit, save_path
-from yak_tui.cli.resolve_registry import RESOLVE_CHECKS
+from yak_tui.kernel.checks import RESOLVE_CHECKS
+from yak_tui.kernel.identity import Identity
 from yak_tui.store.storage import StoreError, WorldFile
-from yak_tui.world.identity import Identity
 
 
 def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
@@ -24,7 +24,7 @@ def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
 def _identity(opts: GlobalOptions, world: Any = None) -> Identity:
     identity = Identity.parse(opts.identity)
     if world is not None:
-        from yak_tui.world.session import check_identity
+        from yak_tui.kernel.session import check_identity
 
         check_identity(world, identity)
     return identity
@@ -35,7 +35,7 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
     save = WorldFile(path)
     if not save.exists():
         if create_demo:
-            from yak_tui.world.demo import create_world
+            from yak_tui.kernel.demo import create_world
 
             return create_world(path)
         raise StoreError(f"no save at {path}; create one with `yak new {path} --demo`")
@@ -43,7 +43,7 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
 
 
 def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.demo import create_world
+    from yak_tui.kernel.demo import create_world
 
     save = create_world(args.path, demo=args.demo, overwrite=args.force)
     emit(opts, {"created": str(save.path), "demo": bool(args.demo)}, f"created {save.path}")
@@ -74,7 +74,7 @@ def parse_params(items: list[str]) -> dict[str, str]:
 
 
 def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.commands import COMMANDS, load_command_modules, run_command, spec_for
+    from yak_tui.kernel.commands import COMMANDS, load_command_modules, run_command, spec_for
 
     load_command_modules()
     if args.list or not args.command:
@@ -89,8 +89,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
-        from yak_tui.world.commands import coerce_params
-        from yak_tui.world.model import World
+        from yak_tui.kernel.commands import coerce_params
+        from yak_tui.kernel.model import World
 
         world = World(save.read())
         identity = _identity(opts, world)
@@ -98,7 +98,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world))})
         return 0
-    from yak_tui.world.session import check_identity
+    from yak_tui.kernel.session import check_identity
 
     identity = _identity(opts)
     # The identity is checked inside the command's transaction: one read of the save, not two.
@@ -111,8 +111,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.audience import visible_table
-    from yak_tui.world.model import TABLES, World
+    from yak_tui.kernel.audience import visible_table
+    from yak_tui.kernel.model import TABLES, World
 
     save = open_save(opts)
     world = World(save.read())
@@ -143,8 +143,8 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.chronicle import ChronicleFilter, filter_entries
-    from yak_tui.world.model import World
+    from yak_tui.kernel.chronicle import ChronicleFilter, filter_entries
+    from yak_tui.kernel.model import World
 
     save = open_save(opts)
     world = World(save.read())
@@ -157,11 +157,11 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.session import advance_season, preview
+    from yak_tui.kernel.session import advance_season, preview
 
     save = open_save(opts)
     if args.preview:
-        from yak_tui.world.model import World
+        from yak_tui.kernel.model import World
 
         _identity(opts, World(save.read()))
         emit(opts, preview(save))
@@ -172,7 +172,7 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.commands import run_command
+    from yak_tui.kernel.commands import run_command
 
     save = open_save(opts)
     result = run_command(save, _identity(opts), "undo", {})
@@ -181,8 +181,8 @@ def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.model import World
-    from yak_tui.world.session import due_for
+    from yak_tui.kernel.model import World
+    from yak_tui.kernel.session import due_for
 
     save = open_save(opts)
     world = World(save.read())
@@ -205,8 +205,8 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.chronicle import ChronicleFilter, export_entries, filter_entries
-    from yak_tui.world.model import World
+    from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
+    from yak_tui.kernel.model import World
 
     save = open_save(opts)
     world = World(save.read())
@@ -219,7 +219,7 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     save = open_save(opts, create_demo=True)
-    from yak_tui.world.model import World
+    from yak_tui.kernel.model import World
 
     identity = _identity(opts, World(save.read()))
     from yak_tui.app.main import run_app
@@ -235,12 +235,12 @@ def verb_serve(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.world.commands import run_command
+    from yak_tui.kernel.commands import run_command
 
     save = open_save(opts)
     identity = _identity(opts)
     if args.user_verb == "list" or not args.user_verb:
-        from yak_tui.world.model import World
+        from yak_tui.kernel.model import World
 
         world = World(save.read())
         if not identity.is_gm:

@@ -126,7 +126,7 @@ class Roster:
         self._lock = threading.Lock()
 
     def world(self) -> Any:
-        from yak_tui.world.model import World
+        from yak_tui.kernel.model import World
 
         with self._lock:
             stamp = self.file.stamp()
@@ -137,9 +137,9 @@ class Roster:
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
         """(RosterUser, "") for a known key whose identity is still valid, else (None, reason)."""
-        from yak_tui.world.identity import IdentityError
-        from yak_tui.world.roster import user_for_fingerprint
-        from yak_tui.world.session import check_identity
+        from yak_tui.areas.court.roster import user_for_fingerprint
+        from yak_tui.kernel.identity import IdentityError
+        from yak_tui.kernel.session import check_identity
 
         try:
             world = self.world()
@@ -157,9 +157,9 @@ class Roster:
     def seat_gone(self, user: Any) -> str:
         """Why a logged-in user may no longer play: "removed", another identity, or his identity no
         longer in the world; "" while his seat holds. Raises if the save cannot be read."""
-        from yak_tui.world.identity import IdentityError
-        from yak_tui.world.roster import user_for_fingerprint
-        from yak_tui.world.session import check_identity
+        from yak_tui.areas.court.roster import user_for_fingerprint
+        from yak_tui.kernel.identity import IdentityError
+        from yak_tui.kernel.session import check_identity
 
         world = self.world()
         current = user_for_fingerprint(world, user.fingerprint)
@@ -798,9 +798,9 @@ def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
 
 
 async def _serve(config: ServeConfig) -> int:
+    from yak_tui.areas.court.roster import roster
     from yak_tui.cli import UsageError
-    from yak_tui.world.model import World
-    from yak_tui.world.roster import roster
+    from yak_tui.kernel.model import World
 
     try:
         server = await start_server(config)

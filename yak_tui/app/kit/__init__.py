@@ -6,5 +6,17 @@
 
 from yak_tui.app.kit.focus import FocusGuard, first_focusable, holds, repair_focus
 from yak_tui.app.kit.screens import NARROW, YakModal, YakScreen
+from yak_tui.app.kit.styles import DIALOGS_TCSS, KIT_DIR, RULES_TCSS
 
-__all__ = ["NARROW", "FocusGuard", "YakModal", "YakScreen", "first_focusable", "holds", "repair_focus"]
+__all__ = [
+    "DIALOGS_TCSS",
+    "KIT_DIR",
+    "NARROW",
+    "RULES_TCSS",
+    "FocusGuard",
+    "YakModal",
+    "YakScreen",
+    "first_focusable",
+    "holds",
+    "repair_focus",
+]

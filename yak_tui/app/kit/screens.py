@@ -3,7 +3,7 @@
 Both keep the focus on live widgets of their own (`FocusGuard`) and reach the app as `self.yak`.
 
 A main screen shares header, nav bar, footer, and live re-rendering: it subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
-draws `yak_tui.world.views` data in `refresh_view(world)`. It is called on mount, whenever the
+draws `yak_tui.kernel.views` data in `refresh_view(world)`. It is called on mount, whenever the
 world changes (another process wrote the save, a command ran, the identity changed) and when
 the screen comes back into view after a change. Screens never compute rules: they render.
 """
@@ -17,14 +17,14 @@ from textual.app import ComposeResult
 from textual.screen import ModalScreen, Screen
 
 from yak_tui.app.kit.focus import FocusGuard
+from yak_tui.app.kit.header import NavBar, YakHeader
+from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.messages import WorldChanged
-from yak_tui.app.widgets.header import NavBar, YakHeader
-from yak_tui.app.widgets.keybar import KeyBar
 
 if TYPE_CHECKING:
     from yak_tui.app.main import PaletteEntry, YakApp
-    from yak_tui.world.identity import Identity
-    from yak_tui.world.model import World
+    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.model import World
 
 
 NARROW = 110

@@ -1,0 +1,178 @@
+"""Advance the season: a preview of exactly what closing it (and year start) will do, a
+confirmation, and a progress bar while it runs. Only the GM may confirm."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, ProgressBar, Static
+
+from yak_tui.app.kit import YakModal
+from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.kernel import views
+
+
+def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
+    """The steps with their sums; steps up to `done` are ticked off."""
+    lines = [Content.assemble((preview.source, "bold"), (" → ", "dim"), (preview.target, "bold $primary"))]
+    if preview.year_start:
+        lines.append(Content.styled("The year turns: the year-start pipeline runs, in this order.", "$warning"))
+    else:
+        lines.append(Content.styled("The season closes; year start does not run this time.", "dim"))
+    if preview.blocked:
+        lines.append(Content(""))
+        lines.append(Content.styled("The season cannot close yet:", "bold $error"))
+        lines.extend(Content.assemble(("  ✗ ", "$error"), reason) for reason in preview.blocked)
+    if preview.steps:
+        lines.append(Content(""))
+    for index, step in enumerate(preview.steps):
+        mark = ("✓ ", "bold $success") if index <= done else (f"{index + 1:>2} ", "dim")
+        sums = ", ".join(f"{k} {v:g}" for k, v in step.sums) or "nothing to do"
+        lines.append(Content.assemble(mark, (step.title, "bold"), (": ", "dim"), sums))
+        for line in step.lines[:6]:
+            lines.append(Content.styled(f"     {line}", "dim"))
+        if len(step.lines) > 6:
+            lines.append(Content.styled(f"     … {len(step.lines) - 6} more", "dim"))
+    if not preview.steps and not preview.blocked:
+        lines.append(Content.styled("Nothing else happens at this change of season.", "italic dim"))
+    return Content("\n").join(lines)
+
+
+class AdvanceScreen(YakModal[None]):
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    class Previewed(Message):
+        def __init__(self, preview: views.AdvancePreview | None, problem: str = "") -> None:
+            super().__init__()
+            self.preview = preview
+            self.problem = problem
+
+    class Advanced(Message):
+        def __init__(self, preview: views.AdvancePreview | None, problem: views.Problem | None = None) -> None:
+            super().__init__()
+            self.preview = preview
+            self.problem = problem
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.preview: views.AdvancePreview | None = None
+        self.running = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog -wide"):
+            yield Static(Content.styled("Advance the season", "bold"), id="dialog-title")
+            yield Static("Exactly what closing this season will do, computed on a copy of the world.",
+                         id="dialog-help")
+            with VerticalScroll(id="dialog-body"):
+                yield Static("Working out the preview…", id="preview")
+            yield ProgressBar(id="progress", show_eta=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Advance", id="confirm", variant="warning", disabled=True, compact=True)
+                yield Button("Cancel", id="close", compact=True)
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
+
+    def on_mount(self) -> None:
+        self.query_one("#progress").display = False
+        self.query_one("#close", Button).focus()
+        if not self.yak.identity.is_gm:
+            # The preview is the whole world's sums (every kingdom's tax and upkeep): GM only.
+            self.query_one("#preview", Static).update(Content.assemble(
+                ("Only the GM may close the season. ", "bold $error"), "Who may: gm"))
+            return
+        self._load_preview()
+
+    @work(thread=True, exclusive=True, group="preview", exit_on_error=False)
+    def _load_preview(self) -> None:
+        from yak_tui.kernel.model import World
+        from yak_tui.kernel.session import preview
+
+        try:
+            data = preview(self.yak.save)
+            shaped = views.advance_preview(data, World(self.yak.save.read()))
+        except Exception as error:
+            self.post_message(self.Previewed(None, views.problem_of(error).message()))
+            return
+        self.post_message(self.Previewed(shaped))
+
+    @on(Previewed)
+    def _previewed(self, event: Previewed) -> None:
+        self.preview = event.preview
+        if event.preview is None:
+            self.query_one("#preview", Static).update(Content.styled(event.problem, "$error"))
+            return
+        self.query_one("#preview", Static).update(preview_content(event.preview))
+        button = self.query_one("#confirm", Button)
+        button.label = f"Advance to {event.preview.target}"
+        button.disabled = bool(event.preview.blocked)
+        button.refresh(layout=True)
+        if not button.disabled:
+            button.focus()
+
+    @on(Button.Pressed, "#confirm")
+    def _confirm(self) -> None:
+        if self.running or self.preview is None:
+            return
+        self.running = True
+        self.query_one("#confirm", Button).disabled = True
+        self.query_one("#close", Button).disabled = True
+        progress = self.query_one("#progress", ProgressBar)
+        progress.display = True
+        progress.update(total=len(self.preview.steps) + 2, progress=0)
+        self._advance()
+
+    @work(thread=True, exclusive=True, group="advance", exit_on_error=False)
+    def _advance(self) -> None:
+        progress = self.query_one("#progress", ProgressBar)
+        self.app.call_from_thread(progress.advance, 1)
+        previewed = self.preview.source if self.preview else None
+        try:
+            outcome = self.yak.execute_advance(expected=previewed)  # only the season the GM saw
+        except Exception as error:
+            self.post_message(self.Advanced(None, views.problem_of(error)))
+            return
+        self.post_message(self.Advanced(views.advance_preview(outcome.result.data, outcome.world)))
+
+    @on(Advanced)
+    def _advanced(self, event: Advanced) -> None:
+        self.running = False
+        close = self.query_one("#close", Button)
+        close.disabled = False
+        close.label = "Close"
+        if event.preview is None:
+            problem = event.problem.message() if event.problem else "the season did not close"
+            self.query_one("#preview", Static).update(Content.styled(problem, "bold $error"))
+            self.notify(problem, title="Refused", severity="error")
+            close.focus()
+            return
+        done = event.preview
+        self.query_one("#dialog-title", Static).update(Content.styled(f"{done.target} begins", "bold"))
+        self.query_one("#dialog-help", Static).update("The season is closed; every step wrote its sums to the chronicle.")
+        self._tick(done, 0)
+        close.focus()
+
+    def _tick(self, done: views.AdvancePreview, index: int) -> None:
+        """Tick the steps off one by one (at once without animations)."""
+        progress = self.query_one("#progress", ProgressBar)
+        if not self.yak.animate_dice or not done.steps:
+            self.query_one("#preview", Static).update(preview_content(done, len(done.steps)))
+            progress.update(progress=progress.total or 1)
+            return
+        self.query_one("#preview", Static).update(preview_content(done, index))
+        progress.advance(1)
+        if index < len(done.steps):
+            self.set_timer(0.08, lambda: self._tick(done, index + 1))
+        else:
+            progress.update(progress=progress.total or 1)
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        if not self.running:
+            self.dismiss(None)

@@ -1,0 +1,120 @@
+"""The SSH roster: who may log in to `yak serve`, with which public key, as which identity.
+
+A user is a document of the `users` table keyed by his login name. The key decides the
+identity: `yak serve` looks the offered key up by its SHA256 fingerprint, so nothing the SSH
+client sends (user name, environment, command) can change who he plays. Only the GM edits
+the roster; the entries go to the adjudicators only, never to the forum.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from yak_tui.kernel.audience import ADJUDICATORS
+from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.identity import Identity, IdentityError
+from yak_tui.kernel.model import World
+
+NAME_PATTERN = re.compile(r"^[a-z0-9_-]{1,32}$")
+USERS = "users"
+
+
+@dataclass(frozen=True)
+class RosterUser:
+    """One login: the name, the identity the key plays, and the key's fingerprint."""
+
+    name: str
+    identity: Identity
+    fingerprint: str
+    key: str
+
+
+def parse_public_key(text: str) -> tuple[str, str]:
+    """(normalised OpenSSH key line, SHA256 fingerprint) of one public key, or CommandError('key')."""
+    import asyncssh
+
+    if "PRIVATE KEY" in text:
+        raise CommandError("key", "is a private key; give the public key (the .pub file)")
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    if not lines:
+        raise CommandError("key", "is empty; give an OpenSSH public key such as ~/.ssh/id_ed25519.pub")
+    if len(lines) > 1 and not lines[0].startswith("----"):
+        raise CommandError("key", f"holds {len(lines)} keys; give exactly one key per user")
+    try:
+        key = asyncssh.import_public_key(text if lines[0].startswith("----") else lines[0])
+    except (asyncssh.KeyImportError, ValueError) as error:
+        raise CommandError("key", f"is not an OpenSSH public key ({error})") from None
+    return key.export_public_key("openssh").decode().strip(), key.get_fingerprint("sha256")
+
+
+def user_identity(world: World, text: str, field: str = "identity") -> Identity:
+    """A roster identity must parse and name a real kingdom or character of this world."""
+    from yak_tui.kernel.session import check_identity
+
+    try:
+        identity = Identity.parse(text)
+        check_identity(world, identity)
+    except IdentityError as error:
+        raise CommandError(field, str(error)) from None
+    return identity
+
+
+def roster(world: World) -> list[RosterUser]:
+    """Every user of the roster whose document is well formed, by name."""
+    out = []
+    for name, doc in sorted(world.all(USERS)):
+        try:
+            identity = Identity.parse(str(doc.get("identity", "")))
+        except IdentityError:
+            continue
+        out.append(RosterUser(name, identity, str(doc.get("fingerprint", "")), str(doc.get("key", ""))))
+    return out
+
+
+def user_for_fingerprint(world: World, fingerprint: str) -> RosterUser | None:
+    """The roster user whose key has this SHA256 fingerprint (`SHA256:...`), if any."""
+    for user in roster(world):
+        if user.fingerprint and user.fingerprint == fingerprint:
+            return user
+    return None
+
+
+@command("user-add", "Add a login to the SSH roster: a name, the identity it plays, and its public key (GM).",
+         {"name": Param(str, help="login name: lowercase letters, digits, _ and -"),
+          "identity": Param(str, help="gm, king:<kingdom> or player:<character>"),
+          "key": Param(str, help="the OpenSSH public key text (the .pub file)")},
+         category="roster", undoable=False, gm_only="change the SSH roster")
+def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    name = p["name"].strip()
+    if not NAME_PATTERN.match(name):
+        raise CommandError("name", f"{name!r} must be 1-32 of lowercase letters, digits, _ and -")
+    if ctx.world.find(USERS, name) is not None:
+        raise CommandError("name", f"a user named {name!r} already exists; remove it first")
+    identity = user_identity(ctx.world, p["identity"])
+    line, fingerprint = parse_public_key(p["key"])
+    holder = user_for_fingerprint(ctx.world, fingerprint)
+    if holder is not None:
+        raise CommandError("key", f"key {fingerprint} already belongs to user {holder.name!r}; one key, one identity")
+    added = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    ctx.world.put(USERS, name, {"identity": str(identity), "key": line, "fingerprint": fingerprint,
+                                "added": added})
+    ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster",
+            audience=ADJUDICATORS)
+    return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
+
+
+@command("user-remove", "Remove a login from the SSH roster (GM).",
+         {"name": Param(str, help="login name")}, category="roster", undoable=False, gm_only="change the SSH roster")
+def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    name = p["name"].strip()
+    doc = ctx.world.find(USERS, name)
+    if doc is None:
+        known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
+        raise CommandError("name", f"no user named {name!r} (users: {known})")
+    ctx.world.delete(USERS, name)
+    ctx.log(f"The GM removed SSH user {name} ({doc.get('identity')}, key {doc.get('fingerprint')}).",
+            kind="roster", audience=ADJUDICATORS)
+    return {"name": name, "identity": doc.get("identity"), "fingerprint": doc.get("fingerprint")}

@@ -1,0 +1,599 @@
+"""Read models for the business market screen, headless and filtered for one viewer.
+
+Everything the market screen draws comes from here: sectors with their Potential and how full
+they are, businesses with their income after the state's tax, the exact competition odds of an
+expansion with the names of who may lose, production costs, the credit and loans ledger,
+specialist pools with the year's hiring limits, and academies. Documents reach this module
+through `yak_tui.kernel.audience`, so a player sees his own businesses' books and debts only;
+the rest of the market (names, owners, Sizes, monopolies) is public. The arithmetic comes from
+`yak_tui.areas.economy.rules` and the economy world layer; nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from yak_tui.areas.economy import commands as economy
+from yak_tui.areas.economy import rules
+from yak_tui.kernel.audience import can_see_document, filter_document, visible_table
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import SECTORS, World
+
+# Potentials a province lists besides its three business sectors (monopolies cut these).
+OTHER_POTENTIALS = ("trade", "urban")
+
+
+# -- records -----------------------------------------------------------------------------------
+
+class Goods(NamedTuple):
+    good: str
+    quantity: int
+
+
+class BusinessLine(NamedTuple):
+    """One business. `detailed` is False for someone else's: its books are then None."""
+
+    id: str
+    name: str
+    owner_id: str
+    owner: str
+    province_id: str
+    province: str
+    place: str
+    sector: str
+    size: int
+    monopoly: str | None
+    mine: bool
+    detailed: bool
+    income: int | None  # at year start, after the state's business tax
+    tax: int | None
+    tax_rate: int | None
+    state: str  # the kingdom that taxes it (where it stands)
+    invested: float | None
+    stock: tuple[Goods, ...] = ()
+    warehouse: tuple[Goods, ...] = ()
+
+
+class SectorLine(NamedTuple):
+    province_id: str
+    province: str
+    kingdom: str
+    sector: str
+    potential: int  # after monopoly penalties
+    base_potential: int
+    used: int
+    room: int
+    full: bool  # expanding here means competition
+    businesses: tuple[BusinessLine, ...]
+
+    @property
+    def key(self) -> str:
+        return f"{self.province_id}:{self.sector}"
+
+    @property
+    def fill(self) -> float:
+        """Share of the Potential in use (1.0 = full)."""
+        if self.potential <= 0:
+            return 1.0 if self.used else 0.0
+        return min(1.0, self.used / self.potential)
+
+    @property
+    def usage(self) -> str:
+        return f"{self.used}/{self.potential}"
+
+
+class GoodPrice(NamedTuple):
+    good: str
+    base: int
+    price: int | None  # the province's price (base + espionage); None when the viewer may not know
+    cost_each: int  # production cost of one good
+
+
+class ProvinceInfo(NamedTuple):
+    id: str
+    name: str
+    kingdom: str
+    potentials: tuple[tuple[str, int, int], ...]  # (name, effective, base)
+    resources: tuple[GoodPrice, ...]
+    tax_rate: int | None  # the state's business tax, when the viewer may know it
+
+
+class RivalOdds(NamedTuple):
+    id: str
+    name: str
+    owner: str
+    size: int
+    monopoly: bool
+    lose: float  # chance this rival loses 1 Size in one competition
+
+
+class ExpandPreview(NamedTuple):
+    """What expanding by `sizes` costs and, past the Potential, the odds of each competition."""
+
+    business_id: str
+    name: str
+    province: str
+    sector: str
+    size: int
+    sizes: int
+    potential: int
+    used: int
+    room: int
+    competitions: int
+    unit_cost: int
+    cost: int
+    monopoly: bool
+    gains: float  # one competition: the expander gains 1 Size
+    fails: float  # nobody rolls lower: the Size's ducats are spent
+    rivals: tuple[RivalOdds, ...]
+
+    @property
+    def dice_per_competition(self) -> int:
+        return 1 + len(self.rivals)
+
+
+class ProducePreview(NamedTuple):
+    business_id: str
+    name: str
+    good: str | None
+    quantity: int
+    base: int | None
+    cost_each: int | None
+    cost: int | None
+    made: int
+    limit: int
+    resources: tuple[GoodPrice, ...]
+
+    @property
+    def left(self) -> int:
+        return max(0, self.limit - self.made)
+
+
+class Lending(NamedTuple):
+    """A commercial business's credit or loan capacity."""
+
+    kind: str  # credit | loan
+    qualifies: bool
+    min_size: int
+    limit: int
+    out: float  # what it still answers for
+    left: float
+    term: str  # "due in 4 seasons" / "1 to 5 years"
+    due: str = ""  # when a line drawn now falls due (lending_preview)
+
+
+class BusinessDetail(NamedTuple):
+    business: BusinessLine
+    sector: SectorLine | None
+    expand: ExpandPreview | None
+    production: ProducePreview | None
+    credit: Lending | None
+    loan: Lending | None
+    training: tuple[int, int] | None  # (sponsored this year, limit) for a service business of Size 3+
+    dismantle: int | None
+    province: ProvinceInfo | None = None
+
+
+class LedgerLine(NamedTuple):
+    id: str
+    kind: str  # credit | loan | bad-debt
+    lender_id: str
+    lender: str
+    lender_owner: str
+    debtor_id: str
+    debtor: str
+    amount: float
+    outstanding: float
+    due: str
+    status: str
+    urgent: bool  # falls due at the start of next season (or is past it)
+    collateral: str
+    role: str  # the viewer's side: debtor, lender, or "" (the GM)
+
+
+class SpecialistLine(NamedTuple):
+    kingdom_id: str
+    kingdom: str
+    provinces: int
+    pool: tuple[tuple[str, int], ...]  # (type, count) for every type
+    hired: tuple[tuple[str, int, int], ...]  # (type, hired this year, allowed) for hireable types
+    cold_spies: int
+
+
+class AcademyLine(NamedTuple):
+    id: str
+    kingdom_id: str
+    kingdom: str
+    town: str
+    type: str
+    level: int
+    output: int  # specialists a year
+
+
+class HirePreview(NamedTuple):
+    kingdom_id: str
+    kingdom: str
+    type: str
+    quantity: int
+    immediate: bool
+    hired: int
+    limit: int
+    pool: int
+    cost_next_season: int
+    cost_now: int
+    cost: int
+
+    @property
+    def left(self) -> int:
+        return max(0, self.limit - self.hired)
+
+
+class MarketBoard(NamedTuple):
+    sectors: tuple[SectorLine, ...]
+    businesses: tuple[BusinessLine, ...]
+    ledger: tuple[LedgerLine, ...]
+    specialists: tuple[SpecialistLine, ...]
+    academies: tuple[AcademyLine, ...]
+    hire_cost_next_season: int
+    hire_cost_now: int
+    specialist_types: tuple[str, ...]
+    hired_types: tuple[str, ...]
+
+
+class Route(NamedTuple):
+    """How the viewer carries out an action: run it (`direct`), file it as an order for its
+    adjudicator (`order`), or not at all (`refused`, with the reason)."""
+
+    kind: str
+    reason: str = ""
+    who_may: tuple[str, ...] = ()
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+def _num(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+def _goods(value: Any) -> tuple[Goods, ...]:
+    if not isinstance(value, Mapping):
+        return ()
+    return tuple(Goods(str(g), int(q)) for g, q in sorted(value.items()) if int(q))
+
+
+def _acts_for(world: World, viewer: Identity, owner: str) -> bool:
+    """The viewer's own business: his character's, or (a King) his kingdom's characters'."""
+    if viewer.is_player:
+        return owner == viewer.subject
+    if viewer.is_king:
+        return world.kingdom_of_character(owner) == viewer.subject
+    return False
+
+
+def _tax_rate_known(world: World, viewer: Identity, kingdom_id: str | None) -> int | None:
+    """A state's business tax rate, if the viewer may read that kingdom's books (0 for no state)."""
+    doc = world.find("kingdoms", kingdom_id) if kingdom_id else None
+    if doc is None:
+        return 0
+    if can_see_document(world, viewer, "kingdoms", str(kingdom_id), doc) != "all":
+        return None
+    return int(doc.get("business_tax", 0))
+
+
+def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, Any], detailed: bool) -> BusinessLine:
+    owner = str(doc.get("owner", ""))
+    province = str(doc.get("province", ""))
+    state = world.kingdom_of_province(province)
+    income = tax = rate = None
+    if detailed:
+        preview = economy.business_income_preview(world, bid)
+        income, tax, rate = int(preview["income"]), int(preview["tax"]), int(preview["rate"])
+    monopoly = doc.get("monopoly")
+    return BusinessLine(
+        bid, str(doc.get("name", bid)), owner, world.display_name("characters", owner), province,
+        world.display_name("provinces", province), world.display_name("pcs", doc.get("pc")),
+        str(doc.get("sector", "")), int(doc.get("size", 0)), str(monopoly) if monopoly else None,
+        _acts_for(world, viewer, owner), detailed, income, tax, rate,
+        world.display_name("kingdoms", state) if state else "no state",
+        _num(doc.get("invested")) if detailed and doc.get("invested") is not None else None,
+        _goods(doc.get("stock")) if detailed else (), _goods(doc.get("warehouse")) if detailed else ())
+
+
+def _visible_businesses(world: World, viewer: Identity, province_id: str | None = None) -> list[BusinessLine]:
+    lines = []
+    for bid, doc in world.all("businesses"):
+        if province_id is not None and doc.get("province") != province_id:
+            continue
+        level = can_see_document(world, viewer, "businesses", bid, doc)
+        shown = filter_document(world, viewer, "businesses", bid, doc)
+        if shown is not None:
+            lines.append(_business_line(world, viewer, bid, shown, level == "all"))
+    # Province, then sector in the table's order, then largest first.
+    order = {s: i for i, s in enumerate(SECTORS)}
+    lines.sort(key=lambda b: (b.province, order.get(b.sector, 9), -b.size, b.name))
+    return lines
+
+
+def _sector_lines(world: World, viewer: Identity, businesses: Iterable[BusinessLine],
+                  province_id: str | None = None) -> list[SectorLine]:
+    by_sector: dict[tuple[str, str], list[BusinessLine]] = {}
+    for line in businesses:
+        by_sector.setdefault((line.province_id, line.sector), []).append(line)
+    rows = []
+    provinces = visible_table(world, viewer, "provinces")
+    if province_id is not None:
+        provinces = {k: v for k, v in provinces.items() if k == province_id}
+    for pid, doc in sorted(provinces.items(), key=lambda item: str(item[1].get("name", item[0]))):
+        usage = economy.sector_usage(world, pid)
+        base = doc.get("potentials") or {}
+        kingdom = world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state"
+        for sector in SECTORS:
+            u = usage[sector]
+            rows.append(SectorLine(pid, str(doc.get("name", pid)), kingdom, sector, int(u["potential"]),
+                                   int(base.get(sector, 0)), int(u["used"]), int(u["room"]), bool(u["full"]),
+                                   tuple(by_sector.get((pid, sector), ()))))
+    return rows
+
+
+def _sees_province(world: World, viewer: Identity, province_id: str) -> bool:
+    doc = world.find("provinces", province_id)
+    return doc is not None and can_see_document(world, viewer, "provinces", province_id, doc) == "all"
+
+
+def _resources(world: World, viewer: Identity, province_id: str) -> tuple[GoodPrice, ...]:
+    doc = world.get("provinces", province_id)
+    names = [str(g) for g in doc.get("resources", [])]
+    known = _sees_province(world, viewer, province_id)
+    prices = economy.province_prices(world, province_id, names)
+    out = []
+    for name in names:
+        match = next((g for g in prices if g.lower() == name.lower()), None)
+        if match is None:
+            continue
+        base = prices[match]["base"]
+        out.append(GoodPrice(match, base, prices[match]["price"] if known else None, rules.production_cost(base, 1)))
+    return tuple(out)
+
+
+# -- the board -------------------------------------------------------------------------------------
+
+def market_board(world: World, viewer: Identity) -> MarketBoard:
+    """Everything the market screen lists, for this viewer."""
+    businesses = _visible_businesses(world, viewer)
+    return MarketBoard(
+        sectors=tuple(_sector_lines(world, viewer, businesses)),
+        businesses=tuple(businesses),
+        ledger=ledger_lines(world, viewer),
+        specialists=specialist_lines(world, viewer),
+        academies=academy_lines(world, viewer),
+        hire_cost_next_season=rules.hire_cost(False),
+        hire_cost_now=rules.hire_cost(True),
+        specialist_types=rules.specialist_types(),
+        hired_types=tuple(t for t in rules.specialist_types() if rules.hireable(t)),
+    )
+
+
+def province_info(world: World, viewer: Identity, province_id: str) -> ProvinceInfo | None:
+    doc = visible_table(world, viewer, "provinces").get(province_id)
+    if doc is None:
+        return None
+    effective = economy.effective_potentials(world, province_id)
+    base = doc.get("potentials") or {}
+    names = [*SECTORS, *(p for p in OTHER_POTENTIALS if p in base)]
+    potentials = tuple((name, int(effective.get(name, 0)), int(base.get(name, 0))) for name in names)
+    return ProvinceInfo(province_id, str(doc.get("name", province_id)),
+                        world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state",
+                        potentials, _resources(world, viewer, province_id),
+                        _tax_rate_known(world, viewer, doc.get("kingdom")))
+
+
+def expand_preview(world: World, viewer: Identity, business_id: str, sizes: int = 1) -> ExpandPreview | None:
+    """The cost of expanding by `sizes`, and each competition's exact odds with who may lose.
+
+    Odds are per competition: every Size beyond the room left is one competition, rolled by the
+    expander and every rival of the sector and province (monopolies +3); the lowest rival below
+    the expander loses 1 Size.
+    """
+    doc = world.find("businesses", business_id)
+    if doc is None or can_see_document(world, viewer, "businesses", business_id, doc) == "none":
+        return None
+    sizes = max(1, int(sizes))
+    province, sector = str(doc["province"]), str(doc["sector"])
+    usage = economy.sector_usage(world, province)[sector]
+    room = int(usage["room"])
+    rivals = [(rid, r) for rid, r in economy.sector_businesses(world, province, sector)
+              if rid != business_id and int(r.get("size", 0)) >= 1]
+    monopoly = bool(doc.get("monopoly"))
+    odds = rules.competition_odds(monopoly, [rules.Rival(rid, int(r["size"]), bool(r.get("monopoly")))
+                                             for rid, r in rivals], business_id, int(doc.get("size", 0)))
+    rival_odds = tuple(RivalOdds(rid, str(r.get("name", rid)), world.display_name("characters", r.get("owner")),
+                                 int(r["size"]), bool(r.get("monopoly")), odds.losers.get(rid, 0.0))
+                       for rid, r in rivals)
+    return ExpandPreview(business_id, str(doc.get("name", business_id)), world.display_name("provinces", province),
+                         sector, int(doc.get("size", 0)), sizes, int(usage["potential"]), int(usage["used"]), room,
+                         max(0, sizes - room), rules.expansion_cost(sector, 1), rules.expansion_cost(sector, sizes),
+                         monopoly, odds.expander_gains, odds.fails, rival_odds)
+
+
+def produce_preview(world: World, viewer: Identity, business_id: str, good: str = "",
+                    quantity: int = 1) -> ProducePreview | None:
+    """An industrial business's production order: the goods it may make, each one's cost, what
+    `quantity` of `good` costs, and how much of this season's Size-sized allowance is used."""
+    doc = world.find("businesses", business_id)
+    if doc is None or can_see_document(world, viewer, "businesses", business_id, doc) == "none":
+        return None
+    resources = _resources(world, viewer, str(doc["province"]))
+    match = next((r for r in resources if r.good.lower() == good.strip().lower()), None)
+    quantity = max(0, int(quantity))
+    made = economy.produced_this_season(world, doc)
+    limit = rules.production_limit(int(doc.get("size", 0))) if doc.get("sector") == "industrial" else 0
+    return ProducePreview(business_id, str(doc.get("name", business_id)), match.good if match else None, quantity,
+                          match.base if match else None, match.cost_each if match else None,
+                          rules.production_cost(match.base, quantity) if match else None, made, limit, resources)
+
+
+def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) -> Lending:
+    from yak_tui.kernel.tables import table
+
+    section = table("economy")[kind]
+    size, sector = int(doc.get("size", 0)), str(doc.get("sector", ""))
+    limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
+    out = 0.0
+    for _, debt in world.all("ledger"):
+        if debt.get("kind") == kind and debt.get("lender") == business_id and debt.get("status") in economy.OPEN_DEBT:
+            out += max(0.0, _num(debt.get("outstanding")) - _num(debt.get("owed_to_lender"))
+                       - _num(debt.get("bad_debt")))
+    term = (f"due in {rules.credit_due_seasons()} seasons" if kind == "credit"
+            else f"1 to {rules.loan_max_term_years()} years")
+    return Lending(kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4),
+                   term)
+
+
+def lending_preview(world: World, viewer: Identity, lender_id: str, kind: str, term_years: int = 1) -> Lending | None:
+    """A business's credit (kind "credit") or loan capacity, for its owner and the GM; `due`
+    is when a line drawn today falls due (credit: 4 seasons; a loan: `term_years`)."""
+    doc = world.find("businesses", lender_id)
+    if doc is None or can_see_document(world, viewer, "businesses", lender_id, doc) != "all":
+        return None
+    line = _lending(world, lender_id, doc, kind)
+    seasons = rules.credit_due_seasons() if kind == "credit" else 4 * max(1, int(term_years))
+    return line._replace(due=world.date.plus(seasons).label())
+
+
+def business_detail(world: World, viewer: Identity, business_id: str) -> BusinessDetail | None:
+    """One business as its panel shows it: books (its owner and the GM only), its sector, the
+    odds of expanding by one Size, production, credit and loan capacity, training."""
+    doc = world.find("businesses", business_id)
+    if doc is None:
+        return None
+    level = can_see_document(world, viewer, "businesses", business_id, doc)
+    if level == "none":
+        return None
+    shown = filter_document(world, viewer, "businesses", business_id, doc) or {}
+    line = _business_line(world, viewer, business_id, shown, level == "all")
+    here = _visible_businesses(world, viewer, line.province_id)
+    sectors = [s for s in _sector_lines(world, viewer, here, line.province_id) if s.sector == line.sector]
+    production = None
+    credit = loan = None
+    training = None
+    dismantle = None
+    if level == "all":
+        if line.sector == "industrial":
+            production = produce_preview(world, viewer, business_id)
+        if line.sector == "commercial":
+            credit = _lending(world, business_id, doc, "credit")
+            loan = _lending(world, business_id, doc, "loan")
+        limit = rules.training_limit(line.size, line.sector)
+        if limit > 0:
+            training = (economy.trained_this_year(world, doc), limit)
+        dismantle = rules.dismantle_value(int(_num(doc.get("invested"))))
+    return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
+                          production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
+
+
+# -- ledger, specialists, academies -------------------------------------------------------------------
+
+def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
+    """Credit, loans and bad debts the viewer is a party to (the GM: all), open ones first."""
+    today = world.date
+    lines = []
+    for lid, doc in visible_table(world, viewer, "ledger").items():
+        kind = str(doc.get("kind", ""))
+        if kind not in ("credit", "loan", "bad-debt"):
+            continue
+        due_doc = doc.get("due")
+        due = GameDate.from_dict(dict(due_doc)) if isinstance(due_doc, Mapping) else None
+        status = str(doc.get("status", ""))
+        open_ = status in economy.OPEN_DEBT
+        debtor = str(doc.get("debtor", ""))
+        owner = str(doc.get("lender_owner", ""))
+        role = ""
+        if viewer.is_player:
+            role = "debtor" if debtor == viewer.subject else "lender" if owner == viewer.subject else ""
+        elif viewer.is_king:
+            ruler = (world.find("kingdoms", viewer.subject) or {}).get("ruler")
+            role = "debtor" if debtor == ruler else "lender" if owner == ruler else ""
+        lines.append(LedgerLine(
+            lid, kind, str(doc.get("lender", "")), str(doc.get("lender_name") or world.display_name(
+                "businesses", doc.get("lender"))), world.display_name("characters", owner) if owner else "",
+            debtor, world.display_name("characters", debtor) if debtor else "", _num(doc.get("amount")),
+            _num(doc.get("outstanding")), due.label() if due else "—", status,
+            bool(open_ and due is not None and due <= today.next()), str(doc.get("collateral", "")), role))
+    lines.sort(key=lambda row: (row.status not in economy.OPEN_DEBT, row.id))
+    return tuple(lines)
+
+
+def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ...]:
+    """Each kingdom's pool the viewer may see (the GM all, a King his own), with hiring this year."""
+    types = rules.specialist_types()
+    out = []
+    for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
+        if world.find("kingdoms", kid) is None:
+            continue
+        status = economy.hire_status(world, kid)
+        out.append(SpecialistLine(
+            kid, world.display_name("kingdoms", kid), economy.controlled_provinces(world, kid),
+            tuple((t, int(doc.get(t, 0))) for t in types),
+            tuple((t, s["hired"], s["limit"]) for t, s in status.items()), int(doc.get("cold_spy", 0))))
+    return tuple(out)
+
+
+def academy_lines(world: World, viewer: Identity) -> tuple[AcademyLine, ...]:
+    """Academies are public: anyone knows where a kingdom trains its engineers."""
+    out = []
+    for aid, doc in visible_table(world, viewer, "academies").items():
+        level = int(doc.get("level", 0))
+        kid = str(doc.get("kingdom", ""))
+        out.append(AcademyLine(aid, kid, world.display_name("kingdoms", kid), world.display_name("pcs", doc.get("pc")),
+                               str(doc.get("type", "")), level, rules.academy_output(level)))
+    out.sort(key=lambda a: (a.kingdom, a.town, a.type))
+    return tuple(out)
+
+
+def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, count: int = 1,
+                 immediate: bool = False) -> HirePreview | None:
+    """Hiring `count` of a type: this year's count against the limit (one per controlled
+    province) and the cost, 2 a head next season or 3 at once."""
+    pool = visible_table(world, viewer, "specialists").get(kingdom_id)
+    if pool is None or world.find("kingdoms", kingdom_id) is None:
+        return None
+    status = economy.hire_status(world, kingdom_id).get(kind)
+    if status is None:
+        return None
+    count = max(0, int(count))
+    return HirePreview(kingdom_id, world.display_name("kingdoms", kingdom_id), kind, count, immediate,
+                       status["hired"], status["limit"], int(pool.get(kind, 0)), rules.hire_cost(False),
+                       rules.hire_cost(True), rules.hire_cost(immediate) * count)
+
+
+# -- who may act ------------------------------------------------------------------------------------
+
+def action_route(world: World, viewer: Identity, command: str, params: Mapping[str, Any]) -> Route:
+    """Run it, file it as an order, or neither: the command is tried as written (nothing is
+    written). A refusal that is about authority turns into an order when the adjudicator could
+    carry it out for the viewer's holdings; any other refusal is for the dialog to show."""
+    from yak_tui.kernel import views
+
+    problem = views.check_command(world, viewer, command, params)
+    if problem is None or problem.field != "identity":
+        return Route("direct")
+    if viewer.is_gm:
+        return Route("refused", problem.reason, problem.who_may)
+    order_problem = views.check_order(world, viewer, command, params)
+    if order_problem is None or order_problem.field.rsplit(".", 1)[-1] != "identity":
+        return Route("order", problem.reason, problem.who_may)
+    return Route("refused", order_problem.reason, order_problem.who_may)
+
+
+def debtor_choices(world: World, viewer: Identity, lender_id: str) -> list[str]:
+    """Characters who could borrow from a business (alive, not its owner), by name."""
+    doc = world.find("businesses", lender_id) or {}
+    owner = doc.get("owner")
+    people = [(cid, c) for cid, c in visible_table(world, viewer, "characters").items()
+              if cid != owner and c.get("alive", True)]
+    return [cid for cid, _ in sorted(people, key=lambda item: str(item[1].get("name", item[0])))]

@@ -1,0 +1,529 @@
+"""The siege monitor's data (yak_tui/app/areas/warfare/screen.py), shaped headless and audience-filtered.
+
+Everything here reads the world through `yak_tui.kernel.audience`: a siege is fought in the open
+(its document is public), so every viewer sees its provisions, blockade, messengers and smuggling;
+the regiments inside count as public too (the dashboard's public due item states them), but which
+units they are, and their strength, only their owner and the GM see. Places and forces show only
+what the viewer may see of them. No rule arithmetic: the numbers come from `yak_tui.areas.warfare.rules`
+and `yak_tui.areas.warfare.commands`, and verdicts on actions from a trial run of the command itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare.commands import (
+    ACTIVE,
+    active_siege,
+    open_port_access,
+    regiments_inside,
+    siege_summary,
+)
+from yak_tui.kernel.audience import can_see_document, visible_table
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.hexgrid import hex_distance
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.tables import table
+
+STATUS_TEXT = {"lifted": "lifted", "surrendered": "surrendered", "captured": "fort taken"}
+
+
+def _short(name: str) -> str:
+    head, sep, tail = name.partition(" of ")
+    return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm") else name
+
+
+def _kingdom(world: World, kid: Any) -> str:
+    return _short(world.display_name("kingdoms", str(kid))) if kid else "nobody"
+
+
+def _date(value: Any) -> str:
+    return GameDate.from_dict(dict(value)).label() if isinstance(value, Mapping) else ""
+
+
+def _hex(doc: Mapping[str, Any]) -> tuple[int, int] | None:
+    value = doc.get("hex")
+    if isinstance(value, list | tuple) and len(value) >= 2:
+        return int(value[0]), int(value[1])
+    return None
+
+
+def _distance(a: Mapping[str, Any], b: Mapping[str, Any]) -> int | None:
+    ha, hb = _hex(a), _hex(b)
+    return None if ha is None or hb is None else hex_distance(ha, hb)
+
+
+def _kind(doc: Mapping[str, Any]) -> str:
+    return rules.normalise_kind(str(doc.get("kind", "")))
+
+
+def _world_kinds(key: str) -> set[str]:
+    return {rules.normalise_kind(str(k)) for k in table("warfare")["world"][key]}
+
+
+def _setting(section: str, key: str) -> int:
+    return int(table("warfare")[section][key])
+
+
+def _num(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return 0.0
+
+
+# --- one siege -----------------------------------------------------------------------------------
+
+class DefenderView(NamedTuple):
+    id: str
+    name: str
+    owner: str
+    regiments: int | None  # None: the viewer may not know this unit's strength
+
+
+class AttemptView(NamedTuple):
+    """A messenger sent out or a smuggling run, with its odds before the roll and the dice."""
+
+    kind: str  # "messenger" | "smuggle"
+    date: str
+    detail: str
+    odds: float | None
+    natural: int | None
+    modifiers: tuple[tuple[int, str], ...]
+    total: int | None
+    target: int
+    success: bool
+    result: str
+
+
+class SiegeCard(NamedTuple):
+    id: str
+    fort_id: str
+    fort: str
+    province: str
+    level: int
+    level_name: str
+    besieger_id: str
+    besieger: str
+    defender_id: str
+    defender: str
+    besiegers: tuple[tuple[str, str], ...]  # (unit name, "land" | "sea")
+    defenders: tuple[DefenderView, ...]
+    regiments: int | None
+    eats: int | None  # provisions eaten at each season end at this rate
+    provisions: float
+    starting_provisions: float
+    carried_over: bool
+    seasons: int  # besieged season ends so far
+    seasons_left: int | None  # None: nobody inside eats, or the siege has ended
+    started: str
+    ended: str
+    status: str
+    active: bool
+    effective: bool
+    port_access: bool
+    land_blockade: bool
+    sea_blockade: bool
+    blockade_missing: str | None
+    decision_needed: bool
+    may_decide: bool
+    decision: str | None
+    decided: str
+    surrendered: tuple[str, ...]
+    attempts: tuple[AttemptView, ...]
+    messenger_odds: float | None  # the next messenger, with every friendly Scout in reach helping
+    friendly_scouts: tuple[str, ...]  # names of the defender's Scout units in reach
+    enemy_scouts: tuple[str, ...]  # names of the besieger's
+    friendly_scout_ids: tuple[str, ...]
+    smuggle_odds: tuple[tuple[int, float], ...]  # (bribe, chance) from no bribe to the cap
+    mine: bool  # the viewer besieges or defends
+
+    @property
+    def state(self) -> str:
+        """One short word or two for a table cell."""
+        if not self.active:
+            return STATUS_TEXT.get(self.status, self.status)
+        if self.decision_needed:
+            return "surrender or sally?"
+        if self.decision == "sally":
+            return "sallied: battle"
+        return "in effect" if self.effective else "not in effect"
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The halves of the blockade still needed for the siege to take effect ("land", "sea")."""
+        needed = (("land", self.land_blockade), ("sea", self.sea_blockade)) if self.port_access else \
+            (("land", self.land_blockade),)
+        return tuple(side for side, present in needed if not present)
+
+    @property
+    def blockade(self) -> str:
+        parts = [f"land {'✓' if self.land_blockade else '✗'}"]
+        if self.port_access or self.sea_blockade:
+            parts.append(f"sea {'✓' if self.sea_blockade else '✗'}")
+        return "  ".join(parts)
+
+
+def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
+    out: list[tuple[int, AttemptView]] = []
+    for item in doc.get("messengers") or []:
+        scouts, enemy = len(item.get("scouts") or []), len(item.get("enemy_scouts") or [])
+        detail = f"{item.get('ducats', 0)} ducats · scouts {scouts} vs {enemy}"
+        if str(item.get("purpose", "")).strip():
+            detail += f" · {str(item['purpose']).strip()}"
+        success = bool(item.get("success"))
+        captured = _num(item.get("captured_ducats"))
+        result = "got through" if success else ("caught" + (f", {captured:g} ducats lost" if captured else ""))
+        out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
+                    _attempt("messenger", item, detail, _setting("messenger", "threshold"), success, result)))
+    for item in doc.get("smuggling") or []:
+        merchant = world.display_name("characters", item.get("merchant"))
+        detail = f"{merchant}: {item.get('shipments', 0)} {item.get('good', '')}"
+        if item.get("bribe"):
+            detail += f", bribe {item['bribe']}"
+        success = bool(item.get("success"))
+        added = _num(item.get("provisions_added"))
+        result = f"got in, +{added:g} provisions" if success else "stopped"
+        out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
+                    _attempt("smuggle", item, detail, _setting("smuggle", "threshold"), success, result)))
+    return tuple(a for _, a in sorted(out, key=lambda pair: pair[0]))
+
+
+def _attempt(kind: str, item: Mapping[str, Any], detail: str, target: int, success: bool,
+             result: str) -> AttemptView:
+    mods = tuple((int(m.get("value", 0)), str(m.get("reason", ""))) for m in item.get("modifiers") or [])
+    odds = item.get("odds")
+    return AttemptView(kind, _date(item.get("date")), detail, float(odds) if isinstance(odds, int | float) else None,
+                       item.get("natural"), mods, item.get("total"), target, success, result)
+
+
+def _scouts_near(world: World, units: Mapping[str, Mapping[str, Any]], owner: Any,
+                 fort: Mapping[str, Any]) -> tuple[str, ...]:
+    """Scout units of `owner` within scout range of the fort (public: kind, owner and hex)."""
+    reach = _setting("world", "scout_range")
+    scouts = _world_kinds("scout_units")
+    found = []
+    for uid, unit in sorted(units.items()):
+        distance = _distance(unit, fort)
+        if unit.get("owner") == owner and _kind(unit) in scouts and distance is not None and distance <= reach:
+            found.append(uid)
+    return tuple(found)
+
+
+def _may(world: World, viewer: Identity, name: str, params: dict[str, Any]) -> tuple[bool, str, str]:
+    """Would the command run for this viewer (as an order for a player)? (ok, field, reason)"""
+    from yak_tui.kernel.commands import CommandError, validate_only
+    from yak_tui.kernel.model import ValidationError
+
+    try:
+        if viewer.is_player:
+            validate_only(world, GM, name, params, principal=viewer)
+        else:
+            validate_only(world, viewer, name, params)
+    except CommandError as error:
+        return False, error.field, error.reason
+    except ValidationError as error:
+        return False, error.field, error.reason
+    except Exception as error:  # a broken trial run says so instead of taking the screen down
+        return False, "error", f"{type(error).__name__}: {error}"
+    return True, "", ""
+
+
+def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
+    if viewer.is_king:
+        return viewer.subject
+    if viewer.is_player:
+        return world.kingdom_of_character(viewer.subject)
+    return None
+
+
+def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, Any]) -> SiegeCard:
+    """One siege as the viewer may see it (`doc` is the audience-filtered siege document)."""
+    fort_id = str(doc.get("fort", ""))
+    fort = world.find("pcs", fort_id) or {}
+    units = visible_table(world, viewer, "units")
+    active = doc.get("status") == ACTIVE
+    summary = siege_summary(world, siege_id) if active else None
+    level = int(fort.get("fort_level", 0) or 0) or int((fort.get("destroyed_from") or {}).get("fort_level", 0) or 0)
+    besieger, defender = str(doc.get("besieger", "")), str(doc.get("defender") or "")
+    mine = _viewer_kingdom(world, viewer)
+    sea_kinds = _world_kinds("sea_units")
+    besiegers = tuple((world.display_name("units", uid),
+                       "sea" if _kind(world.find("units", uid) or {}) in sea_kinds else "land")
+                      for uid in doc.get("units") or [] if uid in units)
+    defenders = tuple(DefenderView(uid, str(u.get("name", uid)), _kingdom(world, u.get("owner")),
+                                   int(u["regiments"]) if "regiments" in u else None)
+                      for uid, u in sorted(units.items()) if u.get("inside") == fort_id)
+    regiments = regiments_inside(world, fort_id) if active else None
+    eats = None if regiments is None else regiments * _setting("siege", "consumption_per_regiment")
+    friendly = _scouts_near(world, units, defender, fort) if active else ()
+    enemy = _scouts_near(world, units, besieger, fort) if active else ()
+    decision_needed = bool(summary and summary["decision_needed"])
+    may_decide = decision_needed and _may(world, viewer, "siege-decide", {"fort": fort_id, "choice": "sally"})[0]
+    cap = _setting("smuggle", "bribe_cap")
+    return SiegeCard(
+        id=siege_id, fort_id=fort_id, fort=str(fort.get("name", fort_id)),
+        province=world.display_name("provinces", fort.get("province")), level=level,
+        level_name=rules.fort_name(level) or f"level {level}", besieger_id=besieger, besieger=_kingdom(world, besieger),
+        defender_id=defender, defender=_kingdom(world, defender or None), besiegers=besiegers, defenders=defenders,
+        regiments=regiments, eats=eats, provisions=_num(doc.get("provisions")),
+        starting_provisions=_num(doc.get("starting_provisions")),
+        carried_over=doc.get("carried_over_from") is not None
+        and int(doc["carried_over_from"]) <= _setting("siege", "carry_over_seasons"),
+        seasons=int(doc.get("seasons", 0) or 0),
+        seasons_left=summary["seasons_left"] if summary else None,
+        started=_date(doc.get("started")), ended=_date(doc.get("ended")), status=str(doc.get("status", "")),
+        active=active, effective=bool(doc.get("effective")), port_access=bool(doc.get("port_access")),
+        land_blockade=bool(doc.get("land_blockade")), sea_blockade=bool(doc.get("sea_blockade")),
+        blockade_missing=rules.blockade_refusal(bool(doc.get("port_access")), bool(doc.get("land_blockade")),
+                                                bool(doc.get("sea_blockade"))),
+        decision_needed=decision_needed, may_decide=may_decide, decision=doc.get("decision"),
+        decided=_date(doc.get("decided")),
+        surrendered=tuple(str(u.get("name", u.get("id", ""))) for u in doc.get("surrendered_units") or []),
+        attempts=_attempts(world, doc),
+        messenger_odds=rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
+        friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
+        enemy_scouts=tuple(world.display_name("units", u) for u in enemy), friendly_scout_ids=friendly,
+        smuggle_odds=tuple((bribe, rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
+        mine=mine is not None and mine in (besieger, defender),
+    )
+
+
+# --- walled places and other structures ------------------------------------------------------------
+
+class FortView(NamedTuple):
+    id: str
+    name: str
+    province: str
+    controller_id: str
+    controller: str
+    level: int
+    level_name: str
+    provisions: float | None  # what a siege begun now would start with, as far as the viewer knows
+    port_access: bool
+    siege: str  # the active siege's id, or ""
+    mine: bool
+
+
+class PlaceView(NamedTuple):
+    id: str
+    name: str
+    kind: str
+    province: str
+    controller_id: str
+    controller: str
+    level: int
+    state: str  # this season's raid, a capture, looting, a siege, or "" (as far as the viewer may see)
+    raided: bool
+    captured: bool
+    looted: bool
+    besieged: bool
+    destroyed: bool
+    mine: bool
+
+
+class SiegeMonitor(NamedTuple):
+    date: str
+    sieges: tuple[SiegeCard, ...]
+    forts: tuple[FortView, ...]
+    places: tuple[PlaceView, ...]
+
+    @property
+    def active(self) -> tuple[SiegeCard, ...]:
+        return tuple(s for s in self.sieges if s.active)
+
+    @property
+    def decisions(self) -> tuple[SiegeCard, ...]:
+        """Sieges whose defenders must choose (surrender or sally) before the season closes."""
+        return tuple(s for s in self.sieges if s.decision_needed)
+
+
+def _opening_provisions(world: World, pc: Mapping[str, Any], level: int) -> float | None:
+    """A new siege's provisions: the level, or the stock carried over from a recent siege (if the
+    viewer may see that stock; otherwise the level's)."""
+    last = pc.get("last_besieged")
+    ago = max(0, GameDate.from_dict(dict(last)).seasons_until(world.date)) if isinstance(last, Mapping) else None
+    try:
+        return rules.starting_provisions(level, ago, _num(pc.get("provisions")))
+    except ValueError:
+        return None
+
+
+def _place_state(world: World, doc: Mapping[str, Any], besieged: bool) -> tuple[str, bool, bool, bool]:
+    """What happened to a place lately, from the fields the viewer may see:
+    (text, raided this season, captured, looted since its capture)."""
+    parts: list[str] = []
+    looted = False
+    raided = isinstance(doc.get("raided_in"), Mapping) and GameDate.from_dict(dict(doc["raided_in"])) == world.date
+    captured = bool(doc.get("captured_by")) and doc.get("captured_by") == doc.get("controller")
+    if doc.get("destroyed"):
+        parts.append(f"destroyed {_date(doc['destroyed'])}")
+    if besieged:
+        parts.append("besieged")
+    if captured:
+        parts.append(f"captured by {_kingdom(world, doc['captured_by'])} {_date(doc.get('captured'))}".strip())
+        record = doc.get("looted") or {}
+        looted = bool(record) and record.get("capture") == doc.get("captured")
+        if looted:
+            parts.append("looted")
+    if raided:
+        parts.append(f"raided by {_kingdom(world, doc.get('raided_by'))} this season")
+    return " · ".join(parts), raided, captured, looted
+
+
+def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
+    """Every siege (active first), every walled place, and every structure the viewer may see."""
+    mine = _viewer_kingdom(world, viewer)
+    cards = [siege_card(world, viewer, sid, doc) for sid, doc in sorted(visible_table(world, viewer, "sieges").items())]
+    cards.sort(key=lambda c: (not c.active, not c.decision_needed, c.id))
+    pcs = visible_table(world, viewer, "pcs")
+    forts = []
+    places = []
+    for pid, doc in sorted(pcs.items(), key=lambda i: (str(i[1].get("name", i[0])), i[0])):
+        level = int(doc.get("fort_level", 0) or 0)
+        found = active_siege(world, pid)
+        controller = str(doc.get("controller") or "")
+        owned = bool(mine) and controller == mine
+        if level > 0:
+            forts.append(FortView(pid, str(doc.get("name", pid)), world.display_name("provinces", doc.get("province")),
+                                  controller, _kingdom(world, controller) if controller else "unclaimed", level,
+                                  rules.fort_name(level) or f"level {level}", _opening_provisions(world, doc, level),
+                                  bool(doc.get("port_access")), found[0] if found else "", owned))
+        state, raided, captured, looted = _place_state(world, doc, found is not None)
+        places.append(PlaceView(pid, str(doc.get("name", pid)), str(doc.get("kind", "")),
+                                world.display_name("provinces", doc.get("province")), controller,
+                                _kingdom(world, controller) if controller else "unclaimed", level, state, raided,
+                                captured, looted, found is not None, bool(doc.get("destroyed")), owned))
+    forts.sort(key=lambda f: (-f.level, f.name))
+    return SiegeMonitor(world.date.label(), tuple(cards), tuple(forts), tuple(places))
+
+
+# --- forces: who may begin a siege, who may raid -------------------------------------------------------
+
+class ForceView(NamedTuple):
+    id: str
+    name: str
+    owner_id: str
+    owner: str
+    kind: str
+    regiments: int | None
+    sea: bool
+    distance: int
+    busy: str  # the fort this unit already besieges, or ""
+
+
+def _forces(world: World, viewer: Identity, pc_id: str, reach: int) -> list[ForceView]:
+    """Units the viewer commands (all, for the GM) standing within `reach` hexes of the place,
+    outside any fort, and not its holder's."""
+    pc = world.get("pcs", pc_id)
+    sea = _world_kinds("sea_units")
+    busy = {uid: str(s.get("fort")) for _, s in world.all("sieges") if s.get("status") == ACTIVE
+            for uid in s.get("units") or []}
+    out = []
+    for uid, unit in sorted(world.all("units")):
+        if can_see_document(world, viewer, "units", uid, unit) != "all":
+            continue
+        distance = _distance(unit, pc)
+        if distance is None or distance > reach or unit.get("inside") or unit.get("owner") == pc.get("controller"):
+            continue
+        regiments = unit.get("regiments")
+        out.append(ForceView(uid, str(unit.get("name", uid)), str(unit.get("owner", "")),
+                             _kingdom(world, unit.get("owner")), str(unit.get("kind", "")),
+                             int(regiments) if isinstance(regiments, int) else None, _kind(unit) in sea, distance,
+                             world.display_name("pcs", busy[uid]) if uid in busy else ""))
+    return sorted(out, key=lambda f: (f.owner, f.distance, f.name))
+
+
+def siege_forces(world: World, viewer: Identity, fort_id: str) -> tuple[ForceView, ...]:
+    """Units that could join a siege of this fort: camped within blockade range of it."""
+    return tuple(_forces(world, viewer, fort_id, _setting("world", "blockade_range")))
+
+
+class SiegePlan(NamedTuple):
+    """What beginning this siege with these units would mean, before it is begun."""
+
+    fort: str
+    level_name: str
+    besieger: str
+    land: bool
+    sea: bool
+    port_access: bool
+    effective: bool
+    missing: str | None
+    provisions: float | None
+    regiments: int
+    seasons_left: int | None
+
+
+def siege_plan(world: World, viewer: Identity, fort_id: str, unit_ids: Sequence[str]) -> SiegePlan | None:
+    """The blockade and provisions a siege of `fort_id` by these units would start with (None when
+    nothing sensible is chosen yet). The command itself still decides: this is a preview."""
+    fort = world.find("pcs", fort_id)
+    units = [world.find("units", u) for u in unit_ids]
+    if fort is None or not unit_ids or any(u is None for u in units):
+        return None
+    sea_kinds = _world_kinds("sea_units")
+    owners = {str(u.get("owner")) for u in units if u}
+    besieger = sorted(owners)[0]
+    land = any(_kind(u) not in sea_kinds for u in units if u)
+    sea = any(_kind(u) in sea_kinds for u in units if u)
+    port = open_port_access(world, fort, besieger)
+    level = int(fort.get("fort_level", 0) or 0)
+    shown = visible_table(world, viewer, "pcs").get(fort_id, {})
+    provisions = _opening_provisions(world, shown, level) if level else None
+    regiments = regiments_inside(world, fort_id)
+    left = rules.seasons_left(provisions, regiments) if provisions is not None else None
+    return SiegePlan(str(fort.get("name", fort_id)), rules.fort_name(level) or "unwalled",
+                     _kingdom(world, besieger) if len(owners) == 1 else "several kingdoms", land, sea, port,
+                     rules.blockade_effective(port, land, sea), rules.blockade_refusal(port, land, sea), provisions,
+                     regiments, left)
+
+
+class Verdict(NamedTuple):
+    """May this action be taken? `reason` says why not (or what is still to be said)."""
+
+    action: str
+    ok: bool
+    reason: str = ""
+
+
+class ForceVerdicts(NamedTuple):
+    force: ForceView
+    verdicts: tuple[Verdict, ...]
+
+
+class PlaceVerdicts(NamedTuple):
+    place: str
+    forces: tuple[ForceVerdicts, ...]
+    loot: Verdict
+    reach: int
+
+
+RAID_ACTIONS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("raid", "raid", {}),
+    ("slave raid", "slave-raid", {"take": "manpower"}),
+    ("capture", "capture", {}),
+)
+
+
+def place_verdicts(world: World, viewer: Identity, pc_id: str) -> PlaceVerdicts:
+    """For each force of the viewer's in reach of the place: may it raid, slave-raid or capture it,
+    and if not, why (the command's own refusal, from a trial run). And may the place be looted.
+    Slow-ish (a trial run per action): call it from a worker."""
+    pc = world.get("pcs", pc_id)
+    reach = _setting("world", "raid_range")
+    forces = []
+    for force in _forces(world, viewer, pc_id, reach):
+        verdicts = []
+        for label, name, extra in RAID_ACTIONS:
+            ok, field, reason = _may(world, viewer, name, {"unit": force.id, "pc": pc_id, **extra})
+            if not ok and name == "capture" and field == "garrison":
+                verdicts.append(Verdict(label, True, "after the battle, say whether the garrison was destroyed or fled"))
+            else:
+                verdicts.append(Verdict(label, ok, reason))
+        forces.append(ForceVerdicts(force, tuple(verdicts)))
+    ok, _, reason = _may(world, viewer, "loot", {"pc": pc_id})
+    return PlaceVerdicts(str(pc.get("name", pc_id)), tuple(forces), Verdict("loot", ok, reason), reach)

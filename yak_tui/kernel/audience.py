@@ -1,0 +1,218 @@
+"""The one audience filter: what an identity may see of entries, rolls and documents.
+
+Every view, export and JSON goes through here; secrets leak when this is done ad hoc.
+Audiences: `public`, `kingdom:<id>`, `character:<id>`, `adjudicators`.
+A blind roll shows its outcome only; naturals and modifiers go to adjudicators.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+
+PUBLIC = "public"
+ADJUDICATORS = "adjudicators"
+
+
+def kingdom_audience(kingdom_id: str) -> str:
+    return f"kingdom:{kingdom_id}"
+
+
+def character_audience(character_id: str) -> str:
+    return f"character:{character_id}"
+
+
+def validate_audience(world: World, audience: str) -> str:
+    """Check an audience names something real; returns it normalised."""
+    from yak_tui.kernel.model import ValidationError
+
+    audience = audience.strip()
+    if audience in (PUBLIC, ADJUDICATORS):
+        return audience
+    kind, _, subject = audience.partition(":")
+    table = {"kingdom": "kingdoms", "character": "characters"}.get(kind)
+    if table is None or not subject:
+        raise ValidationError(
+            "audience", f"{audience!r} is not public, adjudicators, kingdom:<id> or character:<id>"
+        )
+    return f"{kind}:{world.resolve_ref(table, subject)}"
+
+
+def viewer_kingdom(world: World, viewer: Identity) -> str | None:
+    if viewer.is_king:
+        return viewer.subject
+    if viewer.is_player:
+        return world.kingdom_of_character(viewer.subject)
+    return None
+
+
+def is_adjudicator_of(viewer: Identity, entry: dict[str, Any]) -> bool:
+    return viewer.is_gm or (entry.get("adjudicator") is not None and entry.get("adjudicator") == str(viewer))
+
+
+def may_see(world: World, viewer: Identity, audience: str, entry: dict[str, Any] | None = None) -> bool:
+    if viewer.is_gm or audience == PUBLIC:
+        return True
+    if entry is not None and is_adjudicator_of(viewer, entry):
+        return True
+    if audience == ADJUDICATORS:
+        return False
+    kind, _, subject = audience.partition(":")
+    if viewer.is_king:
+        if kind == "kingdom":
+            return subject == viewer.subject
+        if kind == "character":
+            ruler = world.find("kingdoms", viewer.subject)
+            return ruler is not None and ruler.get("ruler") == subject
+        return False
+    if viewer.is_player:
+        return kind == "character" and subject == viewer.subject
+    return False
+
+
+def redact_roll(roll: dict[str, Any], viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
+    if not roll.get("blind") or is_adjudicator_of(viewer, entry):
+        return roll
+    return {"purpose": roll.get("purpose", ""), "outcome": roll.get("outcome", ""), "blind": True}
+
+
+def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[str, Any] | None:
+    """The entry as this viewer may see it, or None."""
+    if not may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
+        return None
+    if is_adjudicator_of(viewer, entry):
+        return entry
+    shown = {k: v for k, v in entry.items() if k not in ("secret", "adjudicator_note")}
+    shown["rolls"] = [redact_roll(r, viewer, entry) for r in entry.get("rolls", [])]
+    return shown
+
+
+def _may_read(world: World, viewer: Identity, entry_id: Any) -> bool:
+    entry = world.table("chronicle").get(entry_id) if isinstance(entry_id, str) else None
+    return entry is not None and filter_entry(world, viewer, entry) is not None
+
+
+def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
+    out = []
+    for _, entry in sorted(world.all("chronicle"), key=lambda item: item[1].get("seq", 0)):
+        shown = filter_entry(world, viewer, entry)
+        if shown is not None:
+            out.append(shown)
+    return out
+
+
+# -- documents ---------------------------------------------------------------------------------
+# Public fields of documents owned by someone else: what anyone at the table knows.
+PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
+    "kingdoms": ("name", "ruler", "capital", "player", "color", "faith"),
+    "characters": ("name", "title", "kingdom", "alive", "kind"),
+    "provinces": ("name", "kingdom", "faith", "potentials", "resources", "ports", "terrain"),
+    "pcs": ("name", "kind", "province", "hex", "controller", "fort_level", "walled", "coastal",
+            "port_access", "resistance"),
+    "units": ("name", "owner", "kind", "size", "hex"),
+    "businesses": ("name", "province", "sector", "size", "owner", "monopoly", "pc"),
+    "academies": ("pc", "type", "level", "kingdom"),
+    # A siege is fought in the open: its state is public (written by yak_tui.areas.warfare.commands).
+    "sieges": ("fort", "besieger", "defender", "units", "started", "status", "ended", "lifted", "port_access",
+               "land_blockade", "sea_blockade", "effective", "effective_from", "provisions", "starting_provisions",
+               "carried_over_from", "seasons", "consumption", "decision_needed", "decision", "decided",
+               "decisions", "messengers", "smuggling", "surrendered_units"),
+}
+# Fields even a document's owner may not see (only the GM): what the other side of a secret knows,
+# e.g. whether the target of a spy mission detected it or identified its sponsor.
+HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("known_to_target", "known_sponsor", "evidence")}
+# Tables whose documents only their owners (and the GM) see at all.
+PRIVATE_TABLES = ("specialists", "effects", "orders", "ledger", "users", "schedule")
+
+
+def owner_of(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> tuple[str | None, str | None]:
+    """(kingdom, character) that own a document, for the visibility rule."""
+    if table == "kingdoms":
+        return doc_id, None
+    if table == "characters":
+        return doc.get("kingdom"), doc_id
+    if table == "provinces":
+        return doc.get("kingdom"), None
+    if table == "pcs":
+        return doc.get("controller"), doc.get("owner_character")
+    if table == "units":
+        return doc.get("owner"), None
+    if table == "businesses":
+        return world.kingdom_of_character(doc.get("owner", "")), doc.get("owner")
+    if table in ("specialists", "academies"):
+        return doc.get("kingdom", doc_id if table == "specialists" else None), None
+    if table == "orders":
+        return doc.get("kingdom"), doc.get("character")
+    if table == "effects":
+        return doc.get("holder_kingdom"), doc.get("holder_character")
+    if table == "ledger":
+        return None, None
+    return None, None
+
+
+def can_see_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> str:
+    """'all', 'public' or 'none': how much of a document the viewer may see."""
+    if viewer.is_gm:
+        return "all"
+    kingdom, character = owner_of(world, table, doc_id, doc)
+    if table == "ledger":
+        parties = set(doc.get("parties", []))
+        me = {str(viewer), f"character:{viewer.subject}" if viewer.is_player else f"kingdom:{viewer.subject}"}
+        return "all" if parties & me else "none"
+    if table == "orders":
+        if doc.get("filed_by") == str(viewer) or doc.get("adjudicator") == str(viewer):
+            return "all"
+        if viewer.is_king and doc.get("kingdom") == viewer.subject and not doc.get("private"):
+            return "all"
+        return "none"
+    if viewer.is_player:
+        if character is not None and character == viewer.subject:
+            return "all"
+        if table == "units" and doc.get("commander") == viewer.subject:
+            return "all"
+    if viewer.is_king:
+        if table == "characters" and character is not None:
+            return "all" if kingdom == viewer.subject else _public_or_none(table)
+        if kingdom == viewer.subject:
+            return "all"
+    if table in PRIVATE_TABLES:
+        return "none"
+    return _public_or_none(table)
+
+
+def _public_or_none(table: str) -> str:
+    return "public" if PUBLIC_FIELDS.get(table) else "none"
+
+
+def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
+    level = can_see_document(world, viewer, table, doc_id, doc)
+    if level == "all":
+        if viewer.is_gm:
+            return copy.deepcopy(doc)
+        hidden = HIDDEN_FIELDS.get(table, ())
+        shown = {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
+        if table == "orders" and isinstance(shown.get("entries"), list):
+            # An order lists every entry of its resolution, including the target's own (whether he
+            # detected a spy): its filer learns only the ids of those he may read.
+            shown["entries"] = [entry_id for entry_id in shown["entries"] if _may_read(world, viewer, entry_id)]
+        return shown
+    if level == "public":
+        return {k: copy.deepcopy(doc[k]) for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
+    return None
+
+
+def visible_table(world: World, viewer: Identity, table: str) -> dict[str, dict[str, Any]]:
+    if table == "chronicle":
+        return {str(e.get("id", e.get("seq"))): e for e in visible_entries(world, viewer)}
+    if table == "meta":
+        meta = world.meta
+        return {"world": {k: meta[k] for k in ("name", "date", "schema_version") if k in meta}}
+    out: dict[str, dict[str, Any]] = {}
+    for doc_id, doc in world.all(table):
+        shown = filter_document(world, viewer, table, doc_id, doc)
+        if shown is not None:
+            out[doc_id] = shown
+    return out

@@ -1,0 +1,470 @@
+"""Commands: every state change is a named command with validated parameters, applied in
+one store transaction (lock, reload, validate, apply, chronicle, write once).
+
+A command that fails leaves the save byte-for-byte unchanged, and says which field is wrong.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, validate_audience
+from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.kernel.errors import RuleInputError
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import ValidationError, World
+from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
+from yak_tui.kernel.validation import json_problem
+from yak_tui.store.storage import WorldFile
+
+
+class CommandError(Exception):
+    """A refused command: `field` names what is wrong, `reason` says why."""
+
+    def __init__(self, field: str, reason: str, who_may: tuple[str, ...] = ()) -> None:
+        super().__init__(f"{field}: {reason}")
+        self.field = field
+        self.reason = reason
+        self.who_may = who_may
+
+
+def gm_refusal(what: str, identity: Identity) -> CommandError:
+    return CommandError("identity", f"only the GM may {what} (you are {identity})", ("gm",))
+
+
+@dataclass(frozen=True)
+class Param:
+    """One command parameter: its type and whether it must be given."""
+
+    kind: type = str  # str, int, float, bool, list (comma-separated)
+    required: bool = True
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    help: str = ""
+    minimum: float | None = None
+    ref: str | None = None  # table the value names (ids or names accepted)
+    maximum: float | None = None  # numbers: within ±yak_tui.kernel.numbers.LIMIT by default
+
+
+@dataclass
+class CommandSpec:
+    name: str
+    help: str
+    params: dict[str, Param]
+    handler: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
+    category: str = "general"
+    # Optional exact odds before rolling, for the GM's roll flow.
+    odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None
+    # Optional: the stakes, for orders that wait in an adjudicator's queue.
+    stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None
+    undoable: bool = True
+    rolls: bool = False
+    # Non-empty for commands only the GM may run: what he does ("play out assassination
+    # attempts"). Checked before any parameter is looked up, so a refusal tells nothing.
+    gm_only: str = ""
+
+
+COMMANDS: dict[str, CommandSpec] = {}
+
+
+def command(name: str, help: str, params: dict[str, Param] | None = None, *, category: str = "general",
+            odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
+            stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
+            undoable: bool = True, rolls: bool = False, gm_only: str = "",
+            ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
+                          Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
+    """Register a world command under `name` (the `yak do NAME` verb)."""
+
+    def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
+             ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
+        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only)
+        return fn
+
+    return wrap
+
+
+def spec_for(name: str) -> CommandSpec:
+    load_command_modules()
+    spec = COMMANDS.get(name)
+    if spec is None:
+        import difflib
+
+        close = difflib.get_close_matches(name, list(COMMANDS), n=3)
+        hint = f" (did you mean {', '.join(close)}?)" if close else f"; commands: {', '.join(sorted(COMMANDS))}"
+        raise CommandError("command", f"no command named {name!r}{hint}")
+    return spec
+
+
+def load_command_modules() -> None:
+    """Import every module that registers commands (kept in one list, in one place)."""
+    import importlib
+
+    for module in COMMAND_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+COMMAND_MODULES = (
+    "yak_tui.areas.court.commands",
+    "yak_tui.kernel.orders",
+    "yak_tui.areas.espionage.commands",
+    "yak_tui.areas.economy.commands",
+    "yak_tui.areas.warfare.commands",
+    "yak_tui.areas.magic.commands",
+    "yak_tui.areas.nobles.commands",
+    "yak_tui.areas.court.roster",
+)
+
+
+def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
+                  viewer: Identity | None = None) -> dict[str, Any]:
+    """Strings from the command line or a form become typed, validated values.
+
+    References (`Param.ref`) are looked up as `viewer` may see them: a name matches only a
+    document he may see, and a refusal suggests only ids he may see.
+    """
+    unknown = set(raw) - set(spec.params)
+    if unknown:
+        known = ", ".join(spec.params) or "none"
+        first = sorted(unknown, key=str)[0]
+        raise CommandError(str(first), f"{spec.name} takes no parameter {shown(first)} (it takes: {known})")
+    # Types first, for every value given; then what is missing; references last, so a bad number
+    # is named as such whatever else is wrong.
+    given = {name: raw[name] for name in spec.params if name in raw and not _blank(raw[name])}
+    values: dict[str, Any] = {}
+    for name, value in given.items():
+        param = spec.params[name]
+        value = _coerce(name, param, value)
+        if param.choices and value not in param.choices:
+            raise CommandError(name, f"must be one of {', '.join(param.choices)}, not {shown(value)}")
+        values[name] = value
+    for name, param in spec.params.items():
+        if name not in given:
+            if param.required:
+                raise CommandError(name, f"is required ({param.help or param.kind.__name__})")
+            values[name] = copy.deepcopy(param.default)
+    if world is not None:
+        visible = visible_to(world, viewer)
+        for name, param in spec.params.items():
+            if param.ref and name in given and isinstance(values[name], str):
+                try:
+                    values[name] = world.resolve_ref(param.ref, values[name], visible)
+                except ValidationError as error:
+                    raise CommandError(name, error.reason) from None
+    return {name: values[name] for name in spec.params}
+
+
+def _blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and value == "")
+
+
+def _coerce(name: str, param: Param, value: Any) -> Any:
+    if param.kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("1", "true", "yes", "y", "on"):
+            return True
+        if text in ("0", "false", "no", "n", "off"):
+            return False
+        raise CommandError(name, f"must be true or false, not {shown(value)}")
+    if param.kind in (int, float):
+        parse = parse_whole if param.kind is int else parse_number
+        try:
+            return parse(value, param.minimum, param.maximum)
+        except NumberError as error:
+            raise CommandError(name, str(error)) from None
+    if param.kind is list:
+        if isinstance(value, list):
+            return [str(item) for item in value]
+        return [item.strip() for item in str(value).split(",") if item.strip()]
+    if isinstance(value, (dict, list)):
+        raise CommandError(name, f"must be text, not {shown(value)}")
+    return str(value)
+
+
+def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dict[str, Any]], bool] | None:
+    """Which documents `viewer` may see (None: all of them, for the GM or no viewer)."""
+    if viewer is None or viewer.is_gm:
+        return None
+
+    def visible(table: str, doc_id: str, doc: dict[str, Any]) -> bool:
+        if table == "chronicle":
+            return filter_entry(world, viewer, doc) is not None
+        if table == "meta":
+            return False
+        return can_see_document(world, viewer, table, doc_id, doc) != "none"
+
+    return visible
+
+
+@dataclass
+class CommandResult:
+    command: str
+    data: dict[str, Any]
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[RollRecord] = field(default_factory=list)
+    # The entries as the identity who ran the command may read them (run_command fills it in; an
+    # order's resolution also writes entries meant for its target only).
+    shown: list[dict[str, Any]] | None = None
+    # The JSON reply, serialised inside the transaction before the write (see run_command).
+    encoded: bytes = b""
+
+    def payload(self) -> dict[str, Any]:
+        """The reply to a front end: the command's data and the ids of the entries it may read."""
+        entries = self.entries if self.shown is None else self.shown
+        return {"command": self.command, "ok": True, **self.data, "entries": [e["id"] for e in entries]}
+
+
+class CommandContext:
+    """What a command handler gets: the world, who acts, the dice, and the chronicle."""
+
+    def __init__(self, world: World, identity: Identity, dice: Dice, command: str,
+                 principal: Identity | None = None) -> None:
+        self.world = world
+        self.identity = identity
+        # Whose holdings the command acts on: the filer of an order the adjudicator resolves.
+        self.principal = principal or identity
+        self.dice = RecordingDice(dice)
+        self.command = command
+        self.entries: list[dict[str, Any]] = []
+        self.rolls: list[RollRecord] = []
+        self.adjudicator: str | None = None
+
+    @property
+    def date(self) -> GameDate:
+        return self.world.date
+
+    # -- authority ------------------------------------------------------------------------------
+    def require_gm(self, what: str = "this command") -> None:
+        if not self.identity.is_gm:
+            raise gm_refusal(what, self.identity)
+
+    def require_adjudicator(self, stakes: Stakes) -> Verdict:
+        verdict = may_adjudicate(self.world, self.identity, stakes)
+        if not verdict.allowed:
+            raise CommandError("identity", verdict.reason, verdict.who_may)
+        self.adjudicator = str(self.identity)
+        return verdict
+
+    def require_acts_for(self, kingdom: str | None = None, character: str | None = None) -> None:
+        """The principal controls this kingdom or character (the GM acts for anyone)."""
+        ident = self.principal
+        if ident.is_gm:
+            return
+        if ident.is_king and kingdom is not None and ident.subject == kingdom:
+            return
+        if ident.is_king and character is not None:
+            k = self.world.find("kingdoms", ident.subject) or {}
+            if k.get("ruler") == character:
+                return
+        if ident.is_player and character is not None and ident.subject == character:
+            return
+        owner = f"kingdom {kingdom}" if kingdom else f"character {character}"
+        raise CommandError("identity", f"{ident} does not act for {owner}", ("gm",))
+
+    def fail(self, field: str, reason: str) -> None:
+        raise CommandError(field, reason)
+
+    # -- dice -----------------------------------------------------------------------------------
+    def record_roll(self, purpose: str, naturals: list[int], total: int, band: str, modifiers: list[Any] | None = None,
+                    audience: str = PUBLIC, blind: bool = False, outcome: str = "") -> RollRecord:
+        seed = getattr(self.dice.inner, "seed", None)
+        record = RollRecord(purpose=purpose, naturals=list(naturals), modifiers=list(modifiers or []), total=total,
+                            band=band, source=self.dice.source, roller=str(self.identity), audience=audience,
+                            blind=blind, seed=seed, outcome=outcome or band)
+        self.rolls.append(record)
+        return record
+
+    # -- chronicle ------------------------------------------------------------------------------
+    def log(self, text: str, *, kind: str = "event", audience: str = PUBLIC, rolls: list[RollRecord] | None = None,
+            amounts: dict[str, float] | None = None, secret: str = "", refs: dict[str, Any] | None = None,
+            adjudicator: str | None = None) -> dict[str, Any]:
+        return append_entry(self.world, text, kind=kind, audience=audience, actor=str(self.identity),
+                            command=self.command, rolls=rolls, amounts=amounts, secret=secret, refs=refs,
+                            adjudicator=adjudicator or self.adjudicator, sink=self.entries)
+
+    def move_ducats(self, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
+                    reason: str, *, audience: str = PUBLIC, allow_negative: bool = False,
+                    kind: str = "ducats", secret: str = "") -> dict[str, Any]:
+        """The one transaction path for money: debit, credit, and a chronicle line with the sum."""
+        return move_ducats(self, source, target, amount, reason, audience=audience,
+                           allow_negative=allow_negative, kind=kind, secret=secret)
+
+
+def treasury_holder(world: World, party: tuple[str, str]) -> dict[str, Any]:
+    table, doc_id = party
+    return world.edit(table, doc_id)
+
+
+def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
+                reason: str, *, audience: str = PUBLIC, allow_negative: bool = False, kind: str = "ducats",
+                secret: str = "") -> dict[str, Any]:
+    if amount < 0:
+        raise CommandError("amount", f"cannot move a negative sum ({amount})")
+    world = ctx.world
+    if source is not None:
+        payer = treasury_holder(world, source)
+        balance = float(payer.get("treasury", 0))
+        if balance - amount < -1e-9 and not allow_negative:
+            name = world.display_name(source[0], source[1])
+            raise CommandError("treasury", f"{name} has {_fmt(balance)} ducats, {_fmt(amount)} are needed for {reason}")
+        payer["treasury"] = _num(balance - amount)
+    if target is not None:
+        payee = treasury_holder(world, target)
+        payee["treasury"] = _num(float(payee.get("treasury", 0)) + amount)
+    amounts: dict[str, float] = {}
+    if source is not None:
+        amounts[f"{source[0]}:{source[1]}"] = -amount
+    if target is not None:
+        key = f"{target[0]}:{target[1]}"
+        amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
+    if source is None and target is not None:
+        text = f"{world.display_name(*target)} receives {_fmt(amount)} ducats: {reason}"
+    elif target is None and source is not None:
+        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats: {reason}"
+    elif source is not None and target is not None:
+        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats to {world.display_name(*target)}: {reason}"
+    else:
+        raise CommandError("amount", "money must come from or go to someone")
+    return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
+
+
+def _num(value: float) -> float | int:
+    rounded = round(value, 4)
+    return int(rounded) if float(rounded).is_integer() else rounded
+
+
+def _fmt(value: float) -> str:
+    return f"{_num(value)}"
+
+
+def append_entry(world: World, text: str, *, kind: str = "event", audience: str = PUBLIC, actor: str = "gm",
+                 command: str = "", rolls: list[RollRecord] | None = None, amounts: dict[str, float] | None = None,
+                 secret: str = "", refs: dict[str, Any] | None = None, adjudicator: str | None = None,
+                 sink: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Append one chronicle entry, dated to the current season, in the order things happened."""
+    seq = world.next_seq("chronicle_seq")
+    entry_id = f"e{seq:06d}"
+    entry: dict[str, Any] = {
+        "id": entry_id,
+        "seq": seq,
+        "date": world.meta["date"],
+        "kind": kind,
+        "text": text,
+        "audience": audience,
+        "actor": actor,
+        "command": command,
+        "rolls": [r.to_dict() for r in (rolls or [])],
+    }
+    if amounts:
+        entry["amounts"] = amounts
+    if secret:
+        entry["secret"] = secret
+    if refs:
+        entry["refs"] = refs
+    if adjudicator:
+        entry["adjudicator"] = adjudicator
+    world.put("chronicle", entry_id, entry)
+    if sink is not None:
+        sink.append(entry)
+    return entry
+
+
+UNDO_KEEP = 50
+
+
+def apply_command(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                  dice: Dice | None = None, principal: Identity | None = None,
+                  viewer: Identity | None = None) -> CommandResult:
+    """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal.
+
+    `viewer` reads the refusals (default: `identity`); they name only what he may see.
+    """
+    spec = spec_for(name)
+    if spec.gm_only and not identity.is_gm:
+        raise gm_refusal(spec.gm_only, identity)
+    nested = world.in_command
+    visible_before = world.visible
+    world.visible = visible_to(world, viewer or identity)
+    try:
+        params = coerce_params(spec, raw_params, world, viewer or identity)
+        ctx = CommandContext(world, identity, dice or SeededDice(), name, principal)
+        date_before = world.meta.get("date")
+        if not nested:
+            world.originals = {}  # the undo record holds this command's changes only
+        world.in_command = True
+        try:
+            data = spec.handler(ctx, params) or {}
+            world.revalidate_touched()
+            if spec.undoable and not nested and world.meta.get("date") == date_before:
+                # Built here from validated originals, so the meta it goes into stays valid.
+                stack = world.meta.setdefault("undo", [])
+                stack.append({"command": name, "identity": str(identity), "date": date_before,
+                              "changes": world.changes()})
+                del stack[:-UNDO_KEEP]
+        except ValidationError as error:
+            raise CommandError(error.field, error.reason) from None
+        except RuleInputError as error:
+            raise CommandError(name, str(error)) from None
+        finally:
+            world.in_command = nested
+    finally:
+        world.visible = visible_before
+    return CommandResult(name, data, ctx.entries, ctx.rolls)
+
+
+def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                dice: Dice | None = None, *, check: Callable[[World], None] | None = None) -> CommandResult:
+    """The one transaction path: lock, reload, validate, apply, chronicle, write once.
+
+    `check` runs on the freshly loaded world first (e.g. that `--as` names a real kingdom), so a
+    front end need not read the save a second time. The reply is serialised before the save is
+    written: a reply that cannot be written as JSON refuses the command, so a committed change
+    always gets its reply (a script that retries on failure never applies a command twice).
+    """
+    spec_for(name)
+    with save.transaction() as data:
+        world = World(data)
+        if check is not None:
+            check(world)
+        result = apply_command(world, identity, name, raw_params, dice)
+        readable = (filter_entry(world, identity, entry) for entry in result.entries)
+        result.shown = [entry for entry in readable if entry is not None]
+        result.encoded = encode_reply(result.payload())
+        return result
+
+
+def encode_reply(payload: dict[str, Any]) -> bytes:
+    """The JSON of a reply, or a refusal naming the value JSON cannot hold."""
+    found = json_problem(payload, "reply")
+    if found is None:
+        try:
+            return orjson.dumps(payload)
+        except (TypeError, orjson.JSONEncodeError) as error:
+            found = ("reply", str(error))
+    raise CommandError(found[0], f"{found[1]}: the command was not applied")
+
+
+def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
+                  principal: Identity | None = None, viewer: Identity | None = None) -> CommandResult:
+    """Check a command as it is written (forms, orders), on a throwaway copy of the world."""
+    trial = World(copy.deepcopy(world.data))
+    return apply_command(trial, identity, name, raw_params, SeededDice(0), principal, viewer)
+
+
+def audience_param(world: World, value: str) -> str:
+    try:
+        return validate_audience(world, value)
+    except ValidationError as error:
+        raise CommandError("audience", error.reason) from None

@@ -1,0 +1,157 @@
+"""Hex map geometry: axial coordinates, distance, neighbours, and terminal layout.
+
+The map stores every hex as axial `(q, r)` ints, which keeps distance and neighbour sums
+simple. For drawing in a terminal the layout is **pointy-top hexes in "odd-r" offset rows**:
+row = r, and every odd row is pushed right by half a cell. Rows of text then map to rows of
+hexes, which is what a character grid draws best. The Relocate rule check lives in
+`nobles.py` and is re-exported here with a hex-to-hex helper.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple
+
+from yak_tui.areas.nobles.rules import RelocateCheck, relocate_check, relocate_range
+from yak_tui.kernel.errors import RuleInputError
+
+__all__ = [
+    "DIRECTIONS",
+    "Hex",
+    "RelocateCheck",
+    "axial_to_offset",
+    "cell_to_hex",
+    "hex_distance",
+    "hex_ring",
+    "hex_to_cell",
+    "hexes_within",
+    "in_relocate_range",
+    "neighbours",
+    "offset_to_axial",
+    "relocate_check",
+    "relocate_check_between",
+]
+
+
+class Hex(NamedTuple):
+    """Axial coordinates; a plain tuple, so it stores as a JSON list `[q, r]`."""
+
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        """The third cube coordinate (q + r + s == 0)."""
+        return -self.q - self.r
+
+
+HexLike = Hex | tuple[int, int]
+
+# East, then counter-clockwise: the same order every time, so drawings and tests are stable.
+DIRECTIONS: tuple[Hex, ...] = (
+    Hex(1, 0),
+    Hex(1, -1),
+    Hex(0, -1),
+    Hex(-1, 0),
+    Hex(-1, 1),
+    Hex(0, 1),
+)
+
+
+def _hex(h: HexLike) -> Hex:
+    return h if isinstance(h, Hex) else Hex(int(h[0]), int(h[1]))
+
+
+def hex_distance(a: HexLike, b: HexLike) -> int:
+    """Number of steps between two hexes (the Relocate range is measured with this)."""
+    a, b = _hex(a), _hex(b)
+    dq, dr = a.q - b.q, a.r - b.r
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def neighbours(h: HexLike) -> tuple[Hex, ...]:
+    """The six adjacent hexes, in DIRECTIONS order."""
+    h = _hex(h)
+    return tuple(Hex(h.q + d.q, h.r + d.r) for d in DIRECTIONS)
+
+
+def hex_ring(center: HexLike, radius: int) -> tuple[Hex, ...]:
+    """Hexes exactly `radius` steps away, walked round from the south-west corner."""
+    center = _hex(center)
+    if radius < 0:
+        raise RuleInputError(f"a radius is 0 or more, not {radius}")
+    if radius == 0:
+        return (center,)
+    ring: list[Hex] = []
+    h = Hex(center.q + DIRECTIONS[4].q * radius, center.r + DIRECTIONS[4].r * radius)
+    for direction in DIRECTIONS:
+        for _ in range(radius):
+            ring.append(h)
+            h = Hex(h.q + direction.q, h.r + direction.r)
+    return tuple(ring)
+
+
+def hexes_within(center: HexLike, radius: int) -> tuple[Hex, ...]:
+    """Every hex at distance <= radius (3r² + 3r + 1 of them), sorted by (r, q)."""
+    center = _hex(center)
+    if radius < 0:
+        raise RuleInputError(f"a radius is 0 or more, not {radius}")
+
+    def walk() -> Iterator[Hex]:
+        for dr in range(-radius, radius + 1):
+            for dq in range(max(-radius, -dr - radius), min(radius, -dr + radius) + 1):
+                yield Hex(center.q + dq, center.r + dr)
+
+    return tuple(sorted(walk(), key=lambda h: (h.r, h.q)))
+
+
+def axial_to_offset(h: HexLike) -> tuple[int, int]:
+    """Axial → odd-r offset `(col, row)`."""
+    h = _hex(h)
+    return h.q + (h.r - (h.r & 1)) // 2, h.r
+
+
+def offset_to_axial(col: int, row: int) -> Hex:
+    """Odd-r offset `(col, row)` → axial."""
+    return Hex(col - (row - (row & 1)) // 2, row)
+
+
+def hex_to_cell(h: HexLike, cell_width: int = 4, cell_height: int = 2) -> tuple[int, int]:
+    """Top-left character `(x, y)` of a hex's cell; odd rows sit half a cell to the right."""
+    if cell_width < 2 or cell_height < 1:
+        raise RuleInputError("a cell is at least 2 characters wide and 1 high")
+    col, row = axial_to_offset(h)
+    return col * cell_width + (row & 1) * (cell_width // 2), row * cell_height
+
+
+def cell_to_hex(x: int, y: int, cell_width: int = 4, cell_height: int = 2) -> Hex:
+    """The hex whose cell holds character `(x, y)` (for mouse clicks on the map)."""
+    if cell_width < 2 or cell_height < 1:
+        raise RuleInputError("a cell is at least 2 characters wide and 1 high")
+    row = y // cell_height
+    col = (x - (row & 1) * (cell_width // 2)) // cell_width
+    return offset_to_axial(col, row)
+
+
+def in_relocate_range(origin: HexLike, target: HexLike) -> bool:
+    return hex_distance(origin, target) <= relocate_range()
+
+
+def relocate_check_between(
+    origin: HexLike,
+    target: HexLike,
+    has_pc: bool,
+    blocking_legion_sizes: Iterable[str] = (),
+    is_agent_onto_friendly_legion: bool = False,
+    character_kind: str = "noble",
+    status: str | None = None,
+) -> RelocateCheck:
+    """`relocate_check` with the distance measured between two hexes."""
+    return relocate_check(
+        hex_distance(origin, target),
+        has_pc,
+        blocking_legion_sizes,
+        is_agent_onto_friendly_legion,
+        character_kind,
+        status,
+    )

@@ -1,0 +1,210 @@
+"""The game state as one aggregate over the TinyDB-format document tables.
+
+The save holds `{table: {doc_id: document}}`, exactly the layout TinyDB reads, with
+string ids (`elbreth`, `c-0042`). Every change goes through `World`, which keeps the
+original of each touched document so the transaction can offer undo.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import orjson
+
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
+from yak_tui.kernel.validation import ValidationError, validate_document
+
+__all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
+           "validate_document"]
+
+
+
+# Every table of a world file.
+TABLES = TABLE_NAMES
+
+
+# (table, doc_id, doc) -> may the reader of an error message know of this document?
+Visible = Callable[[str, str, dict[str, Any]], bool]
+
+
+class World:
+    """The aggregate. Mutations record originals so a command can be undone exactly."""
+
+    def __init__(self, data: dict[str, dict[str, Any]]) -> None:
+        self.data = data
+        for name in TABLES:
+            self.data.setdefault(name, {})
+        self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # True while a command runs: a command applied inside another (an order being resolved)
+        # shares its undo record instead of pushing its own.
+        self.in_command = False
+        # While a command runs for someone other than the GM: which documents he may see, so that
+        # "no such id" refusals suggest nothing he may not know of.
+        self.visible: Visible | None = None
+
+    # -- meta ---------------------------------------------------------------------------------
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.data[META].setdefault(META_ID, {})
+
+    @property
+    def date(self) -> GameDate:
+        return GameDate.from_dict(self.meta["date"])
+
+    @property
+    def name(self) -> str:
+        return str(self.meta.get("name", "world"))
+
+    def next_seq(self, counter: str = "seq") -> int:
+        value = int(self.meta.get(counter, 0)) + 1
+        self.meta[counter] = value
+        return value
+
+    def new_id(self, table: str, prefix: str) -> str:
+        number = self.next_seq(f"next_{table}")
+        candidate = f"{prefix}-{number:04d}"
+        while candidate in self.data[table]:
+            number = self.next_seq(f"next_{table}")
+            candidate = f"{prefix}-{number:04d}"
+        return candidate
+
+    # -- reads --------------------------------------------------------------------------------
+    def table(self, name: str) -> dict[str, dict[str, Any]]:
+        if name not in self.data:
+            raise ValidationError("table", f"no table named {name!r}; tables: {', '.join(TABLES)}")
+        return self.data[name]
+
+    def get(self, table: str, doc_id: str) -> dict[str, Any]:
+        """A document for reading (do not mutate: use `edit`). Unknown ids name the table."""
+        doc = self.table(table).get(doc_id)
+        if doc is None:
+            raise ValidationError(_singular(table), f"no {_singular(table)} with id {doc_id!r}"
+                                                    f"{self._suggest(table, doc_id, self.visible)}")
+        return doc
+
+    def find(self, table: str, doc_id: str | None) -> dict[str, Any] | None:
+        if doc_id is None:
+            return None
+        return self.table(table).get(doc_id)
+
+    def all(self, table: str) -> Iterator[tuple[str, dict[str, Any]]]:
+        return iter(self.table(table).items())
+
+    def where(self, table: str, **match: Any) -> list[tuple[str, dict[str, Any]]]:
+        return [(i, d) for i, d in self.table(table).items() if all(d.get(k) == v for k, v in match.items())]
+
+    # -- writes -------------------------------------------------------------------------------
+    def _remember(self, table: str, doc_id: str) -> None:
+        key = (table, doc_id)
+        if key not in self.originals:
+            current = self.data[table].get(doc_id)
+            self.originals[key] = _copy_document(current) if current is not None else None
+
+    def edit(self, table: str, doc_id: str) -> dict[str, Any]:
+        """The live document, to change in place; its original is kept for undo."""
+        self.get(table, doc_id)
+        self._remember(table, doc_id)
+        return self.data[table][doc_id]
+
+    def put(self, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any]:
+        validate_document(table, doc_id, doc)
+        self.table(table)
+        self._remember(table, doc_id)
+        self.data[table][doc_id] = doc
+        return doc
+
+    def delete(self, table: str, doc_id: str) -> None:
+        self.get(table, doc_id)
+        self._remember(table, doc_id)
+        del self.data[table][doc_id]
+
+    def revalidate_touched(self) -> None:
+        """Check every document a command touched, and the meta document, before it is written."""
+        for table, doc_id in self.originals:
+            doc = self.data[table].get(doc_id)
+            if doc is not None:
+                validate_document(table, doc_id, doc)
+        validate_document(META, META_ID, self.meta)
+
+    def changes(self) -> dict[str, dict[str, Any]]:
+        """Undo record: the originals of everything touched except the meta document."""
+        out: dict[str, dict[str, Any]] = {}
+        for (table, doc_id), original in self.originals.items():
+            if table == META:
+                continue
+            out.setdefault(table, {})[doc_id] = original
+        return out
+
+    def restore(self, changes: dict[str, dict[str, Any]]) -> None:
+        for table, docs in changes.items():
+            for doc_id, original in docs.items():
+                self._remember(table, doc_id)
+                if original is None:
+                    self.data[table].pop(doc_id, None)
+                else:
+                    self.data[table][doc_id] = original
+
+    # -- convenience ----------------------------------------------------------------------------
+    def kingdom_of_character(self, character_id: str) -> str | None:
+        char = self.find("characters", character_id)
+        return None if char is None else char.get("kingdom")
+
+    def kingdom_of_pc(self, pc_id: str) -> str | None:
+        pc = self.find("pcs", pc_id)
+        return None if pc is None else pc.get("controller")
+
+    def kingdom_of_province(self, province_id: str) -> str | None:
+        province = self.find("provinces", province_id)
+        return None if province is None else province.get("kingdom")
+
+    def display_name(self, table: str, doc_id: str | None) -> str:
+        if doc_id is None:
+            return "none"
+        doc = self.find(table, doc_id)
+        return str(doc.get("name", doc_id)) if doc else doc_id
+
+    def resolve_ref(self, table: str, text: str, visible: Visible | None = None) -> str:
+        """An id from an id or a (case-insensitive) name, so `Elbreth` and `elbreth` both work.
+
+        With `visible`, a name matches and a refusal suggests only documents it lets through."""
+        docs = self.table(table)
+        if text in docs:
+            return text
+        lowered = text.strip().lower()
+        for doc_id, doc in docs.items():
+            if str(doc.get("name", "")).lower() == lowered and (visible is None or visible(table, doc_id, doc)):
+                return doc_id
+        raise ValidationError(_singular(table), f"no {_singular(table)} with id {text!r}"
+                                                f"{self._suggest(table, text, visible)}")
+
+    def _suggest(self, table: str, wanted: str, visible: Visible | None) -> str:
+        """' (did you mean ...?)' over the ids the reader may see, or ' (known: ...)' if they are few."""
+        import difflib
+
+        names = [doc_id for doc_id, doc in self.table(table).items()
+                 if visible is None or visible(table, doc_id, doc)]
+        close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
+        if close:
+            return f" (did you mean {', '.join(close)}?)"
+        if len(names) <= 12:
+            return f" (known: {', '.join(names) or 'none'})"
+        return ""
+
+
+def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
+    """A deep copy of a JSON document: an orjson round trip is many times faster than
+    copy.deepcopy (a big year start touches thousands of documents); anything orjson cannot
+    write falls back to deepcopy."""
+    try:
+        copied: dict[str, Any] = orjson.loads(orjson.dumps(doc))
+        return copied
+    except (TypeError, orjson.JSONEncodeError):
+        return copy.deepcopy(doc)
+
+
+def _singular(table: str) -> str:
+    return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
+            "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))

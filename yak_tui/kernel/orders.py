@@ -1,0 +1,165 @@
+"""Orders: players (and Kings) file commands for their own holdings; the adjudicator of
+RULINGS §1 resolves them with dice, or rejects them with a reason.
+
+Only NPC espionage missions may be filed privately; every other order is public.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+from yak_tui.kernel.audience import PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.authority import adjudicator_for
+from yak_tui.kernel.commands import (
+    CommandContext,
+    CommandError,
+    Param,
+    apply_command,
+    command,
+    spec_for,
+    validate_only,
+)
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.model import World
+
+PRIVATE_CATEGORIES = ("espionage",)
+WAITING = "waiting"
+
+
+def order_params(text: str) -> dict[str, Any]:
+    """Order parameters as JSON (`{"unit": "x"}`) or `key=value;key=value`."""
+    text = text.strip()
+    if not text:
+        return {}
+    if text.startswith("{"):
+        try:
+            value = orjson.loads(text)
+        except orjson.JSONDecodeError as error:
+            raise CommandError("params", f"is not valid JSON: {error}") from None
+        if not isinstance(value, dict):
+            raise CommandError("params", "must be a JSON object")
+        return value
+    params: dict[str, Any] = {}
+    for item in text.split(";"):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise CommandError("params", f"{item!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return params
+
+
+def _order_audience(order: dict[str, Any]) -> str:
+    if order.get("private"):
+        return character_audience(order["character"]) if order.get("character") else kingdom_audience(order["kingdom"])
+    return PUBLIC
+
+
+@command("order-file", "File an order for your own holdings; it waits for its adjudicator.",
+         {"command": Param(str, help="the command to be carried out"),
+          "params": Param(str, required=False, default="", help='JSON or key=value;key=value'),
+          "private": Param(bool, required=False, default=False, help="NPC espionage missions only"),
+          "note": Param(str, required=False, default="")}, category="orders")
+def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    spec = spec_for(p["command"])
+    if spec.name.startswith("order-") or spec.name in ("advance", "undo"):
+        raise CommandError("command", f"{spec.name} cannot be filed as an order")
+    params = order_params(p["params"])
+    if p["private"] and spec.category not in PRIVATE_CATEGORIES:
+        raise CommandError("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
+    filer = ctx.identity
+    # Checked as written: the command must succeed for the filer's holdings right now.
+    try:
+        validate_only(world, GM, spec.name, params, principal=filer, viewer=filer)
+    except CommandError as error:
+        raise CommandError(f"order.{error.field}", error.reason) from None
+    stakes = spec.stakes(world, filer, params) if spec.stakes else None
+    adjudicator = adjudicator_for(world, stakes) if stakes is not None else "gm"
+    character = filer.subject if filer.is_player else None
+    kingdom = filer.subject if filer.is_king else world.kingdom_of_character(filer.subject) if character else None
+    order_id = world.new_id("orders", "o")
+    order = {"command": spec.name, "params": params, "filed_by": str(filer), "character": character,
+             "kingdom": kingdom, "adjudicator": adjudicator, "private": bool(p["private"]), "status": WAITING,
+             "filed": world.meta["date"], "note": p["note"], "outcome": "", "reason": ""}
+    world.put("orders", order_id, order)
+    summary = describe_order(world, order)
+    ctx.log(f"{filer} files an order: {summary}", kind="order", audience=_order_audience(order),
+            refs={"order": order_id, "character": character, "kingdom": kingdom}, adjudicator=adjudicator)
+    return {"order": order_id, "adjudicator": adjudicator, "private": order["private"]}
+
+
+def describe_order(world: World, order: dict[str, Any]) -> str:
+    params = ", ".join(f"{k}={v}" for k, v in order.get("params", {}).items())
+    return f"{order['command']}({params})"
+
+
+def _waiting_order(ctx: CommandContext, order_id: str) -> dict[str, Any]:
+    order = ctx.world.get("orders", order_id)
+    if order["status"] != WAITING:
+        raise CommandError("order", f"order {order_id} is already {order['status']}")
+    ident = ctx.identity
+    if not ident.is_gm and order["adjudicator"] != str(ident):
+        raise CommandError("identity", f"order {order_id} waits for {order['adjudicator']}, not {ident}",
+                           ("gm", order["adjudicator"]))
+    return order
+
+
+@command("order-resolve", "Carry out a waiting order (its adjudicator), rolling its dice.",
+         {"order": Param(str, ref="orders")}, category="orders", rolls=True)
+def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    order = _waiting_order(ctx, p["order"])
+    filer = Identity.parse(order["filed_by"])
+    try:
+        result = apply_command(ctx.world, ctx.identity, order["command"], order["params"], ctx.dice.inner,
+                               principal=filer)
+    except CommandError as error:
+        raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
+    ctx.entries.extend(result.entries)
+    ctx.rolls.extend(result.rolls)
+    edited = ctx.world.edit("orders", p["order"])
+    edited["status"] = "resolved"
+    edited["resolved"] = ctx.world.meta["date"]
+    edited["outcome"] = str(result.data.get("outcome_text") or result.data.get("outcome") or "done")
+    edited["entries"] = [e["id"] for e in result.entries]
+    ctx.log(f"Order {p['order']} resolved: {edited['outcome']}", kind="order", audience=_order_audience(order),
+            refs={"order": p["order"], "character": order.get("character")}, adjudicator=str(ctx.identity))
+    return {"order": p["order"], "status": "resolved", "result": result.data}
+
+
+@command("order-reject", "Reject a waiting order with a reason (its adjudicator).",
+         {"order": Param(str, ref="orders"), "reason": Param(str)}, category="orders")
+def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    order = _waiting_order(ctx, p["order"])
+    if not p["reason"].strip():
+        raise CommandError("reason", "is empty: say why the order is rejected")
+    edited = ctx.world.edit("orders", p["order"])
+    edited.update({"status": "rejected", "reason": p["reason"], "resolved": ctx.world.meta["date"]})
+    ctx.log(f"Order {p['order']} rejected: {p['reason']}", kind="order", audience=_order_audience(order),
+            refs={"order": p["order"], "character": order.get("character")}, adjudicator=str(ctx.identity))
+    return {"order": p["order"], "status": "rejected"}
+
+
+@command("order-withdraw", "Withdraw one of your own waiting orders.", {"order": Param(str, ref="orders")},
+         category="orders")
+def order_withdraw(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    order = ctx.world.get("orders", p["order"])
+    if order["filed_by"] != str(ctx.identity) and not ctx.identity.is_gm:
+        raise CommandError("identity", f"order {p['order']} was filed by {order['filed_by']}")
+    if order["status"] != WAITING:
+        raise CommandError("order", f"order {p['order']} is already {order['status']}")
+    ctx.world.edit("orders", p["order"])["status"] = "withdrawn"
+    ctx.log(f"Order {p['order']} withdrawn.", kind="order", audience=_order_audience(order),
+            refs={"order": p["order"]}, adjudicator=order["adjudicator"])
+    return {"order": p["order"], "status": "withdrawn"}
+
+
+def queue_for(world: World, identity: Identity) -> list[tuple[str, dict[str, Any]]]:
+    """Orders waiting for this identity to adjudicate (the GM sees every queue)."""
+    return [(oid, o) for oid, o in sorted(world.all("orders"))
+            if o["status"] == WAITING and (identity.is_gm or o["adjudicator"] == str(identity))]
+
+
+def orders_of(world: World, identity: Identity) -> list[tuple[str, dict[str, Any]]]:
+    return [(oid, o) for oid, o in sorted(world.all("orders")) if o["filed_by"] == str(identity)]

@@ -1,0 +1,68 @@
+"""Use cases the front ends share: check an identity, advance with a backup, preview, what is due."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yak_tui.kernel.audience import may_see
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandError, CommandResult, apply_command, load_command_modules
+from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.identity import Identity, IdentityError
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.tables import table
+from yak_tui.store.storage import WorldFile
+
+
+def check_identity(world: World, identity: Identity) -> None:
+    """An identity must name a real kingdom or a living character of this world."""
+    if identity.is_king and identity.subject not in world.table("kingdoms"):
+        known = ", ".join(world.table("kingdoms"))
+        raise IdentityError(f"no kingdom {identity.subject!r} for --as king:...; kingdoms: {known}")
+    if identity.is_player and identity.subject not in world.table("characters"):
+        raise IdentityError(f"no character {identity.subject!r} for --as player:...")
+
+
+def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None, *,
+                   expected: str | None = None) -> CommandResult:
+    """Close the season in one locked transaction: read the save once, refuse unless it is still
+    the `expected` season (if given), apply, back up exactly the bytes read, write.
+
+    Reading and backing up inside the lock is what makes two advances at once safe: the second
+    one sees the season the first one opened, and backs that up. `expected` lets a front end
+    close only the season it showed (the app's preview, `yak advance --from`).
+    """
+    load_command_modules()
+    since = _expected_season(expected)
+    with save.transaction_with_bytes() as snapshot:
+        world = World(snapshot.data)
+        closing = world.date
+        if since is not None and closing != since:
+            raise CommandError("from", f"the season is {closing.label()}, not {since.label()}: it changed since you "
+                                       f"looked; nothing was changed")
+        result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
+        save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        return result
+
+
+def _expected_season(text: str | None) -> GameDate | None:
+    if text is None:
+        return None
+    try:
+        return GameDate.parse(text)
+    except ValueError as error:
+        raise CommandError("from", str(error)) from None
+
+
+def preview(save: WorldFile) -> dict[str, Any]:
+    from yak_tui.areas.court.commands import preview_advance
+
+    load_command_modules()
+    return preview_advance(World(save.read()))
+
+
+def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
+    """What is due this season, as far as this identity may know."""
+    load_command_modules()
+    return [item for item in due_items(world) if may_see(world, identity, item.get("audience", "public"))]

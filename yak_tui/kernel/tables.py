@@ -1,0 +1,230 @@
+"""Loads the rules tables (`yak_tui/rules/tables/*.toml`) with tomllib.
+
+A GM's override directory (`--rules DIR` or `YAK_RULES`) wins file by file and key by key.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import tomllib
+from functools import cache
+from pathlib import Path
+from typing import Any, NoReturn
+
+from yak_tui.kernel.numbers import shown
+
+TABLES_DIR = Path(__file__).parents[1] / "rules" / "tables"
+
+
+class RulesTableError(ValueError):
+    """A rules table is missing or malformed."""
+
+
+def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
+    merged = dict(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
+
+
+def _read(path: Path) -> dict[str, Any]:
+    """A TOML file, or a RulesTableError that names it and says what is wrong."""
+    label = f"rules table {path}" if path.parent == TABLES_DIR else f"house rules {path}"
+    if path.is_dir():
+        raise RulesTableError(f"{label}: is a directory, not a TOML file")
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise RulesTableError(f"{label}: cannot be read ({error.strerror or error})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise RulesTableError(f"{label}: is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
+                              f"{error.start})") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise RulesTableError(f"{label}: is not valid TOML: {error}") from None
+
+
+# Tables a house rule may add entries to (a new commodity, a new title); anywhere else a key the
+# default table lacks is refused, as it is most likely a typo that would silently change nothing.
+EXTENSIBLE = {("economy", "commodities"), ("nobles", "titles")}
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+
+
+def table_names() -> list[str]:
+    return sorted(path.stem for path in TABLES_DIR.glob("*.toml"))
+
+
+def check_override_dir(path: str) -> None:
+    """Check every house-rules file in `path` against the default tables, at startup: each must
+    be UTF-8 TOML named after a table, with only keys the table has and values of their types."""
+    directory = Path(path)
+    if not directory.is_dir():
+        raise RulesTableError(f"house rules directory {path} (--rules or YAK_RULES): no such directory")
+    names = table_names()
+    for entry in sorted(directory.iterdir()):
+        if entry.suffix != ".toml":
+            continue
+        if entry.stem not in names:
+            raise RulesTableError(f"house rules {entry}: no rules table named {entry.stem!r} "
+                                  f"(tables: {', '.join(names)})")
+        override = _read(entry)
+        _check_table(_read(TABLES_DIR / entry.name), override, _Where(f"house rules {entry}", entry.stem))
+
+
+class _Where:
+    """Where a value sits, for the error line: the file, the section or list entry, the field."""
+
+    def __init__(self, label: str, table_name: str, container: str = "", extensible: bool = False) -> None:
+        self.label = label
+        self.table_name = table_name
+        self.container = container  # "[outcome]", "missions[2] (slug 'fund-bandits')", ""
+        self.extensible = extensible
+
+    def inside(self, container: str, extensible: bool = False) -> _Where:
+        return _Where(self.label, self.table_name, container, extensible)
+
+    def refuse(self, field: str, reason: str) -> NoReturn:
+        parts = [part for part in (self.container, f"field {field}" if field else "") if part]
+        raise RulesTableError(f"{self.label}: {', '.join(parts)}: {reason}")
+
+
+def _check_table(base: dict[str, Any], override: dict[str, Any], where: _Where, section: str = "") -> None:
+    """The keys of a TOML table: each one the default table has (or a new entry of an extensible
+    table, shaped like the others), with a value of the default's type."""
+    for key, value in override.items():
+        if key in base:
+            _check_value(base[key], value, where, key, f"{section}.{key}" if section else key)
+        elif where.extensible and base:
+            siblings = list(base.values())
+            if isinstance(value, dict) and all(isinstance(sibling, dict) for sibling in siblings):
+                missing = sorted(set.intersection(*(set(sibling) for sibling in siblings)) - set(value))
+                if missing:
+                    where.inside(f"[{section}.{key}]").refuse(missing[0], "is required")
+            _check_value(_shape(siblings), value, where, key, f"{section}.{key}")
+        else:
+            known = ", ".join(base) or "none"
+            where.refuse(key, f"is not a key of this table (keys: {known})")
+
+
+def _check_value(base: Any, value: Any, where: _Where, field: str, dotted: str) -> None:
+    """`value` must have the shape of the default `base`."""
+    if isinstance(base, dict):
+        if not isinstance(value, dict):
+            where.refuse(field, f"must be a table, not {shown(value)}")
+        extensible = "." not in dotted and (where.table_name, dotted) in EXTENSIBLE
+        _check_table(base, value, where.inside(f"[{dotted}]", extensible), dotted)
+        return
+    if isinstance(base, list):
+        if not isinstance(value, list):
+            where.refuse(field, f"must be a list, not {shown(value)}")
+        shape = _shape(base) if base else None
+        required = (set.intersection(*(set(item) for item in base))
+                    if base and all(isinstance(item, dict) for item in base) else set())
+        for index, item in enumerate(value):
+            entry = where.inside(_entry_name(dotted, index, item))
+            if isinstance(shape, dict):
+                if not isinstance(item, dict):
+                    entry.refuse("", f"must be a table, not {shown(item)}")
+                missing = sorted(required - set(item))
+                if missing:
+                    entry.refuse(missing[0], "is required")
+                _check_table(shape, item, entry, dotted)
+            else:
+                _check_scalar(shape, item, entry, "")
+        return
+    _check_scalar(base, value, where, field)
+
+
+def _check_scalar(base: Any, value: Any, where: _Where, field: str) -> None:
+    """A number, text or flag of the default's type (None: any plain value); numbers finite and
+    within 64 bits, as TOML allows `nan`, `inf` and huge integers."""
+    if isinstance(value, (dict, list)):
+        where.refuse(field, f"must be {_noun(base)}, not {shown(value)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        where.refuse(field, f"must be a finite number, not {value}")
+    if isinstance(value, int) and not isinstance(value, bool) and not INT64_MIN <= value <= INT64_MAX:
+        where.refuse(field, f"is {shown(value)}, beyond 64 bits")
+    if base is None:
+        return
+    if isinstance(base, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(base, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(base, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, type(base))
+    if not ok:
+        where.refuse(field, f"must be {_noun(base)}, not {shown(value)}")
+
+
+def _shape(samples: list[Any]) -> Any:
+    """One value with every key and list item the samples have: the template a new entry follows."""
+    if all(isinstance(sample, dict) for sample in samples):
+        keys: dict[str, list[Any]] = {}
+        for sample in samples:
+            for key, value in sample.items():
+                keys.setdefault(key, []).append(value)
+        return {key: _shape(values) for key, values in keys.items()}
+    if all(isinstance(sample, list) for sample in samples):
+        return [item for sample in samples for item in sample]
+    floats = [sample for sample in samples if isinstance(sample, float)]
+    return floats[0] if floats else samples[0]
+
+
+def _entry_name(dotted: str, index: int, item: Any) -> str:
+    name = f"{dotted}[{index + 1}]"
+    if isinstance(item, dict):
+        for key in ("slug", "id", "name"):
+            if isinstance(item.get(key), str):
+                return f"{name} ({key} {item[key]!r})"
+    return name
+
+
+def _noun(base: Any) -> str:
+    if base is None:
+        return "a plain value"
+    if isinstance(base, bool):
+        return "true or false"
+    if isinstance(base, int):
+        return "a whole number"
+    if isinstance(base, float):
+        return "a number"
+    if isinstance(base, str):
+        return "text"
+    return "a list" if isinstance(base, list) else "a table"
+
+
+@cache
+def _load(name: str, override_dir: str | None) -> dict[str, Any]:
+    path = TABLES_DIR / f"{name}.toml"
+    if not path.exists():
+        raise RulesTableError(f"no rules table named {name!r} in {TABLES_DIR}")
+    data = _read(path)
+    if override_dir:
+        override = Path(override_dir) / f"{name}.toml"
+        if override.exists():
+            data = _merge(data, _read(override))
+    return data
+
+
+def table(name: str) -> dict[str, Any]:
+    """The merged table `name` (a fresh top-level dict; nested values are shared, do not mutate)."""
+    return dict(_load(name, os.environ.get("YAK_RULES") or None))
+
+
+def set_override_dir(path: str | None) -> None:
+    """Point every later lookup at a house-rules directory (the CLI's `--rules`)."""
+    if path is None:
+        os.environ.pop("YAK_RULES", None)
+    else:
+        check_override_dir(path)
+        os.environ["YAK_RULES"] = str(path)
+    _load.cache_clear()
