@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.errors import RulesError
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole
 
 
-class CheckInputError(ValueError):
+class CheckInputError(RulesError):
     """A resolve option is out of range; the message names the option."""
 
 

@@ -17,22 +17,12 @@ from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, vali
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
-from yak_tui.kernel.errors import RuleInputError
+from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import ValidationError, World
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.kernel.validation import json_problem
 from yak_tui.store.storage import WorldFile
-
-
-class CommandError(Exception):
-    """A refused command: `field` names what is wrong, `reason` says why."""
-
-    def __init__(self, field: str, reason: str, who_may: tuple[str, ...] = ()) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
-        self.who_may = who_may
 
 
 def gm_refusal(what: str, identity: Identity) -> CommandError:

@@ -15,8 +15,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 T = TypeVar("T")
 
 
-class DiceError(ValueError):
-    """A die could not be rolled: a script ran out or a hand-entered face is invalid."""
+from yak_tui.kernel.errors import DiceError  # noqa: E402  (re-exported: callers import it from here)
 
 
 @dataclass(frozen=True)

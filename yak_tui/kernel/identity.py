@@ -4,9 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from yak_tui.kernel.errors import ValidationError, YakError
 
-class IdentityError(ValueError):
-    pass
+
+class IdentityError(ValidationError):
+    """An identity string (`gm`, `king:<id>`, `player:<id>`) that names no one who can be."""
+
+    def __init__(self, message: str) -> None:
+        YakError.__init__(self, message)
+        self.field = "identity"
+        self.reason = message
 
 
 @dataclass(frozen=True)

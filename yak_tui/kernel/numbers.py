@@ -11,13 +11,20 @@ from __future__ import annotations
 import math
 from typing import Any, TypeVar
 
+from yak_tui.kernel.errors import ValidationError, YakError
+
 LIMIT = 10**9
 
 N = TypeVar("N", int, float)
 
 
-class NumberError(ValueError):
+class NumberError(ValidationError):
     """A typed number is not a number, not finite, or out of range; the message says which."""
+
+    def __init__(self, message: str) -> None:
+        YakError.__init__(self, message)
+        self.field = "number"
+        self.reason = message
 
 
 def shown(value: Any) -> str:

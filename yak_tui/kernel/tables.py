@@ -12,12 +12,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn
 
+from yak_tui.kernel.errors import RulesError
 from yak_tui.kernel.numbers import shown
 
 TABLES_DIR = Path(__file__).parents[1] / "rules" / "tables"
 
 
-class RulesTableError(ValueError):
+class RulesTableError(RulesError):
     """A rules table is missing or malformed."""
 
 

@@ -33,16 +33,8 @@ from yak_tui.kernel.documents import (
     TEXT,
     Field,
 )
+from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.numbers import shown
-
-
-class ValidationError(ValueError):
-    """A document or parameter is invalid; `field` names what is wrong."""
-
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
-        self.field = field
-        self.reason = reason
 
 
 class DocumentError(ValidationError):
@@ -53,7 +45,7 @@ class DocumentError(ValidationError):
         doc = f"{table} {doc_id!r}" if doc_id is not None else f"table {table!r}"
         at = f", field {path}" if path else ""
         message = f"{where}{doc}{at}: {reason}"
-        ValueError.__init__(self, message)
+        YakError.__init__(self, message)
         self.table = table
         self.doc_id = doc_id
         self.path = path

@@ -35,8 +35,7 @@ _NOT_PERMITTED = (errno.EACCES, errno.EPERM, errno.EROFS)
 LOAD_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 
 
-class StoreError(Exception):
-    """The save cannot be read or written; the message says what and how to recover."""
+from yak_tui.kernel.errors import StoreError  # noqa: E402  (re-exported: the store's own errors derive from it)
 
 
 class CorruptSaveError(StoreError):

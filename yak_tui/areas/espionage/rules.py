@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any, cast
 
 from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.errors import RulesError
 from yak_tui.kernel.tables import RulesTableError, table
 
 FAMILIES = ("general", "counter-espionage", "commercial", "naval", "military", "state-level")
@@ -31,7 +32,7 @@ DETECTION_BANDS = (
 )
 
 
-class UnknownMission(ValueError):
+class UnknownMission(RulesError):
     """A slug names no mission of the catalogue; the message lists the close matches."""
 
     def __init__(self, slug: str, close: Sequence[str]) -> None:
@@ -41,7 +42,7 @@ class UnknownMission(ValueError):
         super().__init__(f"unknown spy mission {slug!r}{hint}")
 
 
-class EspionageInputError(ValueError):
+class EspionageInputError(RulesError):
     """An order asks for something the mission does not offer (an unknown or excess extra)."""
 
 

@@ -1,0 +1,21 @@
+"""The one rounding rule for ducats, men and every other amount a command writes or prints.
+
+Amounts are kept to four decimals (so 0.1 + 0.2 is 0.3 in the save and in the chronicle) and a
+whole amount is an `int` (10, not 10.0), so JSON replies and chronicle lines read the same everywhere.
+"""
+
+from __future__ import annotations
+
+
+def money(value: float) -> int | float:
+    """`value` rounded to four decimals; an `int` when that is whole."""
+    rounded = round(float(value), 4)
+    return int(rounded) if rounded.is_integer() else rounded
+
+
+def shown_money(value: float) -> str:
+    """`money(value)` as text: 10 prints as "10", 9.25 as "9.25"."""
+    return f"{money(value)}"
+
+
+__all__ = ["money", "shown_money"]
