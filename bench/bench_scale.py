@@ -1,0 +1,88 @@
+"""Benchmark: the CLI on worlds grown 1x/10x/100x/1000x (bench/worldgen.py), as ratios of the floor.
+
+The floor is what any safe save of the same file costs one process: read the bytes, `orjson.loads`,
+`orjson.dumps`, write a temp file, fsync, replace. Each row runs the real `yak` entry point in a
+fresh interpreter (`python -m yak_tui ...`), so imports and startup are included as a user feels
+them; the floor runs in a fresh interpreter too, so both pay the same start.
+
+Rows (issue 13 targets in brackets):
+- `advance` across a year start, from the same Winter save each time   [<= 3x floor]
+- `show --json`                                                          [<= 1.3x floor from 100x]
+- `log` (the whole chronicle the GM may read)                            [<= 1.3x floor from 100x]
+
+Run:  python bench/bench_scale.py [--sizes 1,10,100] [--repeat 5]
+Prints medians and ratios. Never asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from worldgen import write_world  # bench/ is not a package
+
+FLOOR = """
+import os, sys, orjson
+path = sys.argv[1]
+with open(path, 'rb') as handle:
+    data = orjson.loads(handle.read())
+raw = orjson.dumps(data)
+tmp = path + '.floor'
+with open(tmp, 'wb') as handle:
+    handle.write(raw); handle.flush(); os.fsync(handle.fileno())
+os.replace(tmp, path)
+"""
+
+
+def timed(argv: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return time.perf_counter() - start
+
+
+def median_run(repeat: int, argv: list[str], reset: tuple[Path, Path] | None = None) -> float:
+    """Median wall time of `argv`; `reset` = (source, target) copies a fresh save before each run."""
+    samples = []
+    for _ in range(repeat):
+        if reset:
+            shutil.copyfile(*reset)
+        samples.append(timed(argv))
+    return statistics.median(samples)
+
+
+def measure(factor: int, repeat: int, tmp: Path) -> str:
+    """One line of the table: the floor and each row at one size."""
+    python = sys.executable
+    winter, work = tmp / "winter.json", tmp / "work.json"
+    size = write_world(factor, winter)
+    reset = (winter, work)
+    floor = median_run(repeat, [python, "-c", FLOOR, str(work)], reset)
+    advance = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "advance"], reset)
+    shutil.copyfile(winter, work)
+    show = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "show", "--json"])
+    log = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "log"])
+    cells = " ".join(f"{value:6.2f}s {value / floor:5.1f}x" for value in (advance, show, log))
+    return f"{factor:>5}x {size / 1e6:6.1f} {floor:8.3f} {cells}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="1,10,100")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args(argv)
+    print(f"{'size':>6} {'MB':>6} {'floor s':>8} {'advance':>14} {'show':>14} {'log':>14}")
+    for factor in (int(x) for x in args.sizes.split(",")):
+        with tempfile.TemporaryDirectory() as tmp:
+            print(measure(factor, args.repeat, Path(tmp)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
