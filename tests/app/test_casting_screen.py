@@ -12,7 +12,7 @@ from textual.widgets import Input, Switch
 
 from yak_tui.app.areas.magic.screen import CastingScreen
 from yak_tui.app.kit.dice import DiceTray
-from yak_tui.areas.magic.commands import stage_odds
+from yak_tui.areas.magic import stage_odds
 from yak_tui.store.storage import WorldFile
 
 PARAMS = {"caster": "maelis", "source": "ley-line"}

@@ -19,7 +19,7 @@ from yak_tui.app.areas.nobles.screen import MapScreen
 from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.areas.economy.read import market_board
-from yak_tui.areas.warfare.rules import fort_name
+from yak_tui.areas.warfare import fort_name
 from yak_tui.kernel.identity import GM
 
 SCREENS = [("d", DashboardScreen), ("e", EspionageScreen), ("b", MarketScreen), ("s", SiegesScreen),

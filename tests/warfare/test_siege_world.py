@@ -10,7 +10,7 @@ import orjson
 import pytest
 from warfare_helpers import Table
 
-from yak_tui.areas.warfare.commands import recruit_refusal_at, siege_view
+from yak_tui.areas.warfare.sieges import recruit_refusal_at, siege_view
 from yak_tui.cli import main
 from yak_tui.kernel.audience import visible_table
 from yak_tui.kernel.calendar import GameDate

@@ -18,6 +18,7 @@ from typing import Any, NoReturn
 import orjson
 
 from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.commands import load_command_modules
 from yak_tui.kernel.dice import DiceError, ScriptedDice, SeededDice, parse_dice
 from yak_tui.kernel.numbers import NumberError, parse_whole
 from yak_tui.kernel.tables import RulesTableError, set_override_dir
@@ -30,6 +31,7 @@ RESOLVE_MODULES = (
     "yak_tui.areas.economy.cli",
     "yak_tui.areas.warfare.cli",
     "yak_tui.areas.magic.cli",
+    "yak_tui.areas.nobles.cli",
 )
 
 
@@ -81,6 +83,9 @@ def _take_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
 
 
 def load_resolve_checks() -> None:
+    # An area package registers its commands and season steps when imported: load them all first,
+    # in the kernel's order, so the order of the season's steps never depends on this list.
+    load_command_modules()
     for module in RESOLVE_MODULES:
         try:
             importlib.import_module(module)

@@ -10,15 +10,16 @@ hexes, which is what a character grid draws best. The Relocate rule check lives 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from yak_tui.areas.nobles.rules import RelocateCheck, relocate_check, relocate_range
 from yak_tui.kernel.errors import RuleInputError
+
+if TYPE_CHECKING:
+    from yak_tui.areas.nobles.rules import RelocateCheck
 
 __all__ = [
     "DIRECTIONS",
     "Hex",
-    "RelocateCheck",
     "axial_to_offset",
     "cell_to_hex",
     "hex_distance",
@@ -28,7 +29,6 @@ __all__ = [
     "in_relocate_range",
     "neighbours",
     "offset_to_axial",
-    "relocate_check",
     "relocate_check_between",
 ]
 
@@ -134,6 +134,8 @@ def cell_to_hex(x: int, y: int, cell_width: int = 4, cell_height: int = 2) -> He
 
 
 def in_relocate_range(origin: HexLike, target: HexLike) -> bool:
+    from yak_tui.areas.nobles.rules import relocate_range
+
     return hex_distance(origin, target) <= relocate_range()
 
 
@@ -147,6 +149,8 @@ def relocate_check_between(
     status: str | None = None,
 ) -> RelocateCheck:
     """`relocate_check` with the distance measured between two hexes."""
+    from yak_tui.areas.nobles.rules import relocate_check
+
     return relocate_check(
         hex_distance(origin, target),
         has_pc,
@@ -155,3 +159,13 @@ def relocate_check_between(
         character_kind,
         status,
     )
+
+
+def __getattr__(name: str) -> Any:
+    """`RelocateCheck` and `relocate_check`, the nobles' rule, loaded when first asked for: importing
+    the nobles package at import time would run it while this module is half built."""
+    if name in ("RelocateCheck", "relocate_check"):
+        from yak_tui.areas.nobles import rules
+
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

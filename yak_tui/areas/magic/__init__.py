@@ -1,1 +1,42 @@
-"""yak_tui.areas.magic."""
+"""Magic (RULINGS §4): casting a spell in three stages, its carry, and the consequences the GM fills.
+
+Importing this package registers its commands (`commands`) and its `yak resolve spell` check
+(`cli`). Front ends and other areas use the names below.
+"""
+
+from yak_tui.areas.magic import cli, commands  # noqa: F401  (registers)
+from yak_tui.areas.magic.commands import stage_odds
+from yak_tui.areas.magic.read import (
+    STAGE_TITLES,
+    CasterRow,
+    CastSetup,
+    Preview,
+    band_tone,
+    carry_tone,
+    cast_setup,
+    casters,
+    effect_tone,
+    pending_lines,
+    preview,
+    retone,
+    stage_odds_rows,
+)
+from yak_tui.areas.magic.rules import STAGES
+
+__all__ = [
+    "STAGES",
+    "STAGE_TITLES",
+    "CastSetup",
+    "CasterRow",
+    "Preview",
+    "band_tone",
+    "carry_tone",
+    "cast_setup",
+    "casters",
+    "effect_tone",
+    "pending_lines",
+    "preview",
+    "retone",
+    "stage_odds",
+    "stage_odds_rows",
+]

@@ -25,6 +25,7 @@ from yak_tui.areas.nobles.rules import (
     discovery_odds,
     noble_power,
     normalize_key,
+    relocate_check,
     relocate_discovery,
     relocate_range,
     roll_command,
@@ -36,9 +37,10 @@ from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, ki
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within, relocate_check
+from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+from yak_tui.kernel.money import money
 from yak_tui.kernel.numbers import NumberError, parse_whole, shown
 from yak_tui.kernel.tables import table
 
@@ -50,10 +52,6 @@ FLEET_KINDS = ("ship",)
 
 def _p(value: Fraction) -> float:
     return round(float(value), DIGITS)
-
-
-def _num(value: float) -> int | float:
-    return int(value) if float(value).is_integer() else float(value)
 
 
 # --- who may command ------------------------------------------------------------------------
@@ -195,7 +193,7 @@ def _odds_of(target: CommandTarget, p: dict[str, Any]) -> dict[str, Any]:
     probs = command_odds(target.command, target.base_power, target.resistance,
                          controlled=target.controlled, **_modifiers(p))
     return {"odds": {k: _p(v) for k, v in probs.items()}, "success": _p(probs["success"]),
-            "pc": target.pc, "power": _num(target.base_power), "resistance": _num(target.resistance),
+            "pc": target.pc, "power": money(target.base_power), "resistance": money(target.resistance),
             "controlled": target.controlled, "cost": target.cost}
 
 
@@ -259,8 +257,8 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
     doubled = " doubled" if target.controlled else ""
     res_mod = f" {outcome.resistance_modifier:+g} {reason}" if outcome.resistance_modifier else ""
     text = (f"{name} ({char.get('title')} of {world.display_name('kingdoms', own)}) orders {label} in "
-            f"{pc_name}: Power {_num(outcome.power)}{swing_text}{power_mod} against Resistance "
-            f"{_num(outcome.resistance)}{doubled}{res_mod}: {outcome.outcome}, {effect}.")
+            f"{pc_name}: Power {money(outcome.power)}{swing_text}{power_mod} against Resistance "
+            f"{money(outcome.resistance)}{doubled}{res_mod}: {outcome.outcome}, {effect}.")
     entry = ctx.log(text, kind="noble-command", audience=PUBLIC, rolls=[record],
                     refs={"character": target.character, "kingdom": own, "pc": target.pc,
                           "target_kingdom": target.controller, "command": cmd})
@@ -268,13 +266,13 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
         "noble": target.character,
         "pc": target.pc,
         "command": cmd,
-        "base_power": _num(target.base_power),
+        "base_power": money(target.base_power),
         "swing": swing.percent if swing else None,
         "swing_natural": swing.natural if swing else None,
-        "power": _num(outcome.power),
-        "resistance": _num(outcome.resistance),
+        "power": money(outcome.power),
+        "resistance": money(outcome.resistance),
         "outcome": outcome.outcome,
-        "margin": _num(outcome.margin),
+        "margin": money(outcome.margin),
         "controller": edited_pc.get("controller"),
         "location": edited_char.get("location"),
         "alive": edited_char.get("alive"),

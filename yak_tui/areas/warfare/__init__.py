@@ -1,1 +1,36 @@
-"""yak_tui.areas.warfare."""
+"""Warfare (RULINGS §2–§3): raids, capture, looting, sieges, messengers, smuggling, recruiting.
+
+Importing this package registers its commands (`raids`, `sieges`), its year-start step
+(`year_start`) and its `yak resolve` checks (`cli`). Front ends and other areas use the names below.
+"""
+
+from yak_tui.areas.warfare import cli, raids, sieges, year_start  # noqa: F401  (registers)
+from yak_tui.areas.warfare.raids import looted_income_recipient
+from yak_tui.areas.warfare.read import (
+    PlaceVerdicts,
+    PlaceView,
+    SiegeCard,
+    SiegeMonitor,
+    SiegePlan,
+    place_verdicts,
+    siege_forces,
+    siege_monitor,
+    siege_plan,
+)
+from yak_tui.areas.warfare.rules import fort_name
+from yak_tui.areas.warfare.sieges import recruit_refusal_at
+
+__all__ = [
+    "PlaceVerdicts",
+    "PlaceView",
+    "SiegeCard",
+    "SiegeMonitor",
+    "SiegePlan",
+    "fort_name",
+    "looted_income_recipient",
+    "place_verdicts",
+    "recruit_refusal_at",
+    "siege_forces",
+    "siege_monitor",
+    "siege_plan",
+]

@@ -5,7 +5,7 @@ Everything here reads the world through `yak_tui.kernel.audience`: a siege is fo
 the regiments inside count as public too (the dashboard's public due item states them), but which
 units they are, and their strength, only their owner and the GM see. Places and forces show only
 what the viewer may see of them. No rule arithmetic: the numbers come from `yak_tui.areas.warfare.rules`
-and `yak_tui.areas.warfare.commands`, and verdicts on actions from a trial run of the command itself.
+and the command modules (`raids`, `sieges`), and verdicts on actions from a trial run of the command itself.
 """
 
 from __future__ import annotations
@@ -14,15 +14,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from yak_tui.areas.warfare import rules
-from yak_tui.areas.warfare.commands import (
-    ACTIVE,
-    active_siege,
-    open_port_access,
-    regiments_inside,
-    siege_summary,
-)
+from yak_tui.areas.warfare.shared import ACTIVE, active_siege, regiments_inside
+from yak_tui.areas.warfare.sieges import open_port_access, siege_summary
 from yak_tui.kernel.audience import can_see_document, visible_table
 from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.errors import CommandError, ValidationError, YakError
 from yak_tui.kernel.hexgrid import hex_distance
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
@@ -68,11 +64,10 @@ def _setting(section: str, key: str) -> int:
     return int(table("warfare")[section][key])
 
 
-def _num(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
+def _amount(value: Any) -> float:
+    """A stored amount as a float; an optional amount never written is none. The documents are
+    validated on load, so anything else here is a bug and raises."""
+    return 0.0 if value is None else float(value)
 
 
 # --- one siege -----------------------------------------------------------------------------------
@@ -175,7 +170,7 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         if str(item.get("purpose", "")).strip():
             detail += f" · {str(item['purpose']).strip()}"
         success = bool(item.get("success"))
-        captured = _num(item.get("captured_ducats"))
+        captured = _amount(item.get("captured_ducats"))
         result = "got through" if success else ("caught" + (f", {captured:g} ducats lost" if captured else ""))
         out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
                     _attempt("messenger", item, detail, _setting("messenger", "threshold"), success, result)))
@@ -185,7 +180,7 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         if item.get("bribe"):
             detail += f", bribe {item['bribe']}"
         success = bool(item.get("success"))
-        added = _num(item.get("provisions_added"))
+        added = _amount(item.get("provisions_added"))
         result = f"got in, +{added:g} provisions" if success else "stopped"
         out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
                     _attempt("smuggle", item, detail, _setting("smuggle", "threshold"), success, result)))
@@ -215,20 +210,17 @@ def _scouts_near(world: World, units: Mapping[str, Mapping[str, Any]], owner: An
 
 def _may(world: World, viewer: Identity, name: str, params: dict[str, Any]) -> tuple[bool, str, str]:
     """Would the command run for this viewer (as an order for a player)? (ok, field, reason)"""
-    from yak_tui.kernel.commands import CommandError, validate_only
-    from yak_tui.kernel.model import ValidationError
+    from yak_tui.kernel.commands import validate_only
 
     try:
         if viewer.is_player:
             validate_only(world, GM, name, params, principal=viewer)
         else:
             validate_only(world, viewer, name, params)
-    except CommandError as error:
+    except (CommandError, ValidationError) as error:  # the command's own refusal, field by field
         return False, error.field, error.reason
-    except ValidationError as error:
-        return False, error.field, error.reason
-    except Exception as error:  # a broken trial run says so instead of taking the screen down
-        return False, "error", f"{type(error).__name__}: {error}"
+    except YakError as error:  # any other refusal a person caused; anything else is a bug and raises
+        return False, "", str(error)
     return True, "", ""
 
 
@@ -269,8 +261,8 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         province=world.display_name("provinces", fort.get("province")), level=level,
         level_name=rules.fort_name(level) or f"level {level}", besieger_id=besieger, besieger=_kingdom(world, besieger),
         defender_id=defender, defender=_kingdom(world, defender or None), besiegers=besiegers, defenders=defenders,
-        regiments=regiments, eats=eats, provisions=_num(doc.get("provisions")),
-        starting_provisions=_num(doc.get("starting_provisions")),
+        regiments=regiments, eats=eats, provisions=_amount(doc.get("provisions")),
+        starting_provisions=_amount(doc.get("starting_provisions")),
         carried_over=doc.get("carried_over_from") is not None
         and int(doc["carried_over_from"]) <= _setting("siege", "carry_over_seasons"),
         seasons=int(doc.get("seasons", 0) or 0),
@@ -347,7 +339,7 @@ def _opening_provisions(world: World, pc: Mapping[str, Any], level: int) -> floa
     last = pc.get("last_besieged")
     ago = max(0, GameDate.from_dict(dict(last)).seasons_until(world.date)) if isinstance(last, Mapping) else None
     try:
-        return rules.starting_provisions(level, ago, _num(pc.get("provisions")))
+        return rules.starting_provisions(level, ago, _amount(pc.get("provisions")))
     except ValueError:
         return None
 

@@ -28,8 +28,8 @@ from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel, YakInput
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.paramform import ParamForm
-from yak_tui.areas.magic import read as casting_views
-from yak_tui.areas.magic.rules import STAGES
+from yak_tui.areas import magic as casting_views
+from yak_tui.areas.magic import STAGES
 from yak_tui.kernel import views
 
 if TYPE_CHECKING:

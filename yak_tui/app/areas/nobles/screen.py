@@ -27,7 +27,7 @@ from yak_tui.app.areas.nobles.hexmap import HexMap
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel
 from yak_tui.app.messages import FocusPlace
-from yak_tui.areas.nobles import read as map_views
+from yak_tui.areas import nobles as map_views
 from yak_tui.kernel import views
 from yak_tui.kernel.model import World
 

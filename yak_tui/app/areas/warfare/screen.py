@@ -28,7 +28,7 @@ from textual.widgets import Button, DataTable, Label, Select, SelectionList, Sta
 from yak_tui.app.kit import NARROW, YakModal, YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.areas.warfare import read as monitor
+from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.model import World
 
 if TYPE_CHECKING:

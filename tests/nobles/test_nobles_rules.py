@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.areas.magic.cli import INCITE, RELOCATE_DISCOVERY, USURP
+from yak_tui.areas.nobles.cli import INCITE, RELOCATE_DISCOVERY, USURP
 from yak_tui.areas.nobles.rules import (
     OUTCOMES,
     apply_swing,
