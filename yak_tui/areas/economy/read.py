@@ -14,8 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from yak_tui.areas.economy import commands as economy
 from yak_tui.areas.economy import rules
+from yak_tui.areas.economy._shared import OPEN_DEBT
+from yak_tui.areas.economy.business import (
+    business_income_preview,
+    effective_potentials,
+    produced_this_season,
+    sector_businesses,
+    sector_usage,
+)
+from yak_tui.areas.economy.market import province_prices
+from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
 from yak_tui.kernel.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.identity import Identity
@@ -291,7 +300,7 @@ def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, A
     state = world.kingdom_of_province(province)
     income = tax = rate = None
     if detailed:
-        preview = economy.business_income_preview(world, bid)
+        preview = business_income_preview(world, bid)
         income, tax, rate = int(preview["income"]), int(preview["tax"]), int(preview["rate"])
     monopoly = doc.get("monopoly")
     return BusinessLine(
@@ -329,7 +338,7 @@ def _sector_lines(world: World, viewer: Identity, businesses: Iterable[BusinessL
     if province_id is not None:
         provinces = {k: v for k, v in provinces.items() if k == province_id}
     for pid, doc in sorted(provinces.items(), key=lambda item: str(item[1].get("name", item[0]))):
-        usage = economy.sector_usage(world, pid)
+        usage = sector_usage(world, pid)
         base = doc.get("potentials") or {}
         kingdom = world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state"
         for sector in SECTORS:
@@ -349,7 +358,7 @@ def _resources(world: World, viewer: Identity, province_id: str) -> tuple[GoodPr
     doc = world.get("provinces", province_id)
     names = [str(g) for g in doc.get("resources", [])]
     known = _sees_province(world, viewer, province_id)
-    prices = economy.province_prices(world, province_id, names)
+    prices = province_prices(world, province_id, names)
     out = []
     for name in names:
         match = next((g for g in prices if g.lower() == name.lower()), None)
@@ -382,7 +391,7 @@ def province_info(world: World, viewer: Identity, province_id: str) -> ProvinceI
     doc = visible_table(world, viewer, "provinces").get(province_id)
     if doc is None:
         return None
-    effective = economy.effective_potentials(world, province_id)
+    effective = effective_potentials(world, province_id)
     base = doc.get("potentials") or {}
     names = [*SECTORS, *(p for p in OTHER_POTENTIALS if p in base)]
     potentials = tuple((name, int(effective.get(name, 0)), int(base.get(name, 0))) for name in names)
@@ -404,9 +413,9 @@ def expand_preview(world: World, viewer: Identity, business_id: str, sizes: int 
         return None
     sizes = max(1, int(sizes))
     province, sector = str(doc["province"]), str(doc["sector"])
-    usage = economy.sector_usage(world, province)[sector]
+    usage = sector_usage(world, province)[sector]
     room = int(usage["room"])
-    rivals = [(rid, r) for rid, r in economy.sector_businesses(world, province, sector)
+    rivals = [(rid, r) for rid, r in sector_businesses(world, province, sector)
               if rid != business_id and int(r.get("size", 0)) >= 1]
     monopoly = bool(doc.get("monopoly"))
     odds = rules.competition_odds(monopoly, [rules.Rival(rid, int(r["size"]), bool(r.get("monopoly")))
@@ -430,7 +439,7 @@ def produce_preview(world: World, viewer: Identity, business_id: str, good: str 
     resources = _resources(world, viewer, str(doc["province"]))
     match = next((r for r in resources if r.good.lower() == good.strip().lower()), None)
     quantity = max(0, int(quantity))
-    made = economy.produced_this_season(world, doc)
+    made = produced_this_season(world, doc)
     limit = rules.production_limit(int(doc.get("size", 0))) if doc.get("sector") == "industrial" else 0
     return ProducePreview(business_id, str(doc.get("name", business_id)), match.good if match else None, quantity,
                           match.base if match else None, match.cost_each if match else None,
@@ -445,7 +454,7 @@ def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) 
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
     out = 0.0
     for _, debt in world.all("ledger"):
-        if debt.get("kind") == kind and debt.get("lender") == business_id and debt.get("status") in economy.OPEN_DEBT:
+        if debt.get("kind") == kind and debt.get("lender") == business_id and debt.get("status") in OPEN_DEBT:
             out += max(0.0, _num(debt.get("outstanding")) - _num(debt.get("owed_to_lender"))
                        - _num(debt.get("bad_debt")))
     term = (f"due in {rules.credit_due_seasons()} seasons" if kind == "credit"
@@ -490,7 +499,7 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
             loan = _lending(world, business_id, doc, "loan")
         limit = rules.training_limit(line.size, line.sector)
         if limit > 0:
-            training = (economy.trained_this_year(world, doc), limit)
+            training = (trained_this_year(world, doc), limit)
         dismantle = rules.dismantle_value(int(_num(doc.get("invested"))))
     return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
                           production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
@@ -509,7 +518,7 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         due_doc = doc.get("due")
         due = GameDate.from_dict(dict(due_doc)) if isinstance(due_doc, Mapping) else None
         status = str(doc.get("status", ""))
-        open_ = status in economy.OPEN_DEBT
+        open_ = status in OPEN_DEBT
         debtor = str(doc.get("debtor", ""))
         owner = str(doc.get("lender_owner", ""))
         role = ""
@@ -524,7 +533,7 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
             debtor, world.display_name("characters", debtor) if debtor else "", _num(doc.get("amount")),
             _num(doc.get("outstanding")), due.label() if due else "—", status,
             bool(open_ and due is not None and due <= today.next()), str(doc.get("collateral", "")), role))
-    lines.sort(key=lambda row: (row.status not in economy.OPEN_DEBT, row.id))
+    lines.sort(key=lambda row: (row.status not in OPEN_DEBT, row.id))
     return tuple(lines)
 
 
@@ -535,9 +544,9 @@ def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ..
     for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
         if world.find("kingdoms", kid) is None:
             continue
-        status = economy.hire_status(world, kid)
+        status = hire_status(world, kid)
         out.append(SpecialistLine(
-            kid, world.display_name("kingdoms", kid), economy.controlled_provinces(world, kid),
+            kid, world.display_name("kingdoms", kid), controlled_provinces(world, kid),
             tuple((t, int(doc.get(t, 0))) for t in types),
             tuple((t, s["hired"], s["limit"]) for t, s in status.items()), int(doc.get("cold_spy", 0))))
     return tuple(out)
@@ -562,7 +571,7 @@ def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, cou
     pool = visible_table(world, viewer, "specialists").get(kingdom_id)
     if pool is None or world.find("kingdoms", kingdom_id) is None:
         return None
-    status = economy.hire_status(world, kingdom_id).get(kind)
+    status = hire_status(world, kingdom_id).get(kind)
     if status is None:
         return None
     count = max(0, int(count))
