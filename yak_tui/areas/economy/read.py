@@ -23,12 +23,14 @@ from yak_tui.areas.economy.business import (
     sector_businesses,
     sector_usage,
 )
+from yak_tui.areas.economy.credit import _open_liability
 from yak_tui.areas.economy.market import province_prices
 from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
 from yak_tui.kernel.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import SECTORS, World
+from yak_tui.kernel.tables import table
 
 # Potentials a province lists besides its three business sectors (monopolies cut these).
 OTHER_POTENTIALS = ("trade", "urban")
@@ -262,17 +264,9 @@ class Route(NamedTuple):
 
 # -- helpers -------------------------------------------------------------------------------------
 
-def _num(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def _goods(value: Any) -> tuple[Goods, ...]:
-    if not isinstance(value, Mapping):
-        return ()
-    return tuple(Goods(str(g), int(q)) for g, q in sorted(value.items()) if int(q))
+def _goods(value: Mapping[str, int] | None) -> tuple[Goods, ...]:
+    """A business's stock or warehouse (absent: nothing), by name, without empty lines."""
+    return tuple(Goods(str(g), int(q)) for g, q in sorted((value or {}).items()) if int(q))
 
 
 def _acts_for(world: World, viewer: Identity, owner: str) -> bool:
@@ -309,7 +303,7 @@ def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, A
         str(doc.get("sector", "")), int(doc.get("size", 0)), str(monopoly) if monopoly else None,
         _acts_for(world, viewer, owner), detailed, income, tax, rate,
         world.display_name("kingdoms", state) if state else "no state",
-        _num(doc.get("invested")) if detailed and doc.get("invested") is not None else None,
+        float(doc["invested"]) if detailed else None,
         _goods(doc.get("stock")) if detailed else (), _goods(doc.get("warehouse")) if detailed else ())
 
 
@@ -447,16 +441,10 @@ def produce_preview(world: World, viewer: Identity, business_id: str, good: str 
 
 
 def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) -> Lending:
-    from yak_tui.kernel.tables import table
-
     section = table("economy")[kind]
     size, sector = int(doc.get("size", 0)), str(doc.get("sector", ""))
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
-    out = 0.0
-    for _, debt in world.all("ledger"):
-        if debt.get("kind") == kind and debt.get("lender") == business_id and debt.get("status") in OPEN_DEBT:
-            out += max(0.0, _num(debt.get("outstanding")) - _num(debt.get("owed_to_lender"))
-                       - _num(debt.get("bad_debt")))
+    out = _open_liability(world, business_id, kind)
     term = (f"due in {rules.credit_due_seasons()} seasons" if kind == "credit"
             else f"1 to {rules.loan_max_term_years()} years")
     return Lending(kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4),
@@ -500,7 +488,7 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
         limit = rules.training_limit(line.size, line.sector)
         if limit > 0:
             training = (trained_this_year(world, doc), limit)
-        dismantle = rules.dismantle_value(int(_num(doc.get("invested"))))
+        dismantle = rules.dismantle_value(int(doc["invested"]))
     return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
                           production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
 
@@ -515,8 +503,7 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         kind = str(doc.get("kind", ""))
         if kind not in ("credit", "loan", "bad-debt"):
             continue
-        due_doc = doc.get("due")
-        due = GameDate.from_dict(dict(due_doc)) if isinstance(due_doc, Mapping) else None
+        due = GameDate.from_dict(doc["due"]) if doc.get("due") is not None else None
         status = str(doc.get("status", ""))
         open_ = status in OPEN_DEBT
         debtor = str(doc.get("debtor", ""))
@@ -530,8 +517,8 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         lines.append(LedgerLine(
             lid, kind, str(doc.get("lender", "")), str(doc.get("lender_name") or world.display_name(
                 "businesses", doc.get("lender"))), world.display_name("characters", owner) if owner else "",
-            debtor, world.display_name("characters", debtor) if debtor else "", _num(doc.get("amount")),
-            _num(doc.get("outstanding")), due.label() if due else "—", status,
+            debtor, world.display_name("characters", debtor) if debtor else "", float(doc["amount"]),
+            float(doc["outstanding"]), due.label() if due else "—", status,
             bool(open_ and due is not None and due <= today.next()), str(doc.get("collateral", "")), role))
     lines.sort(key=lambda row: (row.status not in OPEN_DEBT, row.id))
     return tuple(lines)
@@ -578,6 +565,48 @@ def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, cou
     return HirePreview(kingdom_id, world.display_name("kingdoms", kingdom_id), kind, count, immediate,
                        status["hired"], status["limit"], int(pool.get(kind, 0)), rules.hire_cost(False),
                        rules.hire_cost(True), rules.hire_cost(immediate) * count)
+
+
+# -- help text (worded from the loaded tables, so a house rule changes it too) -------------------------
+
+def _arrival(seasons: int) -> str:
+    if seasons <= 0:
+        return "at once"
+    return "next season" if seasons == 1 else f"in {seasons} seasons"
+
+
+def expand_help() -> str:
+    """How competition for a Size works, with the monopoly bonus of the tables."""
+    return ("Each Size beyond the sector's Potential is won in competition: the expander and every rival roll "
+            f"a d6 (monopolies +{rules.monopoly_bonus()}); the lowest rival below the expander loses 1 Size.")
+
+
+def production_help() -> str:
+    """What goods cost to make and how many a business makes, from the production table."""
+    section = table("economy")["production"]
+    per_increment = int(section["ducats_per_increment"])
+    each = f"max({int(section['min_increments'])}, base price − {int(section['discount'])})"
+    cost = f"{each} × {per_increment} ducats" if per_increment != 1 else f"{each} ducats"
+    per_size = int(section["goods_per_size"])
+    allowance = "its Size" if per_size == 1 else f"{per_size} × its Size"
+    return (f"Goods cost {cost} each; a business makes up to {allowance} a season. Unless stored or shipped "
+            "they sell at season end.")
+
+
+def hire_help() -> str:
+    """The hiring limit and the two prices, from the hiring table."""
+    section = table("economy")["hiring"]
+    per = int(section["per_province_per_year"])
+    limit = "One hire" if per == 1 else f"{per} hires"
+    return (f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
+            f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
+            f"{_arrival(rules.hire_arrival_seasons(True))}.")
+
+
+def lending_requirement(kind: str) -> str:
+    """Who may extend credit (kind "credit") or lend ("loan"): e.g. "commercial Size 4+"."""
+    section = table("economy")[kind]
+    return f"{section['sector']} Size {int(section['min_size'])}+"
 
 
 # -- who may act ------------------------------------------------------------------------------------
