@@ -81,6 +81,11 @@ def _take_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
 
 
 def load_resolve_checks() -> None:
+    # Area packages register their commands and steps when imported: load them in the one order
+    # first, so importing a resolve module cannot reorder the season steps.
+    from yak_tui.kernel.commands import load_command_modules
+
+    load_command_modules()
     for module in RESOLVE_MODULES:
         try:
             importlib.import_module(module)
