@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.areas.economy import commands as eco
+from yak_tui.areas import economy as eco
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandError, apply_command
 from yak_tui.kernel.demo import build_world

@@ -7,7 +7,7 @@ import orjson
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
-from yak_tui.areas.economy import commands as eco
+from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import rules
 from yak_tui.cli import main
 from yak_tui.kernel.audience import visible_entries

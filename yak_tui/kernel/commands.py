@@ -108,7 +108,7 @@ COMMAND_MODULES = (
     "yak_tui.areas.court.commands",
     "yak_tui.kernel.orders",
     "yak_tui.areas.espionage.commands",
-    "yak_tui.areas.economy.commands",
+    "yak_tui.areas.economy",
     "yak_tui.areas.warfare.commands",
     "yak_tui.areas.magic.commands",
     "yak_tui.areas.nobles.commands",

@@ -1,1 +1,165 @@
-"""yak_tui.areas.economy."""
+"""The economy (RULINGS §5–§6): businesses, competition, monopolies, production and the market,
+credit and loans, specialists, academies, engineers and missionaries.
+
+This package is the area's public face: front ends and other areas import the names in `__all__`
+from here, never a module inside. Importing it registers the economy's commands, its season and
+year-start steps and its `yak resolve` checks (the modules in `REGISTERING_MODULES` register as
+they load).
+
+The arithmetic lives in `rules`; the command modules validate, roll through `ctx.dice`, move
+every ducat through `ctx.move_ducats` and write the chronicle; `read` builds the market screen's
+read models and never writes.
+
+State kept by the economy (for the screens):
+- `businesses.<id>`: name, owner, province, pc, sector, size, invested, plus `monopoly`
+  (trade|service|goods|None), `stock` {good: n} (sold at season end), `warehouse` {good: n}
+  (kept), `produced` {season, goods}, `trained` {year, count}, `income_looted_by` (kingdom id)
+  and `income_looted_for` (year), set by warfare's looting and read by the business-income step.
+- `provinces.<id>`: `potential_penalties` {potential: -n} (from monopolies), `price_modifiers`
+  {good: ±n} (set by espionage).
+- `characters.<id>.goods` {good: n}: shipped goods; `kingdoms.<id>.goods.Gunpowder`: barrels.
+- `specialists.<kingdom>`: pool counts by type, `engineers_assigned` {siege: {engine: n},
+  gunpowder: n}.
+- `ledger.<id>`: credit, loan and bad-debt documents (see `credit._new_debt`), visible to `parties`.
+- `effects.<id>`: traps (kind "trap") and standing counter-missionaries (kind
+  "counter-missionary"); espionage's "academy-interference" and "sailor-recruitment-cut" are read
+  (marked `consumed`; espionage's expiry step ends them).
+"""
+
+from __future__ import annotations
+
+from yak_tui.areas.economy import (
+    academies,
+    business,
+    cli,
+    credit,
+    engineers,
+    market,
+    missionaries,
+    specialists,
+    year_start,
+)
+from yak_tui.areas.economy._shared import (
+    ACADEMY_INTERFERENCE,
+    ENGINEER_TASKS,
+    HIRED_TYPES,
+    MONOPOLY_KINDS,
+    RULINGS_MADE,
+    SAILOR_RECRUITMENT,
+)
+from yak_tui.areas.economy.academies import academy_follow_town
+from yak_tui.areas.economy.business import (
+    business_income_preview,
+    businesses_at_pc,
+    dismantle_business,
+    effective_potentials,
+    produced_this_season,
+    sector_businesses,
+    sector_usage,
+)
+from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
+from yak_tui.areas.economy.market import province_prices
+from yak_tui.areas.economy.read import (
+    AcademyLine,
+    BusinessDetail,
+    BusinessLine,
+    ExpandPreview,
+    GoodPrice,
+    Goods,
+    HirePreview,
+    LedgerLine,
+    Lending,
+    MarketBoard,
+    ProducePreview,
+    ProvinceInfo,
+    RivalOdds,
+    Route,
+    SectorLine,
+    SpecialistLine,
+    academy_lines,
+    action_route,
+    business_detail,
+    debtor_choices,
+    expand_help,
+    expand_preview,
+    hire_help,
+    hire_preview,
+    ledger_lines,
+    lending_preview,
+    lending_requirement,
+    market_board,
+    produce_preview,
+    production_help,
+    province_info,
+    specialist_lines,
+)
+from yak_tui.areas.economy.specialists import (
+    add_specialists,
+    controlled_provinces,
+    hire_status,
+    specialist_pool,
+    take_specialists,
+    trained_this_year,
+)
+
+# The modules that register commands, steps and checks (imported above for that alone).
+REGISTERING_MODULES = (business, market, credit, specialists, academies, engineers, missionaries, year_start, cli)
+
+__all__ = [
+    "ACADEMY_INTERFERENCE",
+    "ENGINEER_TASKS",
+    "HIRED_TYPES",
+    "MONOPOLY_KINDS",
+    "REGISTERING_MODULES",
+    "RULINGS_MADE",
+    "SAILOR_RECRUITMENT",
+    "AcademyLine",
+    "BusinessDetail",
+    "BusinessLine",
+    "ExpandPreview",
+    "GoodPrice",
+    "Goods",
+    "HirePreview",
+    "LedgerLine",
+    "Lending",
+    "MarketBoard",
+    "ProducePreview",
+    "ProvinceInfo",
+    "RivalOdds",
+    "Route",
+    "SectorLine",
+    "SpecialistLine",
+    "academy_follow_town",
+    "academy_lines",
+    "action_route",
+    "add_specialists",
+    "assign_engineers",
+    "business_detail",
+    "business_income_preview",
+    "businesses_at_pc",
+    "controlled_provinces",
+    "debtor_choices",
+    "dismantle_business",
+    "effective_potentials",
+    "expand_help",
+    "expand_preview",
+    "hire_help",
+    "hire_preview",
+    "hire_status",
+    "ledger_lines",
+    "lending_preview",
+    "lending_requirement",
+    "market_board",
+    "produce_preview",
+    "produced_this_season",
+    "production_help",
+    "province_info",
+    "province_prices",
+    "release_engineers",
+    "sector_businesses",
+    "sector_usage",
+    "specialist_lines",
+    "specialist_pool",
+    "take_specialists",
+    "trained_this_year",
+]

@@ -14,12 +14,23 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from yak_tui.areas.economy import commands as economy
 from yak_tui.areas.economy import rules
+from yak_tui.areas.economy._shared import OPEN_DEBT
+from yak_tui.areas.economy.business import (
+    business_income_preview,
+    effective_potentials,
+    produced_this_season,
+    sector_businesses,
+    sector_usage,
+)
+from yak_tui.areas.economy.credit import _open_liability
+from yak_tui.areas.economy.market import province_prices
+from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
 from yak_tui.kernel.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import SECTORS, World
+from yak_tui.kernel.tables import table
 
 # Potentials a province lists besides its three business sectors (monopolies cut these).
 OTHER_POTENTIALS = ("trade", "urban")
@@ -253,17 +264,9 @@ class Route(NamedTuple):
 
 # -- helpers -------------------------------------------------------------------------------------
 
-def _num(value: Any) -> float:
-    try:
-        return float(value)
-    except (TypeError, ValueError):
-        return 0.0
-
-
-def _goods(value: Any) -> tuple[Goods, ...]:
-    if not isinstance(value, Mapping):
-        return ()
-    return tuple(Goods(str(g), int(q)) for g, q in sorted(value.items()) if int(q))
+def _goods(value: Mapping[str, int] | None) -> tuple[Goods, ...]:
+    """A business's stock or warehouse (absent: nothing), by name, without empty lines."""
+    return tuple(Goods(str(g), int(q)) for g, q in sorted((value or {}).items()) if int(q))
 
 
 def _acts_for(world: World, viewer: Identity, owner: str) -> bool:
@@ -291,7 +294,7 @@ def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, A
     state = world.kingdom_of_province(province)
     income = tax = rate = None
     if detailed:
-        preview = economy.business_income_preview(world, bid)
+        preview = business_income_preview(world, bid)
         income, tax, rate = int(preview["income"]), int(preview["tax"]), int(preview["rate"])
     monopoly = doc.get("monopoly")
     return BusinessLine(
@@ -300,7 +303,7 @@ def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, A
         str(doc.get("sector", "")), int(doc.get("size", 0)), str(monopoly) if monopoly else None,
         _acts_for(world, viewer, owner), detailed, income, tax, rate,
         world.display_name("kingdoms", state) if state else "no state",
-        _num(doc.get("invested")) if detailed and doc.get("invested") is not None else None,
+        float(doc["invested"]) if detailed else None,
         _goods(doc.get("stock")) if detailed else (), _goods(doc.get("warehouse")) if detailed else ())
 
 
@@ -329,7 +332,7 @@ def _sector_lines(world: World, viewer: Identity, businesses: Iterable[BusinessL
     if province_id is not None:
         provinces = {k: v for k, v in provinces.items() if k == province_id}
     for pid, doc in sorted(provinces.items(), key=lambda item: str(item[1].get("name", item[0]))):
-        usage = economy.sector_usage(world, pid)
+        usage = sector_usage(world, pid)
         base = doc.get("potentials") or {}
         kingdom = world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state"
         for sector in SECTORS:
@@ -349,7 +352,7 @@ def _resources(world: World, viewer: Identity, province_id: str) -> tuple[GoodPr
     doc = world.get("provinces", province_id)
     names = [str(g) for g in doc.get("resources", [])]
     known = _sees_province(world, viewer, province_id)
-    prices = economy.province_prices(world, province_id, names)
+    prices = province_prices(world, province_id, names)
     out = []
     for name in names:
         match = next((g for g in prices if g.lower() == name.lower()), None)
@@ -382,7 +385,7 @@ def province_info(world: World, viewer: Identity, province_id: str) -> ProvinceI
     doc = visible_table(world, viewer, "provinces").get(province_id)
     if doc is None:
         return None
-    effective = economy.effective_potentials(world, province_id)
+    effective = effective_potentials(world, province_id)
     base = doc.get("potentials") or {}
     names = [*SECTORS, *(p for p in OTHER_POTENTIALS if p in base)]
     potentials = tuple((name, int(effective.get(name, 0)), int(base.get(name, 0))) for name in names)
@@ -404,9 +407,9 @@ def expand_preview(world: World, viewer: Identity, business_id: str, sizes: int 
         return None
     sizes = max(1, int(sizes))
     province, sector = str(doc["province"]), str(doc["sector"])
-    usage = economy.sector_usage(world, province)[sector]
+    usage = sector_usage(world, province)[sector]
     room = int(usage["room"])
-    rivals = [(rid, r) for rid, r in economy.sector_businesses(world, province, sector)
+    rivals = [(rid, r) for rid, r in sector_businesses(world, province, sector)
               if rid != business_id and int(r.get("size", 0)) >= 1]
     monopoly = bool(doc.get("monopoly"))
     odds = rules.competition_odds(monopoly, [rules.Rival(rid, int(r["size"]), bool(r.get("monopoly")))
@@ -430,7 +433,7 @@ def produce_preview(world: World, viewer: Identity, business_id: str, good: str 
     resources = _resources(world, viewer, str(doc["province"]))
     match = next((r for r in resources if r.good.lower() == good.strip().lower()), None)
     quantity = max(0, int(quantity))
-    made = economy.produced_this_season(world, doc)
+    made = produced_this_season(world, doc)
     limit = rules.production_limit(int(doc.get("size", 0))) if doc.get("sector") == "industrial" else 0
     return ProducePreview(business_id, str(doc.get("name", business_id)), match.good if match else None, quantity,
                           match.base if match else None, match.cost_each if match else None,
@@ -438,16 +441,10 @@ def produce_preview(world: World, viewer: Identity, business_id: str, good: str 
 
 
 def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) -> Lending:
-    from yak_tui.kernel.tables import table
-
     section = table("economy")[kind]
     size, sector = int(doc.get("size", 0)), str(doc.get("sector", ""))
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
-    out = 0.0
-    for _, debt in world.all("ledger"):
-        if debt.get("kind") == kind and debt.get("lender") == business_id and debt.get("status") in economy.OPEN_DEBT:
-            out += max(0.0, _num(debt.get("outstanding")) - _num(debt.get("owed_to_lender"))
-                       - _num(debt.get("bad_debt")))
+    out = _open_liability(world, business_id, kind)
     term = (f"due in {rules.credit_due_seasons()} seasons" if kind == "credit"
             else f"1 to {rules.loan_max_term_years()} years")
     return Lending(kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4),
@@ -490,8 +487,8 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
             loan = _lending(world, business_id, doc, "loan")
         limit = rules.training_limit(line.size, line.sector)
         if limit > 0:
-            training = (economy.trained_this_year(world, doc), limit)
-        dismantle = rules.dismantle_value(int(_num(doc.get("invested"))))
+            training = (trained_this_year(world, doc), limit)
+        dismantle = rules.dismantle_value(int(doc["invested"]))
     return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
                           production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
 
@@ -506,10 +503,9 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         kind = str(doc.get("kind", ""))
         if kind not in ("credit", "loan", "bad-debt"):
             continue
-        due_doc = doc.get("due")
-        due = GameDate.from_dict(dict(due_doc)) if isinstance(due_doc, Mapping) else None
+        due = GameDate.from_dict(doc["due"]) if doc.get("due") is not None else None
         status = str(doc.get("status", ""))
-        open_ = status in economy.OPEN_DEBT
+        open_ = status in OPEN_DEBT
         debtor = str(doc.get("debtor", ""))
         owner = str(doc.get("lender_owner", ""))
         role = ""
@@ -521,10 +517,10 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         lines.append(LedgerLine(
             lid, kind, str(doc.get("lender", "")), str(doc.get("lender_name") or world.display_name(
                 "businesses", doc.get("lender"))), world.display_name("characters", owner) if owner else "",
-            debtor, world.display_name("characters", debtor) if debtor else "", _num(doc.get("amount")),
-            _num(doc.get("outstanding")), due.label() if due else "—", status,
+            debtor, world.display_name("characters", debtor) if debtor else "", float(doc["amount"]),
+            float(doc["outstanding"]), due.label() if due else "—", status,
             bool(open_ and due is not None and due <= today.next()), str(doc.get("collateral", "")), role))
-    lines.sort(key=lambda row: (row.status not in economy.OPEN_DEBT, row.id))
+    lines.sort(key=lambda row: (row.status not in OPEN_DEBT, row.id))
     return tuple(lines)
 
 
@@ -535,9 +531,9 @@ def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ..
     for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
         if world.find("kingdoms", kid) is None:
             continue
-        status = economy.hire_status(world, kid)
+        status = hire_status(world, kid)
         out.append(SpecialistLine(
-            kid, world.display_name("kingdoms", kid), economy.controlled_provinces(world, kid),
+            kid, world.display_name("kingdoms", kid), controlled_provinces(world, kid),
             tuple((t, int(doc.get(t, 0))) for t in types),
             tuple((t, s["hired"], s["limit"]) for t, s in status.items()), int(doc.get("cold_spy", 0))))
     return tuple(out)
@@ -562,13 +558,55 @@ def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, cou
     pool = visible_table(world, viewer, "specialists").get(kingdom_id)
     if pool is None or world.find("kingdoms", kingdom_id) is None:
         return None
-    status = economy.hire_status(world, kingdom_id).get(kind)
+    status = hire_status(world, kingdom_id).get(kind)
     if status is None:
         return None
     count = max(0, int(count))
     return HirePreview(kingdom_id, world.display_name("kingdoms", kingdom_id), kind, count, immediate,
                        status["hired"], status["limit"], int(pool.get(kind, 0)), rules.hire_cost(False),
                        rules.hire_cost(True), rules.hire_cost(immediate) * count)
+
+
+# -- help text (worded from the loaded tables, so a house rule changes it too) -------------------------
+
+def _arrival(seasons: int) -> str:
+    if seasons <= 0:
+        return "at once"
+    return "next season" if seasons == 1 else f"in {seasons} seasons"
+
+
+def expand_help() -> str:
+    """How competition for a Size works, with the monopoly bonus of the tables."""
+    return ("Each Size beyond the sector's Potential is won in competition: the expander and every rival roll "
+            f"a d6 (monopolies +{rules.monopoly_bonus()}); the lowest rival below the expander loses 1 Size.")
+
+
+def production_help() -> str:
+    """What goods cost to make and how many a business makes, from the production table."""
+    section = table("economy")["production"]
+    per_increment = int(section["ducats_per_increment"])
+    each = f"max({int(section['min_increments'])}, base price − {int(section['discount'])})"
+    cost = f"{each} × {per_increment} ducats" if per_increment != 1 else f"{each} ducats"
+    per_size = int(section["goods_per_size"])
+    allowance = "its Size" if per_size == 1 else f"{per_size} × its Size"
+    return (f"Goods cost {cost} each; a business makes up to {allowance} a season. Unless stored or shipped "
+            "they sell at season end.")
+
+
+def hire_help() -> str:
+    """The hiring limit and the two prices, from the hiring table."""
+    section = table("economy")["hiring"]
+    per = int(section["per_province_per_year"])
+    limit = "One hire" if per == 1 else f"{per} hires"
+    return (f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
+            f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
+            f"{_arrival(rules.hire_arrival_seasons(True))}.")
+
+
+def lending_requirement(kind: str) -> str:
+    """Who may extend credit (kind "credit") or lend ("loan"): e.g. "commercial Size 4+"."""
+    section = table("economy")[kind]
+    return f"{section['sector']} Size {int(section['min_size'])}+"
 
 
 # -- who may act ------------------------------------------------------------------------------------

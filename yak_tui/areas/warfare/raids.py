@@ -462,7 +462,7 @@ def dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.require_acts_for(kingdom=p["captor"])
         receiver = ("kingdoms", p["captor"])
     # The economy removes the business (its goods go to the owner, a monopoly lapses) and pays.
-    from yak_tui.areas.economy.commands import dismantle_business
+    from yak_tui.areas.economy import dismantle_business
 
     value = dismantle_business(ctx, p["business"], receiver, f"dismantled by {name_of(world, *receiver)}")
     return {"business": p["business"], "ducats": value, "to": party_key(receiver)}

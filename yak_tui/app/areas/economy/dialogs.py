@@ -24,7 +24,7 @@ from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.paramform import ParamForm
-from yak_tui.areas.economy import read as board
+from yak_tui.areas import economy as board
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
