@@ -47,6 +47,7 @@ from yak_tui.kernel.authority import Stakes, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import COMMANDS, coerce_params
 from yak_tui.kernel.dice import Modifier
+from yak_tui.kernel.errors import CommandError, ValidationError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.orders import orders_of, queue_for
@@ -592,8 +593,8 @@ def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any
     try:
         coerced = coerce_params(COMMANDS[MISSION_COMMAND], clean, world)
         return _dialog_odds(mission_odds_for(world, viewer, coerced))
-    except Exception:
-        pass
+    except (CommandError, ValidationError):
+        pass  # the form is not a valid order yet: the board's odds stand in
     sponsor = _kingdom_ref(world, clean.get("sponsor")) or viewer_kingdom(world, viewer)
     target = _kingdom_ref(world, clean.get("target")) or sponsor
     slug = str(clean.get("mission", ""))
@@ -614,8 +615,8 @@ def _kingdom_ref(world: World, value: Any) -> str | None:
         return None
     try:
         return world.resolve_ref("kingdoms", str(value))
-    except Exception:
-        return None
+    except ValidationError:
+        return None  # a kingdom half typed
 
 
 def order_odds(world: World, viewer: Identity, order_id: str, gm_modifier: int = 0,
@@ -630,8 +631,8 @@ def order_odds(world: World, viewer: Identity, order_id: str, gm_modifier: int =
         raw.update(gm_modifier=gm_modifier, gm_reason=gm_reason or "GM")
     try:
         plan = plan_mission(world, filer, coerce_params(COMMANDS[MISSION_COMMAND], raw, world))
-    except Exception:
-        return None
+    except (CommandError, ValidationError):
+        return None  # the world has changed since the order was filed: it can no longer be rolled
     full = _full_view(world, viewer, plan.sponsor.kingdom, plan.target)
     applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
     odds = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
