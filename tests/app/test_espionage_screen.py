@@ -19,7 +19,7 @@ from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import YakTable
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.main import YakApp
-from yak_tui.areas.espionage.rules import mission_odds
+from yak_tui.areas.espionage import mission_odds
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.identity import GM, Identity

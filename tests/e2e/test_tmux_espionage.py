@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux, yak_command
 
-from yak_tui.areas.espionage.read import mission_lines
+from yak_tui.areas.espionage import mission_lines
 from yak_tui.kernel.demo import create_world
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux, yak_command
 
-from yak_tui.areas.espionage.read import board_view, mission_lines, mission_needs
-from yak_tui.areas.espionage.rules import catalogue
+from yak_tui.areas.espionage import board_view, catalogue, mission_lines, mission_needs
 from yak_tui.kernel.demo import create_world
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World

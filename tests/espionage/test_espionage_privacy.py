@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from spy_helpers import CORVIN, KING_ELBRETH, KING_KESH, KING_VAROS, SILAS, do, mutate, read, texts
 
-from yak_tui.areas.espionage.commands import mission_stakes
+from yak_tui.areas.espionage.planning import mission_stakes
 from yak_tui.cli import main
 from yak_tui.kernel.audience import visible_entries, visible_table
 from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate
@@ -184,7 +184,7 @@ def test_sponsor_is_not_told_whether_it_was_detected(save: WorldFile) -> None:
 
 def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
     order = do(save, "spy-order", {"mission": "infiltrate-treasury", "target": "elbreth"}, who=SILAS)
-    from yak_tui.areas.espionage.commands import espionage_inbox
+    from yak_tui.areas.espionage.read import espionage_inbox
 
     world = read(save)
     assert [oid for oid, _ in espionage_inbox(world, GM)] == [order.data["order"]]

@@ -21,7 +21,8 @@ from spy_helpers import (
     texts,
 )
 
-from yak_tui.areas.espionage import commands as espionage
+from yak_tui.areas.espionage import planning, state
+from yak_tui.areas.espionage import read as board
 from yak_tui.areas.espionage.rules import catalogue, mission, mission_cost
 from yak_tui.kernel.audience import visible_entries
 from yak_tui.kernel.commands import CommandError
@@ -68,7 +69,7 @@ def _infiltration_held(slug: str) -> Check:
         held = _effects(after, kind="infiltration", mission=slug, sponsor_kingdom="varos", target_kingdom="elbreth")
         assert len(held) == 1
         assert held[0]["end"] is None and held[0]["holder_kingdom"] == "varos"
-        assert slug in espionage.infiltrations_held(after, "varos", "elbreth")
+        assert slug in state.infiltrations_held(after, "varos", "elbreth")
 
     return check
 
@@ -493,7 +494,7 @@ def test_infiltrations_persist_until_purged(save: WorldFile) -> None:
     do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}, [4, 6])
     for _ in range(6):
         do(save, "advance", {})
-    assert "infiltrate-treasury" in espionage.infiltrations_held(read(save), "varos", "elbreth")
+    assert "infiltrate-treasury" in state.infiltrations_held(read(save), "varos", "elbreth")
 
 
 @pytest.mark.parametrize(("natural", "truly_cleared"), [(1, False), (2, False), (3, True), (6, True)])
@@ -503,7 +504,7 @@ def test_purge_false_report(save: WorldFile, natural: int, truly_cleared: bool) 
                who=KING_ELBRETH)
     result = do(save, "spy-resolve", {"order": order.data["order"]}, [natural])
     world = read(save)
-    held = "infiltrate-treasury" in espionage.infiltrations_held(world, "varos", "elbreth")
+    held = "infiltrate-treasury" in state.infiltrations_held(world, "varos", "elbreth")
     assert held is (not truly_cleared)
     assert result.data["result"]["outcome"] == ("success" if truly_cleared else "failure")
     # Elbreth's view: always "cleared", identical text whatever the truth, no secret, blind roll.
@@ -713,16 +714,16 @@ def test_assassination_attempt_waits_for_the_gm_and_is_closed(save: WorldFile) -
 def test_odds_hide_the_targets_counter_measures_from_the_sponsor(save: WorldFile) -> None:
     world = read(save)
     params = {"mission": "infiltrate-treasury", "target": "elbreth"}
-    theirs = espionage.mission_odds_for(world, KING_VAROS, params)
+    theirs = planning.mission_odds_for(world, KING_VAROS, params)
     assert theirs["hidden_modifiers"] is True and theirs["modifiers"]["success"] == []
-    gm = espionage.mission_odds_for(world, GM, {**params, "sponsor": "varos"})
+    gm = planning.mission_odds_for(world, GM, {**params, "sponsor": "varos"})
     assert gm["modifiers"]["success"] == [{"value": -2, "reason": "province counter-spy"}]
     assert gm["odds"]["outcome"]["success"] < theirs["odds"]["outcome"]["success"]
     assert sum(gm["odds"]["outcome"].values()) == pytest.approx(1)
 
 
 def test_mission_board_rows(save: WorldFile) -> None:
-    rows = {r["slug"]: r for r in espionage.mission_board(read(save), KING_VAROS, "varos", "elbreth")}
+    rows = {r["slug"]: r for r in board.mission_board(read(save), KING_VAROS, "varos", "elbreth")}
     assert rows["create-security-breach"]["prerequisite_met"] is True  # the demo's spy ring
     assert rows["infiltrate-spy-ring"]["held"] is True
     assert rows["embezzlement"]["prerequisite_met"] is False
@@ -733,10 +734,10 @@ def test_effects_view_hides_what_the_target_knows_from_the_holder(save: WorldFil
     mutate(save, _ready)
     do(save, "spy-mission", {"mission": "cripple-naval-morale", "sponsor": "varos", "target": "elbreth"}, [4, 2])
     world = read(save)
-    held = espionage.effects_view(world, KING_VAROS)["held"]
+    held = board.effects_view(world, KING_VAROS)["held"]
     morale = next(e for e in held if e["kind"] == "morale-penalty")
     assert "known_to_target" not in morale and "known_sponsor" not in morale
-    suffered = espionage.effects_view(world, KING_ELBRETH)["suffered"]
+    suffered = board.effects_view(world, KING_ELBRETH)["suffered"]
     assert [(e["kind"], e["sponsor_kingdom"]) for e in suffered] == [("morale-penalty", "varos")]
     # The undetected spy ring of the demo stays unknown to Elbreth.
     assert not [e for e in suffered if e["kind"] == "infiltration"]

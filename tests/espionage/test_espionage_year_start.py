@@ -22,7 +22,8 @@ from spy_helpers import (
 )
 
 from yak_tui.areas.court.commands import upkeep_due
-from yak_tui.areas.espionage import commands as espionage
+from yak_tui.areas.espionage import read as board
+from yak_tui.areas.espionage import year_start
 from yak_tui.kernel.audience import visible_entries
 from yak_tui.kernel.demo import build_world, create_world
 from yak_tui.kernel.identity import GM
@@ -63,7 +64,7 @@ def test_counterfeit_debt_may_go_below_zero(world: World) -> None:
     # Not due yet: a counterfeit done this year falls due next year.
     put_effect(world, "fx-c3", "counterfeit", "counterfeit-currency", "kesh", "varos", data={"debt": 5},
                due={"year": 313, "season": "Spring"}, end={"year": 313, "season": "Spring"})
-    run_step(world, espionage._counterfeit_debts, "counterfeit")
+    run_step(world, year_start._counterfeit_debts, "counterfeit")
     assert world.get("kingdoms", "elbreth")["treasury"] == 2 - 10
     assert world.get("kingdoms", "varos")["treasury"] == 30
     assert world.get("effects", "fx-c1")["active"] is False
@@ -106,7 +107,7 @@ def test_treasury_theft_half_to_the_sponsor(world: World, provinces: int, treasu
         world.edit("provinces", prov)["kingdom"] = "kesh"
     world.edit("kingdoms", "elbreth")["treasury"] = treasury
     infiltrate(world, "varos", "elbreth", "infiltrate-treasury")
-    run_step(world, espionage._treasury_theft, "tax")
+    run_step(world, year_start._treasury_theft, "tax")
     assert world.get("kingdoms", "elbreth")["treasury"] == treasury - stolen
     assert world.get("kingdoms", "varos")["treasury"] == 30 + share
     if stolen:
@@ -154,7 +155,7 @@ def test_upkeep_surcharges_per_ship_and_regiment(world: World) -> None:
 def test_government_infiltration_cuts_a_quarter_of_manpower(world: World) -> None:
     infiltrate(world, "varos", "elbreth", "infiltrate-government")
     infiltrate(world, "kesh", "elbreth", "infiltrate-government", known=True)
-    run_step(world, espionage._government, "government")
+    run_step(world, year_start._government, "government")
     # 18 - 18//4 = 14 (Kesh's, known to Elbreth), then 14 - 14//4 = 11 (Varos's, unknown).
     assert world.get("kingdoms", "elbreth")["manpower"] == 11
     assert _secret_sums(world, "government") == {"manpower cut elbreth": 7}
@@ -163,7 +164,7 @@ def test_government_infiltration_cuts_a_quarter_of_manpower(world: World) -> Non
 
 def test_cold_spies_become_active(world: World) -> None:
     world.edit("specialists", "elbreth")["cold_spy"] = 2
-    run_step(world, espionage._cold_spies, "cold-spies")
+    run_step(world, year_start._cold_spies, "cold-spies")
     assert (world.get("specialists", "elbreth")["spy"], world.get("specialists", "elbreth")["cold_spy"]) == (5, 0)
     assert (world.get("specialists", "varos")["spy"], world.get("specialists", "varos")["cold_spy"]) == (5, 0)
     assert _secret_sums(world, "cold-spies") == {"returned elbreth": 2, "returned varos": 1}
@@ -256,5 +257,5 @@ def test_next_year_effects_last_through_the_production_step(save: WorldFile) -> 
 
 
 def test_gm_sees_every_effect(save: WorldFile) -> None:
-    view = espionage.effects_view(read(save), GM)
+    view = board.effects_view(read(save), GM)
     assert {e["id"] for e in view["held"]} == {"varos-spy-ring-in-elbreth", "elbreth-smuggling-varos-march"}

@@ -262,7 +262,7 @@ def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespa
 
 
 def report_error(opts: GlobalOptions, error: BaseException) -> int:
-    from yak_tui.areas.espionage.rules import EspionageInputError, UnknownMission
+    from yak_tui.areas.espionage import EspionageInputError, UnknownMission
     from yak_tui.kernel.commands import CommandError
     from yak_tui.kernel.errors import RuleInputError
     from yak_tui.kernel.identity import IdentityError

@@ -1,1 +1,53 @@
-"""yak_tui.areas.espionage."""
+"""Espionage (RULINGS §7): NPC spy missions, private orders, counter-spies, infiltrations and
+their effects. Importing the package registers its commands, year-start steps and the
+`yak resolve spy` check; front ends and other areas use only the names below."""
+
+# Registration order: the year-start steps import the court's commands first (as the one
+# espionage module did before), then the commands, then the `yak resolve spy` check.
+# isort: off
+from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
+from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
+from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
+# isort: on
+from yak_tui.areas.espionage.kinds import KINDS, MissionKind
+from yak_tui.areas.espionage.read import (
+    FAMILY_LABELS,
+    BoardView,
+    Choice,
+    DialogOdds,
+    EffectLine,
+    MissionLine,
+    OrderLine,
+    board_view,
+    field_options,
+    mission_dialog_odds,
+    mission_lines,
+    mission_needs,
+    order_odds,
+    target_choices,
+)
+from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
+
+__all__ = [
+    "FAMILY_LABELS",
+    "KINDS",
+    "BoardView",
+    "Choice",
+    "DialogOdds",
+    "EffectLine",
+    "EspionageInputError",
+    "Mission",
+    "MissionKind",
+    "MissionLine",
+    "OrderLine",
+    "UnknownMission",
+    "board_view",
+    "catalogue",
+    "field_options",
+    "mission_dialog_odds",
+    "mission_lines",
+    "mission_needs",
+    "mission_odds",
+    "order_odds",
+    "target_choices",
+]

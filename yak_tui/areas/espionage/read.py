@@ -19,45 +19,42 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from yak_tui.areas.espionage.commands import (
+from yak_tui.areas.espionage.kinds import branch_label, kind_of, kind_of_document
+from yak_tui.areas.espionage.planning import (
+    academy_specialists,
+    mission_odds_for,
+    modifier_inputs,
+    plan_mission,
+    purgeable_infiltrations,
+)
+from yak_tui.areas.espionage.rules import Mission, catalogue, missing_prerequisite, mission, mission_odds, spy_modifiers
+from yak_tui.areas.espionage.state import (
+    EFFECTS,
     EXTRA_PARAMS,
     MISSION_COMMAND,
     POISON_EXTRA,
     Plan,
     Sponsor,
+    active_effects,
     capital_province,
-    effects_view,
-    espionage_inbox,
-    mission_board,
-    mission_odds_for,
-    modifier_inputs,
-    plan_mission,
+    infiltrations_held,
+    is_port,
+    province_pcs,
     spy_pool,
 )
-from yak_tui.areas.espionage.rules import Mission, catalogue, mission, mission_odds, spy_modifiers
-from yak_tui.kernel.audience import filter_document, kingdom_audience, viewer_kingdom
+from yak_tui.kernel.audience import HIDDEN_FIELDS, filter_document, kingdom_audience, viewer_kingdom, visible_table
 from yak_tui.kernel.authority import Stakes, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import COMMANDS, coerce_params
 from yak_tui.kernel.dice import Modifier
+from yak_tui.kernel.errors import CommandError, ValidationError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import orders_of
+from yak_tui.kernel.orders import orders_of, queue_for
 from yak_tui.kernel.tables import table
 
-# The infiltration each prerequisite names, as the board's short "Needs" cell says it.
-BRANCH_LABELS = {"spy-ring": "Spy Ring", "treasury": "Treasury", "admiralty": "Admiralty",
-                 "general-staff": "Gen. Staff", "government": "Government",
-                 "admiralty-control": "Admiralty ctl", "general-staff-control": "Gen. Staff ctl"}
 FAMILY_LABELS = {"general": "General", "counter-espionage": "Counter-espionage", "commercial": "Commercial",
                  "naval": "Naval", "military": "Military", "state-level": "State-level"}
-EFFECT_LABELS = {"smuggling-ring": "Smuggling ring", "crash-market": "Crashed market", "limit-trade": "Trade limited",
-                 "commercial-animosity": "Commercial animosity", "morale-penalty": "Morale penalty",
-                 "security-breach": "Security breach", "academy-interference": "Academies disrupted",
-                 "sailor-recruitment-cut": "Sailor recruitment cut", "counterfeit": "Counterfeit coin",
-                 "assassination-attempt": "Assassination attempt", "infiltration": "Infiltration"}
-# Effects that last until something happens rather than until a date.
-UNTIL = {"infiltration": "until purged", "security-breach": "until used", "morale-penalty": "until used",
-         "assassination-attempt": "awaits the GM"}
 
 
 def short_kingdom(world: World, kingdom: str | None) -> str:
@@ -74,6 +71,62 @@ def _date_label(value: Any) -> str:
 
 
 # ================================================================ missions by target
+
+
+def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> list[dict[str, Any]]:
+    """Every mission against `target` with its prerequisite met or missing (the board's rows).
+
+    Odds are computed with the modifiers the viewer may know (all of them for an adjudicator)."""
+    held = infiltrations_held(world, sponsor, target)
+    rows = []
+    stakes = Stakes.of(target, kingdoms=[sponsor, target])
+    full = may_adjudicate(world, viewer, stakes).allowed
+    for slug, entry in catalogue().items():
+        kind = kind_of(entry)
+        if kind.apply is None:
+            continue
+        missing = None if kind.own_side else missing_prerequisite(entry, held)
+        plan = Plan(entry, Sponsor(sponsor, ("kingdoms", sponsor), kingdom_audience(sponsor), None), target)
+        plan.location_province = capital_province(world, target)
+        applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
+        odds = mission_odds(entry, applied.success, applied.detection).to_dict()
+        rows.append({"slug": slug, "name": entry.name, "family": entry.family, "cost": entry.cost,
+                     "prerequisite": entry.prerequisite, "prerequisite_met": missing is None,
+                     "held": slug in held, "odds": odds})
+    return rows
+
+
+def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any]]]:
+    """Effects the viewer's side holds (all fields), and those against it that it knows of
+    (the sponsor named only when identified). The GM sees everything as held."""
+    if viewer.is_gm:
+        return {"held": [dict(e, id=i) for i, e in sorted(world.all(EFFECTS))], "suffered": []}
+    kingdom = viewer_kingdom(world, viewer)
+    held, suffered = [], []
+    for effect_id, effect in sorted(world.all(EFFECTS)):
+        mine = (viewer.is_king and effect.get("holder_kingdom") == kingdom) or (
+            viewer.is_player and effect.get("holder_character") == viewer.subject)
+        if mine:
+            held.append({**{k: v for k, v in effect.items() if k not in HIDDEN_FIELDS[EFFECTS]}, "id": effect_id})
+        elif viewer.is_king and effect.get("target_kingdom") == kingdom and effect.get("known_to_target"):
+            shown = {k: effect.get(k) for k in ("kind", "mission", "target_kingdom", "province", "commodity", "start",
+                                                "end", "active")}
+            shown["id"] = effect_id
+            shown["sponsor_kingdom"] = effect["sponsor_kingdom"] if effect.get("known_sponsor") else None
+            suffered.append(shown)
+    return {"held": held, "suffered": suffered}
+
+
+def espionage_inbox(world: World, viewer: Identity) -> list[tuple[str, dict[str, Any]]]:
+    """Waiting private espionage orders this viewer adjudicates."""
+    return [(oid, o) for oid, o in queue_for(world, viewer) if o.get("command") == MISSION_COMMAND]
+
+
+def pending_attempts(world: World) -> list[tuple[str, dict[str, Any]]]:
+    """Assassination attempts the GM has still to play out."""
+    return [(i, e) for i, e in active_effects(world, kind="assassination-attempt") if e.get("status") == "pending"]
+
+
 
 
 @dataclass(frozen=True)
@@ -202,29 +255,9 @@ def target_choices(world: World, sponsor: str | None) -> tuple[Choice, ...]:
 
 
 def mission_needs(entry: Mission) -> tuple[str, ...]:
-    """The order fields a mission reads besides target and mission (what `plan_mission` checks)."""
-    effect = entry.effect
-    needs: list[str] = []
-    if effect in ("smuggling-ring", "bandits", "rebels", "crash-market", "limit-trade", "commercial-animosity",
-                  "privateers"):
-        needs.append("province")
-    elif effect in ("scuttle", "suborn-ship", "poison-regiment", "suborn-regiment"):
-        needs.append("unit")
-    elif effect == "assassination" and entry.params.get("target") != "ruler":
-        needs.append("character")
-    elif effect == "purge":
-        needs += ["infiltration", "province"]
-    if effect == "crash-market":
-        needs += ["commodity", "direction"]
-    elif effect == "shipbuilding":
-        needs.append("choice")
-    elif effect == "academy-interference":
-        needs.append("specialist")
-    elif effect == "commercial-animosity":
-        needs.append("against")
+    """The order fields a mission reads besides target and mission (its kind's needs, then extras)."""
     by_kind = {kind: name for name, kind in EXTRA_PARAMS.items()} | {POISON_EXTRA: "poison"}
-    needs += [by_kind[extra.kind] for extra in entry.extras if extra.kind in by_kind]
-    return tuple(needs)
+    return (*kind_of(entry).needs(entry), *(by_kind[extra.kind] for extra in entry.extras if extra.kind in by_kind))
 
 
 def _extra_text(entry: Mission) -> tuple[str, ...]:
@@ -268,7 +301,7 @@ def mission_lines(world: World, viewer: Identity, sponsor: str, target: str) -> 
         no_detection = float(evidence.get("not-rolled", 0))
         lines.append(MissionLine(
             slug=entry.slug, name=entry.name, family=entry.family, cost=entry.cost, prerequisite=prerequisite,
-            prerequisite_label=BRANCH_LABELS.get(branch, branch.replace("-", " ").title()),
+            prerequisite_label=branch_label(branch),
             prerequisite_met=bool(row["prerequisite_met"]), held=bool(row["held"]),
             success=_odds_or_none(float(outcome["success"]), not_rolled),
             failure=_odds_or_none(float(outcome["failure"]), not_rolled),
@@ -277,7 +310,7 @@ def mission_lines(world: World, viewer: Identity, sponsor: str, target: str) -> 
             identified=_odds_or_none(float(evidence["identified"]), no_detection),
             undetected=_odds_or_none(float(evidence["undetected"]), no_detection),
             spy_lost=float(odds["spy_lost"]), attempt=entry.assassination_attempt,
-            own_administration=entry.effect == "purge", text=entry.text, extras=_extra_text(entry),
+            own_administration=kind_of(entry).own_side, text=entry.text, extras=_extra_text(entry),
             spy_used_up=entry.spy_used_up, duration_seasons=entry.duration_seasons, needs=mission_needs(entry),
         ))
     return tuple(lines)
@@ -304,30 +337,14 @@ def pool_lines(world: World, viewer: Identity) -> tuple[PoolLine, ...]:
     return (_pool_line(world, kingdom),)
 
 
-def _effect_label(world: World, effect: Mapping[str, Any], entries: Mapping[str, Mission]) -> str:
-    kind = str(effect.get("kind", ""))
-    data = effect.get("data") or {}
+def _effect_label(effect: Mapping[str, Any], entries: Mapping[str, Mission]) -> str:
+    """How the effect reads on the board: as the kind that wrote it says."""
+    document = str(effect.get("kind", ""))
+    kind = kind_of_document(document)
     entry = entries.get(str(effect.get("mission", "")))
-    if kind == "infiltration":
-        branch = str(data.get("branch") or (entry.params.get("branch") if entry else "") or "")
-        return BRANCH_LABELS.get(branch, branch.replace("-", " ").title()) or (entry.name if entry else kind)
-    label = EFFECT_LABELS.get(kind, kind.replace("-", " ").capitalize())
-    if kind == "crash-market" and effect.get("commodity"):
-        step = data.get("increments")
-        label = f"{effect['commodity']} market" + (f" {int(step):+d}" if isinstance(step, int) else "")
-    elif kind == "morale-penalty" and data.get("engagement"):
-        label = f"{str(data['engagement']).capitalize()} morale {int(data.get('morale', 0)):+d}"
-    elif kind == "security-breach" and data.get("bonus"):
-        label = f"Security breach {int(data['bonus']):+d}"
-    elif kind == "counterfeit" and data.get("debt"):
-        label = f"Counterfeit debt {data['debt']}d"
-    elif kind == "academy-interference" and data.get("specialist"):
-        label = f"{str(data['specialist']).capitalize()} academies -{data.get('reduction', '?')}"
-    elif kind == "commercial-animosity" and data.get("against"):
-        label = f"Animosity against {data['against']}"
-    elif kind == "limit-trade" and data.get("market_allowance") is not None:
-        label = f"Trade limited ({data['market_allowance']})"
-    return label
+    if kind is None:
+        return document.replace("-", " ").capitalize()
+    return kind.label_for(effect, entry)
 
 
 def _effect_line(world: World, effect_id: str, effect: Mapping[str, Any], side: str, gm: bool,
@@ -349,13 +366,14 @@ def _effect_line(world: World, effect_id: str, effect: Mapping[str, Any], side: 
     elif effect.get("end"):
         end = _date_label(effect["end"])
     else:
-        end = UNTIL.get(kind, "—")
+        writer = kind_of_document(kind)
+        end = writer.until if writer is not None else "—"
     known = ""
     if gm:
         known = "identified" if effect.get("known_sponsor") else "detected" if effect.get("known_to_target") \
             else "secret"
     return EffectLine(
-        id=effect_id, side=side, kind=kind, label=_effect_label(world, effect, entries),
+        id=effect_id, side=side, kind=kind, label=_effect_label(effect, entries),
         mission=entry.name if entry else str(effect.get("mission", "")),
         sponsor=short_kingdom(world, sponsor) if sponsor else "?", target=short_kingdom(world, effect.get("target_kingdom")),
         where=where, start=_date_label(effect.get("start")), end=end, active=bool(effect.get("active", True)),
@@ -408,7 +426,7 @@ def _order_line(world: World, order_id: str, order: Mapping[str, Any]) -> OrderL
     entry = entries.get(slug)
     filer = Identity.parse(str(order.get("filed_by", "gm")))
     sponsor = order.get("kingdom") or viewer_kingdom(world, filer)
-    target = params.get("target") or (sponsor if entry is not None and entry.effect == "purge" else None)
+    target = params.get("target") or (sponsor if entry is not None and kind_of(entry).own_side else None)
     status = str(order.get("status", ""))
     outcome = str(order.get("outcome") or "") if status == "resolved" else str(order.get("reason") or "")
     return OrderLine(
@@ -500,38 +518,34 @@ def field_options(world: World, viewer: Identity, slug: str, sponsor: str | None
                   target: str | None) -> dict[str, tuple[tuple[str, str], ...]]:
     """Closed lists for a mission's fields, narrowed to what makes sense against `target`
     (public documents only: any player may see the target's provinces, units and nobles)."""
-    from yak_tui.areas.espionage.commands import _is_port, _province_pcs
-    from yak_tui.kernel.audience import visible_table
-
     entry = mission(slug)
+    kind = kind_of(entry)
     out: dict[str, tuple[tuple[str, str], ...]] = {}
     needs = mission_needs(entry)
     if "province" in needs:
-        owner = sponsor if entry.effect == "purge" else target
+        owner = sponsor if kind.own_side else target
         provinces = [(pid, p) for pid, p in visible_table(world, viewer, "provinces").items() if p.get("kingdom") == owner]
-        if entry.effect == "privateers":
-            provinces = [(pid, p) for pid, p in provinces if any(_is_port(pc) for _, pc in _province_pcs(world, pid))]
+        if kind.port:
+            provinces = [(pid, p) for pid, p in provinces if any(is_port(pc) for _, pc in province_pcs(world, pid))]
         out["province"] = _options(provinces)
     if "unit" in needs:
-        ships = entry.effect in ("scuttle", "suborn-ship")
+        ships = kind.unit == "ship"
         units = [(uid, u) for uid, u in visible_table(world, viewer, "units").items()
                  if u.get("owner") == target and (u.get("kind") == "ship") == ships]
         out["unit"] = _options(units)
     if "character" in needs:
-        kind = entry.params.get("target")
+        victim = entry.params.get("target")
         ruler = (world.find("kingdoms", target) or {}).get("ruler")
         chars = [(cid, c) for cid, c in visible_table(world, viewer, "characters").items()
                  if c.get("alive", True) and cid != ruler
-                 and (c.get("kingdom") == target if kind == "noble-bureaucrat" else True)]
+                 and (c.get("kingdom") == target if victim == "noble-bureaucrat" else True)]
         out["character"] = _options(chars)
     if "infiltration" in needs:
-        purgeable = [*sorted(s for s, m in catalogue().items() if m.is_infiltration), "establish-smuggling-ring"]
-        out["infiltration"] = tuple((s, catalogue()[s].name) for s in purgeable)
+        out["infiltration"] = tuple((s, catalogue()[s].name) for s in purgeable_infiltrations())
     if "commodity" in needs:
         out["commodity"] = tuple((str(c), str(c)) for c in table("economy")["commodities"])
     if "specialist" in needs:
-        specialists = table("economy")["specialists"]
-        out["specialist"] = tuple((t, t) for t in specialists["types"] if t not in specialists["not_hired"])
+        out["specialist"] = tuple((t, t) for t in academy_specialists())
     return out
 
 
@@ -575,14 +589,12 @@ def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any
     """Odds of a mission as typed (`spy-mission` by the GM, `spy-order` by its filer). The filer
     sees only the modifiers his side knows. While the form is incomplete (no province yet), the
     board's odds at the target's capital stand in; None when not even the mission is known."""
-    from yak_tui.kernel.commands import COMMANDS, coerce_params
-
     clean = {k: v for k, v in params.items() if v not in (None, "") and k != "note"}
     try:
         coerced = coerce_params(COMMANDS[MISSION_COMMAND], clean, world)
         return _dialog_odds(mission_odds_for(world, viewer, coerced))
-    except Exception:
-        pass
+    except (CommandError, ValidationError):
+        pass  # the form is not a valid order yet: the board's odds stand in
     sponsor = _kingdom_ref(world, clean.get("sponsor")) or viewer_kingdom(world, viewer)
     target = _kingdom_ref(world, clean.get("target")) or sponsor
     slug = str(clean.get("mission", ""))
@@ -603,15 +615,13 @@ def _kingdom_ref(world: World, value: Any) -> str | None:
         return None
     try:
         return world.resolve_ref("kingdoms", str(value))
-    except Exception:
-        return None
+    except ValidationError:
+        return None  # a kingdom half typed
 
 
 def order_odds(world: World, viewer: Identity, order_id: str, gm_modifier: int = 0,
                gm_reason: str = "") -> DialogOdds | None:
     """Odds of a waiting order as its adjudicator will roll it (every modifier, with his own)."""
-    from yak_tui.kernel.commands import COMMANDS, coerce_params
-
     order = world.find("orders", order_id)
     if order is None or order.get("command") != MISSION_COMMAND:
         return None
@@ -621,8 +631,8 @@ def order_odds(world: World, viewer: Identity, order_id: str, gm_modifier: int =
         raw.update(gm_modifier=gm_modifier, gm_reason=gm_reason or "GM")
     try:
         plan = plan_mission(world, filer, coerce_params(COMMANDS[MISSION_COMMAND], raw, world))
-    except Exception:
-        return None
+    except (CommandError, ValidationError):
+        return None  # the world has changed since the order was filed: it can no longer be rolled
     full = _full_view(world, viewer, plan.sponsor.kingdom, plan.target)
     applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
     odds = mission_odds(plan.mission, applied.success, applied.detection).to_dict()

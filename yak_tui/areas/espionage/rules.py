@@ -150,14 +150,22 @@ def _mission_from_row(row: Mapping[str, Any]) -> Mission:
 
 
 def catalogue() -> dict[str, Mission]:
-    """Every mission by slug, in seed order (built from the table, so house rules apply)."""
+    """Every mission by slug, in seed order (built from the table, so house rules apply); a
+    mission whose effect no `MissionKind` handles is refused."""
     missions: dict[str, Mission] = {}
     for row in table("espionage")["missions"]:
         entry = _mission_from_row(row)
         if entry.slug in missions:
             raise RulesTableError(f"espionage mission {entry.slug!r} is listed twice")
         missions[entry.slug] = entry
+    from yak_tui.areas.espionage.kinds import KINDS  # the kinds need this module's Mission
+
     for entry in missions.values():
+        if entry.effect not in KINDS:
+            raise RulesTableError(
+                f"espionage mission {entry.slug!r}: no code handles the effect {entry.effect!r} "
+                f"(effects: {', '.join(sorted(KINDS))})"
+            )
         if entry.prerequisite is not None and entry.prerequisite not in missions:
             raise RulesTableError(
                 f"espionage mission {entry.slug!r} needs unknown mission {entry.prerequisite!r}"

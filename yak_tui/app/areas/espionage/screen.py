@@ -28,7 +28,7 @@ from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen, modifiers_text
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.app.messages import OrderAction
-from yak_tui.areas.espionage.read import (
+from yak_tui.areas.espionage import (
     FAMILY_LABELS,
     BoardView,
     Choice,

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from yak_tui.app.kit.command import CommandScreen
-from yak_tui.areas.espionage.read import DialogOdds
+from yak_tui.areas.espionage import DialogOdds
 from yak_tui.kernel import views
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World

@@ -24,15 +24,15 @@ from yak_tui.app.kit.command import odds_content
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.areas.espionage.read import (
+from yak_tui.areas.espionage import (
     DialogOdds,
+    catalogue,
     field_options,
     mission_dialog_odds,
     mission_lines,
     mission_needs,
     target_choices,
 )
-from yak_tui.areas.espionage.rules import catalogue
 from yak_tui.kernel import views
 from yak_tui.kernel.identity import Identity
 

@@ -1,0 +1,179 @@
+"""The espionage steps of the year start and the season start (RULINGS §7): counterfeit debts,
+the treasury infiltration's theft, cold spies coming back, the government infiltration's manpower
+cut, the admiralty / general staff upkeep surcharge, and effects running out.
+
+Year-start sums of espionage effects are secret: each step writes an adjudicators' entry with its
+sums (the public step line does not show them).
+"""
+
+from __future__ import annotations
+
+import math
+
+from yak_tui.areas.court.commands import UPKEEP_SURCHARGES
+from yak_tui.areas.espionage.kinds import kind_of_document
+from yak_tui.areas.espionage.rules import mission
+from yak_tui.areas.espionage.state import (
+    KIND,
+    SPECIALISTS,
+    active_effects,
+    edit_pool,
+    effect_audience,
+    end_effect,
+    holder_audience,
+    kingdom_name,
+)
+from yak_tui.kernel.audience import ADJUDICATORS, kingdom_audience
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandContext
+from yak_tui.kernel.model import World
+from yak_tui.kernel.seasons import StepReport, season_start_step, year_start_step
+
+
+def _secret_sums(ctx: CommandContext, report: StepReport, title: str, sums: dict[str, float]) -> None:
+    """Espionage sums are secret: the adjudicators' entry carries them, the GM's report lines too."""
+    if not sums:
+        return
+    text = ", ".join(f"{k} {v:g}" for k, v in sums.items())
+    report.lines.append(f"{title} (secret): {text}")
+    ctx.log(f"Year start, {title}: {text}", kind=f"{KIND}-year-start", audience=ADJUDICATORS,
+            refs={"step": report.step, "sums": sums, "secret": True})
+
+
+def _add(sums: dict[str, float], key: str, amount: float) -> None:
+    sums[key] = round(sums.get(key, 0) + amount, 4)
+
+
+@year_start_step("counterfeit")
+def _counterfeit_debts(ctx: CommandContext, report: StepReport) -> None:
+    """Each counterfeit effect due now costs its target 5 ducats, before upkeep, even below zero."""
+    world = ctx.world
+    today = world.date
+    sums: dict[str, float] = {}
+    for effect_id, effect in active_effects(world, kind="counterfeit"):
+        if GameDate.from_dict(effect.get("due") or effect["end"]) > today:
+            continue
+        debt = float(effect["data"]["debt"])
+        ctx.move_ducats(("kingdoms", effect["target_kingdom"]), None, debt, "debt from counterfeit coin",
+                        audience=effect_audience(effect), allow_negative=True, kind=KIND)
+        end_effect(world, effect_id, "paid")
+        _add(sums, f"counterfeit debt {effect['target_kingdom']}", debt)
+    _secret_sums(ctx, report, "counterfeit debts", sums)
+
+
+@year_start_step("tax")
+def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
+    """Infiltrate Treasury: 1 ducat per province out of the target's tax; half to the sponsor."""
+    world = ctx.world
+    sums: dict[str, float] = {}
+    for _, effect in active_effects(world, kind="infiltration", mission="infiltrate-treasury"):
+        params = mission("infiltrate-treasury").params
+        target, sponsor = effect["target_kingdom"], effect["sponsor_kingdom"]
+        provinces = sum(1 for _, prov in world.all("provinces") if prov.get("kingdom") == target)
+        treasury = float(world.get("kingdoms", target)["treasury"])
+        stolen = max(0, min(provinces * int(params["ducats_per_province"]), math.floor(treasury)))
+        if stolen <= 0:
+            continue
+        share = stolen // int(params["sponsor_share_divisor"])
+        if share:
+            ctx.move_ducats(("kingdoms", target), ("kingdoms", sponsor), share, "skimmed from the tax by your man "
+                            f"in the treasury of {kingdom_name(world, target)}", audience=holder_audience(effect),
+                            kind=KIND)
+        if stolen - share:
+            ctx.move_ducats(("kingdoms", target), None, stolen - share, "lost from the tax collection",
+                            audience=effect_audience(effect), kind=KIND)
+        _add(sums, f"stolen from {target}", stolen)
+        _add(sums, f"to {sponsor}", share)
+    _secret_sums(ctx, report, "treasury infiltration", sums)
+
+
+def _upkeep_surcharge(world: World, kingdom_id: str, regiments: int, ships: int) -> dict[str, float]:
+    """+0.5 upkeep per ship (admiralty) / regiment (general staff) per infiltrating sponsor."""
+    out: dict[str, float] = {}
+    for slug, count, per, label in (
+            ("infiltrate-admiralty", ships, "upkeep_per_ship", "naval"),
+            ("infiltrate-general-staff", regiments, "upkeep_per_regiment", "military")):
+        rate = float(mission(slug).params[per])
+        for _, effect in active_effects(world, kind="infiltration", mission=slug, target_kingdom=kingdom_id):
+            name = f"{mission(slug).name.lower()}" if effect.get("known_to_target") else f"{label} waste"
+            out[name] = out.get(name, 0.0) + rate * count
+    return {k: v for k, v in out.items() if v}
+
+
+if _upkeep_surcharge not in UPKEEP_SURCHARGES:
+    UPKEEP_SURCHARGES.append(_upkeep_surcharge)
+
+
+@year_start_step("cold-spies")
+def _cold_spies(ctx: CommandContext, report: StepReport) -> None:
+    world = ctx.world
+    sums: dict[str, float] = {}
+    for kingdom, doc in sorted(world.all(SPECIALISTS)):
+        cold = int(doc.get("cold_spy", 0))
+        if cold <= 0:
+            continue
+        pool = edit_pool(world, kingdom)
+        pool["spy"] = int(pool["spy"]) + cold
+        pool["cold_spy"] = 0
+        ctx.log(f"{cold} cold {'spy is' if cold == 1 else 'spies are'} active again in {kingdom_name(world, kingdom)} "
+                f"({pool['spy']} active).",
+                kind=KIND, audience=kingdom_audience(kingdom), refs={"kingdom": kingdom})
+        _add(sums, f"returned {kingdom}", cold)
+    _secret_sums(ctx, report, "cold spies", sums)
+
+
+@year_start_step("government")
+def _government(ctx: CommandContext, report: StepReport) -> None:
+    """Each Government infiltration cuts the target's manpower by a quarter, rounded down."""
+    world = ctx.world
+    sums: dict[str, float] = {}
+    divisor = int(mission("infiltrate-government").params["manpower_divisor"])
+    for _, effect in active_effects(world, kind="infiltration", mission="infiltrate-government"):
+        target = effect["target_kingdom"]
+        kingdom = world.edit("kingdoms", target)
+        cut = int(kingdom["manpower"]) // divisor
+        if cut <= 0:
+            continue
+        kingdom["manpower"] = int(kingdom["manpower"]) - cut
+        ctx.log(f"{kingdom_name(world, target)} loses {cut} manpower to a corrupt bureaucracy "
+                f"({kingdom['manpower']} left).", kind=KIND, audience=effect_audience(effect),
+                refs={"target_kingdom": target})
+        _add(sums, f"manpower cut {target}", cut)
+    _secret_sums(ctx, report, "government infiltration", sums)
+
+
+def expire_effects(ctx: CommandContext, report: StepReport) -> None:
+    """Effects whose end date has come run out; their kind undoes its world change."""
+    world = ctx.world
+    today = world.date
+    count = 0
+    for effect_id, effect in active_effects(world):
+        end = effect.get("end")
+        if end is None or GameDate.from_dict(end) > today:
+            continue
+        kind = kind_of_document(str(effect["kind"]))
+        if kind is not None and kind.expires_at_its_step:
+            continue  # settled by its own year-start step
+        if kind is not None and kind.expire is not None:
+            kind.expire(world, effect)
+        province = effect.get("province")
+        end_effect(world, effect_id, "expired")
+        count += 1
+        label = effect["kind"].replace("-", " ")
+        where = f" in {world.display_name('provinces', province)}" if province else ""
+        ctx.log(f"Your {label}{where} against {kingdom_name(world, effect['target_kingdom'])} has run its course.",
+                kind=KIND, audience=holder_audience(effect), refs={"effect": effect_id})
+        if effect.get("known_to_target"):
+            ctx.log(f"The {label}{where} has run its course.", kind=KIND,
+                    audience=kingdom_audience(effect["target_kingdom"]), refs={"effect": effect_id})
+    if count:
+        _secret_sums(ctx, report, "espionage effects expired", {"expired": count})
+
+
+year_start_step("expiries")(expire_effects)
+
+
+@season_start_step("Espionage effects run out")
+def _season_expiries(ctx: CommandContext, report: StepReport) -> None:
+    if not ctx.world.date.is_year_start:
+        expire_effects(ctx, report)
