@@ -25,6 +25,7 @@ from yak_tui.areas.nobles.rules import (
     discovery_odds,
     noble_power,
     normalize_key,
+    relocate_check,
     relocate_discovery,
     relocate_range,
     roll_command,
@@ -36,7 +37,7 @@ from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, ki
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within, relocate_check
+from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.numbers import NumberError, parse_whole, shown
