@@ -752,7 +752,7 @@ MIN_SESSION_MEMORY = 256
 
 
 def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
-    from yak_tui.cli import UsageError
+    from yak_tui.kernel.errors import UsageError
     from yak_tui.store.storage import StoreError, WorldFile
 
     def count(option: str, value: int, minimum: int) -> int:
@@ -799,7 +799,7 @@ def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
 
 async def _serve(config: ServeConfig) -> int:
     from yak_tui.areas.court.roster import roster
-    from yak_tui.cli import UsageError
+    from yak_tui.kernel.errors import UsageError
     from yak_tui.kernel.model import World
 
     try:
