@@ -6,8 +6,7 @@ check; front ends and other areas use only the names below.
 """
 
 from yak_tui.areas.court import cli as _cli  # noqa: F401  (registers `yak resolve rtd`)
-from yak_tui.areas.court import commands as _commands  # noqa: F401  (registers the court's commands)
-from yak_tui.areas.court import roster as _roster  # noqa: F401  (registers the roster commands)
+from yak_tui.areas.court.commands import UPKEEP_SURCHARGES, on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.read import (
     PUBLIC_VIEWER,
     AdvancePreview,
@@ -39,10 +38,12 @@ from yak_tui.areas.court.read import (
     short_name,
     treasury_history,
 )
+from yak_tui.areas.court.seats import roster, user_for_fingerprint
 from yak_tui.kernel.identity import identity_label
 
 __all__ = [
     "PUBLIC_VIEWER",
+    "UPKEEP_SURCHARGES",
     "AdvancePreview",
     "ChronicleView",
     "DashboardView",
@@ -68,8 +69,13 @@ __all__ = [
     "kingdom_rows",
     "latest_entries",
     "my_orders",
+    "on_event",
     "order_queue",
+    "roster",
+    "schedule_event",
     "search_items",
     "short_name",
     "treasury_history",
+    "upkeep_due",
+    "user_for_fingerprint",
 ]

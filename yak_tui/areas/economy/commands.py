@@ -26,7 +26,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from yak_tui.areas.court.commands import on_event, schedule_event
+from yak_tui.areas.court import on_event, schedule_event
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy.rules import Rival
 from yak_tui.kernel.audience import PUBLIC, character_audience, kingdom_audience

@@ -40,7 +40,7 @@ from typing import Any
 
 import orjson
 
-from yak_tui.areas.court.commands import UPKEEP_SURCHARGES
+from yak_tui.areas.court import UPKEEP_SURCHARGES
 from yak_tui.areas.espionage.rules import (
     EspionageInputError,
     Mission,
