@@ -18,7 +18,7 @@ from yak_tui.app.areas.economy.screen import MarketScreen
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.areas.economy import read as board
 from yak_tui.areas.economy import rules
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.identity import GM, Identity

@@ -10,7 +10,7 @@ from textual.widgets import Button, Input, Switch
 
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.dice import FRAME_DELAYS, DiceTray, face_lines
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 from yak_tui.kernel.identity import GM
 
 

@@ -18,7 +18,7 @@ from textual.widgets import Input, Select
 from yak_tui.app.areas.magic.screen import CastingScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.main import YakApp
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 
 
 def send_at_once(app: YakApp, *keys: str) -> None:

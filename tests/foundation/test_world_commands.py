@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
+from yak_plugin import Table
 
 from yak_tui.areas.court import commands as core_commands
 from yak_tui.cli import main
@@ -400,10 +401,11 @@ def test_undo_restores_the_exact_state(save: WorldFile, monkeypatch: pytest.Monk
     assert_refused_unchanged(save, GM, "undo", {}, "undo")
 
 
-def test_undo_is_gm_only(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
-    run_command(save, KING_E, "note", {"text": "mine"})
+def test_undo_is_gm_only(table: Table, capsys: pytest.CaptureFixture[str]) -> None:
+    save = table.save
+    table.run(KING_E, "note", text="mine")
     for who in (KING_E, NYX):
-        error = assert_refused_unchanged(save, who, "undo", {}, "identity")
+        error = table.refused(who, "undo", field="identity")
         assert error.who_may == ("gm",)
     code, out, err = cli(capsys, save, "undo", "--as", "king:elbreth")
     assert (code, out) == (2, None)
@@ -413,16 +415,15 @@ def test_undo_is_gm_only(save: WorldFile, capsys: pytest.CaptureFixture[str]) ->
     assert out["undone"] == "note"
 
 
-def test_closed_seasons_are_read_only(save: WorldFile) -> None:
-    run_command(save, GM, "note", {"text": "spring news"})
-    advance_season(save, GM)
-    error = assert_refused_unchanged(save, GM, "undo", {}, "undo")
-    assert "read-only" in error.reason
-    assert any(e["text"] == "spring news" for e in entries(read(save)))
+def test_closed_seasons_are_read_only(table: Table) -> None:
+    table.run("gm", "note", text="spring news")
+    advance_season(table.save, GM)
+    table.refused("gm", "undo", field="undo", text="read-only")
+    assert any(e["text"] == "spring news" for e in entries(table.world))
     # A command of the new season can be undone, but not past the season boundary.
-    run_command(save, GM, "note", {"text": "summer news"})
-    run_command(save, GM, "undo", {})
-    assert_refused_unchanged(save, GM, "undo", {}, "undo")
+    table.run("gm", "note", text="summer news")
+    table.run("gm", "undo")
+    table.refused("gm", "undo", field="undo")
 
 
 def test_undo_after_an_order_is_resolved_undoes_one_command_at_a_time(save: WorldFile) -> None:

@@ -162,7 +162,7 @@ def test_every_resolve_option_refuses_hostile_numbers(capsys: pytest.CaptureFixt
 
 def test_numbers_inside_text_parameters_are_bounded_too(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
     """A hex is typed as text (`q,r`); dice by hand as `4,2`: their numbers obey the same bounds."""
-    from yak_tui.kernel.views import parse_naturals
+    from yak_tui.kernel.forms import parse_naturals
 
     for hex_text in ("9" * 5000 + ",1", "99999999999,1", f"1,{-(2**64)}"):
         assert_refused(capsys, ["--save", str(save_path), "do", "relocate", "character=edmund", f"hex={hex_text}"],

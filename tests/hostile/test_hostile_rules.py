@@ -103,3 +103,54 @@ def test_the_check_is_the_loader_s_own(tmp_path: Path) -> None:
     (tmp_path / "spells.toml").write_text("[power]\ntop_band = 3\n")
     with pytest.raises(RulesTableError, match=r"spells.toml: \[power\], field top_band: must be text"):
         check_override_dir(str(tmp_path))
+
+
+# -- lists of named entries merge entry by entry ----------------------------------------------------
+
+def test_a_house_rule_mission_changes_that_mission_only(tmp_path: Path) -> None:
+    """Listing one mission (by slug) with one field changes that field of that mission; the other
+    34 missions and the mission's other fields stay as the default table has them."""
+    default = table("espionage")["missions"]
+    (tmp_path / "espionage.toml").write_text('[[missions]]\nslug = "establish-smuggling-ring"\ncost = 5\n')
+    try:
+        set_override_dir(str(tmp_path))
+        merged = table("espionage")["missions"]
+    finally:
+        set_override_dir(None)
+    assert [m["slug"] for m in merged] == [m["slug"] for m in default]
+    assert merged[0] == {**default[0], "cost": 5}
+    assert merged[1:] == default[1:]
+
+
+def test_a_house_rule_mission_with_a_new_slug_is_added(tmp_path: Path) -> None:
+    default = table("espionage")["missions"]
+    (tmp_path / "espionage.toml").write_text("[[missions]]\n" + MISSION + "cost = 2\n")
+    try:
+        set_override_dir(str(tmp_path))
+        merged = table("espionage")["missions"]
+    finally:
+        set_override_dir(None)
+    assert merged[:-1] == default
+    assert merged[-1]["slug"] == "x" and merged[-1]["cost"] == 2
+
+
+def test_a_change_to_a_named_mission_is_still_checked(tmp_path: Path) -> None:
+    """A partial entry may leave out what it keeps, but what it gives must fit the table."""
+    (tmp_path / "espionage.toml").write_text('[[missions]]\nslug = "establish-smuggling-ring"\ncost = "two"\n'
+                                             '[[missions]]\nslug = "purge-administration"\ncots = 1\n')
+    with pytest.raises(RulesTableError, match=r"missions\[1\] \(slug 'establish-smuggling-ring'\), field cost: "
+                                              r"must be a whole number"):
+        check_override_dir(str(tmp_path))
+    (tmp_path / "espionage.toml").write_text('[[missions]]\nslug = "purge-administration"\ncots = 1\n')
+    with pytest.raises(RulesTableError, match=r"missions\[1\] \(slug 'purge-administration'\), field cots: "
+                                              r"is not a key"):
+        check_override_dir(str(tmp_path))
+
+
+def test_lists_without_names_are_still_replaced_whole(tmp_path: Path) -> None:
+    (tmp_path / "core.toml").write_text('[rtd]\nbands = [{ band = "all", max_total = 99 }]\n')
+    try:
+        set_override_dir(str(tmp_path))
+        assert table("core")["rtd"]["bands"] == [{"band": "all", "max_total": 99}]
+    finally:
+        set_override_dir(None)

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from yak_tui.areas.nobles.rules import in_relocate_range, relocate_check, relocate_check_between
 from yak_tui.kernel.hexgrid import (
     DIRECTIONS,
     Hex,
@@ -16,11 +17,8 @@ from yak_tui.kernel.hexgrid import (
     hex_ring,
     hex_to_cell,
     hexes_within,
-    in_relocate_range,
     neighbours,
     offset_to_axial,
-    relocate_check,
-    relocate_check_between,
 )
 from yak_tui.kernel.tables import set_override_dir
 

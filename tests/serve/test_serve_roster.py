@@ -10,7 +10,7 @@ import asyncssh
 import orjson
 import pytest
 
-from yak_tui.areas.court.roster import user_for_fingerprint
+from yak_tui.areas.court.seats import user_for_fingerprint
 from yak_tui.cli import main
 from yak_tui.kernel.audience import visible_entries
 from yak_tui.kernel.commands import CommandError, run_command

@@ -4,7 +4,7 @@ The app owns the live world: it polls the save's stamp every half second and rel
 thread worker when another process (an SSH session, `yak do`) wrote it, then tells every open
 screen with a `WorldChanged` message. Commands run through `execute()` inside thread workers,
 the one transaction path of the world layer, and the reload that follows reaches every screen
-the same way. Screens only render `yak_tui.kernel.views`; nothing here does rule arithmetic.
+the same way. Screens only render read models (`yak_tui.kernel.forms`, each area's public names); nothing here does rule arithmetic.
 """
 
 from __future__ import annotations
@@ -222,7 +222,7 @@ class YakApp(App[None]):
         self.identity = identity
 
     def watch_identity(self, identity: Identity) -> None:
-        from yak_tui.kernel.views import identity_label
+        from yak_tui.kernel.identity import identity_label
 
         self.refresh_bindings()
         self.broadcast()
@@ -314,7 +314,8 @@ class YakApp(App[None]):
     # -- the command palette ------------------------------------------------------------------------
     def palette_entries(self, screen: Screen[Any]) -> list[PaletteEntry]:
         """Every screen, every action, every registered command and every name the viewer may see."""
-        from yak_tui.kernel import views
+        from yak_tui.areas.court import identities, search_items
+        from yak_tui.kernel import forms as views
 
         entries: list[PaletteEntry] = []
         for name, (_, _, key, title) in SCREENS.items():
@@ -342,7 +343,7 @@ class YakApp(App[None]):
         entries.append(PaletteEntry("Toggle light/dark theme", "for light or dark terminals (ctrl+t)",
                                     self.action_toggle_theme, True))
         if self.may_switch_identity:
-            for seat in views.identities(self.world):
+            for seat in identities(self.world):
                 entries.append(PaletteEntry(f"Act as {seat.label}", f"identity {seat.identity}",
                                             partial(self.switch_identity, seat.identity)))
         for name, help_text, category in views.all_commands():
@@ -353,7 +354,7 @@ class YakApp(App[None]):
             for choice in views.order_commands(self.world, self.identity):
                 entries.append(PaletteEntry(f"File order: {choice.name}", choice.help,
                                             partial(self._order_for, choice.name)))
-        for item in views.search_items(self.world, self.identity):
+        for item in search_items(self.world, self.identity):
             entries.append(PaletteEntry(f"Jump to {item.name}", item.detail, partial(self.jump_to, item.table, item.id)))
         extra = getattr(screen, "palette_entries", None)
         if callable(extra):

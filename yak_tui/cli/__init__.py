@@ -17,26 +17,17 @@ from typing import Any, NoReturn
 
 import orjson
 
-from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
-from yak_tui.kernel.commands import load_command_modules
-from yak_tui.kernel.dice import DiceError, ScriptedDice, SeededDice, parse_dice
+from yak_tui.kernel.areas import AREA_PACKAGES
+from yak_tui.kernel.checks import RESOLVE_CHECKS
+from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
+from yak_tui.kernel.errors import CommandError, UsageError, YakError
 from yak_tui.kernel.numbers import NumberError, parse_whole
-from yak_tui.kernel.tables import RulesTableError, set_override_dir
+from yak_tui.kernel.tables import set_override_dir
 
 DEFAULT_SAVE = Path("saves") / "world.json"
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
-RESOLVE_MODULES = (
-    "yak_tui.areas.court.cli",
-    "yak_tui.areas.espionage.cli",
-    "yak_tui.areas.economy.cli",
-    "yak_tui.areas.warfare.cli",
-    "yak_tui.areas.magic.cli",
-    "yak_tui.areas.nobles.cli",
-)
-
-
-class UsageError(Exception):
-    """Bad command-line input; printed on stderr with exit code 2."""
+# Importing an area package registers its `yak resolve` checks.
+RESOLVE_MODULES = AREA_PACKAGES
 
 
 class YakArgumentParser(argparse.ArgumentParser):
@@ -85,6 +76,8 @@ def _take_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
 def load_resolve_checks() -> None:
     # An area package registers its commands and season steps when imported: load them all first,
     # in the kernel's order, so the order of the season's steps never depends on this list.
+    from yak_tui.kernel.commands import load_command_modules
+
     load_command_modules()
     for module in RESOLVE_MODULES:
         try:
@@ -262,19 +255,9 @@ def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespa
 
 
 def report_error(opts: GlobalOptions, error: BaseException) -> int:
-    from yak_tui.areas.espionage import EspionageInputError, UnknownMission
-    from yak_tui.kernel.commands import CommandError
-    from yak_tui.kernel.errors import RuleInputError
-    from yak_tui.kernel.identity import IdentityError
-    from yak_tui.kernel.model import ValidationError
-    from yak_tui.kernel.numbers import NumberError
-    from yak_tui.store.storage import StoreError
-
-    # Every error the core raises on bad input: its message is one clear line. Anything else is a
-    # bug, reported as such (YAK_DEBUG=1 shows the traceback).
-    known = (UsageError, CheckInputError, DiceError, RulesTableError, StoreError, CommandError, IdentityError,
-             ValidationError, NumberError, RuleInputError, UnknownMission, EspionageInputError)
-    if isinstance(error, known):
+    # Every error the core raises on bad input is a YakError: its message is one clear line.
+    # Anything else is a bug, reported as such (YAK_DEBUG=1 shows the traceback).
+    if isinstance(error, YakError):
         message = str(error)
     elif isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
@@ -292,7 +275,7 @@ def report_error(opts: GlobalOptions, error: BaseException) -> int:
         sys.stderr.write(orjson.dumps(payload).decode() + "\n")
     else:
         sys.stderr.write(f"yak: {message}\n")
-    if not isinstance(error, (*known, OSError)) and os.environ.get("YAK_DEBUG"):
+    if not isinstance(error, YakError | OSError) and os.environ.get("YAK_DEBUG"):
         raise error
     return 2
 

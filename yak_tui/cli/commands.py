@@ -6,8 +6,9 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from yak_tui.cli import GlobalOptions, UsageError, dice_from, emit, save_path
+from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
 from yak_tui.kernel.checks import RESOLVE_CHECKS
+from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.identity import Identity
 from yak_tui.store.storage import StoreError, WorldFile
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import orjson
 
+from yak_tui.kernel.areas import AREA_PACKAGES
 from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
@@ -20,6 +21,7 @@ from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import ValidationError, World
+from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.kernel.validation import json_problem
 from yak_tui.store.storage import WorldFile
@@ -93,7 +95,8 @@ def spec_for(name: str) -> CommandSpec:
 
 
 def load_command_modules() -> None:
-    """Import every module that registers commands (kept in one list, in one place)."""
+    """Import every area package (and the kernel's own order commands): importing an area's
+    package registers its commands and year-start steps. Kept in one list, in one place."""
     import importlib
 
     for module in COMMAND_MODULES:
@@ -104,16 +107,8 @@ def load_command_modules() -> None:
                 raise
 
 
-COMMAND_MODULES = (
-    "yak_tui.areas.court.commands",
-    "yak_tui.kernel.orders",
-    "yak_tui.areas.espionage.commands",
-    "yak_tui.areas.economy",
-    "yak_tui.areas.warfare.commands",
-    "yak_tui.areas.magic.commands",
-    "yak_tui.areas.nobles.commands",
-    "yak_tui.areas.court.roster",
-)
+# The area packages (each registers its commands when imported), then the kernel's own order commands.
+COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders")
 
 
 def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
@@ -308,11 +303,11 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
         balance = float(payer.get("treasury", 0))
         if balance - amount < -1e-9 and not allow_negative:
             name = world.display_name(source[0], source[1])
-            raise CommandError("treasury", f"{name} has {_fmt(balance)} ducats, {_fmt(amount)} are needed for {reason}")
-        payer["treasury"] = _num(balance - amount)
+            raise CommandError("treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}")
+        payer["treasury"] = money(balance - amount)
     if target is not None:
         payee = treasury_holder(world, target)
-        payee["treasury"] = _num(float(payee.get("treasury", 0)) + amount)
+        payee["treasury"] = money(float(payee.get("treasury", 0)) + amount)
     amounts: dict[str, float] = {}
     if source is not None:
         amounts[f"{source[0]}:{source[1]}"] = -amount
@@ -320,23 +315,14 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
         key = f"{target[0]}:{target[1]}"
         amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
     if source is None and target is not None:
-        text = f"{world.display_name(*target)} receives {_fmt(amount)} ducats: {reason}"
+        text = f"{world.display_name(*target)} receives {shown_money(amount)} ducats: {reason}"
     elif target is None and source is not None:
-        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats: {reason}"
+        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats: {reason}"
     elif source is not None and target is not None:
-        text = f"{world.display_name(*source)} pays {_fmt(amount)} ducats to {world.display_name(*target)}: {reason}"
+        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats to {world.display_name(*target)}: {reason}"
     else:
         raise CommandError("amount", "money must come from or go to someone")
     return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
-
-
-def _num(value: float) -> float | int:
-    rounded = round(value, 4)
-    return int(rounded) if float(rounded).is_integer() else rounded
-
-
-def _fmt(value: float) -> str:
-    return f"{_num(value)}"
 
 
 def append_entry(world: World, text: str, *, kind: str = "event", audience: str = PUBLIC, actor: str = "gm",

@@ -48,4 +48,9 @@ class DiceError(YakError, ValueError):
     """A die could not be rolled: a script ran out or a hand-entered face is invalid."""
 
 
-__all__ = ["CommandError", "DiceError", "RuleInputError", "RulesError", "StoreError", "ValidationError", "YakError"]
+class UsageError(YakError):
+    """Bad command-line input (`yak`, `yak serve`): one line on stderr, exit code 2."""
+
+
+__all__ = ["CommandError", "DiceError", "RuleInputError", "RulesError", "StoreError", "UsageError", "ValidationError",
+           "YakError"]

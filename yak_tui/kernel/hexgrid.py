@@ -3,19 +3,16 @@
 The map stores every hex as axial `(q, r)` ints, which keeps distance and neighbour sums
 simple. For drawing in a terminal the layout is **pointy-top hexes in "odd-r" offset rows**:
 row = r, and every odd row is pushed right by half a cell. Rows of text then map to rows of
-hexes, which is what a character grid draws best. The Relocate rule check lives in
-`nobles.py` and is re-exported here with a hex-to-hex helper.
+hexes, which is what a character grid draws best. Rules about moving on the map (Relocate's
+range) belong to the nobles area, which measures with `hex_distance`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 from yak_tui.kernel.errors import RuleInputError
-
-if TYPE_CHECKING:
-    from yak_tui.areas.nobles.rules import RelocateCheck
 
 __all__ = [
     "DIRECTIONS",
@@ -26,10 +23,8 @@ __all__ = [
     "hex_ring",
     "hex_to_cell",
     "hexes_within",
-    "in_relocate_range",
     "neighbours",
     "offset_to_axial",
-    "relocate_check_between",
 ]
 
 
@@ -131,41 +126,3 @@ def cell_to_hex(x: int, y: int, cell_width: int = 4, cell_height: int = 2) -> He
     row = y // cell_height
     col = (x - (row & 1) * (cell_width // 2)) // cell_width
     return offset_to_axial(col, row)
-
-
-def in_relocate_range(origin: HexLike, target: HexLike) -> bool:
-    from yak_tui.areas.nobles.rules import relocate_range
-
-    return hex_distance(origin, target) <= relocate_range()
-
-
-def relocate_check_between(
-    origin: HexLike,
-    target: HexLike,
-    has_pc: bool,
-    blocking_legion_sizes: Iterable[str] = (),
-    is_agent_onto_friendly_legion: bool = False,
-    character_kind: str = "noble",
-    status: str | None = None,
-) -> RelocateCheck:
-    """`relocate_check` with the distance measured between two hexes."""
-    from yak_tui.areas.nobles.rules import relocate_check
-
-    return relocate_check(
-        hex_distance(origin, target),
-        has_pc,
-        blocking_legion_sizes,
-        is_agent_onto_friendly_legion,
-        character_kind,
-        status,
-    )
-
-
-def __getattr__(name: str) -> Any:
-    """`RelocateCheck` and `relocate_check`, the nobles' rule, loaded when first asked for: importing
-    the nobles package at import time would run it while this module is half built."""
-    if name in ("RelocateCheck", "relocate_check"):
-        from yak_tui.areas.nobles import rules
-
-        return getattr(rules, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

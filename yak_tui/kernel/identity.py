@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from yak_tui.kernel.errors import ValidationError, YakError
+
+if TYPE_CHECKING:
+    from yak_tui.kernel.model import World
 
 
 class IdentityError(ValidationError):
@@ -51,3 +55,14 @@ class Identity:
 
 
 GM = Identity("gm")
+
+
+def identity_label(world: World, identity: Identity) -> str:
+    """How a header or a dialog names an identity ("King · Elbreth", "Player · Aldric")."""
+    if identity.is_gm:
+        return "GM"
+    if identity.is_king:
+        return f"King · {world.display_name('kingdoms', identity.subject)}"
+    if not identity.subject:
+        return "Public"
+    return f"Player · {world.display_name('characters', identity.subject)}"

@@ -18,4 +18,14 @@ def shown_money(value: float) -> str:
     return f"{money(value)}"
 
 
-__all__ = ["money", "shown_money"]
+def shown_value(value: object) -> str:
+    """A document's value as a table cell shows it: a dash for none, a number as `shown_money`
+    shows it, anything else as its text."""
+    if value is None:
+        return "—"
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return shown_money(value)
+    return str(value)
+
+
+__all__ = ["money", "shown_money", "shown_value"]

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from yak_tui.kernel.audience import may_see
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandError, CommandResult, apply_command, load_command_modules
-from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.dice import Dice, SeededDice
 from yak_tui.kernel.identity import Identity, IdentityError
 from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.seasons import blockers, due_items
 from yak_tui.kernel.tables import table
 from yak_tui.store.storage import WorldFile
 
@@ -56,10 +57,18 @@ def _expected_season(text: str | None) -> GameDate | None:
 
 
 def preview(save: WorldFile) -> dict[str, Any]:
-    from yak_tui.areas.court.commands import preview_advance
-
     load_command_modules()
     return preview_advance(World(save.read()))
+
+
+def preview_advance(world: World) -> dict[str, Any]:
+    """Exactly what advancing would do, computed on a throwaway copy of the world."""
+    trial = World(copy.deepcopy(world.data))
+    reasons = blockers(trial)
+    if reasons:
+        return {"blocked": reasons, "steps": []}
+    result = apply_command(trial, Identity("gm"), "advance", {}, SeededDice(0))
+    return {"blocked": [], **result.data}
 
 
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:

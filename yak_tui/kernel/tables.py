@@ -1,6 +1,9 @@
 """Loads the rules tables (`yak_tui/rules/tables/*.toml`) with tomllib.
 
-A GM's override directory (`--rules DIR` or `YAK_RULES`) wins file by file and key by key.
+A GM's override directory (`--rules DIR` or `YAK_RULES`) wins file by file and key by key. A list
+of entries named by a key (`slug`, `id` or `name`: the espionage missions, say) merges entry by
+entry: a house rule that lists one mission changes that mission's fields only, and a new slug
+adds a mission; the other entries stay as the default table has them.
 """
 
 from __future__ import annotations
@@ -22,14 +25,41 @@ class RulesTableError(RulesError):
     """A rules table is missing or malformed."""
 
 
+ENTRY_KEYS = ("slug", "id", "name")  # what names an entry of a list, in this order of preference
+
+
+def entry_key(entries: list[Any]) -> str | None:
+    """The key every entry of `entries` is named by (text, unique), or None for a plain list."""
+    if not entries or not all(isinstance(entry, dict) for entry in entries):
+        return None
+    for key in ENTRY_KEYS:
+        names = [entry.get(key) for entry in entries]
+        if all(isinstance(name, str) for name in names) and len(set(names)) == len(names):
+            return key
+    return None
+
+
 def _merge(base: dict[str, Any], override: dict[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in override.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):
             merged[key] = _merge(merged[key], value)
+        elif isinstance(value, list) and isinstance(merged.get(key), list):
+            merged[key] = _merge_entries(merged[key], value)
         else:
             merged[key] = value
     return merged
+
+
+def _merge_entries(base: list[Any], override: list[Any]) -> list[Any]:
+    """Named entries merge one by one (in the default's order, new names after); any other list
+    is replaced whole."""
+    key = entry_key(base)
+    if key is None or not all(isinstance(item, dict) and isinstance(item.get(key), str) for item in override):
+        return override
+    changes = {item[key]: item for item in override}
+    merged = [_merge(entry, changes.pop(entry[key])) if entry[key] in changes else entry for entry in base]
+    return merged + [item for item in override if item[key] in changes]
 
 
 def _read(path: Path) -> dict[str, Any]:
@@ -128,11 +158,17 @@ def _check_value(base: Any, value: Any, where: _Where, field: str, dotted: str) 
         shape = _shape(base) if base else None
         required = (set.intersection(*(set(item) for item in base))
                     if base and all(isinstance(item, dict) for item in base) else set())
+        key = entry_key(base)
+        named = {entry[key]: entry for entry in base} if key else {}
         for index, item in enumerate(value):
             entry = where.inside(_entry_name(dotted, index, item))
             if isinstance(shape, dict):
                 if not isinstance(item, dict):
                     entry.refuse("", f"must be a table, not {shown(item)}")
+                if key and isinstance(item.get(key), str) and item[key] in named:
+                    # Changes to a named entry give only what changes.
+                    _check_table({**shape, **named[item[key]]}, item, entry, dotted)
+                    continue
                 missing = sorted(required - set(item))
                 if missing:
                     entry.refuse(missing[0], "is required")

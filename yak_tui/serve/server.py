@@ -137,7 +137,7 @@ class Roster:
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
         """(RosterUser, "") for a known key whose identity is still valid, else (None, reason)."""
-        from yak_tui.areas.court.roster import user_for_fingerprint
+        from yak_tui.areas.court import user_for_fingerprint
         from yak_tui.kernel.identity import IdentityError
         from yak_tui.kernel.session import check_identity
 
@@ -157,7 +157,7 @@ class Roster:
     def seat_gone(self, user: Any) -> str:
         """Why a logged-in user may no longer play: "removed", another identity, or his identity no
         longer in the world; "" while his seat holds. Raises if the save cannot be read."""
-        from yak_tui.areas.court.roster import user_for_fingerprint
+        from yak_tui.areas.court import user_for_fingerprint
         from yak_tui.kernel.identity import IdentityError
         from yak_tui.kernel.session import check_identity
 
@@ -752,7 +752,7 @@ MIN_SESSION_MEMORY = 256
 
 
 def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
-    from yak_tui.cli import UsageError
+    from yak_tui.kernel.errors import UsageError
     from yak_tui.store.storage import StoreError, WorldFile
 
     def count(option: str, value: int, minimum: int) -> int:
@@ -798,8 +798,8 @@ def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
 
 
 async def _serve(config: ServeConfig) -> int:
-    from yak_tui.areas.court.roster import roster
-    from yak_tui.cli import UsageError
+    from yak_tui.areas.court import roster
+    from yak_tui.kernel.errors import UsageError
     from yak_tui.kernel.model import World
 
     try:

@@ -25,7 +25,7 @@ from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 
 if TYPE_CHECKING:
     from yak_tui.kernel.identity import Identity

@@ -26,7 +26,7 @@ class YakHeader(Horizontal):
         self.watch(self.app, "identity", self._update)
 
     def _update(self, _: Any = None) -> None:
-        from yak_tui.kernel.views import identity_label
+        from yak_tui.kernel.identity import identity_label
 
         app: Any = self.app
         world = app.world

@@ -19,7 +19,8 @@ from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
+from yak_tui.kernel.identity import identity_label
 
 
 class OrderScreen(YakModal[None]):
@@ -55,7 +56,7 @@ class OrderScreen(YakModal[None]):
             holding = f" · for {world.display_name(self.holding[0], self.holding[1])}"
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Content.styled(f"File an order{holding}", "bold"), id="dialog-title")
-            yield Static(f"As {views.identity_label(world, identity)}. It waits for its adjudicator, who resolves "
+            yield Static(f"As {identity_label(world, identity)}. It waits for its adjudicator, who resolves "
                          "it with dice or rejects it with a reason.", id="dialog-help")
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):

@@ -14,7 +14,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from yak_tui.kernel.views import Series
+from yak_tui.areas.court import Series
 
 
 def _rgb(colour: str) -> tuple[int, int, int] | None:

@@ -3,7 +3,7 @@
 Both keep the focus on live widgets of their own (`FocusGuard`) and reach the app as `self.yak`.
 
 A main screen shares header, nav bar, footer, and live re-rendering: it subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
-draws `yak_tui.kernel.views` data in `refresh_view(world)`. It is called on mount, whenever the
+draws read-model data in `refresh_view(world)`. It is called on mount, whenever the
 world changes (another process wrote the save, a command ran, the identity changed) and when
 the screen comes back into view after a change. Screens never compute rules: they render.
 """

@@ -1,1 +1,81 @@
-"""yak_tui.areas.court."""
+"""The court: notes, rolls, the season and undo, the SSH roster, and what every screen shows first
+(the dashboard, the chronicle, identities, orders, export).
+
+Importing this package registers the court's commands, year-start steps and `yak resolve rtd`
+check; front ends and other areas use only the names below.
+"""
+
+from yak_tui.areas.court import cli as _cli  # noqa: F401  (registers `yak resolve rtd`)
+from yak_tui.areas.court.commands import UPKEEP_SURCHARGES, on_event, schedule_event, upkeep_due
+from yak_tui.areas.court.read import (
+    PUBLIC_VIEWER,
+    AdvancePreview,
+    ChronicleView,
+    DashboardView,
+    DueItem,
+    EntryView,
+    HoldingRow,
+    IdentityChoice,
+    KingdomRow,
+    OrderRow,
+    SearchItem,
+    Series,
+    StepView,
+    advance_preview,
+    chronicle_view,
+    dashboard_view,
+    due_list,
+    entry_view,
+    export_audiences,
+    export_text,
+    holdings,
+    identities,
+    kingdom_rows,
+    latest_entries,
+    my_orders,
+    order_queue,
+    search_items,
+    short_name,
+    treasury_history,
+)
+from yak_tui.areas.court.seats import roster, user_for_fingerprint
+from yak_tui.kernel.identity import identity_label
+
+__all__ = [
+    "PUBLIC_VIEWER",
+    "UPKEEP_SURCHARGES",
+    "AdvancePreview",
+    "ChronicleView",
+    "DashboardView",
+    "DueItem",
+    "EntryView",
+    "HoldingRow",
+    "IdentityChoice",
+    "KingdomRow",
+    "OrderRow",
+    "SearchItem",
+    "Series",
+    "StepView",
+    "advance_preview",
+    "chronicle_view",
+    "dashboard_view",
+    "due_list",
+    "entry_view",
+    "export_audiences",
+    "export_text",
+    "holdings",
+    "identities",
+    "identity_label",
+    "kingdom_rows",
+    "latest_entries",
+    "my_orders",
+    "on_event",
+    "order_queue",
+    "roster",
+    "schedule_event",
+    "search_items",
+    "short_name",
+    "treasury_history",
+    "upkeep_due",
+    "user_for_fingerprint",
+]

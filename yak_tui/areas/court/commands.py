@@ -3,7 +3,6 @@ year-start steps every campaign has (tax, upkeep, per-year resets, scheduled eve
 
 from __future__ import annotations
 
-import copy
 import math
 from typing import Any
 
@@ -11,7 +10,7 @@ from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.dice import Modifier, SeededDice
+from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.rtd import roll_rtd, rtd_odds
@@ -86,18 +85,6 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.log(f"{new.label()} begins.", kind="season")
     return {"from": old.label(), "to": new.label(), "year_start": new.is_year_start,
             "steps": [r.to_dict() for r in reports]}
-
-
-def preview_advance(world: World) -> dict[str, Any]:
-    """Exactly what advancing would do, computed on a throwaway copy of the world."""
-    from yak_tui.kernel.commands import apply_command
-
-    trial = World(copy.deepcopy(world.data))
-    reasons = blockers(trial)
-    if reasons:
-        return {"blocked": reasons, "steps": []}
-    result = apply_command(trial, Identity("gm"), "advance", {}, SeededDice(0))
-    return {"blocked": [], **result.data}
 
 
 @command("undo", "Undo the last command of the current season (GM only).", {}, category="season",

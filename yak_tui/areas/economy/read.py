@@ -615,7 +615,7 @@ def action_route(world: World, viewer: Identity, command: str, params: Mapping[s
     """Run it, file it as an order, or neither: the command is tried as written (nothing is
     written). A refusal that is about authority turns into an order when the adjudicator could
     carry it out for the viewer's holdings; any other refusal is for the dialog to show."""
-    from yak_tui.kernel import views
+    from yak_tui.kernel import forms as views
 
     problem = views.check_command(world, viewer, command, params)
     if problem is None or problem.field != "identity":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.court.commands import on_event, schedule_event
+from yak_tui.areas.court import on_event, schedule_event
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.areas.economy.business import _business_stakes

@@ -418,7 +418,7 @@ def _order_extras(params: Mapping[str, Any]) -> str:
 
 
 def _order_line(world: World, order_id: str, order: Mapping[str, Any]) -> OrderLine:
-    from yak_tui.kernel.views import identity_label
+    from yak_tui.kernel.identity import identity_label
 
     params = order.get("params") or {}
     slug = str(params.get("mission", ""))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from yak_tui.areas.court.commands import UPKEEP_SURCHARGES
+from yak_tui.areas.court import UPKEEP_SURCHARGES
 from yak_tui.areas.espionage.kinds import kind_of_document
 from yak_tui.areas.espionage.rules import mission
 from yak_tui.areas.espionage.state import (

@@ -18,10 +18,10 @@ from yak_tui.areas.magic.rules import STAGES, StageRoll, stage_bands
 from yak_tui.kernel.audience import can_see_document, visible_table
 from yak_tui.kernel.commands import CommandError
 from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.forms import Problem, RollView, clean_params, problem_of
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.tables import table
-from yak_tui.kernel.views import Problem, RollView, clean_params, problem_of
 
 STAGE_TITLES = {"power": "Power", "control": "Control", "resolution": "Resolution"}
 TONES = ("good", "ok", "warn", "bad")

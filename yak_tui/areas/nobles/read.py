@@ -10,6 +10,7 @@ chance and everyone else a lower bound. No Textual here.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from yak_tui.areas.nobles import commands as nobles
@@ -19,7 +20,7 @@ from yak_tui.kernel.commands import CommandError
 from yak_tui.kernel.hexgrid import Hex, hex_distance
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
-from yak_tui.kernel.views import HexCell, MapView, Place, map_view
+from yak_tui.kernel.money import shown_value
 
 HexKey = tuple[int, int]
 # What the map makes of each Relocate reason of `nobles.relocate_targets`.
@@ -28,8 +29,116 @@ STATES = ("reachable", "blocked", "empty", "here", "refused")
 
 # -- the map itself ---------------------------------------------------------------------------------
 
+PC_GLYPHS = {"castle": "♜", "fort": "▲", "city": "◉", "town": "●", "village": "∙", "market": "¤", "port": "≈",
+             "temple": "†", "monastery": "‡", "mine": "◆"}
+
+
+class Place(NamedTuple):
+    table: str
+    id: str
+    name: str
+    detail: str
+    kingdom: str
+    colour: str
+
+
+class HexCell(NamedTuple):
+    q: int
+    r: int
+    glyph: str
+    controller: str
+    colour: str
+    province: str
+    places: tuple[Place, ...] = ()
+
+    @property
+    def units(self) -> int:
+        return sum(1 for p in self.places if p.table == "units")
+
+    @property
+    def characters(self) -> int:
+        return sum(1 for p in self.places if p.table == "characters")
+
+
+class MapView(NamedTuple):
+    cells: dict[tuple[int, int], HexCell]
+    legend: tuple[tuple[str, str, str], ...]  # (kingdom id, name, colour)
+    home: tuple[int, int] | None  # where the cursor starts: the viewer's capital or whereabouts
+    where: dict[str, tuple[int, int]]  # "table:id" -> the hex it stands on
+
+
+def _as_hex(value: Any) -> tuple[int, int] | None:
+    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return int(value[0]), int(value[1])
+    return None
+
+
+def map_view(world: World, viewer: Identity) -> MapView:
+    """The hexes that hold something the viewer may see: places, forces and people."""
+    kingdoms = visible_table(world, viewer, "kingdoms")
+    colour = {k: str(d.get("color", "")) for k, d in kingdoms.items()}
+    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    index: dict[str, tuple[int, int]] = {}
+    pcs = visible_table(world, viewer, "pcs")
+
+    def cell(h: tuple[int, int]) -> dict[str, Any]:
+        return cells.setdefault(h, {"glyph": "", "controller": "", "province": "", "places": []})
+
+    for pid, doc in sorted(pcs.items()):
+        h = _as_hex(doc.get("hex"))
+        if h is None:
+            continue
+        c = cell(h)
+        controller = str(doc.get("controller") or "")
+        c.update(glyph=PC_GLYPHS.get(str(doc.get("kind")), "○"), controller=controller,
+                 province=world.display_name("provinces", doc.get("province")))
+        fort = f" · fort level {doc['fort_level']}" if doc.get("fort_level") else ""
+        c["places"].append(Place("pcs", pid, str(doc.get("name", pid)), f"{doc.get('kind', '')}{fort}", controller,
+                                 colour.get(controller, "")))
+        index[f"pcs:{pid}"] = h
+    for uid, doc in sorted(visible_table(world, viewer, "units").items()):
+        h = _as_hex(doc.get("hex"))
+        if h is None:
+            continue
+        owner = str(doc.get("owner", ""))
+        cell(h)["places"].append(Place("units", uid, str(doc.get("name", uid)),
+                                       f"{doc.get('size', '')} {doc.get('kind', '')}".strip(), owner, colour.get(owner, "")))
+        index[f"units:{uid}"] = h
+    for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
+        location = doc.get("location")
+        if not location or location not in pcs:
+            continue
+        h = _as_hex(pcs[location].get("hex"))
+        if h is None:
+            continue
+        kingdom = str(doc.get("kingdom") or "")
+        cell(h)["places"].append(Place("characters", cid, str(doc.get("name", cid)), str(doc.get("title", "")), kingdom,
+                                       colour.get(kingdom, "")))
+        index[f"characters:{cid}"] = h
+    for kid, doc in kingdoms.items():
+        capital = doc.get("capital")
+        if capital and f"pcs:{capital}" in index:
+            index[f"kingdoms:{kid}"] = index[f"pcs:{capital}"]
+    for pid in visible_table(world, viewer, "provinces"):
+        for pc_id, pc in sorted(pcs.items()):
+            if pc.get("province") == pid and f"pcs:{pc_id}" in index:
+                index[f"provinces:{pid}"] = index[f"pcs:{pc_id}"]
+                break
+    built = {h: HexCell(h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"],
+                        tuple(c["places"])) for h, c in cells.items()}
+    home = None
+    if viewer.is_king:
+        home = index.get(f"kingdoms:{viewer.subject}")
+    elif viewer.is_player:
+        home = index.get(f"characters:{viewer.subject}")
+    if home is None and built:
+        home = min(built, key=lambda h: (h[1], h[0]))
+    legend = tuple((k, str(d.get("name", k)), colour.get(k, "")) for k, d in sorted(kingdoms.items()))
+    return MapView(built, legend, home, index)  # (cells, legend, home, where)
+
+
 def map_data(world: World, viewer: Identity) -> MapView:
-    """`views.map_view`, plus the characters riding with a legion (an Agent's `location` is then
+    """`map_view`, plus the characters riding with a legion (an Agent's `location` is then
     the unit's id), who would otherwise be on no hex at all."""
     view = map_view(world, viewer)
     units = visible_table(world, viewer, "units")
@@ -41,7 +150,7 @@ def map_data(world: World, viewer: Identity) -> MapView:
         unit = units.get(str(location)) if location else None
         if unit is None or f"characters:{cid}" in where:
             continue
-        h = _hex_of(unit.get("hex"))
+        h = _as_hex(unit.get("hex"))
         if h is None:
             continue
         kingdom = str(doc.get("kingdom") or "")
@@ -57,12 +166,6 @@ def map_data(world: World, viewer: Identity) -> MapView:
         cell = cells.get(h) or HexCell(h[0], h[1], "", "", "", "")
         cells[h] = cell._replace(places=(*cell.places, *places))
     return view._replace(cells=cells, where=where)
-
-
-def _hex_of(value: Any) -> HexKey | None:
-    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return int(value[0]), int(value[1])
-    return None
 
 
 # -- whom the viewer may move ------------------------------------------------------------------------
@@ -160,7 +263,7 @@ def targets_view(world: World, viewer: Identity, character_id: str) -> TargetsVi
     data = nobles.command_targets(world, character_id)
     pc = data.get("pc")
     doc = world.find("pcs", pc) if pc else None
-    h = _hex_of(doc.get("hex")) if doc else None
+    h = _as_hex(doc.get("hex")) if doc else None
     return TargetsView(who.id, pc, world.display_name("pcs", pc) if pc else who.where, h,
                        _odds("incite", data["incite"]), _odds("usurp", data["usurp"]))
 
@@ -273,3 +376,36 @@ def relocate_params(cell: RelocateCell, character_id: str) -> dict[str, str]:
 def distance(a: HexKey, b: HexKey) -> int:
     """Hex steps between two map cells (for the details panel beyond the range)."""
     return hex_distance(Hex(*a), Hex(*b))
+
+
+# -- the details panel ------------------------------------------------------------------------------
+
+def describe(world: World, viewer: Identity, table_name: str, doc_id: str) -> tuple[tuple[str, str], ...]:
+    """Field/value pairs of one document as the viewer may see it (the map's details panel)."""
+    doc = visible_table(world, viewer, table_name).get(doc_id)
+    if doc is None:
+        return ()
+    out = []
+    for key, value in doc.items():
+        if key in ("year_counters",) or (isinstance(value, Mapping) and not value):
+            continue
+        if isinstance(value, str) and key in ("kingdom", "controller", "owner") and value in world.table("kingdoms"):
+            value = world.display_name("kingdoms", value)
+        elif isinstance(value, str) and key in ("location", "capital", "pc", "residence") and value in world.table("pcs"):
+            value = world.display_name("pcs", value)
+        elif isinstance(value, str) and key in ("ruler", "owner_character", "commander") and value in world.table("characters"):
+            value = world.display_name("characters", value)
+        elif isinstance(value, str) and key == "province":
+            value = world.display_name("provinces", value)
+        out.append((key.replace("_", " "), _value_text(value)))
+    return tuple(out)
+
+
+def _value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping):
+        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_value_text(v) for v in value) or "—"
+    return shown_value(value)

@@ -16,6 +16,7 @@ from typing import Any
 
 from yak_tui.kernel.dice import Dice, exact_odds
 from yak_tui.kernel.errors import RuleInputError
+from yak_tui.kernel.hexgrid import HexLike, hex_distance
 from yak_tui.kernel.tables import table
 
 Number = int | float
@@ -414,3 +415,27 @@ def discovery_odds(chance: int) -> Fraction:
     """Exact probability that the owner learns of the move."""
     odds = exact_odds(lambda d: relocate_discovery(d, chance), lambda r: r.discovered)
     return odds.get(True, Fraction(0))
+
+
+def in_relocate_range(origin: HexLike, target: HexLike) -> bool:
+    return hex_distance(origin, target) <= relocate_range()
+
+
+def relocate_check_between(
+    origin: HexLike,
+    target: HexLike,
+    has_pc: bool,
+    blocking_legion_sizes: Iterable[str] = (),
+    is_agent_onto_friendly_legion: bool = False,
+    character_kind: str = "noble",
+    status: str | None = None,
+) -> RelocateCheck:
+    """`relocate_check` with the distance measured between two hexes."""
+    return relocate_check(
+        hex_distance(origin, target),
+        has_pc,
+        blocking_legion_sizes,
+        is_agent_onto_friendly_legion,
+        character_kind,
+        status,
+    )

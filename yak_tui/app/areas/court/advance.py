@@ -16,7 +16,8 @@ from textual.widgets import Button, ProgressBar, Static
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.kernel import views
+from yak_tui.areas import court as views
+from yak_tui.kernel.forms import Problem, problem_of
 
 
 def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
@@ -56,7 +57,7 @@ class AdvanceScreen(YakModal[None]):
             self.problem = problem
 
     class Advanced(Message):
-        def __init__(self, preview: views.AdvancePreview | None, problem: views.Problem | None = None) -> None:
+        def __init__(self, preview: views.AdvancePreview | None, problem: Problem | None = None) -> None:
             super().__init__()
             self.preview = preview
             self.problem = problem
@@ -98,7 +99,7 @@ class AdvanceScreen(YakModal[None]):
             data = preview(self.yak.save)
             shaped = views.advance_preview(data, World(self.yak.save.read()))
         except Exception as error:
-            self.post_message(self.Previewed(None, views.problem_of(error).message()))
+            self.post_message(self.Previewed(None, problem_of(error).message()))
             return
         self.post_message(self.Previewed(shaped))
 
@@ -136,7 +137,7 @@ class AdvanceScreen(YakModal[None]):
         try:
             outcome = self.yak.execute_advance(expected=previewed)  # only the season the GM saw
         except Exception as error:
-            self.post_message(self.Advanced(None, views.problem_of(error)))
+            self.post_message(self.Advanced(None, problem_of(error)))
             return
         self.post_message(self.Advanced(views.advance_preview(outcome.result.data, outcome.world)))
 

@@ -16,7 +16,7 @@ from textual.widgets.option_list import Option
 
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel
-from yak_tui.kernel import views
+from yak_tui.areas import court as views
 from yak_tui.kernel.model import World
 
 FILTERS = ("season", "kingdom", "character", "kind")

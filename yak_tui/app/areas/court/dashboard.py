@@ -20,7 +20,7 @@ from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.messages import OrderAction
-from yak_tui.kernel import views
+from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 

@@ -16,7 +16,8 @@ from textual.widgets import Button, Label, Select, Static
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.kernel import views
+from yak_tui.areas import court as views
+from yak_tui.kernel.forms import problem_of
 
 
 class ExportScreen(YakModal[None]):
@@ -81,7 +82,7 @@ class ExportScreen(YakModal[None]):
             self.text, count = views.export_text(app.world, app.identity, audience, fmt, season, ids, **filters)
         except Exception as error:
             self.text, count = "", 0
-            self.query_one("#export-preview", Static).update(views.problem_of(error).message())
+            self.query_one("#export-preview", Static).update(problem_of(error).message())
             return
         self.query_one("#export-preview", Static).update(self.text or "(nothing to export)")
         self.query_one("#dialog-body").border_title = f"Preview · {count} entries"

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
-from yak_tui.kernel import views
+from yak_tui.areas import court as views
 
 
 class IdentityScreen(YakModal[str | None]):

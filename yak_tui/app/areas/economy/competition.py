@@ -14,7 +14,7 @@ from typing import NamedTuple
 from textual.content import Content
 
 from yak_tui.app.kit.dice import DIE_HEIGHT, DIE_WIDTH, FRAME_DELAYS, DiceTray, face_lines
-from yak_tui.kernel.views import RollView
+from yak_tui.kernel.forms import RollView
 
 PREFIX = "competition: "
 EXPANDS = " expands"

@@ -32,9 +32,9 @@ from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, bar, num
 from yak_tui.app.kit.styles import RULES_TCSS
 from yak_tui.areas import economy as board
+from yak_tui.areas.court import short_name
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
-from yak_tui.kernel.views import short_name
 
 if TYPE_CHECKING:
     from yak_tui.app.main import PaletteEntry

@@ -13,7 +13,7 @@ from typing import Any
 
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.areas.espionage import DialogOdds
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 

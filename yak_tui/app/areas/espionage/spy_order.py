@@ -33,8 +33,8 @@ from yak_tui.areas.espionage import (
     mission_needs,
     target_choices,
 )
-from yak_tui.kernel import views
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel import forms as views
+from yak_tui.kernel.identity import Identity, identity_label
 
 HERE = Path(__file__).parent
 
@@ -291,7 +291,7 @@ class SpyOrderScreen(YakModal[str | None]):
             return
         order = str(event.data.get("order", ""))
         who = str(event.data.get("adjudicator", "gm"))
-        who = "the GM" if who == "gm" else views.identity_label(self.yak.world, Identity.parse(who))
+        who = "the GM" if who == "gm" else identity_label(self.yak.world, Identity.parse(who))
         self.notify(f"Order {order} submitted privately; it waits for {who}.", title="Mission submitted")
         self.dismiss(order)
 

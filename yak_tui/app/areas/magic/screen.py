@@ -30,7 +30,7 @@ from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.areas import magic as casting_views
 from yak_tui.areas.magic import STAGES
-from yak_tui.kernel import views
+from yak_tui.kernel import forms as views
 
 if TYPE_CHECKING:
     from yak_tui.kernel.identity import Identity
@@ -241,12 +241,8 @@ class CastingScreen(YakScreen):
     def _check(self, generation: int, values: dict[str, Any]) -> None:
         world, identity = self.yak.world, self.identity
         setup = casting_views.cast_setup(world, identity, values)
-        problem = views.check_command(world, identity, "cast", values)
-        order = False
-        if problem is not None and problem.field == "identity" and not identity.is_gm:
-            order = True
-            problem = views.check_order(world, identity, "cast", values)
-        self.post_message(self.Validated(generation, setup, problem, order))
+        route = views.command_route(world, identity, "cast", values)
+        self.post_message(self.Validated(generation, setup, route.problem, route.as_order))
 
     @on(Validated)
     def _validated(self, event: Validated) -> None:

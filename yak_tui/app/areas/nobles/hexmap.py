@@ -18,8 +18,8 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
+from yak_tui.areas.nobles import HexCell, MapView
 from yak_tui.kernel.hexgrid import axial_to_offset, hex_to_cell, offset_to_axial
-from yak_tui.kernel.views import HexCell, MapView
 
 Hex = tuple[int, int]
 # Cell sizes (width, height) tried from roomiest to most compact.

@@ -28,7 +28,8 @@ from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel
 from yak_tui.app.messages import FocusPlace
 from yak_tui.areas import nobles as map_views
-from yak_tui.kernel import views
+from yak_tui.areas.court import short_name
+from yak_tui.kernel import forms as views
 from yak_tui.kernel.model import World
 
 TABLE_LABEL = {"pcs": "place", "units": "force", "characters": "person"}
@@ -111,7 +112,7 @@ class MapScreen(YakScreen):
 
     def __init__(self) -> None:
         super().__init__()
-        self.view: views.MapView | None = None
+        self.view: map_views.MapView | None = None
         self.relocation: map_views.RelocateView | None = None
         self.targets: map_views.TargetsView | None = None
         self.nobles: tuple[map_views.Commander, ...] = ()
@@ -262,7 +263,7 @@ class MapScreen(YakScreen):
     def _moved(self, event: HexMap.Moved) -> None:
         self._details(event.cursor, event.cell)
 
-    def _details(self, cursor: tuple[int, int], cell: views.HexCell | None) -> None:
+    def _details(self, cursor: tuple[int, int], cell: map_views.HexCell | None) -> None:
         panel = self.query_one("#hex-panel")
         panel.border_title = f"Hex {cursor[0]},{cursor[1]}"
         panel.border_subtitle = cell.province if cell is not None and cell.province else ""
@@ -272,7 +273,7 @@ class MapScreen(YakScreen):
         else:
             world = self.yak.world
             for place in cell.places:
-                owner = views.short_name(world.display_name("kingdoms", place.kingdom)) if place.kingdom \
+                owner = short_name(world.display_name("kingdoms", place.kingdom)) if place.kingdom \
                     else "unclaimed"
                 if place.table == "pcs":
                     kind = str(world.get("pcs", place.id).get("kind", "place"))
@@ -293,7 +294,7 @@ class MapScreen(YakScreen):
         """A PC's public (or, for its owner, full) facts on one wrapped line: fort 2 · walled · tax 4."""
         skip = ("name", "hex", "kind", "province", "controller", "capital", "holds treasury of")
         facts = []
-        for key, value in views.describe(world, self.identity, "pcs", pc_id):
+        for key, value in map_views.describe(world, self.identity, "pcs", pc_id):
             if key in skip or (value in ("no", "—", "0") and key != "resistance"):
                 continue
             if key == "fort level":
@@ -329,7 +330,7 @@ class MapScreen(YakScreen):
         if cell.discovery is not None:
             bound = "" if cell.discovery_exact else "≥"
             lines.append(Content.assemble(("  discovery ", "dim"), (f"{bound}{cell.discovery}%", "bold $warning"),
-                                          (f" by {views.short_name(cell.controller_name)}", "dim")))
+                                          (f" by {short_name(cell.controller_name)}", "dim")))
             if not cell.discovery_exact:
                 lines.append(Content.styled("  (their counter-spies are unknown to you)", "dim italic"))
         for item in cell.targets:
@@ -412,19 +413,16 @@ class MapScreen(YakScreen):
     def _check(self, command: str, params: dict[str, str], title: str, intro: str) -> None:
         """The GM (or an uninvolved King) rolls it; anyone else files it as an order."""
         world, identity = self.yak.world, self.identity
-        problem = views.check_command(world, identity, command, params)
-        if problem is not None and problem.field == "identity" and not identity.is_gm:
-            order_problem = views.check_order(world, identity, command, params)
-            if order_problem is None:
-                try:
-                    outcome = self.yak.execute("order-file", views.order_file_params(command, params))
-                except Exception as error:
-                    self.post_message(self.Filed(None, views.problem_of(error), title))
-                    return
-                self.post_message(self.Filed(outcome.result.data, None, title))
+        route = views.command_route(world, identity, command, params)
+        if route.as_order and route.problem is None:
+            try:
+                outcome = self.yak.execute("order-file", views.order_file_params(command, params))
+            except Exception as error:
+                self.post_message(self.Filed(None, views.problem_of(error), title))
                 return
-            problem = order_problem
-        self.post_message(self.Checked(command, params, problem, title, intro))
+            self.post_message(self.Filed(outcome.result.data, None, title))
+            return
+        self.post_message(self.Checked(command, params, route.problem, title, intro))
 
     @on(Checked)
     def _checked(self, event: Checked) -> None:

@@ -732,7 +732,7 @@ class SiegeBeginScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
     def _validate(self, generation: int, fort: str, units: list[str]) -> None:
-        from yak_tui.kernel import views
+        from yak_tui.kernel import forms as views
 
         world, identity = self.yak.world, self.yak.identity
         params = {"fort": fort, "units": ",".join(units)}
@@ -781,7 +781,7 @@ class SiegeBeginScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="run", exit_on_error=False)
     def _run(self, fort: str, units: list[str]) -> None:
-        from yak_tui.kernel import views
+        from yak_tui.kernel import forms as views
 
         try:
             outcome = self.yak.execute("siege-begin", {"fort": fort, "units": ",".join(units)})
@@ -873,7 +873,7 @@ class SiegeDecisionScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="decide", exit_on_error=False)
     def _record(self, choice: str) -> None:
-        from yak_tui.kernel import views
+        from yak_tui.kernel import forms as views
 
         try:
             outcome = self.yak.execute("siege-decide", {"fort": self.card.fort_id, "choice": choice})

@@ -1,0 +1,74 @@
+"""The one shared `table` fixture: a fresh demo world file and a way to run commands on it.
+
+    def test_a_note(table: Table) -> None:
+        result = table.run("gm", "note", text="the bridge is out")
+        error = table.refused("player:nyx", "undo", field="identity")
+
+Dice are scripted (`dice=[4, 2]`); with none given, any die the command rolls fails the test.
+Registered for the whole suite from tests/conftest.py (`pytest_plugins`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.commands import CommandResult, run_command
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.errors import CommandError
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.store.storage import WorldFile
+
+
+class Table:
+    """A demo world on disk (`save`, `path`) and the commands a test runs on it."""
+
+    def __init__(self, save: WorldFile) -> None:
+        self.save = save
+        self.path = save.path
+
+    @property
+    def world(self) -> World:
+        """The world as saved right now."""
+        return World(self.save.read())
+
+    def run(self, identity: str | Identity, command: str, /, *, dice: Sequence[int] = (),
+            **params: Any) -> CommandResult:
+        """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params`."""
+        who = identity if isinstance(identity, Identity) else Identity.parse(identity)
+        return run_command(self.save, who, command, params, ScriptedDice(list(dice)))
+
+    def refused(self, identity: str | Identity, command: str, /, *, field: str, text: str = "",
+                dice: Sequence[int] = (), **params: Any) -> CommandError:
+        """The command is refused on `field` (its reason holding `text`) and the file is unchanged."""
+        before = self.path.read_bytes()
+        with pytest.raises(CommandError) as caught:
+            self.run(identity, command, dice=dice, **params)
+        assert caught.value.field == field, caught.value
+        assert text in caught.value.reason, caught.value.reason
+        assert self.path.read_bytes() == before, "a refused command changed the world file"
+        return caught.value
+
+    def edit(self, change: Callable[[dict[str, Any]], None]) -> None:
+        """Change the saved world directly (test set-up only)."""
+        with self.save.transaction() as data:
+            change(data)
+
+    def set_date(self, label: str) -> None:
+        def change(data: dict[str, Any]) -> None:
+            data["meta"]["world"]["date"] = GameDate.parse(label).to_dict()
+            data["meta"]["world"]["undo"] = []
+
+        self.edit(change)
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Table:
+    """A fresh copy of the demo world Elbreth in `saves/world.json` under the test's own directory."""
+    return Table(create_world(tmp_path / "saves" / "world.json"))

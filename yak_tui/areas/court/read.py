@@ -1,0 +1,458 @@
+"""The court's read models: who may take the keyboard, the chronicle and its export, kingdoms,
+holdings and orders, the season dashboard, the advance preview and the palette's names.
+
+Plain records, already filtered for one viewer: every document and chronicle entry reaches them
+through `yak_tui.kernel.audience` (`visible_table`, `filter_document`, `visible_entries`), so a
+screen cannot show what its viewer may not see. No Textual here. The records are NamedTuples
+rather than dataclasses: the same immutable fields at a seventh of the import cost (the
+dashboard must paint within twice a bare Textual app's startup).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from yak_tui.kernel.audience import (
+    PUBLIC,
+    can_see_document,
+    filter_document,
+    visible_entries,
+    visible_table,
+)
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.errors import ValidationError
+from yak_tui.kernel.forms import Choice
+from yak_tui.kernel.identity import Identity, identity_label
+from yak_tui.kernel.model import World
+from yak_tui.kernel.money import shown_value
+
+# A viewer who sees exactly the public record: the audience of a public forum post.
+PUBLIC_VIEWER = Identity("player", "")
+
+
+# -- identities -----------------------------------------------------------------------------------
+
+class IdentityChoice(NamedTuple):
+    identity: str
+    label: str
+    group: str  # "GM", "Kings", "Players"
+
+
+def identities(world: World) -> list[IdentityChoice]:
+    """Everyone the hotseat GM may hand the keyboard to: the GM, each King, each living character."""
+    out = [IdentityChoice("gm", "GM", "GM")]
+    for kid, kingdom in sorted(world.all("kingdoms")):
+        out.append(IdentityChoice(f"king:{kid}", f"King · {kingdom.get('name', kid)}", "Kings"))
+    for cid, char in sorted(world.all("characters"), key=lambda item: (str(item[1].get("kingdom")), item[0])):
+        if not char.get("alive", True):
+            continue
+        realm = world.display_name("kingdoms", char.get("kingdom"))
+        out.append(IdentityChoice(f"player:{cid}", f"{char.get('name', cid)} ({char.get('title', '')}, {realm})",
+                                  "Players"))
+    return out
+
+
+# -- chronicle ------------------------------------------------------------------------------------
+
+class EntryView(NamedTuple):
+    id: str
+    seq: int
+    date: str
+    season_key: str
+    kind: str
+    text: str
+    audience: str
+    actor: str
+    rolls: tuple[str, ...] = ()
+    blind: bool = False
+    note: str = ""  # the adjudicator's note: present only when the viewer may read it
+
+
+def entry_view(entry: Mapping[str, Any]) -> EntryView:
+    """An entry that has already been through the audience filter, ready to draw."""
+    from yak_tui.kernel.chronicle import roll_line
+
+    date = GameDate.from_dict(entry["date"])
+    rolls = tuple(roll_line(r) for r in entry.get("rolls", []))
+    return EntryView(
+        id=str(entry.get("id", entry.get("seq", ""))), seq=int(entry.get("seq", 0)), date=date.label(),
+        season_key=date.key(), kind=str(entry.get("kind", "event")), text=str(entry.get("text", "")),
+        audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
+        blind=any(r.get("blind") for r in entry.get("rolls", [])),
+        note=str(entry.get("secret") or entry.get("adjudicator_note") or ""),
+    )
+
+
+class ChronicleView(NamedTuple):
+    entries: tuple[EntryView, ...]
+    seasons: tuple[Choice, ...]
+    kingdoms: tuple[Choice, ...]
+    characters: tuple[Choice, ...]
+    kinds: tuple[Choice, ...]
+    total: int  # entries the viewer may see before the filter
+
+
+def chronicle_view(world: World, viewer: Identity, season: str | None = None, kingdom: str | None = None,
+                   character: str | None = None, kind: str | None = None) -> ChronicleView:
+    """The chronicle as the viewer may see it, narrowed by the filter bar's choices."""
+    from yak_tui.kernel.chronicle import ChronicleFilter
+
+    visible = visible_entries(world, viewer)
+    chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
+    shown = [entry_view(e) for e in visible if chosen.matches(world, e)]
+    seasons: dict[str, str] = {}
+    kinds: set[str] = set()
+    for entry in visible:
+        date = GameDate.from_dict(entry["date"])
+        seasons[date.label()] = date.label()
+        kinds.add(str(entry.get("kind", "event")))
+    season_list = sorted(seasons, key=lambda label: GameDate.parse(label), reverse=True)
+    return ChronicleView(
+        entries=tuple(shown),
+        seasons=tuple(Choice(s, s) for s in season_list),
+        kingdoms=tuple(Choice(k, d.get("name", k)) for k, d in sorted(visible_table(world, viewer, "kingdoms").items())),
+        characters=tuple(Choice(c, d.get("name", c)) for c, d in
+                         sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0]))),
+        kinds=tuple(Choice(k, k) for k in sorted(kinds)),
+        total=len(visible),
+    )
+
+
+def latest_entries(world: World, viewer: Identity, limit: int = 8) -> tuple[EntryView, ...]:
+    entries = visible_entries(world, viewer)
+    return tuple(entry_view(e) for e in entries[-limit:][::-1])
+
+
+def export_audiences(world: World, viewer: Identity) -> tuple[Choice, ...]:
+    """Whom the viewer may export for: never anyone who sees more than the viewer does."""
+    out = [Choice("public", "Public (forum thread)")]
+    if viewer.is_gm:
+        out.append(Choice("gm", "GM (everything)"))
+        for kid, kingdom in sorted(world.all("kingdoms")):
+            out.append(Choice(f"king:{kid}", f"King · {kingdom.get('name', kid)}"))
+        for cid, char in sorted(world.all("characters")):
+            out.append(Choice(f"player:{cid}", f"Player · {char.get('name', cid)}"))
+    elif viewer.subject:
+        out.append(Choice(str(viewer), identity_label(world, viewer)))
+    return tuple(out)
+
+
+def _audience_identity(audience: str) -> Identity:
+    return PUBLIC_VIEWER if audience == "public" else Identity.parse(audience)
+
+
+def export_text(world: World, viewer: Identity, audience: str, fmt: str, season: str | None = None,
+                entry_ids: Iterable[str] | None = None, kingdom: str | None = None, character: str | None = None,
+                kind: str | None = None) -> tuple[str, int]:
+    """Forum text of the chosen season or entries, filtered for `audience` (which the viewer may export for).
+
+    Returns the text and how many entries it holds.
+    """
+    from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
+
+    allowed = {c.value for c in export_audiences(world, viewer)}
+    if audience not in allowed:
+        raise ValidationError("audience", f"{viewer} may not export for {audience}; choose {', '.join(sorted(allowed))}")
+    reader = _audience_identity(audience)
+    chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
+    entries = filter_entries(world, reader, chosen)
+    # Only what the viewer may see too (the audience never sees more, but be strict).
+    mine = {e.get("id") for e in visible_entries(world, viewer)}
+    entries = [e for e in entries if e.get("id") in mine]
+    if entry_ids is not None:
+        wanted = set(entry_ids)
+        entries = [e for e in entries if e.get("id") in wanted]
+    return export_entries(world, entries, fmt, reader), len(entries)
+
+
+# -- kingdoms, holdings, orders -------------------------------------------------------------------
+
+class KingdomRow(NamedTuple):
+    id: str
+    name: str
+    short: str  # "Elbreth" for "Kingdom of Elbreth": narrow tables and plot legends
+    colour: str
+    ruler: str
+    capital: str
+    player: bool
+    treasury: float | None
+    manpower: int | None
+    influence: float | None
+    mine: bool
+
+
+def kingdom_rows(world: World, viewer: Identity) -> tuple[KingdomRow, ...]:
+    rows = []
+    mine = _viewer_kingdom(world, viewer)
+    for kid, doc in sorted(visible_table(world, viewer, "kingdoms").items()):
+        rows.append(KingdomRow(
+            id=kid, name=str(doc.get("name", kid)), short=short_name(str(doc.get("name", kid))),
+            colour=str(doc.get("color", "")),
+            ruler=world.display_name("characters", doc.get("ruler")), capital=world.display_name("pcs", doc.get("capital")),
+            player=bool(doc.get("player")), treasury=doc.get("treasury"), manpower=doc.get("manpower"),
+            influence=doc.get("influence"), mine=kid == mine,
+        ))
+    return tuple(rows)
+
+
+def short_name(name: str) -> str:
+    """A realm's name without its style ("Principality of Kesh" -> "Kesh")."""
+    head, sep, tail = name.partition(" of ")
+    return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm", "Republic") else name
+
+
+def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
+    if viewer.is_king:
+        return viewer.subject
+    if viewer.is_player:
+        return world.kingdom_of_character(viewer.subject)
+    return None
+
+
+class Series(NamedTuple):
+    key: str
+    name: str
+    colour: str
+    labels: tuple[str, ...]
+    values: tuple[float, ...]
+
+
+def treasury_history(world: World, viewer: Identity, measure: str = "treasury") -> tuple[Series, ...]:
+    """Treasury (or manpower) of each kingdom at each season start, only where the viewer may see it."""
+    history = list(world.meta.get("history") or [])
+    out = []
+    for kid, doc in sorted(world.all("kingdoms")):
+        if can_see_document(world, viewer, "kingdoms", kid, doc) != "all":
+            continue
+        labels, values = [], []
+        for point in history:
+            value = (point.get("kingdoms") or {}).get(kid, {}).get(measure)
+            if value is None:
+                continue
+            labels.append(GameDate.from_dict(point["date"]).label())
+            values.append(float(value))
+        current = GameDate.from_dict(world.meta["date"]).label()
+        if not labels or labels[-1] != current:
+            labels.append(current)
+            values.append(float(doc.get(measure, 0)))
+        out.append(Series(kid, short_name(str(doc.get("name", kid))), str(doc.get("color", "")), tuple(labels),
+                          tuple(values)))
+    return tuple(out)
+
+
+class HoldingRow(NamedTuple):
+    table: str
+    id: str
+    kind: str
+    name: str
+    detail: str
+
+
+def holdings(world: World, viewer: Identity) -> tuple[HoldingRow, ...]:
+    """What the viewer holds: a player his character and its holdings; a King his kingdom's."""
+    if viewer.is_gm or not viewer.subject:
+        return ()
+    rows: list[HoldingRow] = []
+    kingdom = viewer.subject if viewer.is_king else None
+    character = viewer.subject if viewer.is_player else None
+    if kingdom:
+        doc = visible_table(world, viewer, "kingdoms").get(kingdom, {})
+        rows.append(HoldingRow("kingdoms", kingdom, "kingdom", str(doc.get("name", kingdom)),
+                               f"treasury {shown_value(doc.get('treasury'))} · manpower {shown_value(doc.get('manpower'))}"))
+    for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
+        if cid == character or (kingdom and doc.get("kingdom") == kingdom):
+            rows.append(HoldingRow("characters", cid, doc.get("title", "character").lower(), str(doc.get("name", cid)),
+                                   f"treasury {shown_value(doc.get('treasury'))} · {doc.get('status', '')} · at "
+                                   f"{world.display_name('pcs', doc.get('location'))}"))
+    for pid, doc in sorted(visible_table(world, viewer, "pcs").items()):
+        if (character and doc.get("owner_character") == character) or (kingdom and doc.get("controller") == kingdom):
+            fort = f" · fort {doc['fort_level']}" if doc.get("fort_level") else ""
+            rows.append(HoldingRow("pcs", pid, str(doc.get("kind", "pc")), str(doc.get("name", pid)),
+                                   f"tax {shown_value(doc.get('tax'))}{fort}"))
+    for uid, doc in sorted(visible_table(world, viewer, "units").items()):
+        if (kingdom and doc.get("owner") == kingdom) or (character and doc.get("commander") == character):
+            rows.append(HoldingRow("units", uid, str(doc.get("kind", "unit")), str(doc.get("name", uid)),
+                                   f"{doc.get('size', '')} · hex {_hex_text(doc.get('hex'))}"))
+    kingdom_characters = {cid for cid, c in world.all("characters") if kingdom and c.get("kingdom") == kingdom}
+    for bid, doc in sorted(visible_table(world, viewer, "businesses").items()):
+        owner = doc.get("owner")
+        if owner == character or owner in kingdom_characters:
+            rows.append(HoldingRow("businesses", bid, f"{doc.get('sector', '')} business", str(doc.get("name", bid)),
+                                   f"size {doc.get('size', '?')} · {world.display_name('provinces', doc.get('province'))}"))
+    return tuple(rows)
+
+
+def _hex_text(value: Any) -> str:
+    if isinstance(value, list | tuple) and len(value) == 2:
+        return f"{value[0]},{value[1]}"
+    return "?"
+
+
+class OrderRow(NamedTuple):
+    id: str
+    command: str
+    summary: str
+    filed_by: str
+    filer: str
+    adjudicator: str
+    status: str
+    private: bool
+    filed: str
+    outcome: str
+    reason: str
+    note: str
+
+
+def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRow:
+    from yak_tui.kernel.orders import describe_order
+
+    filer = Identity.parse(str(order.get("filed_by", "gm")))
+    filed = order.get("filed")
+    return OrderRow(
+        id=order_id, command=str(order.get("command", "")), summary=describe_order(world, dict(order)),
+        filed_by=str(order.get("filed_by", "")), filer=identity_label(world, filer),
+        adjudicator=str(order.get("adjudicator", "gm")), status=str(order.get("status", "")),
+        private=bool(order.get("private")), filed=GameDate.from_dict(filed).label() if filed else "",
+        outcome=str(order.get("outcome", "")), reason=str(order.get("reason", "")), note=str(order.get("note", "")),
+    )
+
+
+def order_queue(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
+    """Orders waiting for this viewer to adjudicate, as far as he may see them."""
+    from yak_tui.kernel.orders import queue_for
+
+    rows = []
+    for oid, order in queue_for(world, viewer):
+        shown = filter_document(world, viewer, "orders", oid, order)
+        if shown is not None:
+            rows.append(_order_row(world, oid, shown))
+    return tuple(rows)
+
+
+def my_orders(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
+    from yak_tui.kernel.orders import orders_of
+
+    rows = []
+    for oid, order in orders_of(world, viewer):
+        shown = filter_document(world, viewer, "orders", oid, order)
+        if shown is not None:
+            rows.append(_order_row(world, oid, shown))
+    return tuple(rows)
+
+
+# -- dashboard ------------------------------------------------------------------------------------
+
+class DueItem(NamedTuple):
+    kind: str
+    text: str
+    urgent: bool = False
+
+
+class DashboardView(NamedTuple):
+    world_name: str
+    date: str
+    season: str
+    year: int
+    year_start_in: int
+    identity: str
+    identity_label: str
+    due: tuple[DueItem, ...]
+    kingdoms: tuple[KingdomRow, ...]
+    history: tuple[Series, ...]
+    chronicle: tuple[EntryView, ...]
+    holdings: tuple[HoldingRow, ...]
+    queue: tuple[OrderRow, ...]
+    my_orders: tuple[OrderRow, ...]
+    due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
+
+
+def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
+    """What is due this season for this viewer, with the orders that wait for him first."""
+    from yak_tui.kernel.session import due_for
+
+    items = [DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent"))) for i in
+             due_for(world, viewer)]
+    queue = order_queue(world, viewer)
+    if queue:
+        items.insert(0, DueItem("orders", f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
+                                          f"{'you' if not viewer.is_gm else 'adjudication'}", True))
+    waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
+    if len(waiting) == 1:
+        items.append(DueItem("orders", f"Your order {waiting[0].id} waits for {waiting[0].adjudicator}"))
+    elif waiting:
+        items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
+    return tuple(sorted(items, key=lambda i: not i.urgent))
+
+
+def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due: bool = True) -> DashboardView:
+    """Everything the season dashboard shows. With `due=False` the due list is left for later
+    (`due_list`): it needs every rule module's due reporter imported, which a first paint need
+    not wait for."""
+    date = world.date
+    spring = GameDate(date.year + 1, 0)
+    return DashboardView(
+        world_name=world.name, date=date.label(), season=date.season, year=date.year,
+        year_start_in=date.seasons_until(spring), identity=str(viewer), identity_label=identity_label(world, viewer),
+        due=due_list(world, viewer) if due else (), kingdoms=kingdom_rows(world, viewer),
+        history=treasury_history(world, viewer), chronicle=latest_entries(world, viewer, chronicle_limit),
+        holdings=holdings(world, viewer), queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
+        due_pending=not due,
+    )
+
+
+# -- advancing the season -------------------------------------------------------------------------
+
+class StepView(NamedTuple):
+    step: str
+    title: str
+    sums: tuple[tuple[str, float], ...]
+    lines: tuple[str, ...]
+
+
+class AdvancePreview(NamedTuple):
+    source: str
+    target: str
+    year_start: bool
+    blocked: tuple[str, ...]
+    steps: tuple[StepView, ...]
+
+
+def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
+    """Shape `session.preview(save)` (exactly what year start will do) for the confirmation dialog."""
+    date = world.date
+    steps = tuple(StepView(str(s.get("step", "")), str(s.get("title", "")),
+                           tuple((str(k), float(v)) for k, v in (s.get("sums") or {}).items()),
+                           tuple(str(line) for line in s.get("lines", [])))
+                  for s in preview.get("steps", []))
+    return AdvancePreview(source=str(preview.get("from", date.label())), target=str(preview.get("to", date.next().label())),
+                          year_start=bool(preview.get("year_start")), blocked=tuple(preview.get("blocked", [])),
+                          steps=steps)
+
+
+# -- the command palette ---------------------------------------------------------------------------
+
+class SearchItem(NamedTuple):
+    table: str  # kingdoms, provinces, characters, pcs, units
+    id: str
+    name: str
+    detail: str
+
+
+def search_items(world: World, viewer: Identity) -> tuple[SearchItem, ...]:
+    """Everything the palette can jump to by name, as far as the viewer may see it."""
+    out = []
+    labels = {"kingdoms": "kingdom", "provinces": "province", "characters": "character", "pcs": "place", "units": "force"}
+    for table_name, label in labels.items():
+        for doc_id, doc in sorted(visible_table(world, viewer, table_name).items()):
+            detail = label
+            if table_name == "characters":
+                detail = f"{doc.get('title', 'character')} · {world.display_name('kingdoms', doc.get('kingdom'))}"
+            elif table_name == "provinces":
+                detail = f"province · {world.display_name('kingdoms', doc.get('kingdom'))}"
+            elif table_name == "pcs":
+                detail = f"{doc.get('kind', 'place')} · {world.display_name('provinces', doc.get('province'))}"
+            elif table_name == "units":
+                detail = f"{doc.get('size', '')} {doc.get('kind', '')} · {world.display_name('kingdoms', doc.get('owner'))}"
+            out.append(SearchItem(table_name, doc_id, str(doc.get("name", doc_id)), detail))
+    return tuple(out)
