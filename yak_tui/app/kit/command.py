@@ -24,6 +24,7 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
@@ -32,29 +33,6 @@ from yak_tui.kernel import views
 if TYPE_CHECKING:
     from yak_tui.kernel.identity import Identity
     from yak_tui.kernel.model import World
-
-
-def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
-    """Each outcome with a bar and its exact probability; two columns when there is room."""
-    if odds is None or not odds.rows:
-        return Content.styled("No odds for these values yet.", "italic dim")
-    label_width = max(len(label) for label, _ in odds.rows)
-    columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
-    bar_width = 10 if columns == 2 else 24
-    cells: list[Content] = []
-    for label, p in odds.rows:
-        filled = round(p * bar_width)
-        style = "$error" if "fail" in label or "captured" in label else "$success" if "succe" in label else "$primary"
-        cells.append(Content.assemble((label.ljust(label_width), "" if p else "dim"), " ", ("█" * filled, style),
-                                      ("·" * (bar_width - filled), "dim"), f" {p * 100:5.1f}%"))
-    rows = (len(cells) + columns - 1) // columns
-    lines = []
-    for index in range(rows):
-        parts = [cells[index + column * rows] for column in range(columns) if index + column * rows < len(cells)]
-        lines.append(Content("   ").join(parts))
-    for label, p in odds.extra:
-        lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
-    return Content("\n").join(lines)
 
 
 class CommandScreen(YakModal[None]):

@@ -23,6 +23,7 @@ from yak_tui.app.areas.economy.competition import CompetitionTray
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.odds import odds_bar, percent
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas.economy import read as board
@@ -35,15 +36,6 @@ def _int(value: Any, default: int = 1) -> int:
         return int(str(value).strip())
     except ValueError:
         return default
-
-
-def _pct(p: float) -> str:
-    return f"{p * 100:5.1f}%"
-
-
-def _bar(p: float, width: int = 16, style: str = "$primary") -> Content:
-    filled = round(p * width)
-    return Content.assemble(("█" * filled, style), ("·" * (width - filled), "dim"))
 
 
 def _num(value: float) -> str:
@@ -154,10 +146,10 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
     width = max([len(r.name) for r in p.rivals] + [len("nobody: ducats spent")])
     for rival in p.rivals:
         tag = f"Size {rival.size}" + (" · monopoly +3" if rival.monopoly else "")
-        lines.append(Content.assemble(f"  {rival.name.ljust(width)} ", _bar(rival.lose, 16, f"bold {FULL}"),
-                                      f" {_pct(rival.lose)}  ", (f"{tag} · {rival.owner}", "dim")))
-    lines.append(Content.assemble(f"  {'nobody: ducats spent'.ljust(width)} ", _bar(p.fails, 16, NEARLY),
-                                  f" {_pct(p.fails)}"))
+        lines.append(Content.assemble(f"  {rival.name.ljust(width)} ", odds_bar(rival.lose, 16, f"bold {FULL}"),
+                                      f" {percent(rival.lose)}  ", (f"{tag} · {rival.owner}", "dim")))
+    lines.append(Content.assemble(f"  {'nobody: ducats spent'.ljust(width)} ", odds_bar(p.fails, 16, NEARLY),
+                                  f" {percent(p.fails)}"))
     lines.append(cost)
     order = ", ".join(r.name for r in p.rivals)
     lines.append(Content.styled(f"Dice by hand: {p.dice_per_competition} per competition — {p.name} first, "

@@ -27,7 +27,7 @@ from textual.widgets import DataTable, Label, Select, Static
 from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen, modifiers_text
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
-from yak_tui.app.messages import OrderAction
+from yak_tui.app.messages import OrderAction, PaletteEntry
 from yak_tui.areas.espionage.read import (
     FAMILY_LABELS,
     BoardView,
@@ -399,8 +399,6 @@ class EspionageScreen(YakScreen):
     def palette_entries(self) -> list[Any]:
         """The board's own palette lines: each target kingdom, and the mission action of this seat."""
         from functools import partial
-
-        from yak_tui.app.main import PaletteEntry
 
         view = self.view
         if view is None:

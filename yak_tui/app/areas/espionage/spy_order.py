@@ -21,8 +21,8 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, Select, Static
 
 from yak_tui.app.kit import YakModal
-from yak_tui.app.kit.command import odds_content
 from yak_tui.app.kit.common import YakInput
+from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker

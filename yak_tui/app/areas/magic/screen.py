@@ -28,6 +28,7 @@ from textual.widgets import Button, Input, Label, Static, Switch
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel, YakInput
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas.magic import read as casting_views
@@ -57,11 +58,9 @@ def band_rows(stage: str, rows: tuple[tuple[str, float], ...], width: int = 8, d
             tone = casting_views.carry_tone(band)
         else:
             tone = casting_views.band_tone(stage, band)
-        filled = round(p * width)
-        bar_style = "$foreground-muted" if dim else TONE_STYLE[tone]
-        lines.append(Content.assemble((band.ljust(label_width), "" if p else "dim"), " ",
-                                      ("█" * filled, bar_style), ("·" * (width - filled), "dim"),
-                                      (f" {p * 100:5.1f}%", "bold" if p and not dim else "dim")))
+        lines.append(odds_row(band, p, label_width=label_width, width=width,
+                              style="$foreground-muted" if dim else TONE_STYLE[tone],
+                              shown_style="bold" if p and not dim else "dim"))
     return Content("\n").join(lines)
 
 

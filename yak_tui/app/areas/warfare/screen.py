@@ -29,11 +29,11 @@ from yak_tui.app.kit import NARROW, YakModal, YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
+from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas.warfare import read as monitor
 from yak_tui.kernel.model import World
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry
     from yak_tui.kernel.identity import Identity
 
 CSS = Path(__file__).with_name("sieges.tcss")
@@ -488,8 +488,6 @@ class SiegesScreen(YakScreen):
 
     # -- actions -------------------------------------------------------------------------------------------
     def palette_entries(self) -> list[PaletteEntry]:
-        from yak_tui.app.main import PaletteEntry
-
         entries = [PaletteEntry("Sieges: begin a siege", "pick a walled fort and the units camped by it (n)",
                                 self.action_begin)]
         card = self.active_card
