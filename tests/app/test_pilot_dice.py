@@ -76,7 +76,8 @@ async def test_dice_by_hand_validates_and_records_manual_naturals(save_path: Pat
         await wait_for(pilot, lambda: dialog.query_one("#tray").display, what="the result")
         roll = last_entry(save_path)["rolls"][0]
         assert roll["naturals"] == [5] and roll["source"] == "manual"
-        assert "dice by hand" in screen_text(app)
+        # The tray shows at once and paints its lines on the next refresh: wait for them (a loaded machine is slow).
+        await wait_for(pilot, lambda: "dice by hand" in screen_text(app), what="the tray's 'dice by hand' line")
 
 
 async def test_the_animation_tumbles_then_lands_on_the_recorded_result_and_any_key_skips(save_path: Path) -> None:

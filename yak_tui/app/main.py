@@ -21,7 +21,7 @@ from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from yak_tui.app.kit.focus import repair_focus
-from yak_tui.app.messages import FocusPlace, WorldChanged
+from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
 from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.identity import GM, Identity
@@ -31,17 +31,6 @@ from yak_tui.store.storage import WorldFile
 if TYPE_CHECKING:
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
-
-# name -> (module under yak_tui.app.areas, class, key, title). The order is the nav bar's.
-SCREENS: dict[str, tuple[str, str, str, str]] = {
-    "dashboard": ("court.dashboard", "DashboardScreen", "d", "Dashboard"),
-    "espionage": ("espionage.screen", "EspionageScreen", "e", "Espionage"),
-    "market": ("economy.screen", "MarketScreen", "b", "Market"),
-    "sieges": ("warfare.screen", "SiegesScreen", "s", "Sieges"),
-    "map": ("nobles.screen", "MapScreen", "m", "Map"),
-    "chronicle": ("court.chronicle", "ChronicleScreen", "c", "Chronicle"),
-}
-
 
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
@@ -54,15 +43,6 @@ def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
         return screen
 
     return make
-
-
-class PaletteEntry(NamedTuple):
-    """One command palette line: what it says, what it does, and whether it shows before typing."""
-
-    title: str
-    help: str
-    callback: Callable[[], Any]
-    discover: bool = False
 
 
 class Outcome(NamedTuple):

@@ -1,13 +1,36 @@
-"""Typed messages that cross screens. Handlers use `@on(...)`; nothing else couples screens."""
+"""What screens and the app share: typed messages that cross screens (handlers use `@on(...)`),
+the screen table, and the command palette's entries. Screens take these from here, never from
+`yak_tui.app.main`, so the app imports its screens and no screen imports the app."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from textual.message import Message
 
 if TYPE_CHECKING:
     from yak_tui.kernel.model import World
+
+
+# name -> (module under yak_tui.app.areas, class, key, title). The order is the nav bar's.
+SCREENS: dict[str, tuple[str, str, str, str]] = {
+    "dashboard": ("court.dashboard", "DashboardScreen", "d", "Dashboard"),
+    "espionage": ("espionage.screen", "EspionageScreen", "e", "Espionage"),
+    "market": ("economy.screen", "MarketScreen", "b", "Market"),
+    "sieges": ("warfare.screen", "SiegesScreen", "s", "Sieges"),
+    "map": ("nobles.screen", "MapScreen", "m", "Map"),
+    "chronicle": ("court.chronicle", "ChronicleScreen", "c", "Chronicle"),
+}
+
+
+class PaletteEntry(NamedTuple):
+    """One command palette line: what it says, what it does, and whether it shows before typing."""
+
+    title: str
+    help: str
+    callback: Callable[[], Any]
+    discover: bool = False
 
 
 class WorldChanged(Message):

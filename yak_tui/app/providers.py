@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry
+    from yak_tui.app.messages import PaletteEntry
 
 
 class YakCommands(Provider):

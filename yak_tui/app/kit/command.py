@@ -9,7 +9,8 @@ refusal says which field is wrong, why, and who may do it instead.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,36 +24,15 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel import forms as views
 
 if TYPE_CHECKING:
     from yak_tui.kernel.identity import Identity
     from yak_tui.kernel.model import World
-
-
-def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
-    """Each outcome with a bar and its exact probability; two columns when there is room."""
-    if odds is None or not odds.rows:
-        return Content.styled("No odds for these values yet.", "italic dim")
-    label_width = max(len(label) for label, _ in odds.rows)
-    columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
-    bar_width = 10 if columns == 2 else 24
-    cells: list[Content] = []
-    for label, p in odds.rows:
-        filled = round(p * bar_width)
-        style = "$error" if "fail" in label or "captured" in label else "$success" if "succe" in label else "$primary"
-        cells.append(Content.assemble((label.ljust(label_width), "" if p else "dim"), " ", ("█" * filled, style),
-                                      ("·" * (bar_width - filled), "dim"), f" {p * 100:5.1f}%"))
-    rows = (len(cells) + columns - 1) // columns
-    lines = []
-    for index in range(rows):
-        parts = [cells[index + column * rows] for column in range(columns) if index + column * rows < len(cells)]
-        lines.append(Content("   ").join(parts))
-    for label, p in odds.extra:
-        lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
-    return Content("\n").join(lines)
 
 
 class CommandScreen(YakModal[None]):
@@ -63,14 +43,12 @@ class CommandScreen(YakModal[None]):
         Binding("ctrl+y", "copy", "Copy result"),
     ]
 
-    class Validated(Message):
-        def __init__(self, generation: int, problem: views.Problem | None, odds: views.OddsView | None,
-                     dice: str | None) -> None:
-            super().__init__()
-            self.generation = generation
-            self.problem = problem
-            self.odds = odds
-            self.dice = dice
+    class Validated(NamedTuple):
+        """What the newest validation found: the problem, the odds, and what is wrong with the hand dice."""
+
+        problem: views.Problem | None
+        odds: views.OddsView | None
+        dice: str | None
 
     class Ran(Message):
         def __init__(self, rolls: tuple[views.RollView, ...], lines: tuple[str, ...], data: dict[str, Any]) -> None:
@@ -95,8 +73,8 @@ class CommandScreen(YakModal[None]):
         self.problem: views.Problem | None = None
         self.running = False
         self.result_text = ""
-        self._generation = 0  # validations finish out of order; only the latest one counts
-        self._checked = 0  # the generation the shown problem belongs to
+        # Validations finish out of order; only the newest one is shown.
+        self._checker: CommandWorker[CommandScreen.Validated] = CommandWorker(self, "validate", self._validated)
         self._run_when_checked = False  # enter came while the last keystroke was being validated
         self.dice_problem: str | None = None
         self._holding = False
@@ -191,12 +169,11 @@ class CommandScreen(YakModal[None]):
         naturals, error = self._naturals()
         if self._rolls:
             self.query_one("#naturals-error", Static).update(error or "")
-        self._generation += 1
-        self._check(self._generation, self._values(), naturals)
+        self._checker.start(partial(self._check, self.yak.world, self.yak.identity, self._values(), naturals))
 
-    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
-    def _check(self, generation: int, values: dict[str, Any], naturals: list[int] | None) -> None:
-        world, identity = self.yak.world, self.yak.identity
+    def _check(self, world: World, identity: Identity, values: dict[str, Any],
+               naturals: list[int] | None) -> CommandScreen.Validated:
+        """(In the validation worker.)"""
         try:
             problem = views.check_command(world, identity, self.command, values)
             odds = self._odds(world, identity, values) if self._rolls else None
@@ -204,19 +181,16 @@ class CommandScreen(YakModal[None]):
             if problem is None and naturals:
                 dice = views.check_hand_dice(world, identity, self.command, values, naturals)
         except Exception as error:  # every check must answer: a run may be waiting for it
-            self.post_message(self.Validated(generation, views.problem_of(error), None, None))
-            return
-        self.post_message(self.Validated(generation, problem, odds, dice))
+            return self.Validated(views.problem_of(error), None, None)
+        return self.Validated(problem, odds, dice)
 
     def _odds(self, world: World, identity: Identity, values: dict[str, Any]) -> views.OddsView | None:
         """The odds shown before rolling (in the validation worker)."""
         return views.command_odds(world, identity, self.command, values)
 
-    @on(Validated)
     def _validated(self, event: Validated) -> None:
-        if self.running or event.generation != self._generation:
+        if self.running:
             return
-        self._checked = event.generation
         self.problem = event.problem
         self.dice_problem = event.dice
         self._show_problem(event.problem)
@@ -253,7 +227,7 @@ class CommandScreen(YakModal[None]):
     # -- running ------------------------------------------------------------------------------------
     @on(Button.Pressed, "#run")
     def action_run(self) -> None:
-        if not self.running and self._checked != self._generation:
+        if not self.running and self._checker.pending:
             # What was just typed is still being checked: run (or say why not) once it is.
             self._run_when_checked = True
             return

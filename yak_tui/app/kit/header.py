@@ -9,6 +9,9 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
+from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.messages import SCREENS
+
 
 class YakHeader(Horizontal):
     """`♛ Elbreth · Spring 312 · 3 seasons to year start ........ ◆ King · Kingdom of Varos`.
@@ -28,7 +31,7 @@ class YakHeader(Horizontal):
     def _update(self, _: Any = None) -> None:
         from yak_tui.kernel.identity import identity_label
 
-        app: Any = self.app
+        app = yak_of(self)
         world = app.world
         date = world.date
         to_spring = date.seasons_until(type(date)(date.year + 1, 0))
@@ -51,8 +54,6 @@ class NavBar(Static):
         self.current = current
 
     def on_mount(self) -> None:
-        from yak_tui.app.main import SCREENS
-
         parts = []
         for name, (_, _, key, title) in SCREENS.items():
             if name == self.current:

@@ -4,6 +4,7 @@ queue. Only NPC espionage missions may be filed privately (RULINGS §1)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -19,6 +20,7 @@ from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel import forms as views
 from yak_tui.kernel.identity import identity_label
 
@@ -26,12 +28,6 @@ from yak_tui.kernel.identity import identity_label
 class OrderScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order")]
-
-    class Checked(Message):
-        def __init__(self, generation: int, problem: views.Problem | None) -> None:
-            super().__init__()
-            self.generation = generation
-            self.problem = problem
 
     class Filed(Message):
         def __init__(self, data: dict[str, Any] | None, problem: views.Problem | None = None) -> None:
@@ -44,7 +40,7 @@ class OrderScreen(YakModal[None]):
         self.initial = command
         self.holding = holding
         self.problem: views.Problem | None = None
-        self._generation = 0
+        self._checker: CommandWorker[views.Problem | None] = CommandWorker(self, "validate", self._checked)
         self._form_for = ""  # the command the form below was built for
         self.busy = False
 
@@ -128,22 +124,17 @@ class OrderScreen(YakModal[None]):
         return forms.first().values() if forms else {}
 
     def _validate(self) -> None:
-        self._generation += 1
         name = self._command()
         if not name:
+            self._checker.cancel()
             self._apply(views.Problem("command", "choose the command to be carried out"))
             return
-        self._check(self._generation, name, self._values(), self.query_one("#order-private", Switch).value)
+        self._checker.start(partial(views.check_order, self.yak.world, self.yak.identity, name, self._values(),
+                                    self.query_one("#order-private", Switch).value))
 
-    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
-    def _check(self, generation: int, name: str, values: dict[str, Any], private: bool) -> None:
-        problem = views.check_order(self.yak.world, self.yak.identity, name, values, private)
-        self.post_message(self.Checked(generation, problem))
-
-    @on(Checked)
-    def _checked(self, event: Checked) -> None:
-        if event.generation == self._generation and not self.busy:
-            self._apply(event.problem)
+    def _checked(self, problem: views.Problem | None) -> None:
+        if not self.busy:
+            self._apply(problem)
 
     def _apply(self, problem: views.Problem | None) -> None:
         self.problem = problem

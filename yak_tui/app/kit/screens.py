@@ -10,7 +10,7 @@ the screen comes back into view after a change. Screens never compute rules: the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -19,10 +19,12 @@ from textual.screen import ModalScreen, Screen
 from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import WorldChanged
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry, YakApp
+    from yak_tui.app.main import YakApp
+    from yak_tui.app.messages import PaletteEntry
     from yak_tui.kernel.identity import Identity
     from yak_tui.kernel.model import World
 
@@ -36,8 +38,7 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
 
     @property
     def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
+        return yak_of(self)
 
 
 class YakScreen(FocusGuard, Screen[None]):
@@ -51,8 +52,7 @@ class YakScreen(FocusGuard, Screen[None]):
 
     @property
     def yak(self) -> YakApp:
-        app: Any = self.app
-        return app  # type: ignore[no-any-return]
+        return yak_of(self)
 
     @property
     def identity(self) -> Identity:

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel
+from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.model import World
 
@@ -131,7 +132,5 @@ class ChronicleScreen(YakScreen):
         self.app.push_screen(ExportScreen(season, sorted(self.selected), **kwargs))
 
     def palette_entries(self) -> list[Any]:
-        from yak_tui.app.main import PaletteEntry
-
         return [PaletteEntry("Export the chronicle for the forum", "BBCode or Markdown, for a chosen audience (x)",
                              self.action_export, True)]

@@ -19,6 +19,7 @@ from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
@@ -59,7 +60,7 @@ class HoldingsTable(RowTable):
         key = self.cursor_row_key()
         if key:
             table, _, doc_id = key.partition(":")
-            self.app.action_file_order(table, doc_id)  # type: ignore[attr-defined]
+            yak_of(self).action_file_order(table, doc_id)
 
 
 class DashboardScreen(YakScreen):

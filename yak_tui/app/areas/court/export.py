@@ -4,7 +4,7 @@ audience, previewed, and copied to the clipboard with OSC 52 (works over SSH).""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -33,7 +33,7 @@ class ExportScreen(YakModal[None]):
         self.text = ""
 
     def compose(self) -> ComposeResult:
-        app: Any = self.app
+        app = self.yak
         audiences = views.export_audiences(app.world, app.identity)
         scopes = [("The entries shown (filters)", "filtered")]
         if self.season:
@@ -71,7 +71,7 @@ class ExportScreen(YakModal[None]):
         self._render_export()
 
     def _render_export(self) -> None:
-        app: Any = self.app
+        app = self.yak
         fmt = str(self.query_one("#export-format", Select).value)
         audience = str(self.query_one("#export-audience", Select).value)
         scope = str(self.query_one("#export-scope", Select).value)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -23,7 +23,7 @@ class IdentityScreen(YakModal[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
-        app: Any = self.app
+        app = self.yak
         current = str(app.identity)
         options: list[Option | None] = []
         group = ""
@@ -41,7 +41,7 @@ class IdentityScreen(YakModal[str | None]):
         yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
     def on_mount(self) -> None:
-        app: Any = self.app
+        app = self.yak
         options = self.query_one(OptionList)
         try:
             options.highlighted = options.get_option_index(str(app.identity))

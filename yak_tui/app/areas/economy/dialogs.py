@@ -11,11 +11,11 @@ hiring against the year's limit; credit and loan capacity. The numbers come from
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
-from textual import on, work
+from textual import on
 from textual.content import Content
-from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -23,7 +23,9 @@ from yak_tui.app.areas.economy.competition import CompetitionTray
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.odds import odds_bar, percent
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import economy as board
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -34,15 +36,6 @@ def _int(value: Any, default: int = 1) -> int:
         return int(str(value).strip())
     except ValueError:
         return default
-
-
-def _pct(p: float) -> str:
-    return f"{p * 100:5.1f}%"
-
-
-def _bar(p: float, width: int = 16, style: str = "$primary") -> Content:
-    filled = round(p * width)
-    return Content.assemble(("█" * filled, style), ("·" * (width - filled), "dim"))
 
 
 def _num(value: float) -> str:
@@ -64,16 +57,10 @@ class PreviewCommandScreen(CommandScreen):
     }
     """
 
-    class Previewed(Message):
-        def __init__(self, generation: int, content: Content) -> None:
-            super().__init__()
-            self.generation = generation
-            self.content = content
-
     def __init__(self, command: str, preset: dict[str, Any] | None = None, hidden: tuple[str, ...] = (),
                  title: str | None = None, intro: str = "") -> None:
         super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
-        self._preview_generation = 0
+        self._previewer: CommandWorker[Content] = CommandWorker(self, "market-preview", self._previewed)
 
     def compose(self) -> Iterator[Widget]:  # type: ignore[override]
         """The command dialog's own widgets, with the competition tray and the preview slipped in."""
@@ -99,21 +86,18 @@ class PreviewCommandScreen(CommandScreen):
     def _refresh_preview(self) -> None:
         if self.choice is None or not self.query("#market-preview"):
             return
-        self._preview_generation += 1
-        self._compute_preview(self._preview_generation, self._values())
+        self._previewer.start(partial(self._compute_preview, self.yak.world, self.yak.identity, self._values()))
 
-    @work(thread=True, exclusive=True, group="market-preview", exit_on_error=False)
-    def _compute_preview(self, generation: int, values: dict[str, Any]) -> None:
+    def _compute_preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
+        """(In the preview worker.)"""
         try:
-            content = self.preview(self.yak.world, self.yak.identity, values)
+            return self.preview(world, identity, values)
         except Exception as error:  # a half-typed value: say nothing rather than fail
-            content = Content.styled(f"({error})", "dim italic")
-        self.post_message(self.Previewed(generation, content))
+            return Content.styled(f"({error})", "dim italic")
 
-    @on(Previewed)
-    def _previewed(self, event: Previewed) -> None:
-        if event.generation == self._preview_generation and self.query("#market-preview"):
-            self.query_one("#market-preview", Static).update(event.content)
+    def _previewed(self, content: Content) -> None:
+        if self.query("#market-preview"):
+            self.query_one("#market-preview", Static).update(content)
 
     def preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
         """The note for these form values (runs in a worker thread)."""
@@ -162,10 +146,10 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
     width = max([len(r.name) for r in p.rivals] + [len("nobody: ducats spent")])
     for rival in p.rivals:
         tag = f"Size {rival.size}" + (" · monopoly +3" if rival.monopoly else "")
-        lines.append(Content.assemble(f"  {rival.name.ljust(width)} ", _bar(rival.lose, 16, f"bold {FULL}"),
-                                      f" {_pct(rival.lose)}  ", (f"{tag} · {rival.owner}", "dim")))
-    lines.append(Content.assemble(f"  {'nobody: ducats spent'.ljust(width)} ", _bar(p.fails, 16, NEARLY),
-                                  f" {_pct(p.fails)}"))
+        lines.append(Content.assemble(f"  {rival.name.ljust(width)} ", odds_bar(rival.lose, 16, f"bold {FULL}"),
+                                      f" {percent(rival.lose)}  ", (f"{tag} · {rival.owner}", "dim")))
+    lines.append(Content.assemble(f"  {'nobody: ducats spent'.ljust(width)} ", odds_bar(p.fails, 16, NEARLY),
+                                  f" {percent(p.fails)}"))
     lines.append(cost)
     order = ", ".join(r.name for r in p.rivals)
     lines.append(Content.styled(f"Dice by hand: {p.dice_per_competition} per competition — {p.name} first, "

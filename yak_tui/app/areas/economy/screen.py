@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import events, on, work
@@ -31,13 +31,11 @@ from textual.widgets import DataTable, Static
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, bar, num
 from yak_tui.app.kit.styles import RULES_TCSS
+from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import economy as board
 from yak_tui.areas.court import short_name
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
-
-if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry
 
 SECTOR_COLUMNS = ["Province", "Sector", "Pot.", "Used", "Room", "Fill", "Businesses (size)"]
 SPECIALIST_SHORT = {"engineer": "Eng.", "spy": "Spies", "missionary": "Miss.", "sailor": "Sail."}
@@ -481,8 +479,6 @@ class MarketScreen(YakScreen):
                                   f"{world.display_name('provinces', province)}")
 
     def palette_entries(self) -> list[PaletteEntry]:
-        from yak_tui.app.main import PaletteEntry
-
         name = self.yak.world.display_name("businesses", self.business) if self.business else "the business"
         entries = [
             PaletteEntry(f"Market: expand {name}", "odds first, then the dice (x)", partial(self.action_act, "expand")),

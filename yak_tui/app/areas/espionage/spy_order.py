@@ -8,8 +8,9 @@ Validation runs as typed, in a worker, exactly as the adjudicator would carry th
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,10 +21,11 @@ from textual.message import Message
 from textual.widgets import Button, Input, Label, Select, Static
 
 from yak_tui.app.kit import YakModal
-from yak_tui.app.kit.command import odds_content
 from yak_tui.app.kit.common import YakInput
+from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas.espionage import (
     DialogOdds,
     catalogue,
@@ -35,6 +37,9 @@ from yak_tui.areas.espionage import (
 )
 from yak_tui.kernel import forms as views
 from yak_tui.kernel.identity import Identity, identity_label
+
+if TYPE_CHECKING:
+    from yak_tui.kernel.model import World
 
 HERE = Path(__file__).parent
 
@@ -52,13 +57,6 @@ class SpyOrderScreen(YakModal[str | None]):
         Binding("ctrl+s", "submit", "Submit privately"),
     ]
 
-    class Checked(Message):
-        def __init__(self, generation: int, problem: views.Problem | None, odds: DialogOdds | None) -> None:
-            super().__init__()
-            self.generation = generation
-            self.problem = problem
-            self.odds = odds
-
     class Filed(Message):
         def __init__(self, data: dict[str, Any] | None, problem: views.Problem | None = None) -> None:
             super().__init__()
@@ -71,7 +69,8 @@ class SpyOrderScreen(YakModal[str | None]):
         self.initial_target = target
         self.initial_mission = mission
         self.problem: views.Problem | None = views.Problem("mission", "choose the mission")
-        self._generation = 0
+        self._checker: CommandWorker[tuple[views.Problem | None, DialogOdds | None]] = CommandWorker(
+            self, "validate", self._checked)
         self._fields_for: tuple[str, str] | None = None  # (mission, target) the fields were built for
         self.busy = False
         self.forced = False  # the user tried to submit: show every problem in full
@@ -200,23 +199,20 @@ class SpyOrderScreen(YakModal[str | None]):
 
     # -- validation ---------------------------------------------------------------------------------
     def _validate(self) -> None:
-        self._generation += 1
         if not self._mission():
+            self._checker.cancel()
             self._apply(views.Problem("mission", "choose the mission"), None)
             return
-        self._check(self._generation, self._values())
+        self._checker.start(partial(self._check, self.yak.world, self.yak.identity, self._values()))
 
-    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
-    def _check(self, generation: int, values: dict[str, Any]) -> None:
-        world, identity = self.yak.world, self.yak.identity
-        problem = views.check_command(world, identity, "spy-order", values)
-        odds = mission_dialog_odds(world, identity, values)
-        self.post_message(self.Checked(generation, problem, odds))
+    @staticmethod
+    def _check(world: World, identity: Identity, values: dict[str, Any]) -> tuple[views.Problem | None, DialogOdds | None]:
+        """(In the validation worker.)"""
+        return views.check_command(world, identity, "spy-order", values), mission_dialog_odds(world, identity, values)
 
-    @on(Checked)
-    def _checked(self, event: Checked) -> None:
-        if event.generation == self._generation and not self.busy:
-            self._apply(event.problem, event.odds)
+    def _checked(self, checked: tuple[views.Problem | None, DialogOdds | None]) -> None:
+        if not self.busy:
+            self._apply(*checked)
 
     def _apply(self, problem: views.Problem | None, odds: DialogOdds | None) -> None:
         self.problem = problem

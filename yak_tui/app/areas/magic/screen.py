@@ -12,8 +12,9 @@ it files it as an order instead. The data is `yak_tui.areas.magic.read`; no rule
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -27,7 +28,9 @@ from textual.widgets import Button, Input, Label, Static, Switch
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel, YakInput
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import magic as casting_views
 from yak_tui.areas.magic import STAGES
 from yak_tui.kernel import forms as views
@@ -55,11 +58,9 @@ def band_rows(stage: str, rows: tuple[tuple[str, float], ...], width: int = 8, d
             tone = casting_views.carry_tone(band)
         else:
             tone = casting_views.band_tone(stage, band)
-        filled = round(p * width)
-        bar_style = "$foreground-muted" if dim else TONE_STYLE[tone]
-        lines.append(Content.assemble((band.ljust(label_width), "" if p else "dim"), " ",
-                                      ("█" * filled, bar_style), ("·" * (width - filled), "dim"),
-                                      (f" {p * 100:5.1f}%", "bold" if p and not dim else "dim")))
+        lines.append(odds_row(band, p, label_width=label_width, width=width,
+                              style="$foreground-muted" if dim else TONE_STYLE[tone],
+                              shown_style="bold" if p and not dim else "dim"))
     return Content("\n").join(lines)
 
 
@@ -75,14 +76,12 @@ class CastingScreen(YakScreen):
         Binding("ctrl+f", "describe", "Describe consequence"),
     ]
 
-    class Validated(Message):
-        def __init__(self, generation: int, setup: casting_views.CastSetup, problem: views.Problem | None,
-                     order: bool) -> None:
-            super().__init__()
-            self.generation = generation
-            self.setup = setup
-            self.problem = problem
-            self.order = order
+    class Validated(NamedTuple):
+        """What the newest validation found: the setup and its odds, the problem, and whether it files an order."""
+
+        setup: casting_views.CastSetup
+        problem: views.Problem | None
+        order: bool
 
     class Cast(Message):
         """The casting was written: its rolls (stage order), the odds before each, the chronicle lines."""
@@ -123,8 +122,7 @@ class CastingScreen(YakScreen):
         self.setup: casting_views.CastSetup | None = None
         self.problem: views.Problem | None = None
         self.as_order = False
-        self._generation = 0
-        self._checked = 0  # the generation the shown problem belongs to
+        self._checker: CommandWorker[CastingScreen.Validated] = CommandWorker(self, "cast-validate", self._validated)
         self._cast_when_checked = False  # ctrl+r came while the last keystroke was being validated
         self.stage = 0  # the stage being revealed
         self.naturals: list[int] = []  # dice by hand, typed so far
@@ -234,21 +232,17 @@ class CastingScreen(YakScreen):
         self._update_button()
 
     def _validate(self) -> None:
-        self._generation += 1
-        self._check(self._generation, self._form_values())
+        self._checker.start(partial(self._check, self.yak.world, self.identity, self._form_values()))
 
-    @work(thread=True, exclusive=True, group="cast-validate", exit_on_error=False)
-    def _check(self, generation: int, values: dict[str, Any]) -> None:
-        world, identity = self.yak.world, self.identity
+    def _check(self, world: World, identity: Identity, values: dict[str, Any]) -> CastingScreen.Validated:
+        """(In the validation worker.)"""
         setup = casting_views.cast_setup(world, identity, values)
         route = views.command_route(world, identity, "cast", values)
-        self.post_message(self.Validated(generation, setup, route.problem, route.as_order))
+        return self.Validated(setup, route.problem, route.as_order)
 
-    @on(Validated)
     def _validated(self, event: Validated) -> None:
-        if event.generation != self._generation or self.phase != "setup":
+        if self.phase != "setup":
             return
-        self._checked = event.generation
         self.setup = event.setup
         self.problem = event.problem
         self.as_order = event.order
@@ -309,7 +303,7 @@ class CastingScreen(YakScreen):
     def action_cast(self) -> None:
         if self.phase != "setup":
             return
-        if self._checked != self._generation:
+        if self._checker.pending:
             # What was just typed is still being checked: cast (or say why not) once it is.
             self._cast_when_checked = True
             return

@@ -26,7 +26,8 @@ from textual.widgets import Static
 from yak_tui.app.areas.nobles.hexmap import HexMap
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel
-from yak_tui.app.messages import FocusPlace
+from yak_tui.app.kit.odds import odds_row
+from yak_tui.app.messages import FocusPlace, PaletteEntry
 from yak_tui.areas import nobles as map_views
 from yak_tui.areas.court import short_name
 from yak_tui.kernel import forms as views
@@ -66,10 +67,9 @@ def odds_lines(item: map_views.CommandOdds, width: int = 10) -> list[Content]:
     lines = [Content.assemble((f"{title} ", "bold"), (f"Power {item.power:g} vs Resistance {item.resistance:g}"
                                                         f"{doubled} · {item.cost} ducat", "dim"))]
     for outcome, p in item.rows:
-        filled = round(p * width)
-        lines.append(Content.assemble(("  ", ""), (f"{outcome:<9}", "" if p else "dim"),
-                                      ("█" * filled, OUTCOME_STYLE.get(outcome, "$primary")),
-                                      ("·" * (width - filled), "dim"), (f" {pct(p):>5}", "bold" if p else "dim")))
+        lines.append(Content.assemble("  ", odds_row(outcome, p, label_width=9, width=width, gap="",
+                                                     style=OUTCOME_STYLE.get(outcome, "$primary"),
+                                                     shown=f"{pct(p):>5}", shown_style="bold" if p else "dim")))
     return lines
 
 
@@ -478,8 +478,6 @@ class MapScreen(YakScreen):
 
     def palette_entries(self) -> list[Any]:
         from functools import partial
-
-        from yak_tui.app.main import PaletteEntry
 
         return [PaletteEntry(f"Map: show {n.name}'s Relocate range", f"{n.title} · {n.where}",
                              partial(self.choose, n.id)) for n in self.nobles]

@@ -28,11 +28,13 @@ from textual.widgets import Button, DataTable, Label, Select, SelectionList, Sta
 from yak_tui.app.kit import NARROW, YakModal, YakScreen
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.worker import CommandWorker
+from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.model import World
 
 if TYPE_CHECKING:
-    from yak_tui.app.main import PaletteEntry
+    from yak_tui.kernel.identity import Identity
 
 CSS = Path(__file__).with_name("sieges.tcss")
 DIALOG_CSS: list[str | PurePath] = [DIALOGS_TCSS, CSS]
@@ -486,8 +488,6 @@ class SiegesScreen(YakScreen):
 
     # -- actions -------------------------------------------------------------------------------------------
     def palette_entries(self) -> list[PaletteEntry]:
-        from yak_tui.app.main import PaletteEntry
-
         entries = [PaletteEntry("Sieges: begin a siege", "pick a walled fort and the units camped by it (n)",
                                 self.action_begin)]
         card = self.active_card
@@ -626,13 +626,6 @@ class SiegeBeginScreen(YakModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"),
                                              Binding("ctrl+r", "begin", "Begin siege", show=False)]
 
-    class Checked(Message):
-        def __init__(self, generation: int, plan: monitor.SiegePlan | None, problem: Any) -> None:
-            super().__init__()
-            self.generation = generation
-            self.plan = plan
-            self.problem = problem
-
     class Done(Message):
         def __init__(self, lines: tuple[str, ...], problem: Any) -> None:
             super().__init__()
@@ -644,7 +637,8 @@ class SiegeBeginScreen(YakModal[None]):
         self.fort = fort
         self.problem: Any = None
         self.running = False
-        self._generation = 0
+        self._checker: CommandWorker[tuple[monitor.SiegePlan | None, Any]] = CommandWorker(
+            self, "validate", self._checked)
         self._units_for: str | None = None  # the fort the unit list was filled for
 
     def compose(self) -> ComposeResult:
@@ -722,28 +716,25 @@ class SiegeBeginScreen(YakModal[None]):
         self._check()
 
     def _check(self) -> None:
-        self._generation += 1
         self.query_one("#begin", Button).disabled = True
         fort, units = self._fort(), self._units()
         if not fort:
+            self._checker.cancel()
             self._show(None, None)
             return
-        self._validate(self._generation, fort, units)
+        self._checker.start(partial(self._validate, self.yak.world, self.yak.identity, fort, units))
 
-    @work(thread=True, exclusive=True, group="validate", exit_on_error=False)
-    def _validate(self, generation: int, fort: str, units: list[str]) -> None:
+    @staticmethod
+    def _validate(world: World, identity: Identity, fort: str, units: list[str]) -> tuple[monitor.SiegePlan | None, Any]:
+        """(In the validation worker.) The plan the siege would start with, and why it would be refused."""
         from yak_tui.kernel import forms as views
 
-        world, identity = self.yak.world, self.yak.identity
-        params = {"fort": fort, "units": ",".join(units)}
-        problem = views.check_command(world, identity, "siege-begin", params)
-        plan = monitor.siege_plan(world, identity, fort, units)
-        self.post_message(self.Checked(generation, plan, problem))
+        problem = views.check_command(world, identity, "siege-begin", {"fort": fort, "units": ",".join(units)})
+        return monitor.siege_plan(world, identity, fort, units), problem
 
-    @on(Checked)
-    def _checked(self, event: Checked) -> None:
-        if event.generation == self._generation and not self.running:
-            self._show(event.plan, event.problem)
+    def _checked(self, checked: tuple[monitor.SiegePlan | None, Any]) -> None:
+        if not self.running:
+            self._show(*checked)
 
     def _show(self, plan: monitor.SiegePlan | None, problem: Any) -> None:
         self.problem = problem
