@@ -8,14 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
-HOLDING = ("kernel", "store", "areas", "court-internals", "espionage-internals", "magic-internals",
-           "warfare-internals")
-# Broken on the kernel branch only by imports the other issue-12 branches rewrite (front ends and
-# warfare/magic reaching into economy and nobles modules); the lead flips these at the merge.
-PENDING = ("front-ends", "economy-internals", "nobles-internals")
+CONTRACTS = ("kernel", "store", "areas", "front-ends", "court-internals", "economy-internals", "espionage-internals",
+             "magic-internals", "nobles-internals", "warfare-internals")
 
 
 def lint_imports(*args: str) -> subprocess.CompletedProcess[str]:
@@ -28,24 +23,16 @@ def contract_args(ids: tuple[str, ...]) -> list[str]:
 
 
 def test_the_layer_contracts_hold() -> None:
-    done = lint_imports(*contract_args(HOLDING))
+    done = lint_imports(*contract_args(CONTRACTS))
     assert done.returncode == 0, done.stdout + done.stderr
-    assert f"{len(HOLDING)} kept, 0 broken" in done.stdout
-
-
-@pytest.mark.xfail(reason="holds once the app, espionage, economy and warfare/magic/nobles branches of issue 12 "
-                          "are merged (front ends and areas import other areas through their packages)",
-                   strict=False)
-def test_the_contracts_pending_the_merge_hold() -> None:
-    done = lint_imports(*contract_args(PENDING))
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{len(CONTRACTS)} kept, 0 broken" in done.stdout
 
 
 def test_every_contract_is_run_by_a_test() -> None:
     import tomllib
 
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-    assert sorted(c["id"] for c in config["contracts"]) == sorted(HOLDING + PENDING)
+    assert sorted(c["id"] for c in config["contracts"]) == sorted(CONTRACTS)
 
 
 def test_the_checker_can_fail(tmp_path: Path) -> None:
