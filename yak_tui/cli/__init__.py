@@ -96,8 +96,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
 
     new = sub.add_parser("new", help="create a world file")
-    new.add_argument("path")
+    new.add_argument("path", nargs="?")
     new.add_argument("--demo", action="store_true", help="fill it with the demo world Elbreth")
+    new.add_argument("--from", dest="source", metavar="TOML",
+                     help="build it from a world file you wrote (docs/world-format.md)")
+    new.add_argument("--template", action="store_true",
+                     help="print a commented starting world file (two kingdoms) instead of creating a save")
     new.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     resolve = sub.add_parser("resolve", help="run one rule check without a world")
@@ -135,8 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("restore", help="list backups, or restore one")
     restore.add_argument("backup", nargs="?")
 
-    export = sub.add_parser("export", help="export the chronicle as forum text")
-    export.add_argument("--format", choices=("bbcode", "markdown"), default="bbcode")
+    export = sub.add_parser("export", help="export the chronicle as forum text, or the whole world as TOML (GM)")
+    export.add_argument("--format", choices=("bbcode", "markdown", "toml"), default="bbcode")
     export.add_argument("--season")
     export.add_argument("--kingdom")
 

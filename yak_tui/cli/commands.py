@@ -46,8 +46,21 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
 def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.demo import create_world
 
-    save = create_world(args.path, demo=args.demo, overwrite=args.force)
-    emit(opts, {"created": str(save.path), "demo": bool(args.demo)}, f"created {save.path}")
+    if args.template:
+        from yak_tui.kernel.authoring import template_text
+
+        if args.path or args.source or args.demo:
+            raise UsageError("new --template prints a starting file: give no path, --from or --demo with it")
+        text = template_text()
+        emit(opts, {"template": text}, text.rstrip("\n"))
+        return 0
+    if not args.path:
+        raise UsageError("new: give the path of the save to create (or --template)")
+    if args.source and args.demo:
+        raise UsageError("new: --from and --demo both say what to fill the world with; give one")
+    save = create_world(args.path, demo=args.demo, overwrite=args.force, source=args.source)
+    payload = {"created": str(save.path), "demo": bool(args.demo), "from": args.source}
+    emit(opts, payload, f"created {save.path}" + (f" from {args.source}" if args.source else ""))
     return 0
 
 
@@ -212,6 +225,16 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
     save = open_save(opts)
     world = World(save.read())
     identity = _identity(opts, world)
+    if args.format == "toml":
+        from yak_tui.kernel.authoring import export_world
+
+        if not identity.is_gm:
+            raise UsageError(f"only the GM may export the whole world (you are {identity})")
+        if args.season or args.kingdom:
+            raise UsageError("export --format toml writes the whole world: --season and --kingdom do not apply")
+        text = export_world(world.data)
+        emit(opts, {"format": "toml", "text": text}, text.rstrip("\n"))
+        return 0
     entries = filter_entries(world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, None, None))
     text = export_entries(world, entries, args.format, identity)
     emit(opts, {"format": args.format, "as": str(identity), "count": len(entries), "text": text}, text)
