@@ -31,8 +31,21 @@ from yak_tui.kernel.hexgrid import axial_to_offset
 from yak_tui.kernel.validation import fields_problem, json_problem, problem, validate_world
 from yak_tui.store.storage import SCHEMA_VERSION
 
-__all__ = ["AUTHORED_TABLES", "TEMPLATE_FILE", "AuthoringError", "Problem", "export_world", "format_reference",
-           "load_world_file", "load_world_text", "template_text", "worlds_equal"]
+__all__ = [
+    "AUTHORED_TABLES",
+    "TEMPLATE_FILE",
+    "AuthoringError",
+    "Problem",
+    "document_problems",
+    "export_world",
+    "format_reference",
+    "load_world_file",
+    "load_world_text",
+    "reference_problems",
+    "referrers",
+    "template_text",
+    "worlds_equal",
+]
 
 TEMPLATE_FILE = Path(__file__).with_name("world_template.toml")
 AUTHORED_TABLES = tuple(name for name in TABLE_NAMES if name != META)
@@ -203,55 +216,15 @@ class _Loader:
                          f"{path!r} names no value of the document")
 
     def check_document(self, table: str, doc_id: str, doc: dict[str, Any]) -> None:
-        """Every problem of one document: shapes, required fields, and fields the schema lacks."""
-        fields = SCHEMAS[table].fields
-        for name, spec in fields.items():
-            if name not in doc:
-                if spec.required:
-                    hint = f" (or list it in {NULLS} for none)" if spec.nullable else ""
-                    self.add(self.row_lines.get((table, doc_id)), table, doc_id, name, f"is required{hint}")
-                continue
-            found = problem(spec, doc[name], name)
-            if found:
-                self.add(self.field_line(table, doc_id, found[0]), table, doc_id, found[0], found[1])
-        for name, value in doc.items():
-            if name not in fields:
-                close = difflib.get_close_matches(name, list(fields), n=3)
-                hint = f"did you mean {', '.join(close)}?" if close else f"fields: {', '.join(fields)}"
-                self.add(self.field_line(table, doc_id, name), table, doc_id, name,
-                         f"is not a field of {table} ({hint})")
-            else:
-                for path in _unknown_fields(fields[name], value, name):
-                    self.add(self.field_line(table, doc_id, path), table, doc_id, path, "is not a known field here")
+        for path, reason in document_problems(table, doc):
+            line = self.row_lines.get((table, doc_id)) if reason.startswith("is required") else \
+                self.field_line(table, doc_id, path)
+            self.add(line, table, doc_id, path, reason)
 
-    # -- references --------------------------------------------------------------------------------
     def check_references(self, data: dict[str, dict[str, Any]], table: str, doc_id: str,
                          doc: dict[str, Any]) -> None:
-        fields = SCHEMAS[table].fields
-        for name, value in doc.items():
-            if name in fields:
-                for path, target, wanted in _references(fields[name], value, name):
-                    if wanted not in data[target]:
-                        self.add(self.field_line(table, doc_id, path), table, doc_id, path,
-                                 f"names {target} {wanted!r}, which the file does not hold")
-        if table == "characters" and isinstance(doc.get("location"), str):
-            place = doc["location"]
-            if place not in data["pcs"] and place not in data["units"]:
-                self.add(self.field_line(table, doc_id, "location"), table, doc_id, "location",
-                         f"names {place!r}, which is neither a pcs nor a units id of the file")
-        if table == "pcs":
-            for index, holder in enumerate(doc.get("holds_treasury_of") or []):
-                kind, _, holder_id = str(holder).partition(":")
-                if kind not in ("kingdoms", "characters") or holder_id not in data[kind]:
-                    self.add(self.field_line(table, doc_id, "holds_treasury_of"), table, doc_id,
-                             f"holds_treasury_of[{index}]",
-                             f"{holder!r} is not kingdoms:<id> or characters:<id> of the file")
-        if table == "units":
-            inside = doc.get("inside")
-            pc = data["pcs"].get(inside) if isinstance(inside, str) else None
-            if pc is not None and isinstance(pc.get("hex"), list) and pc.get("hex") != doc.get("hex"):
-                self.add(self.field_line(table, doc_id, "hex"), table, doc_id, "hex",
-                         f"is {doc.get('hex')}, but the unit garrisons {inside!r} at {pc['hex']}")
+        for path, reason in reference_problems(data, table, doc):
+            self.add(self.field_line(table, doc_id, path), table, doc_id, path, reason)
 
     def check_map(self, data: dict[str, dict[str, Any]], size: Any) -> None:
         if not (isinstance(size, dict) and set(size) == {"columns", "rows"}
@@ -317,6 +290,77 @@ class _Loader:
         for _, kingdom in data["kingdoms"].items():
             kingdom.setdefault("year_counters", {})
         data[META] = {META_ID: meta}
+
+
+def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """Every way one document breaks its table's schema: shapes, required fields, and fields the
+    schema does not know (a world file and the GM's edits are strict where saves are open)."""
+    out: list[tuple[str, str]] = []
+    fields = SCHEMAS[table].fields
+    for name, spec in fields.items():
+        if name not in doc:
+            if spec.required:
+                hint = f" (or list it in {NULLS} for none)" if spec.nullable else ""
+                out.append((name, f"is required{hint}"))
+            continue
+        found = problem(spec, doc[name], name)
+        if found:
+            out.append(found)
+    for name, value in doc.items():
+        if name not in fields:
+            close = difflib.get_close_matches(name, list(fields), n=3)
+            hint = f"did you mean {', '.join(close)}?" if close else f"fields: {', '.join(fields)}"
+            out.append((name, f"is not a field of {table} ({hint})"))
+        else:
+            out.extend((path, "is not a known field here") for path in _unknown_fields(fields[name], value, name))
+    return out
+
+
+def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]
+                       ) -> list[tuple[str, str]]:
+    """Every id the document names that `data` does not hold."""
+    out: list[tuple[str, str]] = []
+    fields = SCHEMAS[table].fields
+    for name, value in doc.items():
+        if name in fields:
+            for path, target, wanted in _references(fields[name], value, name):
+                if wanted not in data[target]:
+                    out.append((path, f"names {target} {wanted!r}, which the world does not hold"))
+    if table == "characters" and isinstance(doc.get("location"), str):
+        place = doc["location"]
+        if place not in data["pcs"] and place not in data["units"]:
+            out.append(("location", f"names {place!r}, which is neither a pcs nor a units id of the world"))
+    if table == "pcs":
+        for index, holder in enumerate(doc.get("holds_treasury_of") or []):
+            kind, _, holder_id = str(holder).partition(":")
+            if kind not in ("kingdoms", "characters") or holder_id not in data[kind]:
+                out.append((f"holds_treasury_of[{index}]",
+                            f"{holder!r} is not kingdoms:<id> or characters:<id> of the world"))
+    if table == "units":
+        inside = doc.get("inside")
+        pc = data["pcs"].get(inside) if isinstance(inside, str) else None
+        if pc is not None and isinstance(pc.get("hex"), list) and pc.get("hex") != doc.get("hex"):
+            out.append(("hex", f"is {doc.get('hex')}, but the unit garrisons {inside!r} at {pc['hex']}"))
+    return out
+
+
+def referrers(data: Mapping[str, Mapping[str, Any]], table: str, doc_id: str) -> list[str]:
+    """`table 'id' field` of every document that names `doc_id` of `table` (before removing it)."""
+    out: list[str] = []
+    for other in AUTHORED_TABLES:
+        if other == "chronicle":
+            continue  # history names what once was; it may outlive it
+        fields = SCHEMAS[other].fields
+        for other_id, doc in data[other].items():
+            for name, value in doc.items():
+                if name in fields:
+                    out.extend(f"{other} {other_id!r} {path}" for path, target, wanted
+                               in _references(fields[name], value, name) if target == table and wanted == doc_id)
+            if table in ("pcs", "units") and other == "characters" and doc.get("location") == doc_id:
+                out.append(f"characters {other_id!r} location")
+            if other == "pcs" and f"{table}:{doc_id}" in (doc.get("holds_treasury_of") or []):
+                out.append(f"pcs {other_id!r} holds_treasury_of")
+    return out
 
 
 def _step(holder: Any, step: str | int) -> Any:

@@ -250,6 +250,7 @@ CHARACTERS = TableSchema("characters", "Characters: kings, nobles, agents, merch
     "legion": text("the friendly legion an Agent rides with", nullable=True, ref="units"),
     "residence": text("where he lives", nullable=True, ref="pcs"),
     "vault": text("where his treasury is kept", nullable=True, ref="pcs"),
+    "faith": text("his own faith, where it is not his kingdom's"),
     "treasury": number("ducats", required=True),
     "status": text("fresh, weary or exhausted", required=True, choices=STATUSES),
     "alive": flag("alive", required=True),
