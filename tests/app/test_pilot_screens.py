@@ -159,7 +159,8 @@ async def test_palette_reaches_every_screen_action_and_name(save_path: Path) -> 
         await pilot.press("enter")
         await wait_for(pilot, lambda: on_top(app, MapScreen), what="the map")
         await wait_for(pilot, lambda: app.screen.query_one(HexMap).cursor == (6, 9), what="cursor on Keshar")
-        assert "Host of Kesh" in widget_text(app)
+        # The details panel follows the cursor once the map has drawn it: wait for that, not a guess.
+        await wait_for(pilot, lambda: "Host of Kesh" in widget_text(app), what="Keshar's details")
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: on_top(app, CommandPalette), what="the palette")
         await pilot.press(*"Go to Chronicle")
