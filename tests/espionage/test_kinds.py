@@ -102,16 +102,16 @@ def _priced(text: str) -> str:
 
 
 def test_order_help_quotes_the_loaded_prices(house: Path) -> None:
-    assert mission_params()["bandits"].help == "extra bandit regiments (2d each)"
-    assert mission_params()["poison"].help == "assassinations: +3d for poison"
+    assert mission_params()["bandits"].help_text == "extra bandit regiments (2d each)"
+    assert mission_params()["poison"].help_text == "assassinations: +3d for poison"
     priced = _priced(DEFAULT)
     assert priced != DEFAULT
     (house / "espionage.toml").write_text(priced, encoding="utf-8")
     set_override_dir(str(house))
     params = mission_params()
-    assert params["bandits"].help == "extra bandit regiments (5d each)"
-    assert params["poison"].help == "assassinations: +7d for poison"
-    assert params["privateers"].help == "extra privateer ships (4d each)"  # unchanged price, unchanged help
+    assert params["bandits"].help_text == "extra bandit regiments (5d each)"
+    assert params["poison"].help_text == "assassinations: +7d for poison"
+    assert params["privateers"].help_text == "extra privateer ships (4d each)"  # unchanged price, unchanged help
     assert set(EXTRA_PARAMS.values()) | {POISON_EXTRA} <= {x.kind for m in catalogue().values() for x in m.extras}
 
 

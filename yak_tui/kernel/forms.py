@@ -86,7 +86,7 @@ def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField,
                             sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0]))))
         elif pname == "audience":
             options = audience_choices(world, viewer)
-        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help,
+        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text,
                                  options))
     return tuple(fields)
 
@@ -95,7 +95,7 @@ def command_choice(world: World, viewer: Identity, name: str) -> CommandChoice:
     from yak_tui.kernel.commands import spec_for
 
     spec = spec_for(name)
-    return CommandChoice(spec.name, spec.help, spec.category, param_fields(world, viewer, name), spec.rolls,
+    return CommandChoice(spec.name, spec.help_text, spec.category, param_fields(world, viewer, name), spec.rolls,
                          spec.odds is not None)
 
 
@@ -119,7 +119,7 @@ def all_commands() -> tuple[tuple[str, str, str], ...]:
     from yak_tui.kernel.commands import COMMANDS, load_command_modules
 
     load_command_modules()
-    return tuple((n, s.help, s.category) for n, s in sorted(COMMANDS.items()))
+    return tuple((n, s.help_text, s.category) for n, s in sorted(COMMANDS.items()))
 
 
 class Problem(NamedTuple):
