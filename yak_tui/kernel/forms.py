@@ -197,10 +197,12 @@ def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, 
 
 class Route(NamedTuple):
     """How a viewer carries out a command: now (`as_order` false) or filed as an order for its
-    adjudicator (`as_order` true); `problem` is what stands in the way of that, if anything."""
+    adjudicator (`as_order` true); `problem` is what stands in the way of that, if anything;
+    `refusal`, for an order, is why the viewer may not run it himself."""
 
     as_order: bool
     problem: Problem | None
+    refusal: Problem | None = None
 
 
 def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> Route:
@@ -212,7 +214,7 @@ def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, A
     """
     problem = check_command(world, viewer, name, raw)
     if problem is not None and problem.field == "identity" and not viewer.is_gm:
-        return Route(True, check_order(world, viewer, name, raw))
+        return Route(True, check_order(world, viewer, name, raw), problem)
     return Route(False, problem)
 
 
