@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from yak_plugin import Table
 
-from yak_tui.kernel.demo import create_world
 from yak_tui.store.storage import WorldFile
 
 
 @pytest.fixture
-def save(tmp_path: Path) -> WorldFile:
-    return create_world(tmp_path / "w.json")
+def save(table: Table) -> WorldFile:
+    """The shared `table` fixture's demo world file (tests/yak_plugin.py)."""
+    return table.save

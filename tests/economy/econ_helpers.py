@@ -1,21 +1,21 @@
-"""Shared helpers for the economy world-layer tests: one-line commands and state reads."""
+"""Shared helpers for the economy world-layer tests: state reads over the shared `table` fixture
+(tests/yak_plugin.py), which runs the commands."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandResult, run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
+from yak_plugin import Table
+
+from yak_tui.kernel.commands import CommandResult
 from yak_tui.store.storage import WorldFile
 
 
 def run(save: WorldFile, who: str, name: str, params: dict[str, Any] | None = None,
         dice: Sequence[int] = ()) -> CommandResult:
-    """Run a command; with no dice given, any die rolled fails the test (ScriptedDice([]))."""
-    return run_command(save, Identity.parse(who), name, params or {}, ScriptedDice(list(dice)))
+    """`Table.run` on `save`: with no dice given, any die rolled fails the test."""
+    return Table(save).run(who, name, dice=dice, **(params or {}))
 
 
 def state(save: WorldFile) -> dict[str, dict[str, Any]]:
@@ -24,16 +24,11 @@ def state(save: WorldFile) -> dict[str, dict[str, Any]]:
 
 def edit(save: WorldFile, change: Callable[[dict[str, dict[str, Any]]], None]) -> None:
     """Change the saved world directly (test set-up only)."""
-    with save.transaction() as data:
-        change(data)
+    Table(save).edit(change)
 
 
 def set_date(save: WorldFile, label: str) -> None:
-    def change(data: dict[str, dict[str, Any]]) -> None:
-        data["meta"]["world"]["date"] = GameDate.parse(label).to_dict()
-        data["meta"]["world"]["undo"] = []
-
-    edit(save, change)
+    Table(save).set_date(label)
 
 
 def treasury(save: WorldFile, table: str, doc_id: str) -> float:

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from econ_helpers import run
+from yak_plugin import Table
 
 from yak_tui.areas.economy import read
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.forms import check_command, check_order
+from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.tables import set_override_dir
 from yak_tui.store.storage import WorldFile
@@ -65,3 +67,23 @@ def test_a_ledger_line_with_a_garbage_amount_raises_instead_of_reading_as_zero(s
         read.lending_preview(world, GM, "hale-bank", "credit")
     with pytest.raises(ValueError, match="ten"):
         read.ledger_lines(world, GM)
+
+
+def test_action_route_follows_the_one_run_or_order_rule(table: Table) -> None:
+    """The market's route is `kernel.forms.command_route` with the GM's "refused" label: run it,
+    file it as an order (saying why it is not his to run), or refused with the reason."""
+    world = table.world
+    corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")
+    expand = {"business": "hale-bank", "sizes": 1}
+    assert read.action_route(world, GM, "business-expand", expand) == read.Route("direct")
+    refusal = check_command(world, corvin, "business-expand", expand)
+    assert refusal is not None and refusal.field == "identity"
+    assert read.action_route(world, corvin, "business-expand", expand) == read.Route(
+        "order", refusal.reason, refusal.who_may)
+    filed = check_order(world, lysa, "business-expand", expand)
+    assert filed is not None and filed.field == "order.identity"
+    assert read.action_route(world, lysa, "business-expand", expand) == read.Route(
+        "refused", filed.reason, filed.who_may)
+    # Any other refusal is the dialog's to show: the action opens it.
+    assert read.action_route(world, corvin, "produce", {"business": "salt-works", "good": "Salt",
+                                                        "quantity": -1}) == read.Route("direct")

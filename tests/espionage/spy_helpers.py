@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from yak_plugin import Table
+
 from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandContext, CommandResult, load_command_modules, run_command
+from yak_tui.kernel.commands import CommandContext, CommandResult, load_command_modules
 from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
@@ -24,7 +26,8 @@ KING_KESH = Identity.parse("king:kesh")
 
 def do(save: WorldFile, name: str, params: dict[str, Any], dice: Iterable[int] = (),
        who: Identity = GM) -> CommandResult:
-    return run_command(save, who, name, params, ScriptedDice(list(dice)))
+    """`Table.run` on `save` (tests/yak_plugin.py), as `who`."""
+    return Table(save).run(who, name, dice=list(dice), **params)
 
 
 def read(save: WorldFile) -> World:
@@ -32,8 +35,7 @@ def read(save: WorldFile) -> World:
 
 
 def mutate(save: WorldFile, fn: Callable[[World], None]) -> None:
-    with save.transaction() as data:
-        fn(World(data))
+    Table(save).edit(lambda data: fn(World(data)))
 
 
 def put_effect(world: World, effect_id: str, kind: str, mission: str, sponsor: str, target: str,

@@ -4,7 +4,6 @@ and the target learning only what detection revealed."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,11 +22,6 @@ from yak_tui.kernel.session import due_for
 from yak_tui.store.storage import WorldFile
 
 SECRET_KEYS = ("naturals", "modifiers", "total", "band", "secret", "known_to_target", "known_sponsor", "evidence")
-
-
-@pytest.fixture
-def save(tmp_path: Path) -> WorldFile:
-    return create_world(tmp_path / "w.json")
 
 
 def yak(capsys: pytest.CaptureFixture[str], save: WorldFile, *argv: str, who: str = "gm") -> Any:

@@ -4,7 +4,6 @@ security breaches, infiltrations, purges, detection, counter-spy stationing and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,16 +25,10 @@ from yak_tui.areas.espionage import read as board
 from yak_tui.areas.espionage.rules import catalogue, mission, mission_cost
 from yak_tui.kernel.audience import visible_entries
 from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.demo import create_world
 from yak_tui.kernel.identity import GM
 from yak_tui.kernel.model import World
 from yak_tui.kernel.seasons import due_items
 from yak_tui.store.storage import WorldFile
-
-
-@pytest.fixture
-def save(tmp_path: Path) -> WorldFile:
-    return create_world(tmp_path / "w.json")
 
 
 def _ready(world: World, skip: str = "") -> None:

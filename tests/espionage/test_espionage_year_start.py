@@ -4,7 +4,6 @@ and effects that run out after exactly 4 seasons."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,11 +28,6 @@ from yak_tui.kernel.demo import build_world, create_world
 from yak_tui.kernel.identity import GM
 from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
-
-
-@pytest.fixture
-def save(tmp_path: Path) -> WorldFile:
-    return create_world(tmp_path / "w.json")
 
 
 @pytest.fixture

@@ -102,16 +102,16 @@ def _priced(text: str) -> str:
 
 
 def test_order_help_quotes_the_loaded_prices(house: Path) -> None:
-    assert mission_params()["bandits"].help == "extra bandit regiments (2d each)"
-    assert mission_params()["poison"].help == "assassinations: +3d for poison"
+    assert mission_params()["bandits"].help_text == "extra bandit regiments (2d each)"
+    assert mission_params()["poison"].help_text == "assassinations: +3d for poison"
     priced = _priced(DEFAULT)
     assert priced != DEFAULT
     (house / "espionage.toml").write_text(priced, encoding="utf-8")
     set_override_dir(str(house))
     params = mission_params()
-    assert params["bandits"].help == "extra bandit regiments (5d each)"
-    assert params["poison"].help == "assassinations: +7d for poison"
-    assert params["privateers"].help == "extra privateer ships (4d each)"  # unchanged price, unchanged help
+    assert params["bandits"].help_text == "extra bandit regiments (5d each)"
+    assert params["poison"].help_text == "assassinations: +7d for poison"
+    assert params["privateers"].help_text == "extra privateer ships (4d each)"  # unchanged price, unchanged help
     assert set(EXTRA_PARAMS.values()) | {POISON_EXTRA} <= {x.kind for m in catalogue().values() for x in m.extras}
 
 
@@ -127,3 +127,45 @@ def test_a_house_rule_changes_the_command_list(house: Path) -> None:
 
     assert "(costs 0d and one spy)" in listing()
     assert "(costs 1d and one spy)" in listing("--rules", str(house))
+
+
+def test_mission_text_quotes_the_missions_own_numbers(house: Path) -> None:
+    """The descriptions' numbers are placeholders filled from the mission's values at load: the
+    default reads as the seed; a house rule that changes a number changes the text."""
+    texts = {slug: entry.text for slug, entry in catalogue().items()}
+    assert "1 ducat/province will be stolen" in texts["infiltrate-treasury"]
+    assert "Every additional 2d spent" in texts["fund-bandits"]
+    assert "provides a +2 bonus to the success" in texts["create-security-breach"]
+    assert "will last for 1 year" in texts["establish-smuggling-ring"]
+    assert not any("{" in text or "}" in text for text in texts.values())
+    (house / "espionage.toml").write_text('''
+[modifiers]
+security_breach = 3
+
+[[missions]]
+slug = "infiltrate-treasury"
+[missions.params]
+ducats_per_province = 2
+
+[[missions]]
+slug = "fund-bandits"
+extras = [{ kind = "bandit-regiment", ducats_each = 5 }]
+
+[[missions]]
+slug = "establish-smuggling-ring"
+duration_seasons = 8
+''', encoding="utf-8")
+    set_override_dir(str(house))
+    texts = {slug: entry.text for slug, entry in catalogue().items()}
+    assert "2 ducat/province will be stolen" in texts["infiltrate-treasury"]
+    assert "Every additional 5d spent" in texts["fund-bandits"]
+    assert "provides a +3 bonus to the success" in texts["create-security-breach"]
+    assert "will last for 2 year" in texts["establish-smuggling-ring"]
+
+
+def test_a_mission_text_naming_no_value_is_refused(house: Path) -> None:
+    (house / "espionage.toml").write_text(
+        '[[missions]]\nslug = "limit-trade"\ntext = "Cuts the allowance by {allowance} ducats."\n', encoding="utf-8")
+    set_override_dir(str(house))
+    with pytest.raises(RulesTableError, match=r"limit-trade.*allowance"):
+        catalogue()

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from yak_plugin import Table
 
 from yak_tui.kernel.commands import load_command_modules
-from yak_tui.kernel.demo import build_world, create_world
+from yak_tui.kernel.demo import build_world
 from yak_tui.kernel.model import World
 from yak_tui.store.storage import WorldFile
 
@@ -15,9 +14,9 @@ load_command_modules()
 
 
 @pytest.fixture
-def save(tmp_path: Path) -> WorldFile:
-    """The demo world Elbreth in `saves/world.json` under a fresh directory."""
-    return create_world(tmp_path / "saves" / "world.json")
+def save(table: Table) -> WorldFile:
+    """The shared `table` fixture's demo world Elbreth, in `saves/world.json` (tests/yak_plugin.py)."""
+    return table.save
 
 
 @pytest.fixture

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+import yak_plugin
 from warfare_helpers import Table
-
-from yak_tui.kernel.demo import create_world
 
 
 @pytest.fixture
-def t(tmp_path: Path) -> Table:
-    return Table(create_world(tmp_path / "w.json"))
+def t(table: yak_plugin.Table) -> Table:
+    """The shared `table` fixture (tests/yak_plugin.py) with the warfare shorthands."""
+    return Table(table)

@@ -1,15 +1,15 @@
-"""Helpers for the warfare world tests: the demo world on disk and a way to drive it."""
+"""Helpers for the warfare world tests: the shared `table` fixture (tests/yak_plugin.py) with the
+warfare tests' shorthands (treasuries, field updates, the chronicle as a viewer reads it)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import pytest
+import yak_plugin
 
 from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandError, CommandResult, run_command
-from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.commands import CommandError, CommandResult
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.session import advance_season
@@ -17,14 +17,15 @@ from yak_tui.store.storage import WorldFile
 
 
 class Table:
-    """The demo world on disk, driven the way the CLI and the app drive it."""
+    """The shared fixture's demo world on disk, driven the way the CLI and the app drive it."""
 
-    def __init__(self, save: WorldFile) -> None:
-        self.save = save
+    def __init__(self, table: yak_plugin.Table) -> None:
+        self.table = table
+        self.save: WorldFile = table.save
 
     @property
     def world(self) -> World:
-        return World(self.save.read())
+        return self.table.world
 
     def get(self, table: str, doc_id: str) -> dict[str, Any]:
         return self.world.get(table, doc_id)
@@ -33,8 +34,7 @@ class Table:
         return float(self.get(table, doc_id)["treasury"])
 
     def edit(self, fn: Callable[[World], None]) -> None:
-        with self.save.transaction() as data:
-            fn(World(data))
+        self.table.edit(lambda data: fn(World(data)))
 
     def set(self, table: str, doc_id: str, **fields: Any) -> None:
         def change(world: World) -> None:
@@ -44,17 +44,12 @@ class Table:
 
     def do(self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (),
            who: str = "gm") -> CommandResult:
-        return run_command(self.save, Identity.parse(who), name, params or {}, ScriptedDice(list(dice)))
+        return self.table.run(who, name, dice=dice, **(params or {}))
 
     def refused(self, name: str, params: dict[str, Any], field: str, text: str, dice: Sequence[int] = (),
                 who: str = "gm") -> CommandError:
-        before = self.save.path.read_bytes()
-        with pytest.raises(CommandError) as caught:
-            self.do(name, params, dice, who)
-        assert caught.value.field == field, caught.value
-        assert text in caught.value.reason, caught.value.reason
-        assert self.save.path.read_bytes() == before, "a refused command changed the save"
-        return caught.value
+        """`Table.refused`: refused on `field`, its reason holding `text`, the file unchanged."""
+        return self.table.refused(who, name, field=field, text=text, dice=dice, **params)
 
     def advance(self) -> CommandResult:
         """Close the season as the app and the CLI do (a backup, then the `advance` command)."""

@@ -108,7 +108,7 @@ def build_parser() -> argparse.ArgumentParser:
     checks = resolve.add_subparsers(dest="check", metavar="CHECK")
     load_resolve_checks()
     for name, check in RESOLVE_CHECKS.items():
-        cp = checks.add_parser(name, help=check.help)
+        cp = checks.add_parser(name, help=check.help_text)
         check.add_arguments(cp)
         _dice_flags(cp)
 

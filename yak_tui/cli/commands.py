@@ -92,11 +92,11 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     load_command_modules()
     if args.list or not args.command:
-        listing = {name: {"help": spec.help, "category": spec.category,
-                          "params": {k: {"type": p.kind.__name__, "required": p.required, "help": p.help}
+        listing = {name: {"help": spec.help_text, "category": spec.category,
+                          "params": {k: {"type": p.kind.__name__, "required": p.required, "help": p.help_text}
                                      for k, p in spec.params.items()}}
                    for name, spec in sorted(COMMANDS.items())}
-        text = "\n".join(f"{name:20} {spec.help}" for name, spec in sorted(COMMANDS.items()))
+        text = "\n".join(f"{name:20} {spec.help_text}" for name, spec in sorted(COMMANDS.items()))
         emit(opts, {"commands": listing}, text)
         return 0
     params = parse_params(args.params)

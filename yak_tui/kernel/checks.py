@@ -13,6 +13,7 @@ from typing import Any
 
 from yak_tui.kernel.dice import Dice
 from yak_tui.kernel.errors import RulesError
+from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole
 
 
@@ -39,12 +40,17 @@ def number_option(text: str) -> float:
 @dataclass(frozen=True)
 class ResolveCheck:
     name: str
-    help: str
+    help: HelpText  # read it as `help_text`: it may be formatted from the tables
     add_arguments: Callable[[argparse.ArgumentParser], None]
     # Rolls the check with the dice given and returns the issue's exact JSON object.
     run: Callable[[argparse.Namespace, Dice], dict[str, Any]]
     # Exact odds as a JSON object, or None when the check has no --odds.
     odds: Callable[[argparse.Namespace], dict[str, Any]] | None = None
+
+    @property
+    def help_text(self) -> str:
+        """The help as `yak resolve` shows it, with the loaded tables' numbers."""
+        return help_text(self.help)
 
 
 RESOLVE_CHECKS: dict[str, ResolveCheck] = {}

@@ -19,6 +19,7 @@ from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.errors import CommandError, RuleInputError
+from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import ValidationError, World
 from yak_tui.kernel.money import money, shown_money
@@ -39,16 +40,21 @@ class Param:
     required: bool = True
     default: Any = None
     choices: tuple[str, ...] = ()
-    help: str = ""
+    help: HelpText = ""  # read it as `help_text`: it may be formatted from the tables
     minimum: float | None = None
     ref: str | None = None  # table the value names (ids or names accepted)
     maximum: float | None = None  # numbers: within ±yak_tui.kernel.numbers.LIMIT by default
+
+    @property
+    def help_text(self) -> str:
+        """The help as every front end shows it, with the loaded tables' numbers."""
+        return help_text(self.help)
 
 
 @dataclass
 class CommandSpec:
     name: str
-    help: str
+    help: HelpText  # read it as `help_text`: it may be formatted from the tables
     params: dict[str, Param]
     handler: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
     category: str = "general"
@@ -62,17 +68,23 @@ class CommandSpec:
     # attempts"). Checked before any parameter is looked up, so a refusal tells nothing.
     gm_only: str = ""
 
+    @property
+    def help_text(self) -> str:
+        """The help as every front end shows it, with the loaded tables' numbers."""
+        return help_text(self.help)
+
 
 COMMANDS: dict[str, CommandSpec] = {}
 
 
-def command(name: str, help: str, params: dict[str, Param] | None = None, *, category: str = "general",
+def command(name: str, help: HelpText, params: dict[str, Param] | None = None, *, category: str = "general",
             odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
             stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
             undoable: bool = True, rolls: bool = False, gm_only: str = "",
             ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
                           Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
-    """Register a world command under `name` (the `yak do NAME` verb)."""
+    """Register a world command under `name` (the `yak do NAME` verb). A `help` that quotes a
+    number from the rules is a function formatting it from the tables (`kernel.helptext`)."""
 
     def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
              ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
@@ -136,7 +148,7 @@ def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None
     for name, param in spec.params.items():
         if name not in given:
             if param.required:
-                raise CommandError(name, f"is required ({param.help or param.kind.__name__})")
+                raise CommandError(name, f"is required ({param.help_text or param.kind.__name__})")
             values[name] = copy.deepcopy(param.default)
     if world is not None:
         visible = visible_to(world, viewer)

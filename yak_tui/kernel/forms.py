@@ -86,7 +86,7 @@ def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField,
                             sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0]))))
         elif pname == "audience":
             options = audience_choices(world, viewer)
-        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help,
+        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text,
                                  options))
     return tuple(fields)
 
@@ -95,7 +95,7 @@ def command_choice(world: World, viewer: Identity, name: str) -> CommandChoice:
     from yak_tui.kernel.commands import spec_for
 
     spec = spec_for(name)
-    return CommandChoice(spec.name, spec.help, spec.category, param_fields(world, viewer, name), spec.rolls,
+    return CommandChoice(spec.name, spec.help_text, spec.category, param_fields(world, viewer, name), spec.rolls,
                          spec.odds is not None)
 
 
@@ -119,7 +119,7 @@ def all_commands() -> tuple[tuple[str, str, str], ...]:
     from yak_tui.kernel.commands import COMMANDS, load_command_modules
 
     load_command_modules()
-    return tuple((n, s.help, s.category) for n, s in sorted(COMMANDS.items()))
+    return tuple((n, s.help_text, s.category) for n, s in sorted(COMMANDS.items()))
 
 
 class Problem(NamedTuple):
@@ -197,10 +197,12 @@ def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, 
 
 class Route(NamedTuple):
     """How a viewer carries out a command: now (`as_order` false) or filed as an order for its
-    adjudicator (`as_order` true); `problem` is what stands in the way of that, if anything."""
+    adjudicator (`as_order` true); `problem` is what stands in the way of that, if anything;
+    `refusal`, for an order, is why the viewer may not run it himself."""
 
     as_order: bool
     problem: Problem | None
+    refusal: Problem | None = None
 
 
 def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> Route:
@@ -212,7 +214,7 @@ def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, A
     """
     problem = check_command(world, viewer, name, raw)
     if problem is not None and problem.field == "identity" and not viewer.is_gm:
-        return Route(True, check_order(world, viewer, name, raw))
+        return Route(True, check_order(world, viewer, name, raw), problem)
     return Route(False, problem)
 
 

@@ -15,7 +15,7 @@ import orjson
 
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
-from yak_tui.kernel.validation import ValidationError, validate_document
+from yak_tui.kernel.validation import ValidationError, validate_document, validate_written
 
 __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
            "validate_document"]
@@ -126,7 +126,7 @@ class World:
         for table, doc_id in self.originals:
             doc = self.data[table].get(doc_id)
             if doc is not None:
-                validate_document(table, doc_id, doc)
+                validate_written(table, doc_id, doc)
         validate_document(META, META_ID, self.meta)
 
     def changes(self) -> dict[str, dict[str, Any]]:

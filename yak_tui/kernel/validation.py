@@ -187,6 +187,15 @@ def validate_document(table: str, doc_id: str | None, doc: Any, source: str | No
         raise DocumentError(table, doc_id, found[0], found[1], source)
 
 
+def validate_written(table: str, doc_id: str, doc: Any) -> None:
+    """A document a command writes: as `validate_document`, and its table must have a schema
+    (a table no schema describes would be written unchecked)."""
+    if table not in SCHEMAS:
+        raise DocumentError(table, doc_id, "", "no schema describes this table (kernel/documents.py SCHEMAS), "
+                            "so nothing may be written to it")
+    validate_document(table, doc_id, doc)
+
+
 # -- compiled fast predicates --------------------------------------------------------------------
 
 class _Compiler:

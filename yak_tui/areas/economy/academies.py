@@ -10,9 +10,16 @@ from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.model import World
+from yak_tui.kernel.tables import table as rules_table
 
 
-@command("academy-found", "Found an academy in a town: 3 specialists of a type per level.",
+def _academy_help(what: str, whose: str) -> str:
+    """`what`, then the specialists an academy level costs (from the loaded table)."""
+    per_level = rules_table("economy")["academy"]["specialists_per_level"]
+    return f"{what}: {per_level} specialists of {whose} type per level."
+
+
+@command("academy-found", lambda: _academy_help("Found an academy in a town", "a"),
          {"kingdom": Param(str, ref="kingdoms"), "pc": Param(str, ref="pcs"),
           "type": Param(str, choices=HIRED_TYPES),
           "levels": Param(int, required=False, default=1, minimum=1)},
@@ -46,7 +53,7 @@ def _academy_stakes(world: World, p: dict[str, Any]) -> Stakes:
     return Stakes.of(kingdom_id, kingdoms=[kingdom_id])
 
 
-@command("academy-expand", "Add levels to an academy: 3 specialists of its type per level.",
+@command("academy-expand", lambda: _academy_help("Add levels to an academy", "its"),
          {"academy": Param(str, ref="academies"),
           "levels": Param(int, required=False, default=1, minimum=1)},
          category="economy", stakes=lambda w, i, p: _academy_stakes(w, p))

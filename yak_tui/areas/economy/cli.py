@@ -18,6 +18,8 @@ from yak_tui.areas.economy.rules import (
 )
 from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.helptext import signed
+from yak_tui.kernel.tables import table
 
 # The expanding business's id inside the rules call, and the odds key for "nobody loses":
 # a rival may not take either name.
@@ -79,7 +81,7 @@ def _add_competition(parser: argparse.ArgumentParser) -> None:
         help="the sector's other businesses in the province: ID:SIZE[:monopoly],...",
     )
     parser.add_argument(
-        "--expander-monopoly", action="store_true", help="the expander holds a monopoly (+3)"
+        "--expander-monopoly", action="store_true", help=f"the expander holds a monopoly ({signed(table('economy')['competition']['monopoly_bonus'])})"
     )
 
 
@@ -123,13 +125,13 @@ def _conversion_args(args: argparse.Namespace) -> tuple[int, bool, int]:
 
 def _add_conversion(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ducats", type=whole_option, default=0, help="extra ducats beyond the missionary (+1 each)"
+        "--ducats", type=whole_option, default=0, help=f"extra ducats beyond the missionary ({_conversion('per_ducat')} each)"
     )
     parser.add_argument(
-        "--countered", action="store_true", help="a counter-missionary opposes (-3)"
+        "--countered", action="store_true", help=f"a counter-missionary opposes ({_conversion('counter')})"
     )
     parser.add_argument(
-        "--counter-ducats", type=whole_option, default=None, help="the counter's extra ducats (-1 each)"
+        "--counter-ducats", type=whole_option, default=None, help=f"the counter's extra ducats ({_conversion('per_counter_ducat')} each)"
     )
 
 
@@ -189,6 +191,24 @@ def _odds_market_sale(args: argparse.Namespace) -> dict[str, Any]:
     return {"check": "market-sale", "odds": {str(price): p for price, p in odds.items()}}
 
 
+def _conversion(key: str) -> str:
+    """One conversion modifier from the loaded table, signed ("-2", "+1")."""
+    return signed(table("economy")["conversion"][key])
+
+
+def _sale_faces() -> str:
+    """The market-sale table as help says it: "1 -> base-1, 2-5 -> base, 6 -> base+1"."""
+    parts, low = [], 1
+    for face in table("economy")["market_sale"]["faces"]:
+        high, delta = int(face["max_natural"]), face["delta"]
+        if high < low:
+            continue
+        naturals = f"{low}" if high == low else f"{low}-{high}"
+        parts.append(f"{naturals} -> base{signed(delta) if delta else ''}")
+        low = high + 1
+    return ", ".join(parts)
+
+
 register(
     ResolveCheck(
         "competition",
@@ -201,7 +221,8 @@ register(
 register(
     ResolveCheck(
         "conversion",
-        "missionary conversion: RtD -2, +1 per ducat; counter -3, -1 per counter ducat",
+        lambda: f"missionary conversion: RtD {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
+        f"counter {_conversion('counter')}, {_conversion('per_counter_ducat')} per counter ducat",
         _add_conversion,
         _run_conversion,
         _odds_conversion,
@@ -210,7 +231,7 @@ register(
 register(
     ResolveCheck(
         "market-sale",
-        "season-end sale of goods: d6 1 -> base-1, 2-5 -> base, 6 -> base+1",
+        lambda: f"season-end sale of goods: d6 {_sale_faces()}",
         _add_market_sale,
         _run_market_sale,
         _odds_market_sale,

@@ -98,7 +98,20 @@ def _fee(ctx: CommandContext, p: dict[str, Any], biz: dict[str, Any], what: str)
                         audience=character_audience(p["debtor"]))
 
 
-@command("credit-extend", "A commercial business of Size 4+ extends credit (up to 3 x Size) due in 4 seasons.",
+def _credit_help() -> str:
+    section = rules_table("economy")["credit"]
+    return (f"A {section['sector']} business of Size {section['min_size']}+ extends credit "
+            f"(up to {section['value_per_size']} x Size) due in {section['due_seasons']} seasons.")
+
+
+def _loan_help() -> str:
+    section = rules_table("economy")["loan"]
+    multiple = section["value_per_size"] * section["value_multiple"]
+    return (f"A {section['sector']} business of Size {section['min_size']}+ lends (up to {multiple} x Size) "
+            f"for up to {section['max_term_years']} years.")
+
+
+@command("credit-extend", _credit_help,
          {"lender": Param(str, ref="businesses", help="the lending business"),
           "debtor": Param(str, ref="characters"),
           "amount": Param(int, minimum=1, help="ducats the debtor may spend now"),
@@ -125,7 +138,7 @@ def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"ledger": ledger_id, "amount": p["amount"], "due": due.label(), "left": money(left - p["amount"])}
 
 
-@command("loan-extend", "A commercial business of Size 8+ lends (up to 12 x Size) for up to 5 years.",
+@command("loan-extend", _loan_help,
          {"lender": Param(str, ref="businesses", help="the lending business"),
           "debtor": Param(str, ref="characters"),
           "principal": Param(int, minimum=1),

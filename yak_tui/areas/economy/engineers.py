@@ -16,6 +16,8 @@ from yak_tui.areas.economy.specialists import (
 from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.helptext import ducats, signed
+from yak_tui.kernel.tables import table as rules_table
 
 
 def assign_engineers(ctx: CommandContext, kingdom_id: str, count: int, task: str, engine: str | None = None) -> None:
@@ -86,7 +88,13 @@ def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "pool": int(specialist_pool(ctx.world, p["kingdom"]).get("engineer", 0))}
 
 
-@command("trap", "Spend 1 ducat and an engineer for +1 in one fight (attacking or defending).",
+def _trap_help() -> str:
+    engineers = rules_table("economy")["engineers"]
+    return (f"Spend {ducats(engineers['trap_cost'])} and an engineer for {signed(engineers['trap_bonus'])} "
+            "in one fight (attacking or defending).")
+
+
+@command("trap", _trap_help,
          {"kingdom": Param(str, ref="kingdoms"), "fight": Param(str, help="which fight, e.g. the hex or battle"),
           "unit": Param(str, required=False, ref="units", help="the unit it helps")},
          category="economy", stakes=_kingdom_stakes)

@@ -10,8 +10,10 @@ from yak_tui.areas.economy.specialists import _kingdom_stakes, specialist_pool, 
 from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.helptext import signed
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+from yak_tui.kernel.tables import table as rules_table
 
 
 def _standing_counter(world: World, province_id: str, sponsor: str) -> tuple[str, dict[str, Any]] | None:
@@ -49,10 +51,20 @@ def _convert_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[s
     return {"odds": bands, "success": success, "countered": counter is not None}
 
 
-@command("convert", "Missionary conversion: RtD at -2, +1 per ducat; a counter-missionary -3, -1 per ducat.",
+def _conversion(key: str) -> str:
+    """One conversion modifier from the loaded table, signed ("-2", "+1")."""
+    return signed(rules_table("economy")["conversion"][key])
+
+
+def _convert_help() -> str:
+    return (f"Missionary conversion: RtD at {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
+            f"a counter-missionary {_conversion('counter')}, {_conversion('per_counter_ducat')} per ducat.")
+
+
+@command("convert", _convert_help,
          {"province": Param(str, ref="provinces"),
           "sponsor": Param(str, ref="kingdoms", help="the kingdom sending the missionary"),
-          "ducats": Param(int, required=False, default=0, minimum=0, help="extra ducats, +1 each"),
+          "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"extra ducats, {_conversion('per_ducat')} each"),
           "counter_kingdom": Param(str, required=False, ref="kingdoms",
                                    help="a defending kingdom's counter-missionary (GM only)"),
           "counter_ducats": Param(int, required=False, default=0, minimum=0)},
@@ -115,7 +127,7 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 @command("convert-counter", "Stake a counter-missionary in a province: it opposes the next conversion there.",
          {"kingdom": Param(str, ref="kingdoms"), "province": Param(str, ref="provinces"),
-          "ducats": Param(int, required=False, default=0, minimum=0, help="counter ducats, -1 each, paid when used")},
+          "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"counter ducats, {_conversion('per_counter_ducat')} each, paid when used")},
          category="economy", stakes=_kingdom_stakes)
 def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world

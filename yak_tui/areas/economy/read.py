@@ -612,20 +612,22 @@ def lending_requirement(kind: str) -> str:
 # -- who may act ------------------------------------------------------------------------------------
 
 def action_route(world: World, viewer: Identity, command: str, params: Mapping[str, Any]) -> Route:
-    """Run it, file it as an order, or neither: the command is tried as written (nothing is
-    written). A refusal that is about authority turns into an order when the adjudicator could
-    carry it out for the viewer's holdings; any other refusal is for the dialog to show."""
-    from yak_tui.kernel import forms as views
+    """Run it, file it as an order, or neither, by the one rule (`kernel.forms.command_route`).
+    Any refusal but one about who may act is for the dialog to show, so the action opens it; an
+    order the adjudicator could not carry out for the viewer either is "refused", with why."""
+    from yak_tui.kernel.forms import command_route
 
-    problem = views.check_command(world, viewer, command, params)
-    if problem is None or problem.field != "identity":
-        return Route("direct")
-    if viewer.is_gm:
+    route = command_route(world, viewer, command, params)
+    if not route.as_order:
+        problem = route.problem
+        if problem is None or problem.field != "identity":
+            return Route("direct")
         return Route("refused", problem.reason, problem.who_may)
-    order_problem = views.check_order(world, viewer, command, params)
-    if order_problem is None or order_problem.field.rsplit(".", 1)[-1] != "identity":
-        return Route("order", problem.reason, problem.who_may)
-    return Route("refused", order_problem.reason, order_problem.who_may)
+    order_problem = route.problem
+    if order_problem is not None and order_problem.field.rsplit(".", 1)[-1] == "identity":
+        return Route("refused", order_problem.reason, order_problem.who_may)
+    refusal = route.refusal
+    return Route("order", refusal.reason if refusal else "", refusal.who_may if refusal else ())
 
 
 def debtor_choices(world: World, viewer: Identity, lender_id: str) -> list[str]:

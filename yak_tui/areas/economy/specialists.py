@@ -12,6 +12,7 @@ from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.helptext import ducats
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.seasons import StepReport
@@ -100,10 +101,25 @@ def _specialists_arrive(ctx: CommandContext, event: dict[str, Any], report: Step
     report.lines.append(data.get("text", ""))
 
 
-@command("hire", "Hire specialists: 2 ducats each arriving next season, or 3 at once; one per province a year.",
+def _hire_help() -> str:
+    hiring = rules_table("economy")["hiring"]
+    per_year = hiring["per_province_per_year"]
+    return (f"Hire specialists: {ducats(hiring['cost_next_season'])} each arriving next season, or "
+            f"{hiring['cost_immediate']} at once; {'one' if per_year == 1 else per_year} per province a year.")
+
+
+def _training_help() -> str:
+    training = rules_table("economy")["training"]
+    per_size = training["per_size"]
+    limit = "Size" if per_size == 1 else f"{per_size} x Size"
+    return (f"A {training['sector']} business of Size {training['min_size']}+ sponsors specialists: "
+            f"{ducats(training['cost'])} each, up to {limit} a year.")
+
+
+@command("hire", _hire_help,
          {"kingdom": Param(str, ref="kingdoms"),
           "type": Param(str, choices=HIRED_TYPES),
-          "immediate": Param(bool, required=False, default=False, help="3 ducats, arrives at once"),
+          "immediate": Param(bool, required=False, default=False, help=lambda: f"{ducats(rules_table('economy')['hiring']['cost_immediate'])}, arrives at once"),
           "count": Param(int, required=False, default=1, minimum=1)},
          category="economy", stakes=_kingdom_stakes)
 def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +150,7 @@ def trained_this_year(world: World, biz: dict[str, Any]) -> int:
     return int(trained.get("count", 0)) if trained.get("year") == world.date.year else 0
 
 
-@command("sponsor-training", "A service business of Size 3+ sponsors specialists: 1 ducat each, up to Size a year.",
+@command("sponsor-training", _training_help,
          {"business": Param(str, ref="businesses"),
           "type": Param(str, choices=("engineer", "spy", "missionary", "sailor")),
           "count": Param(int, required=False, default=1, minimum=1)},

@@ -320,7 +320,7 @@ def _counter_spy_help() -> str:
     return f"Station a spy as a counter-spy in a province, or nation-wide (costs {cost}d and one spy)."
 
 
-@command("counter-spy", _counter_spy_help(),
+@command("counter-spy", _counter_spy_help,
          {"kingdom": Param(str, required=False, ref="kingdoms", help="your kingdom (the GM names it)"),
           "province": Param(str, required=False, ref="provinces", help="omit for a nation-wide counter-spy")},
          category=KIND)

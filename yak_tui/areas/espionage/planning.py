@@ -55,7 +55,8 @@ def _extra_price(kind: str) -> int:
 
 
 def mission_params() -> dict[str, Param]:
-    """The parameters of an espionage order; the prices quoted come from the loaded tables."""
+    """The parameters of an espionage order; the prices quoted come from the tables loaded when
+    the help is shown."""
     return {
         "mission": Param(str, help="mission slug (see `yak resolve spy --list`)"),
         "target": Param(str, required=False, ref="kingdoms", help="target kingdom (purge: your own, may be omitted)"),
@@ -74,13 +75,13 @@ def mission_params() -> dict[str, Param]:
         "against": Param(str, required=False, default="",
                          help="inspire-commercial-animosity: guild, nation or merchant"),
         "bandits": Param(int, required=False, default=0, minimum=0,
-                         help=f"extra bandit regiments ({_extra_price(EXTRA_PARAMS['bandits'])}d each)"),
+                         help=lambda: f"extra bandit regiments ({_extra_price(EXTRA_PARAMS['bandits'])}d each)"),
         "privateers": Param(int, required=False, default=0, minimum=0,
-                            help=f"extra privateer ships ({_extra_price(EXTRA_PARAMS['privateers'])}d each)"),
+                            help=lambda: f"extra privateer ships ({_extra_price(EXTRA_PARAMS['privateers'])}d each)"),
         "rebels": Param(int, required=False, default=0, minimum=0,
-                        help=f"extra rebel regiments ({_extra_price(EXTRA_PARAMS['rebels'])}d each)"),
+                        help=lambda: f"extra rebel regiments ({_extra_price(EXTRA_PARAMS['rebels'])}d each)"),
         "poison": Param(bool, required=False, default=False,
-                        help=f"assassinations: +{_extra_price(POISON_EXTRA)}d for poison"),
+                        help=lambda: f"assassinations: +{_extra_price(POISON_EXTRA)}d for poison"),
     }
 
 

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.kernel.errors import RulesError
+from yak_tui.kernel.money import money
 from yak_tui.kernel.tables import RulesTableError, table
 
 FAMILIES = ("general", "counter-espionage", "commercial", "naval", "military", "state-level")
@@ -114,6 +115,35 @@ def _optional_int(row: Mapping[str, Any], key: str) -> int | None:
     return None if value is None else int(value)
 
 
+def _number(value: Any) -> Any:
+    """A number as mission text quotes it (0.5, and 1 rather than 1.0); anything else unchanged."""
+    return money(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+
+
+def _mission_text(row: Mapping[str, Any]) -> str:
+    """The mission's `text` with its placeholders filled from its own values, so a house rule that
+    changes a number changes the description too: `{cost}`, `{years}` (of `duration_seasons`),
+    a param by name (`{assassins}`), an extra's price (`{extras[poison]}`) and the table's
+    modifiers (`{modifiers[security_breach]}`). Literal braces are written `{{` and `}}`."""
+    text = str(row.get("text", ""))
+    values: dict[str, Any] = {key: _number(value) for key, value in row.get("params", {}).items()}
+    values["cost"] = _number(row.get("cost"))
+    seasons = row.get("duration_seasons")
+    if seasons is not None:
+        values["years"] = _number(int(seasons) / len(table("core")["calendar"]["seasons"]))
+    values["extras"] = {str(e.get("kind")): _number(e.get("ducats_each")) for e in row.get("extras", [])}
+    values["modifiers"] = {key: _number(value) for key, value in table("espionage")["modifiers"].items()}
+    try:
+        return text.format(**values)
+    except (KeyError, IndexError) as missing:
+        raise RulesTableError(f"espionage mission {row.get('slug', '?')!r}: its text names {missing}, "
+                              f"which the mission does not have (placeholders: {', '.join(sorted(values))})"
+                              ) from None
+    except (ValueError, AttributeError) as error:
+        raise RulesTableError(f"espionage mission {row.get('slug', '?')!r}: its text has a bad placeholder "
+                              f"({error}; write a literal brace as {{{{ or }}}})") from None
+
+
 def _mission_from_row(row: Mapping[str, Any]) -> Mission:
     try:
         slug = str(row["slug"])
@@ -135,7 +165,7 @@ def _mission_from_row(row: Mapping[str, Any]) -> Mission:
             assassination_attempt=bool(row.get("assassination_attempt", False)),
             reported_outcome=row.get("reported_outcome"),
             extras=extras,
-            text=str(row.get("text", "")),
+            text=_mission_text(row),
             duration_seasons=_optional_int(row, "duration_seasons"),
             effect=str(row["effect"]),
             params=dict(row.get("params", {})),

@@ -13,6 +13,7 @@ from typing import Any
 from yak_tui.areas.magic.rules import allowed_carries, cast_spell, spell_odds
 from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.helptext import signed
 
 DIGITS = 6
 
@@ -24,6 +25,14 @@ def _p(value: Fraction) -> float:
 # --- spell --------------------------------------------------------------------------------
 
 
+def _carries() -> str:
+    """The values a casting may carry, as help says them: "±1" for -1 and +1."""
+    values = [value for value in allowed_carries() if value]
+    if len(values) == 2 and values[0] == -values[1]:
+        return f"±{values[1]}"
+    return " or ".join(signed(value) for value in values)
+
+
 def _spell_add(parser: argparse.ArgumentParser) -> None:
     for stage in ("power", "control", "resolution"):
         parser.add_argument(
@@ -33,7 +42,7 @@ def _spell_add(parser: argparse.ArgumentParser) -> None:
         "--carry",
         type=whole_option,
         default=0,
-        help="±1 stored from the last casting with the same source (Power only)",
+        help=f"{_carries()} stored from the last casting with the same source (Power only)",
     )
 
 

@@ -13,10 +13,13 @@ from typing import Any
 from yak_tui.areas.nobles.rules import (
     COUNTER_SPIES,
     command_odds,
+    controlled_resistance,
     discovery_chance,
     discovery_odds,
     relocate_discovery,
     roll_command,
+    swing_die_sides,
+    swing_max_percent,
     title_names,
 )
 from yak_tui.kernel.checks import CheckInputError, ResolveCheck, number_option, register
@@ -42,12 +45,12 @@ def _command_add(parser: argparse.ArgumentParser, usurp: bool) -> None:
         parser.add_argument(
             "--controlled",
             action="store_true",
-            help="the PC is controlled by another kingdom: Resistance doubled",
+            help=f"the PC is controlled by another kingdom: Resistance {controlled_resistance()}",
         )
     parser.add_argument(
         "--modifier", type=number_option, default=0.0, help="added to Power after the swing"
     )
-    parser.add_argument("--no-swing", action="store_true", help="skip the ±15%% day swing")
+    parser.add_argument("--no-swing", action="store_true", help=f"skip the ±{swing_max_percent()}%% day swing")
 
 
 def _command_inputs(args: argparse.Namespace) -> dict[str, Any]:
@@ -141,7 +144,7 @@ def _discovery_odds(args: argparse.Namespace) -> dict[str, Any]:
 INCITE = register(
     ResolveCheck(
         "incite",
-        "Incite Rebellion: noble Power (d31 day swing) against PC Resistance",
+        lambda: f"Incite Rebellion: noble Power (d{swing_die_sides()} day swing) against PC Resistance",
         lambda p: _command_add(p, usurp=False),
         _command_run("incite"),
         _command_odds("incite"),
@@ -150,7 +153,8 @@ INCITE = register(
 USURP = register(
     ResolveCheck(
         "usurp",
-        "Usurp Control: noble Power (d31 day swing) against PC Resistance, doubled if controlled",
+        lambda: f"Usurp Control: noble Power (d{swing_die_sides()} day swing) against PC Resistance, "
+        f"{controlled_resistance()} if controlled",
         lambda p: _command_add(p, usurp=True),
         _command_run("usurp"),
         _command_odds("usurp"),

@@ -21,6 +21,7 @@ from yak_tui.areas.nobles.rules import (
     RelocateCheck,
     command_cost,
     command_odds,
+    controlled_resistance,
     discovery_chance,
     discovery_odds,
     noble_power,
@@ -30,6 +31,7 @@ from yak_tui.areas.nobles.rules import (
     relocate_range,
     roll_command,
     strongest_counter_spy,
+    swing_max_percent,
     title_names,
     title_share,
 )
@@ -206,7 +208,7 @@ def _command_params(cmd: str) -> dict[str, Param]:
                                      help="GM modifier to PC Resistance"
                                      + (" (after the doubling)" if cmd == "usurp" else "")),
         "reason": Param(str, required=False, default="", help="why the GM modifiers apply"),
-        "swing": Param(bool, required=False, default=True, help="roll the ±15% day swing"),
+        "swing": Param(bool, required=False, default=True, help=lambda: f"roll the ±{swing_max_percent()}% day swing"),
     }
 
 
@@ -297,8 +299,8 @@ def incite(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "incite")
 
 
-@command("usurp", "Usurp Control of the PC the noble is in (neutral, or another kingdom's with "
-         "doubled Resistance): his kingdom takes it on a success.", _command_params("usurp"),
+@command("usurp", lambda: "Usurp Control of the PC the noble is in (neutral, or another kingdom's with "
+         f"{controlled_resistance()} Resistance): his kingdom takes it on a success.", _command_params("usurp"),
          category="nobles", odds=_usurp_odds, stakes=command_stakes, rolls=True)
 def usurp(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "usurp")
@@ -478,8 +480,8 @@ def _relocate_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[
 
 @command(
     "relocate",
-    "Relocate a noble, Agent or High Priestess up to 7 hexes: to a PC (hex or pc), or an Agent onto "
-    "a friendly legion; a PC of another kingdom may learn of it.",
+    lambda: f"Relocate a noble, Agent or High Priestess up to {relocate_range()} hexes: to a PC (hex or pc), "
+    "or an Agent onto a friendly legion; a PC of another kingdom may learn of it.",
     {
         "character": Param(str, ref="characters", help="the noble, Agent or High Priestess"),
         "hex": Param(str, required=False, help="target hex q,r (a hex without a PC fails, cost spent)"),

@@ -71,6 +71,12 @@ def swing_max_percent() -> int:
     return int(_rules()["swing"]["max_percent"])
 
 
+def controlled_resistance() -> str:
+    """How Usurp Control treats a controlled PC's Resistance, as help says it: "doubled"."""
+    multiplier = _rules()["outcome"]["controlled_resistance_multiplier"]
+    return "doubled" if multiplier == 2 else f"multiplied by {multiplier}"
+
+
 def swing_die_sides() -> int:
     """d31 for a ±15% swing: one face per whole percent."""
     return 2 * swing_max_percent() + 1

@@ -15,6 +15,7 @@ from yak_tui.areas.warfare.rules import (
 )
 from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.kernel.dice import Dice
+from yak_tui.kernel.tables import table
 
 
 def _not_negative(args: argparse.Namespace, attr: str, flag: str) -> int:
@@ -105,10 +106,17 @@ def _smuggle_odds(args: argparse.Namespace) -> dict[str, Any]:
     return {"check": "smuggle", "odds": odds, "success": odds["success"]}
 
 
+def _slave_share() -> str:
+    """"half a d6" with the default table; "a third of a d8" reads "1/3 of a d8"."""
+    rule = table("warfare")["slaves"]
+    share = "half" if rule["divisor"] == 2 else f"1/{rule['divisor']} of"
+    return f"{share} a d{rule['die']}"
+
+
 register(
     ResolveCheck(
         "slaves",
-        "slave raid: half a d6 (round up) in manpower, capped by the province's surplus",
+        lambda: f"slave raid: {_slave_share()} (round up) in manpower, capped by the province's surplus",
         _slaves_add,
         _slaves_run,
         _slaves_odds,
@@ -117,7 +125,8 @@ register(
 register(
     ResolveCheck(
         "messenger",
-        "messenger out of a besieged fort: d6 + scouts - enemy scouts against a threshold",
+        lambda: f"messenger out of a besieged fort: d{table('warfare')['messenger']['die']} + scouts - "
+        "enemy scouts against a threshold",
         _messenger_add,
         _messenger_run,
         _messenger_odds,
@@ -126,7 +135,8 @@ register(
 register(
     ResolveCheck(
         "smuggle",
-        "smuggling provisions into a besieged fort: d6 + bribe + modifier against a threshold",
+        lambda: f"smuggling provisions into a besieged fort: d{table('warfare')['smuggle']['die']} + bribe + "
+        "modifier against a threshold",
         _smuggle_add,
         _smuggle_run,
         _smuggle_odds,

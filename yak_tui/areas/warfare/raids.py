@@ -54,6 +54,7 @@ from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
+from yak_tui.kernel.tables import table
 
 # --- where treasuries live (RULINGS §2) ----------------------------------------------------------
 
@@ -180,7 +181,13 @@ RAID_PARAMS = {
 }
 
 
-@command("raid", "Raid a structure for 1d6 ducats: the owner's treasury first, then its coming tax.",
+def _warfare(section: str, key: str) -> Any:
+    """One number of the loaded warfare table, for the help lines."""
+    return table("warfare")[section][key]
+
+
+@command("raid", lambda: f"Raid a structure for 1d{_warfare('raid', 'die')} ducats: the owner's treasury first, "
+         "then its coming tax.",
          RAID_PARAMS, category="warfare", stakes=_raid_stakes, rolls=True)
 def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
@@ -215,7 +222,8 @@ def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
     return {"odds": {str(n): share for n, share in odds.items()}, "surplus": surplus}
 
 
-@command("slave-raid", "Raid a structure for slaves: ceil(1d6/2) manpower capped by the province's surplus, "
+@command("slave-raid", lambda: f"Raid a structure for slaves: ceil(1d{_warfare('slaves', 'die')}/"
+         f"{_warfare('slaves', 'divisor')}) manpower capped by the province's surplus, "
          "taken as manpower or as Slaves (chosen before rolling).",
          {**RAID_PARAMS, "take": Param(str, choices=("manpower", "slaves"),
                                        help="manpower (pressganged) or slaves (Slaves goods), chosen before rolling")},
@@ -439,8 +447,8 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "businesses": businesses, "ducats": money(total), "outcome_text": f"looted {pc['name']}: {money(total)} ducats"}
 
 
-@command("dismantle", "Dismantle a business for floor(invested/2) ducats: by its owner, or by the enemy who "
-         "captured its town (give captor=KINGDOM).",
+@command("dismantle", lambda: f"Dismantle a business for floor(invested/{_warfare('dismantle', 'divisor')}) ducats: "
+         "by its owner, or by the enemy who captured its town (give captor=KINGDOM).",
          {"business": Param(str, ref="businesses"),
           "captor": Param(str, required=False, ref="kingdoms", help="the capturing kingdom, if not the owner")},
          category="warfare")

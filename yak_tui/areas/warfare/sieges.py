@@ -40,10 +40,12 @@ from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.dice import Modifier
+from yak_tui.kernel.helptext import signed
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import SIZES, ValidationError, World
 from yak_tui.kernel.money import money
 from yak_tui.kernel.seasons import StepReport, advance_guard, due_reporter, season_end_step
+from yak_tui.kernel.tables import table
 
 # --- sieges --------------------------------------------------------------------------------------
 
@@ -427,8 +429,20 @@ def _modifiers(mods: tuple[Modifier, ...]) -> list[dict[str, Any]]:
     return [m.to_dict() for m in mods]
 
 
-@command("messenger", "Send a messenger out of a besieged fort: 1d6 + helping Scouts - besieging Scouts >= 3; "
-         "a caught messenger's ducats go to the besieger.",
+def _messenger_help() -> str:
+    check = table("warfare")["messenger"]
+    return (f"Send a messenger out of a besieged fort: 1d{check['die']} + helping Scouts - besieging Scouts "
+            f">= {check['threshold']}; a caught messenger's ducats go to the besieger.")
+
+
+def _smuggle_help() -> str:
+    check = table("warfare")["smuggle"]
+    return (f"A merchant smuggles staple provisions into a besieged fort: 1d{check['die']} + bribe "
+            f"({signed(check['bribe_per_ducat'])}/ducat, max {signed(check['bribe_cap'])}) + modifier "
+            f">= {check['threshold']}; a success adds the shipments and pays the merchant.")
+
+
+@command("messenger", _messenger_help,
          {"fort": Param(str, ref="pcs"),
           "ducats": Param(int, required=False, default=0, minimum=0,
                           help="ducats he carries from the defender's treasury (to recruit outside)"),
@@ -491,8 +505,7 @@ def _smuggle_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
                      characters=[merchant])
 
 
-@command("smuggle", "A merchant smuggles staple provisions into a besieged fort: 1d6 + bribe (+1/ducat, max +2) "
-         "+ modifier >= 4; a success adds the shipments and pays the merchant.",
+@command("smuggle", _smuggle_help,
          {"fort": Param(str, ref="pcs"), "merchant": Param(str, ref="characters"),
           "shipments": Param(int, minimum=1), "bribe": Param(int, required=False, default=0, minimum=0,
                                                              help="ducats to a besieging NPC officer, spent anyway"),
