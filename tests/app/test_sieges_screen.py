@@ -172,7 +172,7 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         prompt = await dialog_of(pilot, SiegeDecisionScreen)
         await click(pilot, "#sally")
         await wait_for(pilot, lambda: prompt.recorded, what="the choice recorded")
-        assert "sally against the besiegers" in screen_text(app)
+        await wait_for(pilot, lambda: "sally against the besiegers" in screen_text(app), what="the recorded choice shown")
         doc = siege_doc(save_path)
         assert (doc["decision"], doc["decided"]) == ("sally", {"year": 312, "season": "Summer"})
         await pilot.press("escape")
