@@ -114,7 +114,8 @@ class World:
                 return [(i, d) for i, d in docs.items() if any(_matches(d, m) for m in matches)]
             index = self._table_index(table)
             buckets = [index.bucket(docs, field, key) for field, key in keyed]
-            candidates.update(min(buckets, key=lambda ids: len(ids)))
+            smallest: list[str] = min(buckets, key=len)
+            candidates.update(smallest)
         if index is None:
             return []
         if index.live:
