@@ -46,6 +46,32 @@ class World:
         self.visible: Visible | None = None
         # Lookup indexes for `where`, one per table, built on first use (see _TableIndex).
         self._indexes: dict[str, _TableIndex] = {}
+        # A trial (see `trial`): tables and documents are shared with the world it was made from
+        # until written; these name the tables and documents that are already its own.
+        self._trial = False
+        self._own_tables: set[str] = set()
+        self._own_docs: set[tuple[str, str]] = set()
+
+    def trial(self) -> World:
+        """A throwaway World for a dry run (a form's check, a preview) that copies nothing up front.
+
+        It shares this world's tables and documents; a table is copied (shallowly) on its first
+        write and a document on its first `edit`, so the dry run never changes this world and costs
+        what the command touches, not what the world holds. The meta document, which commands
+        change in place, is copied two levels deep (the undo stack and history lists themselves)."""
+        data = dict(self.data)
+        data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in self.data[META].items()}
+        trial = World(data)
+        trial._trial = True
+        trial._own_tables.add(META)
+        return trial
+
+    def _writable(self, table: str) -> dict[str, dict[str, Any]]:
+        """The table to write into: in a trial, its own copy, made on the first write."""
+        if self._trial and table not in self._own_tables:
+            self.data[table] = dict(self.data[table])
+            self._own_tables.add(table)
+        return self.data[table]
 
     # -- meta ---------------------------------------------------------------------------------
     @property
@@ -154,6 +180,10 @@ class World:
         """The live document, to change in place; its original is kept for undo."""
         self.get(table, doc_id)
         self._remember(table, doc_id)
+        if self._trial and (table, doc_id) not in self._own_docs:
+            docs = self._writable(table)
+            docs[doc_id] = _copy_document(docs[doc_id])
+            self._own_docs.add((table, doc_id))
         self._written(table, doc_id, existed=True)
         return self.data[table][doc_id]
 
@@ -162,14 +192,17 @@ class World:
         self.table(table)
         self._remember(table, doc_id)
         existed = doc_id in self.data[table]
-        self.data[table][doc_id] = doc
+        self._writable(table)[doc_id] = doc
+        if self._trial:
+            self._own_docs.add((table, doc_id))
         self._written(table, doc_id, existed)
         return doc
 
     def delete(self, table: str, doc_id: str) -> None:
         self.get(table, doc_id)
         self._remember(table, doc_id)
-        del self.data[table][doc_id]
+        del self._writable(table)[doc_id]
+        self._own_docs.discard((table, doc_id))
         self._written(table, doc_id, existed=True)
 
     def revalidate_touched(self) -> None:
@@ -195,9 +228,10 @@ class World:
                 self._remember(table, doc_id)
                 existed = doc_id in self.data[table]
                 if original is None:
-                    self.data[table].pop(doc_id, None)
+                    self._writable(table).pop(doc_id, None)
                 else:
-                    self.data[table][doc_id] = original
+                    self._writable(table)[doc_id] = original
+                self._own_docs.discard((table, doc_id))  # the undo record's copy: copied on its next edit
                 self._written(table, doc_id, existed)
 
     # -- convenience ----------------------------------------------------------------------------
@@ -245,6 +279,13 @@ class World:
         if len(names) <= 12:
             return f" (known: {', '.join(names) or 'none'})"
         return ""
+
+
+def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
+    """The meta document for a trial: its own top level and its own lists and tables one level
+    down (commands append to the undo stack and history and set counters in place)."""
+    return {key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+            for key, value in doc.items()}
 
 
 def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
