@@ -347,8 +347,11 @@ class YakApp(App[None]):
         self.push_screen(OrderScreen(command=command))
 
 
-def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True) -> int:
-    """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code."""
-    app = YakApp(path, identity, animations=animations)
+def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True,
+            world: World | None = None) -> int:
+    """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code.
+
+    `world`: the save as the caller just read it, so the app does not read it again."""
+    app = YakApp(path, identity, animations=animations, world=world)
     app.run()
     return int(app.return_code or 0)

@@ -125,14 +125,14 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.audience import visible_table
+    from yak_tui.kernel.audience import visible_count, visible_table
     from yak_tui.kernel.model import TABLES, World
 
     save = open_save(opts)
     world = World(save.read())
     identity = _identity(opts, world)
     if not args.table:
-        counts = {name: len(visible_table(world, identity, name)) for name in TABLES}
+        counts = {name: visible_count(world, identity, name) for name in TABLES}
         payload = {"world": world.name, "date": world.date.label(), "as": str(identity), "tables": counts}
         emit(opts, payload)
         return 0
@@ -171,14 +171,18 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.session import advance_season, preview
+    from yak_tui.kernel.session import advance_season
 
     save = open_save(opts)
     if args.preview:
+        from yak_tui.kernel.commands import load_command_modules
         from yak_tui.kernel.model import World
+        from yak_tui.kernel.session import preview_advance
 
-        _identity(opts, World(save.read()))
-        emit(opts, preview(save))
+        load_command_modules()
+        world = World(save.read())  # one read: the identity check and the preview share it
+        _identity(opts, world)
+        emit(opts, preview_advance(world))
         return 0
     result = advance_season(save, _identity(opts), expected=args.expected)
     emit(opts, {"command": "advance", **result.data}, f"{result.data['from']} -> {result.data['to']}")
@@ -245,10 +249,14 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     save = open_save(opts, create_demo=True)
     from yak_tui.kernel.model import World
 
-    identity = _identity(opts, World(save.read()))
+    stamp = save.stamp()
+    world = World(save.read())
+    identity = _identity(opts, world)
     from yak_tui.app.main import run_app
 
-    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False))
+    # One read per start: the app opens on the world read here, unless the save changed meanwhile.
+    opened = world if save.stamp() == stamp else None
+    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False), world=opened)
     return int(code or 0)
 
 

@@ -187,6 +187,18 @@ def _public_or_none(table: str) -> str:
     return "public" if PUBLIC_FIELDS.get(table) else "none"
 
 
+def visible_count(world: World, viewer: Identity, table: str) -> int:
+    """How many documents of a table the viewer may see: `visible_table` without copying any."""
+    if table == "chronicle":
+        return sum(1 for _, entry in world.all("chronicle")
+                   if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry))
+    if table == "meta":
+        return 1
+    if viewer.is_gm:
+        return len(world.table(table))
+    return sum(1 for doc_id, doc in world.all(table) if can_see_document(world, viewer, table, doc_id, doc) != "none")
+
+
 def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
     level = can_see_document(world, viewer, table, doc_id, doc)
     if level == "all":

@@ -21,7 +21,7 @@ from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import ValidationError, World
+from yak_tui.kernel.model import META, ValidationError, World
 from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.kernel.validation import json_problem
@@ -394,6 +394,8 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
         world.in_command = True
         try:
             data = spec.handler(ctx, params) or {}
+            if not nested:
+                _record_changed(world)
             world.revalidate_touched()
             if spec.undoable and not nested and world.meta.get("date") == date_before:
                 # Built here from validated originals, so the meta it goes into stays valid.
@@ -410,6 +412,16 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
     finally:
         world.visible = visible_before
     return CommandResult(name, data, ctx.entries, ctx.rolls)
+
+
+def _record_changed(world: World) -> None:
+    """Say in meta what this command wrote, so a reader (another app) can re-read only that."""
+    changed: dict[str, list[str]] = {}
+    for table_name, doc_id in world.originals:
+        if table_name != META:
+            changed.setdefault(table_name, []).append(doc_id)
+    world.meta["revision"] = int(world.meta.get("revision", 0)) + 1
+    world.meta["changed"] = {table_name: sorted(ids) for table_name, ids in sorted(changed.items())}
 
 
 def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
@@ -446,8 +458,9 @@ def encode_reply(payload: dict[str, Any]) -> bytes:
 
 def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
                   principal: Identity | None = None, viewer: Identity | None = None) -> CommandResult:
-    """Check a command as it is written (forms, orders), on a throwaway copy of the world."""
-    trial = World(copy.deepcopy(world.data))
+    """Check a command as it is written (forms, orders) on a trial of the world: nothing copied
+    but what the command touches, and the world itself left as it was."""
+    trial = world.trial()
     return apply_command(trial, identity, name, raw_params, SeededDice(0), principal, viewer)
 
 

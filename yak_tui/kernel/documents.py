@@ -170,6 +170,10 @@ META_WORLD = TableSchema(META, "The world's own settings: name, date, counters, 
                   "the map's extent, when the GM gave one (hexes off it are errors in a world file)"),
     "seq": whole("a general counter", minimum=0),
     "chronicle_seq": whole("the last chronicle entry number", minimum=0),
+    "revision": whole("raised by one by every command written: a reader that holds the one before "
+                      "need re-read only `changed`", minimum=0),
+    "changed": mapping(list_of(text("a document id"), "ids"), "the documents the last command wrote, by table "
+                       "(deleted ones included)", keys=TABLE_NAMES),
     **{f"next_{name}": whole(f"the last number given to a new {name} id", minimum=0)
        for name in TABLE_NAMES if name != META},
 })

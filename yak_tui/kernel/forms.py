@@ -10,7 +10,6 @@ No Textual in this module.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any, NamedTuple
@@ -281,7 +280,7 @@ def check_hand_dice(world: World, viewer: Identity, name: str, raw: Mapping[str,
 
     dice = HandDice(naturals)
     try:
-        apply_command(World(copy.deepcopy(world.data)), viewer, name, clean_params(raw), dice)
+        apply_command(world.trial(), viewer, name, clean_params(raw), dice)
     except YakError as error:
         return problem_of(error).message()
     if dice.remaining:

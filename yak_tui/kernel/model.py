@@ -8,7 +8,7 @@ original of each touched document so the transaction can offer undo.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from typing import Any
 
 import orjson
@@ -44,6 +44,34 @@ class World:
         # While a command runs for someone other than the GM: which documents he may see, so that
         # "no such id" refusals suggest nothing he may not know of.
         self.visible: Visible | None = None
+        # Lookup indexes for `where`, one per table, built on first use (see _TableIndex).
+        self._indexes: dict[str, _TableIndex] = {}
+        # A trial (see `trial`): tables and documents are shared with the world it was made from
+        # until written; these name the tables and documents that are already its own.
+        self._trial = False
+        self._own_tables: set[str] = set()
+        self._own_docs: set[tuple[str, str]] = set()
+
+    def trial(self) -> World:
+        """A throwaway World for a dry run (a form's check, a preview) that copies nothing up front.
+
+        It shares this world's tables and documents; a table is copied (shallowly) on its first
+        write and a document on its first `edit`, so the dry run never changes this world and costs
+        what the command touches, not what the world holds. The meta document, which commands
+        change in place, is copied two levels deep (the undo stack and history lists themselves)."""
+        data = dict(self.data)
+        data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in self.data[META].items()}
+        trial = World(data)
+        trial._trial = True
+        trial._own_tables.add(META)
+        return trial
+
+    def _writable(self, table: str) -> dict[str, dict[str, Any]]:
+        """The table to write into: in a trial, its own copy, made on the first write."""
+        if self._trial and table not in self._own_tables:
+            self.data[table] = dict(self.data[table])
+            self._own_tables.add(table)
+        return self.data[table]
 
     # -- meta ---------------------------------------------------------------------------------
     @property
@@ -94,7 +122,52 @@ class World:
         return iter(self.table(table).items())
 
     def where(self, table: str, **match: Any) -> list[tuple[str, dict[str, Any]]]:
-        return [(i, d) for i, d in self.table(table).items() if all(d.get(k) == v for k, v in match.items())]
+        """The documents whose fields equal `match`, in table order.
+
+        Answered from an index on the most selective field (built once, then kept right through
+        every write of this World), so a query per kingdom over a big table stays cheap."""
+        return self.where_any(table, match)
+
+    def where_any(self, table: str, *matches: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+        """The documents that equal any one of `matches` (field -> value), each once, in table order."""
+        docs = self.table(table)
+        index: _TableIndex | None = None
+        candidates: set[str] = set()
+        for match in matches:
+            keyed = [(field, key) for field, key in ((f, _index_key(v)) for f, v in match.items())
+                     if key is not _UNKEYABLE]
+            if not keyed:  # nothing to look up by: every document is a candidate
+                return [(i, d) for i, d in docs.items() if any(_matches(d, m) for m in matches)]
+            index = self._table_index(table)
+            buckets = [index.bucket(docs, field, key) for field, key in keyed]
+            smallest: list[str] = min(buckets, key=len)
+            candidates.update(smallest)
+        if index is None:
+            return []
+        if index.live:
+            candidates.difference_update(index.live)
+            candidates.update(doc_id for doc_id in index.live if doc_id in docs)
+        ordered = sorted(candidates, key=index.position.__getitem__)
+        return [(doc_id, docs[doc_id]) for doc_id in ordered if any(_matches(docs[doc_id], m) for m in matches)]
+
+    def _table_index(self, table: str) -> _TableIndex:
+        index = self._indexes.get(table)
+        if index is None:
+            index = self._indexes[table] = _TableIndex(self.data[table])
+        return index
+
+    def _written(self, table: str, doc_id: str, existed: bool) -> None:
+        """Keep the table's index right: the document may change at any time from now on."""
+        index = self._indexes.get(table)
+        if index is None:
+            return
+        index.live.add(doc_id)
+        present = doc_id in self.data[table]
+        if present and not existed:
+            index.position[doc_id] = index.next_position
+            index.next_position += 1
+        elif existed and not present:
+            index.position.pop(doc_id, None)
 
     # -- writes -------------------------------------------------------------------------------
     def _remember(self, table: str, doc_id: str) -> None:
@@ -107,19 +180,30 @@ class World:
         """The live document, to change in place; its original is kept for undo."""
         self.get(table, doc_id)
         self._remember(table, doc_id)
+        if self._trial and (table, doc_id) not in self._own_docs:
+            docs = self._writable(table)
+            docs[doc_id] = _copy_document(docs[doc_id])
+            self._own_docs.add((table, doc_id))
+        self._written(table, doc_id, existed=True)
         return self.data[table][doc_id]
 
     def put(self, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any]:
         validate_document(table, doc_id, doc)
         self.table(table)
         self._remember(table, doc_id)
-        self.data[table][doc_id] = doc
+        existed = doc_id in self.data[table]
+        self._writable(table)[doc_id] = doc
+        if self._trial:
+            self._own_docs.add((table, doc_id))
+        self._written(table, doc_id, existed)
         return doc
 
     def delete(self, table: str, doc_id: str) -> None:
         self.get(table, doc_id)
         self._remember(table, doc_id)
-        del self.data[table][doc_id]
+        del self._writable(table)[doc_id]
+        self._own_docs.discard((table, doc_id))
+        self._written(table, doc_id, existed=True)
 
     def revalidate_touched(self) -> None:
         """Check every document a command touched, and the meta document, before it is written."""
@@ -142,10 +226,13 @@ class World:
         for table, docs in changes.items():
             for doc_id, original in docs.items():
                 self._remember(table, doc_id)
+                existed = doc_id in self.data[table]
                 if original is None:
-                    self.data[table].pop(doc_id, None)
+                    self._writable(table).pop(doc_id, None)
                 else:
-                    self.data[table][doc_id] = original
+                    self._writable(table)[doc_id] = original
+                self._own_docs.discard((table, doc_id))  # the undo record's copy: copied on its next edit
+                self._written(table, doc_id, existed)
 
     # -- convenience ----------------------------------------------------------------------------
     def kingdom_of_character(self, character_id: str) -> str | None:
@@ -192,6 +279,60 @@ class World:
         if len(names) <= 12:
             return f" (known: {', '.join(names) or 'none'})"
         return ""
+
+
+def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
+    """The meta document for a trial: its own top level and its own lists and tables one level
+    down (commands append to the undo stack and history and set counters in place)."""
+    return {key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+            for key, value in doc.items()}
+
+
+def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
+    return all(doc.get(field) == value for field, value in match.items())
+
+
+# A query value no index can hold (a dict, a tuple...): `where` scans for it instead.
+_UNKEYABLE: Any = object()
+
+
+def _index_key(value: Any) -> Hashable:
+    """A hashable stand-in for a JSON value: equal values (by ==) get equal keys."""
+    if value is None or isinstance(value, (str, int, float)):
+        return value
+    if isinstance(value, list):
+        items = tuple(_index_key(item) for item in value)
+        return _UNKEYABLE if _UNKEYABLE in items else (list, items)
+    return _UNKEYABLE
+
+
+class _TableIndex:
+    """Ids of one table by the value of a field, for `World.where`.
+
+    Built from the table as it is at first use. A document that is written afterwards (`edit`,
+    `put`, `delete`, `restore`) becomes *live*: its entries in the buckets may be stale (an edited
+    document changes in place, whenever its holder likes), so `where` skips live ids in the buckets
+    and checks each live document as it is now. `position` keeps the table's order (a dict's:
+    a new id goes last) so results come out exactly as a scan would give them.
+    """
+
+    def __init__(self, docs: dict[str, dict[str, Any]]) -> None:
+        self.position: dict[str, int] = {doc_id: n for n, doc_id in enumerate(docs)}
+        self.next_position = len(self.position)
+        self.live: set[str] = set()
+        self.fields: dict[str, dict[Hashable, list[str]]] = {}
+
+    def bucket(self, docs: dict[str, dict[str, Any]], field: str, key: Hashable) -> list[str]:
+        by_value = self.fields.get(field)
+        if by_value is None:
+            by_value = self.fields[field] = {}
+            for doc_id, doc in docs.items():
+                if doc_id in self.live:
+                    continue
+                value_key = _index_key(doc.get(field))
+                if value_key is not _UNKEYABLE:
+                    by_value.setdefault(value_key, []).append(doc_id)
+        return by_value.get(key, [])
 
 
 def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from yak_tui.kernel.audience import may_see
@@ -62,8 +61,8 @@ def preview(save: WorldFile) -> dict[str, Any]:
 
 
 def preview_advance(world: World) -> dict[str, Any]:
-    """Exactly what advancing would do, computed on a throwaway copy of the world."""
-    trial = World(copy.deepcopy(world.data))
+    """Exactly what advancing would do, computed on a trial of the world (left as it was)."""
+    trial = world.trial()
     reasons = blockers(trial)
     if reasons:
         return {"blocked": reasons, "steps": []}

@@ -9,6 +9,7 @@ through a symlink is the link's target: its lock, temp files and backups live be
 from __future__ import annotations
 
 import errno
+import gc
 import os
 import re
 import tempfile
@@ -106,12 +107,31 @@ def restore_hint(path: Path) -> str:
     return f"run `yak --save {path} restore` to list backups, then `yak --save {path} restore NAME`"
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a save is parsed, then freeze what it made.
+
+    Parsing a big save makes a million objects, none of them garbage: with the collector on,
+    orjson.loads is 3x slower, and afterwards every full collection would walk them all again.
+    `gc.freeze` moves them out of the collector's sight; plain JSON holds no reference cycles,
+    so reference counting still frees them when the world is dropped."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
 def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
     """Parse the bytes of a save, or say clearly what is wrong with it."""
     if not raw.strip():
         raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
     try:
-        data = orjson.loads(raw)
+        with collector_paused():
+            data = orjson.loads(raw)
     except orjson.JSONDecodeError as error:
         raise CorruptSaveError(
             f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"

@@ -157,7 +157,10 @@ def _consume_reductions(ctx: CommandContext, kinds: tuple[str, ...], kingdom_id:
     the target knows of every one, effect ids)."""
     total, known, used = 0, True, []
     today = ctx.world.date
-    for effect_id, effect in list(ctx.world.all("effects")):
+    # Only effects that name the kingdom in one of the fields `_effect_target` reads (indexed).
+    aimed = ctx.world.where_any("effects", {"target_kingdom": kingdom_id}, {"target": kingdom_id},
+                                {"kingdom": kingdom_id})
+    for effect_id, effect in aimed:
         if _effect_kind(effect) not in kinds or _effect_target(effect) != kingdom_id or not _active(effect):
             continue
         if effect.get("due") and GameDate.from_dict(effect["due"]) > today:

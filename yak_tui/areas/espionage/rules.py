@@ -182,14 +182,19 @@ def _mission_from_row(row: Mapping[str, Any]) -> Mission:
 def catalogue() -> dict[str, Mission]:
     """Every mission by slug, in seed order (built from the table, so house rules apply); a
     mission whose effect no `MissionKind` handles is refused."""
+    rows = table("espionage")["missions"]
+    from yak_tui.areas.espionage.kinds import KINDS  # the kinds need this module's Mission
+
+    # Built once per loaded rules table (the loader hands out the same list until the rules change).
+    cached = _CATALOGUE.get("built")
+    if cached is not None and cached[0] is rows and cached[1] == tuple(KINDS):
+        return dict(cached[2])
     missions: dict[str, Mission] = {}
-    for row in table("espionage")["missions"]:
+    for row in rows:
         entry = _mission_from_row(row)
         if entry.slug in missions:
             raise RulesTableError(f"espionage mission {entry.slug!r} is listed twice")
         missions[entry.slug] = entry
-    from yak_tui.areas.espionage.kinds import KINDS  # the kinds need this module's Mission
-
     for entry in missions.values():
         if entry.effect not in KINDS:
             raise RulesTableError(
@@ -200,7 +205,12 @@ def catalogue() -> dict[str, Mission]:
             raise RulesTableError(
                 f"espionage mission {entry.slug!r} needs unknown mission {entry.prerequisite!r}"
             )
-    return missions
+    _CATALOGUE["built"] = (rows, tuple(KINDS), missions)
+    return dict(missions)
+
+
+# The last catalogue built and what it was built from: (mission rows, effect kinds, missions).
+_CATALOGUE: dict[str, tuple[Any, tuple[str, ...], dict[str, Mission]]] = {}
 
 
 def mission(slug: str) -> Mission:

@@ -119,11 +119,14 @@ def map_view(world: World, viewer: Identity) -> MapView:
         capital = doc.get("capital")
         if capital and f"pcs:{capital}" in index:
             index[f"kingdoms:{kid}"] = index[f"pcs:{capital}"]
+    # A province stands on the hex of its first placed PC (by id): one pass, not provinces x PCs.
+    first_place: dict[Any, tuple[int, int]] = {}
+    for pc_id, pc in sorted(pcs.items()):
+        if f"pcs:{pc_id}" in index:
+            first_place.setdefault(pc.get("province"), index[f"pcs:{pc_id}"])
     for pid in visible_table(world, viewer, "provinces"):
-        for pc_id, pc in sorted(pcs.items()):
-            if pc.get("province") == pid and f"pcs:{pc_id}" in index:
-                index[f"provinces:{pid}"] = index[f"pcs:{pc_id}"]
-                break
+        if pid in first_place:
+            index[f"provinces:{pid}"] = first_place[pid]
     built = {h: HexCell(h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"],
                         tuple(c["places"])) for h, c in cells.items()}
     home = None
