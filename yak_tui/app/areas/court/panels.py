@@ -1,10 +1,10 @@
-"""The season dashboard's panels: each a widget with its own table (and keys) that draws itself
-from the dashboard's read model (`DashboardView`) in `show(view)`; the screen composes them and
-handles the orders' keys.
+"""The court screens' panels: each a widget with its own table (and keys) that draws itself from
+its screen's read model in `show(view)`; the screens compose them and act on the keys.
 
-What is due this season, kingdoms, treasury by season, the adjudicator's order queue (x resolve,
-j reject: `OrderAction`), the viewer's holdings (o files an order for one), his orders (w withdraws)
-and the latest chronicle.
+The season dashboard (`DashboardView`): what is due this season, kingdoms, treasury by season, the
+adjudicator's order queue (x resolve, j reject: `OrderAction`), the viewer's holdings (o files an
+order for one), his orders (w withdraws) and the latest chronicle. The chronicle
+(`ChronicleView`): its entries, newest first, with the ones selected for export marked.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.widgets import Static
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
 
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
@@ -187,3 +188,60 @@ class LatestPanel(DashboardPanel):
         if not lines:
             lines.append(Content.styled("The chronicle is empty. Roll, note or advance to fill it.", "italic dim"))
         self.query_one("#latest-text", Static).update(Content("\n").join(lines))
+
+
+# -- the chronicle --------------------------------------------------------------------------------------
+
+def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
+    mark = ("● ", "bold $accent") if selected else ("  ", "")
+    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text)
+    if entry.audience != "public":
+        head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
+    lines = [head]
+    for roll in entry.rolls:
+        lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
+    if entry.note:
+        lines.append(Content.assemble(("      ✎ GM note: ", "bold $warning"), (entry.note, "italic")))
+    return Content("\n").join(lines)
+
+
+class EntriesPanel(Panel):
+    """The chronicle's entries the filters let through, newest first; the selected ones marked."""
+
+    def __init__(self) -> None:
+        super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
+        self.entries: dict[str, views.EntryView] = {}
+
+    def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset()) -> None:
+        """The entries, keeping the highlighted one when it is still shown."""
+        listing = self.query_one("#entries", OptionList)
+        highlighted = listing.highlighted_option.id if listing.highlighted_option else None
+        self.entries = {e.id: e for e in view.entries}
+        listing.clear_options()
+        listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in reversed(view.entries)])
+        if highlighted in self.entries:
+            listing.highlighted = listing.get_option_index(highlighted)
+        elif view.entries:
+            listing.highlighted = 0
+        self.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
+        self.status(len(set(selected) & set(self.entries)))
+
+    def highlighted(self) -> str | None:
+        """The highlighted entry's id."""
+        option = self.query_one("#entries", OptionList).highlighted_option
+        return option.id if option is not None else None
+
+    def mark(self, entry_id: str, selected: bool) -> None:
+        """Mark (or unmark) an entry as selected, and move on to the next one."""
+        listing = self.query_one("#entries", OptionList)
+        listing.replace_option_prompt(entry_id, entry_prompt(self.entries[entry_id], selected))
+        if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
+            listing.highlighted += 1
+
+    def status(self, selected: int) -> None:
+        """The line under the entries: how many are selected and the keys, or why none shows."""
+        chosen = f"{selected} selected · " if selected else ""
+        text = f"{chosen}space select · x export · newest first"
+        if not self.entries:
+            text = "No entries match. Clear the filters with escape."
+        self.query_one("#chronicle-status", Static).update(Content.styled(text, "dim"))
