@@ -11,7 +11,8 @@ from typing import Any
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 
 from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
-from yak_tui.app.areas.nobles.screen import STATE_STYLE, MapScreen
+from yak_tui.app.areas.nobles.panels import STATE_STYLE
+from yak_tui.app.areas.nobles.screen import MapScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.areas.nobles import read as map_views
 from yak_tui.kernel.identity import Identity

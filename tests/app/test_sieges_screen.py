@@ -15,13 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, SelectionList, Switch
 
 from yak_tui.app.areas.court.advance import AdvanceScreen
-from yak_tui.app.areas.warfare.screen import (
-    FortsTable,
-    PlacesTable,
-    SiegeBeginScreen,
-    SiegeDecisionScreen,
-    SiegesScreen,
-)
+from yak_tui.app.areas.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
+from yak_tui.app.areas.warfare.panels import FortsTable, PlacesTable
+from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.areas.warfare import read as monitor

@@ -15,7 +15,8 @@ import pytest
 from app_helpers import make_app, on_top, settle, wait_for, widget_text
 from textual.pilot import Pilot
 
-from yak_tui.app.areas.warfare.screen import SiegeBeginScreen, SiegeDecisionScreen, SiegesScreen
+from yak_tui.app.areas.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
+from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.dice import ScriptedDice

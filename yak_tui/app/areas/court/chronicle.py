@@ -10,30 +10,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.content import Content
-from textual.widgets import OptionList, Select, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Select
 
+from yak_tui.app.areas.court.panels import EntriesPanel
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.kit.common import Panel
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.model import World
 
 FILTERS = ("season", "kingdom", "character", "kind")
-
-
-def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
-    mark = ("● ", "bold $accent") if selected else ("  ", "")
-    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text)
-    if entry.audience != "public":
-        head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
-    lines = [head]
-    for roll in entry.rolls:
-        lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
-    if entry.note:
-        lines.append(Content.assemble(("      ✎ GM note: ", "bold $warning"), (entry.note, "italic")))
-    return Content("\n").join(lines)
 
 
 class ChronicleScreen(YakScreen):
@@ -55,7 +40,7 @@ class ChronicleScreen(YakScreen):
         with Horizontal(id="chronicle-filters"):
             for name in FILTERS:
                 yield Select([], id=f"filter-{name}", prompt=f"any {name}", allow_blank=True, compact=True)
-        yield Panel("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
+        yield EntriesPanel()
 
     def _filter(self, name: str) -> str | None:
         value = self.query_one(f"#filter-{name}", Select).value
@@ -74,26 +59,10 @@ class ChronicleScreen(YakScreen):
         self._fill(view)
 
     def _fill(self, view: views.ChronicleView) -> None:
-        listing = self.query_one("#entries", OptionList)
-        highlighted = listing.highlighted_option.id if listing.highlighted_option else None
-        self.entries = {e.id: e for e in view.entries}
-        self.selected &= set(self.entries)
-        listing.clear_options()
-        listing.add_options([Option(entry_prompt(e, e.id in self.selected), id=e.id) for e in reversed(view.entries)])
-        if highlighted in self.entries:
-            listing.highlighted = listing.get_option_index(highlighted)
-        elif view.entries:
-            listing.highlighted = 0
-        panel = self.query_one("#chronicle")
-        panel.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
-        self._status()
-
-    def _status(self) -> None:
-        chosen = f"{len(self.selected)} selected · " if self.selected else ""
-        text = f"{chosen}space select · x export · newest first"
-        if not self.entries:
-            text = "No entries match. Clear the filters with escape."
-        self.query_one("#chronicle-status", Static).update(Content.styled(text, "dim"))
+        panel = self.query_one(EntriesPanel)
+        self.selected &= {e.id for e in view.entries}
+        panel.show(view, self.selected)
+        self.entries = panel.entries
 
     @on(Select.Changed)
     def _filter_changed(self, event: Select.Changed) -> None:
@@ -101,16 +70,13 @@ class ChronicleScreen(YakScreen):
         self.refresh_view(self.yak.world)
 
     def action_toggle_select(self) -> None:
-        listing = self.query_one("#entries", OptionList)
-        option = listing.highlighted_option
-        if option is None or option.id is None:
+        panel = self.query_one(EntriesPanel)
+        entry_id = panel.highlighted()
+        if entry_id is None:
             return
-        entry_id = option.id
         self.selected ^= {entry_id}
-        listing.replace_option_prompt(entry_id, entry_prompt(self.entries[entry_id], entry_id in self.selected))
-        if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
-            listing.highlighted += 1
-        self._status()
+        panel.mark(entry_id, entry_id in self.selected)
+        panel.status(len(self.selected))
 
     def action_select_all(self) -> None:
         everything = set(self.entries)

@@ -19,16 +19,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
+from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Button, Input, Label, Static, Switch
+from textual.widgets import Button, Input, Switch
 
+from yak_tui.app.areas.magic.panels import ChroniclePanel, OddsPanel, SetupPanel, StagePanel
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.kit.common import Panel, YakInput
 from yak_tui.app.kit.dice import DiceTray
-from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import magic as casting_views
@@ -39,29 +37,8 @@ if TYPE_CHECKING:
     from yak_tui.kernel.identity import Identity
     from yak_tui.kernel.model import World
 
-TONE_STYLE = {"good": "$success", "ok": "$primary", "warn": "$warning", "bad": "$error"}
 GM_ONLY = ("power_modifier", "control_modifier", "resolution_modifier", "reason")
-NUMBERS = "①②③"
 NO_MAGE = "No mage you may see: a caster is a character of kind mage, or one with spell ranks."
-
-
-def band_rows(stage: str, rows: tuple[tuple[str, float], ...], width: int = 8, dim: bool = False) -> Content:
-    """A stage's bands (or "effect" / "carry" values) with a bar each, coloured by how good it is."""
-    if not rows:
-        return Content.styled("No odds for these values yet.", "italic dim")
-    label_width = max(len(label) for label, _ in rows)
-    lines = []
-    for band, p in rows:
-        if stage == "effect":
-            tone = casting_views.effect_tone(band)
-        elif stage == "carry":
-            tone = casting_views.carry_tone(band)
-        else:
-            tone = casting_views.band_tone(stage, band)
-        lines.append(odds_row(band, p, label_width=label_width, width=width,
-                              style="$foreground-muted" if dim else TONE_STYLE[tone],
-                              shown_style="bold" if p and not dim else "dim"))
-    return Content("\n").join(lines)
 
 
 class CastingScreen(YakScreen):
@@ -160,41 +137,21 @@ class CastingScreen(YakScreen):
             preset.update({name: "0" for name in GM_ONLY[:3]})
         with VerticalScroll(id="cast-columns", classes="columns", can_focus=False):
             with VerticalScroll(id="cast-left", classes="column", can_focus=False):
-                with Panel("Cast a spell", id="cast-setup"):
-                    yield ParamForm(tuple(fields), preset, hidden, id="cast-form")
-                    yield Static(id="cast-carry")
-                    with Horizontal(id="cast-hand-row"):
-                        yield Switch(value=self.yak.dice_by_hand, id="cast-by-hand")
-                        yield Label("Dice by hand: type each stage's die", id="cast-by-hand-label")
-                    yield Static("", id="cast-problem", markup=False)
-                    with Horizontal(id="cast-buttons"):
-                        yield Button("Cast", id="cast-run", variant="primary", compact=True, disabled=True)
-                        yield Button("New casting", id="cast-again", compact=True)
-                yield Panel("Odds of this casting", Static(id="cast-overall"), id="cast-odds")
+                yield SetupPanel(fields, preset, hidden, self.yak.dice_by_hand)
+                yield OddsPanel()
             with VerticalScroll(id="cast-right", classes="column", can_focus=False):
-                for index, stage in enumerate(STAGES):
-                    title = f"{NUMBERS[index]} {casting_views.STAGE_TITLES[stage]}"
-                    with Panel(title, id=f"stage-{stage}", classes="stage"):
-                        with Horizontal(classes="stage-row"):
-                            with Vertical(classes="stage-odds"):
-                                yield Static(id=f"odds-{stage}")
-                                with Horizontal(classes="die-row", id=f"die-row-{stage}"):
-                                    yield Label(f"{casting_views.STAGE_TITLES[stage]} die", classes="die-label")
-                                    yield YakInput(placeholder="1-6, enter", id=f"die-{stage}", type="integer",
-                                                   max_length=1, compact=True)
-                            yield DiceTray(id=f"tray-{stage}", classes="stage-tray")
-                yield Panel("Chronicle", Static(id="cast-result"), id="cast-chronicle")
+                for index in range(len(STAGES)):
+                    yield StagePanel(index)
+                yield ChroniclePanel()
 
     def on_mount(self) -> None:
-        for stage in STAGES:
-            self.query_one(f"#die-row-{stage}").display = False
-            self.query_one(f"#tray-{stage}").display = False
+        for panel in self.query(StagePanel):
+            panel.clear()
         self.query_one("#cast-again").display = False
         self.query_one("#cast-chronicle").display = False
         self._waiting()
         if not self.casters:
-            self.query_one("#cast-problem", Static).update(NO_MAGE)
-            self.query_one("#cast-problem").set_class(True, "-shown")
+            self.query_one(SetupPanel).show_problem(NO_MAGE)
         self.query_one(ParamForm).focus_first()
         self._validate()
 
@@ -214,9 +171,10 @@ class CastingScreen(YakScreen):
     def _waiting(self) -> None:
         for index, stage in enumerate(STAGES[1:], start=1):
             before = casting_views.STAGE_TITLES[STAGES[index - 1]]
-            self.query_one(f"#odds-{stage}", Static).update(
-                Content.styled(f"Odds once {before} is known.", "italic dim"))
-            self.query_one(f"#stage-{stage}").border_subtitle = ""
+            self._stage(stage).note(f"Odds once {before} is known.", "")
+
+    def _stage(self, stage: str) -> StagePanel:
+        return self.query_one(f"#stage-{stage}", StagePanel)
 
     # -- setup: validation as you type ---------------------------------------------------------------
     def _form_values(self) -> dict[str, Any]:
@@ -256,9 +214,7 @@ class CastingScreen(YakScreen):
             text = ""
         if not self.casters:
             text = NO_MAGE
-        widget = self.query_one("#cast-problem", Static)
-        widget.update(text)
-        widget.set_class(bool(text), "-shown")
+        self.query_one(SetupPanel).show_problem(text)
         self._update_button()
         if self._cast_when_checked:
             self._cast_when_checked = False
@@ -276,27 +232,12 @@ class CastingScreen(YakScreen):
         self.query_one("#cast-hand-row").display = not self.as_order
 
     def _show_setup(self, setup: casting_views.CastSetup) -> None:
-        carry = self.query_one("#cast-carry", Static)
-        overall = self.query_one("#cast-overall", Static)
+        self.query_one(SetupPanel).show(setup)
+        self.query_one(OddsPanel).show(setup)
         if not setup.caster:
-            carry.update(Content.styled("Choose the mage and name his power source.", "italic dim"))
-            overall.update(Content.styled("The odds show once the mage and the source are chosen.", "italic dim"))
-            self.query_one("#odds-power", Static).update(Content.styled("No odds yet.", "italic dim"))
+            self._stage("power").note("No odds yet.")
             return
-        ranks = "  ".join(f"{casting_views.STAGE_TITLES[s]} {r}" for s, r in setup.ranks)
-        carry_style = "bold $success" if setup.carry > 0 else "bold $warning" if setup.carry < 0 else "dim"
-        carry.update(Content.assemble(("Ranks  ", "dim"), (ranks, "bold"), "\n", ("Carry  ", "dim"),
-                                      (setup.carry_text, carry_style)))
-        effect = Content("\n").join([
-            Content.styled("Effect", "bold $primary"),
-            band_rows("effect", setup.effect_odds, width=10),
-            Content(""),
-            Content.styled(f"Next Power with {setup.source}", "bold $primary"),
-            band_rows("carry", setup.next_carry_odds, width=10),
-        ])
-        overall.update(effect)
-        self.query_one("#odds-power", Static).update(band_rows("power", setup.power_odds))
-        self.query_one("#stage-power").border_subtitle = "odds before the roll"
+        self._stage("power").show(setup.power_odds)
 
     # -- casting ------------------------------------------------------------------------------------------
     @on(Button.Pressed, "#cast-run")
@@ -363,7 +304,7 @@ class CastingScreen(YakScreen):
         if event.by_hand:
             # The stages were shown as typed; put the recorded rolls in their place and finish.
             for index, roll in enumerate(event.rolls):
-                self.query_one(f"#tray-{STAGES[index]}", DiceTray).show([roll], animate=False)
+                self._stage(STAGES[index]).tray.show([roll], animate=False)
             self._finish()
             return
         self.stage_odds = list(event.odds)
@@ -373,9 +314,9 @@ class CastingScreen(YakScreen):
         """Odds before the stage, then its die tumbling onto the recorded natural."""
         self.stage = index
         stage = STAGES[index]
-        panel = self.query_one(f"#stage-{stage}")
+        panel = self._stage(stage)
         self._show_stage_odds(index)
-        tray = self.query_one(f"#tray-{stage}", DiceTray)
+        tray = panel.tray
         tray.display = True
         self.set_timer(0.05, lambda: self._bring_into_view(panel))
         delay = 0.5 if self.yak.animate_dice and index else 0.0
@@ -387,11 +328,11 @@ class CastingScreen(YakScreen):
     def _show_stage_odds(self, index: int) -> None:
         stage = STAGES[index]
         rows = self.stage_odds[index] if index < len(self.stage_odds) else ()
-        self.query_one(f"#odds-{stage}", Static).update(band_rows(stage, rows))
         known = self.naturals if self.by_hand else [r.naturals[0] for r in self.rolls if r.naturals]
         given = ", ".join(f"{casting_views.STAGE_TITLES[s]} {n}" for s, n in zip(STAGES, known[:index], strict=False))
-        self.query_one(f"#stage-{stage}").border_subtitle = f"odds given {given}" if given else "odds before the roll"
-        self.query_one(f"#stage-{stage}").add_class("-active")
+        panel = self._stage(stage)
+        panel.show(rows, given)
+        panel.add_class("-active")
 
     @on(DiceTray.Landed)
     def _landed(self, event: DiceTray.Landed) -> None:
@@ -400,7 +341,7 @@ class CastingScreen(YakScreen):
         tray_stage = (event.tray.id or "").removeprefix("tray-")
         if tray_stage != STAGES[self.stage]:
             return
-        self.query_one(f"#stage-{tray_stage}").remove_class("-active")
+        self._stage(tray_stage).remove_class("-active")
         if self.by_hand:
             if self._hand_done:
                 self._cast_by_hand(self.values, list(self.naturals))
@@ -418,15 +359,14 @@ class CastingScreen(YakScreen):
         self.stage = index
         stage = STAGES[index]
         self._show_stage_odds(index)
-        row = self.query_one(f"#die-row-{stage}")
-        row.display = True
+        self._stage(stage).die_row.display = True
         die = self.query_one(f"#die-{stage}", Input)
         die.value = ""
         die.disabled = False
         # The die takes the focus at once (the next key typed is this stage's die, however busy the
         # machine); the whole stage comes into view after the layout that gives it its new height.
         die.focus(scroll_visible=False)
-        self.set_timer(0.05, lambda: self._bring_into_view(self.query_one(f"#stage-{stage}")))
+        self.set_timer(0.05, lambda: self._bring_into_view(self._stage(stage)))
 
     def _bring_into_view(self, widget: Any) -> None:
         """Scroll to a panel at once; a tumbling die's own (animated) scroll must not pull back."""
@@ -468,7 +408,7 @@ class CastingScreen(YakScreen):
         self._hand_done = event.preview.done
         self._next_odds = event.next_odds
         roll = event.preview.rolls[self.stage]
-        tray = self.query_one(f"#tray-{STAGES[self.stage]}", DiceTray)
+        tray = self._stage(STAGES[self.stage]).tray
         tray.display = True
         tray.show([roll], animate=self.yak.animate_dice)
 
@@ -488,12 +428,11 @@ class CastingScreen(YakScreen):
     def _finish(self) -> None:
         self.phase = "done"
         for index, stage in enumerate(STAGES):
-            self.query_one(f"#die-row-{stage}").display = False
+            panel = self._stage(stage)
+            panel.die_row.display = False
             if index >= len(self.rolls):
-                self.query_one(f"#odds-{stage}", Static).update(
-                    Content.styled("Not rolled: the spell ended at Power.", "italic dim"))
-                self.query_one(f"#stage-{stage}").border_subtitle = ""
-                self.query_one(f"#stage-{stage}").add_class("-skipped")
+                panel.note("Not rolled: the spell ended at Power.", "")
+                panel.add_class("-skipped")
         self._update_button()
         chronicle = self.query_one("#cast-chronicle")
         chronicle.display = True
@@ -505,18 +444,7 @@ class CastingScreen(YakScreen):
 
     def _show_result(self) -> None:
         """The chronicle lines the casting wrote; consequences still to describe stand out."""
-        lines: list[Content] = []
-        waiting = {text for _, text in self.pending}
-        for text in self._result_lines:
-            pending = text in waiting
-            lines.append(Content.assemble(("• ", "$warning" if pending else "$primary"),
-                                          (text, "italic" if pending else "")))
-        if self.pending and self.identity.is_gm:
-            lines.append(Content.assemble(("ctrl+f", "bold $accent"), (" describe a consequence", "dim")))
-        count = len(self.pending)
-        self.query_one("#cast-chronicle").border_subtitle = (
-            f"{count} consequence{'s' if count != 1 else ''} for the GM to describe" if count else "")
-        self.query_one("#cast-result", Static).update(Content("\n").join(lines))
+        self.query_one(ChroniclePanel).show(self._result_lines, self.pending, self.identity.is_gm)
 
     @on(Failed)
     def _failed(self, event: Failed) -> None:
@@ -548,10 +476,8 @@ class CastingScreen(YakScreen):
         self.rolls = ()
         self.naturals = []
         self.pending = ()
-        for stage in STAGES:
-            self.query_one(f"#die-row-{stage}").display = False
-            self.query_one(f"#tray-{stage}").display = False
-            self.query_one(f"#stage-{stage}").remove_class("-active", "-skipped")
+        for panel in self.query(StagePanel):
+            panel.clear()
         self.query_one("#cast-again").display = False
         self.query_one("#cast-chronicle").display = False
         self.query_one("#cast-setup").set_class(False, "-locked")

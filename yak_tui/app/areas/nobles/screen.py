@@ -17,60 +17,17 @@ from typing import Any, ClassVar
 from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, VerticalScroll
-from textual.content import Content
+from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
-from textual.widgets import Static
 
 from yak_tui.app.areas.nobles.hexmap import HexMap
+from yak_tui.app.areas.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.kit.common import Panel
-from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.messages import FocusPlace, PaletteEntry
 from yak_tui.areas import nobles as map_views
-from yak_tui.areas.court import short_name
 from yak_tui.kernel import forms as views
 from yak_tui.kernel.model import World
-
-TABLE_LABEL = {"pcs": "place", "units": "force", "characters": "person"}
-# Relocate states (map_views.STATES): the background each paints and how the legend names it.
-STATE_STYLE = {
-    "reachable": "on $success 30%",
-    "blocked": "on $error 40%",
-    "empty": "on $foreground 7%",
-    "here": "on $secondary 45%",
-    "refused": "on $warning 30%",
-}
-STATE_LABEL = {
-    "reachable": "reachable",
-    "blocked": "blocked by a legion",
-    "empty": "no PC: fails, ducat spent",
-    "here": "where he stands",
-    "refused": "refused",
-}
-OUTCOME_STYLE = {"success": "$success", "failure": "$foreground-muted", "evicted": "$warning", "executed": "$error"}
-
-
-def pct(p: float) -> str:
-    """A chance as the panels print it: 56%, 0.5%, 100%."""
-    value = p * 100
-    return f"{value:.0f}%" if value == round(value) or value >= 10 else f"{value:.1f}%"
-
-
-def odds_lines(item: map_views.CommandOdds, width: int = 10) -> list[Content]:
-    """Incite or Usurp: the outcome chances as small bars, with Power against Resistance."""
-    title = "Incite" if item.command == "incite" else "Usurp"
-    if not item.ok:
-        return [Content.assemble((f"{title} ", "bold"), (item.reason, "dim italic"))]
-    doubled = " (doubled)" if item.controlled else ""
-    lines = [Content.assemble((f"{title} ", "bold"), (f"Power {item.power:g} vs Resistance {item.resistance:g}"
-                                                        f"{doubled} · {item.cost} ducat", "dim"))]
-    for outcome, p in item.rows:
-        lines.append(Content.assemble("  ", odds_row(outcome, p, label_width=9, width=width, gap="",
-                                                     style=OUTCOME_STYLE.get(outcome, "$primary"),
-                                                     shown=f"{pct(p):>5}", shown_style="bold" if p else "dim")))
-    return lines
 
 
 class MapScreen(YakScreen):
@@ -121,11 +78,11 @@ class MapScreen(YakScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="map-columns"):
-            yield Panel("Map", ScrollableContainer(HexMap(id="hexmap"), id="map-scroll"), id="map-panel")
+            yield MapPanel()
             with VerticalScroll(id="map-side", can_focus=False):
-                yield Panel("Hex", Static(id="hex-details"), id="hex-panel")
-                yield Panel("Noble", Static(id="noble-details"), id="noble-panel")
-                yield Panel("Legend", Static(id="legend"), id="legend-panel")
+                yield HexPanel()
+                yield NoblePanel()
+                yield LegendPanel()
 
     def on_mount(self) -> None:
         self.query_one(HexMap).focus()
@@ -137,8 +94,7 @@ class MapScreen(YakScreen):
         if self.noble is not None and all(n.id != self.noble for n in self.nobles):
             self.set_reactive(MapScreen.noble, None)  # he died, or the identity changed
         self._load_noble(world)
-        hexmap = self.query_one(HexMap)
-        hexmap.set_view(self.view)
+        self.query_one(MapPanel).show(self.view)
         self._overlay()
         self._fit()
         self._legend()
@@ -169,18 +125,7 @@ class MapScreen(YakScreen):
         self.refresh_bindings()
 
     def _overlay(self) -> None:
-        hexmap = self.query_one(HexMap)
-        overlays: dict[tuple[int, int], str] = {}
-        notes: dict[tuple[int, int], tuple[str, str]] = {}
-        if self.relocation is not None:
-            for h, cell in self.relocation.cells.items():
-                overlays[h] = STATE_STYLE[cell.state]
-                best = max((t.success for t in cell.targets), default=None)
-                if best is not None:
-                    notes[h] = (pct(best), "bold $success" if best >= 0.5 else "bold $warning" if best else "dim")
-                elif cell.state == "reachable":
-                    notes[h] = (f"→{cell.distance}", "$success")
-        hexmap.set_overlays(overlays, notes)
+        self.query_one(MapPanel).show_range(self.relocation)
 
     def _fit(self) -> None:
         hexmap = self.query_one(HexMap)
@@ -195,63 +140,11 @@ class MapScreen(YakScreen):
 
     # -- panels -------------------------------------------------------------------------------------
     def _legend(self) -> None:
-        if self.view is None:
-            return
-        legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in self.view.legend]
-        legend += [Content(""), Content.assemble(("♜▲●¤≈† ", "bold"), "places"),
-                   Content.assemble(("♞", "bold $accent"), " forces  ", ("♟", "bold $secondary"), " people")]
-        if self.relocation is not None:
-            legend.append(Content(""))
-            for state in ("reachable", "blocked", "empty", "here"):
-                legend.append(Content.assemble(("   ", STATE_STYLE[state]), f" {STATE_LABEL[state]}"))
-            legend.append(Content.styled("56% best Incite/Usurp chance there", "dim"))
-        legend.append(Content.styled("arrows/hjkl move · z zoom", "dim"))
-        legend.append(Content.styled("n choose a noble · esc clear", "dim"))
-        self.query_one("#legend", Static).update(Content("\n").join(legend))
+        if self.view is not None:
+            self.query_one(LegendPanel).show(self.view, self.relocation)
 
     def _noble_panel(self) -> None:
-        panel = self.query_one("#noble-panel")
-        static = self.query_one("#noble-details", Static)
-        if not self.nobles:
-            panel.border_title = "Noble"
-            static.update(Content.styled("No noble, Agent or High Priestess of yours to move.", "italic dim"))
-            return
-        if self.noble is None or self.relocation is None:
-            panel.border_title = "Noble"
-            static.update(Content.assemble(("n", "bold $accent"), (" choose a noble, Agent or High Priestess "
-                                                                   f"({len(self.nobles)})", "dim")))
-            return
-        who = self.relocation.character
-        panel.border_title = f"Noble {self._index() + 1}/{len(self.nobles)}"
-        panel.border_subtitle = "n next · esc clear"
-        reach = self.relocation
-        lines = [Content.assemble(("♟ ", who.colour or "bold"), (who.name, "bold")),
-                 Content.assemble((f"  {who.title}", ""), (f" · {who.kingdom_name}", "dim")),
-                 Content.assemble(("  in ", "dim"), (who.where, "bold"), (f" · {who.status}", "dim")),
-                 Content.assemble(("  Relocate ", "dim"), (f"{reach.range} hexes · {reach.cost} ducat", "")),
-                 Content.assemble(("  ", ""), (f"{reach.count('reachable')} reachable", "$success"), (" · ", "dim"),
-                                  (f"{reach.count('blocked')} blocked", "$error"))]
-        if self.targets is not None:
-            lines.append(Content(""))
-            lines.append(Content.assemble(("Here: ", "bold $primary"), (self.targets.pc_name, "bold")))
-            for item in (self.targets.incite, self.targets.usurp):
-                lines.extend(odds_lines(item))
-        best = sorted(((max(t.success for t in c.targets), c) for c in reach.cells.values()
-                       if c.targets and c.state == "reachable"), key=lambda item: (-item[0], item[1].distance))
-        if best:
-            lines.append(Content(""))
-            lines.append(Content.assemble(("Targets in reach".ljust(20), "bold $primary"),
-                                          ("Incite Usurp", "dim")))
-            for _, cell in best[:6]:
-                chance = {t.command: t.success for t in cell.targets}
-                parts: list[tuple[str, str]] = [(f"  {cell.pc_name[:17]}".ljust(20), "")]
-                for cmd, width in (("incite", 6), ("usurp", 6)):
-                    p = chance.get(cmd)
-                    text = "—" if p is None else pct(p)
-                    style = "dim" if not p else "bold $success" if p >= 0.5 else "bold $warning"
-                    parts.append((f"{text:>{width}} ", style))
-                lines.append(Content.assemble(*parts))
-        static.update(Content("\n").join(lines))
+        self.query_one(NoblePanel).show(self.nobles, self.noble, self.relocation, self.targets)
 
     def _index(self) -> int:
         for index, item in enumerate(self.nobles):
@@ -264,82 +157,7 @@ class MapScreen(YakScreen):
         self._details(event.cursor, event.cell)
 
     def _details(self, cursor: tuple[int, int], cell: map_views.HexCell | None) -> None:
-        panel = self.query_one("#hex-panel")
-        panel.border_title = f"Hex {cursor[0]},{cursor[1]}"
-        panel.border_subtitle = cell.province if cell is not None and cell.province else ""
-        lines: list[Content] = []
-        if cell is None or not cell.places:
-            lines.append(Content.styled("Nothing you know of stands here.", "italic dim"))
-        else:
-            world = self.yak.world
-            for place in cell.places:
-                owner = short_name(world.display_name("kingdoms", place.kingdom)) if place.kingdom \
-                    else "unclaimed"
-                if place.table == "pcs":
-                    kind = str(world.get("pcs", place.id).get("kind", "place"))
-                    lines.append(Content.assemble(("■ ", place.colour or ""), (place.name, "bold"),
-                                                  (f" · {kind}", "dim")))
-                    lines.append(Content.assemble(("  ", ""), (owner, place.colour or "")))
-                    facts = self._facts(world, place.id)
-                    if facts:
-                        lines.append(Content.assemble(("  ", ""), (facts, "dim")))
-                else:
-                    mark = ("♞ ", "bold $accent") if place.table == "units" else ("♟ ", "bold $secondary")
-                    lines.append(Content.assemble(mark, (place.name, "bold")))
-                    lines.append(Content.assemble(("  ", ""), (place.detail, ""), (f" · {owner}", "dim")))
-        lines.extend(self._relocate_lines(cursor))
-        self.query_one("#hex-details", Static).update(Content("\n").join(lines))
-
-    def _facts(self, world: World, pc_id: str) -> str:
-        """A PC's public (or, for its owner, full) facts on one wrapped line: fort 2 · walled · tax 4."""
-        skip = ("name", "hex", "kind", "province", "controller", "capital", "holds treasury of")
-        facts = []
-        for key, value in map_views.describe(world, self.identity, "pcs", pc_id):
-            if key in skip or (value in ("no", "—", "0") and key != "resistance"):
-                continue
-            if key == "fort level":
-                key = "fort"
-            facts.append(key if value == "yes" else f"{key} {value}")
-        return " · ".join(facts)
-
-    def _relocate_lines(self, cursor: tuple[int, int]) -> list[Content]:
-        if self.relocation is None:
-            return []
-        who = self.relocation.character
-        head = Content.styled("Relocate here", "bold $primary")
-        cell = self.relocation.cells.get(cursor)
-        if cell is None:
-            far = map_views.distance(who.hex, cursor)
-            return [Content(""), head, Content.styled(f"  out of range: {far} hexes, the range is "
-                                                      f"{self.relocation.range}", "$error")]
-        state, style = {"reachable": ("✔ reachable", "bold $success"), "blocked": ("✘ blocked", "bold $error"),
-                        "empty": ("∅ empty hex", "bold $warning"), "here": ("● he is here", "bold $secondary"),
-                        "refused": ("✘ refused", "bold $warning")}[cell.state]
-        lines = [Content(""), head]
-        lines.append(Content.assemble(("  ", ""), (state, style),
-                                      (f" · {cell.distance} hex{'' if cell.distance == 1 else 'es'}", "dim") if cell.state != "here" else ("", "")))
-        if cell.state == "here":
-            return lines
-        if cell.via_legion:
-            lines.append(Content.assemble(("  onto ", "dim"), (cell.legions[0][1], "bold"), (" (Agent)", "dim")))
-        elif cell.state != "reachable":
-            lines.append(Content.styled(f"  {cell.message}", "italic"))
-        if cell.cost_spent:
-            lines.append(Content.styled(f"  costs {self.relocation.cost} ducat"
-                                        + (", spent though it fails" if cell.state != "reachable" else ""), "dim"))
-        if cell.discovery is not None:
-            bound = "" if cell.discovery_exact else "≥"
-            lines.append(Content.assemble(("  discovery ", "dim"), (f"{bound}{cell.discovery}%", "bold $warning"),
-                                          (f" by {short_name(cell.controller_name)}", "dim")))
-            if not cell.discovery_exact:
-                lines.append(Content.styled("  (their counter-spies are unknown to you)", "dim italic"))
-        for item in cell.targets:
-            lines.append(Content.assemble(("  then ", "dim"), (f"{item.command} ", ""),
-                                          (pct(item.success), "bold $success" if item.success else "dim"),
-                                          (" success", "dim")))
-        verb = "roll it" if self.identity.is_gm else "file the order"
-        lines.append(Content.assemble(("  v", "bold $accent"), (f" {verb}", "dim")))
-        return lines
+        self.query_one(HexPanel).show(cursor, cell, self.relocation)
 
     # -- choosing a noble -----------------------------------------------------------------------------
     def action_next_noble(self, step: int) -> None:

@@ -1,0 +1,59 @@
+"""A panel of the season dashboard draws exactly the read model it is shown: `show(view)` is the
+whole contract between the screen and its panels (the screen only routes its state)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, on_top, wait_for, widget_text
+
+from yak_tui.app.areas.court.dashboard import DashboardScreen
+from yak_tui.app.areas.court.panels import (
+    HoldingsPanel,
+    KingdomsPanel,
+    LatestPanel,
+    MyOrdersPanel,
+    QueuePanel,
+    SeasonPanel,
+    TreasuryPanel,
+)
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.areas.court import DueItem, dashboard_view
+from yak_tui.kernel.identity import GM
+
+
+async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens(busy_save: Path) -> None:
+    app = make_app(busy_save)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        screen = app.screen
+        queue = screen.query_one(QueuePanel)
+        await wait_for(pilot, lambda: queue.query_one("#queue-table", RowTable).row_count > 0, what="the queue")
+        # What is due is worked out after the first paint: let it land before showing another view.
+        await wait_for(pilot, lambda: screen._due_loaded, what="what is due")
+        full = dashboard_view(app.world, GM)
+        assert full.queue and full.chronicle
+        # A quieter season than the screen's: one kingdom, no orders, no chronicle, no history.
+        view = full._replace(date="Spring 1999", kingdoms=full.kingdoms[:1], queue=(), chronicle=(), history=(),
+                             due=(DueItem("treasury", "Something urgent", urgent=True),))
+
+        queue.show(view)
+        assert queue.border_title == "Order queue" and queue.border_subtitle == ""
+        await wait_for(pilot, lambda: "No orders wait for you." in widget_text(app), what="the empty queue")
+        kingdoms = screen.query_one(KingdomsPanel)
+        kingdoms.show(view)
+        assert kingdoms.query_one("#kingdoms-table", RowTable).rows == [view.kingdoms[0].id]
+        treasury = screen.query_one(TreasuryPanel)
+        treasury.show(view)
+        assert not treasury.display
+        season = screen.query_one(SeasonPanel)
+        season.show(view)
+        assert season.border_subtitle == "Spring 1999"
+        latest = screen.query_one(LatestPanel)
+        latest.show(view)
+        await wait_for(pilot, lambda: "Something urgent" in widget_text(app)
+                       and "The chronicle is empty." in widget_text(app), what="the due item and the empty chronicle")
+        # The GM holds nothing and files no orders: those panels hide for him.
+        for panel in (screen.query_one(HoldingsPanel), screen.query_one(MyOrdersPanel)):
+            panel.show(view)
+            assert not panel.display

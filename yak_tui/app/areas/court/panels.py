@@ -1,0 +1,247 @@
+"""The court screens' panels: each a widget with its own table (and keys) that draws itself from
+its screen's read model in `show(view)`; the screens compose them and act on the keys.
+
+The season dashboard (`DashboardView`): what is due this season, kingdoms, treasury by season, the
+adjudicator's order queue (x resolve, j reject: `OrderAction`), the viewer's holdings (o files an
+order for one), his orders (w withdraws) and the latest chronicle. The chronicle
+(`ChronicleView`): its entries, newest first, with the ones selected for export marked.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from yak_tui.app.kit.common import Panel, num
+from yak_tui.app.kit.plot import TreasuryPlot
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.messages import OrderAction
+from yak_tui.areas import court as views
+from yak_tui.kernel.identity import Identity
+
+STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524A", "withdrawn": "dim"}
+
+
+class QueueTable(RowTable):
+    """Orders waiting for the acting adjudicator: x resolves (dice), j rejects with a reason."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x,enter", "order('resolve')", "Resolve"),
+        Binding("j", "order('reject')", "Reject"),
+    ]
+
+    def action_order(self, action: str) -> None:
+        key = self.cursor_row_key()
+        if key:
+            self.post_message(OrderAction(action, key))
+
+
+class MyOrdersTable(RowTable):
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
+
+    def action_order(self, action: str) -> None:
+        key = self.cursor_row_key()
+        if key:
+            self.post_message(OrderAction(action, key))
+
+
+class HoldingsTable(RowTable):
+    """The viewer's holdings; o files an order from the highlighted one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("o", "order_here", "Order for this")]
+
+    def action_order_here(self) -> None:
+        key = self.cursor_row_key()
+        if key:
+            table, _, doc_id = key.partition(":")
+            yak_of(self).action_file_order(table, doc_id)
+
+
+class DashboardPanel(Panel):
+    """A panel of the dashboard: `show(view)` draws it for the acting identity."""
+
+    def show(self, view: views.DashboardView) -> None:
+        """Draw this panel from the dashboard's read model."""
+
+    @property
+    def identity(self) -> Identity:
+        return yak_of(self).identity
+
+
+class SeasonPanel(DashboardPanel):
+    """The date and what is due this season (worked out after the first paint: `show_due`)."""
+
+    def __init__(self) -> None:
+        super().__init__("Due this season", Static(id="season-summary"), id="season")
+
+    def show(self, view: views.DashboardView) -> None:
+        self.border_title = "Due this season"
+        self.border_subtitle = view.date
+        self.show_due(view.due, view.due_pending)
+
+    def show_due(self, due: tuple[views.DueItem, ...], pending: bool) -> None:
+        """What is due, urgent items marked; "checking" while it is still being worked out."""
+        lines = []
+        if pending:
+            lines.append(Content.styled("Checking what is due…", "italic $foreground-muted"))
+        elif not due:
+            lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
+        for item in due:
+            mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
+            lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
+        self.query_one("#season-summary", Static).update(Content("\n").join(lines))
+
+
+class KingdomsPanel(DashboardPanel):
+    """Every kingdom's treasury, manpower, influence and ruler."""
+
+    def __init__(self) -> None:
+        super().__init__("Kingdoms", RowTable(id="kingdoms-table", focusable=False), id="kingdoms")
+
+    def show(self, view: views.DashboardView) -> None:
+        rows = []
+        for k in view.kingdoms:
+            name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
+            rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
+                                Text(num(k.influence), justify="right"), k.ruler]))
+        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
+
+
+class TreasuryPanel(DashboardPanel):
+    """Each kingdom's treasury over the seasons (hidden while there is no history)."""
+
+    def __init__(self) -> None:
+        super().__init__("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury", classes="grow")
+
+    def show(self, view: views.DashboardView) -> None:
+        self.query_one(TreasuryPlot).set_series(view.history)
+        self.display = bool(view.history)
+
+
+class QueuePanel(DashboardPanel):
+    """Orders waiting for this adjudicator (not for players): x resolves, j rejects."""
+
+    def __init__(self) -> None:
+        super().__init__("Order queue", QueueTable(id="queue-table"), id="queue")
+
+    def show(self, view: views.DashboardView) -> None:
+        self.display = not self.identity.is_player
+        self.border_title = f"Order queue ({len(view.queue)})" if view.queue else "Order queue"
+        self.border_subtitle = "x resolve · j reject" if view.queue else ""
+        self.query_one("#queue-table", QueueTable).fill(
+            ["Order", "Filed by", "Command", "Filed"],
+            [(o.id, [Text(o.id, style="bold"), o.filer, Text(o.summary + (" · private" if o.private else "")), o.filed])
+             for o in view.queue],
+            empty="No orders wait for you.")
+
+
+class HoldingsPanel(DashboardPanel):
+    """What the viewer holds (not for the GM); o files an order for the highlighted holding."""
+
+    def __init__(self) -> None:
+        super().__init__("My holdings", HoldingsTable(id="holdings-table"), id="holdings")
+
+    def show(self, view: views.DashboardView) -> None:
+        self.display = not self.identity.is_gm
+        self.border_subtitle = "o order for this"
+        self.query_one("#holdings-table", HoldingsTable).fill(
+            ["Holding", "Kind", "Details"],
+            [(f"{h.table}:{h.id}", [Text(h.name, style="bold"), h.kind, h.detail]) for h in view.holdings],
+            empty="You hold nothing you may see.")
+
+
+class MyOrdersPanel(DashboardPanel):
+    """The viewer's own orders and their outcome (not for the GM); w withdraws a waiting one."""
+
+    def __init__(self) -> None:
+        super().__init__("My orders", MyOrdersTable(id="my-orders-table"), id="my-orders")
+
+    def show(self, view: views.DashboardView) -> None:
+        self.display = not self.identity.is_gm
+        self.query_one("#my-orders-table", MyOrdersTable).fill(
+            ["Order", "Command", "State", "Outcome"],
+            [(o.id, [Text(o.id, style="bold"), o.summary, Text(o.status, style=STATUS_STYLE.get(o.status, "")),
+                     o.outcome or o.reason or f"waits for {o.adjudicator}"]) for o in view.my_orders],
+            empty="No orders filed. Press o to file one.")
+
+
+class LatestPanel(DashboardPanel):
+    """The latest chronicle entries with their rolls."""
+
+    def __init__(self) -> None:
+        super().__init__("Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest",
+                         classes="grow")
+
+    def show(self, view: views.DashboardView) -> None:
+        lines: list[Content] = []
+        for entry in view.chronicle:
+            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text))
+            for roll in entry.rolls:
+                lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
+        if not lines:
+            lines.append(Content.styled("The chronicle is empty. Roll, note or advance to fill it.", "italic dim"))
+        self.query_one("#latest-text", Static).update(Content("\n").join(lines))
+
+
+# -- the chronicle --------------------------------------------------------------------------------------
+
+def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
+    mark = ("● ", "bold $accent") if selected else ("  ", "")
+    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text)
+    if entry.audience != "public":
+        head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
+    lines = [head]
+    for roll in entry.rolls:
+        lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
+    if entry.note:
+        lines.append(Content.assemble(("      ✎ GM note: ", "bold $warning"), (entry.note, "italic")))
+    return Content("\n").join(lines)
+
+
+class EntriesPanel(Panel):
+    """The chronicle's entries the filters let through, newest first; the selected ones marked."""
+
+    def __init__(self) -> None:
+        super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
+        self.entries: dict[str, views.EntryView] = {}
+
+    def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset()) -> None:
+        """The entries, keeping the highlighted one when it is still shown."""
+        listing = self.query_one("#entries", OptionList)
+        highlighted = listing.highlighted_option.id if listing.highlighted_option else None
+        self.entries = {e.id: e for e in view.entries}
+        listing.clear_options()
+        listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in reversed(view.entries)])
+        if highlighted in self.entries:
+            listing.highlighted = listing.get_option_index(highlighted)
+        elif view.entries:
+            listing.highlighted = 0
+        self.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
+        self.status(len(set(selected) & set(self.entries)))
+
+    def highlighted(self) -> str | None:
+        """The highlighted entry's id."""
+        option = self.query_one("#entries", OptionList).highlighted_option
+        return option.id if option is not None else None
+
+    def mark(self, entry_id: str, selected: bool) -> None:
+        """Mark (or unmark) an entry as selected, and move on to the next one."""
+        listing = self.query_one("#entries", OptionList)
+        listing.replace_option_prompt(entry_id, entry_prompt(self.entries[entry_id], selected))
+        if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
+            listing.highlighted += 1
+
+    def status(self, selected: int) -> None:
+        """The line under the entries: how many are selected and the keys, or why none shows."""
+        chosen = f"{selected} selected · " if selected else ""
+        text = f"{chosen}space select · x export · newest first"
+        if not self.entries:
+            text = "No entries match. Clear the filters with escape."
+        self.query_one("#chronicle-status", Static).update(Content.styled(text, "dim"))
