@@ -18,6 +18,7 @@ from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, vali
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.kernel.dicechain import chain_rolls
 from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import ValidationError, World
@@ -351,6 +352,8 @@ def append_entry(world: World, text: str, *, kind: str = "event", audience: str 
         entry["refs"] = refs
     if adjudicator:
         entry["adjudicator"] = adjudicator
+    if entry["rolls"]:
+        chain_rolls(world.data, entry_id, entry["rolls"])
     world.put("chronicle", entry_id, entry)
     if sink is not None:
         sink.append(entry)

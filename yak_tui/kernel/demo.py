@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.dicechain import start_chain
 from yak_tui.kernel.model import World
 from yak_tui.kernel.validation import validate_document
 from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
@@ -36,6 +37,7 @@ def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:
     world.meta["history"] = [{"date": date.to_dict(),
                               "kingdoms": {kid: {"treasury": k["treasury"], "manpower": k["manpower"]}
                                            for kid, k in world.all("kingdoms")}}]
+    start_chain(world.meta)
     world.originals.clear()
     return world.data
 
@@ -44,6 +46,7 @@ def empty_world(name: str) -> dict[str, dict[str, Any]]:
     world = World({})
     world.meta.update({"name": name, "date": GameDate.of(312, "Spring").to_dict(),
                        "schema_version": SCHEMA_VERSION, "rules_overrides": {}, "undo": [], "history": []})
+    start_chain(world.meta)
     return world.data
 
 
