@@ -1,4 +1,4 @@
-"""The season-cycle verbs of `yak`: `verify` (the dice ledger). Kept apart from
+"""The season-cycle verbs of `yak`: `season` (deadline, status), `ready`, `verify` (the dice ledger). Kept apart from
 `yak_tui.cli.commands` so each verb's parser and handler sit together."""
 
 from __future__ import annotations
@@ -16,6 +16,13 @@ from yak_tui.store.storage import StoreError, WorldFile
 def add_season_parsers(sub: Any) -> None:
     """The season verbs' sub-parsers (called by `yak_tui.cli.build_parser`)."""
     sub.add_parser("verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)")
+    season = sub.add_parser("season", help="the season's orders deadline, and who is ready")
+    season_sub = season.add_subparsers(dest="season_verb", metavar="ACTION")
+    deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
+    deadline.add_argument("at", help="date and time; '' lifts the deadline")
+    season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
+    ready = sub.add_parser("ready", help="say you have sent all your orders this season (player or King)")
+    ready.add_argument("--not", dest="not_ready", action="store_true", help="take it back: not ready yet")
 
 
 def _read_any(path: Path) -> dict[str, dict[str, Any]] | None:
@@ -54,6 +61,44 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.session import check_identity
+
+    identity = _identity(opts)
+    return run_command(open_save(opts), identity, name, params, check=lambda world: check_identity(world, identity))
+
+
+def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.model import World
+    from yak_tui.kernel.readiness import season_status
+
+    if args.season_verb == "deadline":
+        result = _run(opts, "season-deadline", {"at": args.at})
+        emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
+        return 0
+    load_command_modules()
+    world = World(open_save(opts).read())
+    _identity(opts, world)
+    status = season_status(world)
+    lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
+    lines += [f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
+              for row in status["seats"]]
+    emit(opts, status, "\n".join(lines))
+    return 0
+
+
+def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    result = _run(opts, "ready", {"ready": not args.not_ready})
+    emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
+    return 0
+
+
 SEASON_VERBS: dict[str, Callable[[GlobalOptions, argparse.Namespace], int]] = {
     "verify": verb_verify,
+    "season": verb_season,
+    "ready": verb_ready,
 }

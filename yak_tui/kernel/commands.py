@@ -108,8 +108,8 @@ def load_command_modules() -> None:
                 raise
 
 
-# The area packages (each registers its commands when imported), then the kernel's own order commands.
-COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders")
+# The area packages (each registers its commands when imported), then the kernel's own order and readiness commands.
+COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders", "yak_tui.kernel.readiness")
 
 
 def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
