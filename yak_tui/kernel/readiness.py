@@ -94,9 +94,10 @@ def season_status(world: World) -> dict[str, Any]:
 
 
 def in_use(status: dict[str, Any]) -> bool:
-    """The cycle runs this season once the GM set a deadline or a seat filed or said it is ready:
-    before that, a campaign that does not use deadlines hears nothing of NMR."""
-    return bool(status["deadline"] or status["ready"] or status["filed"])
+    """The cycle runs this season once the GM set a deadline or a seat said it is ready: before
+    that, a campaign that does not use deadlines hears nothing of NMR (filing orders alone is
+    how every campaign plays)."""
+    return bool(status["deadline"] or status["ready"])
 
 
 @command("season-deadline", "Set the orders deadline of the current season (GM); empty clears it.",
