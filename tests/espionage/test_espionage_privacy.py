@@ -85,8 +85,9 @@ def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture
     mission_entry = next(e for e in log if e["command"] == "spy-mission" and not e.get("amounts"))
     assert mission_entry["text"].startswith("Espionage: Create Security Breach against Kingdom of Elbreth: success.")
     assert mission_entry["rolls"] == [
-        {"purpose": "Create Security Breach: success roll", "outcome": "success", "blind": True},
-        {"purpose": "Create Security Breach: detection roll", "outcome": "spy returns at year start", "blind": True}]
+        {"purpose": "Create Security Breach: success roll", "outcome": "success", "blind": True, "ghosts": 1},
+        {"purpose": "Create Security Breach: detection roll", "outcome": "spy returns at year start", "blind": True,
+         "ghosts": 1}]
     assert "rain" not in json.dumps(log)
     shown = yak(capsys, save, "show", "effects", who="player:silas")["documents"]
     assert not set(SECRET_KEYS) & _walk_keys(shown)

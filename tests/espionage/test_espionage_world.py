@@ -505,7 +505,7 @@ def test_purge_false_report(save: WorldFile, natural: int, truly_cleared: bool) 
     assert [e["text"] for e in mine] == ["Espionage: Purge Administration: cleared. Infiltrate Treasury: cleared."]
     assert "secret" not in mine[0]
     assert mine[0]["rolls"] == [{"purpose": "Purge Administration: success roll", "outcome": "cleared",
-                                 "blind": True}]
+                                 "blind": True, "ghosts": 1}]
     # The adjudicator sees the truth.
     truth = world.get("chronicle", mine[0]["id"])["secret"]
     assert ("purge succeeded" in truth) is truly_cleared

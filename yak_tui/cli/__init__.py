@@ -174,6 +174,10 @@ def build_parser() -> argparse.ArgumentParser:
     remove = user_sub.add_parser("remove")
     remove.add_argument("name")
 
+    from yak_tui.cli.season import add_season_parsers
+
+    add_season_parsers(sub)
+
     tui = sub.add_parser("tui", help="open the terminal app (the default)")
     tui.add_argument("--no-animation", action="store_true")
     return parser

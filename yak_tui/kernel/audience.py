@@ -74,9 +74,12 @@ def may_see(world: World, viewer: Identity, audience: str, entry: dict[str, Any]
 
 
 def redact_roll(roll: dict[str, Any], viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
+    """A blind roll, for anyone but its adjudicators, is a "ghost": how many dice rolled and the
+    outcome, never a face, a total, a band or its ledger hash (a hash over six faces is guessed)."""
     if not roll.get("blind") or is_adjudicator_of(viewer, entry):
         return roll
-    return {"purpose": roll.get("purpose", ""), "outcome": roll.get("outcome", ""), "blind": True}
+    return {"purpose": roll.get("purpose", ""), "outcome": roll.get("outcome", ""), "blind": True,
+            "ghosts": len(roll.get("naturals") or []) or 1}
 
 
 def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -125,7 +128,7 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
 # e.g. whether the target of a spy mission detected it or identified its sponsor.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("known_to_target", "known_sponsor", "evidence")}
 # Tables whose documents only their owners (and the GM) see at all.
-PRIVATE_TABLES = ("specialists", "effects", "orders", "ledger", "users", "schedule")
+PRIVATE_TABLES = ("specialists", "effects", "orders", "ledger", "users", "schedule", "dice")
 
 
 def owner_of(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> tuple[str | None, str | None]:

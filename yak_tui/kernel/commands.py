@@ -18,6 +18,7 @@ from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, vali
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.kernel.dicechain import chain_rolls
 from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity
@@ -119,8 +120,8 @@ def load_command_modules() -> None:
                 raise
 
 
-# The area packages (each registers its commands when imported), then the kernel's own order commands.
-COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders")
+# The area packages (each registers its commands when imported), then the kernel's own order and readiness commands.
+COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders", "yak_tui.kernel.readiness")
 
 
 def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
@@ -363,6 +364,8 @@ def append_entry(world: World, text: str, *, kind: str = "event", audience: str 
         entry["refs"] = refs
     if adjudicator:
         entry["adjudicator"] = adjudicator
+    if entry["rolls"]:
+        chain_rolls(world.data, entry_id, entry["rolls"])
     world.put("chronicle", entry_id, entry)
     if sink is not None:
         sink.append(entry)

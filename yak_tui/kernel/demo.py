@@ -7,6 +7,7 @@ from typing import Any
 
 from yak_tui.kernel.authoring import load_world_file
 from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.dicechain import start_chain
 from yak_tui.kernel.model import World
 from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
 
@@ -14,14 +15,18 @@ DEMO_FILE = Path(__file__).with_name("demo_world.toml")
 
 
 def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:
-    """The TinyDB-format state for a world file, validated by the one world-file loader."""
-    return load_world_file(source)
+    """The TinyDB-format state for a world file, validated by the one world-file loader; its dice
+    ledger starts with the world."""
+    data = load_world_file(source)
+    start_chain(data["meta"]["world"])
+    return data
 
 
 def empty_world(name: str) -> dict[str, dict[str, Any]]:
     world = World({})
     world.meta.update({"name": name, "date": GameDate.of(312, "Spring").to_dict(),
                        "schema_version": SCHEMA_VERSION, "rules_overrides": {}, "undo": [], "history": []})
+    start_chain(world.meta)
     return world.data
 
 

@@ -156,7 +156,7 @@ class RollRecord:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RollRecord:
-        values = dict(data)
+        values = {key: value for key, value in data.items() if key in cls.__dataclass_fields__}
         values["modifiers"] = [Modifier(**m) for m in values.get("modifiers", [])]
         return cls(**values)
 

@@ -110,7 +110,7 @@ def _ids(table: str, description: str) -> Field:
 # -- shared shapes ---------------------------------------------------------------------------------
 
 TABLE_NAMES = ("meta", "kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists",
-               "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "chronicle")
+               "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "dice", "chronicle")
 
 SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
 STATUSES = ("fresh", "weary", "exhausted")
@@ -138,6 +138,7 @@ ROLL = record({
     "blind": flag("only the outcome is shown to the sponsor"),
     "seed": whole("seed of seeded dice, for replay", nullable=True),
     "outcome": text("the outcome in words"),
+    "link": text("the hash of its record in the dice ledger (yak verify)"),
 }, "one recorded roll")
 
 UNDO_RECORD = record({
@@ -174,6 +175,12 @@ META_WORLD = TableSchema(META, "The world's own settings: name, date, counters, 
                       "need re-read only `changed`", minimum=0),
     "changed": mapping(list_of(text("a document id"), "ids"), "the documents the last command wrote, by table "
                        "(deleted ones included)", keys=TABLE_NAMES),
+    "deadline": text("the orders deadline of the current season, YYYY-MM-DD HH:MM"),
+    "ready": list_of(text("an identity"), "who said he is ready this season"),
+    "dice_head": text("the hash of the newest dice-ledger record"),
+    "dice_count": whole("how many records the dice ledger holds", minimum=0),
+    "dice_since": date("the season the dice ledger started in (older rolls are not chained)"),
+    "dice_since_seq": whole("the last chronicle entry written before the dice ledger started", minimum=0),
     **{f"next_{name}": whole(f"the last number given to a new {name} id", minimum=0)
        for name in TABLE_NAMES if name != META},
 })
@@ -461,6 +468,16 @@ LEDGER = TableSchema("ledger", "Credit, loans and bad debts.", "an id like cr-00
     "instalment": number("a loan's yearly instalment", minimum=0),
 })
 
+DICE = TableSchema("dice", "The dice ledger: every roll, chained by hash; undo never removes a record.",
+                   "an id like r000001", {
+    "seq": whole("its place in the chain, from 1", required=True, minimum=1),
+    "date": date("the season it was rolled in", required=True),
+    "entry": text("the chronicle entry that holds the roll", required=True, ref="chronicle"),
+    "roll": record(ROLL.fields or {}, "the roll as recorded", required=True),
+    "prev": text("the hash of the record before it", required=True),
+    "hash": text("sha256 of this record's canonical JSON without this field", required=True),
+})
+
 CHRONICLE = TableSchema("chronicle", "The chronicle: everything that happened, with its audience.",
                         "an id like e000001", {
     "id": text("the entry's own id", required=True),
@@ -483,6 +500,6 @@ CHRONICLE = TableSchema("chronicle", "The chronicle: everything that happened, w
 
 SCHEMAS: dict[str, TableSchema] = {schema.name: schema for schema in (
     META_WORLD, KINGDOMS, PROVINCES, PCS, CHARACTERS, UNITS, BUSINESSES, SPECIALISTS, ACADEMIES, EFFECTS,
-    SIEGES, SCHEDULE, ORDERS, USERS, LEDGER, CHRONICLE)}
+    SIEGES, SCHEDULE, ORDERS, USERS, LEDGER, DICE, CHRONICLE)}
 
 SEASON_CHOICES: tuple[str, ...] = SEASONS

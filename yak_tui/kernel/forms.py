@@ -302,6 +302,8 @@ class RollView(NamedTuple):
     blind: bool
     manual: bool
     line: str
+    # How many dice a hidden blind roll threw: drawn as that many ghost dice, never a face.
+    ghosts: int = 0
 
 
 def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[RollView, ...]:
@@ -322,6 +324,7 @@ def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, An
                 total=None if hidden else roll.get("total"), band="" if hidden else str(roll.get("band", "")),
                 outcome=str(roll.get("outcome", "")), blind=bool(roll.get("blind")),
                 manual=roll.get("source") == "manual", line=roll_line(roll),
+                ghosts=int(roll.get("ghosts", 1)) if hidden else 0,
             ))
     return tuple(out)
 

@@ -62,12 +62,26 @@ def preview(save: WorldFile) -> dict[str, Any]:
 
 def preview_advance(world: World) -> dict[str, Any]:
     """Exactly what advancing would do, computed on a trial of the world (left as it was)."""
+    outlook = orders_outlook(world)
     trial = world.trial()
     reasons = blockers(trial)
     if reasons:
-        return {"blocked": reasons, "steps": []}
+        return {"blocked": reasons, "steps": [], **outlook}
     result = apply_command(trial, Identity("gm"), "advance", {}, SeededDice(0))
-    return {"blocked": [], **result.data}
+    return {"blocked": [], **result.data, **outlook}
+
+
+def orders_outlook(world: World) -> dict[str, Any]:
+    """Before closing: the orders still waiting for their adjudicator, and the seats that sent none."""
+    from yak_tui.kernel.orders import WAITING, describe_order
+    from yak_tui.kernel.readiness import in_use, season_status
+
+    waiting = [{"order": oid, "filed_by": o["filed_by"], "adjudicator": o["adjudicator"],
+                "text": describe_order(world, o)}
+               for oid, o in sorted(world.all("orders")) if o.get("status") == WAITING]
+    status = season_status(world)
+    return {"deadline": status["deadline"], "waiting_orders": waiting,
+            "no_orders": status["no_orders"] if in_use(status) else []}
 
 
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:

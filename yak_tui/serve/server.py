@@ -7,8 +7,9 @@
   `ptyproc`), running as the key's identity, with the client's TERM and `YAK_SERVED=1`.
   Window changes reach it as TIOCSWINSZ (so SIGWINCH); when it exits the channel closes with
   its exit status; when the client goes, its process group is hung up, killed and reaped.
-- Exec requests, subsystems (sftp), sessions without a pty, port, X11 and agent forwarding are
-  refused with a message. All sessions share the save path; the app's own polling of the file
+- Exec requests are answered only for the allow-list of `execs` (`orders submit`, `orders list`,
+  `report`), as the key's identity; every other command, subsystems (sftp), sessions without a
+  pty, port, X11 and agent forwarding are refused with a message. All sessions share the save path; the app's own polling of the file
   (and the store's locked transactions) make it a shared live world.
 - Every login, logout and refusal is logged (who, key fingerprint, address, UTC time); refusal
   lines are rate-limited (`RefusalLog`) so a flood of bad logins cannot bury the rest.
@@ -40,6 +41,7 @@ from typing import Any
 
 import asyncssh
 
+from yak_tui.serve.execs import MAX_ORDERS_BYTES, USAGE, exec_verb, run_exec
 from yak_tui.serve.ptyproc import TERMINAL_RESTORE, PtyProcess, clamp_size
 
 log = logging.getLogger("yak.serve")
@@ -53,7 +55,7 @@ DROPPED_ENV = ("TERM", "COLORTERM", "COLUMNS", "LINES", "TERM_PROGRAM", "TERM_PR
                "YAK_AS", "WINDOWID", "VTE_VERSION", "KITTY_WINDOW_ID")
 REFUSE_NO_PTY = ("yak serve runs the campaign app in a terminal, and this session asked for none.\r\n"
                  "Connect with a terminal: ssh -t -p PORT NAME@HOST\r\n")
-REFUSE_EXEC = "yak serve runs only the campaign app; commands are refused ({what}).\r\n"
+REFUSE_EXEC = "yak serve runs the campaign app; other commands are refused ({what}); " + USAGE + ".\r\n"
 REFUSE_SUBSYSTEM = "yak serve offers no subsystems; {what} is refused.\r\n"
 SEAT_REMOVED = "yak serve: your seat {name} was removed from the roster; goodbye.\r\n"
 SEAT_CHANGED = "yak serve: your seat {name} no longer plays {identity} ({why}); goodbye.\r\n"
@@ -436,6 +438,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.end_note = ""  # said to the client after a forced end (idle, shutdown, seat gone)
         self.pending_notes: list[str] = []
         self.clamped_logged = False
+        self.exec_verb: str | None = None  # an allowed exec command (yak_tui.serve.execs)
+        self.exec_input = bytearray()
+        self.exec_answered = False
 
     # -- requests
     def connection_made(self, chan: Any) -> None:
@@ -481,7 +486,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         log.info("ignored signal %s from user=%s", signal, self.user_name)
 
     def eof_received(self) -> bool:
-        return True  # the app decides when the session ends
+        if self.exec_verb == "orders submit" and not self.exec_answered:
+            self._answer_exec(bytes(self.exec_input))
+        return True  # the app (or the exec answer) decides when the session ends
 
     @property
     def user_name(self) -> str:
@@ -499,7 +506,11 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.write_stderr(note.encode())
         self.pending_notes.clear()
         if self.kind == "exec":
-            self._refuse_session(f"exec {self.what!r}", REFUSE_EXEC.format(what=self.what or "empty command"))
+            self.exec_verb = exec_verb(self.what)
+            if self.exec_verb is None:
+                self._refuse_session(f"exec {self.what!r}", REFUSE_EXEC.format(what=self.what or "empty command"))
+            elif self.exec_verb != "orders submit":
+                self._answer_exec(b"")  # orders submit is answered at the end of its stdin
             return
         if self.kind == "subsystem":
             self._refuse_session(f"subsystem {self.what!r}", REFUSE_SUBSYSTEM.format(what=self.what))
@@ -535,9 +546,40 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.chan.write_stderr(message.encode())
             self.chan.exit(1)
 
+    def _answer_exec(self, stdin: bytes) -> None:
+        """Answer an allowed exec verb off the event loop, as the key's identity, then exit with its status."""
+        from yak_tui.kernel.identity import Identity
+
+        verb = str(self.exec_verb)
+        self.exec_answered = True
+        identity = Identity.parse(str(self.owner.user.identity))
+        log.info("exec %r user=%s identity=%s", verb, self.user_name, identity)
+        future = asyncio.get_running_loop().run_in_executor(None, run_exec, self.server.config.save, identity,
+                                                            verb, stdin)
+
+        def done(finished: asyncio.Future[tuple[int, str]]) -> None:
+            try:
+                code, text = finished.result()
+            except Exception as error:  # a bug: said once, the session ends
+                log.exception("exec %r of user=%s failed", verb, self.user_name)
+                code, text = 2, f"yak serve: {verb} failed: {error}\n"
+            if self.channel_open:
+                with contextlib.suppress(OSError, asyncssh.Error):
+                    self.chan.write((text.replace("\n", "\r\n") if self.term else text).encode())
+                    self.chan.exit(code)
+
+        future.add_done_callback(done)
+
     # -- data
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
+        if self.exec_verb == "orders submit" and not self.exec_answered:
+            self.exec_input.extend(data)
+            if len(self.exec_input) > MAX_ORDERS_BYTES:
+                self.exec_answered = True
+                self._refuse_session("orders submit over the size limit",
+                                     f"yak serve: orders over {MAX_ORDERS_BYTES} bytes are refused; nothing was filed.\r\n")
+            return
         if self.proc is not None:
             self.proc.write(data)
 
@@ -672,6 +714,9 @@ class YakServer:
                         log.info("closing channel of user=%s after %gs without a shell request",
                                  session.user_name, request_limit)
                         session.end(f"yak serve: channel closed after {request_limit:g} s without a request.\r\n")
+                elif (idle_limit > 0 and session.exec_verb and not session.exec_answered
+                      and now - session.last_input > idle_limit):
+                    session.end(f"yak serve: no end to the orders after {idle_limit:g} s; nothing was filed.\r\n")
                 elif (idle_limit > 0 and now - session.last_input > idle_limit and session.proc is not None
                       and session.proc.alive):
                     log.info("idle: closing session of user=%s pid=%d after %gs without input",

@@ -21,6 +21,24 @@ def _v0_to_v1(data: Data) -> Data:
 
 MIGRATIONS[0] = _v0_to_v1
 
+# The dice ledger's first `prev` (yak_tui.kernel.dicechain.GENESIS; the store imports no kernel module).
+DICE_GENESIS = "0" * 64
+
+
+def _v1_to_v2(data: Data) -> Data:
+    """Saves from before the dice ledger: the chain starts here, empty; the rolls already in the
+    chronicle are counted by `yak verify` as older than the chain, not checked."""
+    meta = data.setdefault("meta", {}).setdefault("world", {})
+    meta.setdefault("dice_head", DICE_GENESIS)
+    meta.setdefault("dice_count", 0)
+    meta.setdefault("dice_since", meta.get("date"))
+    meta.setdefault("dice_since_seq", int(meta.get("chronicle_seq", 0) or 0))
+    data.setdefault("dice", {})
+    return data
+
+
+MIGRATIONS[1] = _v1_to_v2
+
 
 def schema_version(data: Data, path: object = "save") -> int:
     from yak_tui.store.storage import StoreError

@@ -24,7 +24,7 @@ import orjson
 from filelock import FileLock, Timeout
 from tinydb.storages import Storage
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
 _MKSTEMP_PART = r"[a-z0-9_]{8}"

@@ -155,7 +155,7 @@ class DiceTray(Widget, can_focus=True):
             lines.append(Content.styled(roll.purpose or "roll", "bold"))
             values: list[int | None]
             if roll.naturals is None:
-                values = [None]
+                values = [None] * max(1, roll.ghosts)  # ghost dice: it rolled, the faces stay hidden
             else:
                 values = list(roll.naturals)
             shown: list[int | None] = []

@@ -416,6 +416,9 @@ class AdvancePreview(NamedTuple):
     year_start: bool
     blocked: tuple[str, ...]
     steps: tuple[StepView, ...]
+    # Orders still waiting for their adjudicator ("filer: order"), and the seats that sent none.
+    waiting: tuple[str, ...] = ()
+    no_orders: tuple[str, ...] = ()
 
 
 def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
@@ -427,7 +430,9 @@ def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
                   for s in preview.get("steps", []))
     return AdvancePreview(source=str(preview.get("from", date.label())), target=str(preview.get("to", date.next().label())),
                           year_start=bool(preview.get("year_start")), blocked=tuple(preview.get("blocked", [])),
-                          steps=steps)
+                          steps=steps,
+                          waiting=tuple(f"{o['filed_by']}: {o['text']}" for o in preview.get("waiting_orders", [])),
+                          no_orders=tuple(str(label) for label in preview.get("no_orders", [])))
 
 
 # -- the command palette ---------------------------------------------------------------------------

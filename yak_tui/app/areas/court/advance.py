@@ -31,6 +31,14 @@ def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
         lines.append(Content(""))
         lines.append(Content.styled("The season cannot close yet:", "bold $error"))
         lines.extend(Content.assemble(("  ✗ ", "$error"), reason) for reason in preview.blocked)
+    if preview.waiting:
+        lines.append(Content(""))
+        count = len(preview.waiting)
+        waits = "1 order still waits and carries over" if count == 1 else f"{count} orders still wait and carry over"
+        lines.append(Content.styled(f"{waits}:", "bold $warning"))
+        lines.extend(Content.styled(f"  · {order}", "dim") for order in preview.waiting)
+    if preview.no_orders:
+        lines.append(Content.assemble(("No orders from: ", "bold $warning"), ", ".join(preview.no_orders)))
     if preview.steps:
         lines.append(Content(""))
     for index, step in enumerate(preview.steps):

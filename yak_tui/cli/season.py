@@ -1,0 +1,104 @@
+"""The season-cycle verbs of `yak`: `season` (deadline, status), `ready`, `verify` (the dice ledger). Kept apart from
+`yak_tui.cli.commands` so each verb's parser and handler sit together."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from yak_tui.cli import GlobalOptions, emit, save_path
+from yak_tui.kernel.errors import YakError
+from yak_tui.store.storage import StoreError, WorldFile
+
+
+def add_season_parsers(sub: Any) -> None:
+    """The season verbs' sub-parsers (called by `yak_tui.cli.build_parser`)."""
+    sub.add_parser("verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)")
+    season = sub.add_parser("season", help="the season's orders deadline, and who is ready")
+    season_sub = season.add_subparsers(dest="season_verb", metavar="ACTION")
+    deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
+    deadline.add_argument("at", help="date and time; '' lifts the deadline")
+    season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
+    ready = sub.add_parser("ready", help="say you have sent all your orders this season (player or King)")
+    ready.add_argument("--not", dest="not_ready", action="store_true", help="take it back: not ready yet")
+
+
+def _read_any(path: Path) -> dict[str, dict[str, Any]] | None:
+    """A save or backup as data (migrated), or None if it cannot be read as one."""
+    from yak_tui.store.migrations import migrate
+    from yak_tui.store.storage import SCHEMA_VERSION, decode_save
+
+    try:
+        return migrate(decode_save(path, path.read_bytes()), SCHEMA_VERSION, path)
+    except (OSError, YakError):
+        return None
+
+
+def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.kernel.dicechain import verify_files
+
+    save = WorldFile(save_path(opts))
+    if not save.exists():
+        raise StoreError(f"no save at {save.path}; create one with `yak new {save.path} --demo`")
+    data = save.read()
+    result = verify_files(data, save.path.name, ((path, _read_any(path)) for path in save.backups()))
+    main = result.reports[0]
+    lines = [f"{main.name}: {main.records} dice records"
+             + (f", {main.undone} of them undone (kept in the ledger)" if main.undone else "")
+             + (f"; {main.before_chain} older rolls from before the ledger, not chained" if main.before_chain else ""),
+             f"backups checked: {len(result.reports) - 1}"]
+    first = result.first_broken
+    if first is None:
+        lines.append("the dice ledger holds: every link checks")
+    else:
+        lines.append(f"BROKEN: {first.line()}")
+        problems = sum(len(r.broken) for r in result.reports) + len(result.forks)
+        if problems > 1:
+            lines.append(f"({problems - 1} more problems; --json lists them all)")
+    emit(opts, result.to_dict(), "\n".join(lines))
+    return 0 if result.ok else 1
+
+
+def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.session import check_identity
+
+    identity = _identity(opts)
+    return run_command(open_save(opts), identity, name, params, check=lambda world: check_identity(world, identity))
+
+
+def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.model import World
+    from yak_tui.kernel.readiness import season_status
+
+    if args.season_verb == "deadline":
+        result = _run(opts, "season-deadline", {"at": args.at})
+        emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
+        return 0
+    load_command_modules()
+    world = World(open_save(opts).read())
+    _identity(opts, world)
+    status = season_status(world)
+    lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
+    lines += [f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
+              for row in status["seats"]]
+    emit(opts, status, "\n".join(lines))
+    return 0
+
+
+def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    result = _run(opts, "ready", {"ready": not args.not_ready})
+    emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
+    return 0
+
+
+SEASON_VERBS: dict[str, Callable[[GlobalOptions, argparse.Namespace], int]] = {
+    "verify": verb_verify,
+    "season": verb_season,
+    "ready": verb_ready,
+}
