@@ -83,8 +83,9 @@ RULINGS_MADE = (
     "Infiltrate Treasury steals 1 ducat per province the target holds, at most what its treasury "
     "holds after tax; the sponsor receives half rounded down, the rest stays with the thieves.",
     "Infiltrations of different sponsors each count (one man per sponsor); one sponsor cannot double.",
-    "Limit Trade lasts 1 year like the other market effects (the issue lists it among the effects "
-    "that expire); its -10 never takes an allowance below 0 and the amount taken is restored.",
+    "Limit Trade stacks and persists (the seed gives it no duration and bars only Crash Commodity "
+    "Market from repeating); its -10 never takes an allowance below 0. A table duration_seasons "
+    "makes it wear off, and the amount taken is restored then.",
     "Only one smuggling ring per province: a sponsor whose own ring is active there is refused; "
     "another sponsor's success adds nothing (and is told so).",
     "Crash Commodity Market: one active crash per province and commodity, whoever sponsors it.",
