@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
+from yak_tui.cli.rules import verb_rules
 from yak_tui.kernel.checks import RESOLVE_CHECKS
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.identity import Identity
@@ -276,4 +277,5 @@ VERBS = {
     "tui": verb_tui,
     "serve": verb_serve,
     "user": verb_user,
+    "rules": verb_rules,
 }
