@@ -88,7 +88,7 @@ def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
     debt = [e for e in spring if "counterfeit coin" in e["text"]]
     assert len(debt) == 1 and debt[0]["amounts"] == {"kingdoms:elbreth": -5}
     first_tax = min(e["seq"] for e in spring if "tax for the year" in e["text"])
-    first_upkeep = min(e["seq"] for e in spring if "upkeep (" in e["text"])
+    first_upkeep = min(e["seq"] for e in spring if "upkeep of its regiments" in e["text"])
     assert debt[0]["seq"] < first_tax < first_upkeep
 
 
