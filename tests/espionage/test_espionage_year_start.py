@@ -112,9 +112,13 @@ def test_treasury_theft_half_to_the_sponsor(world: World, provinces: int, treasu
     assert world.get("kingdoms", "varos")["treasury"] == 30 + share
     if stolen:
         assert _secret_sums(world, "tax") == {"stolen from elbreth": stolen, "to varos": share}
-        # Varos sees its share; Elbreth, unaware, sees nothing.
+        # Varos sees its share; Elbreth, unaware, sees all it lost as an unexplained loss (issue 14:
+        # its ledger reconciles, the cause stays secret).
         assert any("skimmed from the tax" in t for t in texts(world, KING_VAROS))
-        assert texts(world, KING_ELBRETH) == []
+        seen = [e for e in visible_entries(world, KING_ELBRETH)]
+        assert [e["text"] for e in seen] == [f"Kingdom of Elbreth pays {stolen} ducats: unexplained loss from the "
+                                             "tax collection"]
+        assert sum(v for e in seen for v in e["amounts"].values()) == -stolen
 
 
 def test_treasury_theft_in_a_full_year_start(save: WorldFile) -> None:

@@ -75,3 +75,19 @@ def test_public_year_start_sums_carry_no_secret_figures(save: WorldFile, capsys:
         assert not any(hidden in text for text in public), (hidden, public)
     gm = [e["text"] for e in log_as(capsys, save, "gm") if e["kind"] == "year-start-secret"]
     assert any("gunpowder barrels 1" in text for text in gm)
+
+
+def test_a_counter_spy_spent_by_an_undetected_operation_shows_as_an_unexplained_loss(
+        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Counter-Spy: "Provides a -2 malus to success & detection for one enemy operation,
+    but the spy is destroyed therafter." The owner sees his counter-spy go; an operation he did not
+    detect stays unnamed ("unexplained loss")."""
+    from spy_helpers import do
+
+    mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": [], "nation": 1}))
+    result = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
+                [6, 6])
+    assert result.data["outcome"] == "success"
+    capsys.readouterr()
+    seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
+    assert seen == ["Your counter-spy guarding the nation is gone (lost: unexplained loss)."]

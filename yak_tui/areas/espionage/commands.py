@@ -191,6 +191,14 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     elif applied.counter_spy_spent == "nation":
         edit_pool(world, plan.target)["counter_spies"]["nation"] -= 1
         spent.append("nation-wide counter-spy")
+    if spent:
+        # The owner sees every change to his own numbers, with a cause he may know (issue 14).
+        where = (f"in {world.display_name('provinces', plan.location_province)}"
+                 if applied.counter_spy_spent == "province" else "guarding the nation")
+        cause = ("spent against an enemy operation" if outcome.evidence in ("detected", "identified")
+                 else "lost: unexplained loss")
+        ctx.log(f"Your counter-spy {where} is gone ({cause}).", kind=KIND,
+                audience=kingdom_audience(plan.target), refs={"counter_spy": applied.counter_spy_spent})
     if applied.security_breach_spent:
         breach_id = active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
                                    target_kingdom=plan.target)[0][0]
