@@ -15,6 +15,7 @@ from yak_tui.kernel.commands import CommandContext, CommandError, spec_for
 from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
+from yak_tui.kernel.money import money
 from yak_tui.store.storage import WorldFile
 
 
@@ -387,13 +388,19 @@ def test_produce_refusals(save: WorldFile) -> None:
     _refused(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 4}, "quantity")
 
 
+def _after_sales_tax(before: float, proceeds: float) -> float:
+    """The seller's treasury after a sale and its NPC sales tax (economy.toml, 10% by default)."""
+    percent = float(rules.table("economy")["market_sale"]["npc_sales_tax_percent"])
+    return float(money(before + proceeds - money(proceeds * percent / 100)))
+
+
 def test_unsold_goods_sell_at_season_end_with_the_province_price(save: WorldFile) -> None:
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
     edit(save, lambda data: data["provinces"]["saltmarsh"].update(price_modifiers={"Salt": 2}))
     before = treasury(save, "characters", "corvin")
     result = run(save, "gm", "advance", dice=[6])  # base 4 + 2 = 6, a natural 6 sells at 7
     data = state(save)
-    assert data["characters"]["corvin"]["treasury"] == before + 21
+    assert data["characters"]["corvin"]["treasury"] == _after_sales_tax(before, 21)
     assert data["businesses"]["salt-works"]["stock"] == {}
     sale = next(e for e in result.entries if e["kind"] == "market")
     assert sale["rolls"][0]["naturals"] == [6] and sale["refs"]["price"] == 7
@@ -409,7 +416,7 @@ def test_market_sale_faces(save: WorldFile, natural: int, price: int) -> None:
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
     before = treasury(save, "characters", "corvin")
     run(save, "gm", "advance", dice=[natural])
-    assert treasury(save, "characters", "corvin") == before + 2 * price
+    assert treasury(save, "characters", "corvin") == _after_sales_tax(before, 2 * price)
 
 
 def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
@@ -429,7 +436,7 @@ def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
     run(save, "gm", "goods-release", {"business": "hale-bank", "good": "Salt", "quantity": 1})
     before = treasury(save, "characters", "corvin")
     run(save, "gm", "advance", dice=[3])
-    assert treasury(save, "characters", "corvin") == before + 4
+    assert treasury(save, "characters", "corvin") == _after_sales_tax(before, 4)
     assert state(save)["businesses"]["hale-bank"]["warehouse"] == {}
 
 
@@ -476,3 +483,25 @@ def test_cli_expand_into_a_full_sector(save: WorldFile, capsys: pytest.CaptureFi
                  "--json"])
     assert code == 2
     assert "identity" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("ring", "tax"), [(False, 0.8), (True, 0.4)])
+def test_npc_sales_tax_is_halved_by_a_smuggling_ring(save: WorldFile, ring: bool, tax: float) -> None:
+    """Seed 002, Establish Smuggling Ring: "NPC sales tax halved and +2 to player merchant smuggling
+    efforts." Two Salt at 4 sell for 8; the tax (10%, economy.toml) goes to Elbreth, which rules
+    Saltmarsh; a ring in Saltmarsh halves it."""
+    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
+    if ring:
+        edit(save, lambda data: data["effects"].update({"fx-ring": {
+            "kind": "smuggling-ring", "mission": "establish-smuggling-ring", "sponsor_kingdom": "kesh",
+            "target_kingdom": "elbreth", "province": "saltmarsh", "holder_kingdom": "kesh",
+            "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
+            "start": data["meta"]["world"]["date"], "end": None, "known_to_target": False,
+            "known_sponsor": False, "active": True}}))
+    corvin, crown = treasury(save, "characters", "corvin"), treasury(save, "kingdoms", "elbreth")
+    result = run(save, "gm", "advance", dice=[3])
+    assert treasury(save, "characters", "corvin") == money(corvin + 8 - tax)
+    taxed = [e for e in result.entries if "sales tax" in e["text"]]
+    assert {e["audience"] for e in taxed} == {"character:corvin", "kingdom:elbreth"}
+    assert all("smuggling" not in e["text"] for e in taxed)  # a secret ring is not named
+    assert treasury(save, "kingdoms", "elbreth") == money(crown + tax)

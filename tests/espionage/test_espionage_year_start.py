@@ -82,7 +82,7 @@ def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
     debt = [e for e in spring if "counterfeit coin" in e["text"]]
     assert len(debt) == 1 and debt[0]["amounts"] == {"kingdoms:elbreth": -5}
     first_tax = min(e["seq"] for e in spring if "tax for the year" in e["text"])
-    first_upkeep = min(e["seq"] for e in spring if "upkeep (" in e["text"])
+    first_upkeep = min(e["seq"] for e in spring if "upkeep of its regiments" in e["text"])
     assert debt[0]["seq"] < first_tax < first_upkeep
 
 
@@ -106,9 +106,13 @@ def test_treasury_theft_half_to_the_sponsor(world: World, provinces: int, treasu
     assert world.get("kingdoms", "varos")["treasury"] == 30 + share
     if stolen:
         assert _secret_sums(world, "tax") == {"stolen from elbreth": stolen, "to varos": share}
-        # Varos sees its share; Elbreth, unaware, sees nothing.
+        # Varos sees its share; Elbreth, unaware, sees all it lost as an unexplained loss (issue 14:
+        # its ledger reconciles, the cause stays secret).
         assert any("skimmed from the tax" in t for t in texts(world, KING_VAROS))
-        assert texts(world, KING_ELBRETH) == []
+        seen = [e for e in visible_entries(world, KING_ELBRETH)]
+        assert [e["text"] for e in seen] == [f"Kingdom of Elbreth pays {stolen} ducats: unexplained loss from the "
+                                             "tax collection"]
+        assert sum(v for e in seen for v in e["amounts"].values()) == -stolen
 
 
 def test_treasury_theft_in_a_full_year_start(save: WorldFile) -> None:
@@ -205,15 +209,46 @@ def test_one_year_effect_expires_after_exactly_four_seasons(save: WorldFile) -> 
     assert not any("crash market" in t for t in texts(world, KING_ELBRETH))
 
 
-def test_limit_trade_restores_the_allowance_when_it_runs_out(save: WorldFile) -> None:
+def test_limit_trade_stacks_and_persists(save: WorldFile) -> None:
+    """Seed 002, Limit Trade: "Reduces the Market Allowance of a province by 10 ducats." No duration
+    is given and only Crash Commodity Market "Cannot be conducted twice successfully": a second
+    success takes another 10 and the cut outlives the year."""
     mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
-    mutate(save, lambda w: w.edit("provinces", "greywood").update(market_allowance=6))
-    do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                             "province": "greywood"}, [4, 6])
-    assert read(save).get("provinces", "greywood")["market_allowance"] == 0  # never below 0
-    for _ in range(4):
-        do(save, "advance", {})
+    mutate(save, lambda w: no_counter_spies(w, "elbreth", "varos"))
+    mutate(save, lambda w: w.edit("provinces", "greywood").update(market_allowance=26))
+    for _ in range(2):
+        result = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
+                                          "province": "greywood"}, [4, 6])
+        assert result.data["outcome"] == "success"
+        assert "changes nothing" not in str(result.data)
     assert read(save).get("provinces", "greywood")["market_allowance"] == 6
+    for _ in range(8):
+        do(save, "advance", {})
+    world = read(save)
+    assert world.get("provinces", "greywood")["market_allowance"] == 6
+    assert len([e for _, e in world.where("effects", kind="limit-trade") if e["active"]]) == 2
+
+
+def test_limit_trade_duration_is_a_table_value(save: WorldFile, tmp_path: Path) -> None:
+    """A house rule that gives Limit Trade a duration makes the cut wear off (the allowance comes
+    back, never having gone below 0)."""
+    from yak_tui.kernel.tables import set_override_dir
+
+    house = tmp_path / "house"
+    house.mkdir()
+    (house / "espionage.toml").write_text('[[missions]]\nslug = "limit-trade"\nduration_seasons = 4\n')
+    set_override_dir(str(house))
+    try:
+        mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
+        mutate(save, lambda w: w.edit("provinces", "greywood").update(market_allowance=6))
+        do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
+                                 "province": "greywood"}, [4, 6])
+        assert read(save).get("provinces", "greywood")["market_allowance"] == 0  # never below 0
+        for _ in range(4):
+            do(save, "advance", {})
+        assert read(save).get("provinces", "greywood")["market_allowance"] == 6
+    finally:
+        set_override_dir(None)
 
 
 def test_demo_smuggling_ring_runs_out_in_winter(save: WorldFile) -> None:

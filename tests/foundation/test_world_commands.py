@@ -299,7 +299,7 @@ def test_year_start_pipeline_runs_named_steps_with_sums(save: WorldFile) -> None
     tax, upkeep = expected_tax_and_upkeep()
     tax_lines = {k: v for e in spring if e["text"].endswith("tax for the year") for k, v in e["amounts"].items()}
     assert tax_lines == {f"{t}:{i}": v for (t, i), v in tax.items()}
-    upkeep_lines = {k: v for e in spring if "upkeep (" in e["text"] for k, v in e["amounts"].items()}
+    upkeep_lines = {k: v for e in spring if "upkeep of its regiments" in e["text"] for k, v in e["amounts"].items()}
     assert set(upkeep_lines) == {f"kingdoms:{k}" for k, v in upkeep.items() if v}
     for kingdom, base in upkeep.items():  # surcharges of later rule areas may only add to it
         assert upkeep_lines.get(f"kingdoms:{kingdom}", 0) <= -base, kingdom

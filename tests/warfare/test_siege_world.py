@@ -440,3 +440,38 @@ def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> 
                  "choice=sally", "--json"]) == 0
     capsys.readouterr()
     assert main(["--save", path, "advance", "--json"]) == 0
+
+
+def _ring(t: Table, sponsor: str) -> None:
+    """An active smuggling ring of `sponsor` in Brinehaven's province."""
+    province = t.get("pcs", "brinehaven")["province"]
+
+    def put(world: Any) -> None:
+        world.put("effects", f"fx-ring-{sponsor}", {
+            "kind": "smuggling-ring", "mission": "establish-smuggling-ring", "sponsor_kingdom": sponsor,
+            "target_kingdom": "varos", "province": province, "holder_kingdom": sponsor,
+            "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
+            "start": world.meta["date"], "end": None, "known_to_target": False, "known_sponsor": False,
+            "active": True})
+
+    t.edit(put)
+
+
+def test_smuggling_ring_helps_its_kingdoms_merchants(t: Table) -> None:
+    """Seed 002, Establish Smuggling Ring: "NPC sales tax halved and +2 to player merchant smuggling
+    efforts." A natural 2 fails against 4 alone and gets through with the ring's +2."""
+    besiege(t)
+    _ring(t, "elbreth")
+    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    assert result.data["success"] is True and result.data["total"] == 4
+    assert siege(t)["smuggling"][0]["modifiers"] == [{"value": 2, "reason": "your kingdom's smuggling ring"}]
+    assert result.data["odds"] == pytest.approx(5 / 6)
+
+
+def test_another_kingdoms_smuggling_ring_does_not_help(t: Table) -> None:
+    """The ring is its sponsor's network: a merchant of another kingdom gains nothing (and learns
+    nothing of a secret ring)."""
+    besiege(t)
+    _ring(t, "kesh")
+    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    assert result.data["success"] is False and result.data["total"] == 2

@@ -177,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     from yak_tui.cli.season import add_season_parsers
 
     add_season_parsers(sub)
+    from yak_tui.cli.rules import add_rules_parser
+
+    add_rules_parser(sub)
 
     tui = sub.add_parser("tui", help="open the terminal app (the default)")
     tui.add_argument("--no-animation", action="store_true")
@@ -246,6 +249,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.exit_on_error = False
         args = _parse(parser, rest)
         from yak_tui.cli.commands import dispatch
+        from yak_tui.cli.rules import warn_if_saved_rules_win
+
+        warn_if_saved_rules_win(opts, args)
 
         return dispatch(opts, args)
     except SystemExit as stop:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
+from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
 from yak_tui.kernel.checks import RESOLVE_CHECKS
 from yak_tui.kernel.errors import UsageError
@@ -309,4 +310,5 @@ VERBS = {
     "serve": verb_serve,
     "user": verb_user,
     **SEASON_VERBS,
+    "rules": verb_rules,
 }

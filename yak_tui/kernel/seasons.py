@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from yak_tui.kernel.audience import ADJUDICATORS
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.model import World
 
@@ -35,9 +36,14 @@ class StepReport:
     title: str
     lines: list[str] = field(default_factory=list)
     sums: dict[str, float] = field(default_factory=dict)
+    private: set[str] = field(default_factory=set)  # sums kept off the public year-start line
 
-    def add(self, key: str, amount: float) -> None:
+    def add(self, key: str, amount: float, *, public: bool = True) -> None:
+        """Add to a sum; `public=False` when the figure would reveal what its owner alone may know
+        (or a secret: an upkeep surcharge, an academy's interference)."""
         self.sums[key] = round(self.sums.get(key, 0) + amount, 4)
+        if not public:
+            self.private.add(key)
 
     def to_dict(self) -> dict[str, Any]:
         return {"step": self.step, "title": self.title, "lines": self.lines, "sums": self.sums}
@@ -148,6 +154,12 @@ def _open_season(world: World, date: GameDate) -> None:
 
 
 def _log_step(ctx: Any, report: StepReport) -> None:
-    sums = ", ".join(f"{k} {v:g}" for k, v in report.sums.items())
+    """The public line carries the public sums only; the adjudicators' line all of them."""
+    public = {k: v for k, v in report.sums.items() if k not in report.private}
+    sums = ", ".join(f"{k} {v:g}" for k, v in public.items())
     text = f"Year start, {report.title}" + (f": {sums}" if sums else ": nothing to do")
-    ctx.log(text, kind="year-start", amounts=None, refs={"step": report.step, "sums": report.sums})
+    ctx.log(text, kind="year-start", amounts=None, refs={"step": report.step, "sums": public})
+    if len(public) < len(report.sums):
+        every = ", ".join(f"{k} {v:g}" for k, v in report.sums.items())
+        ctx.log(f"Year start, {report.title} (adjudicators): {every}", kind="year-start-secret", amounts=None,
+                audience=ADJUDICATORS, refs={"step": report.step, "sums": dict(report.sums), "secret": True})

@@ -4,13 +4,19 @@ A GM's override directory (`--rules DIR` or `YAK_RULES`) wins file by file and k
 of entries named by a key (`slug`, `id` or `name`: the espionage missions, say) merges entry by
 entry: a house rule that lists one mission changes that mission's fields only, and a new slug
 adds a mission; the other entries stay as the default table has them.
+
+A campaign keeps its house rules in its save (`yak rules set DIR`: `meta.world.rules_overrides`,
+one override per table). Every process that reads the save (CLI, app, SSH session) then uses
+them, whatever `--rules` says: the saved overrides win over a house-rules directory.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import tomllib
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn
@@ -239,17 +245,133 @@ def _noun(base: Any) -> str:
     return "a list" if isinstance(base, list) else "a table"
 
 
+# The overrides of the save being played (`meta.world.rules_overrides`), None when it has none.
+_saved: dict[str, Any] | None = None
+
+
 @cache
 def _load(name: str, override_dir: str | None) -> dict[str, Any]:
     path = TABLES_DIR / f"{name}.toml"
     if not path.exists():
         raise RulesTableError(f"no rules table named {name!r} in {TABLES_DIR}")
     data = _read(path)
-    if override_dir:
+    if _saved is not None:
+        if isinstance(_saved.get(name), dict):
+            data = _merge(data, _saved[name])
+    elif override_dir:
         override = Path(override_dir) / f"{name}.toml"
         if override.exists():
             data = _merge(data, _read(override))
     return data
+
+
+def stock_table(name: str) -> dict[str, Any]:
+    """The default table `name`, without any house rule."""
+    return _read(TABLES_DIR / f"{name}.toml")
+
+
+def read_override_dir(path: str) -> dict[str, dict[str, Any]]:
+    """The house rules in `path`, checked as `--rules` checks them: {table name: its override}."""
+    check_override_dir(path)
+    return {entry.stem: _read(entry) for entry in sorted(Path(path).iterdir()) if entry.suffix == ".toml"}
+
+
+def use_saved_rules(overrides: Mapping[str, Any] | None) -> None:
+    """Play by the overrides a save keeps (None or empty: it keeps none, `--rules` applies)."""
+    global _saved
+    wanted = copy.deepcopy(dict(overrides)) if overrides else None
+    if wanted != _saved:
+        _saved = wanted
+        _load.cache_clear()
+
+
+def saved_rules() -> dict[str, Any] | None:
+    """The save's overrides in use now (None: none)."""
+    return copy.deepcopy(_saved)
+
+
+def house_rules_dir() -> str | None:
+    """The house-rules directory given by `--rules` or YAK_RULES (ignored while a save's own apply)."""
+    return os.environ.get("YAK_RULES") or None
+
+
+def _apply_saved_rules(data: dict[str, Any]) -> None:
+    """Load hook: a save's own house rules apply from the moment any process reads it."""
+    meta = (data.get("meta") or {}).get("world") or {}
+    overrides = meta.get("rules_overrides")
+    use_saved_rules(overrides if isinstance(overrides, dict) else None)
+
+
+def _register_load_hook() -> None:
+    from yak_tui.store import storage
+
+    if _apply_saved_rules not in storage.LOAD_CHECKS:
+        storage.LOAD_CHECKS.append(_apply_saved_rules)
+
+
+_register_load_hook()
+
+
+def _flatten(value: Any, path: str, out: dict[str, Any]) -> None:
+    """Every leaf of a table by its dotted path; named entries of a list by `list[name]`."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{path}.{key}" if path else key, out)
+        return
+    if isinstance(value, list):
+        key = entry_key(value)
+        if key is not None:
+            for entry in value:
+                _flatten(entry, f"{path}[{entry[key]}]", out)
+            return
+    out[path] = value
+
+
+def _override_paths(base: Any, override: Any, path: str, out: set[str]) -> None:
+    """The leaf paths an override sets (a plain list, or a new entry, counts whole)."""
+    leaves: dict[str, Any] = {}
+    if isinstance(override, dict):
+        for key, item in override.items():
+            _override_paths(base.get(key) if isinstance(base, dict) else None, item,
+                            f"{path}.{key}" if path else key, out)
+        return
+    if isinstance(override, list) and isinstance(base, list):
+        key = entry_key(base)
+        if key is not None and all(isinstance(item, dict) and isinstance(item.get(key), str) for item in override):
+            named = {entry[key]: entry for entry in base}
+            for item in override:
+                entry = named.get(item[key])
+                # The name of an entry the default has only says which entry changes.
+                changes = {k: v for k, v in item.items() if k != key} if entry is not None else item
+                _override_paths(entry or {}, changes, f"{path}[{item[key]}]", out)
+            return
+    _flatten(override, path, leaves)
+    out.update(leaves or {path})
+
+
+def rules_listing() -> list[dict[str, Any]]:
+    """Every effective rules value, with where it comes from: `stock`, `house file` (the
+    `--rules` directory) or `saved override` (the save's own)."""
+    rows: list[dict[str, Any]] = []
+    directory = house_rules_dir()
+    for name in table_names():
+        stock = stock_table(name)
+        changed: set[str] = set()
+        if _saved is not None:
+            source = "saved override"
+            if isinstance(_saved.get(name), dict):
+                _override_paths(stock, _saved[name], "", changed)
+        else:
+            source = "house file"
+            house = Path(directory) / f"{name}.toml" if directory else None
+            if house is not None and house.exists():
+                _override_paths(stock, _read(house), "", changed)
+        effective: dict[str, Any] = {}
+        _flatten(table(name), "", effective)
+        for key, value in effective.items():
+            rows.append({"table": name, "key": key, "value": value,
+                         "source": source if key in changed else "stock"})
+    return rows
 
 
 def table(name: str) -> dict[str, Any]:

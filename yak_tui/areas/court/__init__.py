@@ -7,6 +7,7 @@ check; front ends and other areas use only the names below.
 
 from yak_tui.areas.court import cli as _cli  # noqa: F401  (registers `yak resolve rtd`)
 from yak_tui.areas.court import gm as _gm  # noqa: F401  (registers the GM's acts)
+from yak_tui.areas.court import house_rules as _house_rules  # noqa: F401  (registers rules-set, rules-clear)
 from yak_tui.areas.court.commands import UPKEEP_SURCHARGES, on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.read import (
     PUBLIC_VIEWER,

@@ -243,10 +243,12 @@ def _upkeep(ctx: CommandContext, report: StepReport) -> None:
         total = math.ceil(total * 2) / 2
         if total <= 0:
             continue
+        # One figure for the kingdom: its parts would name the surcharges of infiltrations it does
+        # not know of (issue 14); the breakdown is the adjudicators' (the entry's secret).
         detail = ", ".join(f"{k} {v:g}" for k, v in parts.items() if v)
-        ctx.move_ducats(("kingdoms", kingdom_id), None, total, f"upkeep ({detail})",
-                        audience=kingdom_audience(kingdom_id), allow_negative=True)
-        report.add("upkeep paid", total)
+        ctx.move_ducats(("kingdoms", kingdom_id), None, total, "upkeep of its regiments and ships",
+                        audience=kingdom_audience(kingdom_id), allow_negative=True, secret=f"upkeep: {detail}")
+        report.add("upkeep paid", total, public=False)
         report.lines.append(f"{world.display_name('kingdoms', kingdom_id)}: -{total:g} upkeep")
 
 

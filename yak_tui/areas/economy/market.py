@@ -9,10 +9,13 @@ from typing import Any
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.economy.business import _business_stakes
-from yak_tui.kernel.audience import character_audience
+from yak_tui.areas.espionage import npc_sales_tax_divisor
+from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.model import World
+from yak_tui.kernel.money import money
 from yak_tui.kernel.seasons import StepReport, season_end_step
+from yak_tui.kernel.tables import table
 
 
 def province_prices(world: World, province_id: str, goods: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
@@ -117,6 +120,29 @@ def prices(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"province": p["province"], "prices": province_prices(ctx.world, p["province"], goods)}
 
 
+def npc_sales_tax(world: World, province_id: str, proceeds: float) -> float:
+    """The NPC sales tax on `proceeds` sold in a province: the table's percent, divided where a
+    smuggling ring operates (seed: "NPC sales tax halved")."""
+    percent = float(table("economy")["market_sale"]["npc_sales_tax_percent"])
+    return float(money(proceeds * percent / 100 / npc_sales_tax_divisor(world, province_id)))
+
+
+def _sales_tax(ctx: CommandContext, biz: dict[str, Any], proceeds: float, report: StepReport) -> None:
+    """The seller pays the NPC sales tax to the kingdom that rules the province (to nobody where
+    none does)."""
+    tax = npc_sales_tax(ctx.world, biz["province"], proceeds)
+    if tax <= 0:
+        return
+    world = ctx.world
+    ruler = world.get("provinces", biz["province"]).get("kingdom")
+    ctx.move_ducats(_char(biz["owner"]), None, tax, f"sales tax on the market sale from {biz['name']}",
+                    audience=character_audience(biz["owner"]))
+    if ruler:  # each side is told of its own change to its own treasury
+        ctx.move_ducats(None, ("kingdoms", ruler), tax, "sales tax on market sales in "
+                        f"{world.display_name('provinces', biz['province'])}", audience=kingdom_audience(ruler))
+    report.add("sales tax", tax)
+
+
 @season_end_step("Unsold goods are sold to the market")
 def _market_sales(ctx: CommandContext, report: StepReport) -> None:
     """Every business's stock sells at its province's price, one market-sale roll per good."""
@@ -142,6 +168,7 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             if proceeds:
                 ctx.move_ducats(None, _char(owner), proceeds, f"market sale of {qty} {good} from {biz['name']}",
                                 audience=character_audience(owner))
+                _sales_tax(ctx, biz, proceeds, report)
             report.add("goods sold", qty)
             report.add("market proceeds", proceeds)
         world.edit("businesses", business_id)["stock"] = {}

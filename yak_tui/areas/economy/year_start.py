@@ -197,7 +197,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
                 f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
                 secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
                 refs={"kingdom": kingdom_id, "type": kind, "graduates": gained})
-        report.add("academy graduates", gained)
+        report.add("academy graduates", gained, public=False)
     # Sailors: one per port held.
     ports: dict[str, int] = {}
     for _, province in world.all("provinces"):
@@ -217,7 +217,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
                 f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
                 secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
                 refs={"kingdom": kingdom_id, "type": "sailor", "ports": count, "gained": gained})
-        report.add("sailors", gained)
+        report.add("sailors", gained, public=False)
     # Gunpowder: each assigned engineer makes a barrel, then is free again.
     for kingdom_id, pool in sorted(world.all("specialists")):
         engineers = int((pool.get("engineers_assigned") or {}).get("gunpowder", 0))
@@ -232,7 +232,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
                 f"barrel(s) and return to the pool.", kind="year-start", audience=kingdom_audience(kingdom_id),
                 refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers})
-        report.add("gunpowder barrels", barrels)
+        report.add("gunpowder barrels", barrels, public=False)
 
 
 year_start_step("production")(_production)

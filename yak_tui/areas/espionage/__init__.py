@@ -27,6 +27,7 @@ from yak_tui.areas.espionage.read import (
     target_choices,
 )
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
+from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
 
 __all__ = [
     "FAMILY_LABELS",
@@ -48,6 +49,8 @@ __all__ = [
     "mission_lines",
     "mission_needs",
     "mission_odds",
+    "npc_sales_tax_divisor",
     "order_odds",
+    "smuggling_bonus",
     "target_choices",
 ]

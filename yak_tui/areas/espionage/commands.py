@@ -83,8 +83,9 @@ RULINGS_MADE = (
     "Infiltrate Treasury steals 1 ducat per province the target holds, at most what its treasury "
     "holds after tax; the sponsor receives half rounded down, the rest stays with the thieves.",
     "Infiltrations of different sponsors each count (one man per sponsor); one sponsor cannot double.",
-    "Limit Trade lasts 1 year like the other market effects (the issue lists it among the effects "
-    "that expire); its -10 never takes an allowance below 0 and the amount taken is restored.",
+    "Limit Trade stacks and persists (the seed gives it no duration and bars only Crash Commodity "
+    "Market from repeating); its -10 never takes an allowance below 0. A table duration_seasons "
+    "makes it wear off, and the amount taken is restored then.",
     "Only one smuggling ring per province: a sponsor whose own ring is active there is refused; "
     "another sponsor's success adds nothing (and is told so).",
     "Crash Commodity Market: one active crash per province and commodity, whoever sponsors it.",
@@ -190,6 +191,14 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     elif applied.counter_spy_spent == "nation":
         edit_pool(world, plan.target)["counter_spies"]["nation"] -= 1
         spent.append("nation-wide counter-spy")
+    if spent:
+        # The owner sees every change to his own numbers, with a cause he may know (issue 14).
+        where = (f"in {world.display_name('provinces', plan.location_province)}"
+                 if applied.counter_spy_spent == "province" else "guarding the nation")
+        cause = ("spent against an enemy operation" if outcome.evidence in ("detected", "identified")
+                 else "lost: unexplained loss")
+        ctx.log(f"Your counter-spy {where} is gone ({cause}).", kind=KIND,
+                audience=kingdom_audience(plan.target), refs={"counter_spy": applied.counter_spy_spent})
     if applied.security_breach_spent:
         breach_id = active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
                                    target_kingdom=plan.target)[0][0]

@@ -262,20 +262,21 @@ def _crash(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
 
 
 def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
+    """Each success takes its 10 ducats again (the seed bars only Crash Commodity Market from
+    repeating); the cut lasts `duration_seasons` when the table gives one, else it persists."""
     world = ctx.world
     where = world.display_name("provinces", plan.province)
-    if active_effects(world, kind="limit-trade", province=plan.province):
-        return Applied(f"trade in {where} is already limited this year; it changes nothing")
     prov = world.edit("provinces", str(plan.province))
     before = float(prov.get("market_allowance", 0))
     delta = float(plan.mission.params["market_allowance"])
     after = max(0.0, before + delta)
     prov["market_allowance"] = money(after)
-    end = end_of_year(ctx)
+    seasons = plan.mission.duration_seasons
+    end = world.date.plus(seasons) if seasons else None
     effect = new_effect(ctx, plan, outcome, "limit-trade", end=end,
                          data={"market_allowance": money(after - before)})
-    return Applied(f"the market allowance of {where} falls by {money(before - after)} until {end.label()}",
-                   effect=effect)
+    until = f"until {end.label()}" if end else "for good"
+    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect)
 
 
 def _animosity(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -521,7 +522,7 @@ for _kind in (
     MissionKind("limit-trade", _limit_trade, needs("province"), document="limit-trade",
                 label=_with_data("Trade limited", lambda _e, d: f"Trade limited ({d['market_allowance']})"
                                  if d.get("market_allowance") is not None else None),
-                expire=_restore_allowance),
+                until="for good", expire=_restore_allowance),
     MissionKind("commercial-animosity", _animosity, needs("province", "against"), document="commercial-animosity",
                 label=_with_data("Commercial animosity",
                                  lambda _e, d: f"Animosity against {d['against']}" if d.get("against") else None)),

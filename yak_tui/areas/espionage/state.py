@@ -76,6 +76,25 @@ def infiltrations_held(world: World, sponsor: str, target: str) -> set[str]:
                                                           target_kingdom=target)}
 
 
+def smuggling_rings(world: World, province: str | None) -> list[dict[str, Any]]:
+    """The smuggling rings active in `province` (at most one per sponsor)."""
+    return [ring for _, ring in active_effects(world, kind="smuggling-ring", province=province)] if province else []
+
+
+def smuggling_bonus(world: World, province: str | None, kingdom: str | None) -> int:
+    """Establish Smuggling Ring: "+2 to player merchant smuggling efforts". Ruling: the ring is
+    the sponsor's network, so it helps the merchants of the sponsoring kingdom in its province
+    (a merchant of another kingdom is not helped, and so learns nothing of a secret ring)."""
+    rings = [ring for ring in smuggling_rings(world, province) if kingdom and ring["sponsor_kingdom"] == kingdom]
+    return max((int(ring["data"].get("merchant_smuggling_bonus", 0)) for ring in rings), default=0)
+
+
+def npc_sales_tax_divisor(world: World, province: str | None) -> int:
+    """Establish Smuggling Ring: "NPC sales tax halved" in its province (rings do not stack)."""
+    return max((int(ring["data"].get("npc_sales_tax_divisor", 1)) for ring in smuggling_rings(world, province)),
+               default=1)
+
+
 def holds(world: World, sponsor: str, target: str, slug: str) -> bool:
     return slug in infiltrations_held(world, sponsor, target)
 

@@ -75,13 +75,14 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
         if stolen <= 0:
             continue
         share = stolen // int(params["sponsor_share_divisor"])
+        # The target's ledger reconciles: one line for all it lost, its cause only if it knows.
+        cause = ("stolen from the tax collection by an infiltrator in the treasury" if effect.get("known_to_target")
+                 else "unexplained loss from the tax collection")
+        ctx.move_ducats(("kingdoms", target), None, stolen, cause, audience=kingdom_audience(target), kind=KIND)
         if share:
-            ctx.move_ducats(("kingdoms", target), ("kingdoms", sponsor), share, "skimmed from the tax by your man "
+            ctx.move_ducats(None, ("kingdoms", sponsor), share, "skimmed from the tax by your man "
                             f"in the treasury of {kingdom_name(world, target)}", audience=holder_audience(effect),
                             kind=KIND)
-        if stolen - share:
-            ctx.move_ducats(("kingdoms", target), None, stolen - share, "lost from the tax collection",
-                            audience=effect_audience(effect), kind=KIND)
         _add(sums, f"stolen from {target}", stolen)
         _add(sums, f"to {sponsor}", share)
     _secret_sums(ctx, report, "treasury infiltration", sums)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from yak_tui.areas.espionage import smuggling_bonus
 from yak_tui.areas.warfare import rules
 from yak_tui.areas.warfare.raids import take_structure
 from yak_tui.areas.warfare.shared import (
@@ -490,8 +491,21 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "outcome_text": f"messenger {verdict}"}
 
 
+def _smuggle_modifiers(world: World, p: dict[str, Any]) -> list[Modifier]:
+    """The caller's modifier and, where the merchant's kingdom runs a smuggling ring in the fort's
+    province, the ring's bonus (seed: "+2 to player merchant smuggling efforts")."""
+    mods = [Modifier(p["modifier"], "modifier")] if p.get("modifier") else []
+    fort = world.find("pcs", ref_id(world, "pcs", p.get("fort")) or "")
+    merchant = world.find("characters", ref_id(world, "characters", p.get("merchant")) or "")
+    if fort is not None and merchant is not None:
+        ring = smuggling_bonus(world, fort.get("province"), merchant.get("kingdom"))
+        if ring:
+            mods.append(Modifier(ring, "your kingdom's smuggling ring"))
+    return mods
+
+
 def _smuggle_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
-    odds = rules.smuggle_odds(p["bribe"], p["modifier"])
+    odds = rules.smuggle_odds(p["bribe"], _smuggle_modifiers(world, p))
     return {"odds": odds, "success": odds["success"]}
 
 
@@ -509,7 +523,8 @@ def _smuggle_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
          {"fort": Param(str, ref="pcs"), "merchant": Param(str, ref="characters"),
           "shipments": Param(int, minimum=1), "bribe": Param(int, required=False, default=0, minimum=0,
                                                              help="ducats to a besieging NPC officer, spent anyway"),
-          "modifier": Param(int, required=False, default=0, help="any other modifier, e.g. a smuggling ring"),
+          "modifier": Param(int, required=False, default=0,
+                            help="any other modifier (a smuggling ring of the merchant's kingdom counts itself)"),
           "good": Param(str, required=False, default="Grain", help="an edible staple")},
          category="siege", odds=_smuggle_odds, stakes=_smuggle_stakes, rolls=True)
 def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
@@ -539,8 +554,9 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             raise CommandError("shipments", f"{name_of(world, 'kingdoms', defender)} has {money(held)} ducats and could "
                                             f"not pay {money(pay)} for {p['shipments']} shipment(s)")
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))
-    chance = rules.smuggle_odds(p["bribe"], p["modifier"])["success"]
-    outcome = rules.smuggle(ctx.dice, p["bribe"], p["modifier"], p["shipments"])
+    modifiers = _smuggle_modifiers(world, p)
+    chance = rules.smuggle_odds(p["bribe"], modifiers)["success"]
+    outcome = rules.smuggle(ctx.dice, p["bribe"], modifiers, p["shipments"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is stopped"
     record = ctx.record_roll(f"smuggling {good} into {fort}", [outcome.natural], outcome.total,

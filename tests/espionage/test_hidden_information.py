@@ -1,0 +1,93 @@
+"""Hidden information at year start (issue 14, leaks 5 and 6): what the target and the public may
+read of upkeep surcharges, gunpowder and academy figures, scanned as `yak log --as ...` shows it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from spy_helpers import infiltrate, mutate
+
+from yak_tui.cli import main
+from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.model import World
+from yak_tui.store.storage import WorldFile
+
+
+@pytest.fixture
+def save(tmp_path: Path) -> WorldFile:
+    return create_world(tmp_path / "w.json")
+
+
+def log_as(capsys: pytest.CaptureFixture[str], save: WorldFile, who: str) -> list[dict[str, Any]]:
+    code = main(["--save", str(save.path), "--as", who, "--json", "log"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    entries: list[dict[str, Any]] = json.loads(out)["entries"]
+    return entries
+
+
+def _to_year_start(save: WorldFile) -> None:
+    def winter(world: World) -> None:
+        world.meta["date"] = GameDate.parse("Winter 312").to_dict()
+        world.meta["undo"] = []
+
+    mutate(save, winter)
+    assert main(["--save", str(save.path), "advance"]) == 0
+
+
+def test_upkeep_surcharges_of_undetected_infiltrations_stay_hidden(save: WorldFile,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Infiltrate General Staff: "The upkeep cost of every regiment under the nation's
+    command increases by 0.5d/year", and "All spy rolls are conducted blind". The target's own line
+    shows one upkeep figure without causes; the public year-start line shows no upkeep total."""
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-general-staff", "infiltrate-admiralty"))
+    _to_year_start(save)
+    capsys.readouterr()
+    target = json.dumps(log_as(capsys, save, "king:elbreth"))
+    public = json.dumps(log_as(capsys, save, "player:corvin")) + json.dumps(log_as(capsys, save, "king:kesh"))
+    for hidden in ("waste", "infiltrate general staff", "infiltrate admiralty", "upkeep paid"):
+        assert hidden not in target.lower() or hidden == "upkeep paid", hidden
+        assert hidden not in public.lower(), hidden
+    assert "upkeep of its regiments and ships" in target
+    gm = json.dumps(log_as(capsys, save, "gm"))
+    assert "military waste" in gm and "upkeep paid" in gm  # the adjudicators keep the breakdown
+
+
+def test_public_year_start_sums_carry_no_secret_figures(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Gunpowder: "each assigned engineer will produce 1 barrel of gunpowder at year's
+    end" is the kingdom's own business, and Interfere with Academies "Reduces the number of
+    specialists ... produced in the following year": public year-start lines carry neither the
+    barrels nor the academy and sailor totals from which interference could be read."""
+    def gunpowder(world: World) -> None:
+        world.edit("specialists", "elbreth").setdefault("engineers_assigned", {"siege": {}, "gunpowder": 0})[
+            "gunpowder"] = 1
+
+    mutate(save, gunpowder)
+    _to_year_start(save)
+    capsys.readouterr()
+    public = [e["text"] for e in log_as(capsys, save, "king:kesh") if e["kind"] == "year-start"]
+    assert public, "the public year-start lines are still written"
+    for hidden in ("gunpowder barrels", "academy graduates", "sailors 1", "upkeep paid"):
+        assert not any(hidden in text for text in public), (hidden, public)
+    gm = [e["text"] for e in log_as(capsys, save, "gm") if e["kind"] == "year-start-secret"]
+    assert any("gunpowder barrels 1" in text for text in gm)
+
+
+def test_a_counter_spy_spent_by_an_undetected_operation_shows_as_an_unexplained_loss(
+        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Counter-Spy: "Provides a -2 malus to success & detection for one enemy operation,
+    but the spy is destroyed therafter." The owner sees his counter-spy go; an operation he did not
+    detect stays unnamed ("unexplained loss")."""
+    from spy_helpers import do
+
+    mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": [], "nation": 1}))
+    result = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
+                [6, 6])
+    assert result.data["outcome"] == "success"
+    capsys.readouterr()
+    seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
+    assert seen == ["Your counter-spy guarding the nation is gone (lost: unexplained loss)."]
