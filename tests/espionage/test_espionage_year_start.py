@@ -4,6 +4,7 @@ and effects that run out after exactly 4 seasons."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest

@@ -87,6 +87,7 @@ NOT_FROM_TABLES = {
     ("business-open", ""), ("schedule", "due"), ("spy-order", ""),
     ("check", "rtd"), ("check", "competition"), ("check", "spell"), ("check", "relocate-discovery"),
     ("battle", "losses"), ("gm-transfer", "goods"),  # examples of the syntax ("a:2,b:1", "Grain:3")
+    ("season-deadline", "at"),  # a date format
 }
 
 

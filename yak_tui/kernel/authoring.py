@@ -25,6 +25,7 @@ from typing import Any
 import orjson
 
 from yak_tui.kernel.calendar import SEASONS, GameDate
+from yak_tui.kernel.dicechain import start_chain
 from yak_tui.kernel.documents import LIST, MAP, META, META_ID, RECORD, SCHEMAS, TABLE_NAMES, TEXT, Field
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.hexgrid import axial_to_offset
@@ -50,7 +51,11 @@ __all__ = [
 TEMPLATE_FILE = Path(__file__).with_name("world_template.toml")
 AUTHORED_TABLES = tuple(name for name in TABLE_NAMES if name != META)
 NULLS = "nulls"
-WORLD_KEYS = ("name", "year", "season", "map", "rules_overrides", "counters", "history")
+# The campaign's running state (saved house rules, the season's deadline and readiness, the dice
+# ledger's head, the last write's revision): exported as it is so a round trip keeps it.
+STATE_KEYS = ("rules_source", "deadline", "ready", "dice_head", "dice_count", "dice_since", "dice_since_seq",
+              "revision", "changed")
+WORLD_KEYS = ("name", "year", "season", "map", "rules_overrides", "counters", "history", *STATE_KEYS)
 COUNTER_KEYS = ("seq", "chronicle_seq", *(f"next_{name}" for name in AUTHORED_TABLES))
 MAX_SHOWN = 40  # problems named in the one-line message (all of them are kept on the error)
 
@@ -279,6 +284,8 @@ class _Loader:
                      f"must be a table of {', '.join(COUNTER_KEYS)}")
             counters = {}
         meta.update(counters)
+        meta.update({key: head[key] for key in STATE_KEYS if key in head})
+        start_chain(meta)  # a new world's dice ledger starts with it
         entries = [doc.get("seq") for doc in data["chronicle"].values() if type(doc.get("seq")) is int]
         if entries and "chronicle_seq" not in counters:
             meta["chronicle_seq"] = max(entries)
@@ -483,7 +490,7 @@ def export_world(data: Mapping[str, Mapping[str, Any]]) -> str:
            "# Load it with `yak new campaign.json --from this-file.toml`; docs/world-format.md explains it.",
            "", "[world]", f"name = {_string(str(meta.get('name', 'world')))}", f"year = {date['year']}",
            f"season = {_string(date['season'])}"]
-    for key in ("map", "rules_overrides", "history"):
+    for key in ("map", "rules_overrides", "history", *STATE_KEYS):
         if key in meta:
             out.append(f"{key} = {_value(meta[key], [key], [])}")
     counters = {key: meta[key] for key in COUNTER_KEYS if key in meta}
