@@ -263,11 +263,13 @@ class CommandContext:
 
     # -- dice -----------------------------------------------------------------------------------
     def record_roll(self, purpose: str, naturals: list[int], total: int, band: str, modifiers: list[Any] | None = None,
-                    audience: str = PUBLIC, blind: bool = False, outcome: str = "") -> RollRecord:
+                    audience: str = PUBLIC, blind: bool = False, outcome: str = "", reading: str = "") -> RollRecord:
+        """Record a roll for the chronicle; `reading` is the hand-checkable line of a roll that is
+        not naturals plus modifiers (see `chronicle.roll_line`)."""
         seed = getattr(self.dice.inner, "seed", None)
         record = RollRecord(purpose=purpose, naturals=list(naturals), modifiers=list(modifiers or []), total=total,
                             band=band, source=self.dice.source, roller=str(self.identity), audience=audience,
-                            blind=blind, seed=seed, outcome=outcome or band)
+                            blind=blind, seed=seed, outcome=outcome or band, reading=reading)
         self.rolls.append(record)
         return record
 

@@ -138,6 +138,7 @@ ROLL = record({
     "blind": flag("only the outcome is shown to the sponsor"),
     "seed": whole("seed of seeded dice, for replay", nullable=True),
     "outcome": text("the outcome in words"),
+    "reading": text("the roll as a forum reader checks it by hand, when it is not naturals plus modifiers"),
 }, "one recorded roll")
 
 UNDO_RECORD = record({

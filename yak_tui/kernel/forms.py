@@ -301,6 +301,7 @@ class RollView(NamedTuple):
     blind: bool
     manual: bool
     line: str
+    reading: str = ""  # a roll that is not naturals plus modifiers, as a reader checks it
 
 
 def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[RollView, ...]:
@@ -321,6 +322,7 @@ def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, An
                 total=None if hidden else roll.get("total"), band="" if hidden else str(roll.get("band", "")),
                 outcome=str(roll.get("outcome", "")), blind=bool(roll.get("blind")),
                 manual=roll.get("source") == "manual", line=roll_line(roll),
+                reading="" if hidden else str(roll.get("reading", "")),
             ))
     return tuple(out)
 

@@ -13,6 +13,7 @@ from yak_tui.kernel.audience import character_audience
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.model import World
 from yak_tui.kernel.seasons import StepReport, season_end_step
+from yak_tui.kernel.tables import table
 
 
 def province_prices(world: World, province_id: str, goods: Iterable[str] | None = None) -> dict[str, dict[str, int]]:
@@ -117,6 +118,18 @@ def prices(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"province": p["province"], "prices": province_prices(ctx.world, p["province"], goods)}
 
 
+def _price_reading(natural: int, base: int, price: int) -> str:
+    """"d6 rolled 6 on base 4 (1: -1, 2-5: +0, 6: +1) → price 5": the table a reader checks."""
+    faces: list[str] = []
+    low = 1
+    for row in table("economy")["market_sale"]["faces"]:
+        high = int(row["max_natural"])
+        span = str(low) if low == high else f"{low}-{high}"
+        faces.append(f"{span}: {int(row['delta']):+d}")
+        low = high + 1
+    return f"d6 rolled {natural} on base {base} ({', '.join(faces)}) → price {price}"
+
+
 @season_end_step("Unsold goods are sold to the market")
 def _market_sales(ctx: CommandContext, report: StepReport) -> None:
     """Every business's stock sells at its province's price, one market-sale roll per good."""
@@ -133,7 +146,8 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             base = price_list.get(good, {"price": 1})["price"]
             sale = rules.market_sale(ctx.dice, base)
             record = ctx.record_roll(f"market sale: {qty} {good} of {biz['name']}", [sale.natural], sale.price,
-                                     f"price {sale.price}", [], audience=character_audience(owner))
+                                     f"price {sale.price}", [], audience=character_audience(owner),
+                                     reading=_price_reading(sale.natural, base, sale.price))
             proceeds = sale.price * qty
             ctx.log(f"{qty} {good} of {biz['name']} sell at {sale.price} each (base {base}, rolled "
                     f"{sale.natural}): {proceeds} ducats.", kind="market", audience=character_audience(owner),

@@ -453,10 +453,12 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.messenger(ctx.dice, len(friendly), len(enemy), p["ducats"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is caught"
+    mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
     record = ctx.record_roll(f"messenger out of {fort}", [outcome.natural], outcome.total,
                              "success" if outcome.success else "failure", list(outcome.modifiers),
-                             outcome=verdict)
-    mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
+                             outcome=verdict,
+                             reading=(f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
+                                      f"{section('messenger')['threshold']} or more → he {verdict}"))
     carried = f" carrying {p['ducats']} ducats" if p["ducats"] else ""
     purpose = f" ({p['purpose'].strip()})" if p["purpose"].strip() else ""
     ctx.log(f"A messenger{carried} leaves besieged {fort}{purpose}: 1d6 = {outcome.natural}{mods}, total "
@@ -530,9 +532,11 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.smuggle(ctx.dice, p["bribe"], p["modifier"], p["shipments"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is stopped"
-    record = ctx.record_roll(f"smuggling {good} into {fort}", [outcome.natural], outcome.total,
-                             "success" if outcome.success else "failure", list(outcome.modifiers), outcome=verdict)
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
+    record = ctx.record_roll(f"smuggling {good} into {fort}", [outcome.natural], outcome.total,
+                             "success" if outcome.success else "failure", list(outcome.modifiers), outcome=verdict,
+                             reading=(f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
+                                      f"{settings['threshold']} or more → the convoy {verdict}"))
     ctx.log(f"{merchant['name']} smuggles {p['shipments']} shipment(s) of {good} into besieged {fort}: "
             f"1d6 = {outcome.natural}{mods}, total {outcome.total} against "
             f"{settings['threshold']}: the convoy {verdict}.", kind="siege", rolls=[record],
