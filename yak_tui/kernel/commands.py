@@ -19,7 +19,7 @@ from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.errors import CommandError, RuleInputError
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import ValidationError, World
 from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
@@ -255,8 +255,9 @@ class CommandContext:
                 return
         if ident.is_player and character is not None and ident.subject == character:
             return
-        owner = f"kingdom {kingdom}" if kingdom else f"character {character}"
-        raise CommandError("identity", f"{ident} does not act for {owner}", ("gm",))
+        owner = (self.world.display_name("kingdoms", kingdom) if kingdom
+                 else self.world.display_name("characters", character))
+        raise CommandError("identity", f"{identity_name(self.world, ident)} does not act for {owner}", ("gm",))
 
     def fail(self, field: str, reason: str) -> None:
         raise CommandError(field, reason)

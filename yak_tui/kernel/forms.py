@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
 from yak_tui.kernel.errors import CommandError, DiceError, StoreError, ValidationError, YakError
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
 from yak_tui.kernel.numbers import shown
 
@@ -186,6 +186,12 @@ def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any]
         return Problem(f"order.{problem.field}" if not problem.field.startswith("order") else problem.field,
                        problem.reason, problem.who_may)
     return None
+
+
+def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
+    """The notice after filing an order: who it waits for, by name (the order's id stays in --json)."""
+    adjudicator = Identity.parse(str(data.get("adjudicator") or "gm"))
+    return f"Order filed; it waits for {identity_name(world, adjudicator)}."
 
 
 def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, note: str = "") -> dict[str, Any]:

@@ -290,7 +290,7 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
             report.lines.append(f"{fort}: {regiments} regiments, {money(end.eaten)} provisions left to eat: short")
             ctx.log(f"The defenders of {fort} end {world.date.label()} with only {money(end.eaten)} provisions for "
                     f"{regiments} regiments, after choosing to sally; the siege goes on until the GM records "
-                    f"`capture` or `siege-lift`.", kind="siege", refs={"siege": siege_id})
+                    f"the fort's capture or lifts the siege.", kind="siege", refs={"siege": siege_id})
         else:
             left = rules.seasons_left(end.provisions_after, regiments)
             report.lines.append(f"{fort}: {regiments} regiments eat {money(end.eaten)}; "
@@ -307,9 +307,9 @@ def _undecided(world: World) -> list[tuple[str, dict[str, Any]]]:
 
 @advance_guard
 def _siege_guard(world: World) -> list[str]:
-    return [f"the defenders of {name_of(world, 'pcs', s['fort'])} ({sid}) will end the season short of provisions "
-            f"and must choose first: record `siege-decide fort={s['fort']} choice=surrender|sally`"
-            for sid, s in _undecided(world)]
+    return [f"the defenders of {name_of(world, 'pcs', s['fort'])} will end the season short of provisions "
+            f"and must choose first: surrender or sally (press y on Sieges)"
+            for _, s in _undecided(world)]
 
 
 @command("siege-decide", "Record the starving defenders' choice: surrender, or sally against the besiegers.",
@@ -349,8 +349,8 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         return {"siege": siege_id, "choice": "surrender", "captor": besieger,
                 "surrendered_units": [u["id"] for u in surrendered]}
     ctx.log(f"Starving, the defenders of {fort['name']} sally against the besiegers "
-            f"({name_of(world, 'kingdoms', besieger)}): the GM plays out the battle, then records `capture` or "
-            f"`siege-lift`.", kind="siege", refs={"siege": siege_id, "fort": p["fort"], "battle": True})
+            f"({name_of(world, 'kingdoms', besieger)}): the GM plays out the battle, then records "
+            f"the fort's capture or lifts the siege.", kind="siege", refs={"siege": siege_id, "fort": p["fort"], "battle": True})
     return {"siege": siege_id, "choice": "sally"}
 
 
@@ -664,7 +664,7 @@ def _due_sieges(world: World) -> list[dict[str, Any]]:
             items.append({"kind": "siege-decision", "urgent": True, "audience": PUBLIC, "siege": sid,
                           "text": f"{info['fort_name']} (besieged by {besieger}) has {info['provisions']} provisions "
                                   f"for {info['regiments']} regiments: the defenders must choose surrender or sally "
-                                  f"before the season closes (siege-decide)"})
+                                  f"before the season closes (press y on Sieges)"})
         elif not info["effective"]:
             items.append({"kind": "siege", "urgent": False, "audience": PUBLIC, "siege": sid,
                           "text": f"Siege of {info['fort_name']} by {besieger} not yet in effect: "
