@@ -76,3 +76,16 @@ def test_an_order_reads_as_words(played: WorldFile) -> None:
     lines = [e["text"] for e in visible_entries(world, corvin) if e["kind"] == "order"]
     assert any(line.startswith("Corvin Hale files an order: business expand: business Saltcross Salt Works")
                for line in lines), lines
+
+
+def test_a_step_that_did_something_never_says_nothing_to_do(tmp_path_factory: pytest.TempPathFactory) -> None:
+    save = create_world(tmp_path_factory.mktemp("cold") / "w.json")
+    with save.transaction() as data:
+        World(data).edit("specialists", "varos").update(cold_spy=1)
+    for _ in range(4):
+        run_command(save, Identity.parse("gm"), "advance", {}, SeededDice(5))
+    world = World(save.read())
+    lines = [e["text"] for e in visible_entries(world, Identity.parse("gm")) if e["kind"] == "year-start"]
+    (cold,) = [line for line in lines if "Cold spies" in line and line.startswith("Year start")]
+    assert cold.endswith(": done"), cold
+    assert any("cold spy" in e["text"] and e["kind"] != "year-start" for e in visible_entries(world, Identity.parse("gm")))

@@ -148,6 +148,8 @@ def _open_season(world: World, date: GameDate) -> None:
 
 
 def _log_step(ctx: Any, report: StepReport) -> None:
+    """The step's summary line; a step without sums whose own lines told what it did says "done",
+    never "nothing to do" right after "1 cold spy is active again"."""
     sums = ", ".join(f"{k} {v:g}" for k, v in report.sums.items())
-    text = f"Year start, {report.title}" + (f": {sums}" if sums else ": nothing to do")
+    text = f"Year start, {report.title}: " + (sums or ("done" if report.lines else "nothing to do"))
     ctx.log(text, kind="year-start", amounts=None, refs={"step": report.step, "sums": report.sums})
