@@ -192,7 +192,7 @@ class DiceTray(Widget, can_focus=True):
                     Content.assemble(("→ ", "dim"), (roll.outcome or "done", "bold $secondary"))]
         naturals = " + ".join(str(n) for n in roll.naturals)
         head = [Content.assemble(("rolled ", "dim"), (naturals, "bold"))]
-        if roll.reading:
+        if roll.reading and not roll.modifiers:
             # Not a sum (a d100 under a chance, a swing, a price table): the rule's own reading.
             tail = [Content.assemble(("→ ", "dim"), (roll.band or roll.outcome, band_style(roll)))]
             if roll.manual:
