@@ -15,7 +15,7 @@ from yak_tui.app.areas.nobles.panels import STATE_STYLE
 from yak_tui.app.areas.nobles.screen import MapScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.areas.nobles import read as map_views
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.store.storage import WorldFile
 
 GREYWATCH, MILLBROOK, THORNFIELD, AMBERPORT, EMPTY = (6, 4), (5, 2), (9, 4), (11, 5), (7, 4)
@@ -149,11 +149,12 @@ async def test_a_player_sees_only_himself_and_files_the_relocation_as_an_order(s
         assert "v file the order" in details(app)
         await pilot.press("v")
         await wait_for(pilot, lambda: world_of(save_path).table("orders"), what="the order")
-        ((order_id, order),) = world_of(save_path).table("orders").items()
+        ((_order_id, order),) = world_of(save_path).table("orders").items()
         assert order["command"] == "relocate" and order["filed_by"] == "player:tobias"
         assert order["params"] == {"character": "tobias", "hex": "11,5"}
         assert world_of(save_path).get("characters", "tobias")["location"] == "greywatch"  # not yet
-        notice = f"Order {order_id} filed; it waits for {order['adjudicator']}."
+        adjudicator = identity_name(world_of(save_path), Identity.parse(order["adjudicator"]))
+        notice = f"Order filed; it waits for {adjudicator}."  # names, not the order's id
         await wait_for(pilot, lambda: notice in [n.message for n in app._notifications], what="the notice")
 
 

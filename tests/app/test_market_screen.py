@@ -300,7 +300,7 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         assert "you see the public record" in detail_text(screen) and "Income" not in detail_text(screen)
         assert str(businesses.get_row("brine-traders")[4]) == "—"
         await pilot.press("x")
-        await wait_for(pilot, lambda: any("does not act for character rowena" in n.message
+        await wait_for(pilot, lambda: any("does not act for Duchess Rowena" in n.message
                                           for n in app._notifications), what="the refusal")
         assert isinstance(app.screen, MarketScreen)
         # His own bank in a full sector: an order for the adjudicator, not a roll.

@@ -83,7 +83,7 @@ def test_besieges_the_demo_port_fort_over_several_seasons_until_the_defender_mus
     # The season cannot close until the defenders' choice is recorded.
     term.keys("a")
     text = term.wait_for("The season cannot close yet")
-    assert "siege-decide fort=brinehaven" in text.replace("\n", " ") or "must choose" in text
+    assert "press y on Sieges" in text.replace("\n", " ") or "must choose" in text
     term.keys("Escape")
     term.wait_for(lambda t: "The season cannot close yet" not in t)
     assert world(save).date.label() == "Autumn 312"

@@ -163,7 +163,8 @@ def test_ledger_and_entries_are_seen_by_the_parties_only(save: WorldFile) -> Non
                       ("king:varos", False)):
         viewer = Identity.parse(who)
         assert (ledger_id in visible_table(world, viewer, "ledger")) is sees, who
-        assert any(ledger_id in e["text"] for e in visible_entries(world, viewer)) is sees, who
+        assert any("credit" in e["text"] and "Hale" in e["text"] for e in visible_entries(world, viewer)) is sees, who
+        assert not any(ledger_id in e["text"] for e in visible_entries(world, viewer))  # names, not the id
     # A ruler's own debts are seen by his King identity.
     aldric = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "aldric", "amount": 1}).data["ledger"]
     assert aldric in visible_table(World(state(save)), Identity.parse("king:elbreth"), "ledger")
@@ -238,3 +239,17 @@ def test_a_sold_bank_takes_its_book_along(save: WorldFile) -> None:
         ledger_id]
     doc = state(save)["ledger"][ledger_id]
     assert doc["lender_owner"] == "lysa" and doc["parties"] == ["character:dario", "character:lysa"]
+
+
+def test_a_debt_due_is_listed_once_to_whoever_sees_both_parties(save: WorldFile) -> None:
+    """Issue 17: "Credit … falls due" was listed twice on the GM's dashboard (one line per party)."""
+    from yak_tui.kernel.session import due_for
+
+    run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10})
+    set_date(save, "Winter 312")
+    world = World(state(save))
+    assert len([i for i in due_items(world) if i["kind"] == "credit"]) == 2  # one per party
+    for who in ("gm", "player:edmund", "player:corvin"):
+        items = [i for i in due_for(world, Identity.parse(who)) if i["kind"] == "credit"]
+        assert len(items) == 1, who
+        assert "cr-" not in items[0]["text"] and "Hale" in items[0]["text"]

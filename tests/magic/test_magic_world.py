@@ -220,7 +220,8 @@ def test_consequence_fill(save: WorldFile) -> None:
     assert note["pending"] is True
     assert "backlash from the power source" in note["text"]
     due = due_for(world(save), GM)
-    assert any(note["id"] in item["text"] and item["urgent"] for item in due)
+    assert any(item.get("entry") == note["id"] and item["urgent"] for item in due)
+    assert not any(note["id"] in item["text"] for item in due)  # the id stays out of the words
     assert not [i for i in due_for(world(save), Identity.parse("player:maelis")) if i["kind"] == "consequence"]
 
     result = run_command(save, GM, "consequence-fill",

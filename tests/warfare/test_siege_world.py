@@ -68,7 +68,7 @@ def test_a_kingdom_does_not_besiege_its_own_fort(t: Table) -> None:
 
 
 def test_only_the_besieger_begins_the_siege(t: Table) -> None:
-    t.refused("siege-begin", BOTH, "identity", "does not act for kingdom varos", who="king:elbreth")
+    t.refused("siege-begin", BOTH, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
 
 
 def test_a_fort_is_besieged_once(t: Table) -> None:
@@ -98,7 +98,7 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     t.set("units", "brinehaven-watch", regiments=1)
     besiege(t)
     t.advance()  # Spring ends: 1 regiment eats 1 of 2
-    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for kingdom varos",
+    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for Kingdom of Varos",
               who="king:elbreth")
     lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
     assert lifted.data["provisions"] == 1
@@ -181,9 +181,9 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert any("Brinehaven" in reason for reason in blockers(t.world))
-    t.refused("advance", {}, "season", "the defenders of Brinehaven (siege-0001) will end the season short")
+    t.refused("advance", {}, "season", "the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)")
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, "identity",
-              "does not act for kingdom elbreth", who="king:varos")
+              "does not act for Kingdom of Elbreth", who="king:varos")
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
     result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
     assert result.data == {"siege": "siege-0001", "choice": "surrender", "captor": "varos",
@@ -253,7 +253,7 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     [
         ({"kingdom": "elbreth", "pc": "varosgate", "kind": "infantry", "regiments": 1}, "gm", "pc", "not held by"),
         ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 1}, "king:varos", "identity",
-         "does not act for kingdom elbreth"),
+         "does not act for Kingdom of Elbreth"),
         ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 0}, "gm", "regiments", "at least 1"),
     ],
 )

@@ -95,8 +95,8 @@ def test_a_king_with_a_stake_may_not_roll_the_raid(t: Table) -> None:
     params = {"unit": "varos-raiders", "pc": "brinehaven"}
     error = t.refused("raid", params, "identity", "own forces", [3], who="king:varos")
     assert "gm" in error.who_may
-    t.refused("raid", params, "identity", "does not act for kingdom varos", [3], who="king:elbreth")
-    t.refused("raid", params, "identity", "does not act for kingdom varos", [3], who="player:lysa")
+    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="king:elbreth")
+    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="player:lysa")
     t.set("units", "varos-raiders", commander="lysa")  # her own command: she files, never rolls
     t.refused("raid", params, "identity", "players never roll", [3], who="player:lysa")
 
@@ -108,7 +108,7 @@ def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
     assert filed.data["adjudicator"] == "gm"
     # Elbreth's King cannot file a raid with Varos's units.
     t.refused("order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
-              "order.identity", "does not act for kingdom varos", who="king:elbreth")
+              "order.identity", "does not act for Kingdom of Varos", who="king:elbreth")
     resolved = t.do("order-resolve", {"order": filed.data["order"]}, [5])
     assert resolved.data["result"]["taken"] == 5
     assert t.treasury("kingdoms", "varos") == 35
@@ -232,7 +232,7 @@ def test_owner_converts_manpower_to_slaves_with_public_unrest(t: Table) -> None:
     ("params", "who", "field", "text"),
     [
         ({"province": "highmoor-vale", "amount": 5}, "king:elbreth", "amount", "has 4 surplus manpower"),
-        ({"province": "highmoor-vale", "amount": 1}, "king:varos", "identity", "does not act for kingdom elbreth"),
+        ({"province": "highmoor-vale", "amount": 1}, "king:varos", "identity", "does not act for Kingdom of Elbreth"),
         ({"province": "the-wilds", "amount": 1}, "gm", "province", "belongs to no kingdom"),
         ({"province": "highmoor-vale", "amount": 0}, "gm", "amount", "at least 1"),
     ],
@@ -247,7 +247,7 @@ def test_convert_slaves_refusals(t: Table, params: dict[str, object], who: str, 
 def test_capture_changes_hands_and_needs_an_uninvolved_adjudicator(t: Table) -> None:
     at(t, "kesh-riders", "millbrook")
     params = {"pc": "millbrook", "unit": "kesh-riders"}
-    t.refused("capture", params, "identity", "does not act for kingdom kesh", who="king:varos")
+    t.refused("capture", params, "identity", "does not act for Principality of Kesh", who="king:varos")
     at(t, "varos-lancers", "millbrook")
     own = {"pc": "millbrook", "unit": "varos-lancers"}
     t.refused("capture", own, "identity", "own forces", who="king:varos")
@@ -290,7 +290,7 @@ def test_a_destroyed_town_destroys_its_academy(t: Table) -> None:
 
 
 def test_raze_by_the_holder(t: Table) -> None:
-    t.refused("raze", {"pc": "highmoor"}, "identity", "does not act for kingdom elbreth", who="king:varos")
+    t.refused("raze", {"pc": "highmoor"}, "identity", "does not act for Kingdom of Elbreth", who="king:varos")
     assert t.do("raze", {"pc": "highmoor"}, who="king:elbreth").data["academies_destroyed"] == ["highmoor-engineers"]
 
 
@@ -371,7 +371,7 @@ def test_loot_needs_a_capture_by_a_hostile_force(t: Table) -> None:
 
 def test_only_the_captor_loots(t: Table) -> None:
     t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    t.refused("loot", {"pc": "brinehaven"}, "identity", "does not act for kingdom varos", who="king:elbreth")
+    t.refused("loot", {"pc": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
 
 
 def test_looted_business_income_contract(t: Table) -> None:
@@ -400,7 +400,7 @@ def test_looted_business_income_contract(t: Table) -> None:
 
 
 def test_owner_dismantles_for_half_the_invested(t: Table) -> None:
-    t.refused("dismantle", {"business": "millbrook-mill"}, "identity", "does not act for character edmund",
+    t.refused("dismantle", {"business": "millbrook-mill"}, "identity", "does not act for Prince Edmund",
               who="king:elbreth")
     result = t.do("dismantle", {"business": "millbrook-mill"}, who="player:edmund")
     assert result.data == {"business": "millbrook-mill", "ducats": 4, "to": "characters:edmund"}

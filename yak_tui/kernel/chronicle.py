@@ -71,12 +71,24 @@ def filter_entries(world: World, viewer: Identity, chosen: ChronicleFilter) -> l
 
 
 def roll_line(roll: dict[str, Any]) -> str:
+    """One roll as a forum reader checks it by hand.
+
+    A roll that adds modifiers to its dice reads "rolled 4 +1 (reason) = 5 → band"; any other kind
+    (a d100 under a chance, a d31 swing, a price table) carries its own `reading`, written by the
+    rule that rolled it. A blind roll shows its outcome only.
+    """
+    purpose = roll.get("purpose", "roll")
     if "naturals" not in roll:
-        return f"{roll.get('purpose', 'roll')}: {roll.get('outcome', '')} (blind roll)"
-    mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in roll.get("modifiers", []))
-    naturals = ", ".join(str(n) for n in roll.get("naturals", []))
+        return f"{purpose}: {roll.get('outcome', '')} (blind roll)"
     hand = " [dice by hand]" if roll.get("source") == "manual" else ""
-    return f"{roll.get('purpose', 'roll')}: rolled {naturals}{mods} = {roll.get('total')} → {roll.get('band')}{hand}"
+    if roll.get("reading"):
+        return f"{purpose}: {roll['reading']}{hand}"
+    naturals = " + ".join(str(n) for n in roll.get("naturals", []))
+    mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in roll.get("modifiers", []))
+    band = str(roll.get("band", ""))
+    outcome = str(roll.get("outcome", ""))
+    said = f"{band} ({outcome})" if outcome and outcome != band else band
+    return f"{purpose}: rolled {naturals}{mods} = {roll.get('total')} → {said}{hand}"
 
 
 def export_entries(world: World, entries: list[dict[str, Any]], fmt: str, viewer: Identity) -> str:

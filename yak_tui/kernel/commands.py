@@ -21,7 +21,7 @@ from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.dicechain import chain_rolls
 from yak_tui.kernel.errors import CommandError, RuleInputError
 from yak_tui.kernel.helptext import HelpText, help_text
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import META, ValidationError, World
 from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
@@ -268,19 +268,22 @@ class CommandContext:
                 return
         if ident.is_player and character is not None and ident.subject == character:
             return
-        owner = f"kingdom {kingdom}" if kingdom else f"character {character}"
-        raise CommandError("identity", f"{ident} does not act for {owner}", ("gm",))
+        owner = (self.world.display_name("kingdoms", kingdom) if kingdom
+                 else self.world.display_name("characters", character))
+        raise CommandError("identity", f"{identity_name(self.world, ident)} does not act for {owner}", ("gm",))
 
     def fail(self, field: str, reason: str) -> None:
         raise CommandError(field, reason)
 
     # -- dice -----------------------------------------------------------------------------------
     def record_roll(self, purpose: str, naturals: list[int], total: int, band: str, modifiers: list[Any] | None = None,
-                    audience: str = PUBLIC, blind: bool = False, outcome: str = "") -> RollRecord:
+                    audience: str = PUBLIC, blind: bool = False, outcome: str = "", reading: str = "") -> RollRecord:
+        """Record a roll for the chronicle; `reading` is the hand-checkable line of a roll that is
+        not naturals plus modifiers (see `chronicle.roll_line`)."""
         seed = getattr(self.dice.inner, "seed", None)
         record = RollRecord(purpose=purpose, naturals=list(naturals), modifiers=list(modifiers or []), total=total,
                             band=band, source=self.dice.source, roller=str(self.identity), audience=audience,
-                            blind=blind, seed=seed, outcome=outcome or band)
+                            blind=blind, seed=seed, outcome=outcome or band, reading=reading)
         self.rolls.append(record)
         return record
 

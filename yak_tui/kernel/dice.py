@@ -148,10 +148,15 @@ class RollRecord:
     blind: bool = False
     seed: int | None = None
     outcome: str = ""
+    # How a reader checks a roll that is not "naturals plus modifiers" (a d100 under a chance,
+    # a d31 swing, a price table): the line the chronicle prints instead of the sum.
+    reading: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["modifiers"] = [m.to_dict() for m in self.modifiers]
+        if not self.reading:
+            del data["reading"]
         return data
 
     @classmethod

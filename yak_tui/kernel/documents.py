@@ -139,6 +139,7 @@ ROLL = record({
     "seed": whole("seed of seeded dice, for replay", nullable=True),
     "outcome": text("the outcome in words"),
     "link": text("the hash of its record in the dice ledger (yak verify)"),
+    "reading": text("the roll as a forum reader checks it by hand, when it is not naturals plus modifiers"),
 }, "one recorded roll")
 
 UNDO_RECORD = record({

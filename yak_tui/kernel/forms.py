@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
 from yak_tui.kernel.errors import CommandError, DiceError, StoreError, ValidationError, YakError
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
 from yak_tui.kernel.numbers import shown
 
@@ -187,6 +187,12 @@ def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any]
     return None
 
 
+def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
+    """The notice after filing an order: who it waits for, by name (the order's id stays in --json)."""
+    adjudicator = Identity.parse(str(data.get("adjudicator") or "gm"))
+    return f"Order filed; it waits for {identity_name(world, adjudicator)}."
+
+
 def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, note: str = "") -> dict[str, Any]:
     """The `order-file` parameters for an order written in a form."""
     import orjson
@@ -304,6 +310,7 @@ class RollView(NamedTuple):
     line: str
     # How many dice a hidden blind roll threw: drawn as that many ghost dice, never a face.
     ghosts: int = 0
+    reading: str = ""  # a roll that is not naturals plus modifiers, as a reader checks it
 
 
 def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[RollView, ...]:
@@ -325,6 +332,7 @@ def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, An
                 outcome=str(roll.get("outcome", "")), blind=bool(roll.get("blind")),
                 manual=roll.get("source") == "manual", line=roll_line(roll),
                 ghosts=int(roll.get("ghosts", 1)) if hidden else 0,
+                reading="" if hidden else str(roll.get("reading", "")),
             ))
     return tuple(out)
 

@@ -57,6 +57,20 @@ class Identity:
 GM = Identity("gm")
 
 
+def identity_name(world: World, identity: Identity) -> str:
+    """How a sentence names an identity ("the GM", "King Aldric", "Maelis the Grey"): never its key."""
+    if identity.is_gm:
+        return "the GM"
+    if identity.is_king:
+        kingdom = world.find("kingdoms", identity.subject) or {}
+        if kingdom.get("ruler"):
+            return world.display_name("characters", str(kingdom["ruler"]))
+        return f"the ruler of {world.display_name('kingdoms', identity.subject)}"
+    if not identity.subject:
+        return "the public"
+    return world.display_name("characters", identity.subject)
+
+
 def identity_label(world: World, identity: Identity) -> str:
     """How a header or a dialog names an identity ("King · Elbreth", "Player · Aldric")."""
     if identity.is_gm:

@@ -21,7 +21,7 @@ from yak_tui.kernel.commands import (
     spec_for,
     validate_only,
 )
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
 
 PRIVATE_CATEGORIES = ("espionage",)
@@ -85,23 +85,39 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
              "filed": world.meta["date"], "note": p["note"], "outcome": "", "reason": ""}
     world.put("orders", order_id, order)
     summary = describe_order(world, order)
-    ctx.log(f"{filer} files an order: {summary}", kind="order", audience=_order_audience(order),
+    ctx.log(f"{identity_name(world, filer)} files an order: {summary}", kind="order", audience=_order_audience(order),
             refs={"order": order_id, "character": character, "kingdom": kingdom}, adjudicator=adjudicator)
     return {"order": order_id, "adjudicator": adjudicator, "private": order["private"]}
 
 
 def describe_order(world: World, order: dict[str, Any]) -> str:
-    params = ", ".join(f"{k}={v}" for k, v in order.get("params", {}).items())
-    return f"{order['command']}({params})"
+    """An order in words a player reads ("business expand: business Hale Bank, sizes 1"): named
+    documents by their names, never `name(key=value)` syntax or ids (those stay in --json)."""
+    command = str(order["command"])
+    try:
+        specs = spec_for(command).params
+    except CommandError:
+        specs = {}
+    parts = []
+    for key, value in order.get("params", {}).items():
+        ref = specs[key].ref if key in specs else None
+        shown = world.display_name(ref, str(value)) if ref and value not in (None, "") else value
+        if isinstance(shown, bool):
+            shown = "yes" if shown else "no"
+        parts.append(f"{key.replace('_', ' ')} {shown}")
+    words = command.replace("-", " ")
+    return f"{words}: {', '.join(parts)}" if parts else words
 
 
 def _waiting_order(ctx: CommandContext, order_id: str) -> dict[str, Any]:
     order = ctx.world.get("orders", order_id)
     if order["status"] != WAITING:
-        raise CommandError("order", f"order {order_id} is already {order['status']}")
+        raise CommandError("order", f"the order to {describe_order(ctx.world, order)} is already {order['status']}")
     ident = ctx.identity
     if not ident.is_gm and order["adjudicator"] != str(ident):
-        raise CommandError("identity", f"order {order_id} waits for {order['adjudicator']}, not {ident}",
+        raise CommandError("identity", f"the order to {describe_order(ctx.world, order)} waits for "
+                           f"{identity_name(ctx.world, Identity.parse(order['adjudicator']))}, not "
+                           f"{identity_name(ctx.world, ident)}",
                            ("gm", order["adjudicator"]))
     return order
 
@@ -123,7 +139,7 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited["resolved"] = ctx.world.meta["date"]
     edited["outcome"] = str(result.data.get("outcome_text") or result.data.get("outcome") or "done")
     edited["entries"] = [e["id"] for e in result.entries]
-    ctx.log(f"Order {p['order']} resolved: {edited['outcome']}", kind="order", audience=_order_audience(order),
+    ctx.log(f"Order to {describe_order(ctx.world, order)} resolved: {edited['outcome']}", kind="order", audience=_order_audience(order),
             refs={"order": p["order"], "character": order.get("character")}, adjudicator=str(ctx.identity))
     return {"order": p["order"], "status": "resolved", "result": result.data}
 
@@ -136,7 +152,7 @@ def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("reason", "is empty: say why the order is rejected")
     edited = ctx.world.edit("orders", p["order"])
     edited.update({"status": "rejected", "reason": p["reason"], "resolved": ctx.world.meta["date"]})
-    ctx.log(f"Order {p['order']} rejected: {p['reason']}", kind="order", audience=_order_audience(order),
+    ctx.log(f"Order to {describe_order(ctx.world, order)} rejected: {p['reason']}", kind="order", audience=_order_audience(order),
             refs={"order": p["order"], "character": order.get("character")}, adjudicator=str(ctx.identity))
     return {"order": p["order"], "status": "rejected"}
 
@@ -146,11 +162,12 @@ def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 def order_withdraw(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = ctx.world.get("orders", p["order"])
     if order["filed_by"] != str(ctx.identity) and not ctx.identity.is_gm:
-        raise CommandError("identity", f"order {p['order']} was filed by {order['filed_by']}")
+        raise CommandError("identity", f"the order to {describe_order(ctx.world, order)} was filed by "
+                                       f"{identity_name(ctx.world, Identity.parse(order['filed_by']))}")
     if order["status"] != WAITING:
-        raise CommandError("order", f"order {p['order']} is already {order['status']}")
+        raise CommandError("order", f"the order to {describe_order(ctx.world, order)} is already {order['status']}")
     ctx.world.edit("orders", p["order"])["status"] = "withdrawn"
-    ctx.log(f"Order {p['order']} withdrawn.", kind="order", audience=_order_audience(order),
+    ctx.log(f"Order to {describe_order(ctx.world, order)} withdrawn.", kind="order", audience=_order_audience(order),
             refs={"order": p["order"]}, adjudicator=order["adjudicator"])
     return {"order": p["order"], "status": "withdrawn"}
 

@@ -87,4 +87,14 @@ def orders_outlook(world: World) -> dict[str, Any]:
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
     """What is due this season, as far as this identity may know."""
     load_command_modules()
-    return [item for item in due_items(world) if may_see(world, identity, item.get("audience", "public"))]
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for item in due_items(world):
+        if not may_see(world, identity, item.get("audience", "public")):
+            continue
+        # One line per fact: a debt told to both its parties is listed once to whoever sees both.
+        key = (str(item.get("kind", "")), str(item.get("text", "")))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

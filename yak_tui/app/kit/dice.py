@@ -192,6 +192,15 @@ class DiceTray(Widget, can_focus=True):
                     Content.assemble(("→ ", "dim"), (roll.outcome or "done", "bold $secondary"))]
         naturals = " + ".join(str(n) for n in roll.naturals)
         head = [Content.assemble(("rolled ", "dim"), (naturals, "bold"))]
+        if roll.reading and not roll.modifiers:
+            # Not a sum (a d100 under a chance, a swing, a price table): the rule's own reading.
+            tail = [Content.assemble(("→ ", "dim"), (roll.band or roll.outcome, band_style(roll)))]
+            if roll.manual:
+                tail.append(Content.styled("dice by hand", "italic dim"))
+            room = DIE_HEIGHT + 1 - len(head) - len(tail)
+            parts = roll.reading.split("; ")
+            parts = [*parts[: room - 1], "; ".join(parts[room - 1:])] if len(parts) > room else parts
+            return [*head, *(Content.styled(part, "dim") for part in parts), *tail]
         total = "" if roll.total is None else f"= {roll.total} "
         tail = [Content.assemble((total, "bold"), ("→ ", "dim"), (roll.band or roll.outcome, band_style(roll)))]
         if roll.manual:

@@ -180,7 +180,7 @@ class OrderScreen(YakModal[None]):
             if event.problem:
                 self.notify(event.problem.message(), title="Refused", severity="error")
             return
-        self.notify(f"Order {event.data.get('order')} filed; it waits for {event.data.get('adjudicator')}.",
+        self.notify(views.order_filed_text(self.yak.world, event.data),
                     title="Order filed")
         self.dismiss(None)
 

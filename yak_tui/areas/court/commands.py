@@ -66,8 +66,11 @@ def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     record = ctx.record_roll(p["reason"], [outcome.natural], outcome.total, outcome.band,
                              outcome.modifiers, audience=audience)
     verdict = "success" if outcome.success else "failure"
-    ctx.log(f"RtD for {p['reason']}: {outcome.natural}{p['modifier']:+d} = {outcome.total}, "
-            f"{outcome.band} ({verdict})", kind="roll", audience=audience, rolls=[record])
+    # The band names the verdict except for a natural 6 or 1 ("overshoot"): say it then.
+    said = outcome.band if verdict in outcome.band else f"{outcome.band}, a {verdict}"
+    modifier = f" {p['modifier']:+d}" if p["modifier"] else ""
+    ctx.log(f"RtD for {p['reason']}: rolled {outcome.natural}{modifier} = {outcome.total} → {said}.",
+            kind="roll", audience=audience, rolls=[record])
     return {"natural": outcome.natural, "modifier": p["modifier"], "total": outcome.total,
             "band": outcome.band, "success": outcome.success}
 

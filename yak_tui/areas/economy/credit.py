@@ -128,12 +128,12 @@ def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     due = _today(ctx).plus(rules.credit_due_seasons())
     ledger_id = _new_debt(ctx, "credit", p["lender"], p["debtor"], p["amount"], due, {"fee": p["fee"]})
     ctx.move_ducats(None, _char(p["debtor"]), p["amount"],
-                    f"credit from {biz['name']} ({ledger_id}), due {due.label()}",
+                    f"credit from {biz['name']}, due {due.label()}",
                     audience=character_audience(p["debtor"]))
     _fee(ctx, p, biz, "credit")
     _log_parties(ctx, world.get("ledger", ledger_id),
-                 f"{biz['name']} extends {p['amount']} ducats of credit to {_name(world, 'characters', p['debtor'])} "
-                 f"({ledger_id}), due {due.label()}; unpaid by then, the business pays it.",
+                 f"{biz['name']} extends {p['amount']} ducats of credit to {_name(world, 'characters', p['debtor'])}"
+                 f", due {due.label()}; unpaid by then, the business pays it.",
                  p["debtor"], {"ledger": ledger_id})
     return {"ledger": ledger_id, "amount": p["amount"], "due": due.label(), "left": money(left - p["amount"])}
 
@@ -163,13 +163,13 @@ def loan_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                            "terms": p["terms"].strip(), "fee": p["fee"],
                            "instalment": rules.loan_instalment(p["principal"])})
     ctx.move_ducats(None, _char(p["debtor"]), p["principal"],
-                    f"loan from {biz['name']} ({ledger_id}), due {due.label()}",
+                    f"loan from {biz['name']}, due {due.label()}",
                     audience=character_audience(p["debtor"]))
     _fee(ctx, p, biz, "the loan")
     collateral = f"; collateral: {p['collateral'].strip()}" if p["collateral"].strip() else ""
     _log_parties(ctx, world.get("ledger", ledger_id),
                  f"{biz['name']} lends {p['principal']} ducats to {_name(world, 'characters', p['debtor'])} "
-                 f"for {p['term']} year(s) ({ledger_id}), due {due.label()}{collateral}.",
+                 f"for {p['term']} year(s), due {due.label()}{collateral}.",
                  p["debtor"], {"ledger": ledger_id})
     return {"ledger": ledger_id, "principal": p["principal"], "due": due.label(), "left": money(left - p["principal"])}
 
@@ -256,7 +256,7 @@ def _lender_pays(ctx: CommandContext, ledger_id: str, amount: float, what: str) 
     cash = min(max(0.0, float(owner_doc.get("treasury", 0))) if owner_doc else 0.0, amount)
     if cash > 0:
         ctx.move_ducats(_char(owner), None, cash, f"{doc['lender_name']} pays {what} of "
-                        f"{_name(world, 'characters', doc['debtor'])} ({ledger_id})", audience=character_audience(owner))
+                        f"{_name(world, 'characters', doc['debtor'])}", audience=character_audience(owner))
     remaining = amount - cash
     raised_used = 0.0
     biz = world.find("businesses", doc["lender"])
@@ -270,7 +270,7 @@ def _lender_pays(ctx: CommandContext, ledger_id: str, amount: float, what: str) 
             edit["invested"] = money(max(0.0, float(edit.get("invested", 0))
                                         - rules.expansion_cost(biz["sector"], outcome.sizes_sold)))
             ctx.log(f"{biz['name']} liquidates {outcome.sizes_sold} Size (now {outcome.remaining_size}) to pay "
-                    f"{money(remaining)} of {what} of {_name(world, 'characters', doc['debtor'])} ({ledger_id}): "
+                    f"{money(remaining)} of {what} of {_name(world, 'characters', doc['debtor'])}: "
                     f"raised {outcome.ducats_raised}.", kind="liquidation", audience=character_audience(owner),
                     refs={"business": doc["lender"], "ledger": ledger_id, "sizes_sold": outcome.sizes_sold,
                           "raised": outcome.ducats_raised})
@@ -313,7 +313,7 @@ def _settle_due_credit(ctx: CommandContext, report: StepReport) -> None:
             continue
         covered, bad = _lender_pays(ctx, ledger_id, owed, "unpaid credit")
         entry["status"] = "defaulted" if bad > 0 else "covered"
-        text = (f"Credit {ledger_id} of {_name(world, 'characters', doc['debtor'])} falls due with {money(owed)} unpaid: "
+        text = (f"Credit from {doc['lender_name']} to {_name(world, 'characters', doc['debtor'])} falls due with {money(owed)} unpaid: "
                 f"{doc['lender_name']} pays {money(covered)}" + (f"; {money(bad)} is a bad debt" if bad else "")
                 + f". {_name(world, 'characters', doc['debtor'])} now owes {doc['lender_name']}'s owner "
                 f"{money(entry['owed_to_lender'])}.")
@@ -342,7 +342,7 @@ def _loan_instalments(ctx: CommandContext, report: StepReport) -> None:
         covered, bad = _lender_pays(ctx, ledger_id, instalment, "a loan instalment")
         left = _liability(entry)
         entry["status"] = "defaulted" if bad > 0 else ("overdue" if left > 0 else "covered")
-        text = (f"Loan {ledger_id} of {_name(world, 'characters', doc['debtor'])} is past its term: "
+        text = (f"Loan of {_name(world, 'characters', doc['debtor'])} is past its term: "
                 f"{doc['lender_name']} pays an instalment of {money(covered)}"
                 + (f" ({money(bad)} unpaid: bad debt)" if bad else "")
                 + f"; {money(left)} still to cover.")
@@ -363,7 +363,7 @@ def _due_debts(world: World) -> list[dict[str, Any]]:
     """Credit and loans falling due this season or the next, for each party."""
     today = world.date
     items: list[dict[str, Any]] = []
-    for ledger_id, doc in world.all("ledger"):
+    for _ledger_id, doc in world.all("ledger"):
         if doc.get("kind") not in ("credit", "loan") or doc.get("status") not in OPEN_DEBT:
             continue
         due = GameDate.from_dict(doc["due"])
@@ -373,17 +373,18 @@ def _due_debts(world: World) -> list[dict[str, Any]]:
         if doc["kind"] == "loan" and due <= today:
             if not today.next().is_year_start:
                 continue
-            text = (f"Loan {ledger_id} ({doc['lender_name']} to {world.display_name('characters', doc['debtor'])}) "
+            text = (f"Loan ({doc['lender_name']} to {world.display_name('characters', doc['debtor'])}) "
                     f"is past its term: an instalment of {money(min(owed, float(doc.get('instalment', 0)) or owed))} "
                     f"falls on the lender at year start")
             urgent = True
         elif due == today.next():
-            text = (f"{doc['kind'].capitalize()} {ledger_id} ({doc['lender_name']} to "
+            text = (f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
                     f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due at the start of "
                     f"{due.label()}")
             urgent = True
         elif due == today.next().next():
-            text = (f"{doc['kind'].capitalize()} {ledger_id}: {money(owed)} falls due in {due.label()}")
+            text = (f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
+                    f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due in {due.label()}")
             urgent = False
         else:
             continue

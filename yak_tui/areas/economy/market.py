@@ -143,6 +143,18 @@ def _sales_tax(ctx: CommandContext, biz: dict[str, Any], proceeds: float, report
     report.add("sales tax", tax)
 
 
+def _price_reading(natural: int, base: int, price: int) -> str:
+    """"d6 rolled 6 on base 4 (1: -1, 2-5: +0, 6: +1) → price 5": the table a reader checks."""
+    faces: list[str] = []
+    low = 1
+    for row in table("economy")["market_sale"]["faces"]:
+        high = int(row["max_natural"])
+        span = str(low) if low == high else f"{low}-{high}"
+        faces.append(f"{span}: {int(row['delta']):+d}")
+        low = high + 1
+    return f"d6 rolled {natural} on base {base} ({', '.join(faces)}) → price {price}"
+
+
 @season_end_step("Unsold goods are sold to the market")
 def _market_sales(ctx: CommandContext, report: StepReport) -> None:
     """Every business's stock sells at its province's price, one market-sale roll per good."""
@@ -159,7 +171,8 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             base = price_list.get(good, {"price": 1})["price"]
             sale = rules.market_sale(ctx.dice, base)
             record = ctx.record_roll(f"market sale: {qty} {good} of {biz['name']}", [sale.natural], sale.price,
-                                     f"price {sale.price}", [], audience=character_audience(owner))
+                                     f"price {sale.price}", [], audience=character_audience(owner),
+                                     reading=_price_reading(sale.natural, base, sale.price))
             proceeds = sale.price * qty
             ctx.log(f"{qty} {good} of {biz['name']} sell at {sale.price} each (base {base}, rolled "
                     f"{sale.natural}): {proceeds} ducats.", kind="market", audience=character_audience(owner),

@@ -118,6 +118,13 @@ def _roll_text(roll: SpyRoll | None, label: str) -> str:
     return f"{label} {roll.natural}{mods} = {roll.total} vs {roll.target}: {roll.band}"
 
 
+def _roll_reading(roll: SpyRoll) -> str:
+    """A spy roll as the GM checks it by hand: the band is read off total minus the mission's target."""
+    mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
+    return (f"rolled {roll.natural}{mods} = {roll.total} against target {roll.target} "
+            f"({roll.total - roll.target:+d}) → {roll.band}")
+
+
 def _spy_fate_text(plan: Plan, outcome: SpyOutcome) -> str:
     if _own_side(plan) or plan.mission.assassination_attempt:
         return ""
@@ -218,12 +225,13 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if outcome.success_roll is not None:
         roll = outcome.success_roll
         rolls.append(ctx.record_roll(f"{entry.name}: success roll", [roll.natural], roll.total, roll.band,
-                                     roll.modifiers, audience=audience, blind=True, outcome=reported))
+                                     roll.modifiers, audience=audience, blind=True, outcome=reported,
+                                     reading=_roll_reading(roll)))
     if outcome.detection_roll is not None:
         roll = outcome.detection_roll
         rolls.append(ctx.record_roll(f"{entry.name}: detection roll", [roll.natural], roll.total, roll.band,
                                      roll.modifiers, audience=audience, blind=True,
-                                     outcome=_fate_outcome(plan, outcome)))
+                                     outcome=_fate_outcome(plan, outcome), reading=_roll_reading(roll)))
     target_name = kingdom_name(world, plan.target)
     headline = (f"Espionage: {entry.name}" + ("" if _own_side(plan) else f" against {target_name}")
                 + f"{plan.where(world)}: {reported}")

@@ -101,7 +101,7 @@ def _mission_or_fail(slug: str) -> Mission:
 def _target_province(world: World, plan: Plan, p: dict[str, Any], *, port: bool = False) -> str:
     province = p.get("province")
     if not province:
-        raise CommandError("province", f"{plan.mission.slug} needs a province of {kingdom_name(world, plan.target)}")
+        raise CommandError("province", f"{plan.mission.name} needs a province of {kingdom_name(world, plan.target)}")
     doc = world.get("provinces", province)
     if doc.get("kingdom") != plan.target:
         raise CommandError("province", f"{doc['name']} is not a province of {kingdom_name(world, plan.target)}")

@@ -364,6 +364,6 @@ def pending_consequences(world: World) -> list[tuple[str, dict[str, Any]]]:
 
 @due_reporter
 def _due_consequences(world: World) -> list[dict[str, Any]]:
-    return [{"kind": "consequence", "text": f"Describe {entry_id}: {entry['text']}",
-             "audience": ADJUDICATORS, "urgent": True}
+    return [{"kind": "consequence", "text": f"Describe the consequence: {entry['text']}",
+             "audience": ADJUDICATORS, "urgent": True, "entry": entry_id}
             for entry_id, entry in pending_consequences(world)]

@@ -19,6 +19,7 @@ from typing import Any
 from yak_tui.areas.nobles.rules import (
     CommandRoll,
     RelocateCheck,
+    apply_swing,
     command_cost,
     command_odds,
     controlled_resistance,
@@ -31,6 +32,7 @@ from yak_tui.areas.nobles.rules import (
     relocate_range,
     roll_command,
     strongest_counter_spy,
+    swing_die_sides,
     swing_max_percent,
     title_names,
     title_share,
@@ -38,11 +40,10 @@ from yak_tui.areas.nobles.rules import (
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
+from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_whole, shown
 from yak_tui.kernel.tables import table
 
@@ -230,10 +231,9 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
     outcome = rolled.outcome
     swing = rolled.swing
     reason = (p.get("reason") or "").strip() or "GM modifier"
-    mods = [Modifier(int(swing.percent), "day swing, percent")] if swing else []
     record = ctx.record_roll(f"{label} in {pc_name}: day swing", [swing.natural] if swing else [],
-                             swing.percent if swing else 0, outcome.outcome, mods,
-                             outcome=outcome.outcome)
+                             swing.percent if swing else 0, outcome.outcome, [],
+                             outcome=outcome.outcome, reading=_command_reading(rolled))
 
     edited_pc = world.edit("pcs", target.pc)
     edited_char = world.edit("characters", target.character)
@@ -365,6 +365,28 @@ def counter_spy_of(world: World, owner: str, pc: dict[str, Any]) -> str | None:
     spies = doc.get("counter_spies") or {}
     in_province = pc.get("province") in (spies.get("provinces") or [])
     return strongest_counter_spy(in_province, bool(spies.get("nation")))
+
+
+def _command_reading(rolled: CommandRoll) -> str:
+    """Incite or Usurp as a reader checks it: the swing die, Power after it, against Resistance."""
+    outcome = rolled.outcome
+    if rolled.swing is None:
+        swing = f"no day swing; Power {shown_money(rolled.base_power)}"
+    else:
+        n, pct = rolled.swing.natural, rolled.swing.percent
+        swung = apply_swing(rolled.base_power, pct)
+        swing = (f"d{swing_die_sides()} rolled {n}: day swing {n} - {swing_max_percent() + 1} = {pct:+d}%; "
+                 f"Power {shown_money(rolled.base_power)} {pct:+d}% = {shown_money(swung)}")
+    if outcome.power_modifier:
+        swing += f" {outcome.power_modifier:+g} = {shown_money(outcome.power)}"
+    resistance = shown_money(outcome.base_resistance)
+    if outcome.resistance_multiplier != 1:
+        resistance += f" x{outcome.resistance_multiplier}"
+    if outcome.resistance_modifier:
+        resistance += f" {outcome.resistance_modifier:+g}"
+    if resistance != shown_money(outcome.resistance):
+        resistance += f" = {shown_money(outcome.resistance)}"
+    return f"{swing} against Resistance {resistance} → {outcome.outcome}"
 
 
 def _who(char: dict[str, Any]) -> str:
@@ -532,10 +554,12 @@ def relocate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if plan.discovery_chance is not None and plan.controller is not None:
         roll = relocate_discovery(ctx.dice, plan.discovery_chance)
         verdict = "discovered" if roll.discovered else "unnoticed"
-        mods = ([Modifier(roll.chance, f"chance: {_who(char)}"
-                          + (f", {plan.counter_spy} counter-spy" if plan.counter_spy else ""))])
+        spy = {"nation": ", with a nation-wide counter-spy", "province": ", with a counter-spy in the province"}
+        reading = (f"d{table('nobles')['discovery']['die']} rolled {roll.natural}, discovered on {roll.chance} or less "
+                   f"(the {_who(char)}'s chance{spy.get(str(plan.counter_spy), '')}) → {verdict}")
         record = ctx.record_roll(f"discovery of {name}'s relocation to {target_name}", [roll.natural],
-                                 roll.natural, verdict, mods, audience=ADJUDICATORS, outcome=verdict)
+                                 roll.natural, verdict, [], audience=ADJUDICATORS, outcome=verdict,
+                                 reading=reading)
         ctx.log(f"Discovery roll for {name}'s relocation to {target_name}: d100 {roll.natural} against "
                 f"{roll.chance}%: {verdict}.", kind="discovery-roll", audience=ADJUDICATORS,
                 rolls=[record], refs={**refs, "target_kingdom": plan.controller})

@@ -199,7 +199,8 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     text = (f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
             f"{money(split.from_tax)} from the coming tax)")
     record = ctx.record_roll(f"ducat raid on {pc['name']}", [outcome.natural], outcome.natural, "raid",
-                             outcome=f"took {text}")
+                             outcome=f"took {text}",
+                             reading=f"d6 rolled {outcome.natural}: {outcome.natural} ducats wanted → took {text}")
     ctx.log(f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']}: 1d6 = {outcome.natural}; "
             f"they take {text}.", kind="raid", rolls=[record],
             refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider})
@@ -236,8 +237,12 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.slave_raid(ctx.dice, surplus)
     taken = outcome.manpower
     as_what = "manpower" if p["take"] == "manpower" else "Slaves"
+    wanted = rules.slaves_wanted(outcome.natural)
+    cap = f", capped at the surplus of {surplus}" if taken < wanted else ""
     record = ctx.record_roll(f"slave raid on {pc['name']}", [outcome.natural], outcome.natural, "slave-raid",
-                             outcome=f"{taken} {as_what}")
+                             outcome=f"{taken} {as_what}",
+                             reading=(f"d6 rolled {outcome.natural}, halved rounding up = {wanted}{cap} "
+                                      f"→ {taken} {as_what}"))
     if taken:
         world.edit("provinces", province_id)["surplus_manpower"] = surplus - taken
         if p["take"] == "manpower":

@@ -293,7 +293,7 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
             report.lines.append(f"{fort}: {regiments} regiments, {money(end.eaten)} provisions left to eat: short")
             ctx.log(f"The defenders of {fort} end {world.date.label()} with only {money(end.eaten)} provisions for "
                     f"{regiments} regiments, after choosing to sally; the siege goes on until the GM records "
-                    f"`capture` or `siege-lift`.", kind="siege", refs={"siege": siege_id})
+                    f"the fort's capture or lifts the siege.", kind="siege", refs={"siege": siege_id})
         else:
             left = rules.seasons_left(end.provisions_after, regiments)
             report.lines.append(f"{fort}: {regiments} regiments eat {money(end.eaten)}; "
@@ -310,9 +310,9 @@ def _undecided(world: World) -> list[tuple[str, dict[str, Any]]]:
 
 @advance_guard
 def _siege_guard(world: World) -> list[str]:
-    return [f"the defenders of {name_of(world, 'pcs', s['fort'])} ({sid}) will end the season short of provisions "
-            f"and must choose first: record `siege-decide fort={s['fort']} choice=surrender|sally`"
-            for sid, s in _undecided(world)]
+    return [f"the defenders of {name_of(world, 'pcs', s['fort'])} will end the season short of provisions "
+            f"and must choose first: surrender or sally (press y on Sieges)"
+            for _, s in _undecided(world)]
 
 
 @command("siege-decide", "Record the starving defenders' choice: surrender, or sally against the besiegers.",
@@ -352,8 +352,8 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         return {"siege": siege_id, "choice": "surrender", "captor": besieger,
                 "surrendered_units": [u["id"] for u in surrendered]}
     ctx.log(f"Starving, the defenders of {fort['name']} sally against the besiegers "
-            f"({name_of(world, 'kingdoms', besieger)}): the GM plays out the battle, then records `capture` or "
-            f"`siege-lift`.", kind="siege", refs={"siege": siege_id, "fort": p["fort"], "battle": True})
+            f"({name_of(world, 'kingdoms', besieger)}): the GM plays out the battle, then records "
+            f"the fort's capture or lifts the siege.", kind="siege", refs={"siege": siege_id, "fort": p["fort"], "battle": True})
     return {"siege": siege_id, "choice": "sally"}
 
 
@@ -468,10 +468,12 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.messenger(ctx.dice, len(friendly), len(enemy), p["ducats"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is caught"
+    mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
     record = ctx.record_roll(f"messenger out of {fort}", [outcome.natural], outcome.total,
                              "success" if outcome.success else "failure", list(outcome.modifiers),
-                             outcome=verdict)
-    mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
+                             outcome=verdict,
+                             reading=(f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
+                                      f"{section('messenger')['threshold']} or more → he {verdict}"))
     carried = f" carrying {p['ducats']} ducats" if p["ducats"] else ""
     purpose = f" ({p['purpose'].strip()})" if p["purpose"].strip() else ""
     ctx.log(f"A messenger{carried} leaves besieged {fort}{purpose}: 1d6 = {outcome.natural}{mods}, total "
@@ -559,9 +561,11 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.smuggle(ctx.dice, p["bribe"], modifiers, p["shipments"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is stopped"
-    record = ctx.record_roll(f"smuggling {good} into {fort}", [outcome.natural], outcome.total,
-                             "success" if outcome.success else "failure", list(outcome.modifiers), outcome=verdict)
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
+    record = ctx.record_roll(f"smuggling {good} into {fort}", [outcome.natural], outcome.total,
+                             "success" if outcome.success else "failure", list(outcome.modifiers), outcome=verdict,
+                             reading=(f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
+                                      f"{settings['threshold']} or more → the convoy {verdict}"))
     ctx.log(f"{merchant['name']} smuggles {p['shipments']} shipment(s) of {good} into besieged {fort}: "
             f"1d6 = {outcome.natural}{mods}, total {outcome.total} against "
             f"{settings['threshold']}: the convoy {verdict}.", kind="siege", rolls=[record],
@@ -689,7 +693,7 @@ def _due_sieges(world: World) -> list[dict[str, Any]]:
             items.append({"kind": "siege-decision", "urgent": True, "audience": PUBLIC, "siege": sid,
                           "text": f"{info['fort_name']} (besieged by {besieger}) has {info['provisions']} provisions "
                                   f"for {info['regiments']} regiments: the defenders must choose surrender or sally "
-                                  f"before the season closes (siege-decide)"})
+                                  f"before the season closes (press y on Sieges)"})
         elif not info["effective"]:
             items.append({"kind": "siege", "urgent": False, "audience": PUBLIC, "siege": sid,
                           "text": f"Siege of {info['fort_name']} by {besieger} not yet in effect: "

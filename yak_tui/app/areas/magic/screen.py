@@ -462,7 +462,7 @@ class CastingScreen(YakScreen):
 
     @on(Filed)
     def _filed(self, event: Filed) -> None:
-        self.notify(f"Order {event.data.get('order')} filed; it waits for {event.data.get('adjudicator')}.",
+        self.notify(views.order_filed_text(self.yak.world, event.data),
                     title="Casting ordered")
         self._update_button()
 

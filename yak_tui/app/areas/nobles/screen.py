@@ -260,7 +260,7 @@ class MapScreen(YakScreen):
             message = event.problem.message() if event.problem else "refused"
             self.notify(message, title=f"{event.what}: refused", severity="error")
             return
-        self.notify(f"Order {event.data.get('order')} filed; it waits for {event.data.get('adjudicator')}.",
+        self.notify(views.order_filed_text(self.yak.world, event.data),
                     title=event.what)
 
     # -- zoom, home, jumps ----------------------------------------------------------------------------
