@@ -196,11 +196,16 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         raise AssertionError(f"screen never showed {predicate!r}; screen:\n{self.text()}\n"
                              f"stderr: {bytes(self.stderr)!r}")
 
+    def _why(self, timeout: float) -> str:
+        """Why a wait ended without its text: the session closed, or the time ran out."""
+        return "the session closed" if self.closed.is_set() else f"nothing came for {timeout:g} s"
+
     async def wait_raw(self, needle: bytes, timeout: float = TIMEOUT) -> None:
         deadline = time.monotonic() + timeout
         while needle not in self.raw:
             if time.monotonic() > deadline or self.closed.is_set():
-                raise AssertionError(f"output never had {needle!r}; got {bytes(self.raw[-2000:])!r}")
+                raise AssertionError(f"output never had {needle!r} ({self._why(timeout)}); "
+                                     f"got {bytes(self.raw[-2000:])!r}; stderr {bytes(self.stderr)!r}")
             await asyncio.sleep(0.02)
 
     async def wait_stderr(self, needle: bytes, timeout: float = TIMEOUT) -> bytes:
@@ -208,7 +213,7 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         deadline = time.monotonic() + timeout
         while needle not in self.stderr:
             if time.monotonic() > deadline or self.closed.is_set():
-                raise AssertionError(f"stderr never had {needle!r}; got {bytes(self.stderr)!r}")
+                raise AssertionError(f"stderr never had {needle!r} ({self._why(timeout)}); got {bytes(self.stderr)!r}")
             await asyncio.sleep(0.02)
         return bytes(self.stderr)
 
@@ -220,7 +225,7 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
                 if marker in line:
                     return line
             if time.monotonic() > deadline or self.closed.is_set():
-                raise AssertionError(f"no line with {marker!r}; got {bytes(self.raw[-2000:])!r}")
+                raise AssertionError(f"no line with {marker!r} ({self._why(timeout)}); got {bytes(self.raw[-2000:])!r}")
             await asyncio.sleep(0.02)
 
     async def wait_closed(self, timeout: float = TIMEOUT) -> None:

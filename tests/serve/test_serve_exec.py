@@ -65,7 +65,7 @@ def test_orders_submitted_over_ssh_are_filed_as_the_keys_identity(server: Server
     assert [(o["filed_by"], o["command"], o["params"]) for o in filed] == [
         ("player:corvin", "roll", {"reason": "scout the ford"})]
     listed = ssh(server, users["corvin"], "orders list")
-    assert listed.exit_status == 0 and "waiting" in str(listed.stdout) and "roll(reason=scout the ford)" in str(listed.stdout)
+    assert listed.exit_status == 0 and "waiting" in str(listed.stdout) and "roll: reason scout the ford" in str(listed.stdout)
     # Another seat's list does not show Corvin's order.
     other = ssh(server, users["mirela"], "orders list")
     assert other.exit_status == 0 and "scout the ford" not in str(other.stdout)
