@@ -271,6 +271,10 @@ CHARACTERS = TableSchema("characters", "Characters: kings, nobles, agents, merch
     "power_carry": mapping(whole("±1"), "modifier carried to the next Power roll, by power source"),
     "goods": COUNTS,
     "year_counters": mapping(whole("count this year"), "per-year counters, reset at year start"),
+    "captive_of": text("the kingdom holding him captive", nullable=True, ref="kingdoms"),
+    "estate": record({"date": date("when it was settled"), "to": text("characters:<id> (an heir) or kingdoms:<id> "
+                                                                      "(escheat to the crown)")},
+                     "where a dead character's estate went", nullable=True),
 })
 
 UNITS = TableSchema("units", "Military units: regiments and ships.", "a slug", {
@@ -281,6 +285,9 @@ UNITS = TableSchema("units", "Military units: regiments and ships.", "a slug", {
     "hex": list_of(whole("axial coordinate"), "axial hex (q, r)", required=True),
     "regiments": whole("regiments", minimum=0),
     "ships": whole("ships", minimum=0),
+    "sailors": whole("sailors aboard (back to the pool when the ships are disbanded)", minimum=0),
+    "guard_of": text("the character whose personal guard it is", nullable=True, ref="characters"),
+    "paid_out": date("the season a sponsored band last paid its sponsor", nullable=True),
     "inside": text("the walled PC it garrisons", nullable=True, ref="pcs"),
     "commander": text("the commanding character", nullable=True, ref="characters"),
     "friendly_to": text("a kingdom it fights for", nullable=True, ref="kingdoms"),
@@ -398,7 +405,8 @@ SIEGES = TableSchema("sieges", "Sieges and their provisions, blockades, messenge
                                   "purpose": text("why"), "scouts": _ids("units", "friendly scouts"),
                                   "enemy_scouts": _ids("units", "enemy scouts"), "natural": whole("the die"),
                                   "modifiers": MODIFIERS, "total": whole("total"), "success": flag("got through"),
-                                  "odds": number("chance"), "captured_ducats": number("ducats captured")},
+                                  "odds": number("chance"), "captured_ducats": number("ducats captured"),
+                                  "carried_left": number("ducats he got out, not yet spent recruiting")},
                                  "one messenger"), "messengers sent"),
     "smuggling": list_of(record({"date": date("when"), "merchant": text("merchant", ref="characters"),
                                  "good": text("the staple"), "shipments": whole("shipments"),

@@ -179,8 +179,9 @@ def _due_schedule(world: World) -> list[dict[str, Any]]:
 
 # -- year start: the steps every campaign has ----------------------------------------------------
 
-def _tax_recipient(pc: dict[str, Any]) -> tuple[str, str] | None:
-    if pc.get("owner_character"):
+def _tax_recipient(pc: dict[str, Any], dead: set[str]) -> tuple[str, str] | None:
+    """The owner takes a place's tax; a dead owner draws none (the controller does, issue 15)."""
+    if pc.get("owner_character") and pc["owner_character"] not in dead:
         return ("characters", pc["owner_character"])
     if pc.get("controller"):
         return ("kingdoms", pc["controller"])
@@ -192,8 +193,9 @@ def _tax(ctx: CommandContext, report: StepReport) -> None:
     """Each structure pays its tax less what raids and looting took from it this year."""
     world = ctx.world
     per_recipient: dict[tuple[str, str], float] = {}
+    dead = {cid for cid, char in world.all("characters") if not char.get("alive", True)}
     for pc_id, pc in sorted(world.all("pcs")):
-        recipient = _tax_recipient(pc)
+        recipient = _tax_recipient(pc, dead)
         taken = float(pc.get("tax_taken", 0))
         due = max(0.0, float(pc.get("tax", 0)) - taken)
         if pc.get("tax_taken"):

@@ -408,3 +408,126 @@ def gm_transfer(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 kind="transfer", audience=audience)
     return {"source": ":".join(source), "target": ":".join(target), "ducats": shown_money(p["ducats"]),
             "goods": goods, "manpower": p["manpower"]}
+
+
+# -- captives ------------------------------------------------------------------------------------------
+
+@command("gm-capture", "A kingdom captures a character (and may rob him of the treasury he carries), or sets "
+                       "him free (GM).",
+         {"character": Param(str, ref="characters"),
+          "captor": Param(str, required=False, ref="kingdoms", help="the kingdom that takes him"),
+          "rob": Param(bool, required=False, default=False, help="the captor takes the treasury he carries"),
+          "release": Param(bool, required=False, default=False, help="set him free instead"),
+          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
+         category="gm", gm_only="capture characters")
+def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    char_id = p["character"]
+    char = world.get("characters", char_id)
+    audience = audience_param(world, p["audience"])
+    if p["release"]:
+        if p["captor"] or p["rob"]:
+            raise CommandError("release", "a release names no captor and robs nobody")
+        held_by = char.get("captive_of")
+        if not held_by:
+            raise CommandError("character", f"{char['name']} is nobody's captive")
+        world.edit("characters", char_id)["captive_of"] = None
+        ctx.log(f"{world.display_name('kingdoms', held_by)} sets {char['name']} free.", kind="capture",
+                audience=audience, refs={"character": char_id, "captor": held_by})
+        return {"character": char_id, "released_by": held_by}
+    captor = p["captor"]
+    if not captor:
+        raise CommandError("captor", "name the kingdom that captures him (or release=true)")
+    if not char.get("alive", True):
+        raise CommandError("character", f"{char['name']} is dead")
+    if char.get("captive_of") and not p["rob"]:
+        raise CommandError("character", f"{char['name']} is already a captive of "
+                                        f"{world.display_name('kingdoms', char['captive_of'])}")
+    if char.get("captive_of") and char["captive_of"] != captor:
+        raise CommandError("captor", f"{char['name']} is held by {world.display_name('kingdoms', char['captive_of'])}")
+    if char.get("kingdom") == captor:
+        raise CommandError("captor", f"{char['name']} serves {world.display_name('kingdoms', captor)}")
+    robbed = 0.0
+    if p["rob"]:
+        vault, here = char.get("vault"), char.get("location")
+        if vault and vault != here:
+            raise CommandError("rob", f"{char['name']} keeps his treasury at {world.display_name('pcs', vault)}, "
+                                      "not on him: loot that place instead")
+        robbed = max(float(char.get("treasury", 0)), 0.0)
+    world.edit("characters", char_id)["captive_of"] = captor
+    ctx.log(f"{world.display_name('kingdoms', captor)} captures {char['name']}"
+            + (f" and robs him of {shown_money(robbed)} ducats." if p["rob"] else "."), kind="capture",
+            audience=audience, refs={"character": char_id, "captor": captor, "robbed": robbed})
+    if robbed:
+        ctx.move_ducats(("characters", char_id), ("kingdoms", captor), robbed, f"the treasury of {char['name']}, "
+                        "robbed by his captors", audience=audience)
+    return {"character": char_id, "captor": captor, "robbed": shown_money(robbed)}
+
+
+# -- a dead character's estate --------------------------------------------------------------------------
+
+@command("gm-estate", "Settle a dead character's estate: to the heir the GM names, or escheat to the crown (his "
+                      "kingdom): treasury, goods, businesses and places he owned (GM).",
+         {"character": Param(str, ref="characters", help="the dead character"),
+          "heir": Param(str, required=False, ref="characters", help="the heir (empty: escheat to the crown)"),
+          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
+         category="gm", gm_only="settle estates")
+def gm_estate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    dead_id, heir_id = p["character"], p["heir"]
+    dead = world.get("characters", dead_id)
+    if dead.get("alive", True):
+        raise CommandError("character", f"{dead['name']} is alive: an estate passes at death")
+    if dead.get("estate"):
+        raise CommandError("character", f"{dead['name']}'s estate is already settled")
+    audience = audience_param(world, p["audience"])
+    businesses = sorted(bid for bid, biz in world.all("businesses") if biz.get("owner") == dead_id)
+    places = sorted(pc_id for pc_id, pc in world.all("pcs") if pc.get("owner_character") == dead_id)
+    if heir_id is not None:
+        heir = world.get("characters", heir_id)
+        if heir_id == dead_id or not heir.get("alive", True):
+            raise CommandError("heir", f"{heir['name']} cannot inherit: the heir must be another, living character")
+        target: tuple[str, str] = ("characters", heir_id)
+        new_owner: str | None = heir_id
+    else:
+        crown = dead.get("kingdom")
+        if not crown:
+            raise CommandError("heir", f"{dead['name']} served no kingdom: name an heir")
+        target = ("kingdoms", crown)
+        new_owner = world.get("kingdoms", crown).get("ruler")
+        if businesses and not new_owner:
+            raise CommandError("heir", f"{world.display_name('kingdoms', crown)} has no ruler to hold the businesses "
+                                       "of the crown: name an heir")
+    for business_id in businesses:
+        world.edit("businesses", business_id)["owner"] = new_owner
+    for pc_id in places:  # to the heir; escheated, the place's tax goes to its controller
+        world.edit("pcs", pc_id)["owner_character"] = heir_id
+    for pc_id, pc in world.all("pcs"):
+        kept = pc.get("holds_treasury_of") or []
+        if f"characters:{dead_id}" in kept:
+            world.edit("pcs", pc_id)["holds_treasury_of"] = [h for h in kept if h != f"characters:{dead_id}"]
+    goods = dict(dead.get("goods") or {})
+    treasury = float(dead.get("treasury", 0))
+    edited = world.edit("characters", dead_id)
+    edited["estate"] = {"date": dict(world.meta["date"]), "to": ":".join(target)}
+    if goods:
+        edited["goods"] = {}
+        taker = world.edit(*target)
+        held = dict(taker.get("goods") or {})
+        for good, count in goods.items():
+            held[good] = held.get(good, 0) + count
+        taker["goods"] = held
+    how = (f"passes to his heir {world.display_name(*target)}" if heir_id
+           else f"escheats to the crown of {world.display_name(*target)}")
+    owned = [world.display_name("businesses", b) for b in businesses] + [world.display_name("pcs", c) for c in places]
+    ctx.log(f"The estate of the late {dead['name']} {how}: {shown_money(treasury)} ducats"
+            + (f", {', '.join(f'{n} {g}' for g, n in goods.items())}" if goods else "")
+            + (f", {', '.join(owned)}" if owned else "") + ".", kind="estate", audience=audience,
+            refs={"character": dead_id, "to": ":".join(target), "businesses": businesses, "pcs": places})
+    if treasury > 0:
+        ctx.move_ducats(("characters", dead_id), target, treasury, f"the estate of {dead['name']}", audience=audience)
+    elif treasury < 0:  # his debts pass with his estate
+        ctx.move_ducats(target, ("characters", dead_id), -treasury, f"the debts of {dead['name']}'s estate",
+                        audience=audience, allow_negative=True)
+    return {"character": dead_id, "to": ":".join(target), "ducats": shown_money(treasury), "goods": goods,
+            "businesses": businesses, "pcs": places}

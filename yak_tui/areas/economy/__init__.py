@@ -93,6 +93,7 @@ from yak_tui.areas.economy.read import (
     province_info,
     specialist_lines,
 )
+from yak_tui.areas.economy.rules import sailor_slave_price, sailors_per_ship
 from yak_tui.areas.economy.specialists import (
     add_specialists,
     controlled_provinces,
@@ -156,6 +157,8 @@ __all__ = [
     "province_info",
     "province_prices",
     "release_engineers",
+    "sailor_slave_price",
+    "sailors_per_ship",
     "sector_businesses",
     "sector_usage",
     "specialist_lines",

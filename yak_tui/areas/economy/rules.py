@@ -501,6 +501,11 @@ def sailor_slave_price() -> int:
     return int(_rules("sailors")["slave_price"])
 
 
+def sailors_per_ship() -> int:
+    """Sailors a ship takes to build (and gives back when it is disbanded)."""
+    return int(_rules("sailors").get("per_ship", 1))
+
+
 def academy_levels(specialists: int) -> int:
     """Levels that `specialists` of one type make: 3 per level, leftovers make none."""
     per = int(_rules("academy")["specialists_per_level"])
@@ -643,6 +648,7 @@ __all__ = [
     "production_limit",
     "sailor_slave_price",
     "sailors_gained",
+    "sailors_per_ship",
     "sector_room",
     "sectors",
     "specialist_types",

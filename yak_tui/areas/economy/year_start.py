@@ -70,9 +70,11 @@ def _business_income(ctx: CommandContext, report: StepReport) -> None:
     state_of: dict[Any, Any] = {pid: prov.get("kingdom") for pid, prov in world.all("provinces")}
     cut: dict[tuple[int, int], int] = {}
     total_income = total_tax = total_looted = 0
+    # A dead owner's business, its estate unsettled, draws no income and pays no tax (issue 15).
+    dead = {cid for cid, char in world.table("characters").items() if not char.get("alive", True)}
     for business_id, biz in world.table("businesses").items():
         size = biz.get("size", 0)
-        if size <= 0:
+        if size <= 0 or biz.get("owner") in dead:
             continue
         state = state_of.get(biz.get("province"))
         rate = rate_of.get(state)

@@ -1,0 +1,174 @@
+"""Ships and sailors (RULINGS §6, seed 002 "Specialists"): "Sailors are required to construct ships
+of any kind. When a ship is voluntarily disbanded, the Sailors are returned to the recruiting pool.
+Sailors can also be captured by sea raider units during the destruction of a ship; these may be
+employed as normal or sold as slaves for 1 ducat."
+
+A ship unit carries the sailors it was built with (`sailors`), so disbanding or losing it knows
+how many go back to the pool or into a Sea Raider's hands. The number per ship and the slave
+price are the economy table's (`[sailors] per_ship`, `slave_price`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yak_tui.areas.economy import add_specialists, sailor_slave_price, sailors_per_ship, take_specialists
+from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare.shared import name_of, standing_pc, today_dict
+from yak_tui.kernel.audience import kingdom_audience
+from yak_tui.kernel.authoring import referrers
+from yak_tui.kernel.authority import Stakes
+from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.money import money
+from yak_tui.kernel.tables import table
+
+SEA_RAIDERS = ("sea-raider",)
+FATES = ("sell", "employ", "free")
+
+
+def _size_for(ships: int) -> str:
+    settings = dict(table("warfare")["recruit"])
+    for row in settings["sizes"]:
+        if ships <= int(row["max_regiments"]):
+            return str(row["size"])
+    return str(settings["top_size"])
+
+
+def _aboard(unit: dict[str, Any]) -> int:
+    """Sailors aboard: recorded when the ship was built; an authored fleet without the field
+    carries the table's number per ship."""
+    if "sailors" in unit:
+        return int(unit["sailors"] or 0)
+    return int(unit.get("ships", 0) or 0) * sailors_per_ship()
+
+
+def _ships_of(world: Any, unit_id: str) -> dict[str, Any]:
+    unit = world.get("units", unit_id)
+    if int(unit.get("ships", 0) or 0) <= 0:
+        raise CommandError("unit", f"{unit['name']} has no ships")
+    return dict(unit)
+
+
+def _sailors_for(unit: dict[str, Any], ships: int) -> int:
+    """The sailors of `ships` of this unit's ships (all that are aboard when it is the last)."""
+    have = int(unit.get("ships", 0) or 0)
+    aboard = _aboard(unit)
+    return aboard if ships >= have else min(aboard, ships * sailors_per_ship())
+
+
+def _take_ships(world: Any, unit_id: str, ships: int, sailors: int) -> bool:
+    """Remove ships and their sailors from a unit; True when the unit is gone with them."""
+    unit = world.edit("units", unit_id)
+    unit["sailors"] = max(_aboard(unit) - sailors, 0)
+    unit["ships"] = int(unit.get("ships", 0) or 0) - ships
+    if unit["ships"] <= 0 and not int(unit.get("regiments", 0) or 0) and not referrers(world.data, "units", unit_id):
+        world.delete("units", unit_id)
+        return True
+    return False
+
+
+@command("ship-build", lambda: f"Build ships at a port the kingdom holds: each takes {sailors_per_ship()} sailor(s) "
+                               "from its pool (sailors cannot be hired: they come 1 a year per port).",
+         {"kingdom": Param(str, ref="kingdoms"), "port": Param(str, ref="pcs", help="where the ships are built"),
+          "ships": Param(int, required=False, default=1, minimum=1),
+          "name": Param(str, required=False, default=""),
+          "unit": Param(str, required=False, ref="units", help="add them to this fleet of the kingdom instead"),
+          "cost": Param(int, required=False, default=0, minimum=0, help="ducats the kingdom pays (the GM's price)")},
+         category="warfare")
+def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    kingdom_id = p["kingdom"]
+    ctx.require_acts_for(kingdom=kingdom_id)
+    port = standing_pc(world, p["port"])
+    if port.get("controller") != kingdom_id:
+        raise CommandError("port", f"{port['name']} is not held by {name_of(world, 'kingdoms', kingdom_id)}")
+    if not (port.get("coastal") or port.get("kind") == "port" or port.get("port_access")):
+        raise CommandError("port", f"{port['name']} is not on the coast: ships are built in a port")
+    sailors = p["ships"] * sailors_per_ship()
+    take_specialists(ctx, kingdom_id, "sailor", sailors, f"building {p['ships']} ship(s)", field="ships", log=False)
+    if p["unit"]:
+        unit_id = p["unit"]
+        unit = world.edit("units", unit_id)
+        if unit.get("owner") != kingdom_id:
+            raise CommandError("unit", f"{unit['name']} is not a fleet of {name_of(world, 'kingdoms', kingdom_id)}")
+        aboard = _aboard(unit)
+        unit["ships"] = int(unit.get("ships", 0) or 0) + p["ships"]
+        unit["sailors"] = aboard + sailors
+    else:
+        unit_id = world.new_id("units", "fleet")
+        unit = {"name": p["name"].strip() or f"{port['name']} squadron", "owner": kingdom_id, "kind": "ship",
+                "size": _size_for(p["ships"]), "ships": p["ships"], "sailors": sailors, "regiments": 0,
+                "hex": list(port["hex"]), "raised": today_dict(world)}
+        world.put("units", unit_id, unit)
+    ctx.log(f"{name_of(world, 'kingdoms', kingdom_id)} builds {p['ships']} ship(s) at {port['name']} for "
+            f"{unit['name']}, crewed by {sailors} sailor(s) from its pool.", kind="ships",
+            audience=kingdom_audience(kingdom_id), refs={"unit": unit_id, "kingdom": kingdom_id, "sailors": sailors})
+    if p["cost"]:
+        ctx.move_ducats(("kingdoms", kingdom_id), None, p["cost"], f"building {unit['name']}",
+                        audience=kingdom_audience(kingdom_id))
+    return {"unit": unit_id, "ships": p["ships"], "sailors": sailors}
+
+
+@command("ship-disband", "Disband ships of a fleet: their sailors go back to the kingdom's pool.",
+         {"unit": Param(str, ref="units"),
+          "ships": Param(int, required=False, default=0, minimum=0, help="how many (default: all)")},
+         category="warfare")
+def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    unit = _ships_of(world, p["unit"])
+    owner = str(unit["owner"])
+    ctx.require_acts_for(kingdom=owner)
+    have = int(unit["ships"])
+    ships = p["ships"] or have
+    if ships > have:
+        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {ships}")
+    sailors = _sailors_for(unit, ships)
+    gone = _take_ships(world, p["unit"], ships, sailors)
+    add_specialists(ctx, owner, "sailor", sailors, "", log=False)
+    ctx.log(f"{name_of(world, 'kingdoms', owner)} disbands {ships} ship(s) of {unit['name']}: {sailors} sailor(s) "
+            f"return to its pool." + (" The fleet is no more." if gone else ""), kind="ships",
+            audience=kingdom_audience(owner), refs={"unit": p["unit"], "kingdom": owner, "sailors": sailors})
+    return {"unit": p["unit"], "ships": ships, "sailors": sailors, "removed": gone}
+
+
+@command("ship-sink", lambda: "A Sea Raider destroys ships and captures their sailors: it employs them (its owner's "
+                              f"pool) or sells them as slaves for {sailor_slave_price()} ducat(s) each.",
+         {"unit": Param(str, ref="units", help="the fleet that loses the ships"),
+          "raider": Param(str, ref="units", help="the Sea Raider unit that destroys them"),
+          "ships": Param(int, required=False, default=1, minimum=1),
+          "sailors": Param(str, required=False, default="sell", choices=FATES,
+                           help="the captured sailors: sell (as slaves), employ, or free (none taken)")},
+         category="battle")
+def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    world = ctx.world
+    unit = _ships_of(world, p["unit"])
+    raider = world.get("units", p["raider"])
+    if rules.normalise_kind(str(raider.get("kind", ""))) not in SEA_RAIDERS:
+        raise CommandError("raider", f"{raider['name']} is a {raider.get('kind')}, not a Sea Raider: only sea "
+                                     "raiders capture sailors")
+    victim, captor = str(unit["owner"]), str(raider["owner"])
+    if victim == captor:
+        raise CommandError("raider", f"{raider['name']} sails for the same kingdom as {unit['name']}")
+    ctx.require_adjudicator(Stakes.of(None, kingdoms=[victim, captor, raider.get("friendly_to")]))
+    have = int(unit["ships"])
+    if p["ships"] > have:
+        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {p['ships']}")
+    sailors = _sailors_for(unit, p["ships"])
+    gone = _take_ships(world, p["unit"], p["ships"], sailors)
+    fate = p["sailors"] if sailors else "free"
+    text = (f"{raider['name']} sends {p['ships']} ship(s) of {unit['name']} to the bottom"
+            + (" (the fleet is no more)" if gone else ""))
+    price = 0.0
+    if fate == "employ":
+        add_specialists(ctx, captor, "sailor", sailors, "", log=False)
+        text += f" and takes {sailors} sailor(s) into the service of {name_of(world, 'kingdoms', captor)}."
+    elif fate == "sell":
+        price = float(sailors * sailor_slave_price())
+        text += f" and sells {sailors} captured sailor(s) as slaves for {money(price)} ducat(s)."
+    else:
+        text += "; no sailors are taken."
+    ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
+    if price:
+        ctx.move_ducats(None, ("kingdoms", captor), price, f"{sailors} captured sailor(s) sold as slaves")
+    return {"unit": p["unit"], "ships": p["ships"], "sailors": sailors, "fate": fate, "ducats": money(price),
+            "removed": gone}
