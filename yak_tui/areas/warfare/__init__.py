@@ -4,7 +4,7 @@ Importing this package registers its commands (`raids`, `sieges`), its year-star
 (`year_start`) and its `yak resolve` checks (`cli`). Front ends and other areas use the names below.
 """
 
-from yak_tui.areas.warfare import battles, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
+from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
 from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.read import (
     PlaceVerdicts,
