@@ -14,7 +14,7 @@ from typing import Any
 
 from yak_tui.areas.espionage import smuggling_bonus
 from yak_tui.areas.warfare import rules
-from yak_tui.areas.warfare.raids import take_structure
+from yak_tui.areas.warfare.raids import take_structure, treasury_place
 from yak_tui.areas.warfare.shared import (
     ACTIVE,
     Party,
@@ -485,7 +485,8 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     attempt = {"date": today_dict(world), "ducats": p["ducats"], "purpose": p["purpose"], "scouts": friendly,
                "enemy_scouts": enemy, "natural": outcome.natural, "modifiers": _modifiers(outcome.modifiers),
                "total": outcome.total, "success": outcome.success, "odds": chance,
-               "captured_ducats": money(outcome.ducats_captured)}
+               "captured_ducats": money(outcome.ducats_captured),
+               "carried_left": p["ducats"] if outcome.success else 0}
     edited = world.edit("sieges", siege_id)
     edited["messengers"] = [*edited.get("messengers", []), attempt]
     return {"siege": siege_id, "natural": outcome.natural, "total": outcome.total, "success": outcome.success,
@@ -603,6 +604,32 @@ def recruit_refusal_at(world: World, pc_id: str | None) -> str | None:
     return f"{name_of(world, 'pcs', pc_id)} is besieged: {refusal}" if refusal else None
 
 
+def besieged_treasury(world: World, kingdom_id: str) -> tuple[str, dict[str, Any]] | None:
+    """The effective siege around the place holding this kingdom's treasury, if any: then it
+    recruits outside only with ducats a messenger got out (seed 002 "Siege Rules")."""
+    place = treasury_place(world, ("kingdoms", kingdom_id))
+    found = active_siege(world, place) if place else None
+    return found if found is not None and found[1].get("effective") else None
+
+
+def messenger_ducats(siege: dict[str, Any]) -> int:
+    """Ducats that messengers got out of the fort and that are not yet spent recruiting."""
+    return sum(int(m.get("carried_left", 0) or 0) for m in siege.get("messengers") or [] if m.get("success"))
+
+
+def _spend_messenger_ducats(world: World, siege_id: str, amount: float) -> None:
+    siege = world.edit("sieges", siege_id)
+    left = amount
+    messengers = [dict(m) for m in siege.get("messengers") or []]
+    for item in messengers:
+        if left <= 0 or not item.get("success"):
+            continue
+        used = min(float(item.get("carried_left", 0) or 0), left)
+        item["carried_left"] = money(float(item.get("carried_left", 0) or 0) - used)
+        left -= used
+    siege["messengers"] = messengers
+
+
 def _size_for(regiments: int) -> str:
     settings = section("recruit")
     for row in settings["sizes"]:
@@ -611,7 +638,8 @@ def _size_for(regiments: int) -> str:
     return str(settings["top_size"])
 
 
-@command("recruit", "Raise regiments at a structure the kingdom holds (refused inside a besieged fort).",
+@command("recruit", "Raise regiments at a structure the kingdom holds (refused inside a besieged fort; with the "
+                   "treasury shut in a besieged fort, paid with ducats a messenger got out).",
          {"kingdom": Param(str, ref="kingdoms"), "pc": Param(str, ref="pcs", help="where they are raised"),
           "kind": Param(str, help="infantry, cavalry, scout, raider, ..."),
           "regiments": Param(int, minimum=1), "name": Param(str, required=False, default=""),
@@ -637,6 +665,15 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if int(kingdom.get("manpower", 0)) < manpower:
         raise CommandError("regiments", f"{kingdom['name']} has {kingdom.get('manpower', 0)} manpower, "
                                         f"{manpower} are needed")
+    shut_in = besieged_treasury(world, kingdom_id) if cost else None
+    if shut_in is not None:
+        out = messenger_ducats(shut_in[1])
+        if out < cost:
+            raise CommandError("regiments", f"the treasury of {kingdom['name']} is shut in besieged "
+                                            f"{name_of(world, 'pcs', shut_in[1]['fort'])}: recruiting outside is "
+                                            f"paid with ducats a messenger got out ({out} so far, {money(cost)} "
+                                            "needed); send a messenger carrying them")
+        _spend_messenger_ducats(world, shut_in[0], cost)
     unit_id = world.new_id("units", "u")
     unit: dict[str, Any] = {"name": p["name"].strip() or f"{pc['name']} {kind}", "owner": kingdom_id, "kind": kind,
                             "size": p["size"] or _size_for(p["regiments"]), "regiments": p["regiments"],
