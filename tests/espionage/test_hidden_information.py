@@ -91,3 +91,66 @@ def test_a_counter_spy_spent_by_an_undetected_operation_shows_as_an_unexplained_
     capsys.readouterr()
     seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
     assert seen == ["Your counter-spy guarding the nation is gone (lost: unexplained loss)."]
+
+
+# ---------------------------------------------------------------- issue 14, leak 8: a player's mission
+
+
+def _silas_order(save: WorldFile, mission: str, dice: list[int], **params: Any) -> dict[str, Any]:
+    """Silas (a Varos player) files a private order against Elbreth; the GM resolves it."""
+    from spy_helpers import SILAS, do, no_counter_spies
+
+    mutate(save, lambda w: no_counter_spies(w, "elbreth", "varos"))
+    order = do(save, "spy-order", {"mission": mission, "target": "elbreth", **params}, who=SILAS)
+    return do(save, "spy-resolve", {"order": order.data["order"]}, dice).data["result"]
+
+
+def test_a_players_mission_tells_his_king_of_the_kingdom_spy_used(save: WorldFile,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Espionage: "Any mission will expend 1 Spy in its use in addition to any other
+    costs." The spy comes from the kingdom's pool, so its King sees the pool change and who used
+    it, but not the mission, its target or its outcome."""
+    before = World(save.read()).get("specialists", "varos")
+    result = _silas_order(save, "create-security-breach", [4, 6])
+    assert result["outcome"] == "success"
+    capsys.readouterr()
+    king = [e["text"] for e in log_as(capsys, save, "king:varos")]
+    assert king == [f"Silas Crow used one of the kingdom's spies on a private mission; he went to ground and is "
+                    f"active again at the next year start ({before['spy'] - 1} active, {before['cold_spy'] + 1} cold)."]
+
+
+def test_theft_income_of_a_players_mission_is_told_to_his_king(save: WorldFile,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Embezzlement: "1/5th of the treasury or 10 ducats (whichever sum is larger) will be
+    stolen on a success; half will be diverted to the sponsor country." The half reaches the
+    kingdom's treasury, so its King gets the line with the sum, and the ledger of Varos reconciles."""
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
+    mutate(save, lambda w: w.edit("effects", "fx-varos-elbreth-infiltrate-treasury").update(holder_character="silas"))
+    before = World(save.read()).get("kingdoms", "varos")["treasury"]
+    _silas_order(save, "embezzlement", [4, 6])
+    after = World(save.read()).get("kingdoms", "varos")["treasury"]
+    assert after - before == 5
+    capsys.readouterr()
+    king = log_as(capsys, save, "king:varos")
+    income = [e for e in king if e.get("amounts", {}).get("kingdoms:varos")]
+    assert [e["text"] for e in income] == [
+        "Kingdom of Varos receives 5 ducats: embezzled from Kingdom of Elbreth (the mission of Silas Crow)"]
+    assert sum(e["amounts"]["kingdoms:varos"] for e in king if "kingdoms:varos" in e.get("amounts", {})) \
+        == after - before
+    # And the year-start skim of a player's treasury infiltration reaches the King too.
+    _to_year_start(save)
+    capsys.readouterr()
+    skim = [e["text"] for e in log_as(capsys, save, "king:varos") if "skimmed" in e["text"]]
+    assert skim and "the infiltration of Silas Crow" in skim[0]
+    assert any("skimmed" in e["text"] for e in log_as(capsys, save, "player:silas"))
+
+
+def test_an_identified_players_mission_names_the_player(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Espionage: "Target -2: Spy captured, either talks or sufficient evidence to
+    identify the perpetrator." When a player ordered the mission, the perpetrator is the player:
+    the target is told his name (and his kingdom), and its effects list names him."""
+    result = _silas_order(save, "create-security-breach", [4, 1])
+    assert result["evidence"] == "identified"
+    capsys.readouterr()
+    target = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
+    assert any("ordered by Silas Crow of Kingdom of Varos" in text for text in target), target

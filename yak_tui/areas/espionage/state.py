@@ -153,6 +153,21 @@ def kingdom_name(world: World, kingdom: str | None) -> str:
     return world.display_name("kingdoms", kingdom)
 
 
+def sponsor_name(world: World, sponsor: Sponsor) -> str:
+    """Who ordered an operation, as an identified operation names him: the filing player (of his
+    kingdom) or the sponsoring kingdom."""
+    if sponsor.character:
+        return f"{world.display_name('characters', sponsor.character)} of {kingdom_name(world, sponsor.kingdom)}"
+    return kingdom_name(world, sponsor.kingdom)
+
+
+def effect_sponsor_name(world: World, effect: dict[str, Any]) -> str:
+    """`sponsor_name` for a stored effect (its holder character, if a player holds it)."""
+    character = effect.get("holder_character")
+    name = kingdom_name(world, effect.get("sponsor_kingdom"))
+    return f"{world.display_name('characters', character)} of {name}" if character else name
+
+
 # ================================================================ an order's parties and plan
 
 

@@ -80,9 +80,17 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
                  else "unexplained loss from the tax collection")
         ctx.move_ducats(("kingdoms", target), None, stolen, cause, audience=kingdom_audience(target), kind=KIND)
         if share:
-            ctx.move_ducats(None, ("kingdoms", sponsor), share, "skimmed from the tax by your man "
-                            f"in the treasury of {kingdom_name(world, target)}", audience=holder_audience(effect),
+            # The half reaches the sponsoring kingdom's treasury: its King is told (issue 14, leak 8),
+            # and the player who holds the infiltration too.
+            skimmed = f"skimmed from the tax by the man in the treasury of {kingdom_name(world, target)}"
+            holder = effect.get("holder_character")
+            by = f" (the infiltration of {world.display_name('characters', holder)})" if holder else ""
+            ctx.move_ducats(None, ("kingdoms", sponsor), share, skimmed + by, audience=kingdom_audience(sponsor),
                             kind=KIND)
+            if holder:
+                ctx.log(f"Your man in the treasury of {kingdom_name(world, target)} skimmed {share:g} ducats "
+                        f"for {kingdom_name(world, sponsor)}.", kind=KIND, audience=holder_audience(effect),
+                        refs={"kingdom": sponsor})
         _add(sums, f"stolen from {target}", stolen)
         _add(sums, f"to {sponsor}", share)
     _secret_sums(ctx, report, "treasury infiltration", sums)
