@@ -154,3 +154,62 @@ def test_an_identified_players_mission_names_the_player(save: WorldFile, capsys:
     capsys.readouterr()
     target = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
     assert any("ordered by Silas Crow of Kingdom of Varos" in text for text in target), target
+
+
+# ---------------------------------------------------------------- issue 14, leak 7: the owner's ledger
+
+
+def test_the_targets_chronicle_reconciles_his_treasury(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Embezzlement: "1/5th of the treasury or 10 ducats (whichever sum is larger) will be
+    stolen"; Counterfeit Currency: "Incurs a debt of 5 ducats to the target country at year's end";
+    Infiltrate Treasury: "1 ducat/province will be stolen out of the annual tax collection". With
+    every operation undetected, the sum of the amounts the target can read equals the change of
+    his treasury, and no line names the operations ("unexplained loss")."""
+    from spy_helpers import do, no_counter_spies
+
+    mutate(save, lambda w: no_counter_spies(w, "elbreth"))
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury", "infiltrate-government"))
+    before = float(World(save.read()).get("kingdoms", "elbreth")["treasury"])
+    capsys.readouterr()
+    seen_before = {e["id"] for e in log_as(capsys, save, "king:elbreth")}
+    for slug in ("embezzlement", "counterfeit-currency"):
+        result = do(save, "spy-mission", {"mission": slug, "sponsor": "varos", "target": "elbreth"}, [4, 6])
+        assert result.data["outcome"] == "success" and result.data["evidence"] == "undetected"
+    _to_year_start(save)
+    after = float(World(save.read()).get("kingdoms", "elbreth")["treasury"])
+    capsys.readouterr()
+    new = [e for e in log_as(capsys, save, "king:elbreth") if e["id"] not in seen_before]
+    visible = sum(e.get("amounts", {}).get("kingdoms:elbreth", 0) for e in new)
+    assert visible == pytest.approx(after - before)
+    losses = [e["text"] for e in new if "unexplained loss" in e["text"] and e.get("amounts")]
+    assert len(losses) == 3, losses  # embezzlement, counterfeit debt, the treasury's skim
+    text = json.dumps([e for e in new if e["audience"] == "kingdom:elbreth"]).lower()
+    for hidden in ("embezzl", "counterfeit", "infiltrat"):
+        assert hidden not in text, hidden
+
+
+def test_hidden_cuts_to_manpower_and_specialists_are_told_as_unexplained(
+        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Infiltrate Government: "Reduces the available manpower of the country by one
+    quarter (rounded down)"; Interfere with Academies: "Reduces the number of specialists of a
+    given type produced in the following year by 2". The owner sees both changes to his own
+    numbers; the cause stays secret while the operation is undetected."""
+    from spy_helpers import put_effect
+
+    def setup(world: World) -> None:
+        infiltrate(world, "varos", "elbreth", "infiltrate-government")
+        world.edit("academies", "highmoor-engineers")["level"] = 3
+        put_effect(world, "fx-acad", "academy-interference", "interfere-with-academies", "varos", "elbreth",
+                   data={"specialist": "engineer", "reduction": 2}, due={"year": 313, "season": "Spring"},
+                   end={"year": 313, "season": "Spring"})
+
+    mutate(save, setup)
+    manpower = int(World(save.read()).get("kingdoms", "elbreth")["manpower"])
+    _to_year_start(save)
+    capsys.readouterr()
+    seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
+    assert f"Kingdom of Elbreth loses {manpower // 4} manpower in an unexplained loss " \
+           f"({manpower - manpower // 4} left)." in seen, seen
+    academy = [text for text in seen if "engineer academies graduate" in text]
+    assert academy and "fewer than due: unexplained loss" in academy[0], academy
+    assert "interference" not in json.dumps(seen).lower()

@@ -287,7 +287,11 @@ def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applie
     effect = new_effect(ctx, plan, outcome, "limit-trade", end=end,
                          data={"market_allowance": money(after - before)})
     until = f"until {end.label()}" if end else "for good"
-    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect)
+    # The province's owner sees his allowance fall; the cause only if he detected it (issue 14).
+    cause = "Limit Trade" if outcome.evidence in ("detected", "identified") else "unexplained loss"
+    told = [f"The market allowance of {where} falls by {money(before - after)} ({cause})."] if after < before else []
+    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect,
+                   target_facts=told)
 
 
 def _animosity(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:

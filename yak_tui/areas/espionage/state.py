@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yak_tui.areas.espionage.rules import Mission, SpyOutcome
-from yak_tui.kernel.audience import ADJUDICATORS, character_audience, kingdom_audience
+from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError
 from yak_tui.kernel.dice import Modifier
@@ -269,11 +269,6 @@ class Applied:
     target_facts: list[str] = field(default_factory=list)
     public_facts: list[str] = field(default_factory=list)
     effect: str | None = None
-
-
-def effect_audience(effect: dict[str, Any]) -> str:
-    """Where an effect's consequences for the target are told: the target if it knows, else nobody."""
-    return kingdom_audience(effect["target_kingdom"]) if effect.get("known_to_target") else ADJUDICATORS
 
 
 def holder_audience(effect: dict[str, Any]) -> str:
