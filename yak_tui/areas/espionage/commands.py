@@ -70,7 +70,8 @@ RULINGS_MADE = (
     "purse. The spy always comes from the sponsoring kingdom's pool.",
     "A mission without a province, unit or character target (infiltrations, embezzlement, "
     "counterfeit, killing specialists...) happens in the target's capital province: a province "
-    "counter-spy there guards it ('spies stationed in the capital protect against infiltrations').",
+    "counter-spy there guards it ('spies stationed in the capital protect against infiltrations'); the "
+    "table's counter_spy.capital_guards = \"infiltrations\" keeps it to infiltrations only.",
     "A unit's province is that of the population centre it is inside or shares a hex with; a unit "
     "in open country meets only the nation-wide counter-spy. A character's is that of his location.",
     "Purge Administration acts on the purger's own administration: no counter-spy, spy-ring or "
