@@ -213,3 +213,19 @@ def test_hidden_cuts_to_manpower_and_specialists_are_told_as_unexplained(
     academy = [text for text in seen if "engineer academies graduate" in text]
     assert academy and "fewer than due: unexplained loss" in academy[0], academy
     assert "interference" not in json.dumps(seen).lower()
+
+
+def test_a_secret_limit_trade_is_told_to_the_owner_as_an_unexplained_loss(
+        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    """Seed 002, Limit Trade: "Reduces the Market Allowance of a province by 10 ducats". The owner
+    sees his province's allowance fall; an undetected operation stays unnamed."""
+    from spy_helpers import do, no_counter_spies
+
+    mutate(save, lambda w: no_counter_spies(w, "elbreth"))
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
+    result = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
+                                      "province": "saltmarsh"}, [4, 6])
+    assert result.data["evidence"] == "undetected"
+    capsys.readouterr()
+    seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
+    assert seen == ["The market allowance of Saltmarsh falls by 10 (unexplained loss)."], seen
