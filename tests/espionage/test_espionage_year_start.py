@@ -65,9 +65,11 @@ def test_counterfeit_debt_may_go_below_zero(world: World) -> None:
     assert world.get("effects", "fx-c1")["active"] is False
     assert world.get("effects", "fx-c3")["active"] is True
     assert _secret_sums(world, "counterfeit") == {"counterfeit debt elbreth": 10}
-    # Elbreth reads only the debt of the counterfeit it detected; the other is hidden.
+    # Elbreth reads both debts (its ledger reconciles, issue 14 leak 7); only the counterfeit it
+    # detected is named, the other is an unexplained loss.
     seen = texts(world, KING_ELBRETH)
-    assert seen == ["Kingdom of Elbreth pays 5 ducats: debt from counterfeit coin"]
+    assert sorted(seen) == ["Kingdom of Elbreth pays 5 ducats: debt from counterfeit coin",
+                            "Kingdom of Elbreth pays 5 ducats: unexplained loss"]
 
 
 def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
@@ -80,7 +82,7 @@ def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
     world = read(save)
     spring = sorted((e for _, e in world.all("chronicle") if e["date"] == {"year": 313, "season": "Spring"}),
                     key=lambda e: e["seq"])
-    debt = [e for e in spring if "counterfeit coin" in e["text"]]
+    debt = [e for e in spring if "counterfeit" in e.get("secret", "")]
     assert len(debt) == 1 and debt[0]["amounts"] == {"kingdoms:elbreth": -5}
     first_tax = min(e["seq"] for e in spring if "tax for the year" in e["text"])
     first_upkeep = min(e["seq"] for e in spring if "upkeep of its regiments" in e["text"])
@@ -158,7 +160,8 @@ def test_government_infiltration_cuts_a_quarter_of_manpower(world: World) -> Non
     # 18 - 18//4 = 14 (Kesh's, known to Elbreth), then 14 - 14//4 = 11 (Varos's, unknown).
     assert world.get("kingdoms", "elbreth")["manpower"] == 11
     assert _secret_sums(world, "government") == {"manpower cut elbreth": 7}
-    assert texts(world, KING_ELBRETH) == ["Kingdom of Elbreth loses 4 manpower to a corrupt bureaucracy (14 left)."]
+    assert texts(world, KING_ELBRETH) == ["Kingdom of Elbreth loses 4 manpower to a corrupt bureaucracy (14 left).",
+                                          "Kingdom of Elbreth loses 3 manpower in an unexplained loss (11 left)."]
 
 
 def test_cold_spies_become_active(world: World) -> None:

@@ -206,6 +206,7 @@ PROVINCES = TableSchema("provinces", "Provinces: potentials, resources, faith an
     "name": text("what players read", required=True),
     "kingdom": text("the kingdom that rules it (absent or null: none)", nullable=True, ref="kingdoms"),
     "surplus_manpower": whole("manpower for slave raids", required=True, minimum=0),
+    "surplus_raided": whole("surplus manpower carried off by slave raids, not yet regrown", minimum=0),
     "potentials": mapping(whole("potential"), "potential by sector and trade/urban", required=True),
     "resources": list_of(text("a commodity"), "commodities produced here", required=True),
     "faith": text("the province's faith", required=True),

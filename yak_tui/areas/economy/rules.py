@@ -58,15 +58,27 @@ def needs_competition(potential: int, sizes_in_sector: int, sizes: int = 1) -> b
     return sector_room(potential, sizes_in_sector) < sizes
 
 
+TAX_ROUNDINGS = ("floor", "round", "ceil")
+
+
 def business_tax(size: int, tax_rate: int) -> int:
-    """The state's cut: floor(Size * rate / 100), so rounding favours the owner (our ruling)."""
+    """The state's cut: Size * rate / 100 rounded as `income.tax_rounding` says (default floor,
+    so rounding favours the owner; a house rule may round half up or up)."""
     rules = _rules("income")
     _non_negative("size", size)
     if not 0 <= tax_rate <= int(rules["max_rate"]):
         raise RuleInputError(
             f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}"
         )
-    return size * tax_rate // 100
+    rounding = str(rules.get("tax_rounding", "floor"))
+    whole, part = divmod(size * tax_rate, 100)
+    if rounding == "floor" or part == 0:
+        return whole
+    if rounding == "ceil":
+        return whole + 1
+    if rounding == "round":
+        return whole + (1 if part >= 50 else 0)
+    raise RuleInputError(f"economy income.tax_rounding must be one of {', '.join(TAX_ROUNDINGS)}, not {rounding!r}")
 
 
 def business_income(size: int, tax_rate: int = 0) -> int:

@@ -193,10 +193,12 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         cut, known, used = _consume_reductions(ctx, ACADEMY_INTERFERENCE, kingdom_id, kind, 2)
         gained = max(0, made - cut)
         note = f" ({made} less {cut} from academy interference)" if cut else ""
+        if cut and not known:  # the owner sees the shortfall; its cause is secret (issue 14, leak 7)
+            note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, kind, gained, "academy graduates", log=False)
         # The target learns of the interference only if espionage detected it (RULINGS §7).
         ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {kind} academies graduate {gained}"
-                f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
+                f"{note if made > gained else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
                 secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
                 refs={"kingdom": kingdom_id, "type": kind, "graduates": gained})
         report.add("academy graduates", gained, public=False)
@@ -214,9 +216,11 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         cut, known, used = _consume_reductions(ctx, SAILOR_RECRUITMENT, kingdom_id, None, 3)
         gained = max(0, made - cut)
         note = f" ({made} less {cut} from interference with shipbuilding)" if cut else ""
+        if cut and not known:
+            note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
         ctx.log(f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
-                f"{note if known else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
+                f"{note if made > gained else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
                 secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
                 refs={"kingdom": kingdom_id, "type": "sailor", "ports": count, "gained": gained})
         report.add("sailors", gained, public=False)

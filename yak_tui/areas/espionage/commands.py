@@ -43,9 +43,11 @@ from yak_tui.areas.espionage.state import (
     Plan,
     active_effects,
     edit_pool,
+    effect_sponsor_name,
     end_effect,
     holder_audience,
     kingdom_name,
+    sponsor_name,
 )
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.commands import (
@@ -68,7 +70,8 @@ RULINGS_MADE = (
     "purse. The spy always comes from the sponsoring kingdom's pool.",
     "A mission without a province, unit or character target (infiltrations, embezzlement, "
     "counterfeit, killing specialists...) happens in the target's capital province: a province "
-    "counter-spy there guards it ('spies stationed in the capital protect against infiltrations').",
+    "counter-spy there guards it ('spies stationed in the capital protect against infiltrations'); the "
+    "table's counter_spy.capital_guards = \"infiltrations\" keeps it to infiltrations only.",
     "A unit's province is that of the population centre it is inside or shares a hex with; a unit "
     "in open country meets only the nation-wide counter-spy. A character's is that of his location.",
     "Purge Administration acts on the purger's own administration: no counter-spy, spy-ring or "
@@ -98,6 +101,10 @@ RULINGS_MADE = (
     "Morale penalties and security breaches stay active until used (the next engagement / mission).",
     "The sponsor is told the mission's outcome and his spy's fate (returns at year start / lost); "
     "never the rolls, modifiers or whether the target detected it.",
+    "A player's mission spends a spy of his kingdom: its King is told who used it and whether it comes "
+    "back, not the mission or target. Theft income paid into the kingdom treasury is told to the King.",
+    "An identified operation names its perpetrator: the player who ordered it (of his kingdom), or the "
+    "sponsoring kingdom when its King did.",
     "Year-start sums of espionage effects are secret: each step writes an adjudicators entry with "
     "its sums (the public step line does not show them).",
 )
@@ -164,11 +171,33 @@ def _tell_target(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> dict[s
         text += " The enemy spy was captured."
     refs: dict[str, Any] = {"target_kingdom": plan.target, "mission": plan.mission.slug}
     if outcome.evidence == "identified":
-        text += f" He talked: the operation was ordered by {kingdom_name(world, plan.sponsor.kingdom)}."
+        text += f" He talked: the operation was ordered by {sponsor_name(world, plan.sponsor)}."
         refs["sponsor_kingdom"] = plan.sponsor.kingdom
+        if plan.sponsor.character:
+            refs["sponsor_character"] = plan.sponsor.character
     else:
         text += " The perpetrator is unknown."
     return ctx.log(text, kind=KIND, audience=kingdom_audience(plan.target), refs=refs)
+
+
+def _tell_king_of_spy_used(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> None:
+    """A player's mission takes its spy from the kingdom's pool: the King sees his pool change
+    (who used the spy, and whether it comes back), never the mission, target or rolls."""
+    if plan.sponsor.character is None:
+        return
+    world = ctx.world
+    player = world.display_name("characters", plan.sponsor.character)
+    if outcome.spy_cold:
+        fate = "he went to ground and is active again at the next year start"
+    elif plan.mission.spy_used_up or outcome.spy_lost:
+        fate = "he does not come back"
+    else:
+        fate = "he is back in the pool"
+    pool = edit_pool(world, plan.sponsor.kingdom)
+    ctx.log(f"{player} used one of the kingdom's spies on a private mission; {fate} "
+            f"({pool['spy']} active, {pool['cold_spy']} cold).", kind=KIND,
+            audience=kingdom_audience(plan.sponsor.kingdom),
+            refs={"kingdom": plan.sponsor.kingdom, "character": plan.sponsor.character})
 
 
 def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
@@ -253,6 +282,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                                   "target_kingdom": plan.target, "character": plan.sponsor.character,
                                   "effect": result.effect})
     target_entry = _tell_target(ctx, plan, outcome)
+    _tell_king_of_spy_used(ctx, plan, outcome)
     for fact in result.target_facts:
         ctx.log(fact, kind=f"{KIND}-consequence", audience=kingdom_audience(plan.target),
                 refs={"target_kingdom": plan.target})
@@ -396,7 +426,7 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
         world.edit("characters", victim)["alive"] = False
     ctx.log(f"Assassins attacked {who}: {result}", kind=KIND, audience=audience, refs={"target_character": victim})
     evidence = attempt.get("evidence")
-    clue = {"identified": f"The assassins left proof: they were paid by {kingdom_name(world, attempt['sponsor_kingdom'])}.",
+    clue = {"identified": f"The assassins left proof: they were paid by {effect_sponsor_name(world, attempt)}.",
             "detected": "The assassins were hired by an enemy power; the employer is unknown."}.get(str(evidence),
                                                                                                   "They left no trace of "
                                                                                                   "their employers.")

@@ -41,7 +41,7 @@ from yak_tui.areas.espionage.state import (
     next_year_start,
     province_pcs,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, kingdom_audience
+from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.commands import CommandContext, CommandError
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
@@ -224,6 +224,13 @@ def _academies(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
                    f"at the start of {due.year}", effect=effect)
 
 
+def _by_player(world: World, plan: Plan) -> str:
+    """ " (the mission of PLAYER)" when a player filed it, for the lines his King reads."""
+    if plan.sponsor.character is None:
+        return ""
+    return f" (the mission of {world.display_name('characters', plan.sponsor.character)})"
+
+
 def _embezzle(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     world = ctx.world
     params = plan.mission.params
@@ -234,14 +241,18 @@ def _embezzle(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     target = kingdom_name(world, plan.target)
     if stolen <= 0:
         return Applied(f"{target}'s treasury is empty: nothing to steal")
-    audience = kingdom_audience(plan.target) if outcome.evidence in ("detected", "identified") else ADJUDICATORS
+    # The target sees all it lost, the cause only if it detected the operation (issue 14, leak 7);
+    # the sponsor's half reaches the kingdom treasury, so its King is told (leak 8).
+    cause = ("embezzled by an enemy operation" if outcome.evidence in ("detected", "identified")
+             else "unexplained loss from the treasury")
+    ctx.move_ducats(("kingdoms", plan.target), None, stolen, cause, audience=kingdom_audience(plan.target),
+                    kind=KIND, secret=f"Embezzlement by {plan.sponsor.kingdom}: {share} to the sponsor, "
+                                      f"{stolen - share} kept by the thieves")
     if share:
-        ctx.move_ducats(("kingdoms", plan.target), ("kingdoms", plan.sponsor.kingdom), share,
-                        "embezzled (your half)", audience=plan.sponsor.audience)
-    if stolen - share:
-        ctx.move_ducats(("kingdoms", plan.target), None, stolen - share, "embezzled (kept by the thieves)",
-                        audience=audience)
-    return Applied(f"{stolen} ducats embezzled from {target}; {share} reach your treasury",
+        ctx.move_ducats(None, ("kingdoms", plan.sponsor.kingdom), share, f"embezzled from {target}"
+                        + _by_player(ctx.world, plan), audience=kingdom_audience(plan.sponsor.kingdom), kind=KIND)
+    purse = "your treasury" if plan.sponsor.character is None else f"the treasury of {kingdom_name(world, plan.sponsor.kingdom)}"
+    return Applied(f"{stolen} ducats embezzled from {target}; {share} reach {purse}",
                    secret=f"treasury {treasury:g}: stole {stolen}, sponsor {share}")
 
 
@@ -276,7 +287,11 @@ def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applie
     effect = new_effect(ctx, plan, outcome, "limit-trade", end=end,
                          data={"market_allowance": money(after - before)})
     until = f"until {end.label()}" if end else "for good"
-    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect)
+    # The province's owner sees his allowance fall; the cause only if he detected it (issue 14).
+    cause = "Limit Trade" if outcome.evidence in ("detected", "identified") else "unexplained loss"
+    told = [f"The market allowance of {where} falls by {money(before - after)} ({cause})."] if after < before else []
+    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect,
+                   target_facts=told)
 
 
 def _animosity(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:

@@ -306,6 +306,22 @@ def _location(world: World, plan: Plan) -> str | None:
 # ================================================================ modifiers, stakes, odds
 
 
+CAPITAL_GUARDS = ("without-province", "infiltrations")
+
+
+def capital_counter_spy_guards(plan: Plan) -> bool:
+    """Whether a province counter-spy where the mission happens may guard it: always where the
+    mission names its place; in the capital by default for every mission without one, or only for
+    infiltrations when `counter_spy.capital_guards` says so (the seed's words)."""
+    if plan.province or plan.unit or plan.character:
+        return True
+    guards = str(table("espionage")["counter_spy"]["capital_guards"])
+    if guards not in CAPITAL_GUARDS:
+        raise CommandError("mission", f"espionage counter_spy.capital_guards must be one of "
+                           f"{', '.join(CAPITAL_GUARDS)}, not {guards!r}")
+    return guards == "without-province" or plan.mission.is_infiltration
+
+
 def modifier_inputs(world: World, plan: Plan, *, known_to_sponsor_only: bool = False) -> SpyModifiers:
     """What the world knows about this mission's spy; purges meet no enemy counter-measures."""
     if kind_of(plan.mission).own_side:
@@ -316,6 +332,8 @@ def modifier_inputs(world: World, plan: Plan, *, known_to_sponsor_only: bool = F
         return SpyModifiers(security_breach=breach)
     counter = spy_pool(world, plan.target)["counter_spies"]
     province_spy = plan.location_province is not None and plan.location_province in counter["provinces"]
+    if province_spy and not capital_counter_spy_guards(plan):
+        province_spy = False
     ring = holds(world, plan.target, plan.sponsor.kingdom, "infiltrate-spy-ring")
     return SpyModifiers(province_counter_spy=province_spy, nation_counter_spy=counter["nation"] > 0,
                         spy_ring_infiltrated_by_target=ring, security_breach=breach,

@@ -113,6 +113,7 @@ def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any
                                                 "end", "active")}
             shown["id"] = effect_id
             shown["sponsor_kingdom"] = effect["sponsor_kingdom"] if effect.get("known_sponsor") else None
+            shown["sponsor_character"] = effect.get("holder_character") if effect.get("known_sponsor") else None
             suffered.append(shown)
     return {"held": held, "suffered": suffered}
 

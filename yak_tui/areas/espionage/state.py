@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yak_tui.areas.espionage.rules import Mission, SpyOutcome
-from yak_tui.kernel.audience import ADJUDICATORS, character_audience, kingdom_audience
+from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError
 from yak_tui.kernel.dice import Modifier
@@ -153,6 +153,21 @@ def kingdom_name(world: World, kingdom: str | None) -> str:
     return world.display_name("kingdoms", kingdom)
 
 
+def sponsor_name(world: World, sponsor: Sponsor) -> str:
+    """Who ordered an operation, as an identified operation names him: the filing player (of his
+    kingdom) or the sponsoring kingdom."""
+    if sponsor.character:
+        return f"{world.display_name('characters', sponsor.character)} of {kingdom_name(world, sponsor.kingdom)}"
+    return kingdom_name(world, sponsor.kingdom)
+
+
+def effect_sponsor_name(world: World, effect: dict[str, Any]) -> str:
+    """`sponsor_name` for a stored effect (its holder character, if a player holds it)."""
+    character = effect.get("holder_character")
+    name = kingdom_name(world, effect.get("sponsor_kingdom"))
+    return f"{world.display_name('characters', character)} of {name}" if character else name
+
+
 # ================================================================ an order's parties and plan
 
 
@@ -254,11 +269,6 @@ class Applied:
     target_facts: list[str] = field(default_factory=list)
     public_facts: list[str] = field(default_factory=list)
     effect: str | None = None
-
-
-def effect_audience(effect: dict[str, Any]) -> str:
-    """Where an effect's consequences for the target are told: the target if it knows, else nobody."""
-    return kingdom_audience(effect["target_kingdom"]) if effect.get("known_to_target") else ADJUDICATORS
 
 
 def holder_audience(effect: dict[str, Any]) -> str:

@@ -18,7 +18,6 @@ from yak_tui.areas.espionage.state import (
     SPECIALISTS,
     active_effects,
     edit_pool,
-    effect_audience,
     end_effect,
     holder_audience,
     kingdom_name,
@@ -54,8 +53,11 @@ def _counterfeit_debts(ctx: CommandContext, report: StepReport) -> None:
         if GameDate.from_dict(effect.get("due") or effect["end"]) > today:
             continue
         debt = float(effect["data"]["debt"])
-        ctx.move_ducats(("kingdoms", effect["target_kingdom"]), None, debt, "debt from counterfeit coin",
-                        audience=effect_audience(effect), allow_negative=True, kind=KIND)
+        # The owner sees every change to his treasury; the cause only if he detected it (issue 14).
+        cause = "debt from counterfeit coin" if effect.get("known_to_target") else "unexplained loss"
+        ctx.move_ducats(("kingdoms", effect["target_kingdom"]), None, debt, cause,
+                        audience=kingdom_audience(effect["target_kingdom"]), allow_negative=True, kind=KIND,
+                        secret=f"counterfeit debt of {effect['sponsor_kingdom']} ({effect_id})")
         end_effect(world, effect_id, "paid")
         _add(sums, f"counterfeit debt {effect['target_kingdom']}", debt)
     _secret_sums(ctx, report, "counterfeit debts", sums)
@@ -80,9 +82,17 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
                  else "unexplained loss from the tax collection")
         ctx.move_ducats(("kingdoms", target), None, stolen, cause, audience=kingdom_audience(target), kind=KIND)
         if share:
-            ctx.move_ducats(None, ("kingdoms", sponsor), share, "skimmed from the tax by your man "
-                            f"in the treasury of {kingdom_name(world, target)}", audience=holder_audience(effect),
+            # The half reaches the sponsoring kingdom's treasury: its King is told (issue 14, leak 8),
+            # and the player who holds the infiltration too.
+            skimmed = f"skimmed from the tax by the man in the treasury of {kingdom_name(world, target)}"
+            holder = effect.get("holder_character")
+            by = f" (the infiltration of {world.display_name('characters', holder)})" if holder else ""
+            ctx.move_ducats(None, ("kingdoms", sponsor), share, skimmed + by, audience=kingdom_audience(sponsor),
                             kind=KIND)
+            if holder:
+                ctx.log(f"Your man in the treasury of {kingdom_name(world, target)} skimmed {share:g} ducats "
+                        f"for {kingdom_name(world, sponsor)}.", kind=KIND, audience=holder_audience(effect),
+                        refs={"kingdom": sponsor})
         _add(sums, f"stolen from {target}", stolen)
         _add(sums, f"to {sponsor}", share)
     _secret_sums(ctx, report, "treasury infiltration", sums)
@@ -136,9 +146,10 @@ def _government(ctx: CommandContext, report: StepReport) -> None:
         if cut <= 0:
             continue
         kingdom["manpower"] = int(kingdom["manpower"]) - cut
-        ctx.log(f"{kingdom_name(world, target)} loses {cut} manpower to a corrupt bureaucracy "
-                f"({kingdom['manpower']} left).", kind=KIND, audience=effect_audience(effect),
-                refs={"target_kingdom": target})
+        cause = "to a corrupt bureaucracy" if effect.get("known_to_target") else "in an unexplained loss"
+        ctx.log(f"{kingdom_name(world, target)} loses {cut} manpower {cause} ({kingdom['manpower']} left).",
+                kind=KIND, audience=kingdom_audience(target), refs={"target_kingdom": target},
+                secret=f"infiltrate government by {effect['sponsor_kingdom']}")
         _add(sums, f"manpower cut {target}", cut)
     _secret_sums(ctx, report, "government infiltration", sums)
 
@@ -167,6 +178,11 @@ def expire_effects(ctx: CommandContext, report: StepReport) -> None:
         if effect.get("known_to_target"):
             ctx.log(f"The {label}{where} has run its course.", kind=KIND,
                     audience=kingdom_audience(effect["target_kingdom"]), refs={"effect": effect_id})
+        elif (effect.get("data") or {}).get("market_allowance"):
+            # A secret Limit Trade wearing off gives the owner back what it took: told without cause.
+            ctx.log(f"The market allowance{where} recovers by {-float(effect['data']['market_allowance']):g} "
+                    "(unexplained).", kind=KIND, audience=kingdom_audience(effect["target_kingdom"]),
+                    refs={"province": province})
     if count:
         _secret_sums(ctx, report, "espionage effects expired", {"expired": count})
 

@@ -244,7 +244,9 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                              reading=(f"d6 rolled {outcome.natural}, halved rounding up = {wanted}{cap} "
                                       f"→ {taken} {as_what}"))
     if taken:
-        world.edit("provinces", province_id)["surplus_manpower"] = surplus - taken
+        raided = world.edit("provinces", province_id)
+        raided["surplus_manpower"] = surplus - taken
+        raided["surplus_raided"] = int(raided.get("surplus_raided", 0)) + taken  # may regrow (table setting)
         if p["take"] == "manpower":
             kingdom = world.edit("kingdoms", raider)
             kingdom["manpower"] = int(kingdom.get("manpower", 0)) + taken

@@ -286,6 +286,31 @@ def holdings(
     return CitizenHoldings(tuple(_structure(item) for item in items))
 
 
+TREASURY_CRITERIA = ("capital", "largest", "best-defended")
+
+
+def treasury_order() -> tuple[str, ...]:
+    """`treasury.order` of the tables: the criteria in the order they choose, each once."""
+    order = tuple(str(c) for c in table("warfare")["treasury"].get("order", TREASURY_CRITERIA))
+    unknown = [c for c in order if c not in TREASURY_CRITERIA]
+    if unknown or len(set(order)) != len(order) or not order:
+        raise RuleInputError(f"warfare treasury.order must list some of {', '.join(TREASURY_CRITERIA)} "
+                             f"once each, not {list(order)}")
+    return order
+
+
+def _criterion(structure: OwnedStructure, name: str) -> float:
+    return {"capital": float(structure.is_capital), "largest": structure.size,
+            "best-defended": float(structure.fort_level)}[name]
+
+
+_DECIDED_BY = {"capital": "in the capital he owns", "largest": "in his largest town, market or business",
+               "best-defended": "in his best defended town, market or business",
+               "listed": "in the first listed of his towns, markets or businesses"}
+_THEN = {"largest": "in the largest of his best defended towns, markets or businesses",
+         "best-defended": "in the best defended of his largest towns, markets or businesses"}
+
+
 def treasury_placement(
     citizen: CitizenHoldings
     | Mapping[str, Any]
@@ -293,25 +318,33 @@ def treasury_placement(
     residence: str | None = None,
     vault: str | None = None,
 ) -> TreasuryPlace:
-    """RULINGS §2: a chosen vault; else for an owner of towns, markets or businesses the capital,
-    else the largest, else the best defended; else the town of residence, else carried."""
+    """RULINGS §2: a chosen vault; else for an owner of towns, markets or businesses the one the
+    criteria of `treasury.order` pick (default: the capital, else the largest, else the best
+    defended; then the first listed); else the town of residence, else carried."""
     if vault:
         return TreasuryPlace(vault, "kept in a vault by choice")
-    owned = holdings(citizen).structures
-    capitals = [s for s in owned if s.is_capital]
-    if capitals:
-        return TreasuryPlace(capitals[0].id, "in the capital he owns")
+    order = treasury_order()
     kinds = _kinds("treasury", "holder_kinds")
-    candidates = [s for s in owned if normalise_kind(s.kind) in kinds]
+    owned = holdings(citizen).structures
+    # The capital is a candidate whatever its kind while "capital" is a criterion.
+    candidates = [s for s in owned if normalise_kind(s.kind) in kinds or (s.is_capital and "capital" in order)]
     if candidates:
-        # max() keeps the first of equals, so list order is the last tie-break.
-        best = max(candidates, key=lambda s: (s.size, s.fort_level))
-        largest = [s for s in candidates if s.size == best.size]
-        if len(largest) == 1:
-            return TreasuryPlace(best.id, "in his largest town, market or business")
-        return TreasuryPlace(
-            best.id, "in the best defended of his largest towns, markets or businesses"
-        )
+        pool, consulted = candidates, []
+        for name in order:
+            if len(pool) == 1:
+                break
+            consulted.append(name)
+            best = max(_criterion(s, name) for s in pool)
+            pool = [s for s in pool if _criterion(s, name) == best]
+        chosen = pool[0]  # then the first listed
+        named = [n for n in consulted if n != "capital" or chosen.is_capital]
+        if chosen.is_capital and "capital" in order and (not named or named[0] == "capital"):
+            return TreasuryPlace(chosen.id, _DECIDED_BY["capital"])
+        named = [n for n in named if n != "capital"]
+        if len(named) >= 2:
+            return TreasuryPlace(chosen.id, _THEN[named[-1]])
+        first = named[0] if named else next((n for n in order if n != "capital"), "listed")
+        return TreasuryPlace(chosen.id, _DECIDED_BY[first])
     if residence:
         return TreasuryPlace(residence, "in his town of residence")
     return TreasuryPlace(None, "carried with him")
