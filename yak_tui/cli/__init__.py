@@ -18,8 +18,6 @@ from typing import Any, NoReturn
 import orjson
 
 from yak_tui.kernel.areas import AREA_PACKAGES
-from yak_tui.kernel.checks import RESOLVE_CHECKS
-from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
 from yak_tui.kernel.errors import CommandError, UsageError, YakError
 from yak_tui.kernel.numbers import NumberError, parse_whole
 from yak_tui.kernel.tables import set_override_dir
@@ -109,11 +107,13 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     resolve = sub.add_parser("resolve", help="run one rule check without a world")
     checks = resolve.add_subparsers(dest="check", metavar="CHECK")
     if with_checks:
+        from yak_tui.kernel.checks import RESOLVE_CHECKS
+
         load_resolve_checks()
-    for name, check in RESOLVE_CHECKS.items():
-        cp = checks.add_parser(name, help=check.help_text)
-        check.add_arguments(cp)
-        _dice_flags(cp)
+        for name, check in RESOLVE_CHECKS.items():
+            cp = checks.add_parser(name, help=check.help_text)
+            check.add_arguments(cp)
+            _dice_flags(cp)
 
     do = sub.add_parser("do", help="apply one command to the world")
     do.add_argument("command", nargs="?")
@@ -205,6 +205,8 @@ def seed_option(text: str) -> int:
 
 
 def dice_from(args: argparse.Namespace) -> Any:
+    from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
+
     if getattr(args, "dice", None):
         return ScriptedDice(parse_dice(args.dice))
     return SeededDice(getattr(args, "seed", None))
