@@ -72,11 +72,30 @@ def measure(factor: int, repeat: int, tmp: Path) -> str:
     return f"{factor:>5}x {size / 1e6:6.1f} {floor:8.3f} {cells}"
 
 
+def compile_bytecode() -> None:
+    """Write the bytecode of yak_tui and its dependencies, as an installed package has it.
+
+    With PYTHONDONTWRITEBYTECODE set (as in some shells and CI) and no `__pycache__`, every run
+    would compile every module it imports from source, and the rows would measure the compiler."""
+    import compileall
+    import importlib.util
+
+    for name in ("yak_tui", "tinydb", "filelock"):
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            for location in spec.submodule_search_locations:
+                compileall.compile_dir(location, quiet=1)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,10,100")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--no-bytecode", action="store_true",
+                        help="do not write bytecode first (a cold first start, or PYTHONDONTWRITEBYTECODE)")
     args = parser.parse_args(argv)
+    if not args.no_bytecode:
+        compile_bytecode()
     print(f"{'size':>6} {'MB':>6} {'floor s':>8} {'advance':>14} {'show':>14} {'log':>14}")
     for factor in (int(x) for x in args.sizes.split(",")):
         with tempfile.TemporaryDirectory() as tmp:

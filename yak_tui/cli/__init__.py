@@ -18,8 +18,6 @@ from typing import Any, NoReturn
 import orjson
 
 from yak_tui.kernel.areas import AREA_PACKAGES
-from yak_tui.kernel.checks import RESOLVE_CHECKS
-from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
 from yak_tui.kernel.errors import CommandError, UsageError, YakError
 from yak_tui.kernel.numbers import NumberError, parse_whole
 from yak_tui.kernel.tables import set_override_dir
@@ -87,7 +85,9 @@ def load_resolve_checks() -> None:
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
+    """The whole command line. `with_checks=False` leaves `resolve`'s checks out: listing them
+    imports every area package, which a verb that reads the save (`show`, `log`) does not need."""
     parser = YakArgumentParser(
         prog="yak",
         description="yak_tui: run a You Are King campaign from a terminal. "
@@ -106,11 +106,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     resolve = sub.add_parser("resolve", help="run one rule check without a world")
     checks = resolve.add_subparsers(dest="check", metavar="CHECK")
-    load_resolve_checks()
-    for name, check in RESOLVE_CHECKS.items():
-        cp = checks.add_parser(name, help=check.help_text)
-        check.add_arguments(cp)
-        _dice_flags(cp)
+    if with_checks:
+        from yak_tui.kernel.checks import RESOLVE_CHECKS
+
+        load_resolve_checks()
+        for name, check in RESOLVE_CHECKS.items():
+            cp = checks.add_parser(name, help=check.help_text)
+            check.add_arguments(cp)
+            _dice_flags(cp)
 
     do = sub.add_parser("do", help="apply one command to the world")
     do.add_argument("command", nargs="?")
@@ -202,6 +205,8 @@ def seed_option(text: str) -> int:
 
 
 def dice_from(args: argparse.Namespace) -> Any:
+    from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
+
     if getattr(args, "dice", None):
         return ScriptedDice(parse_dice(args.dice))
     return SeededDice(getattr(args, "seed", None))
@@ -245,7 +250,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = opts.rules or os.environ.get("YAK_RULES")
         if rules:
             set_override_dir(rules)
-        parser = build_parser()
+        parser = build_parser(with_checks=_first_word(rest) in (None, "resolve"))
         parser.exit_on_error = False
         args = _parse(parser, rest)
         from yak_tui.cli.commands import dispatch
@@ -259,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0 if code == 0 else 2
     except Exception as error:  # every failure becomes a clear message and exit 2
         return report_error(opts, error)
+
+
+def _first_word(rest: Sequence[str]) -> str | None:
+    """The verb on the line (the first word that is not an option), if any."""
+    return next((item for item in rest if not item.startswith("-")), None)
 
 
 def _parse(parser: argparse.ArgumentParser, rest: list[str]) -> argparse.Namespace:

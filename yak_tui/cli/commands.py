@@ -9,7 +9,6 @@ from typing import Any
 from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
-from yak_tui.kernel.checks import RESOLVE_CHECKS
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.identity import Identity
 from yak_tui.store.storage import StoreError, WorldFile
@@ -27,7 +26,7 @@ def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
 def _identity(opts: GlobalOptions, world: Any = None) -> Identity:
     identity = Identity.parse(opts.identity)
     if world is not None:
-        from yak_tui.kernel.session import check_identity
+        from yak_tui.kernel.identity import check_identity
 
         check_identity(world, identity)
     return identity
@@ -67,6 +66,8 @@ def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_resolve(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.kernel.checks import RESOLVE_CHECKS
+
     if not args.check:
         raise UsageError(f"resolve needs a check: {', '.join(RESOLVE_CHECKS)}")
     check = RESOLVE_CHECKS[args.check]

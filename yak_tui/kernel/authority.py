@@ -41,7 +41,7 @@ class Stakes:
 
 
 def _player_kingdoms(world: World) -> list[str]:
-    return [kid for kid, k in world.all("kingdoms") if k.get("player")]
+    return [kid for kid, k in world.where("kingdoms", player=True)]
 
 
 def _king_involved(world: World, kingdom_id: str, stakes: Stakes) -> bool:
@@ -49,8 +49,11 @@ def _king_involved(world: World, kingdom_id: str, stakes: Stakes) -> bool:
     return kingdom_id in stakes.kingdoms or (kingdom.get("ruler") in stakes.characters)
 
 
-def _king_may(world: World, kingdom_id: str, stakes: Stakes) -> tuple[bool, str]:
-    player_kingdoms = _player_kingdoms(world)
+def _king_may(world: World, kingdom_id: str, stakes: Stakes,
+              player_kingdoms: frozenset[str] | None = None) -> tuple[bool, str]:
+    """May this King roll? `player_kingdoms` saves `who_may` a scan of the kingdoms per King."""
+    if player_kingdoms is None:
+        player_kingdoms = frozenset(_player_kingdoms(world))
     if kingdom_id not in player_kingdoms:
         return False, f"{world.display_name('kingdoms', kingdom_id)} is not a player kingdom"
     if _king_involved(world, kingdom_id, stakes):
@@ -66,7 +69,9 @@ def _king_may(world: World, kingdom_id: str, stakes: Stakes) -> tuple[bool, str]
 
 
 def who_may(world: World, stakes: Stakes) -> tuple[str, ...]:
-    kings = [f"king:{kid}" for kid in _player_kingdoms(world) if _king_may(world, kid, stakes)[0]]
+    ordered = _player_kingdoms(world)
+    player_kingdoms = frozenset(ordered)
+    kings = [f"king:{kid}" for kid in ordered if _king_may(world, kid, stakes, player_kingdoms)[0]]
     return ("gm", *kings)
 
 

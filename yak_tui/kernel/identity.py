@@ -80,3 +80,12 @@ def identity_label(world: World, identity: Identity) -> str:
     if not identity.subject:
         return "Public"
     return f"Player · {world.display_name('characters', identity.subject)}"
+
+
+def check_identity(world: World, identity: Identity) -> None:
+    """An identity must name a real kingdom or a living character of this world."""
+    if identity.is_king and identity.subject not in world.table("kingdoms"):
+        known = ", ".join(world.table("kingdoms"))
+        raise IdentityError(f"no kingdom {identity.subject!r} for --as king:...; kingdoms: {known}")
+    if identity.is_player and identity.subject not in world.table("characters"):
+        raise IdentityError(f"no character {identity.subject!r} for --as player:...")

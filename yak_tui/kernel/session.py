@@ -8,20 +8,11 @@ from yak_tui.kernel.audience import may_see
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.kernel.dice import Dice, SeededDice
-from yak_tui.kernel.identity import Identity, IdentityError
+from yak_tui.kernel.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
 from yak_tui.kernel.model import World
 from yak_tui.kernel.seasons import blockers, due_items
 from yak_tui.kernel.tables import table
 from yak_tui.store.storage import WorldFile
-
-
-def check_identity(world: World, identity: Identity) -> None:
-    """An identity must name a real kingdom or a living character of this world."""
-    if identity.is_king and identity.subject not in world.table("kingdoms"):
-        known = ", ".join(world.table("kingdoms"))
-        raise IdentityError(f"no kingdom {identity.subject!r} for --as king:...; kingdoms: {known}")
-    if identity.is_player and identity.subject not in world.table("characters"):
-        raise IdentityError(f"no character {identity.subject!r} for --as player:...")
 
 
 def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None, *,

@@ -13,16 +13,19 @@ import gc
 import os
 import re
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from filelock import FileLock, Timeout
 from tinydb.storages import Storage
+
+if TYPE_CHECKING:
+    from filelock import FileLock
 
 SCHEMA_VERSION = 2
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
@@ -200,7 +203,19 @@ class WorldFile:
     def __init__(self, path: str | os.PathLike[str], lock_timeout: float | None = None) -> None:
         self.path = Path(os.path.realpath(path))
         self.storage = AtomicOrjsonStorage(self.path)
-        self.lock = FileLock(str(self.path) + ".lock", timeout=LOCK_TIMEOUT if lock_timeout is None else lock_timeout)
+        self._lock_timeout = LOCK_TIMEOUT if lock_timeout is None else lock_timeout
+        self._lock: FileLock | None = None
+        self._lock_made = threading.Lock()  # two threads of one app never make two locks for one save
+
+    @property
+    def lock(self) -> FileLock:
+        """The save's lock, made on first use: a process that only reads (`yak show`) never imports filelock."""
+        with self._lock_made:
+            if self._lock is None:
+                from filelock import FileLock
+
+                self._lock = FileLock(str(self.path) + ".lock", timeout=self._lock_timeout)
+            return self._lock
 
     @property
     def backup_dir(self) -> Path:
@@ -293,19 +308,22 @@ class WorldFile:
             problem = "does not exist" if not directory.exists() else "is not a directory"
             raise StoreError(f"the save {self.path} cannot be written: its directory {directory} {problem}; "
                              f"nothing was changed")
+        from filelock import Timeout
+
+        lock = self.lock
         try:
-            self.lock.acquire()
+            lock.acquire()
         except Timeout:
             raise StoreError(
-                f"the save {self.path} is locked by another process (lock {self.lock.lock_file}), still after "
-                f"{self.lock.timeout:g} s; nothing was changed, try again when it is done"
+                f"the save {self.path} is locked by another process (lock {lock.lock_file}), still after "
+                f"{lock.timeout:g} s; nothing was changed, try again when it is done"
             ) from None
         except OSError as error:
             raise self._lock_error(error) from None
         try:
             yield
         finally:
-            self.lock.release()
+            lock.release()
 
     def _lock_error(self, error: OSError) -> StoreError:
         lock_file = self.lock.lock_file

@@ -41,16 +41,15 @@ def effective_potentials(world: World, province_id: str) -> dict[str, int]:
 
 def sector_businesses(world: World, province_id: str, sector: str) -> list[tuple[str, dict[str, Any]]]:
     """Every business of a sector in a province, in the order the world keeps them."""
-    return [(bid, b) for bid, b in world.all("businesses")
-            if b.get("province") == province_id and b.get("sector") == sector]
+    return world.where("businesses", province=province_id, sector=sector)
 
 
 def sector_usage(world: World, province_id: str) -> dict[str, dict[str, int | bool]]:
     """Per sector: Potential, Size used, room left and whether expanding means competition."""
     potentials = effective_potentials(world, province_id)
     used = dict.fromkeys(SECTORS, 0)
-    for _, biz in world.all("businesses"):
-        if biz.get("province") == province_id and biz.get("sector") in used:
+    for _, biz in world.where("businesses", province=province_id):
+        if biz.get("sector") in used:
             used[biz["sector"]] += int(biz.get("size", 0))
     out: dict[str, dict[str, int | bool]] = {}
     for sector in SECTORS:

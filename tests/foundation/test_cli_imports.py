@@ -1,0 +1,62 @@
+"""The CLI's reads pay only for what they use (issue 13): `yak show` and `yak log` run in a fresh
+interpreter without importing the area packages, the dice or the file lock, and print what they
+printed before; `yak resolve` still lists every check."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+
+from yak_tui.store.storage import WorldFile
+
+# Runs the CLI in this interpreter, then prints (on stderr) the yak_tui and filelock modules it loaded.
+PROBE = """
+import sys
+from yak_tui.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual")))
+sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
+sys.exit(code)
+"""
+
+HEAVY = ("yak_tui.areas", "yak_tui.kernel.dice", "yak_tui.kernel.checks", "yak_tui.kernel.commands",
+         "yak_tui.kernel.session", "filelock", "textual", "yak_tui.app")
+
+
+def run_probe(*argv: str) -> tuple[str, set[str]]:
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, set(done.stderr.strip().splitlines()[-1].split())
+
+
+def test_show_and_log_import_no_area_no_dice_no_lock(save: WorldFile) -> None:
+    for argv in (("show",), ("show", "kingdoms"), ("log",), ("--as", "king:elbreth", "show", "units")):
+        out, loaded = run_probe("--save", str(save.path), "--json", *argv)
+        assert orjson.loads(out), argv
+        heavy = sorted(m for m in loaded if m.startswith(HEAVY))
+        assert heavy == [], (argv, heavy)
+
+
+def test_show_reads_without_touching_the_lock_file(save: WorldFile) -> None:
+    lock = save.path.with_name(save.path.name + ".lock")
+    lock.unlink(missing_ok=True)
+    out, _ = run_probe("--save", str(save.path), "--json", "show")
+    assert orjson.loads(out)["tables"]["kingdoms"] >= 1
+    assert not lock.exists()
+
+
+def test_resolve_still_lists_and_runs_every_check(save: WorldFile) -> None:
+    out, loaded = run_probe("resolve", "--help")
+    assert "usurp" in out
+    assert any(m.startswith("yak_tui.areas") for m in loaded)
+    out, _ = run_probe("--json", "resolve", "usurp", "--power", "3", "--resistance", "1", "--dice", "4,2")
+    reply = orjson.loads(out)
+    assert reply["check"] == "usurp" and reply["outcome"] in ("success", "failure")
+
+
+def test_a_write_still_takes_the_lock(save: WorldFile) -> None:
+    out, loaded = run_probe("--save", str(save.path), "--json", "do", "note", "text=the harvest is in")
+    assert orjson.loads(out)
+    assert "filelock" in loaded
