@@ -31,7 +31,10 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Use
 @pytest.fixture(scope="module")
 def server(world: tuple[Path, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
-    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=16)
+    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=16,
+                         # Many tests share this server: a burst of refused logins from one test must not
+                         # hold back the refusal line the next one waits for (the limit has its own test).
+                         refusal_lines_per_second=1000)
     with ServerThread(config) as thread:
         yield thread
 
