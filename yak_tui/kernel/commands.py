@@ -388,6 +388,8 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
     spec = spec_for(name)
     if spec.gm_only and not identity.is_gm:
         raise gm_refusal(spec.gm_only, identity)
+    if identity.is_observer:  # the spectator's seat reads the public record and does nothing else
+        raise CommandError("identity", "an observer reads the public record and may not act")
     nested = world.in_command
     visible_before = world.visible
     world.visible = visible_to(world, viewer or identity)

@@ -92,18 +92,20 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
 
 
 def season_report(save: Path, identity: Identity) -> tuple[int, str]:
-    """What this identity may read of the last closed season (or this one, in the first), as Markdown."""
-    from yak_tui.kernel.calendar import GameDate
+    """The key's own report of the last closed season, as Markdown (the one the advance stored);
+    before any season has closed, what this identity may read of the chronicle so far."""
     from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
     from yak_tui.kernel.commands import load_command_modules
     from yak_tui.kernel.model import World
+    from yak_tui.kernel.reports import render_report, reports_for
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
     world = World(WorldFile(save).read())
-    closed = [GameDate.from_dict(e["date"]) for _, e in world.all("chronicle") if e["date"] != world.meta["date"]]
-    season = max(closed).label() if closed else world.date.label()
-    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, season, None, None, None))
+    found = reports_for(world, identity)
+    if found:
+        return 0, render_report(found[0], "markdown")
+    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, world.date.label(), None, None, None))
     return 0, export_entries(world, entries, "markdown", identity) + "\n"
 
 
