@@ -435,6 +435,7 @@ ORDERS = TableSchema("orders", "Orders filed by players and Kings, waiting for t
     "note": text("the filer's note"),
     "outcome": text("what came of it"),
     "reason": text("why it was rejected"),
+    "warning": text("why it would fail on the numbers of the day it was filed (received with a warning)"),
     "entries": _ids("chronicle", "chronicle entries of its resolution"),
 })
 

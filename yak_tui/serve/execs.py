@@ -48,9 +48,11 @@ def _parse_order_line(line: str) -> tuple[str, dict[str, str]]:
 
 
 def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
-    """File each order line; answer each with "received" or "refused" and the reason.
+    """File each order line; answer each with "received", "received with warnings" (it would fail on
+    today's numbers) or "refused" and the reason, with the odds where there are dice.
     Exit status 0 if every order was received, 1 if any was refused."""
     from yak_tui.kernel.commands import load_command_modules, run_command
+    from yak_tui.kernel.forms import odds_words
     from yak_tui.kernel.session import check_identity
     from yak_tui.store.storage import WorldFile
 
@@ -68,8 +70,10 @@ def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
             result = run_command(world_file, identity, "order-file",
                                  {"command": name, "params": orjson.dumps(params).decode()},
                                  check=lambda world: check_identity(world, identity))
-            out.append(f"line {number}: received as {result.data['order']} ({name}, waits for "
-                       f"{result.data['adjudicator']})")
+            out.append(f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
+                       f"{result.data['adjudicator']})"
+                       + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
+                       + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else ""))
         except YakError as error:
             refused += 1
             out.append(f"line {number}: refused: {error}")
