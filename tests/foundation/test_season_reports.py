@@ -2,8 +2,8 @@
 the public season post and a private report for each kingdom, each player and the GM, stored in the save
 and exported as BBCode and Markdown under reports/<season>/.
 
-The scripted season has three players: Corvin files an order that is carried out, Lysa files one that is
-refused, Maelis (on the roster) sends nothing; the GM writes each a private line. Every report is then
+The scripted season has three players, with a deadline: Corvin files an order that is carried out and one
+received with a warning (it waits), Lysa files one that is refused, Maelis (on the roster) sends nothing (NMR); the GM writes each a private line. Every report is then
 scanned for every other player's private strings.
 """
 
@@ -50,6 +50,9 @@ def season(save: WorldFile) -> WorldFile:
     corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")
     filed = run_command(save, corvin, "order-file", {"command": "business-expand",
                                                      "params": "business=salt-works;sizes=1"})
+    warned = run_command(save, corvin, "order-file", {"command": "business-expand",
+                                                      "params": "business=salt-works;sizes=40"})
+    assert warned.data["status"] == "received with warnings"  # 40 sizes: more than his purse holds today
     with pytest.raises(CommandError):  # refused: Lysa owns no salt works
         run_command(save, lysa, "order-file", {"command": "business-expand",
                                                "params": "business=salt-works;sizes=1"})
@@ -93,6 +96,8 @@ def test_a_report_shows_holdings_their_changes_and_what_is_due(season: WorldFile
     assert any(line.startswith("Business Saltcross Salt Works: size") for line in sections["Holdings"])
     assert sections["Changes this season"] == ["Purse (ducats): 15 → 12 (-3)"]  # he paid for the expansion
     assert "Due in Autumn 312" in sections
+    assert any(line.startswith("Order still waiting (Corvin Hale, for the GM): business expand") and "sizes 40" in line
+               for line in sections["Due in Autumn 312"])
 
 
 def test_year_start_steps_that_did_nothing_are_left_out(save: WorldFile) -> None:
