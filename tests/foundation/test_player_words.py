@@ -70,6 +70,23 @@ def test_no_ids_or_syntax_in_what_anyone_reads(played: WorldFile) -> None:
     assert not found, "\n".join(f"{who}: {line}" for who, lines in found.items() for line in lines[:5])
 
 
+def test_no_ids_or_syntax_in_season_reports(played: WorldFile) -> None:
+    """Every report of every closed season, as each recipient reads it in BBCode and Markdown."""
+    from yak_tui.kernel.reports import render_report, reported_seasons, reports_for
+
+    world = World(played.read())
+    seasons = reported_seasons(world)
+    assert len(seasons) >= 4
+    found: list[str] = []
+    for season in seasons:
+        for report in reports_for(world, Identity.parse("gm"), season.label()):
+            for fmt in ("bbcode", "markdown"):
+                text = render_report(report, fmt)
+                found += [f"{report['recipient']} {season.label()}: {leak!r}" for leak in leaks(text)]
+                assert "failure (failure)" not in text and "nothing to do" not in text
+    assert not found, "\n".join(found[:10])
+
+
 def test_an_order_reads_as_words(played: WorldFile) -> None:
     world = World(played.read())
     corvin = Identity.parse("player:corvin")

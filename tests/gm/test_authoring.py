@@ -128,6 +128,7 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
     again = load_world_text(export_world(data), "played.toml")
     assert worlds_equal(data, again)
     assert again["chronicle"] == data["chronicle"]
+    assert data["reports"] and again["reports"] == data["reports"]  # the season reports the advance wrote
 
 
 def test_the_format_page_documents_every_field_of_the_schema() -> None:

@@ -100,3 +100,22 @@ def test_the_allow_list_is_exact() -> None:
     assert exec_verb("'orders' 'list'") == "orders list"  # shell quoting changes no word
     for refused in ("orders list --json", "report --as gm", "orders submit\nrm x", "env YAK_AS=gm report", "'"):
         assert exec_verb(refused) is None, refused
+
+
+def test_after_an_advance_report_is_the_keys_own_stored_report(server: ServerThread,
+                                                                world: tuple[Path, dict[str, User]]) -> None:
+    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.dice import ScriptedDice
+    from yak_tui.kernel.identity import Identity
+
+    save, users = world
+    run_command(WorldFile(save), Identity.parse("gm"), "note",
+                {"text": "Only Corvin hears the bells", "audience": "character:corvin"})
+    run_command(WorldFile(save), Identity.parse("gm"), "advance", {}, ScriptedDice([3] * 40))
+    corvin = ssh(server, users["corvin"], "report")
+    assert corvin.exit_status == 0
+    assert str(corvin.stdout).startswith("# Elbreth: Spring 312, report for Corvin Hale")
+    assert "Only Corvin hears the bells" in str(corvin.stdout)
+    mirela = ssh(server, users["mirela"], "report")
+    assert str(mirela.stdout).startswith("# Elbreth: Spring 312, report for Kingdom of Varos")
+    assert "Only Corvin hears the bells" not in str(mirela.stdout)

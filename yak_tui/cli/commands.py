@@ -122,6 +122,11 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     result = run_command(save, identity, args.command, params, dice_from(args),
                          check=lambda world: check_identity(world, identity))
     text_lines = [e["text"] for e in result.shown or []] or [f"{result.command}: done"]
+    if result.command == "order-file" and not opts.json:  # received, or received with a warning, and the odds
+        from yak_tui.kernel.forms import order_filed_text
+        from yak_tui.kernel.model import World
+
+        text_lines.append(order_filed_text(World(save.read()), result.data))
     # The reply was serialised inside the transaction, before the write: printing it cannot fail.
     emit(opts, result.payload(), "\n".join(text_lines), encoded=result.encoded)
     return 0

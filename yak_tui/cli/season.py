@@ -21,6 +21,13 @@ def add_season_parsers(sub: Any) -> None:
     deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
     deadline.add_argument("at", help="date and time; '' lifts the deadline")
     season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
+    report = sub.add_parser("report", help="the season reports you may read (the GM: all); --out writes them as files")
+    report.add_argument("--season", help="e.g. 'Spring 313' (default: the last season closed)")
+    report.add_argument("--format", choices=("bbcode", "markdown"), help="default: markdown; --out writes both")
+    report.add_argument("--out", type=Path, help="write DIR/<season>/<recipient>.bbcode and .md")
+    diff = sub.add_parser("diff", help="what changed between two seasons, from the backups each advance takes")
+    diff.add_argument("before", help="a season, e.g. 'Spring 313'")
+    diff.add_argument("after", help="a later season, e.g. 'Summer 313' (the current one is the save itself)")
     ready = sub.add_parser("ready", help="say you have sent all your orders this season (player or King)")
     ready.add_argument("--not", dest="not_ready", action="store_true", help="take it back: not ready yet")
 
@@ -97,8 +104,75 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
     return 0
 
 
+def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.model import World
+    from yak_tui.kernel.reports import FORMATS, export_reports, render_report, reports_for
+
+    load_command_modules()
+    world = World(open_save(opts).read())
+    identity = _identity(opts, world)
+    found = reports_for(world, identity, args.season)
+    if not found:
+        raise YakError("no season report yet: reports are written when a season closes (`yak advance`)"
+                       if not args.season else f"no report for {args.season}")
+    if args.out is not None:
+        formats = (args.format,) if args.format else tuple(FORMATS)
+        written = export_reports(found, args.out, formats)
+        emit(opts, {"written": [str(p) for p in written]}, "\n".join(str(p) for p in written))
+        return 0
+    text = "\n".join(render_report(r, args.format or "markdown") for r in found)
+    emit(opts, {"reports": found}, text.rstrip("\n"))
+    return 0
+
+
+def _season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
+    """The world as the season stood when it closed (its newest backup), or the save for the current one."""
+    from yak_tui.kernel.calendar import GameDate
+
+    try:
+        wanted = GameDate.parse(label)
+    except ValueError as error:
+        raise YakError(f"{label!r} is not a season: {error}") from None
+    current = save.read()
+    if GameDate.from_dict(current["meta"]["world"]["date"]) == wanted:
+        return current
+    found: dict[str, dict[str, Any]] | None = None
+    known: set[GameDate] = {GameDate.from_dict(current["meta"]["world"]["date"])}
+    for path in save.backups():  # oldest first: a later backup of the same season (a re-run) wins
+        data = _read_any(path)
+        if data is None:
+            continue
+        date = GameDate.from_dict(data["meta"]["world"]["date"])
+        known.add(date)
+        if date == wanted:
+            found = data
+    if found is None:
+        held = ", ".join(d.label() for d in sorted(known))
+        raise YakError(f"no backup of {wanted.label()}: the save and its backups hold {held}")
+    return found
+
+
+def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.cli.commands import _identity, open_save
+    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.history import diff_worlds
+    from yak_tui.kernel.model import World
+
+    load_command_modules()
+    save = open_save(opts)
+    after = World(_season_state(save, args.after))
+    identity = _identity(opts, after)
+    result = diff_worlds(World(_season_state(save, args.before)), after, identity)
+    emit(opts, result.to_dict(), "\n".join(result.lines()))
+    return 0
+
+
 SEASON_VERBS: dict[str, Callable[[GlobalOptions, argparse.Namespace], int]] = {
     "verify": verb_verify,
     "season": verb_season,
     "ready": verb_ready,
+    "report": verb_report,
+    "diff": verb_diff,
 }

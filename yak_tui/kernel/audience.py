@@ -56,6 +56,8 @@ def is_adjudicator_of(viewer: Identity, entry: dict[str, Any]) -> bool:
 def may_see(world: World, viewer: Identity, audience: str, entry: dict[str, Any] | None = None) -> bool:
     if viewer.is_gm or audience == PUBLIC:
         return True
+    if viewer.is_observer:  # a spectator's seat: the public only, whatever an entry says
+        return False
     if entry is not None and is_adjudicator_of(viewer, entry):
         return True
     if audience == ADJUDICATORS:
@@ -160,6 +162,10 @@ def can_see_document(world: World, viewer: Identity, table: str, doc_id: str, do
     """'all', 'public' or 'none': how much of a document the viewer may see."""
     if viewer.is_gm:
         return "all"
+    if table == "reports":  # the public post for anyone, a private report for its recipient
+        return "all" if doc.get("recipient") in ("public", str(viewer)) else "none"
+    if viewer.is_observer:
+        return "none" if table in PRIVATE_TABLES else _public_or_none(table)
     kingdom, character = owner_of(world, table, doc_id, doc)
     if table == "ledger":
         parties = set(doc.get("parties", []))

@@ -78,6 +78,8 @@ def who_may(world: World, stakes: Stakes) -> tuple[str, ...]:
 def may_adjudicate(world: World, identity: Identity, stakes: Stakes) -> Verdict:
     if identity.is_gm:
         return Verdict(True, "the main GM may roll anything")
+    if identity.is_observer:
+        return Verdict(False, "an observer reads the public record and never rolls", who_may(world, stakes))
     if identity.is_player:
         return Verdict(False, "players never roll for adjudicated checks; they submit orders",
                        who_may(world, stakes))

@@ -19,7 +19,7 @@ from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
 from yak_tui.kernel.dicechain import chain_rolls
-from yak_tui.kernel.errors import CommandError, RuleInputError
+from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError
 from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import META, ValidationError, World
@@ -319,7 +319,7 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
         balance = float(payer.get("treasury", 0))
         if balance - amount < -1e-9 and not allow_negative:
             name = world.display_name(source[0], source[1])
-            raise CommandError("treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}")
+            raise ShortfallError("treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}")
         payer["treasury"] = money(balance - amount)
     if target is not None:
         payee = treasury_holder(world, target)
@@ -388,6 +388,8 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
     spec = spec_for(name)
     if spec.gm_only and not identity.is_gm:
         raise gm_refusal(spec.gm_only, identity)
+    if identity.is_observer:  # the spectator's seat reads the public record and does nothing else
+        raise CommandError("identity", "an observer reads the public record and may not act")
     nested = world.in_command
     visible_before = world.visible
     world.visible = visible_to(world, viewer or identity)

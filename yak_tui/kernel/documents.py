@@ -110,7 +110,8 @@ def _ids(table: str, description: str) -> Field:
 # -- shared shapes ---------------------------------------------------------------------------------
 
 TABLE_NAMES = ("meta", "kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists",
-               "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "dice", "chronicle")
+               "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "dice", "chronicle",
+               "reports")
 
 SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
 STATUSES = ("fresh", "weary", "exhausted")
@@ -443,6 +444,7 @@ ORDERS = TableSchema("orders", "Orders filed by players and Kings, waiting for t
     "note": text("the filer's note"),
     "outcome": text("what came of it"),
     "reason": text("why it was rejected"),
+    "warning": text("why it would fail on the numbers of the day it was filed (received with a warning)"),
     "entries": _ids("chronicle", "chronicle entries of its resolution"),
 })
 
@@ -509,8 +511,22 @@ CHRONICLE = TableSchema("chronicle", "The chronicle: everything that happened, w
     "filled_by": text("the entry that described it", ref="chronicle"),
 })
 
+REPORT_ITEM = record({"text": text("one line of the report", required=True),
+                      "details": list_of(text("a roll or a GM note"), "lines under it")}, "one line")
+REPORTS = TableSchema("reports", "Season reports written by the advance: the public post and each recipient's own.",
+                      "the season and the recipient, like spring-313/king:elbreth", {
+    "season": date("the season the report closes", required=True),
+    "recipient": text("public, gm, king:<kingdom> or player:<character>", required=True),
+    "heading": text("the report's title", required=True),
+    "sections": list_of(record({"title": text("the section's title", required=True),
+                                "items": list_of(REPORT_ITEM, "its lines")}, "one section"),
+                        "holdings, changes, the private chronicle, what is due next", required=True),
+    "holdings": mapping(any_json("an amount or words"), "what the recipient held as the season closed "
+                        "(the next report's changes start here)"),
+})
+
 SCHEMAS: dict[str, TableSchema] = {schema.name: schema for schema in (
     META_WORLD, KINGDOMS, PROVINCES, PCS, CHARACTERS, UNITS, BUSINESSES, SPECIALISTS, ACADEMIES, EFFECTS,
-    SIEGES, SCHEDULE, ORDERS, USERS, LEDGER, DICE, CHRONICLE)}
+    SIEGES, SCHEDULE, ORDERS, USERS, LEDGER, DICE, CHRONICLE, REPORTS)}
 
 SEASON_CHOICES: tuple[str, ...] = SEASONS

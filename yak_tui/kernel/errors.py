@@ -22,6 +22,12 @@ class CommandError(YakError):
         self.who_may = who_may
 
 
+class ShortfallError(CommandError):
+    """Refused on today's numbers only: a treasury, purse, manpower or store holds less than the command
+    spends. An order refused this way is still received (with a warning): the numbers may change before
+    its adjudicator carries it out."""
+
+
 class ValidationError(YakError, ValueError):
     """A document, parameter or number is invalid; `field` names what is wrong."""
 

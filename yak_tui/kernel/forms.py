@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
-from yak_tui.kernel.errors import CommandError, DiceError, StoreError, ValidationError, YakError
+from yak_tui.kernel.errors import CommandError, DiceError, ShortfallError, StoreError, ValidationError, YakError
 from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
 from yak_tui.kernel.numbers import shown
@@ -98,19 +98,30 @@ def command_choice(world: World, viewer: Identity, name: str) -> CommandChoice:
                          spec.odds is not None)
 
 
+# Never an order: the GM's own acts, the season's and the queue's machinery, the SSH roster, and the
+# steps an adjudicator takes after the fact (resolving, describing a consequence) or reads (prices).
+NOT_ORDERS = frozenset({"prices", "consequence-fill", "note"})
+NOT_ORDER_CATEGORIES = frozenset({"season", "orders", "roster", "gm"})
+
+
+def may_order(viewer: Identity, spec: Any) -> bool:
+    """May this identity file the command as an order? Kings order any act of a ruler; a player only
+    what acts for his own holdings (a command with stakes) and ad hoc rolls; the GM and an observer
+    file nothing."""
+    if viewer.is_gm or viewer.is_observer or spec.gm_only or spec.category in NOT_ORDER_CATEGORIES:
+        return False
+    if spec.name in NOT_ORDERS or spec.name.endswith("-resolve"):
+        return False
+    return viewer.is_king or spec.stakes is not None or spec.name == "roll"
+
+
 def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
-    """Commands a player or King may file as an order: those with stakes, or outside season and orders."""
+    """The commands this identity may file as an order (`may_order`), each as a form."""
     from yak_tui.kernel.commands import COMMANDS, load_command_modules
 
     load_command_modules()
-    out = []
-    for name, spec in sorted(COMMANDS.items()):
-        if name in ("advance", "undo") or name.startswith("order-"):
-            continue
-        # Issue 3's rule, plus the SSH roster: a login is the GM's business, never an order.
-        if spec.category != "roster" and (spec.stakes is not None or spec.category not in ("season", "orders")):
-            out.append(command_choice(world, viewer, name))
-    return tuple(out)
+    return tuple(command_choice(world, viewer, name) for name, spec in sorted(COMMANDS.items())
+                 if may_order(viewer, spec))
 
 
 def all_commands() -> tuple[tuple[str, str, str], ...]:
@@ -171,7 +182,7 @@ def check_command(world: World, viewer: Identity, name: str, raw: Mapping[str, A
 
 def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any], private: bool = False) -> Problem | None:
     """Would `order-file` accept this order right now? (checked as the adjudicator would carry it out)."""
-    from yak_tui.kernel.commands import spec_for
+    from yak_tui.kernel.commands import spec_for, validate_only
     from yak_tui.kernel.orders import PRIVATE_CATEGORIES
 
     try:
@@ -180,17 +191,35 @@ def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any]
         return problem_of(error)
     if private and spec.category not in PRIVATE_CATEGORIES:
         return Problem("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
-    problem = check_command(world, GM, name, raw, principal=filer)
+    try:
+        validate_only(world, GM, name, clean_params(raw), principal=filer)
+        problem = None
+    except ShortfallError:  # today's numbers fall short: received with a warning, not refused
+        problem = None
+    except YakError as error:
+        problem = problem_of(error)
     if problem is not None:
         return Problem(f"order.{problem.field}" if not problem.field.startswith("order") else problem.field,
                        problem.reason, problem.who_may)
     return None
 
 
+def odds_words(odds: Mapping[str, float]) -> str:
+    """Odds as a filer reads them: "success 58%, failure 42%"."""
+    return ", ".join(f"{label} {'<1' if 0 < value < 0.005 else f'{value * 100:.0f}'}%" for label, value in odds.items())
+
+
 def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
-    """The notice after filing an order: who it waits for, by name (the order's id stays in --json)."""
+    """The notice after filing an order: received (or received with a warning), who it waits for,
+    by name, and the odds where there are dice (the order's id stays in --json)."""
     adjudicator = Identity.parse(str(data.get("adjudicator") or "gm"))
-    return f"Order filed; it waits for {identity_name(world, adjudicator)}."
+    warnings = [str(w) for w in data.get("warnings") or []]
+    head = "Order received with a warning" if warnings else "Order received"
+    text = f"{head}; it waits for {identity_name(world, adjudicator)}."
+    text += "".join(f" Warning: {w}." for w in warnings)
+    if data.get("odds"):
+        text += f" Odds: {odds_words(data['odds'])}."
+    return text
 
 
 def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, note: str = "") -> dict[str, Any]:

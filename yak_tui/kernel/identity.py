@@ -1,4 +1,5 @@
-"""Who is acting: the GM, the King of a kingdom, or the player of a character."""
+"""Who is acting: the GM, the King of a kingdom, the player of a character, or an observer (a
+spectator or forum reader who sees only what is public and may do nothing)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ class IdentityError(ValidationError):
 
 @dataclass(frozen=True)
 class Identity:
-    role: str  # "gm" | "king" | "player"
+    role: str  # "gm" | "king" | "player" | "observer"
     subject: str = ""  # kingdom id for a King, character id for a player
 
     @classmethod
@@ -30,12 +31,14 @@ class Identity:
         text = text.strip()
         if text.lower() == "gm":
             return cls("gm")
+        if text.lower() == "observer":
+            return cls("observer")
         role, sep, subject = text.partition(":")
         role = role.lower()
         if sep and role in ("king", "player") and subject.strip():
             return cls(role, subject.strip())
         raise IdentityError(
-            f"identity {text!r} is not one of gm, king:<kingdom>, player:<character>"
+            f"identity {text!r} is not one of gm, king:<kingdom>, player:<character>, observer"
         )
 
     @property
@@ -50,17 +53,24 @@ class Identity:
     def is_player(self) -> bool:
         return self.role == "player"
 
+    @property
+    def is_observer(self) -> bool:
+        return self.role == "observer"
+
     def __str__(self) -> str:
-        return "gm" if self.is_gm else f"{self.role}:{self.subject}"
+        return self.role if self.role in ("gm", "observer") else f"{self.role}:{self.subject}"
 
 
 GM = Identity("gm")
+OBSERVER = Identity("observer")
 
 
 def identity_name(world: World, identity: Identity) -> str:
     """How a sentence names an identity ("the GM", "King Aldric", "Maelis the Grey"): never its key."""
     if identity.is_gm:
         return "the GM"
+    if identity.is_observer:
+        return "an observer"
     if identity.is_king:
         kingdom = world.find("kingdoms", identity.subject) or {}
         if kingdom.get("ruler"):
@@ -75,6 +85,8 @@ def identity_label(world: World, identity: Identity) -> str:
     """How a header or a dialog names an identity ("King · Elbreth", "Player · Aldric")."""
     if identity.is_gm:
         return "GM"
+    if identity.is_observer:
+        return "Observer"
     if identity.is_king:
         return f"King · {world.display_name('kingdoms', identity.subject)}"
     if not identity.subject:

@@ -21,11 +21,16 @@ from yak_tui.kernel.commands import (
     spec_for,
     validate_only,
 )
+from yak_tui.kernel.errors import ShortfallError
+from yak_tui.kernel.forms import command_odds
 from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
 
 PRIVATE_CATEGORIES = ("espionage",)
 WAITING = "waiting"
+# What the filer hears at once: the order is in the queue, in it with a warning, or refused (an error).
+RECEIVED = "received"
+RECEIVED_WITH_WARNINGS = "received with warnings"
 
 
 def order_params(text: str) -> dict[str, Any]:
@@ -70,9 +75,14 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["private"] and spec.category not in PRIVATE_CATEGORIES:
         raise CommandError("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
     filer = ctx.identity
-    # Checked as written: the command must succeed for the filer's holdings right now.
+    # Checked as written, on a trial of today's world: refused if it is wrong (not his to order, a
+    # bad parameter); received with a warning if only today's numbers fall short (they may change
+    # before it is carried out).
+    warning = ""
     try:
         validate_only(world, GM, spec.name, params, principal=filer, viewer=filer)
+    except ShortfallError as error:
+        warning = f"on today's numbers it would fail: {error.reason}"
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason) from None
     stakes = spec.stakes(world, filer, params) if spec.stakes else None
@@ -83,11 +93,16 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = {"command": spec.name, "params": params, "filed_by": str(filer), "character": character,
              "kingdom": kingdom, "adjudicator": adjudicator, "private": bool(p["private"]), "status": WAITING,
              "filed": world.meta["date"], "note": p["note"], "outcome": "", "reason": ""}
+    if warning:
+        order["warning"] = warning  # on the order only: the public line must not tell his numbers
     world.put("orders", order_id, order)
     summary = describe_order(world, order)
     ctx.log(f"{identity_name(world, filer)} files an order: {summary}", kind="order", audience=_order_audience(order),
             refs={"order": order_id, "character": character, "kingdom": kingdom}, adjudicator=adjudicator)
-    return {"order": order_id, "adjudicator": adjudicator, "private": order["private"]}
+    odds = command_odds(world, filer, spec.name, params)
+    return {"order": order_id, "adjudicator": adjudicator, "private": order["private"],
+            "status": RECEIVED_WITH_WARNINGS if warning else RECEIVED, "warnings": [warning] if warning else [],
+            "odds": dict(odds.rows) if odds is not None and odds.rows else {}}
 
 
 def describe_order(world: World, order: dict[str, Any]) -> str:

@@ -72,7 +72,7 @@ def seats(world: World) -> list[Identity]:
             identity = Identity.parse(name)
         except IdentityError:
             continue
-        if not identity.is_gm:
+        if not identity.is_gm and not identity.is_observer:  # an observer sends no orders
             found.add(identity)
     return sorted(found, key=lambda i: (i.role != "king", i.subject))
 

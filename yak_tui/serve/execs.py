@@ -48,9 +48,11 @@ def _parse_order_line(line: str) -> tuple[str, dict[str, str]]:
 
 
 def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
-    """File each order line; answer each with "received" or "refused" and the reason.
+    """File each order line; answer each with "received", "received with warnings" (it would fail on
+    today's numbers) or "refused" and the reason, with the odds where there are dice.
     Exit status 0 if every order was received, 1 if any was refused."""
     from yak_tui.kernel.commands import load_command_modules, run_command
+    from yak_tui.kernel.forms import odds_words
     from yak_tui.kernel.session import check_identity
     from yak_tui.store.storage import WorldFile
 
@@ -68,8 +70,10 @@ def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
             result = run_command(world_file, identity, "order-file",
                                  {"command": name, "params": orjson.dumps(params).decode()},
                                  check=lambda world: check_identity(world, identity))
-            out.append(f"line {number}: received as {result.data['order']} ({name}, waits for "
-                       f"{result.data['adjudicator']})")
+            out.append(f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
+                       f"{result.data['adjudicator']})"
+                       + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
+                       + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else ""))
         except YakError as error:
             refused += 1
             out.append(f"line {number}: refused: {error}")
@@ -92,18 +96,20 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
 
 
 def season_report(save: Path, identity: Identity) -> tuple[int, str]:
-    """What this identity may read of the last closed season (or this one, in the first), as Markdown."""
-    from yak_tui.kernel.calendar import GameDate
+    """The key's own report of the last closed season, as Markdown (the one the advance stored);
+    before any season has closed, what this identity may read of the chronicle so far."""
     from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
     from yak_tui.kernel.commands import load_command_modules
     from yak_tui.kernel.model import World
+    from yak_tui.kernel.reports import render_report, reports_for
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
     world = World(WorldFile(save).read())
-    closed = [GameDate.from_dict(e["date"]) for _, e in world.all("chronicle") if e["date"] != world.meta["date"]]
-    season = max(closed).label() if closed else world.date.label()
-    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, season, None, None, None))
+    found = reports_for(world, identity)
+    if found:
+        return 0, render_report(found[0], "markdown")
+    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, world.date.label(), None, None, None))
     return 0, export_entries(world, entries, "markdown", identity) + "\n"
 
 

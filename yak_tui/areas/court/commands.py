@@ -13,6 +13,7 @@ from yak_tui.kernel.commands import CommandContext, CommandError, Param, audienc
 from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+from yak_tui.kernel.reports import begin_reports, write_reports
 from yak_tui.kernel.rtd import roll_rtd, rtd_odds
 from yak_tui.kernel.seasons import (
     StepReport,
@@ -82,10 +83,12 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if reasons:
         raise CommandError("season", "cannot close yet: " + "; ".join(reasons))
     old = ctx.world.date
+    opening = begin_reports(ctx.world)
     ctx.log(f"{old.label()} closes.", kind="season")
     reports = run_advance(ctx)
     new = ctx.world.date
     ctx.log(f"{new.label()} begins.", kind="season")
+    write_reports(ctx.world, opening)
     return {"from": old.label(), "to": new.label(), "year_start": new.is_year_start,
             "steps": [r.to_dict() for r in reports]}
 

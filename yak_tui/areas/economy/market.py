@@ -12,6 +12,7 @@ from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.areas.espionage import npc_sales_tax_divisor
 from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
 from yak_tui.kernel.seasons import StepReport, season_end_step
@@ -37,7 +38,8 @@ def _take_goods(doc: dict[str, Any], field: str, good_text: str, quantity: int, 
     good = _match_good(good_text, held)
     have = int(held.get(good, 0)) if good else 0
     if good is None or have < quantity:
-        raise CommandError("quantity", f"{doc['name']} holds {have} {good or good_text} in {what}, "
+        refusal = CommandError if good is None else ShortfallError
+        raise refusal("quantity", f"{doc['name']} holds {have} {good or good_text} in {what}, "
                            f"{quantity} asked")
     _add_goods(doc, field, good, -quantity)
     return good

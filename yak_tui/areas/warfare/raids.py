@@ -51,6 +51,7 @@ from yak_tui.kernel.audience import PUBLIC
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
@@ -276,7 +277,7 @@ def convert_slaves(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=owner)
     surplus = int(province.get("surplus_manpower", 0))
     if p["amount"] > surplus:
-        raise CommandError("amount", f"{province['name']} has {surplus} surplus manpower, not {p['amount']}")
+        raise ShortfallError("amount", f"{province['name']} has {surplus} surplus manpower, not {p['amount']}")
     edited = world.edit("provinces", p["province"])
     edited["surplus_manpower"] = surplus - p["amount"]
     edited["unrest"] = [*(edited.get("unrest") or []),

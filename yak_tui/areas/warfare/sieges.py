@@ -41,6 +41,7 @@ from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.dice import Modifier
+from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.helptext import signed
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import SIZES, ValidationError, World
@@ -461,7 +462,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=defender)
     treasury = float(world.get("kingdoms", defender).get("treasury", 0))
     if p["ducats"] > treasury:
-        raise CommandError("ducats", f"{name_of(world, 'kingdoms', defender)} has {money(treasury)} ducats, "
+        raise ShortfallError("ducats", f"{name_of(world, 'kingdoms', defender)} has {money(treasury)} ducats, "
                                      f"not {p['ducats']}")
     ctx.require_adjudicator(Stakes.of(defender, kingdoms=[defender, siege["besieger"]]))
     chance = rules.messenger_odds(len(friendly), len(enemy))["success"]
@@ -545,7 +546,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("good", f"{p['good']} is not an edible staple ({', '.join(staples)})")
     ctx.require_acts_for(kingdom=merchant.get("kingdom"), character=p["merchant"])
     if p["bribe"] > float(merchant.get("treasury", 0)):
-        raise CommandError("bribe", f"{merchant['name']} has {money(merchant.get('treasury', 0))} ducats, "
+        raise ShortfallError("bribe", f"{merchant['name']} has {money(merchant.get('treasury', 0))} ducats, "
                                     f"not {p['bribe']}")
     defender = siege.get("defender")
     pay = p["shipments"] * float(settings["pay_per_shipment"])
@@ -663,7 +664,7 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     manpower = p["regiments"] * int(settings["manpower_per_regiment"])
     kingdom = world.get("kingdoms", kingdom_id)
     if int(kingdom.get("manpower", 0)) < manpower:
-        raise CommandError("regiments", f"{kingdom['name']} has {kingdom.get('manpower', 0)} manpower, "
+        raise ShortfallError("regiments", f"{kingdom['name']} has {kingdom.get('manpower', 0)} manpower, "
                                         f"{manpower} are needed")
     shut_in = besieged_treasury(world, kingdom_id) if cost else None
     if shut_in is not None:

@@ -1,0 +1,123 @@
+"""One advance, every recipient's post (issue 16, item 3): closing a season writes, from the same state,
+the public season post and a private report for each kingdom, each player and the GM, stored in the save
+and exported as BBCode and Markdown under reports/<season>/.
+
+The scripted season has three players, with a deadline: Corvin files an order that is carried out and one
+received with a warning (it waits), Lysa files one that is refused, Maelis (on the roster) sends nothing (NMR); the GM writes each a private line. Every report is then
+scanned for every other player's private strings.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import orjson
+import pytest
+
+from yak_tui.cli import main
+from yak_tui.kernel.commands import CommandError, run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.model import World
+from yak_tui.kernel.reports import render_report, reports_for
+from yak_tui.store.storage import WorldFile
+
+GM = Identity.parse("gm")
+PLAYERS = ("corvin", "lysa", "maelis")
+# What only that player may learn this season: the GM's private line and a holding of his own.
+PRIVATE = {
+    "corvin": ("the salt price in Amberport will double", "Saltcross Salt Works"),
+    "lysa": ("a Varos customs officer takes bribes", "Lysa's private ledger"),
+    "maelis": ("the tower library hides a second grimoire", "Maelis keeps a hidden study"),
+}
+
+
+def yak(capsys: pytest.CaptureFixture[str], save: WorldFile, *argv: str, who: str = "gm") -> tuple[int, Any]:
+    code = main(["--save", str(save.path), "--as", who, "--json", *argv])
+    captured = capsys.readouterr()
+    return code, orjson.loads(captured.out or captured.err)
+
+
+@pytest.fixture
+def season(save: WorldFile) -> WorldFile:
+    for name in PLAYERS:  # all three are seats: on the roster
+        key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+        run_command(save, GM, "user-add", {"name": name, "identity": f"player:{name}", "key": key})
+    run_command(save, GM, "advance", {}, ScriptedDice([3] * 40))  # Spring: the reports' starting point
+    run_command(save, GM, "season-deadline", {"at": "2026-12-07 20:00"})
+    corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")
+    filed = run_command(save, corvin, "order-file", {"command": "business-expand",
+                                                     "params": "business=salt-works;sizes=1"})
+    warned = run_command(save, corvin, "order-file", {"command": "business-expand",
+                                                      "params": "business=salt-works;sizes=40"})
+    assert warned.data["status"] == "received with warnings"  # 40 sizes: more than his purse holds today
+    with pytest.raises(CommandError):  # refused: Lysa owns no salt works
+        run_command(save, lysa, "order-file", {"command": "business-expand",
+                                               "params": "business=salt-works;sizes=1"})
+    run_command(save, GM, "order-resolve", {"order": filed.data["order"]}, ScriptedDice([6, 6, 6, 6]))
+    for name, (secret, _) in PRIVATE.items():
+        run_command(save, GM, "note", {"text": f"The GM tells you: {secret}.", "audience": f"character:{name}"})
+    run_command(save, GM, "note", {"text": "Lysa's private ledger shows 3 ducats", "audience": "character:lysa"})
+    run_command(save, GM, "note", {"text": "Maelis keeps a hidden study", "audience": "character:maelis"})
+    run_command(save, GM, "advance", {}, ScriptedDice([3] * 40))
+    return save
+
+
+def test_each_player_reads_his_own_private_results_and_nothing_of_another(season: WorldFile) -> None:
+    world = World(season.read())
+    for name in PLAYERS:
+        viewer = Identity.parse(f"player:{name}")
+        own = [r for r in reports_for(world, viewer) if r["recipient"] == str(viewer)]
+        assert len(own) == 1, f"{name} has no report of his own"
+        text = "\n".join(render_report(own[0], fmt) for fmt in ("bbcode", "markdown"))
+        for secret in PRIVATE[name]:
+            assert secret in text, f"{name}'s report lacks {secret!r}"
+        for other, secrets in PRIVATE.items():
+            if other != name:
+                for secret in secrets:
+                    assert secret not in text, f"{name}'s report shows {other}'s {secret!r}"
+    public = [r for r in reports_for(world, Identity.parse("observer")) if r["recipient"] == "public"]
+    public_text = render_report(public[0], "markdown")
+    for secret, _ in PRIVATE.values():  # (a business and an order are public knowledge; a GM's word is not)
+        assert secret not in public_text
+    assert "Summer 312 closes." in public_text
+    # The GM's report carries every kingdom; a player reads only the public post and his own.
+    assert {r["recipient"] for r in reports_for(world, GM)} >= {"public", "gm", "king:elbreth", "king:varos",
+                                                                 "player:corvin", "player:lysa", "player:maelis"}
+    assert {r["recipient"] for r in reports_for(world, Identity.parse("player:lysa"))} == {"public", "player:lysa"}
+
+
+def test_a_report_shows_holdings_their_changes_and_what_is_due(season: WorldFile) -> None:
+    world = World(season.read())
+    (corvin,) = [r for r in reports_for(world, Identity.parse("player:corvin")) if r["recipient"] == "player:corvin"]
+    sections = {s["title"]: [i["text"] for i in s["items"]] for s in corvin["sections"]}
+    assert any(line.startswith("Business Saltcross Salt Works: size") for line in sections["Holdings"])
+    assert sections["Changes this season"] == ["Purse (ducats): 15 → 12 (-3)"]  # he paid for the expansion
+    assert "Due in Autumn 312" in sections
+    assert any(line.startswith("Order still waiting (Corvin Hale, for the GM): business expand") and "sizes 40" in line
+               for line in sections["Due in Autumn 312"])
+
+
+def test_year_start_steps_that_did_nothing_are_left_out(save: WorldFile) -> None:
+    for _ in range(4):
+        run_command(save, GM, "advance", {}, ScriptedDice([3] * 400))
+    world = World(save.read())
+    report = next(r for r in reports_for(world, GM, "Winter 312") if r["recipient"] == "public")
+    text = render_report(report, "markdown")
+    assert "Year start" in text and "nothing to do" not in text
+
+
+def test_yak_report_prints_and_exports_bbcode_and_markdown(season: WorldFile, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["--save", str(season.path), "--as", "player:lysa", "report", "--format", "bbcode"])
+    out = capsys.readouterr().out
+    assert code == 0 and out.startswith("[size=150][b]") and PRIVATE["lysa"][0] in out
+    code, reply = yak(capsys, season, "report", "--out", str(tmp_path / "reports"), who="player:lysa")
+    assert code == 0
+    files = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "reports").rglob("*.*"))
+    assert files == ["reports/summer-312/player-lysa.bbcode", "reports/summer-312/player-lysa.md",
+                     "reports/summer-312/public.bbcode", "reports/summer-312/public.md"]
+    code, reply = yak(capsys, season, "report", "--season", "Autumn 320")
+    assert code == 2 and "Autumn 320" in reply["error"]

@@ -1,0 +1,80 @@
+"""Seats and season history (issue 16, item 6): an observer seat sees only public information and
+may do nothing; `yak diff S1 S2` tells what changed between two seasons, from the backups each
+advance takes, as far as the identity may see."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+
+from yak_tui.cli import main
+from yak_tui.kernel.audience import visible_entries, visible_table
+from yak_tui.kernel.commands import CommandError, run_command
+from yak_tui.kernel.identity import Identity, identity_label
+from yak_tui.kernel.model import World
+from yak_tui.store.storage import WorldFile
+
+OBSERVER = Identity.parse("observer")
+GM = Identity.parse("gm")
+
+
+def yak(capsys: pytest.CaptureFixture[str], save: WorldFile, *argv: str, who: str = "gm") -> tuple[int, Any]:
+    code = main(["--save", str(save.path), "--as", who, "--json", *argv])
+    captured = capsys.readouterr()
+    return code, orjson.loads(captured.out or captured.err)
+
+
+def test_an_observer_reads_the_public_record_only(save: WorldFile) -> None:
+    run_command(save, GM, "note", {"text": "The harvest fails in Greywood", "audience": "public"})
+    run_command(save, GM, "note", {"text": "Elbreth's vaults are nearly empty", "audience": "kingdom:elbreth"})
+    run_command(save, GM, "note", {"text": "The GM's own plan", "audience": "adjudicators"})
+    world = World(save.read())
+    texts = [e["text"] for e in visible_entries(world, OBSERVER)]
+    assert "The harvest fails in Greywood" in texts
+    assert "Elbreth's vaults are nearly empty" not in texts and "The GM's own plan" not in texts
+    assert all(e["audience"] == "public" for e in visible_entries(world, OBSERVER))
+    kingdoms = visible_table(world, OBSERVER, "kingdoms")
+    assert kingdoms and all("treasury" not in k for k in kingdoms.values())  # public fields only
+    for private in ("orders", "effects", "specialists", "ledger", "users", "dice"):
+        assert visible_table(world, OBSERVER, private) == {}, private
+    assert identity_label(world, OBSERVER) == "Observer" and str(OBSERVER) == "observer"
+
+
+def test_an_observer_may_do_nothing(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    before = save.path.read_bytes()
+    for name, params in (("note", {"text": "hi"}), ("roll", {"reason": "x"}), ("ready", {}),
+                         ("order-file", {"command": "roll", "params": "reason=x"})):
+        with pytest.raises(CommandError) as refused:
+            run_command(save, OBSERVER, name, params)
+        assert refused.value.field == "identity", name
+    code, reply = yak(capsys, save, "do", "note", "text=hi", who="observer")
+    assert code == 2 and reply["field"] == "identity"
+    assert save.path.read_bytes() == before
+
+
+def test_diff_tells_what_changed_between_two_seasons(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "99"})
+    assert yak(capsys, save, "advance")[0] == 0  # Spring 312 is backed up as it closes
+    run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "120"})
+    run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "varos", "field": "manpower", "value": "3"})
+    assert yak(capsys, save, "advance")[0] == 0
+    code, diff = yak(capsys, save, "diff", "Spring 312", "Summer 312")
+    assert code == 0 and diff["from"] == "Spring 312" and diff["to"] == "Summer 312"
+    by_name = {(c["table"], c["id"]): c for c in diff["changes"]}
+    assert by_name[("kingdoms", "elbreth")]["fields"]["treasury"] == {"before": 99, "after": 120}
+    assert by_name[("kingdoms", "varos")]["fields"]["manpower"]["after"] == 3
+    assert diff["new_chronicle_entries"] > 0
+    # An observer sees that something changed in public, never a treasury.
+    code, public = yak(capsys, save, "diff", "Spring 312", "Summer 312", who="observer")
+    assert code == 0 and not any("treasury" in c["fields"] or "manpower" in c["fields"] for c in public["changes"])
+    # The current season is the save itself; a season never backed up is named as missing.
+    assert yak(capsys, save, "diff", "Summer 312", "Autumn 312")[0] == 0
+    before = save.path.read_bytes()
+    code, missing = yak(capsys, save, "diff", "Winter 300", "Summer 312")
+    assert code == 2 and "no backup of Winter 300" in missing["error"] and "Spring 312" in missing["error"]
+    assert save.path.read_bytes() == before
+    main(["--save", str(save.path), "diff", "Spring 312", "Summer 312"])
+    text = capsys.readouterr().out
+    assert text.startswith("Spring 312 → Summer 312:") and "kingdoms · Kingdom of Elbreth: " in text
