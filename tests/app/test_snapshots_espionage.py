@@ -117,7 +117,8 @@ def test_run_mission_result_at_80x24(snap_compare: Any, spy_save: Path) -> None:
         await pilot.press("n")
         await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the mission dialog")
         dialog = pilot.app.screen
-        (await query_ready(pilot, dialog, "#by-hand", Switch)).value = True
+        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+        dialog.query_one("#by-hand", Switch).value = True
         dialog.query_one("#naturals", Input).value = "1,1"
         await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
         await pilot.press("ctrl+r")
