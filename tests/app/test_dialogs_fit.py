@@ -7,11 +7,9 @@ The test reads where the buttons are painted, not the styles."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from app_helpers import make_app, on_top, settle, wait_for
 from test_espionage_screen import choose_target, highlight, open_board
-from textual.pilot import Pilot
 from textual.widgets import Input, Select, Switch
 
 from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
