@@ -79,3 +79,21 @@ async def test_a_toast_over_a_dialog_keeps_off_its_border(save_path: Path) -> No
         assert box.bottom >= SIZE[1] - 1  # the dialog fills the terminal: a toast has little room
         for toast in dialog.query("Toast"):
             assert not toast.region.overlaps(box), (toast.region, box)
+
+
+async def test_a_long_command_help_is_shown_whole_at_80x24(save_path: Path) -> None:
+    """The dialog's help used to stop at three rows, mid-phrase ("(up to Size a")."""
+    from app_helpers import screen_text
+
+    from yak_tui.kernel.forms import all_commands
+
+    [help_text] = [text for name, text, _ in all_commands() if name == "produce"]
+    app = make_app(save_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.open_command("produce", intro="An intro line long enough to push the command's own help onto the rows "
+                                          "that a three-row limit used to cut off, as a rule screen's intro does.")
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the command dialog")
+        await settle(pilot)
+        shown = " ".join(screen_text(app).replace("│", " ").split())
+        assert " ".join(help_text.split()) in shown
