@@ -211,7 +211,7 @@ class YakApp(App[None]):
     # -- actions ---------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         ident = self.identity
-        if action in ("advance", "undo"):
+        if action in ("advance", "undo", "undo_advance"):
             return ident.is_gm
         if action == "roll":
             return not ident.is_player
@@ -250,6 +250,11 @@ class YakApp(App[None]):
         from yak_tui.app.areas.court.advance import AdvanceScreen
 
         self.push_screen(AdvanceScreen())
+
+    def action_undo_advance(self) -> None:
+        from yak_tui.app.areas.court.advance import UndoAdvanceScreen
+
+        self.push_screen(UndoAdvanceScreen())
 
     def action_cast(self, caster: str = "") -> None:
         from yak_tui.app.areas.magic.screen import CastingScreen
@@ -310,6 +315,8 @@ class YakApp(App[None]):
             ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
              self.action_switch_identity),
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
+            ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
+             self.action_undo_advance),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
         ]
         for action, title, help_text, callback in actions:

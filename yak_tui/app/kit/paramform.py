@@ -58,18 +58,23 @@ class ParamForm(Vertical):
         self.touched: set[str] = set()
 
     def compose(self) -> ComposeResult:
-        for field in self.fields:
-            if field.name in self.hidden:
-                continue
+        shown = [field for field in self.fields if field.name not in self.hidden]
+        # The label column is as wide as the longest label: a two-word label ("power modifier")
+        # must not wrap into a row of its own.
+        width = max([LABEL_WIDTH, *(len(_label(field.name)) + 1 for field in shown)])
+        for field in shown:
             value = self.preset.get(field.name, field.default)
             with Vertical(classes="field-row", id=f"field-{field.name}"):
                 with Horizontal(classes="field"):
-                    yield Label(field.name.replace("_", " "),
-                                classes="field-label" + (" -required" if field.required else ""))
+                    label = Label(_label(field.name), classes="field-label" + (" -required" if field.required else ""))
+                    label.styles.width = width
+                    yield label
                     yield self._control(field, value)
                     if field.kind == "bool" and field.help:
                         yield Static(field.help, classes="field-help", markup=False)
-                yield Static("", classes="field-error", id=f"error-{field.name}", markup=False)
+                error = Static("", classes="field-error", id=f"error-{field.name}", markup=False)
+                error.styles.padding = (0, 0, 0, width)
+                yield error
 
     def _control(self, field: ParamField, value: Any) -> Any:
         name = f"param-{field.name}"
@@ -139,6 +144,13 @@ class ParamForm(Vertical):
         if control is not None and control.id and control.id.startswith("param-"):
             self.touched.add(control.id.removeprefix("param-"))
         self.post_message(self.Changed(self))
+
+
+LABEL_WIDTH = 14  # the label column's least width, as the dialogs' own fields (dialogs.tcss `.field-label`)
+
+
+def _label(name: str) -> str:
+    return name.replace("_", " ")
 
 
 def _field_of(name: str) -> str:

@@ -43,6 +43,8 @@ def identities(world: World) -> list[IdentityChoice]:
     """Everyone the hotseat GM may hand the keyboard to: the GM, each King, each living character."""
     out = [IdentityChoice("gm", "GM", "GM")]
     for kid, kingdom in sorted(world.all("kingdoms")):
+        if not kingdom.get("player"):
+            continue  # an NPC kingdom (Kesh) has no King at the table: the GM plays it, and its rolls are refused
         out.append(IdentityChoice(f"king:{kid}", f"King · {kingdom.get('name', kid)}", "Kings"))
     for cid, char in sorted(world.all("characters"), key=lambda item: (str(item[1].get("kingdom")), item[0])):
         if not char.get("alive", True):

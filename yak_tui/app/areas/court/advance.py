@@ -3,6 +3,7 @@ confirmation, and a progress bar while it runs. Only the GM may confirm."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
@@ -17,6 +18,7 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.areas import court as views
+from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.forms import Problem, problem_of
 
 
@@ -185,3 +187,87 @@ class AdvanceScreen(YakModal[None]):
     def action_close(self) -> None:
         if not self.running:
             self.dismiss(None)
+
+
+def last_advance_backup(backups: list[Path], date: GameDate) -> Path | None:
+    """The backup the advance into `date` took: the newest one labelled with the season before it
+    (an advance backs up the season it closes, under that season's key)."""
+    closed = date.plus(-1).key()
+    taken = [path for path in backups if path.stem.split("--")[1] == closed]
+    return taken[-1] if taken else None
+
+
+class UndoAdvanceScreen(YakModal[None]):
+    """Undo a wrong advance: confirm, then put back the backup that advance took (the store's
+    restore, which keeps the replaced file as `<save>.before-restore`)."""
+
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    class Restored(Message):
+        def __init__(self, name: str, problem: str = "") -> None:
+            super().__init__()
+            self.name = name
+            self.problem = problem
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.backup: Path | None = None
+        self.closed = ""  # the label of the season the advance closed
+
+    def compose(self) -> ComposeResult:
+        date = self.yak.world.date
+        self.backup = last_advance_backup(self.yak.save.backups(), date)
+        self.closed = date.plus(-1).label()
+        with Vertical(id="dialog", classes="dialog"):
+            yield Static(Content.styled("Undo the last advance", "bold"), id="dialog-title")
+            with VerticalScroll(id="dialog-body"):
+                if self.backup is None:
+                    text = Content.styled(f"No backup of {date.plus(-1).label()} is kept: there is no advance "
+                                          "to undo here.", "$warning")
+                else:
+                    text = Content.assemble(
+                        "Put the world back as it was before ", (date.plus(-1).label(), "bold"), " closed. ",
+                        ("Everything done since, in ", "$warning"), (date.label(), "bold $warning"),
+                        (", is lost", "$warning"),
+                        f" (the file replaced is kept beside the save as {self.yak.save.path.name}.before-restore).")
+                yield Static(text, id="undo-advance-text")
+                yield Static("", id="problem", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Restore the backup", id="restore", variant="error", compact=True,
+                             disabled=self.backup is None)
+                yield Button("Cancel", id="close", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()  # the safe choice first: restoring loses a season's work
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#restore")
+    def _restore_pressed(self) -> None:
+        if self.backup is not None:
+            self.query_one("#restore", Button).disabled = True
+            self._restore(self.backup.name)
+
+    @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
+    def _restore(self, name: str) -> None:
+        try:
+            self.yak.save.restore(name)
+        except Exception as error:
+            self.post_message(self.Restored(name, str(error)))
+            return
+        self.post_message(self.Restored(name))
+
+    @on(Restored)
+    def _restored(self, event: Restored) -> None:
+        if event.problem:
+            problem = self.query_one("#problem", Static)
+            problem.update(event.problem)
+            problem.add_class("-shown")
+            return
+        self.yak.reload_world()
+        self.yak.notify(f"Restored the world as it was before {self.closed} closed.")
+        self.dismiss(None)

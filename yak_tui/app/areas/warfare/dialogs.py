@@ -82,10 +82,12 @@ class SiegeBeginScreen(YakModal[None]):
         self.query_one("#result-lines").display = False
         self._fill_units()
         select = self.query_one("#begin-fort", Select)
-        if select.value is Select.NULL:
-            select.focus()
+        units = self.query_one("#begin-units", SelectionList)
+        # The unit list is hidden when no unit is in reach: the keys then go to the fort choice.
+        if select.value is not Select.NULL and units.display:
+            units.focus()
         else:
-            self.query_one("#begin-units", SelectionList).focus()
+            select.focus()
 
     def _fort(self) -> str:
         value = self.query_one("#begin-fort", Select).value
@@ -110,6 +112,8 @@ class SiegeBeginScreen(YakModal[None]):
                                      ("sea" if force.sea else "land", "$accent"), f" · {where}{busy}")
             units.add_option((label, force.id, one_side and not force.busy))
         units.display = bool(forces)
+        if not forces and units.has_focus:
+            self.query_one("#begin-fort", Select).focus()
         if fort and not forces:
             self.query_one("#begin-plan", Static).update(Content.styled(
                 "None of your units is camped at or next to this fort.", "italic $warning"))
