@@ -98,6 +98,7 @@ class YakApp(App[None]):
         self.poll_interval = poll_interval
         self._held = 0
         self._pending = False
+        self._reloading = False
         self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
         for theme in THEMES:
             self.register_theme(theme)
@@ -126,26 +127,44 @@ class YakApp(App[None]):
 
     # -- live data ---------------------------------------------------------------------------------
     def _poll(self) -> None:
+        """One reload at a time: a burst of writes while a reload runs is caught by the next poll
+        (the stamp read before that reload differs from the file's), so each app reads at most once
+        per change it has not seen, however many changes come."""
+        if self._reloading:
+            return
         stamp = self.save.stamp()
         if stamp is not None and stamp != self._stamp:
             self.reload_world()
 
     def reload_world(self) -> None:
-        self.run_worker(self._reload, thread=True, exclusive=True, group="reload", name="reload-world")
+        self._reloading = True
+        self.run_worker(self._reload, thread=True, group="reload", name="reload-world", exit_on_error=False)
 
     def _reload(self) -> None:
         stamp = self.save.stamp()
         try:
             world = World(self.save.read())
         except Exception as error:
-            self.call_from_thread(self.notify, str(error), title="Cannot read the save", severity="error")
-            self._stamp = stamp
+            self.call_from_thread(self._reload_failed, str(error), stamp)
             return
-        self.call_from_thread(self._apply_world, world, stamp)
+        self.call_from_thread(self._apply_world, world, stamp, reloaded=True)
 
-    def _apply_world(self, world: World, stamp: tuple[int, int] | None) -> None:
-        self.world = world
+    def _reload_failed(self, message: str, stamp: tuple[int, int] | None) -> None:
+        self._reloading = False
         self._stamp = stamp
+        self.notify(message, title="Cannot read the save", severity="error")
+
+    def _apply_world(self, world: World, stamp: tuple[int, int] | None, reloaded: bool = False) -> None:
+        if reloaded:
+            self._reloading = False
+        self._stamp = stamp
+        revision = world.meta.get("revision")
+        # The same revision as shown (the file was touched, or this app wrote it): nothing to redraw.
+        # A restore may make the revision go backwards: any other value is a new world.
+        if revision is not None and revision == self.world.meta.get("revision") and world is not self.world:
+            self.world = world
+            return
+        self.world = world
         self.broadcast()
 
     def hold_broadcast(self) -> None:
@@ -174,8 +193,17 @@ class YakApp(App[None]):
         """Run one world command in its transaction (blocking: call it from a thread worker)."""
         from yak_tui.kernel.commands import run_command
 
-        result = run_command(self.save, identity or self.identity, name, params, dice)
-        return self._after_write(result)
+        # The world the command wrote is the one shown next: no read of the save after its own
+        # write. The stamp is taken under the same lock, so a write by another process right after
+        # it still differs from it and is reloaded by the poll.
+        written: list[World] = []
+        with self.save._locked():
+            result = run_command(self.save, identity or self.identity, name, params, dice, check=written.append)
+            stamp = self.save.stamp()
+        world = written[0]
+        world.originals.clear()
+        self.call_from_thread(self._apply_world, world, stamp)
+        return Outcome(result, world)
 
     def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
         """Back up and close the season `expected` (blocking: call it from a thread worker)."""
