@@ -29,8 +29,8 @@ class ChronicleScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_select", "Select"),
         Binding("x", "export", "Export"),
-        Binding("right_square_bracket", "page(1)", "Older", key_display="]"),
-        Binding("left_square_bracket", "page(-1)", "Newer", key_display="["),
+        Binding("right_square_bracket", "page(1)", "Older", show=False, key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Newer", show=False, key_display="["),
         Binding("ctrl+a", "select_all", "Select all", show=False),
         Binding("escape", "clear", "Clear filters", show=False),
     ]
