@@ -118,3 +118,25 @@ async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_
         for _ in range(5):
             await pilot.pause(0.06)
         assert len(reads) == 1
+
+
+async def test_apps_of_one_process_on_one_save_share_each_read(save_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    reads: list[int] = []
+    original = WorldFile.read
+
+    def counting(self: WorldFile) -> Any:
+        reads.append(1)
+        return original(self)
+
+    first, second = make_app(save_path, poll_interval=0.05), make_app(save_path, poll_interval=0.05)
+    async with first.run_test(size=(100, 30)) as pilot, second.run_test(size=(100, 30)) as other:
+        await settle(pilot)
+        await settle(other)
+        monkeypatch.setattr(WorldFile, "read", counting)
+        revision = first.world.meta.get("revision", 0)
+        run_command(WorldFile(save_path), GM, "note", {"text": "SHARED-NOTE from another process"})
+        for app, driver in ((first, pilot), (second, other)):
+            await wait_for(driver, lambda a=app: a.world.meta.get("revision") == revision + 1, what="the note")
+        assert first.world is second.world
+        assert len(reads) == 1

@@ -9,6 +9,7 @@ the same way. Screens only render read models (`yak_tui.kernel.forms`, each area
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -31,6 +32,42 @@ from yak_tui.store.storage import WorldFile
 if TYPE_CHECKING:
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
+
+class SharedReads:
+    """The apps of one process (`yak serve`'s sessions) share each read of a save: the first app to
+    see a change reads it, the others on that save get the same `World` (apps only read it: commands
+    run in their own transaction), so 30 sessions pay for one read, and hold one copy, per change."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[Path, threading.Lock] = {}
+        self._worlds: dict[Path, tuple[tuple[int, int] | None, World]] = {}
+
+    def _lock(self, path: Path) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(path, threading.Lock())
+
+    def read(self, save: WorldFile) -> tuple[tuple[int, int] | None, World]:
+        """The save as it is now (its stamp taken before the read: a later write differs from it)."""
+        path = save.path.resolve()
+        with self._lock(path):
+            stamp = save.stamp()
+            cached = self._worlds.get(path)
+            if cached is not None and stamp is not None and cached[0] == stamp:
+                return cached
+            world = World(save.read())
+            self._worlds[path] = (stamp, world)
+            return stamp, world
+
+    def wrote(self, save: WorldFile, stamp: tuple[int, int] | None, world: World) -> None:
+        """An app of this process wrote `world` to the save; `stamp` was taken under its lock."""
+        path = save.path.resolve()
+        with self._lock(path):
+            self._worlds[path] = (stamp, world)
+
+
+SHARED_READS = SharedReads()
+
 
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
@@ -89,8 +126,10 @@ class YakApp(App[None]):
         self.save = WorldFile(path)
         # The first read happens before the first paint so the dashboard opens with data;
         # every later read runs in a thread worker.
-        self.world = world if world is not None else World(self.save.read())
-        self._stamp = self.save.stamp()
+        if world is None:
+            self._stamp, self.world = SHARED_READS.read(self.save)
+        else:
+            self.world, self._stamp = world, self.save.stamp()
         ident = Identity.parse(identity) if isinstance(identity, str) else identity
         self.launched_as = ident
         self.set_reactive(YakApp.identity, ident)
@@ -143,7 +182,7 @@ class YakApp(App[None]):
     def _reload(self) -> None:
         stamp = self.save.stamp()
         try:
-            world = World(self.save.read())
+            stamp, world = SHARED_READS.read(self.save)
         except Exception as error:
             self.call_from_thread(self._reload_failed, str(error), stamp)
             return
@@ -202,6 +241,7 @@ class YakApp(App[None]):
             stamp = self.save.stamp()
         world = written[0]
         world.originals.clear()
+        SHARED_READS.wrote(self.save, stamp, world)
         self.call_from_thread(self._apply_world, world, stamp)
         return Outcome(result, world)
 
