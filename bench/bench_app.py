@@ -46,7 +46,13 @@ from yak_tui.app.main import YakApp
 class Timed(YakApp):
     def on_mount(self):
         super().on_mount()
-        self.call_after_refresh(self.exit)
+        self.set_interval(0.005, self.painted)
+    def painted(self):
+        # The dashboard drawn with its data (the read model built and painted), then one frame.
+        screen = self.screen
+        loader = getattr(screen, "loader", None)
+        if getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending):
+            self.call_after_refresh(self.exit)
 Timed(sys.argv[1], "gm", animations=False, poll_interval=0).run(headless=True, size=(120, 40))
 print(time.perf_counter() - start)
 """
