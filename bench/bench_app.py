@@ -154,22 +154,32 @@ asyncio.run(main())
 """
 
 
-def many_apps(path: Path, count: int, work: Path) -> tuple[float, float]:
-    """N headless apps in one process on one save; one `do note`: CPU-s spent, time to the last repaint."""
+def many_apps(path: Path, count: int, work: Path, processes: int) -> tuple[float, float]:
+    """`count` headless apps on one save, spread over `processes` processes (`yak serve` runs one
+    per session; apps of one process share each read); one `do note`: CPU-s all of them spent from
+    the write until their screen was redrawn, and the time until the last one was."""
     from yak_tui.kernel.commands import run_command
     from yak_tui.kernel.identity import GM
     from yak_tui.store.storage import WorldFile
 
-    ready, go = work / "ready", work / "go"
-    proc = subprocess.Popen([sys.executable, "-c", MANY, str(path), str(count), str(ready), str(go)],
-                            stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    while not ready.exists():
+    go = work / "go"
+    go.unlink(missing_ok=True)
+    per = [count // processes + (1 if i < count % processes else 0) for i in range(processes)]
+    readies = [work / f"ready-{i}" for i in range(processes)]
+    for ready in readies:
+        ready.unlink(missing_ok=True)
+    procs = [subprocess.Popen([sys.executable, "-c", MANY, str(path), str(n), str(ready), str(go)],
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT) for n, ready in zip(per, readies, strict=True)]
+    while not all(ready.exists() for ready in readies):
         time.sleep(0.05)
     start = time.perf_counter()
     run_command(WorldFile(path), GM, "note", {"text": "many apps"})
     go.write_text(repr(start))
-    out, _ = proc.communicate(timeout=600)
-    cpu, last = (float(x) for x in out.split())
+    cpu = last = 0.0
+    for proc in procs:
+        out, _ = proc.communicate(timeout=600)
+        spent, until = (float(x) for x in out.split())
+        cpu, last = cpu + spent, max(last, until)
     return cpu, last
 
 
@@ -193,8 +203,10 @@ def main() -> int:
             print(f"{name}: {value * 1000:.0f} ms")
         print(f"peak RSS (this process): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
         if args.apps:
-            cpu, last = many_apps(path, args.apps, work)
-            print(f"{args.apps} apps, one write: {cpu:.1f} CPU-s in total, last screen updated after {last:.2f} s")
+            for processes in (args.apps, 1):
+                cpu, last = many_apps(path, args.apps, work, processes)
+                print(f"{args.apps} apps in {processes} process(es), one write: {cpu:.1f} CPU-s in total, "
+                      f"last screen updated after {last:.2f} s")
     return 0
 
 
