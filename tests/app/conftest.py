@@ -1,4 +1,5 @@
-"""Shared setup for the Textual app tests: animations and cursor blink off, a fresh demo save each."""
+"""Shared setup for the Textual app tests: animations and cursor blink off, a fresh demo save each
+(a copy of one built once per test process: building and populating it is not what is tested)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ os.environ.setdefault("YAK_THEME", "dark")
 
 import asyncio
 import inspect
+import shutil
 import sys
 from pathlib import Path
 
@@ -36,18 +38,43 @@ def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> bool | None:
     return True
 
 
-@pytest.fixture
-def save_path(tmp_path: Path) -> Path:
-    """A fresh demo world, created by this test in its own directory."""
-    path = tmp_path / "world.json"
-    create_world(path)
-    return path
+def _copy_save(prebuilt: Path, into: Path) -> None:
+    """The save and its backups as a fixture built them, fresh files (new mtimes) in `into`."""
+    for source in prebuilt.rglob("*"):
+        if source.is_file() and not source.name.endswith(".lock"):
+            target = into / source.relative_to(prebuilt)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+
+
+@pytest.fixture(scope="session")
+def _demo_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo world, built once per test process (each test gets its own copy)."""
+    directory = tmp_path_factory.mktemp("demo")
+    create_world(directory / "world.json")
+    return directory
+
+
+@pytest.fixture(scope="session")
+def _busy_dir(_demo_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The populated demo world (and the backups its advances made), built once per test process."""
+    directory = tmp_path_factory.mktemp("busy")
+    _copy_save(_demo_dir, directory)
+    populate(directory / "world.json")
+    return directory
 
 
 @pytest.fixture
-def busy_save(save_path: Path) -> Path:
+def save_path(tmp_path: Path, _demo_dir: Path) -> Path:
+    """A fresh demo world in this test's own directory (a copy of one built once)."""
+    _copy_save(_demo_dir, tmp_path)
+    return tmp_path / "world.json"
+
+
+@pytest.fixture
+def busy_save(save_path: Path, _busy_dir: Path) -> Path:
     """The demo world with a few seasons' worth of chronicle: rolls, notes, orders, secrets."""
-    populate(save_path)
+    _copy_save(_busy_dir, save_path.parent)
     return save_path
 
 

@@ -9,6 +9,7 @@ the same way. Screens only render read models (`yak_tui.kernel.forms`, each area
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
@@ -31,6 +32,42 @@ from yak_tui.store.storage import WorldFile
 if TYPE_CHECKING:
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
+
+class SharedReads:
+    """The apps of one process (`yak serve`'s sessions) share each read of a save: the first app to
+    see a change reads it, the others on that save get the same `World` (apps only read it: commands
+    run in their own transaction), so 30 sessions pay for one read, and hold one copy, per change."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[Path, threading.Lock] = {}
+        self._worlds: dict[Path, tuple[tuple[int, int] | None, World]] = {}
+
+    def _lock(self, path: Path) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(path, threading.Lock())
+
+    def read(self, save: WorldFile) -> tuple[tuple[int, int] | None, World]:
+        """The save as it is now (its stamp taken before the read: a later write differs from it)."""
+        path = save.path.resolve()
+        with self._lock(path):
+            stamp = save.stamp()
+            cached = self._worlds.get(path)
+            if cached is not None and stamp is not None and cached[0] == stamp:
+                return cached
+            world = World(save.read())
+            self._worlds[path] = (stamp, world)
+            return stamp, world
+
+    def wrote(self, save: WorldFile, stamp: tuple[int, int] | None, world: World) -> None:
+        """An app of this process wrote `world` to the save; `stamp` was taken under its lock."""
+        path = save.path.resolve()
+        with self._lock(path):
+            self._worlds[path] = (stamp, world)
+
+
+SHARED_READS = SharedReads()
+
 
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
@@ -89,8 +126,10 @@ class YakApp(App[None]):
         self.save = WorldFile(path)
         # The first read happens before the first paint so the dashboard opens with data;
         # every later read runs in a thread worker.
-        self.world = world if world is not None else World(self.save.read())
-        self._stamp = self.save.stamp()
+        if world is None:
+            self._stamp, self.world = SHARED_READS.read(self.save)
+        else:
+            self.world, self._stamp = world, self.save.stamp()
         ident = Identity.parse(identity) if isinstance(identity, str) else identity
         self.launched_as = ident
         self.set_reactive(YakApp.identity, ident)
@@ -98,6 +137,7 @@ class YakApp(App[None]):
         self.poll_interval = poll_interval
         self._held = 0
         self._pending = False
+        self._reloading = False
         self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
         for theme in THEMES:
             self.register_theme(theme)
@@ -126,26 +166,44 @@ class YakApp(App[None]):
 
     # -- live data ---------------------------------------------------------------------------------
     def _poll(self) -> None:
+        """One reload at a time: a burst of writes while a reload runs is caught by the next poll
+        (the stamp read before that reload differs from the file's), so each app reads at most once
+        per change it has not seen, however many changes come."""
+        if self._reloading:
+            return
         stamp = self.save.stamp()
         if stamp is not None and stamp != self._stamp:
             self.reload_world()
 
     def reload_world(self) -> None:
-        self.run_worker(self._reload, thread=True, exclusive=True, group="reload", name="reload-world")
+        self._reloading = True
+        self.run_worker(self._reload, thread=True, group="reload", name="reload-world", exit_on_error=False)
 
     def _reload(self) -> None:
         stamp = self.save.stamp()
         try:
-            world = World(self.save.read())
+            stamp, world = SHARED_READS.read(self.save)
         except Exception as error:
-            self.call_from_thread(self.notify, str(error), title="Cannot read the save", severity="error")
-            self._stamp = stamp
+            self.call_from_thread(self._reload_failed, str(error), stamp)
             return
-        self.call_from_thread(self._apply_world, world, stamp)
+        self.call_from_thread(self._apply_world, world, stamp, reloaded=True)
 
-    def _apply_world(self, world: World, stamp: tuple[int, int] | None) -> None:
-        self.world = world
+    def _reload_failed(self, message: str, stamp: tuple[int, int] | None) -> None:
+        self._reloading = False
         self._stamp = stamp
+        self.notify(message, title="Cannot read the save", severity="error")
+
+    def _apply_world(self, world: World, stamp: tuple[int, int] | None, reloaded: bool = False) -> None:
+        if reloaded:
+            self._reloading = False
+        self._stamp = stamp
+        revision = world.meta.get("revision")
+        # The same revision as shown (the file was touched, or this app wrote it): nothing to redraw.
+        # A restore may make the revision go backwards: any other value is a new world.
+        if revision is not None and revision == self.world.meta.get("revision") and world is not self.world:
+            self.world = world
+            return
+        self.world = world
         self.broadcast()
 
     def hold_broadcast(self) -> None:
@@ -174,8 +232,18 @@ class YakApp(App[None]):
         """Run one world command in its transaction (blocking: call it from a thread worker)."""
         from yak_tui.kernel.commands import run_command
 
-        result = run_command(self.save, identity or self.identity, name, params, dice)
-        return self._after_write(result)
+        # The world the command wrote is the one shown next: no read of the save after its own
+        # write. The stamp is taken under the same lock, so a write by another process right after
+        # it still differs from it and is reloaded by the poll.
+        written: list[World] = []
+        with self.save._locked():
+            result = run_command(self.save, identity or self.identity, name, params, dice, check=written.append)
+            stamp = self.save.stamp()
+        world = written[0]
+        world.originals.clear()
+        SHARED_READS.wrote(self.save, stamp, world)
+        self.call_from_thread(self._apply_world, world, stamp)
+        return Outcome(result, world)
 
     def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
         """Back up and close the season `expected` (blocking: call it from a thread worker)."""

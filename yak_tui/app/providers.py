@@ -17,10 +17,21 @@ if TYPE_CHECKING:
 class YakCommands(Provider):
     """Fuzzy search over the app's palette entries (filtered for the acting identity)."""
 
-    def _entries(self) -> list[PaletteEntry]:
+    _cached: list[PaletteEntry] | None = None
+
+    async def startup(self) -> None:
+        """Gather the entries once per palette opening, in a thread: each keystroke only matches."""
+        import asyncio
+
+        self._cached = await asyncio.to_thread(self._gather)
+
+    def _gather(self) -> list[PaletteEntry]:
         app: Any = self.app
         entries: list[PaletteEntry] = app.palette_entries(self.screen) if hasattr(app, "palette_entries") else []
         return entries
+
+    def _entries(self) -> list[PaletteEntry]:
+        return self._cached if self._cached is not None else self._gather()
 
     async def discover(self) -> Hits:
         for entry in self._entries():

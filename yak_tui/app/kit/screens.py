@@ -3,14 +3,18 @@
 Both keep the focus on live widgets of their own (`FocusGuard`) and reach the app as `self.yak`.
 
 A main screen shares header, nav bar, footer, and live re-rendering: it subclasses `YakScreen`, sets `SCREEN_NAME`, yields its body from `compose_body()` and
-draws read-model data in `refresh_view(world)`. It is called on mount, whenever the
-world changes (another process wrote the save, a command ran, the identity changed) and when
-the screen comes back into view after a change. Screens never compute rules: they render.
+draws read-model data. `refresh_view(world)` is called on mount, whenever the world changes (another
+process wrote the save, a command ran, the identity changed) while the screen is shown, and when the
+screen comes back into view after a change. By default it builds the screen's read model with
+`build_view(world, identity)` in a thread worker (a `CommandWorker`: only the newest build is shown)
+and hands the plain rows to `paint_view(view)` on the event loop, so a big world never freezes the
+keyboard. Screens never compute rules: they render.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Generic, TypeVar
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -19,6 +23,7 @@ from textual.screen import ModalScreen, Screen
 from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import WorldChanged
 
@@ -49,6 +54,8 @@ class YakScreen(FocusGuard, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id=f"screen-{self.SCREEN_NAME}")
         self._seen_version = -1
+        self.loader: CommandWorker[tuple[Identity, Any]] = CommandWorker(self, f"load-{self.SCREEN_NAME}",
+                                                                          self._loaded)
 
     @property
     def yak(self) -> YakApp:
@@ -68,7 +75,28 @@ class YakScreen(FocusGuard, Screen[None]):
         yield from ()
 
     def refresh_view(self, world: World) -> None:
-        """Draw the screen's views for the acting identity. Override in each screen."""
+        """Draw the screen's views for the acting identity: build them off the event loop, then paint.
+        A screen whose drawing needs no read model may override this instead."""
+        self.loader.start(partial(self._build, world, self.identity))
+
+    def build_view(self, world: World, identity: Identity) -> Any:
+        """The screen's read model (runs in a worker thread: touch no widget here)."""
+        return None
+
+    def paint_view(self, view: Any) -> None:
+        """Draw `view`, the result of `build_view`, on the event loop."""
+
+    def _build(self, world: World, identity: Identity) -> tuple[Identity, Any]:
+        return identity, self.build_view(world, identity)
+
+    def _loaded(self, built: tuple[Identity, Any]) -> None:
+        identity, view = built
+        if not self.is_mounted:
+            return
+        if identity != self.identity:  # the seat changed while it was being built: build it again
+            self.refresh_view(self.yak.world)
+            return
+        self.paint_view(view)
 
     def palette_entries(self) -> list[PaletteEntry]:
         """Extra command palette lines for this screen (its own actions)."""

@@ -3,6 +3,7 @@ each with its rolls as far as the viewer may see them; space selects entries, x 
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -16,6 +17,7 @@ from yak_tui.app.areas.court.panels import EntriesPanel
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
+from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
 FILTERS = ("season", "kingdom", "character", "kind")
@@ -27,6 +29,8 @@ class ChronicleScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("space", "toggle_select", "Select"),
         Binding("x", "export", "Export"),
+        Binding("right_square_bracket", "page(1)", "Older", show=False, key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Newer", show=False, key_display="["),
         Binding("ctrl+a", "select_all", "Select all", show=False),
         Binding("escape", "clear", "Clear filters", show=False),
     ]
@@ -35,6 +39,7 @@ class ChronicleScreen(YakScreen):
         super().__init__()
         self.selected: set[str] = set()
         self.entries: dict[str, views.EntryView] = {}
+        self.view: views.ChronicleView | None = None
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="chronicle-filters"):
@@ -47,26 +52,46 @@ class ChronicleScreen(YakScreen):
         return None if value is Select.NULL else str(value)
 
     def refresh_view(self, world: World) -> None:
-        view = views.chronicle_view(world, self.identity, *(self._filter(n) for n in FILTERS))
+        """Build the entries for the filters as they are now, off the event loop."""
+        filters = tuple(self._filter(n) for n in FILTERS)
+        self.loader.start(partial(self._build_filtered, world, self.identity, filters))
+
+    def _build_filtered(self, world: World, identity: Identity,
+                        filters: tuple[str | None, ...]) -> tuple[Identity, views.ChronicleView]:
+        return identity, views.chronicle_view(world, identity, *filters)
+
+    def paint_view(self, view: views.ChronicleView) -> None:
         for name, choices in (("season", view.seasons), ("kingdom", view.kingdoms), ("character", view.characters),
                               ("kind", view.kinds)):
             select = self.query_one(f"#filter-{name}", Select)
             current = select.value
+            options = [(c.label, c.value) for c in choices]
+            if getattr(select, "_yak_options", None) == options:
+                continue  # the same choices: rebuilding a Select's overlay costs a frame
+            select._yak_options = options  # type: ignore[attr-defined]
             with select.prevent(Select.Changed):
-                select.set_options([(c.label, c.value) for c in choices])
+                select.set_options(options)
                 if current is not Select.NULL and any(c.value == current for c in choices):
                     select.value = current
+        self.view = view
         self._fill(view)
 
-    def _fill(self, view: views.ChronicleView) -> None:
+    def _fill(self, view: views.ChronicleView, page: int | None = None) -> None:
         panel = self.query_one(EntriesPanel)
         self.selected &= {e.id for e in view.entries}
-        panel.show(view, self.selected)
+        panel.show(view, self.selected, page)
         self.entries = panel.entries
+
+    def action_page(self, step: int) -> None:
+        """Show the next older (`]`) or newer (`[`) page of entries."""
+        panel = self.query_one(EntriesPanel)
+        if self.view is not None and 0 <= panel.page + step < panel.pages:
+            self._fill(self.view, panel.page + step)
 
     @on(Select.Changed)
     def _filter_changed(self, event: Select.Changed) -> None:
         self._seen_version = -1
+        self.query_one(EntriesPanel).page = 0
         self.refresh_view(self.yak.world)
 
     def action_toggle_select(self) -> None:
@@ -81,8 +106,8 @@ class ChronicleScreen(YakScreen):
     def action_select_all(self) -> None:
         everything = set(self.entries)
         self.selected = set() if self.selected == everything else everything
-        self._seen_version = -1
-        self.refresh_view(self.yak.world)
+        if self.view is not None:
+            self._fill(self.view)
 
     def action_clear(self) -> None:
         for name in FILTERS:

@@ -45,12 +45,13 @@ class DashboardScreen(YakScreen):
                 yield MyOrdersPanel()
                 yield LatestPanel()
 
-    def refresh_view(self, world: World) -> None:
+    def build_view(self, world: World, identity: Identity) -> views.DashboardView:
         # The first paint does not wait for every rule module to load: what is due follows.
-        first = not self._due_loaded
-        view = views.dashboard_view(world, self.identity, due=not first)
-        if first:  # after the first frame: the imports hold the GIL for a while
-            identity = self.identity
+        return views.dashboard_view(world, identity, due=self._due_loaded)
+
+    def paint_view(self, view: views.DashboardView) -> None:
+        if not self._due_loaded and view.due_pending:  # after the first frame: the imports hold the GIL
+            world, identity = self.yak.world, self.identity
             self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(world, identity))
         for panel in self.query(DashboardPanel):
             panel.show(view)

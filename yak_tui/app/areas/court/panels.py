@@ -205,23 +205,36 @@ def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
     return Content("\n").join(lines)
 
 
+PAGE_SIZE = 200  # entries drawn at once: the first paint costs the same for 100 entries or 100,000
+
+
 class EntriesPanel(Panel):
-    """The chronicle's entries the filters let through, newest first; the selected ones marked."""
+    """The chronicle's entries the filters let through, newest first, a page at a time (`[` and `]`
+    turn it); the selected ones marked."""
 
     def __init__(self) -> None:
         super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
         self.entries: dict[str, views.EntryView] = {}
+        self.page = 0
+        self.pages = 1
+        self._newest_first: tuple[views.EntryView, ...] = ()
 
-    def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset()) -> None:
-        """The entries, keeping the highlighted one when it is still shown."""
+    def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(),
+             page: int | None = None) -> None:
+        """The entries of `page` (the current one by default), keeping the highlighted one when it
+        is still shown."""
         listing = self.query_one("#entries", OptionList)
         highlighted = listing.highlighted_option.id if listing.highlighted_option else None
         self.entries = {e.id: e for e in view.entries}
+        self._newest_first = tuple(reversed(view.entries))
+        self.pages = max(1, -(-len(self._newest_first) // PAGE_SIZE))
+        self.page = min(max(0, self.page if page is None else page), self.pages - 1)
+        shown = self._newest_first[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE]
         listing.clear_options()
-        listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in reversed(view.entries)])
-        if highlighted in self.entries:
+        listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in shown])
+        if highlighted is not None and any(e.id == highlighted for e in shown):
             listing.highlighted = listing.get_option_index(highlighted)
-        elif view.entries:
+        elif shown:
             listing.highlighted = 0
         self.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
         self.status(len(set(selected) & set(self.entries)))
@@ -241,7 +254,12 @@ class EntriesPanel(Panel):
     def status(self, selected: int) -> None:
         """The line under the entries: how many are selected and the keys, or why none shows."""
         chosen = f"{selected} selected · " if selected else ""
-        text = f"{chosen}space select · x export · newest first"
+        paging = ""
+        if self.pages > 1:
+            first = self.page * PAGE_SIZE + 1
+            last = min(len(self._newest_first), first + PAGE_SIZE - 1)
+            paging = f"page {self.page + 1} of {self.pages} · {first}-{last} of {len(self._newest_first)} · [ ] page · "
+        text = f"{chosen}{paging}space select · x export · newest first"
         if not self.entries:
             text = "No entries match. Clear the filters with escape."
         self.query_one("#chronicle-status", Static).update(Content.styled(text, "dim"))

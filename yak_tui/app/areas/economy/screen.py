@@ -101,13 +101,16 @@ class MarketScreen(YakScreen):
                 yield AcademiesPanel()
 
     # -- rendering -------------------------------------------------------------------------------------
-    def refresh_view(self, world: World) -> None:
+    def build_view(self, world: World, identity: Identity) -> board.MarketBoard:
+        return board.market_board(world, identity)
+
+    def paint_view(self, view: board.MarketBoard) -> None:
         first = self._seen_identity != self.identity
         if first:
             # A new viewer: players and Kings start on their own businesses, the GM on the market.
             self._seen_identity = self.identity
             self.set_reactive(MarketScreen.mine_only, not self.identity.is_gm)
-        self.board = board.market_board(world, self.identity)
+        self.board = view
         self.query_one(SectorsPanel).show(self.board)
         if first:
             own = next((b for b in self.board.businesses if b.mine), None)

@@ -11,6 +11,7 @@ effects, what the target knows of effects against it, and never a natural or a h
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -112,7 +113,13 @@ class EspionageScreen(YakScreen):
             self._shown_for = identity
             self.set_reactive(EspionageScreen.sponsor, None)
             self.set_reactive(EspionageScreen.target, None)
-        view = board_view(world, identity, self.sponsor, self.target)
+        self.loader.start(partial(self._build_board, world, identity, self.sponsor, self.target))
+
+    def _build_board(self, world: World, identity: Identity, sponsor: str | None,
+                     target: str | None) -> tuple[Identity, BoardView]:
+        return identity, board_view(world, identity, sponsor, target)
+
+    def paint_view(self, view: BoardView) -> None:
         self.view = view
         self.set_reactive(EspionageScreen.sponsor, view.sponsor)
         self.set_reactive(EspionageScreen.target, view.target)

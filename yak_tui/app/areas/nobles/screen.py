@@ -12,7 +12,7 @@ data is `yak_tui.areas.nobles.read`, filtered for the viewer.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -27,7 +27,19 @@ from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import FocusPlace, PaletteEntry
 from yak_tui.areas import nobles as map_views
 from yak_tui.kernel import forms as views
+from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+
+
+class MapBuilt(NamedTuple):
+    """The map screen's read models, built off the event loop for the noble chosen then."""
+
+    view: map_views.MapView
+    nobles: tuple[map_views.Commander, ...]
+    noble: str | None
+    relocation: map_views.RelocateView | None
+    targets: map_views.TargetsView | None
+    problem: str | None
 
 
 class MapScreen(YakScreen):
@@ -88,12 +100,33 @@ class MapScreen(YakScreen):
         self.query_one(HexMap).focus()
 
     # -- data ---------------------------------------------------------------------------------------
-    def refresh_view(self, world: World) -> None:
-        self.view = map_views.map_data(world, self.identity)
-        self.nobles = map_views.commanders(world, self.identity)
+    def build_view(self, world: World, identity: Identity) -> MapBuilt:
+        """The map, the nobles, and the chosen noble's range (a problem instead if it cannot be shown)."""
+        view = map_views.map_data(world, identity)
+        nobles = map_views.commanders(world, identity)
+        noble = self.noble
+        relocation = targets = None
+        problem: str | None = None
+        if noble is not None and any(n.id == noble for n in nobles):
+            try:
+                relocation = map_views.relocate_view(world, identity, noble)
+                targets = map_views.targets_view(world, identity, noble)
+            except Exception as error:
+                problem = views.problem_of(error).message()
+        return MapBuilt(view, nobles, noble, relocation, targets, problem)
+
+    def paint_view(self, built: MapBuilt) -> None:
+        self.view = built.view
+        self.nobles = built.nobles
         if self.noble is not None and all(n.id != self.noble for n in self.nobles):
             self.set_reactive(MapScreen.noble, None)  # he died, or the identity changed
-        self._load_noble(world)
+        if self.noble == built.noble:
+            self.relocation, self.targets = built.relocation, built.targets
+            if built.problem is not None:
+                self.notify(built.problem, title="Cannot show his range", severity="warning")
+                self.set_reactive(MapScreen.noble, None)
+        else:  # another noble was chosen while the map was being built
+            self._load_noble(self.yak.world)
         self.query_one(MapPanel).show(self.view)
         self._overlay()
         self._fit()

@@ -37,6 +37,7 @@ from yak_tui.app.kit import NARROW, YakScreen
 from yak_tui.app.kit.common import YakTable, num
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import warfare as monitor
+from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
 CSS = Path(__file__).with_name("sieges.tcss")
@@ -98,8 +99,11 @@ class SiegesScreen(YakScreen):
             return card
         return next(iter(self.monitor.active), None) if self.monitor else None
 
-    def refresh_view(self, world: World) -> None:
-        self.monitor = view = monitor.siege_monitor(world, self.identity)
+    def build_view(self, world: World, identity: Identity) -> monitor.SiegeMonitor:
+        return monitor.siege_monitor(world, identity)
+
+    def paint_view(self, view: monitor.SiegeMonitor) -> None:
+        self.monitor = view
         self._wide = self.size.width >= NARROW
         self.query_one(SiegesPanel).show(view, self._wide)
         self._card()

@@ -1,0 +1,215 @@
+"""The app at scale (issue 13): first paint against a Textual hello world, each screen's first
+visit, the longest event-loop stall while the app reloads after another process wrote the save,
+palette open, and many headless apps on one save after one write.
+
+Run by hand (never in tests): `python bench/bench_app.py --size 100` (grows the demo world with
+bench/worldgen.py into a temporary directory first). Prints seconds and ratios; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "tests" / "app"))
+sys.path.insert(0, str(ROOT))  # this checkout's yak_tui, whatever the environment installed
+
+HELLO = """
+import sys, time
+from textual.app import App
+from textual.widgets import Static
+start = time.perf_counter()
+class Hello(App):
+    def compose(self):
+        yield Static("hello")
+    def on_mount(self):
+        self.call_after_refresh(self.exit)
+Hello().run(headless=True, size=(120, 40))
+print(time.perf_counter() - start)
+"""
+
+YAK = """
+import sys, time
+start = time.perf_counter()
+from yak_tui.app.main import YakApp
+class Timed(YakApp):
+    def on_mount(self):
+        super().on_mount()
+        self.set_interval(0.005, self.painted)
+    def painted(self):
+        # The dashboard drawn with its data (the read model built and painted), then one frame.
+        screen = self.screen
+        loader = getattr(screen, "loader", None)
+        if getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending):
+            self.call_after_refresh(self.exit)
+Timed(sys.argv[1], "gm", animations=False, poll_interval=0).run(headless=True, size=(120, 40))
+print(time.perf_counter() - start)
+"""
+
+
+def fresh(code: str, *args: str) -> float:
+    """Wall time of a fresh interpreter to its first frame (start-up and imports included)."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT)
+    return time.perf_counter() - start
+
+
+def loading(screen: Any) -> bool:
+    """Whether the screen still builds its read model (main before issue 13 had no loader)."""
+    loader = getattr(screen, "loader", None)
+    return bool(loader is not None and loader.pending)
+
+
+def median(values: list[float]) -> float:
+    return sorted(values)[len(values) // 2]
+
+
+async def in_app(path: Path) -> dict[str, float]:
+    """Screens' first visits, the stall during an outside write's reload, palette open."""
+    from app_helpers import make_app, settle, wait_for
+
+    from yak_tui.app.messages import SCREENS
+    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.identity import GM
+    from yak_tui.store.storage import WorldFile
+
+    figures: dict[str, float] = {}
+    app = make_app(path, poll_interval=0.2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        for name, (_, _, key, _) in SCREENS.items():
+            if name == "dashboard":
+                continue
+            start = time.perf_counter()
+            await pilot.press(key)
+            await wait_for(pilot, lambda n=name: app.current_mode == n and app.screen.is_mounted
+                           and not loading(app.screen) and app.screen._seen_version >= 0, what=name)
+            await pilot.pause()
+            figures[f"first visit {name}"] = time.perf_counter() - start
+            await settle(pilot)
+        await pilot.press("c")
+        await settle(pilot)
+        # The stall: a 10 ms timer's worst lateness while the app reloads and redraws the chronicle.
+        lateness: list[float] = []
+        expected = [time.perf_counter() + 0.01]
+
+        def tick() -> None:
+            now = time.perf_counter()
+            lateness.append(now - expected[0])
+            expected[0] = now + 0.01
+
+        timer = app.set_interval(0.01, tick)
+        version = app.world_version
+        start = time.perf_counter()
+        await asyncio.to_thread(run_command, WorldFile(path), GM, "note", {"text": "bench"})
+        await wait_for(pilot, lambda: app.world_version > version and not loading(app.screen), what="reload")
+        await pilot.pause()
+        figures["outside write to chronicle redrawn"] = time.perf_counter() - start
+        timer.stop()
+        figures["longest stall during reload"] = max(lateness, default=0.0)
+        start = time.perf_counter()
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        figures["palette open"] = time.perf_counter() - start
+    return figures
+
+
+MANY = """
+import asyncio, os, sys, time
+os.environ["TEXTUAL_ANIMATIONS"] = "none"
+from yak_tui.app.main import YakApp
+path, n, ready, go = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+async def main():
+    apps = [YakApp(path, "gm", animations=False, poll_interval=0.1, cursor_blink=False) for _ in range(n)]
+    async def one(app, done):
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.pause(0.5)
+            version = app.world_version
+            done.append(None)
+            while app.world_version == version or getattr(getattr(app.screen, 'loader', None), 'pending', False):
+                await pilot.pause(0.02)
+            done.append(time.perf_counter())
+    done = []
+    tasks = [asyncio.create_task(one(app, done)) for app in apps]
+    while len(done) < n:
+        await asyncio.sleep(0.05)
+    cpu = time.process_time()
+    open(ready, "w").write("ok")
+    while not os.path.exists(go):
+        await asyncio.sleep(0.01)
+    await asyncio.gather(*tasks)
+    print(time.process_time() - cpu, max(t for t in done if t) - float(open(go).read()))
+asyncio.run(main())
+"""
+
+
+def many_apps(path: Path, count: int, work: Path, processes: int) -> tuple[float, float]:
+    """`count` headless apps on one save, spread over `processes` processes (`yak serve` runs one
+    per session; apps of one process share each read); one `do note`: CPU-s all of them spent from
+    the write until their screen was redrawn, and the time until the last one was."""
+    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.identity import GM
+    from yak_tui.store.storage import WorldFile
+
+    go = work / "go"
+    go.unlink(missing_ok=True)
+    per = [count // processes + (1 if i < count % processes else 0) for i in range(processes)]
+    readies = [work / f"ready-{i}" for i in range(processes)]
+    for ready in readies:
+        ready.unlink(missing_ok=True)
+    procs = [subprocess.Popen([sys.executable, "-c", MANY, str(path), str(n), str(ready), str(go)],
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT) for n, ready in zip(per, readies, strict=True)]
+    while not all(ready.exists() for ready in readies):
+        time.sleep(0.05)
+    start = time.perf_counter()
+    run_command(WorldFile(path), GM, "note", {"text": "many apps"})
+    go.write_text(repr(start))
+    cpu = last = 0.0
+    for proc in procs:
+        out, _ = proc.communicate(timeout=600)
+        spent, until = (float(x) for x in out.split())
+        cpu, last = cpu + spent, max(last, until)
+    return cpu, last
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=100, help="world size (times the demo world)")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--apps", type=int, default=30)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        path = work / "world.json"
+        subprocess.run([sys.executable, str(HERE / "worldgen.py"), str(args.size), str(path)], check=True,
+                       capture_output=True)
+        print(f"world {args.size}x: {path.stat().st_size / 1e6:.1f} MB")
+        hello = median([fresh(HELLO) for _ in range(args.repeat)])
+        yak = median([fresh(YAK, str(path)) for _ in range(args.repeat)])
+        print(f"first paint: hello world {hello:.2f} s, yak {yak:.2f} s, ratio {yak / hello:.1f}x")
+        figures = asyncio.run(in_app(path))
+        for name, value in figures.items():
+            print(f"{name}: {value * 1000:.0f} ms")
+        print(f"peak RSS (this process): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+        if args.apps:
+            for processes in (args.apps, 1):
+                cpu, last = many_apps(path, args.apps, work, processes)
+                print(f"{args.apps} apps in {processes} process(es), one write: {cpu:.1f} CPU-s in total, "
+                      f"last screen updated after {last:.2f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
+
