@@ -15,7 +15,7 @@ import pytest
 from app_helpers import make_app, on_top, query_ready, wait_for
 from test_snapshots import settle
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Switch
+from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.areas.espionage.screen import EspionageScreen
 from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
@@ -123,6 +123,10 @@ def test_run_mission_result_at_80x24(snap_compare: Any, spy_save: Path) -> None:
         await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
+        close = dialog.query_one("#close", Button)
+        # Focus is deferred and its scroll follows a refresh: wait until Close is focused and drawn.
+        await wait_for(pilot, lambda: pilot.app.focused is close and close.is_on_screen,
+                       what="Close focused and scrolled into view")
         await settle(pilot)
 
     assert snap_compare(app, terminal_size=(80, 24), run_before=before)
