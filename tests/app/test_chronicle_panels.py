@@ -40,3 +40,6 @@ async def test_the_entries_panel_draws_the_view_it_is_shown_not_the_screens(busy
         panel.show(view._replace(entries=()))
         assert listing.option_count == 0 and panel.highlighted() is None
         assert "No entries match" in str(panel.query_one("#chronicle-status").render())
+
+        panel.show(view._replace(entries=(), total=0))
+        assert "The chronicle is empty" in str(panel.query_one("#chronicle-status").render())

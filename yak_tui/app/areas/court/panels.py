@@ -218,6 +218,7 @@ class EntriesPanel(Panel):
         self.page = 0
         self.pages = 1
         self._newest_first: tuple[views.EntryView, ...] = ()
+        self.visible_total = 0  # entries the viewer may read before the filters
 
     def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(),
              page: int | None = None) -> None:
@@ -226,6 +227,7 @@ class EntriesPanel(Panel):
         listing = self.query_one("#entries", OptionList)
         highlighted = listing.highlighted_option.id if listing.highlighted_option else None
         self.entries = {e.id: e for e in view.entries}
+        self.visible_total = view.total
         self._newest_first = tuple(reversed(view.entries))
         self.pages = max(1, -(-len(self._newest_first) // PAGE_SIZE))
         self.page = min(max(0, self.page if page is None else page), self.pages - 1)
@@ -260,6 +262,8 @@ class EntriesPanel(Panel):
             last = min(len(self._newest_first), first + PAGE_SIZE - 1)
             paging = f"page {self.page + 1} of {self.pages} · {first}-{last} of {len(self._newest_first)} · [ ] page · "
         text = f"{chosen}{paging}space select · x export · newest first"
-        if not self.entries:
+        if not self.visible_total:
+            text = "The chronicle is empty: nothing has been rolled, noted or advanced that you may read."
+        elif not self.entries:
             text = "No entries match. Clear the filters with escape."
         self.query_one("#chronicle-status", Static).update(Content.styled(text, "dim"))
