@@ -29,8 +29,8 @@ async def open_world(pilot: Pilot[Any], search: str = "") -> WorldScreen:
     return screen
 
 
-async def open_editor(pilot: Pilot[Any]) -> DocumentEditor:
-    await pilot.press("e")
+async def open_editor(pilot: Pilot[Any], key: str = "e") -> DocumentEditor:
+    await pilot.press(key)
     await wait_for(pilot, lambda: on_top(pilot.app, DocumentEditor), what="the editor")
     await settle(pilot)
     editor = pilot.app.screen
@@ -51,6 +51,8 @@ async def test_the_gm_edits_a_kingdoms_ducats_from_the_world_screen_and_undoes_i
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await open_world(pilot, "elbreth")
+        titles = {entry.title for entry in app.palette_entries(app.screen)}
+        assert {"World: every table", "Edit the highlighted row"} <= titles
         editor = await open_editor(pilot)
         assert editor.table == "kingdoms" and editor.doc_id == "elbreth"
         assert editor.query_one("#param-treasury", Input).value == str(before).removesuffix(".0")
@@ -110,11 +112,16 @@ async def test_the_gm_adds_a_kingdom_then_removes_it(save_path: Path) -> None:
                        what="the kingdom to be removed")
 
 
-async def test_e_on_a_row_of_a_rule_screen_opens_its_document(busy_save: Path) -> None:
+async def test_shift_e_on_a_row_of_a_rule_screen_opens_its_document(busy_save: Path) -> None:
     app = make_app(busy_save, poll_interval=0)
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        editor = await open_editor(pilot)  # the dashboard's order queue
+        await pilot.press("e")  # still the espionage screen's key, even with a row under the cursor
+        await wait_for(pilot, lambda: app.current_mode == "espionage", what="the espionage screen")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.current_mode == "dashboard", what="the dashboard")
+        await settle(pilot)
+        editor = await open_editor(pilot, "E")  # the dashboard's order queue: E, as e is the espionage key
         assert editor.table == "orders"
         await pilot.press("escape")
         await pilot.press("b")
@@ -122,8 +129,14 @@ async def test_e_on_a_row_of_a_rule_screen_opens_its_document(busy_save: Path) -
         await settle(pilot)
         app.screen.query_one("#businesses-table").focus()
         await settle(pilot)
-        editor = await open_editor(pilot)
+        editor = await open_editor(pilot, "E")
         assert editor.table == "businesses" and editor.query(ParamForm)
+        await pilot.press("escape")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: app.current_mode == "map" and app.screen.is_mounted, what="the map")
+        await settle(pilot)
+        editor = await open_editor(pilot, "E")  # the cursor starts on the GM's home hex: a place
+        assert editor.table in ("pcs", "units", "characters")
 
 
 async def test_a_player_can_open_neither_the_editor_nor_the_world_screen(busy_save: Path) -> None:
@@ -134,8 +147,9 @@ async def test_a_player_can_open_neither_the_editor_nor_the_world_screen(busy_sa
         await settle(pilot)
         assert not isinstance(app.screen, WorldScreen)
         assert any("only the GM may open the World screen" in str(n.message) for n in app._notifications)
-        await pilot.press("e")  # not the editor: the espionage screen, as for every player
-        await wait_for(pilot, lambda: app.current_mode == "espionage", what="the espionage screen")
+        await pilot.press("E")  # hidden from a player: nothing opens
+        await settle(pilot)
+        assert not isinstance(app.screen, DocumentEditor)
         app.open_editor("kingdoms", "elbreth")
         app.action_edit_row()
         await settle(pilot)

@@ -288,7 +288,7 @@ class YakApp(App[None]):
             return not ident.is_gm
         if action == "switch_identity":
             return self.may_switch_identity
-        if action == "edit_row":  # hidden otherwise, so `e` goes on to the espionage screen
+        if action == "edit_row":
             return ident.is_gm and self._edit_target() is not None
         return True
 
@@ -312,7 +312,11 @@ class YakApp(App[None]):
         self.push_screen(CommandScreen(name, preset=preset, hidden=hidden, title=title, intro=intro))
 
     def _edit_target(self) -> tuple[str, str] | None:
-        hook = getattr(self.screen, "edit_target", None)
+        """The row under the cursor of the screen under any dialog (help and the palette ask too)."""
+        from textual.screen import ModalScreen
+
+        screens = [s for s in self.screen_stack if not isinstance(s, ModalScreen)]
+        hook = getattr(screens[-1], "edit_target", None) if screens else None
         return hook() if callable(hook) else None
 
     def _refuse_gm_only(self, what: str) -> bool:
@@ -421,7 +425,7 @@ class YakApp(App[None]):
             ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
              self.action_switch_identity),
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
-            ("edit_row", "Edit the highlighted row", "its document as a form (GM, e)", self.action_edit_row),
+            ("edit_row", "Edit the highlighted row", "its document as a form (GM, E)", self.action_edit_row),
             ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
              self.action_undo_advance),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),

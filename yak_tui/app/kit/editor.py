@@ -1,10 +1,10 @@
 """The GM's editor: any document of any table as a form generated from its schema (`docform`).
 
-`e` on a row of any screen (or on the World screen) opens it prefilled; `ctrl+s` saves through
-the app's one command path: one `gm-set` per changed field, or one `gm-add` for a new document,
-so the chronicle records each change and `u` undoes it. What was typed is checked as it is
-typed (the same commands on a throwaway copy of the world, in a worker); a refusal marks the
-field it names and says why, and nothing is written.
+`E` (shift+e) on a row of any screen (`e` on the World screen) opens it prefilled; `ctrl+s`
+saves through the app's one command path: one `gm-set` per changed field, or one `gm-add` for a
+new document, so the chronicle records each change and `u` undoes it. What was typed is checked
+as it is typed (the same commands on a throwaway copy of the world, in a worker); a refusal
+marks the field it names and says why, and nothing is written.
 """
 
 from __future__ import annotations

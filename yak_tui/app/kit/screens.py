@@ -51,9 +51,9 @@ class YakScreen(FocusGuard, Screen[None]):
     """A main screen (one per app mode): header, nav bar, body, key bar."""
 
     SCREEN_NAME = ""
-    # The GM's editor on the row under the cursor (`e`; the app hides it from others and when no
-    # row names a document, so `e` still goes to the espionage screen then).
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("e", "app.edit_row", "Edit", show=False)]
+    # The GM's editor on the row under the cursor: shift+e, as `e` goes to the espionage screen
+    # (the World screen, where nothing else wants it, takes `e` too). Hidden from everyone else.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("E", "app.edit_row", "Edit", show=False, key_display="E")]
     # The hook `edit_target` reads: (a focused table's id, the world table its row keys name)
     # ("": the keys are `table:id` themselves). A screen with another cursor overrides `edit_target`.
     EDIT_ROWS: ClassVar[tuple[tuple[str, str], ...]] = ()

@@ -1,7 +1,8 @@
 """The World screen (GM, `w`): every table the GM authors with its count, the selected table's
 documents with a search box, and the GM's acts on them: `a` adds one (the editor, empty: `gm-add`),
-`e` edits the highlighted one (`gm-set`), `d` removes it (`gm-remove`, confirmed in the command
-dialog, which says first what still names it). Every change is a command: chronicled, undoable.
+`e` (or `E`, as on every screen) edits the highlighted one (`gm-set`), `d` removes it
+(`gm-remove`, confirmed in the command dialog, which says first what still names it). Every
+change is a command: chronicled, undoable.
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ class WorldScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("a", "add", "Add"),
-        Binding("e", "app.edit_row", "Edit"),
+        Binding("e,E", "app.edit_row", "Edit", key_display="e"),
         Binding("d,delete", "remove", "Remove", key_display="d"),
         Binding("slash", "search", "Search", key_display="/"),
     ]
@@ -126,6 +127,10 @@ class WorldScreen(YakScreen):
         if table in TABLES and table != self.table:
             self.table = table
             self.refresh_view(self.yak.world)
+
+    @on(DataTable.RowSelected, "#world-tables")
+    def _table_entered(self) -> None:
+        self.query_one("#world-docs").focus()
 
     @on(Input.Changed, "#world-search")
     def _searched(self, event: Input.Changed) -> None:

@@ -218,7 +218,7 @@ class MapScreen(YakScreen):
         self.noble = None
 
     def edit_target(self) -> tuple[str, str] | None:
-        """The GM's editor (`e`): the first place, force or person on the hex under the cursor."""
+        """The GM's editor (E): the first place, force or person on the hex under the cursor."""
         hexmap = self.query_one(HexMap)
         cell = hexmap.cell_at(hexmap.cursor)
         return (cell.places[0].table, cell.places[0].id) if cell and cell.places else None
