@@ -157,3 +157,12 @@ async def test_a_player_can_open_neither_the_editor_nor_the_world_screen(busy_sa
         assert any("only the GM may edit documents" in str(n.message) for n in app._notifications)
         titles = {entry.title for entry in app.palette_entries(app.screen)}
         assert "World: every table" not in titles and "Edit the highlighted row" not in titles
+
+
+async def test_the_world_screen_closes_when_the_keyboard_passes_to_a_player(busy_save: Path) -> None:
+    app = make_app(busy_save, poll_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_world(pilot)
+        app.switch_identity("player:nyx")
+        await wait_for(pilot, lambda: not any(isinstance(s, WorldScreen) for s in app.screen_stack),
+                       what="the World screen to close")
