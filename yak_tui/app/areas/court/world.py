@@ -76,7 +76,7 @@ class WorldScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("a", "add", "Add"),
-        Binding("e,E", "app.edit_row", "Edit", key_display="e"),
+        Binding("e,E", "edit", "Edit", key_display="e"),
         Binding("d,delete", "remove", "Remove", key_display="d"),
         Binding("slash", "search", "Search", key_display="/"),
     ]
@@ -151,6 +151,10 @@ class WorldScreen(YakScreen):
             return None
         table, _, doc_id = key.partition(":")
         return (table, doc_id) if self.yak.world.find(table, doc_id) is not None else None
+
+    def action_edit(self) -> None:
+        """Here `e` always edits (or says there is nothing to): it never leaves for the espionage screen."""
+        self.yak.action_edit_row()
 
     def action_add(self) -> None:
         self.yak.open_editor(self.table)
