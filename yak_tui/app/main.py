@@ -106,6 +106,7 @@ class YakApp(App[None]):
         Binding("g", "cast", "Cast a spell", show=False),
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
+        Binding("w", "world", "World (GM)", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
@@ -287,6 +288,8 @@ class YakApp(App[None]):
             return not ident.is_gm
         if action == "switch_identity":
             return self.may_switch_identity
+        if action == "edit_row":
+            return ident.is_gm and self._edit_target() is not None
         return True
 
     def action_goto(self, name: str) -> None:
@@ -307,6 +310,45 @@ class YakApp(App[None]):
         from yak_tui.app.kit.command import CommandScreen
 
         self.push_screen(CommandScreen(name, preset=preset, hidden=hidden, title=title, intro=intro))
+
+    def _edit_target(self) -> tuple[str, str] | None:
+        """The row under the cursor of the screen under any dialog (help and the palette ask too)."""
+        from textual.screen import ModalScreen
+
+        screens = [s for s in self.screen_stack if not isinstance(s, ModalScreen)]
+        hook = getattr(screens[-1], "edit_target", None) if screens else None
+        return hook() if callable(hook) else None
+
+    def _refuse_gm_only(self, what: str) -> bool:
+        """Say why a GM tool is refused to this identity; True when it is."""
+        if self.identity.is_gm:
+            return False
+        from yak_tui.kernel.commands import gm_refusal
+
+        self.notify(gm_refusal(what, self.identity).reason, title="GM only", severity="warning")
+        return True
+
+    def open_editor(self, table: str, doc_id: str | None = None) -> None:
+        """The GM's editor on one document (`doc_id` None: a new one), generated from its schema."""
+        from yak_tui.app.kit.editor import DocumentEditor
+
+        if not self._refuse_gm_only("edit documents"):
+            self.push_screen(DocumentEditor(table, doc_id))
+
+    def action_edit_row(self) -> None:
+        target = self._edit_target()
+        if self._refuse_gm_only("edit documents"):
+            return
+        if target is None:
+            self.notify("No document under the cursor to edit.", severity="warning")
+            return
+        self.open_editor(*target)
+
+    def action_world(self) -> None:
+        from yak_tui.app.areas.court.world import WorldScreen
+
+        if not self._refuse_gm_only("open the World screen") and not isinstance(self.screen, WorldScreen):
+            self.push_screen(WorldScreen())
 
     def action_roll(self) -> None:
         self.open_command("roll", title="Roll the dice (RtD)")
@@ -383,6 +425,7 @@ class YakApp(App[None]):
             ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
              self.action_switch_identity),
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
+            ("edit_row", "Edit the highlighted row", "its document as a form (GM, E)", self.action_edit_row),
             ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
              self.action_undo_advance),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
@@ -390,6 +433,9 @@ class YakApp(App[None]):
         for action, title, help_text, callback in actions:
             if self.check_action(action, ()):
                 entries.append(PaletteEntry(title, help_text, callback, True))
+        if self.identity.is_gm:
+            entries.append(PaletteEntry("World: every table", "search, add, edit and remove any document (GM, w)",
+                                        self.action_world, True))
         entries.append(PaletteEntry(f"Dice animation: turn {'off' if self.animations else 'on'}",
                                     "show results at once, or let the dice tumble", self.action_toggle_animations, True))
         entries.append(PaletteEntry(f"Dice by hand: turn {'off' if self.dice_by_hand else 'on'}",

@@ -14,10 +14,11 @@ keyboard. Screens never compute rules: they render.
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
 from yak_tui.app.kit.focus import FocusGuard
@@ -50,6 +51,12 @@ class YakScreen(FocusGuard, Screen[None]):
     """A main screen (one per app mode): header, nav bar, body, key bar."""
 
     SCREEN_NAME = ""
+    # The GM's editor on the row under the cursor: shift+e, as `e` goes to the espionage screen
+    # (the World screen, where nothing else wants it, takes `e` too). Hidden from everyone else.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("E", "app.edit_row", "Edit", show=False, key_display="E")]
+    # The hook `edit_target` reads: (a focused table's id, the world table its row keys name)
+    # ("": the keys are `table:id` themselves). A screen with another cursor overrides `edit_target`.
+    EDIT_ROWS: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __init__(self) -> None:
         super().__init__(id=f"screen-{self.SCREEN_NAME}")
@@ -101,6 +108,19 @@ class YakScreen(FocusGuard, Screen[None]):
     def palette_entries(self) -> list[PaletteEntry]:
         """Extra command palette lines for this screen (its own actions)."""
         return []
+
+    def edit_target(self) -> tuple[str, str] | None:
+        """The document under the cursor as (table, id), for the GM's editor; None when there is none."""
+        focused = self.focused
+        table = dict(self.EDIT_ROWS).get(focused.id or "") if focused is not None else None
+        cursor_key = getattr(focused, "cursor_row_key", None)
+        key = cursor_key() if table is not None and callable(cursor_key) else None
+        if not key:
+            return None
+        if not table:
+            table, _, key = str(key).partition(":")
+        world = self.yak.world
+        return (table, str(key)) if table in world.data and world.find(table, str(key)) is not None else None
 
     # -- live ----------------------------------------------------------------------------------------
     def on_mount(self) -> None:

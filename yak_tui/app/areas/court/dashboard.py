@@ -29,6 +29,7 @@ from yak_tui.kernel.model import World
 
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
+    EDIT_ROWS = (("queue-table", "orders"), ("holdings-table", ""), ("my-orders-table", "orders"))  # the GM's editor (E)
     _due_loaded = False
     AUTO_FOCUS = None  # chosen in refresh_view: the adjudicator's queue, or a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")

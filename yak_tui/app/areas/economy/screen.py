@@ -64,6 +64,8 @@ class DetailReady(Message):
 
 class MarketScreen(YakScreen):
     SCREEN_NAME = "market"
+    EDIT_ROWS = (("businesses-table", "businesses"), ("ledger-table", "ledger"), ("specialists-table", "specialists"),
+                 ("academies-table", "academies"))  # the GM's editor (E)
     # rules.tcss too, so its market rules apply whether or not another rule screen loaded it first.
     CSS_PATH: ClassVar[list[str | PurePath]] = [RULES_TCSS,
                                                  Path(__file__).with_name("market.tcss")]

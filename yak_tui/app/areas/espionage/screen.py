@@ -57,6 +57,8 @@ MISSION_FIELDS = ("province", "character", "unit", "commodity", "direction", "ch
 
 class EspionageScreen(YakScreen):
     SCREEN_NAME = "espionage"
+    EDIT_ROWS = (("pools-table", "specialists"), ("inbox-table", "orders"), ("my-orders-table", "orders"),  # the GM's editor (E)
+                 ("infiltrations-table", "effects"), ("effects-table", "effects"))
     CSS_PATH = Path(__file__).with_name("espionage.tcss")
     AUTO_FOCUS = ""  # chosen in `_focus`: the inbox when orders wait, else the missions
     BINDINGS: ClassVar[list[BindingType]] = [

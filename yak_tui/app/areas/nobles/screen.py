@@ -217,6 +217,12 @@ class MapScreen(YakScreen):
     def action_clear_noble(self) -> None:
         self.noble = None
 
+    def edit_target(self) -> tuple[str, str] | None:
+        """The GM's editor (E): the first place, force or person on the hex under the cursor."""
+        hexmap = self.query_one(HexMap)
+        cell = hexmap.cell_at(hexmap.cursor)
+        return (cell.places[0].table, cell.places[0].id) if cell and cell.places else None
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("relocate", "command", "clear_noble"):
             return self.noble is not None

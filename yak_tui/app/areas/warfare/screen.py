@@ -45,6 +45,7 @@ CSS = Path(__file__).with_name("sieges.tcss")
 
 class SiegesScreen(YakScreen):
     SCREEN_NAME = "sieges"
+    EDIT_ROWS = (("siege-list", "sieges"), ("forts-table", "pcs"), ("places-table", "pcs"))  # the GM's editor (E)
     CSS_PATH = CSS
     AUTO_FOCUS = ""  # see _keep_focus
     BINDINGS: ClassVar[list[BindingType]] = [
