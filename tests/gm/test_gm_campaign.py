@@ -111,6 +111,8 @@ def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[
     ({"table": "characters", "id": "nyx", "field": "status", "value": "sleepy"}, "status", "must be one of"),
     ({"table": "kingdoms", "id": "elbreth", "field": "ruler", "clear": "true"}, "ruler", ""),
     ({"table": "chronicle", "id": "e000001", "field": "text", "value": "x"}, "table", "must be one of"),
+    # The dice ledger is written by rolls only: a GM act editing it would be a forgery `yak verify` names.
+    ({"table": "dice", "id": "d000001", "field": "total", "value": "6"}, "table", "must be one of"),
 ])
 def test_gm_set_refuses_what_the_schema_refuses(params: dict[str, str], field: str, text: str,
                                                 tmp_path: Path) -> None:

@@ -25,8 +25,9 @@ from yak_tui.kernel.money import shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole
 
 # The chronicle and the SSH roster have their own commands (`note`, `yak user`); the world's own
-# settings change through the season commands.
-EDITABLE = tuple(name for name in AUTHORED_TABLES if name not in ("chronicle", "users"))
+# settings change through the season commands; the dice ledger is written only by rolls (a hand
+# edit is what `yak verify` exists to catch, so no GM act makes one).
+EDITABLE = tuple(name for name in AUTHORED_TABLES if name not in ("chronicle", "users", "dice"))
 OWNERS = ("kingdoms", "characters")
 AUDIENCE_HELP = "who reads of it: adjudicators (default), public, kingdom:<id> or character:<id>"
 

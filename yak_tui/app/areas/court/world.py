@@ -20,13 +20,12 @@ from textual.widgets import DataTable, Input
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.common import Panel, YakInput, YakTable
 from yak_tui.app.kit.docform import field_text
+from yak_tui.areas.court import EDITABLE_TABLES
 from yak_tui.kernel.documents import BOOL, INT, NUMBER, SCHEMAS, TEXT
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
-# The tables `gm-set`, `gm-add` and `gm-remove` take (the chronicle and the SSH roster have their
-# own commands, the world's settings the season's).
-TABLES = tuple(name for name in SCHEMAS if name not in ("meta", "chronicle", "users"))
+TABLES = EDITABLE_TABLES  # the tables `gm-set`, `gm-add` and `gm-remove` take
 DETAIL_FIELDS = 4  # scalar fields shown beside a document's name
 SCALARS = (TEXT, INT, NUMBER, BOOL)
 
