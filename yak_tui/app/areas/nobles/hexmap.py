@@ -22,8 +22,14 @@ from yak_tui.areas.nobles import HexCell, MapView
 from yak_tui.kernel.hexgrid import axial_to_offset, hex_to_cell, offset_to_axial
 
 Hex = tuple[int, int]
-# Cell sizes (width, height) tried from roomiest to most compact.
-CELL_SIZES = ((8, 3), (6, 2), (4, 1))
+Char = tuple[str, str, str]  # a drawn character, its foreground style and its background
+# Cell sizes (width, height) from the most zoomed in to the most compact; `z` zooms in, `Z` out.
+CELL_SIZES = ((12, 4), (8, 3), (6, 2), (4, 1))
+TINT = "22%"  # how strongly a kingdom's colour tints its land
+BORDER = "bold $foreground"  # where two kingdoms' lands meet
+PROVINCE_EDGE = "$foreground 40%"  # between two provinces of one kingdom
+PROVINCE_NAME = "italic $foreground 70%"
+FREE_CHARS = (" ", "·", "│", "┊", "▁")  # what a name may be written over
 
 
 class HexMap(Widget, can_focus=True):
@@ -174,7 +180,8 @@ class HexMap(Widget, can_focus=True):
         origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
         width = (c1 - c0 + 1) * w + w // 2
         height = (r1 - r0 + 1) * h
-        grid: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
+        grid: list[list[Char]] = [[(" ", "", "")] * width for _ in range(height)]
+        corners: dict[Hex, tuple[int, int]] = {}
         self._hits = {}
         for row in range(r0, r1 + 1):
             for col in range(c0, c1 + 1):
@@ -183,15 +190,19 @@ class HexMap(Widget, can_focus=True):
                 x, y = hex_to_cell(key, w, h)
                 x -= origin_x
                 y -= origin_y
+                corners[key] = (x, y)
                 for dy, line in enumerate(self._cell_lines(key, w, h)):
-                    for dx, (char, style) in enumerate(line):
+                    for dx, drawn in enumerate(line):
                         if 0 <= y + dy < height and 0 <= x + dx < width:
-                            grid[y + dy][x + dx] = (char, style)
+                            grid[y + dy][x + dx] = drawn
                             self._hits[(x + dx, y + dy)] = key
+        self._draw_borders(grid, corners, w, h)
+        self._draw_names(grid, corners, w, h)
         lines = []
         for row_cells in grid:
             parts: list[tuple[str, str]] = []
-            for char, style in row_cells:
+            for char, fg, bg in row_cells:
+                style = f"{fg} {bg}".strip()
                 if parts and parts[-1][1] == style:
                     parts[-1] = (parts[-1][0] + char, style)
                 else:
@@ -199,60 +210,148 @@ class HexMap(Widget, can_focus=True):
             lines.append(Content.assemble(*parts))
         return Content("\n").join(lines)
 
-    def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[tuple[str, str]]]:
-        """One cell: glyph and marks, then (where there is room) the place's name, the counts of
-        forces and people, and the overlay's note. The cursor cell is drawn reversed."""
-        cell = self.cell_at(key)
-        is_cursor = key == self.cursor
-        base = ""
-        if cell is not None and cell.colour:
-            base = f"on {cell.colour} 22%"
+    def _background(self, key: Hex) -> str:
+        """The overlay's background, else the tint of the kingdom that rules the land (or holds the place)."""
         overlay = self.overlays.get(key)
         if overlay:
-            base = overlay
-        if is_cursor:
-            base = "reverse bold"
+            return overlay
+        claim = self.view.territory.get(key) if self.view is not None else None
+        colour = claim.colour if claim is not None else ""
+        cell = self.cell_at(key)
+        if not colour and cell is not None:
+            colour = cell.colour
+        return f"on {colour} {TINT}" if colour else ""
+
+    def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[Char]]:
+        """One cell: glyph and marks (forces in their owner's colour), then (where there is room)
+        the counts of forces and people, and the overlay's note. Names are written afterwards
+        (`_draw_names`), over the empty hexes beside them. The cursor cell is drawn reversed."""
+        cell = self.cell_at(key)
+        is_cursor = key == self.cursor
+        base = "reverse bold" if is_cursor else self._background(key)
         glyph_style = f"bold {cell.colour}" if cell is not None and cell.colour else "bold"
         if cell is None or not cell.glyph:
             glyph, glyph_style = "·", "$foreground 35%"
         else:
             glyph = cell.glyph
-        marks: list[tuple[str, str]] = []
-        if cell is not None and cell.units:
-            marks.append(("♞", "bold $accent"))
+        owners = _force_owners(cell)
+        marks: list[tuple[str, str]] = [("♞", f"bold {colour}") for colour, _ in owners[:2]]
         if cell is not None and cell.characters:
             marks.append(("♟", "bold $secondary"))
         note = self.notes.get(key)
 
-        def styled(parts: list[tuple[str, str]], size: int) -> list[tuple[str, str]]:
-            chars: list[tuple[str, str]] = []
+        def styled(parts: list[tuple[str, str]], size: int) -> list[Char]:
+            chars: list[Char] = []
             for text, style in parts:
                 for char in text:
-                    chars.append((char, f"{style} {base}".strip() if not is_cursor else base))
+                    chars.append((char, "" if is_cursor else style, base))
             chars = chars[:size]
             while len(chars) < size:
-                chars.append((" ", base))
+                chars.append((" ", "", base))
             return chars
 
         if h == 1:
             return [styled([(" ", ""), (glyph, glyph_style), *marks], w)]
-        name = ""
-        if cell is not None:
-            pcs = [p for p in cell.places if p.table == "pcs"]
-            if pcs:
-                name = pcs[0].name
         note_part = [(" ", ""), (note[0], note[1])] if note else []
         if h == 2:
-            top = styled([(" ", ""), (glyph, glyph_style), *marks], w)
-            second = note_part or [(" ", ""), (name, "$foreground")]
-            return [top, styled(second, w)]
-        top = styled([(" ", ""), (glyph, glyph_style), (" ", ""), (name[: w - 3], "$foreground")], w)
+            return [styled([(" ", ""), (glyph, glyph_style), *marks], w), styled(note_part, w)]
         counts: list[tuple[str, str]] = [(" ", "")]
-        if cell is not None and cell.units:
-            counts.append((f"♞{cell.units}", "bold $accent"))
+        for colour, count in owners:
+            counts.append((f"♞{count}", f"bold {colour}"))
         if cell is not None and cell.characters:
             counts.append((f"♟{cell.characters}", "bold $secondary"))
-        lines = [top, styled(counts, w), styled(note_part, w)]
+        lines = [styled([(" ", ""), (glyph, glyph_style)], w), styled(counts, w), styled(note_part, w)]
         while len(lines) < h:
             lines.append(styled([], w))
         return lines
+
+    def _draw_borders(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], w: int, h: int) -> None:
+        """Where the land of one kingdom meets another's: a bar down the west edge of a cell and a
+        line under it; between two provinces of the same kingdom, a faint dotted bar."""
+        if self.view is None:
+            return
+        land = self.view.territory
+        for key, (x, y) in corners.items():
+            claim = land.get(key)
+            if claim is None:
+                continue
+            west = land.get(self._hits.get((x - 1, y), key))
+            if west is not None and west.controller != claim.controller:
+                mark, style = "│", BORDER
+            elif west is not None and west.province != claim.province:
+                mark, style = "┊", PROVINCE_EDGE
+            else:
+                mark = ""
+            for dy in range(h if mark else 0):
+                if 0 <= y + dy < len(grid) and 0 <= x < len(grid[0]) and grid[y + dy][x][0] == " ":
+                    grid[y + dy][x] = (mark, style, grid[y + dy][x][2])
+            bottom = y + h - 1
+            if not 0 <= bottom < len(grid) - 1:
+                continue
+            for dx in range(w):
+                if not 0 <= x + dx < len(grid[0]):
+                    continue
+                below = land.get(self._hits.get((x + dx, bottom + 1), key))
+                if below is not None and below.controller != claim.controller:
+                    char, fg, bg = grid[bottom][x + dx]
+                    if char == " " and h > 1:
+                        grid[bottom][x + dx] = ("▁", BORDER, bg)
+                    else:
+                        grid[bottom][x + dx] = (char, f"{fg or BORDER} underline", bg)
+
+    def _draw_names(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], w: int, h: int) -> None:
+        """Each place's full name beside its glyph, running on over empty hexes (cut with … only
+        where something else stands); then each province's name on a free hex of its land."""
+        if self.view is None:
+            return
+        busy = {key for key, cell in self.view.cells.items() if cell.places} | set(self.notes) | {self.cursor}
+        taken: set[tuple[int, int]] = set()
+
+        def write(key: Hex, x: int, y: int, text: str, style: str, shortest: int) -> None:
+            run: list[int] = []
+            while len(run) < len(text) and 0 <= y < len(grid) and 0 <= x + len(run) < len(grid[0]):
+                at = (x + len(run), y)
+                owner = self._hits.get(at)
+                own = owner == key and key not in self.notes
+                if at in taken or grid[y][at[0]][0] not in FREE_CHARS or not (own or owner not in busy):
+                    break
+                run.append(at[0])
+            if len(run) < len(text):
+                if len(run) < shortest:
+                    return
+                text = text[: len(run) - 1] + "…"
+            for char, cx in zip(text, run, strict=True):
+                grid[y][cx] = (char, style, grid[y][cx][2])
+                taken.add((cx, y))
+
+        for key, cell in sorted(self.view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
+            places = [p for p in cell.places if p.table == "pcs"]
+            if not places or key not in corners:
+                continue
+            x, y = corners[key]
+            style = "bold reverse" if key == self.cursor else "bold $foreground"
+            if h >= 3:
+                write(key, x + 3, y, places[0].name, style, 3)
+            elif h == 2 and key not in self.notes:
+                write(key, x + 1, y + 1, places[0].name, style, 3)
+            elif h == 1:
+                marks = len(_force_owners(cell)[:2]) + (1 if cell.characters else 0)
+                write(key, x + 2 + marks, y, places[0].name, style, 4)
+        if h < 2:
+            return
+        for label in self.view.labels:
+            if label.hex in corners and label.hex not in busy:
+                x, y = corners[label.hex]
+                write(label.hex, x + 1, y + (1 if h >= 3 else 0) + (1 if h >= 4 else 0), label.name, PROVINCE_NAME, 5)
+
+
+def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:
+    """(colour, count) of the forces on a hex, one per owner, in the order they are listed."""
+    if cell is None:
+        return []
+    counts: dict[str, int] = {}
+    for place in cell.places:
+        if place.table == "units":
+            key = place.colour or "$accent"
+            counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())

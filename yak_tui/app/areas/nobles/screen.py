@@ -21,7 +21,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 
-from yak_tui.app.areas.nobles.hexmap import HexMap
+from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
 from yak_tui.app.areas.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import FocusPlace, PaletteEntry
@@ -53,7 +53,8 @@ class MapScreen(YakScreen):
         Binding("p", "command('usurp')", "Usurp"),
         Binding("escape", "clear_noble", "Clear", show=False),
         Binding("home", "home", "Home hex", show=False),
-        Binding("z", "toggle_zoom", "Zoom"),
+        Binding("z", "zoom(-1)", "Zoom in"),
+        Binding("Z", "zoom(1)", "Zoom out", key_display="Z"),
     ]
 
     class Filed(Message):
@@ -297,12 +298,16 @@ class MapScreen(YakScreen):
                     title=event.what)
 
     # -- zoom, home, jumps ----------------------------------------------------------------------------
-    def action_toggle_zoom(self) -> None:
-        """Cycle the cell size: roomy, medium, compact (the map scrolls when it does not fit)."""
-        from yak_tui.app.areas.nobles.hexmap import CELL_SIZES
-
+    def action_zoom(self, step: int) -> None:
+        """One cell size in (-1) or out (+1); the map scrolls when it does not fit, and the cursor
+        stays in view (`HexMap.watch_zoom`). At either end it says so."""
         hexmap = self.query_one(HexMap)
-        self._zoom = (hexmap.zoom + 1) % len(CELL_SIZES)
+        zoom = hexmap.zoom + step
+        if not 0 <= zoom < len(CELL_SIZES):
+            self.notify("The map is zoomed in as far as it goes." if step < 0 else
+                        "The map is zoomed out as far as it goes.", severity="information", timeout=2)
+            return
+        self._zoom = zoom
         self._fit()
 
     def action_home(self) -> None:
