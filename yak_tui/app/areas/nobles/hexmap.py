@@ -66,11 +66,13 @@ class HexMap(Widget, can_focus=True):
         self.overlays: dict[Hex, str] = {}
         self.notes: dict[Hex, tuple[str, str]] = {}  # a short text and its style, drawn where there is room
         self._hits: dict[tuple[int, int], Hex] = {}  # drawn character -> hex, for mouse clicks
+        self._extent: tuple[int, int, int, int] | None = None  # the view's offset bounds, once per view
 
     # -- data ---------------------------------------------------------------------------------------
     def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
         first = self.view is None
         self.view = view
+        self._extent = _extent(view)
         if (first or not keep_cursor) and view.home is not None:
             self.cursor = view.home
         self.refresh(layout=True)
@@ -98,10 +100,14 @@ class HexMap(Widget, can_focus=True):
 
     def cursor_region(self) -> Region:
         """Where the cursor's cell is drawn, in the map's own characters."""
+        return self.hex_region(self.cursor)
+
+    def hex_region(self, key: Hex) -> Region:
+        """Where a hex's cell is drawn at the present zoom, in the map's own characters."""
         w, h = self._cell_size()
         c0, _, r0, _ = self._bounds()
         origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
-        x, y = hex_to_cell(self.cursor, w, h)
+        x, y = hex_to_cell(key, w, h)
         return Region(x - origin_x, y - origin_y, w, h)
 
     def follow_cursor(self) -> None:
@@ -115,14 +121,13 @@ class HexMap(Widget, can_focus=True):
 
     # -- geometry -----------------------------------------------------------------------------------
     def _bounds(self, zoom: int | None = None) -> tuple[int, int, int, int]:
-        """Offset (col, row) bounds of every hex with something on it and the cursor, with a row
-        of margin above and below (none sideways, where every column counts)."""
-        hexes = list(self.view.cells) if self.view else []
-        hexes.append(self.cursor)
-        cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
-        r0 = min(rows) - 1
+        """Offset (col, row) bounds of every hex with something on it, the provinces' land and the
+        cursor, with a row of margin above and below (none sideways, where every column counts)."""
+        col, row = axial_to_offset(self.cursor)
+        c0, c1, r0, r1 = self._extent or (col, col, row, row)
+        r0 = min(r0, row) - 1
         r0 -= r0 & 1  # start on an even row so odd rows keep the half-cell shift hexgrid gives them
-        return min(cols), max(cols), r0, max(rows) + 1
+        return min(c0, col), max(c1, col), r0, max(r1, row) + 1
 
     def _cell_size(self) -> tuple[int, int]:
         return CELL_SIZES[self.zoom]
@@ -336,13 +341,23 @@ class HexMap(Widget, can_focus=True):
                 write(key, x + 1, y + 1, places[0].name, style, 3)
             elif h == 1:
                 marks = len(_force_owners(cell)[:2]) + (1 if cell.characters else 0)
-                write(key, x + 2 + marks, y, places[0].name, style, 4)
+                write(key, x + 3 + marks, y, places[0].name, style, 4)
         if h < 2:
             return
         for label in self.view.labels:
             if label.hex in corners and label.hex not in busy:
                 x, y = corners[label.hex]
                 write(label.hex, x + 1, y + (1 if h >= 3 else 0) + (1 if h >= 4 else 0), label.name, PROVINCE_NAME, 5)
+
+
+def _extent(view: MapView) -> tuple[int, int, int, int] | None:
+    """Offset (col, row) bounds of the hexes with something on them and of the provinces' land."""
+    offsets = [axial_to_offset(h) for h in (*view.cells, *view.territory)]
+    if not offsets:
+        return None
+    cols = [c for c, _ in offsets]
+    rows = [r for _, r in offsets]
+    return min(cols), max(cols), min(rows), max(rows)
 
 
 def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:

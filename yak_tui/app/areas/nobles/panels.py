@@ -276,8 +276,7 @@ class LegendPanel(Panel):
         if any(not claim.controller for claim in view.territory.values()):
             legend.append(Content.assemble(("■ ", "$foreground 30%"), ("no ruler", "dim")))
         legend += [Content(""), Content.assemble(("♜▲●¤≈† ", "bold"), "places"),
-                   Content.assemble(("♞", "bold $accent"), " forces (owner's colour)  ", ("♟", "bold $secondary"),
-                                    " people"),
+                   Content.assemble(("♞", "bold $accent"), " forces by owner  ", ("♟", "bold $secondary"), " people"),
                    Content.assemble(("│▁", "bold"), " realms meet  ", ("┊", "$foreground 40%"), " provinces")]
         if moving:
             legend.append(Content(""))
