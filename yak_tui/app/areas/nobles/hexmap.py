@@ -309,7 +309,9 @@ class HexMap(Widget, can_focus=True):
         where something else stands); then each province's name on a free hex of its land."""
         if self.view is None:
             return
-        busy = {key for key, cell in self.view.cells.items() if cell.places} | set(self.notes) | {self.cursor}
+        # A name runs over blank characters only (so never over a note or a mark), and never into
+        # another hex with something on it or the cursor.
+        busy = {key for key, cell in self.view.cells.items() if cell.places} | {self.cursor}
         taken: set[tuple[int, int]] = set()
 
         def write(key: Hex, x: int, y: int, text: str, style: str, shortest: int) -> None:
@@ -317,7 +319,7 @@ class HexMap(Widget, can_focus=True):
             while len(run) < len(text) and 0 <= y < len(grid) and 0 <= x + len(run) < len(grid[0]):
                 at = (x + len(run), y)
                 owner = self._hits.get(at)
-                own = owner == key and key not in self.notes
+                own = owner == key
                 if at in taken or grid[y][at[0]][0] not in FREE_CHARS or not (own or owner not in busy):
                     break
                 run.append(at[0])
@@ -337,7 +339,7 @@ class HexMap(Widget, can_focus=True):
             style = "bold reverse" if key == self.cursor else "bold $foreground"
             if h >= 3:
                 write(key, x + 3, y, places[0].name, style, 3)
-            elif h == 2 and key not in self.notes:
+            elif h == 2:
                 write(key, x + 1, y + 1, places[0].name, style, 3)
             elif h == 1:
                 marks = len(_force_owners(cell)[:2]) + (1 if cell.characters else 0)
