@@ -19,7 +19,7 @@ from yak_tui.areas.nobles import (
     movers_at,
 )
 from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.hexgrid import Hex, claim_hexes, hex_distance, hex_line
+from yak_tui.kernel.hexgrid import Hex, axial_to_offset, claim_hexes, hex_distance, hex_line
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
@@ -121,3 +121,14 @@ def test_a_ship_makes_a_voyage() -> None:
     fleet = next(p for p in movers_at(view, (2, 5)) if p.id == "elbreth-fleet")
     preview = move_preview(world, GM, view, fleet, (1, 6))
     assert preview.ok and preview.kind == "voyage" and preview.hexes == 1
+
+
+def test_the_land_stops_at_the_worlds_extent() -> None:
+    data: dict[str, Any] = orjson.loads(orjson.dumps(build_world()))
+    data["meta"]["world"]["map"] = {"columns": 14, "rows": 10}
+    view = map_view(World(data), GM)
+    assert view.extent == (14, 10)
+    assert view.territory and all(0 <= axial_to_offset(h)[0] < 14 and 0 <= axial_to_offset(h)[1] < 10
+                                  for h in view.territory)
+    unbounded = map_view(demo(), GM)
+    assert unbounded.extent is None and len(view.territory) < len(unbounded.territory)

@@ -110,6 +110,7 @@ class MapView(NamedTuple):
     where: dict[str, tuple[int, int]]  # "table:id" -> the hex it stands on
     territory: Mapping[tuple[int, int], Claim] = {}  # the provinces' land, tinted by ruler
     labels: tuple[ProvinceLabel, ...] = ()
+    extent: tuple[int, int] | None = None  # (columns, rows) in offset hexes, when the world gives one
 
 
 def _as_hex(value: Any) -> tuple[int, int] | None:
@@ -173,7 +174,8 @@ def map_view(world: World, viewer: Identity) -> MapView:
     for pid in provinces:
         if pid in first_place:
             index[f"provinces:{pid}"] = first_place[pid]
-    territory, labels = _territory(pcs, provinces, index, colour, set(cells))
+    extent = _extent(world.meta.get("map"))
+    territory, labels = _territory(pcs, provinces, index, colour, set(cells), extent)
     built = {h: HexCell(h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"],
                         tuple(c["places"])) for h, c in cells.items()}
     home = None
@@ -184,15 +186,23 @@ def map_view(world: World, viewer: Identity) -> MapView:
     if home is None and built:
         home = min(built, key=lambda h: (h[1], h[0]))
     legend = tuple((k, str(d.get("name", k)), colour.get(k, "")) for k, d in sorted(kingdoms.items()))
-    return MapView(built, legend, home, index, territory, labels)
+    return MapView(built, legend, home, index, territory, labels, extent)
+
+
+def _extent(size: Any) -> tuple[int, int] | None:
+    """The world's `map` extent as (columns, rows), if it has a valid one."""
+    if isinstance(size, Mapping) and all(isinstance(size.get(k), int) and size[k] > 0 for k in ("columns", "rows")):
+        return int(size["columns"]), int(size["rows"])
+    return None
 
 
 def _territory(pcs: Mapping[str, Mapping[str, Any]], provinces: Mapping[str, Mapping[str, Any]],
                index: Mapping[str, tuple[int, int]], colour: Mapping[str, str],
-               occupied: set[tuple[int, int]]) -> tuple[dict[tuple[int, int], Claim], tuple[ProvinceLabel, ...]]:
+               occupied: set[tuple[int, int]], extent: tuple[int, int] | None
+               ) -> tuple[dict[tuple[int, int], Claim], tuple[ProvinceLabel, ...]]:
     """The provinces' land (every hex within TERRITORY_RADIUS of a place goes to the nearest
-    place's province) and a hex for each province's name: one pass over the places and one over
-    the land, never provinces × hexes."""
+    place's province, none off the world's extent) and a hex for each province's name: one pass
+    over the places and one over the land, never provinces × hexes."""
     claims: dict[str, Claim] = {}
     for pid, doc in provinces.items():
         ruler = str(doc.get("kingdom") or "")
@@ -200,6 +210,10 @@ def _territory(pcs: Mapping[str, Mapping[str, Any]], provinces: Mapping[str, Map
     seeds = [(index[f"pcs:{pc_id}"], claims[str(pc.get("province"))]) for pc_id, pc in sorted(pcs.items())
              if f"pcs:{pc_id}" in index and str(pc.get("province")) in claims]
     land = {(h.q, h.r): claim for h, claim in claim_hexes(seeds, TERRITORY_RADIUS).items()}
+    if extent is not None:
+        columns, rows = extent
+        land = {h: claim for h, claim in land.items()
+                if 0 <= axial_to_offset(h)[0] < columns and 0 <= axial_to_offset(h)[1] < rows}
     # The name goes on the free hex of its land nearest the land's middle (in drawn rows and columns).
     sums: dict[str, list[int]] = {}
     for h, claim in land.items():

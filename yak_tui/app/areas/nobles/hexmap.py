@@ -353,8 +353,11 @@ class HexMap(Widget, can_focus=True):
 
 
 def _extent(view: MapView) -> tuple[int, int, int, int] | None:
-    """Offset (col, row) bounds of the hexes with something on them and of the provinces' land."""
+    """Offset (col, row) bounds of the hexes with something on them, of the provinces' land and
+    of the world's extent (the whole map the GM gave)."""
     offsets = [axial_to_offset(h) for h in (*view.cells, *view.territory)]
+    if view.extent is not None:
+        offsets += [(0, 0), (view.extent[0] - 1, view.extent[1] - 1)]
     if not offsets:
         return None
     cols = [c for c, _ in offsets]
