@@ -154,6 +154,8 @@ class MapScreen(YakScreen):
         self.query_one(MapPanel).show(self.view)
         if self.mover is not None and f"{self.mover.table}:{self.mover.id}" not in self.view.where:
             self._leave_move_mode()  # it is gone from the map (removed, or the identity changed)
+        elif self.mover is not None:
+            self._check_move()  # the world changed under the preview: check it again
         self._overlay()
         self._fit()
         self._legend()
