@@ -152,8 +152,9 @@ class MapScreen(YakScreen):
         else:  # another noble was chosen while the map was being built
             self._load_noble(self.yak.world)
         self.query_one(MapPanel).show(self.view)
-        if self.mover is not None and f"{self.mover.table}:{self.mover.id}" not in self.view.where:
-            self._leave_move_mode()  # it is gone from the map (removed, or the identity changed)
+        if self.mover is not None and (not self.identity.is_gm
+                                       or f"{self.mover.table}:{self.mover.id}" not in self.view.where):
+            self._leave_move_mode()  # not the GM any longer (hotseat), or it is gone from the map
         elif self.mover is not None:
             self._check_move()  # the world changed under the preview: check it again
         self._overlay()
