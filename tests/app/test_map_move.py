@@ -189,3 +189,14 @@ async def test_only_the_gm_enters_move_mode(save_path: Path) -> None:
         assert app.screen.mover is None and on_top(app, MapScreen)
         assert save_path.read_bytes() == before
 
+
+
+async def test_the_kept_map_lines_are_redrawn_in_the_other_theme(save_path: Path) -> None:
+    """The map keeps a strip per line on screen; a theme change must not show the old colours."""
+    app = make_app(save_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        hexmap = await open_map(app, pilot)
+        land = land_of(hexmap, "elbreth")[0]
+        dark = background_at(hexmap, land)
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: background_at(hexmap, land) != dark, what="the other theme's tint")

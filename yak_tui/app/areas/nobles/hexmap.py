@@ -8,7 +8,7 @@ features draw on top through `overlays` (e.g. a Relocate range or the Incite/Usu
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -16,6 +16,9 @@ from textual.content import Content
 from textual.geometry import Region, Spacing
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Visual
 from textual.widget import Widget
 
 from yak_tui.areas.nobles import HexCell, MapView
@@ -26,6 +29,7 @@ Char = tuple[str, str, str]  # a drawn character, its foreground style and its b
 # Cell sizes (width, height) from the most zoomed in to the most compact; `z` zooms in, `Z` out.
 CELL_SIZES = ((12, 4), (8, 3), (6, 2), (4, 1))
 TINT = "22%"  # how strongly a kingdom's colour tints its land
+CURSOR = "reverse bold"  # the cursor cell, drawn over whatever is there
 BORDER = "bold $foreground"  # where two kingdoms' lands meet
 PROVINCE_EDGE = "$foreground 40%"  # between two provinces of one kingdom
 PROVINCE_NAME = "italic $foreground 70%"
@@ -67,12 +71,19 @@ class HexMap(Widget, can_focus=True):
         self.notes: dict[Hex, tuple[str, str]] = {}  # a short text and its style, drawn where there is room
         self._hits: dict[tuple[int, int], Hex] = {}  # drawn character -> hex, for mouse clicks
         self._extent: tuple[int, int, int, int] | None = None  # the view's offset bounds, once per view
+        # Drawing caches: `_version` rises with every new view or overlay; the drawing without the
+        # cursor, the lines with it, and a strip per line on screen.
+        self._version = 0
+        self._drawing: _Drawing | None = None
+        self._rows: tuple[object, list[Content]] | None = None
+        self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
 
     # -- data ---------------------------------------------------------------------------------------
     def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
         first = self.view is None
         self.view = view
         self._extent = _extent(view)
+        self._version += 1
         if (first or not keep_cursor) and view.home is not None:
             self.cursor = view.home
         self.refresh(layout=True)
@@ -82,6 +93,7 @@ class HexMap(Widget, can_focus=True):
         """Backgrounds (and notes) drawn over the hexes; empty dicts clear them."""
         self.overlays = dict(overlays)
         self.notes = dict(notes or {})
+        self._version += 1
         self.refresh()
 
     def cell_at(self, h: Hex) -> HexCell | None:
@@ -178,10 +190,57 @@ class HexMap(Widget, can_focus=True):
 
     # -- drawing ------------------------------------------------------------------------------------
     def render(self) -> Content:
+        """The whole map as one Content (Textual draws it line by line through `render_line`)."""
+        return Content("\n").join(self.render_rows())
+
+    def render_line(self, y: int) -> Strip:
+        """One line of the map: only the lines on screen are turned into strips, and a strip is
+        kept until its line, the width or the widget's style changes (a cursor move redraws the
+        cursor's lines only; at 100x the map is hundreds of lines wider and taller than the screen)."""
+        rows = self.render_rows()
+        width = self.size.width
+        if not 0 <= y < len(rows):
+            return Strip.blank(width, self.visual_style.rich_style)
+        style = self.visual_style
+        kept = self._strips.get(y)
+        if kept is not None and kept[0] is rows[y] and kept[1] == width and kept[2] == style:
+            return kept[3]
+        strips = Visual.to_strips(self, rows[y], width, 1, style)
+        strip = strips[0] if strips else Strip.blank(width, style.rich_style)
+        self._strips[y] = (rows[y], width, style, strip)
+        return strip
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()  # the theme's colours changed: every kept strip is stale
+        super().notify_style_update()
+
+    def render_rows(self) -> list[Content]:
+        """The map's lines with the cursor cell drawn reversed over the kept drawing."""
         if self.view is None:
-            return Content("")
+            return []
+        drawing = self._drawing_now()
+        key = (drawing.key, self.cursor)
+        if self._rows is not None and self._rows[0] == key:
+            return self._rows[1]
+        rows = list(drawing.rows)
+        region = self.cursor_region()
+        for y in range(max(region.y, 0), min(region.bottom, len(rows))):
+            cells = list(drawing.grid[y])
+            for x in range(max(region.x, 0), min(region.right, len(cells))):
+                cells[x] = (cells[x][0], "", CURSOR)
+            rows[y] = _row_content(cells)
+        self._rows = (key, rows)
+        return rows
+
+    def _drawing_now(self) -> _Drawing:
+        """The map without the cursor, drawn again only when the view, the overlays, the zoom or
+        the bounds change."""
         w, h = self._cell_size()
-        c0, c1, r0, r1 = self._bounds()
+        bounds = self._bounds()
+        key = (self._version, self.zoom, bounds)
+        if self._drawing is not None and self._drawing.key == key:
+            return self._drawing
+        c0, c1, r0, r1 = bounds
         origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
         width = (c1 - c0 + 1) * w + w // 2
         height = (r1 - r0 + 1) * h
@@ -191,29 +250,20 @@ class HexMap(Widget, can_focus=True):
         for row in range(r0, r1 + 1):
             for col in range(c0, c1 + 1):
                 ax = offset_to_axial(col, row)
-                key = (ax.q, ax.r)
-                x, y = hex_to_cell(key, w, h)
+                hex_key = (ax.q, ax.r)
+                x, y = hex_to_cell(hex_key, w, h)
                 x -= origin_x
                 y -= origin_y
-                corners[key] = (x, y)
-                for dy, line in enumerate(self._cell_lines(key, w, h)):
+                corners[hex_key] = (x, y)
+                for dy, line in enumerate(self._cell_lines(hex_key, w, h)):
                     for dx, drawn in enumerate(line):
                         if 0 <= y + dy < height and 0 <= x + dx < width:
                             grid[y + dy][x + dx] = drawn
-                            self._hits[(x + dx, y + dy)] = key
+                            self._hits[(x + dx, y + dy)] = hex_key
         self._draw_borders(grid, corners, w, h)
         self._draw_names(grid, corners, w, h)
-        lines = []
-        for row_cells in grid:
-            parts: list[tuple[str, str]] = []
-            for char, fg, bg in row_cells:
-                style = f"{fg} {bg}".strip()
-                if parts and parts[-1][1] == style:
-                    parts[-1] = (parts[-1][0] + char, style)
-                else:
-                    parts.append((char, style))
-            lines.append(Content.assemble(*parts))
-        return Content("\n").join(lines)
+        self._drawing = _Drawing(key, grid, [_row_content(cells) for cells in grid])
+        return self._drawing
 
     def _background(self, key: Hex) -> str:
         """The overlay's background, else the tint of the kingdom that rules the land (or holds the place)."""
@@ -230,10 +280,9 @@ class HexMap(Widget, can_focus=True):
     def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[Char]]:
         """One cell: glyph and marks (forces in their owner's colour), then (where there is room)
         the counts of forces and people, and the overlay's note. Names are written afterwards
-        (`_draw_names`), over the empty hexes beside them. The cursor cell is drawn reversed."""
+        (`_draw_names`), over the empty hexes beside them; the cursor over it all (`render_rows`)."""
         cell = self.cell_at(key)
-        is_cursor = key == self.cursor
-        base = "reverse bold" if is_cursor else self._background(key)
+        base = self._background(key)
         glyph_style = f"bold {cell.colour}" if cell is not None and cell.colour else "bold"
         if cell is None or not cell.glyph:
             glyph, glyph_style = "·", "$foreground 35%"
@@ -249,7 +298,7 @@ class HexMap(Widget, can_focus=True):
             chars: list[Char] = []
             for text, style in parts:
                 for char in text:
-                    chars.append((char, "" if is_cursor else style, base))
+                    chars.append((char, style, base))
             chars = chars[:size]
             while len(chars) < size:
                 chars.append((" ", "", base))
@@ -310,8 +359,8 @@ class HexMap(Widget, can_focus=True):
         if self.view is None:
             return
         # A name runs over blank characters only (so never over a note or a mark), and never into
-        # another hex with something on it or the cursor.
-        busy = {key for key, cell in self.view.cells.items() if cell.places} | {self.cursor}
+        # another hex with something on it.
+        busy = {key for key, cell in self.view.cells.items() if cell.places}
         taken: set[tuple[int, int]] = set()
 
         def write(key: Hex, x: int, y: int, text: str, style: str, shortest: int) -> None:
@@ -336,7 +385,7 @@ class HexMap(Widget, can_focus=True):
             if not places or key not in corners:
                 continue
             x, y = corners[key]
-            style = "bold reverse" if key == self.cursor else "bold $foreground"
+            style = "bold $foreground"
             if h >= 3:
                 write(key, x + 3, y, places[0].name, style, 3)
             elif h == 2:
@@ -350,6 +399,26 @@ class HexMap(Widget, can_focus=True):
             if label.hex in corners and label.hex not in busy:
                 x, y = corners[label.hex]
                 write(label.hex, x + 1, y + (1 if h >= 3 else 0) + (1 if h >= 4 else 0), label.name, PROVINCE_NAME, 5)
+
+
+class _Drawing(NamedTuple):
+    """The map drawn without the cursor: its key, the characters and each line as Content."""
+
+    key: tuple[object, ...]
+    grid: list[list[Char]]
+    rows: list[Content]
+
+
+def _row_content(cells: list[Char]) -> Content:
+    """One line of drawn characters as Content, runs of one style joined."""
+    parts: list[tuple[str, str]] = []
+    for char, fg, bg in cells:
+        style = f"{fg} {bg}".strip()
+        if parts and parts[-1][1] == style:
+            parts[-1] = (parts[-1][0] + char, style)
+        else:
+            parts.append((char, style))
+    return Content.assemble(*parts)
 
 
 def _extent(view: MapView) -> tuple[int, int, int, int] | None:
