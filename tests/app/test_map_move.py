@@ -200,3 +200,30 @@ async def test_the_kept_map_lines_are_redrawn_in_the_other_theme(save_path: Path
         dark = background_at(hexmap, land)
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: background_at(hexmap, land) != dark, what="the other theme's tint")
+
+
+def drawn(hexmap: HexMap) -> list[tuple[str, list[Any]]]:
+    return [(row.plain, list(row.spans)) for row in hexmap.render_rows()]
+
+
+async def test_redrawing_only_the_changed_rows_gives_the_whole_drawing(save_path: Path) -> None:
+    """A path or a range redraws only the rows of hexes it changed: the same map as drawn whole."""
+    app = make_app(save_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        hexmap = await open_map(app, pilot)
+        screen = await start_moving(app, pilot, hexmap, HIGHMOOR, EMPTY)
+        for target in (GREYWATCH, (9, 6), (2, 7)):
+            hexmap.focus_hex(target)
+            await wait_for(pilot, lambda target=target: screen.preview is not None
+                           and screen.preview.target == target and not screen._previewer.pending, what="the preview")
+            await settle(pilot)
+            assert hexmap.notes and target in hexmap.notes
+            in_parts = drawn(hexmap)
+            hexmap._drawing = None  # draw it whole
+            assert drawn(hexmap) == in_parts
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: screen.mover is None, what="move mode over")
+        await settle(pilot)
+        in_parts = drawn(hexmap)
+        hexmap._drawing = None
+        assert drawn(hexmap) == in_parts

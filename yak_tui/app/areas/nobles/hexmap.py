@@ -8,6 +8,7 @@ features draw on top through `overlays` (e.g. a Relocate range or the Incite/Usu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
 from textual import events
@@ -21,8 +22,8 @@ from textual.style import Style
 from textual.visual import Visual
 from textual.widget import Widget
 
-from yak_tui.areas.nobles import HexCell, MapView
-from yak_tui.kernel.hexgrid import axial_to_offset, hex_to_cell, offset_to_axial
+from yak_tui.areas.nobles import HexCell, MapView, ProvinceLabel
+from yak_tui.kernel.hexgrid import axial_to_offset, cell_to_hex, hex_to_cell, offset_to_axial
 
 Hex = tuple[int, int]
 Char = tuple[str, str, str]  # a drawn character, its foreground style and its background
@@ -71,11 +72,12 @@ class HexMap(Widget, can_focus=True):
         self.notes: dict[Hex, tuple[str, str]] = {}  # a short text and its style, drawn where there is room
         self._hits: dict[tuple[int, int], Hex] = {}  # drawn character -> hex, for mouse clicks
         self._extent: tuple[int, int, int, int] | None = None  # the view's offset bounds, once per view
-        # Drawing caches: `_version` rises with every new view or overlay; the drawing without the
-        # cursor, the lines with it, and a strip per line on screen.
+        # Drawing caches: `_version` rises with every new view; the drawing without the cursor
+        # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
         self._version = 0
+        self._by_row = _by_row(None)
         self._drawing: _Drawing | None = None
-        self._rows: tuple[object, list[Content]] | None = None
+        self._rows: tuple[_Drawing, Hex, list[Content]] | None = None
         self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
 
     # -- data ---------------------------------------------------------------------------------------
@@ -93,7 +95,6 @@ class HexMap(Widget, can_focus=True):
         """Backgrounds (and notes) drawn over the hexes; empty dicts clear them."""
         self.overlays = dict(overlays)
         self.notes = dict(notes or {})
-        self._version += 1
         self.refresh()
 
     def cell_at(self, h: Hex) -> HexCell | None:
@@ -219,9 +220,8 @@ class HexMap(Widget, can_focus=True):
         if self.view is None:
             return []
         drawing = self._drawing_now()
-        key = (drawing.key, self.cursor)
-        if self._rows is not None and self._rows[0] == key:
-            return self._rows[1]
+        if self._rows is not None and self._rows[0] is drawing and self._rows[1] == self.cursor:
+            return self._rows[2]
         rows = list(drawing.rows)
         region = self.cursor_region()
         for y in range(max(region.y, 0), min(region.bottom, len(rows))):
@@ -229,41 +229,63 @@ class HexMap(Widget, can_focus=True):
             for x in range(max(region.x, 0), min(region.right, len(cells))):
                 cells[x] = (cells[x][0], "", CURSOR)
             rows[y] = _row_content(cells)
-        self._rows = (key, rows)
+        self._rows = (drawing, self.cursor, rows)
         return rows
 
     def _drawing_now(self) -> _Drawing:
-        """The map without the cursor, drawn again only when the view, the overlays, the zoom or
-        the bounds change."""
+        """The map without the cursor. Drawn whole when the view, the zoom or the bounds change;
+        when only the overlays or notes change (a path, a range), just the rows of hexes whose
+        overlay or note changed are drawn again: names and borders never leave their row."""
         w, h = self._cell_size()
         bounds = self._bounds()
         key = (self._version, self.zoom, bounds)
-        if self._drawing is not None and self._drawing.key == key:
-            return self._drawing
+        old = self._drawing
+        if old is not None and old.key == key and old.overlays is self.overlays and old.notes is self.notes:
+            return old
         c0, c1, r0, r1 = bounds
-        origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
         width = (c1 - c0 + 1) * w + w // 2
-        height = (r1 - r0 + 1) * h
-        grid: list[list[Char]] = [[(" ", "", "")] * width for _ in range(height)]
-        corners: dict[Hex, tuple[int, int]] = {}
-        self._hits = {}
-        for row in range(r0, r1 + 1):
-            for col in range(c0, c1 + 1):
-                ax = offset_to_axial(col, row)
-                hex_key = (ax.q, ax.r)
-                x, y = hex_to_cell(hex_key, w, h)
-                x -= origin_x
-                y -= origin_y
-                corners[hex_key] = (x, y)
-                for dy, line in enumerate(self._cell_lines(hex_key, w, h)):
-                    for dx, drawn in enumerate(line):
-                        if 0 <= y + dy < height and 0 <= x + dx < width:
-                            grid[y + dy][x + dx] = drawn
-                            self._hits[(x + dx, y + dy)] = hex_key
-        self._draw_borders(grid, corners, w, h)
-        self._draw_names(grid, corners, w, h)
-        self._drawing = _Drawing(key, grid, [_row_content(cells) for cells in grid])
+        if old is not None and old.key == key:
+            grid = list(old.grid)
+            lines = list(old.rows)
+            changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
+            rows = sorted({r for _, r in changed if r0 <= r <= r1})
+        else:
+            grid = [[] for _ in range((r1 - r0 + 1) * h)]
+            lines = [Content("")] * len(grid)
+            rows = list(range(r0, r1 + 1))
+            self._hits = {}
+            self._by_row = _by_row(self.view)
+        for row in rows:
+            first = (row - r0) * h
+            for dy in range(h):
+                grid[first + dy] = [(" ", "", "")] * width
+            self._draw_band(grid, row, bounds, w, h)
+            for dy in range(h):
+                lines[first + dy] = _row_content(grid[first + dy])
+        self._drawing = _Drawing(key, grid, lines, self.overlays, self.notes)
         return self._drawing
+
+    def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
+                   h: int) -> None:
+        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names."""
+        c0, c1, r0, _ = bounds
+        origin = hex_to_cell(offset_to_axial(c0, r0), w, h)
+        height, width = len(grid), len(grid[0])
+        corners: dict[Hex, tuple[int, int]] = {}
+        for col in range(c0, c1 + 1):
+            ax = offset_to_axial(col, row)
+            key = (ax.q, ax.r)
+            x, y = hex_to_cell(key, w, h)
+            x -= origin[0]
+            y -= origin[1]
+            corners[key] = (x, y)
+            for dy, line in enumerate(self._cell_lines(key, w, h)):
+                for dx, drawn in enumerate(line):
+                    if 0 <= y + dy < height and 0 <= x + dx < width:
+                        grid[y + dy][x + dx] = drawn
+                        self._hits[(x + dx, y + dy)] = key
+        self._draw_borders(grid, corners, origin, w, h)
+        self._draw_names(grid, corners, row, w, h)
 
     def _background(self, key: Hex) -> str:
         """The overlay's background, else the tint of the kingdom that rules the land (or holds the place)."""
@@ -319,7 +341,8 @@ class HexMap(Widget, can_focus=True):
             lines.append(styled([], w))
         return lines
 
-    def _draw_borders(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], w: int, h: int) -> None:
+    def _draw_borders(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], origin: tuple[int, int],
+                      w: int, h: int) -> None:
         """Where the land of one kingdom meets another's: a bar down the west edge of a cell and a
         line under it; between two provinces of the same kingdom, a faint dotted bar."""
         if self.view is None:
@@ -329,7 +352,7 @@ class HexMap(Widget, can_focus=True):
             claim = land.get(key)
             if claim is None:
                 continue
-            west = land.get(self._hits.get((x - 1, y), key))
+            west = land.get((key[0] - 1, key[1]))
             if west is not None and west.controller != claim.controller:
                 mark, style = "│", BORDER
             elif west is not None and west.province != claim.province:
@@ -340,12 +363,13 @@ class HexMap(Widget, can_focus=True):
                 if 0 <= y + dy < len(grid) and 0 <= x < len(grid[0]) and grid[y + dy][x][0] == " ":
                     grid[y + dy][x] = (mark, style, grid[y + dy][x][2])
             bottom = y + h - 1
-            if not 0 <= bottom < len(grid) - 1:
+            if not 0 <= bottom < len(grid):
                 continue
             for dx in range(w):
                 if not 0 <= x + dx < len(grid[0]):
                     continue
-                below = land.get(self._hits.get((x + dx, bottom + 1), key))
+                under = cell_to_hex(x + dx + origin[0], bottom + 1 + origin[1], w, h)
+                below = land.get((under.q, under.r))
                 if below is not None and below.controller != claim.controller:
                     char, fg, bg = grid[bottom][x + dx]
                     if char == " " and h > 1:
@@ -353,14 +377,15 @@ class HexMap(Widget, can_focus=True):
                     else:
                         grid[bottom][x + dx] = (char, f"{fg or BORDER} underline", bg)
 
-    def _draw_names(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], w: int, h: int) -> None:
+    def _draw_names(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], row: int, w: int,
+                    h: int) -> None:
         """Each place's full name beside its glyph, running on over empty hexes (cut with … only
         where something else stands); then each province's name on a free hex of its land."""
         if self.view is None:
             return
         # A name runs over blank characters only (so never over a note or a mark), and never into
         # another hex with something on it.
-        busy = {key for key, cell in self.view.cells.items() if cell.places}
+        cells, labels, busy = self._by_row.cells.get(row, ()), self._by_row.labels.get(row, ()), self._by_row.busy
         taken: set[tuple[int, int]] = set()
 
         def write(key: Hex, x: int, y: int, text: str, style: str, shortest: int) -> None:
@@ -380,7 +405,7 @@ class HexMap(Widget, can_focus=True):
                 grid[y][cx] = (char, style, grid[y][cx][2])
                 taken.add((cx, y))
 
-        for key, cell in sorted(self.view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        for key, cell in cells:
             places = [p for p in cell.places if p.table == "pcs"]
             if not places or key not in corners:
                 continue
@@ -395,18 +420,46 @@ class HexMap(Widget, can_focus=True):
                 write(key, x + 3 + marks, y, places[0].name, style, 4)
         if h < 2:
             return
-        for label in self.view.labels:
+        for label in labels:
             if label.hex in corners and label.hex not in busy:
                 x, y = corners[label.hex]
                 write(label.hex, x + 1, y + (1 if h >= 3 else 0) + (1 if h >= 4 else 0), label.name, PROVINCE_NAME, 5)
 
 
 class _Drawing(NamedTuple):
-    """The map drawn without the cursor: its key, the characters and each line as Content."""
+    """The map drawn without the cursor: its key, the characters, each line as Content, and the
+    overlays and notes it was drawn with."""
 
     key: tuple[object, ...]
     grid: list[list[Char]]
     rows: list[Content]
+    overlays: dict[Hex, str]
+    notes: dict[Hex, tuple[str, str]]
+
+
+class _ByRow(NamedTuple):
+    """A view's hexes with something on them and its province names, by row (once per view)."""
+
+    cells: dict[int, list[tuple[Hex, HexCell]]]
+    labels: dict[int, list[ProvinceLabel]]
+    busy: set[Hex]
+
+
+def _by_row(view: MapView | None) -> _ByRow:
+    cells: dict[int, list[tuple[Hex, HexCell]]] = {}
+    labels: dict[int, list[ProvinceLabel]] = {}
+    if view is None:
+        return _ByRow(cells, labels, set())
+    for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        cells.setdefault(key[1], []).append((key, cell))
+    for label in view.labels:
+        labels.setdefault(label.hex[1], []).append(label)
+    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places})
+
+
+def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
+    """The hexes whose entry differs between two overlay (or note) maps."""
+    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
 
 
 def _row_content(cells: list[Char]) -> Content:
