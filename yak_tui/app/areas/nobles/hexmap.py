@@ -1,9 +1,16 @@
 """The hex map: axial (q, r) hexes laid out by `yak_tui.kernel.hexgrid` (pointy-top, odd-r rows).
 
-Each hex that holds something shows its place glyph in its controller's colour and a mark for
-forces (♞) and people (♟) there; the cursor moves with the arrow keys (or hjkl). Other screens'
-features draw on top through `overlays` (e.g. a Relocate range or the Incite/Usurp targets):
-`hexmap.overlays = {(q, r): "on $secondary 30%", ...}`.
+Each province's land is tinted by the kingdom that rules it, with a bar and a line where two
+kingdoms' lands meet; each hex that holds something shows its place glyph in its controller's
+colour, forces (♞) in their owner's colour and people (♟), and the places' and provinces' full
+names run over the empty hexes beside them. The cursor moves with the arrow keys (or hjkl).
+Other screens' features draw on top through `set_overlays` (a Relocate range, a move's path):
+backgrounds and short notes by hex.
+
+The map can be far larger than the screen (hundreds of columns on a big world), so it is drawn
+line by line (`render_line`): the drawing without the cursor is kept until the view, zoom or
+bounds change, new overlays redraw only the rows of hexes they change, the cursor is laid over
+its own lines, and only the lines on screen become strips.
 """
 
 from __future__ import annotations
