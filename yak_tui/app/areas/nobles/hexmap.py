@@ -54,6 +54,8 @@ class HexMap(Widget, can_focus=True):
     }
     """
 
+    ALLOW_SELECT = False  # a click moves the cursor; the map is no text to copy
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "move(-1, 0)", "West", show=False),
         Binding("right,l", "move(1, 0)", "East", show=False),
