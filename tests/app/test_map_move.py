@@ -227,3 +227,13 @@ async def test_redrawing_only_the_changed_rows_gives_the_whole_drawing(save_path
         in_parts = drawn(hexmap)
         hexmap._drawing = None
         assert drawn(hexmap) == in_parts
+
+
+async def test_a_click_on_a_hex_puts_the_cursor_there(save_path: Path) -> None:
+    app = make_app(save_path)
+    async with app.run_test(size=(160, 48)) as pilot:
+        hexmap = await open_map(app, pilot)
+        thornfield = (9, 4)
+        region = hexmap.hex_region(thornfield)
+        await pilot.click(HexMap, offset=(region.x + 1, region.y))
+        await wait_for(pilot, lambda: hexmap.cursor == thornfield, what="the cursor on the clicked hex")
