@@ -174,9 +174,9 @@ async def test_the_viewport_follows_the_cursor_at_80x24(save_path: Path) -> None
     async with app.run_test(size=(80, 24)) as pilot:
         hexmap = await open_map(app, pilot)
         scroll = app.screen.query_one("#map-scroll")
-        await pilot.press("z")  # the roomiest cells: the map no longer fits, so it scrolls
-        await wait_for(pilot, lambda: hexmap.zoom == 0)
-        assert hexmap.natural_size(0)[0] > scroll.size.width
+        await pilot.press("z", "z")  # zoomed in to 8x3 cells: the map no longer fits, so it scrolls
+        await wait_for(pilot, lambda: CELL_SIZES[hexmap.zoom] == (8, 3))
+        assert hexmap.natural_size(hexmap.zoom)[0] > scroll.size.width
         await pilot.press(*["j"] * 9, *["l"] * 6)  # hjkl move too
 
         def cursor_in_view() -> bool:

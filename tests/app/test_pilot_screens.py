@@ -132,7 +132,7 @@ async def test_map_moves_the_cursor_and_describes_the_hex(save_path: Path) -> No
         assert hexmap.cursor == (5, 3)
         await pilot.press("left", "down")
         assert hexmap.cursor != (4, 3)
-        await pilot.press("z")  # zoom toggles the cell size
+        await pilot.press("z")  # zoom in
         assert "Kingdom of Varos" in screen_text(app)  # legend
 
 

@@ -9,8 +9,8 @@ range) belong to the nobles area, which measures with `hex_distance`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Iterable, Iterator
+from typing import NamedTuple, TypeVar
 
 from yak_tui.kernel.errors import RuleInputError
 
@@ -19,7 +19,9 @@ __all__ = [
     "Hex",
     "axial_to_offset",
     "cell_to_hex",
+    "claim_hexes",
     "hex_distance",
+    "hex_line",
     "hex_ring",
     "hex_to_cell",
     "hexes_within",
@@ -41,6 +43,7 @@ class Hex(NamedTuple):
 
 
 HexLike = Hex | tuple[int, int]
+T = TypeVar("T")
 
 # East, then counter-clockwise: the same order every time, so drawings and tests are stable.
 DIRECTIONS: tuple[Hex, ...] = (
@@ -98,6 +101,55 @@ def hexes_within(center: HexLike, radius: int) -> tuple[Hex, ...]:
                 yield Hex(center.q + dq, center.r + dr)
 
     return tuple(sorted(walk(), key=lambda h: (h.r, h.q)))
+
+
+def hex_line(a: HexLike, b: HexLike) -> tuple[Hex, ...]:
+    """The hexes a straight line from `a` to `b` crosses, both ends included (distance + 1 of them):
+    the path a move is drawn along."""
+    a, b = _hex(a), _hex(b)
+    steps = hex_distance(a, b)
+    if steps == 0:
+        return (a,)
+    out: list[Hex] = []
+    for i in range(steps + 1):
+        t = i / steps
+        # Nudged off the exact midpoints so that a line along a hex edge always picks the same side.
+        q = a.q + (b.q - a.q) * t + 1e-6
+        r = a.r + (b.r - a.r) * t + 1e-6
+        s = -q - r
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        out.append(Hex(rq, rr))
+    return tuple(out)
+
+
+def claim_hexes(seeds: Iterable[tuple[HexLike, T]], radius: int) -> dict[Hex, T]:
+    """Every hex within `radius` of a seed, claimed by its nearest seed (a tie goes to the seed
+    given first): one breadth-first pass from all seeds at once, so the cost is the hexes
+    claimed, not hexes × seeds. The map tints a province's land with it."""
+    if radius < 0:
+        raise RuleInputError(f"a radius is 0 or more, not {radius}")
+    claimed: dict[Hex, T] = {}
+    frontier: list[Hex] = []
+    for h, owner in seeds:
+        h = _hex(h)
+        if h not in claimed:
+            claimed[h] = owner
+            frontier.append(h)
+    for _ in range(radius):
+        following: list[Hex] = []
+        for h in frontier:
+            owner = claimed[h]
+            for n in neighbours(h):
+                if n not in claimed:
+                    claimed[n] = owner
+                    following.append(n)
+        frontier = following
+    return claimed
 
 
 def axial_to_offset(h: HexLike) -> tuple[int, int]:

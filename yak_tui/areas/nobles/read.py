@@ -16,8 +16,10 @@ from typing import Any, NamedTuple
 from yak_tui.areas.nobles import commands as nobles
 from yak_tui.areas.nobles.rules import OUTCOMES, command_odds, discovery_chance, relocate_range
 from yak_tui.kernel.audience import visible_table
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.hexgrid import Hex, hex_distance
+from yak_tui.kernel.commands import CommandError, validate_only
+from yak_tui.kernel.errors import YakError
+from yak_tui.kernel.forms import problem_of
+from yak_tui.kernel.hexgrid import Hex, axial_to_offset, claim_hexes, hex_distance, hex_line
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
@@ -60,11 +62,55 @@ class HexCell(NamedTuple):
         return sum(1 for p in self.places if p.table == "characters")
 
 
+# Map colours for kingdoms the GM gave none: mid tones that read on the dark and the light theme
+# alike (as a 22% tint behind the hexes and as a foreground). A kingdom keeps its colour: the
+# kingdoms without one take the palette's colours in the order of their ids, skipping any colour
+# another kingdom already chose.
+KINGDOM_PALETTE = ("#d4a017", "#3a7bd5", "#b03a2e", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#c2185b",
+                   "#7f8c8d", "#6b8e23")
+# How far a province's land reaches from its places, in hexes (each hex goes to the nearest place).
+TERRITORY_RADIUS = 2
+
+
+def kingdom_colours(kingdoms: Mapping[str, Mapping[str, Any]]) -> dict[str, str]:
+    """Each kingdom's map colour: its own `color`, else the next unused palette colour (stable:
+    by id, so a redraw or another viewer gives the same colours)."""
+    chosen = {k: str(d.get("color") or "") for k, d in kingdoms.items()}
+    taken = {c.lower() for c in chosen.values() if c}
+    spare = [c for c in KINGDOM_PALETTE if c.lower() not in taken] or list(KINGDOM_PALETTE)
+    index = 0
+    for kid in sorted(chosen):
+        if not chosen[kid]:
+            chosen[kid] = spare[index % len(spare)]
+            index += 1
+    return chosen
+
+
+class Claim(NamedTuple):
+    """A hex of a province's land: the province, and the kingdom that rules it (its tint)."""
+
+    province: str
+    province_name: str
+    controller: str  # "" when no kingdom rules the province
+    colour: str
+
+
+class ProvinceLabel(NamedTuple):
+    """Where a province's name is written: a hex of its land near the middle, free of places."""
+
+    province: str
+    name: str
+    hex: tuple[int, int]
+
+
 class MapView(NamedTuple):
     cells: dict[tuple[int, int], HexCell]
     legend: tuple[tuple[str, str, str], ...]  # (kingdom id, name, colour)
     home: tuple[int, int] | None  # where the cursor starts: the viewer's capital or whereabouts
     where: dict[str, tuple[int, int]]  # "table:id" -> the hex it stands on
+    territory: Mapping[tuple[int, int], Claim] = {}  # the provinces' land, tinted by ruler
+    labels: tuple[ProvinceLabel, ...] = ()
+    extent: tuple[int, int] | None = None  # (columns, rows) in offset hexes, when the world gives one
 
 
 def _as_hex(value: Any) -> tuple[int, int] | None:
@@ -76,7 +122,7 @@ def _as_hex(value: Any) -> tuple[int, int] | None:
 def map_view(world: World, viewer: Identity) -> MapView:
     """The hexes that hold something the viewer may see: places, forces and people."""
     kingdoms = visible_table(world, viewer, "kingdoms")
-    colour = {k: str(d.get("color", "")) for k, d in kingdoms.items()}
+    colour = kingdom_colours(kingdoms)
     cells: dict[tuple[int, int], dict[str, Any]] = {}
     index: dict[str, tuple[int, int]] = {}
     pcs = visible_table(world, viewer, "pcs")
@@ -124,9 +170,12 @@ def map_view(world: World, viewer: Identity) -> MapView:
     for pc_id, pc in sorted(pcs.items()):
         if f"pcs:{pc_id}" in index:
             first_place.setdefault(pc.get("province"), index[f"pcs:{pc_id}"])
-    for pid in visible_table(world, viewer, "provinces"):
+    provinces = visible_table(world, viewer, "provinces")
+    for pid in provinces:
         if pid in first_place:
             index[f"provinces:{pid}"] = first_place[pid]
+    extent = _extent(world.meta.get("map"))
+    territory, labels = _territory(pcs, provinces, index, colour, set(cells), extent)
     built = {h: HexCell(h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"],
                         tuple(c["places"])) for h, c in cells.items()}
     home = None
@@ -137,7 +186,53 @@ def map_view(world: World, viewer: Identity) -> MapView:
     if home is None and built:
         home = min(built, key=lambda h: (h[1], h[0]))
     legend = tuple((k, str(d.get("name", k)), colour.get(k, "")) for k, d in sorted(kingdoms.items()))
-    return MapView(built, legend, home, index)  # (cells, legend, home, where)
+    return MapView(built, legend, home, index, territory, labels, extent)
+
+
+def _extent(size: Any) -> tuple[int, int] | None:
+    """The world's `map` extent as (columns, rows), if it has a valid one."""
+    if isinstance(size, Mapping) and all(isinstance(size.get(k), int) and size[k] > 0 for k in ("columns", "rows")):
+        return int(size["columns"]), int(size["rows"])
+    return None
+
+
+def _territory(pcs: Mapping[str, Mapping[str, Any]], provinces: Mapping[str, Mapping[str, Any]],
+               index: Mapping[str, tuple[int, int]], colour: Mapping[str, str],
+               occupied: set[tuple[int, int]], extent: tuple[int, int] | None
+               ) -> tuple[dict[tuple[int, int], Claim], tuple[ProvinceLabel, ...]]:
+    """The provinces' land (every hex within TERRITORY_RADIUS of a place goes to the nearest
+    place's province, none off the world's extent) and a hex for each province's name: one pass
+    over the places and one over the land, never provinces × hexes."""
+    claims: dict[str, Claim] = {}
+    for pid, doc in provinces.items():
+        ruler = str(doc.get("kingdom") or "")
+        claims[pid] = Claim(pid, str(doc.get("name", pid)), ruler, colour.get(ruler, ""))
+    seeds = [(index[f"pcs:{pc_id}"], claims[str(pc.get("province"))]) for pc_id, pc in sorted(pcs.items())
+             if f"pcs:{pc_id}" in index and str(pc.get("province")) in claims]
+    land = {(h.q, h.r): claim for h, claim in claim_hexes(seeds, TERRITORY_RADIUS).items()}
+    if extent is not None:
+        columns, rows = extent
+        land = {h: claim for h, claim in land.items()
+                if 0 <= axial_to_offset(h)[0] < columns and 0 <= axial_to_offset(h)[1] < rows}
+    # The name goes on the free hex of its land nearest the land's middle (in drawn rows and columns).
+    sums: dict[str, list[int]] = {}
+    for h, claim in land.items():
+        col, row = axial_to_offset(h)
+        total = sums.setdefault(claim.province, [0, 0, 0])
+        total[0] += col
+        total[1] += row
+        total[2] += 1
+    best: dict[str, tuple[tuple[float, int, int], tuple[int, int]]] = {}
+    for h, claim in land.items():
+        if h in occupied:
+            continue
+        col, row = axial_to_offset(h)
+        total = sums[claim.province]
+        key = ((col - total[0] / total[2]) ** 2 + (row - total[1] / total[2]) ** 2, row, col)
+        if claim.province not in best or key < best[claim.province][0]:
+            best[claim.province] = (key, h)
+    labels = tuple(ProvinceLabel(pid, claims[pid].province_name, h) for pid, (_, h) in sorted(best.items()))
+    return land, labels
 
 
 def map_data(world: World, viewer: Identity) -> MapView:
@@ -145,7 +240,7 @@ def map_data(world: World, viewer: Identity) -> MapView:
     the unit's id), who would otherwise be on no hex at all."""
     view = map_view(world, viewer)
     units = visible_table(world, viewer, "units")
-    kingdoms = visible_table(world, viewer, "kingdoms")
+    colours = kingdom_colours(visible_table(world, viewer, "kingdoms"))
     extra: dict[HexKey, list[Place]] = {}
     where = dict(view.where)
     for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
@@ -157,7 +252,7 @@ def map_data(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         kingdom = str(doc.get("kingdom") or "")
-        colour = str(kingdoms.get(kingdom, {}).get("color", ""))
+        colour = colours.get(kingdom, "")
         extra.setdefault(h, []).append(Place("characters", cid, str(doc.get("name", cid)),
                                              f"{doc.get('title', '')} · with {unit.get('name', location)}",
                                              kingdom, colour))
@@ -169,6 +264,83 @@ def map_data(world: World, viewer: Identity) -> MapView:
         cell = cells.get(h) or HexCell(h[0], h[1], "", "", "", "")
         cells[h] = cell._replace(places=(*cell.places, *places))
     return view._replace(cells=cells, where=where)
+
+
+# -- the GM's move mode ----------------------------------------------------------------------------
+
+MOVERS = ("units", "characters")
+
+
+class MovePreview(NamedTuple):
+    """What `gm-move` would do with a unit or character sent to the cursor hex, checked on a
+    trial of the world (nothing written): the path, its length, a march or a voyage, or the
+    command's refusal."""
+
+    table: str  # units | characters
+    id: str
+    name: str
+    start: HexKey
+    target: HexKey
+    path: tuple[HexKey, ...]  # a straight line, both ends included
+    hexes: int
+    kind: str  # march | voyage (units), travel (a character to a place) or ride (with a unit)
+    destination: str  # the place or unit it goes to, or "hex q,r"
+    params: dict[str, str]  # the gm-move parameters Enter runs
+    problem: str  # why the move would be refused; "" when it would run
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+def movers_at(view: MapView, h: HexKey) -> tuple[Place, ...]:
+    """The units, then the characters, standing on a hex of the map (what move mode can pick)."""
+    cell = view.cells.get(h)
+    if cell is None:
+        return ()
+    return tuple(p for table in MOVERS for p in cell.places if p.table == table)
+
+
+def move_preview(world: World, viewer: Identity, view: MapView, mover: Place, target: HexKey) -> MovePreview:
+    """`gm-move` for `mover` (a unit or character of the map) to the hex `target`, as a preview.
+
+    A unit goes to the place on that hex (else to the bare hex); a character to the place, else
+    rides with a unit there (his own kingdom's first). The places and units on the hex come from
+    the map's own cells, so a preview reads no table whole."""
+    start = view.where.get(f"{mover.table}:{mover.id}", target)
+    path = tuple((h.q, h.r) for h in hex_line(start, target))
+    cell = view.cells.get(target)
+    places = [p for p in cell.places if p.table == "pcs"] if cell else []
+    units = [p for p in cell.places if p.table == "units" and p.id != mover.id] if cell else []
+    params: dict[str, str] = {"unit" if mover.table == "units" else "character": mover.id}
+    destination = f"hex {target[0]},{target[1]}"
+    kind = "march"
+    if places:
+        params["to"], destination = places[0].id, places[0].name
+    elif mover.table == "units":
+        params["to"] = f"{target[0]},{target[1]}"
+    elif units:
+        ride = sorted(units, key=lambda u: u.kingdom != mover.kingdom)[0]
+        params["to"], destination, kind = ride.id, ride.name, "ride"
+    steps = len(path) - 1
+
+    def preview(kind: str, problem: str) -> MovePreview:
+        return MovePreview(mover.table, mover.id, mover.name, start, target, path, steps, kind, destination,
+                           params, problem)
+
+    if mover.table == "characters" and kind != "ride":
+        kind = "travel"
+    if target == start:
+        return preview(kind, f"{mover.name} is already here: move the cursor to where he goes")
+    if "to" not in params:
+        return preview(kind, "a character goes to a place or with a unit, and this hex has neither")
+    try:
+        result = validate_only(world, viewer, "gm-move", params)
+    except YakError as error:
+        return preview(kind, problem_of(error).message())
+    if mover.table == "units":
+        kind = "voyage" if result.data.get("voyage") else "march"
+    return preview(kind, "")
 
 
 # -- whom the viewer may move ------------------------------------------------------------------------
@@ -193,6 +365,7 @@ def commanders(world: World, viewer: Identity) -> tuple[Commander, ...]:
     kingdom's, a player's himself (a character's `location` is private to its kingdom)."""
     kinds = nobles.commander_kinds()
     kingdoms = visible_table(world, viewer, "kingdoms")
+    colours = kingdom_colours(kingdoms)
     out: list[Commander] = []
     for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
         if "location" not in doc or not doc.get("alive", True) or not doc.get("kingdom"):
@@ -209,7 +382,7 @@ def commanders(world: World, viewer: Identity) -> tuple[Commander, ...]:
                  else f"with {world.display_name('units', location)}")
         out.append(Commander(cid, str(doc.get("name", cid)), str(doc.get("title", "")), kind, kingdom,
                              str(kingdoms.get(kingdom, {}).get("name", kingdom)),
-                             str(kingdoms.get(kingdom, {}).get("color", "")), (h.q, h.r), where,
+                             colours.get(kingdom, ""), (h.q, h.r), where,
                              str(doc.get("status") or "fresh")))
     return tuple(sorted(out, key=lambda c: (c.kingdom_name, c.name)))
 

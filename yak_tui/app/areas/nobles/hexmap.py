@@ -1,14 +1,22 @@
 """The hex map: axial (q, r) hexes laid out by `yak_tui.kernel.hexgrid` (pointy-top, odd-r rows).
 
-Each hex that holds something shows its place glyph in its controller's colour and a mark for
-forces (♞) and people (♟) there; the cursor moves with the arrow keys (or hjkl). Other screens'
-features draw on top through `overlays` (e.g. a Relocate range or the Incite/Usurp targets):
-`hexmap.overlays = {(q, r): "on $secondary 30%", ...}`.
+Each province's land is tinted by the kingdom that rules it, with a bar and a line where two
+kingdoms' lands meet; each hex that holds something shows its place glyph in its controller's
+colour, forces (♞) in their owner's colour and people (♟), and the places' and provinces' full
+names run over the empty hexes beside them. The cursor moves with the arrow keys (or hjkl).
+Other screens' features draw on top through `set_overlays` (a Relocate range, a move's path):
+backgrounds and short notes by hex.
+
+The map can be far larger than the screen (hundreds of columns on a big world), so it is drawn
+line by line (`render_line`): the drawing without the cursor is kept until the view, zoom or
+bounds change, new overlays redraw only the rows of hexes they change, the cursor is laid over
+its own lines, and only the lines on screen become strips.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import ClassVar, NamedTuple
 
 from textual import events
 from textual.binding import Binding, BindingType
@@ -16,14 +24,24 @@ from textual.content import Content
 from textual.geometry import Region, Spacing
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
+from textual.style import Style
+from textual.visual import Visual
 from textual.widget import Widget
 
-from yak_tui.areas.nobles import HexCell, MapView
-from yak_tui.kernel.hexgrid import axial_to_offset, hex_to_cell, offset_to_axial
+from yak_tui.areas.nobles import HexCell, MapView, ProvinceLabel
+from yak_tui.kernel.hexgrid import axial_to_offset, cell_to_hex, hex_to_cell, offset_to_axial
 
 Hex = tuple[int, int]
-# Cell sizes (width, height) tried from roomiest to most compact.
-CELL_SIZES = ((8, 3), (6, 2), (4, 1))
+Char = tuple[str, str, str]  # a drawn character, its foreground style and its background
+# Cell sizes (width, height) from the most zoomed in to the most compact; `z` zooms in, `Z` out.
+CELL_SIZES = ((12, 4), (8, 3), (6, 2), (4, 1))
+TINT = "22%"  # how strongly a kingdom's colour tints its land
+CURSOR = "reverse bold"  # the cursor cell, drawn over whatever is there
+BORDER = "bold $foreground"  # where two kingdoms' lands meet
+PROVINCE_EDGE = "$foreground 40%"  # between two provinces of one kingdom
+PROVINCE_NAME = "italic $foreground 70%"
+FREE_CHARS = (" ", "·", "│", "┊", "▁")  # what a name may be written over
 
 
 class HexMap(Widget, can_focus=True):
@@ -35,6 +53,8 @@ class HexMap(Widget, can_focus=True):
         height: auto;
     }
     """
+
+    ALLOW_SELECT = False  # a click moves the cursor; the map is no text to copy
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "move(-1, 0)", "West", show=False),
@@ -60,11 +80,21 @@ class HexMap(Widget, can_focus=True):
         self.overlays: dict[Hex, str] = {}
         self.notes: dict[Hex, tuple[str, str]] = {}  # a short text and its style, drawn where there is room
         self._hits: dict[tuple[int, int], Hex] = {}  # drawn character -> hex, for mouse clicks
+        self._extent: tuple[int, int, int, int] | None = None  # the view's offset bounds, once per view
+        # Drawing caches: `_version` rises with every new view; the drawing without the cursor
+        # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
+        self._version = 0
+        self._by_row = _by_row(None)
+        self._drawing: _Drawing | None = None
+        self._rows: tuple[_Drawing, Hex, list[Content]] | None = None
+        self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
 
     # -- data ---------------------------------------------------------------------------------------
     def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
         first = self.view is None
         self.view = view
+        self._extent = _extent(view)
+        self._version += 1
         if (first or not keep_cursor) and view.home is not None:
             self.cursor = view.home
         self.refresh(layout=True)
@@ -92,10 +122,14 @@ class HexMap(Widget, can_focus=True):
 
     def cursor_region(self) -> Region:
         """Where the cursor's cell is drawn, in the map's own characters."""
+        return self.hex_region(self.cursor)
+
+    def hex_region(self, key: Hex) -> Region:
+        """Where a hex's cell is drawn at the present zoom, in the map's own characters."""
         w, h = self._cell_size()
         c0, _, r0, _ = self._bounds()
         origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
-        x, y = hex_to_cell(self.cursor, w, h)
+        x, y = hex_to_cell(key, w, h)
         return Region(x - origin_x, y - origin_y, w, h)
 
     def follow_cursor(self) -> None:
@@ -109,14 +143,13 @@ class HexMap(Widget, can_focus=True):
 
     # -- geometry -----------------------------------------------------------------------------------
     def _bounds(self, zoom: int | None = None) -> tuple[int, int, int, int]:
-        """Offset (col, row) bounds of every hex with something on it and the cursor, with a row
-        of margin above and below (none sideways, where every column counts)."""
-        hexes = list(self.view.cells) if self.view else []
-        hexes.append(self.cursor)
-        cols, rows = zip(*(axial_to_offset(h) for h in hexes), strict=True)
-        r0 = min(rows) - 1
+        """Offset (col, row) bounds of every hex with something on it, the provinces' land and the
+        cursor, with a row of margin above and below (none sideways, where every column counts)."""
+        col, row = axial_to_offset(self.cursor)
+        c0, c1, r0, r1 = self._extent or (col, col, row, row)
+        r0 = min(r0, row) - 1
         r0 -= r0 & 1  # start on an even row so odd rows keep the half-cell shift hexgrid gives them
-        return min(cols), max(cols), r0, max(rows) + 1
+        return min(c0, col), max(c1, col), r0, max(r1, row) + 1
 
     def _cell_size(self) -> tuple[int, int]:
         return CELL_SIZES[self.zoom]
@@ -167,92 +200,309 @@ class HexMap(Widget, can_focus=True):
 
     # -- drawing ------------------------------------------------------------------------------------
     def render(self) -> Content:
-        if self.view is None:
-            return Content("")
-        w, h = self._cell_size()
-        c0, c1, r0, r1 = self._bounds()
-        origin_x, origin_y = hex_to_cell(offset_to_axial(c0, r0), w, h)
-        width = (c1 - c0 + 1) * w + w // 2
-        height = (r1 - r0 + 1) * h
-        grid: list[list[tuple[str, str]]] = [[(" ", "")] * width for _ in range(height)]
-        self._hits = {}
-        for row in range(r0, r1 + 1):
-            for col in range(c0, c1 + 1):
-                ax = offset_to_axial(col, row)
-                key = (ax.q, ax.r)
-                x, y = hex_to_cell(key, w, h)
-                x -= origin_x
-                y -= origin_y
-                for dy, line in enumerate(self._cell_lines(key, w, h)):
-                    for dx, (char, style) in enumerate(line):
-                        if 0 <= y + dy < height and 0 <= x + dx < width:
-                            grid[y + dy][x + dx] = (char, style)
-                            self._hits[(x + dx, y + dy)] = key
-        lines = []
-        for row_cells in grid:
-            parts: list[tuple[str, str]] = []
-            for char, style in row_cells:
-                if parts and parts[-1][1] == style:
-                    parts[-1] = (parts[-1][0] + char, style)
-                else:
-                    parts.append((char, style))
-            lines.append(Content.assemble(*parts))
-        return Content("\n").join(lines)
+        """The whole map as one Content (Textual draws it line by line through `render_line`)."""
+        return Content("\n").join(self.render_rows())
 
-    def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[tuple[str, str]]]:
-        """One cell: glyph and marks, then (where there is room) the place's name, the counts of
-        forces and people, and the overlay's note. The cursor cell is drawn reversed."""
-        cell = self.cell_at(key)
-        is_cursor = key == self.cursor
-        base = ""
-        if cell is not None and cell.colour:
-            base = f"on {cell.colour} 22%"
+    def render_line(self, y: int) -> Strip:
+        """One line of the map: only the lines on screen are turned into strips, and a strip is
+        kept until its line, the width or the widget's style changes (a cursor move redraws the
+        cursor's lines only; at 100x the map is hundreds of lines wider and taller than the screen)."""
+        rows = self.render_rows()
+        width = self.size.width
+        if not 0 <= y < len(rows):
+            return Strip.blank(width, self.visual_style.rich_style)
+        style = self.visual_style
+        kept = self._strips.get(y)
+        if kept is not None and kept[0] is rows[y] and kept[1] == width and kept[2] == style:
+            return kept[3]
+        strips = Visual.to_strips(self, rows[y], width, 1, style)
+        strip = strips[0] if strips else Strip.blank(width, style.rich_style)
+        self._strips[y] = (rows[y], width, style, strip)
+        return strip
+
+    def notify_style_update(self) -> None:
+        self._strips.clear()  # the theme's colours changed: every kept strip is stale
+        super().notify_style_update()
+
+    def render_rows(self) -> list[Content]:
+        """The map's lines with the cursor cell drawn reversed over the kept drawing."""
+        if self.view is None:
+            return []
+        drawing = self._drawing_now()
+        if self._rows is not None and self._rows[0] is drawing and self._rows[1] == self.cursor:
+            return self._rows[2]
+        rows = list(drawing.rows)
+        region = self.cursor_region()
+        for y in range(max(region.y, 0), min(region.bottom, len(rows))):
+            cells = list(drawing.grid[y])
+            for x in range(max(region.x, 0), min(region.right, len(cells))):
+                cells[x] = (cells[x][0], "", CURSOR)
+            rows[y] = _row_content(cells)
+        self._rows = (drawing, self.cursor, rows)
+        return rows
+
+    def _drawing_now(self) -> _Drawing:
+        """The map without the cursor. Drawn whole when the view, the zoom or the bounds change;
+        when only the overlays or notes change (a path, a range), just the rows of hexes whose
+        overlay or note changed are drawn again: names and borders never leave their row."""
+        w, h = self._cell_size()
+        bounds = self._bounds()
+        key = (self._version, self.zoom, bounds)
+        old = self._drawing
+        if old is not None and old.key == key and old.overlays is self.overlays and old.notes is self.notes:
+            return old
+        c0, c1, r0, r1 = bounds
+        width = (c1 - c0 + 1) * w + w // 2
+        if old is not None and old.key == key:
+            grid = list(old.grid)
+            lines = list(old.rows)
+            changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
+            rows = sorted({r for _, r in changed if r0 <= r <= r1})
+        else:
+            grid = [[] for _ in range((r1 - r0 + 1) * h)]
+            lines = [Content("")] * len(grid)
+            rows = list(range(r0, r1 + 1))
+            self._hits = {}
+            self._by_row = _by_row(self.view)
+        for row in rows:
+            first = (row - r0) * h
+            for dy in range(h):
+                grid[first + dy] = [(" ", "", "")] * width
+            self._draw_band(grid, row, bounds, w, h)
+            for dy in range(h):
+                lines[first + dy] = _row_content(grid[first + dy])
+        self._drawing = _Drawing(key, grid, lines, self.overlays, self.notes)
+        return self._drawing
+
+    def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
+                   h: int) -> None:
+        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names."""
+        c0, c1, r0, _ = bounds
+        origin = hex_to_cell(offset_to_axial(c0, r0), w, h)
+        height, width = len(grid), len(grid[0])
+        corners: dict[Hex, tuple[int, int]] = {}
+        for col in range(c0, c1 + 1):
+            ax = offset_to_axial(col, row)
+            key = (ax.q, ax.r)
+            x, y = hex_to_cell(key, w, h)
+            x -= origin[0]
+            y -= origin[1]
+            corners[key] = (x, y)
+            for dy, line in enumerate(self._cell_lines(key, w, h)):
+                for dx, drawn in enumerate(line):
+                    if 0 <= y + dy < height and 0 <= x + dx < width:
+                        grid[y + dy][x + dx] = drawn
+                        self._hits[(x + dx, y + dy)] = key
+        self._draw_borders(grid, corners, origin, w, h)
+        self._draw_names(grid, corners, row, w, h)
+
+    def _background(self, key: Hex) -> str:
+        """The overlay's background, else the tint of the kingdom that rules the land (or holds the place)."""
         overlay = self.overlays.get(key)
         if overlay:
-            base = overlay
-        if is_cursor:
-            base = "reverse bold"
+            return overlay
+        claim = self.view.territory.get(key) if self.view is not None else None
+        colour = claim.colour if claim is not None else ""
+        cell = self.cell_at(key)
+        if not colour and cell is not None:
+            colour = cell.colour
+        return f"on {colour} {TINT}" if colour else ""
+
+    def _cell_lines(self, key: Hex, w: int, h: int) -> list[list[Char]]:
+        """One cell: glyph and marks (forces in their owner's colour), then (where there is room)
+        the counts of forces and people, and the overlay's note. Names are written afterwards
+        (`_draw_names`), over the empty hexes beside them; the cursor over it all (`render_rows`)."""
+        cell = self.cell_at(key)
+        base = self._background(key)
         glyph_style = f"bold {cell.colour}" if cell is not None and cell.colour else "bold"
         if cell is None or not cell.glyph:
             glyph, glyph_style = "·", "$foreground 35%"
         else:
             glyph = cell.glyph
-        marks: list[tuple[str, str]] = []
-        if cell is not None and cell.units:
-            marks.append(("♞", "bold $accent"))
+        owners = _force_owners(cell)
+        marks: list[tuple[str, str]] = [("♞", f"bold {colour}") for colour, _ in owners[:2]]
         if cell is not None and cell.characters:
             marks.append(("♟", "bold $secondary"))
         note = self.notes.get(key)
 
-        def styled(parts: list[tuple[str, str]], size: int) -> list[tuple[str, str]]:
-            chars: list[tuple[str, str]] = []
+        def styled(parts: list[tuple[str, str]], size: int) -> list[Char]:
+            chars: list[Char] = []
             for text, style in parts:
                 for char in text:
-                    chars.append((char, f"{style} {base}".strip() if not is_cursor else base))
+                    chars.append((char, style, base))
             chars = chars[:size]
             while len(chars) < size:
-                chars.append((" ", base))
+                chars.append((" ", "", base))
             return chars
 
         if h == 1:
             return [styled([(" ", ""), (glyph, glyph_style), *marks], w)]
-        name = ""
-        if cell is not None:
-            pcs = [p for p in cell.places if p.table == "pcs"]
-            if pcs:
-                name = pcs[0].name
         note_part = [(" ", ""), (note[0], note[1])] if note else []
         if h == 2:
-            top = styled([(" ", ""), (glyph, glyph_style), *marks], w)
-            second = note_part or [(" ", ""), (name, "$foreground")]
-            return [top, styled(second, w)]
-        top = styled([(" ", ""), (glyph, glyph_style), (" ", ""), (name[: w - 3], "$foreground")], w)
+            return [styled([(" ", ""), (glyph, glyph_style), *marks], w), styled(note_part, w)]
         counts: list[tuple[str, str]] = [(" ", "")]
-        if cell is not None and cell.units:
-            counts.append((f"♞{cell.units}", "bold $accent"))
+        for colour, count in owners:
+            counts.append((f"♞{count}", f"bold {colour}"))
         if cell is not None and cell.characters:
             counts.append((f"♟{cell.characters}", "bold $secondary"))
-        lines = [top, styled(counts, w), styled(note_part, w)]
+        lines = [styled([(" ", ""), (glyph, glyph_style)], w), styled(counts, w), styled(note_part, w)]
         while len(lines) < h:
             lines.append(styled([], w))
         return lines
+
+    def _draw_borders(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], origin: tuple[int, int],
+                      w: int, h: int) -> None:
+        """Where the land of one kingdom meets another's: a bar down the west edge of a cell and a
+        line under it; between two provinces of the same kingdom, a faint dotted bar."""
+        if self.view is None:
+            return
+        land = self.view.territory
+        for key, (x, y) in corners.items():
+            claim = land.get(key)
+            if claim is None:
+                continue
+            west = land.get((key[0] - 1, key[1]))
+            if west is not None and west.controller != claim.controller:
+                mark, style = "│", BORDER
+            elif west is not None and west.province != claim.province:
+                mark, style = "┊", PROVINCE_EDGE
+            else:
+                mark = ""
+            for dy in range(h if mark else 0):
+                if 0 <= y + dy < len(grid) and 0 <= x < len(grid[0]) and grid[y + dy][x][0] == " ":
+                    grid[y + dy][x] = (mark, style, grid[y + dy][x][2])
+            bottom = y + h - 1
+            if not 0 <= bottom < len(grid):
+                continue
+            for dx in range(w):
+                if not 0 <= x + dx < len(grid[0]):
+                    continue
+                under = cell_to_hex(x + dx + origin[0], bottom + 1 + origin[1], w, h)
+                below = land.get((under.q, under.r))
+                if below is not None and below.controller != claim.controller:
+                    char, fg, bg = grid[bottom][x + dx]
+                    if char == " " and h > 1:
+                        grid[bottom][x + dx] = ("▁", BORDER, bg)
+                    else:
+                        grid[bottom][x + dx] = (char, f"{fg or BORDER} underline", bg)
+
+    def _draw_names(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], row: int, w: int,
+                    h: int) -> None:
+        """Each place's full name beside its glyph, running on over empty hexes (cut with … only
+        where something else stands); then each province's name on a free hex of its land."""
+        if self.view is None:
+            return
+        # A name runs over blank characters only (so never over a note or a mark), and never into
+        # another hex with something on it.
+        cells, labels, busy = self._by_row.cells.get(row, ()), self._by_row.labels.get(row, ()), self._by_row.busy
+        taken: set[tuple[int, int]] = set()
+
+        def write(key: Hex, x: int, y: int, text: str, style: str, shortest: int) -> None:
+            run: list[int] = []
+            while len(run) < len(text) and 0 <= y < len(grid) and 0 <= x + len(run) < len(grid[0]):
+                at = (x + len(run), y)
+                owner = self._hits.get(at)
+                own = owner == key
+                if at in taken or grid[y][at[0]][0] not in FREE_CHARS or not (own or owner not in busy):
+                    break
+                run.append(at[0])
+            if len(run) < len(text):
+                if len(run) < shortest:
+                    return
+                text = text[: len(run) - 1] + "…"
+            for char, cx in zip(text, run, strict=True):
+                grid[y][cx] = (char, style, grid[y][cx][2])
+                taken.add((cx, y))
+
+        for key, cell in cells:
+            places = [p for p in cell.places if p.table == "pcs"]
+            if not places or key not in corners:
+                continue
+            x, y = corners[key]
+            style = "bold $foreground"
+            if h >= 3:
+                write(key, x + 3, y, places[0].name, style, 3)
+            elif h == 2:
+                write(key, x + 1, y + 1, places[0].name, style, 3)
+            elif h == 1:
+                marks = len(_force_owners(cell)[:2]) + (1 if cell.characters else 0)
+                write(key, x + 3 + marks, y, places[0].name, style, 4)
+        if h < 2:
+            return
+        for label in labels:
+            if label.hex in corners and label.hex not in busy:
+                x, y = corners[label.hex]
+                write(label.hex, x + 1, y + (1 if h >= 3 else 0) + (1 if h >= 4 else 0), label.name, PROVINCE_NAME, 5)
+
+
+class _Drawing(NamedTuple):
+    """The map drawn without the cursor: its key, the characters, each line as Content, and the
+    overlays and notes it was drawn with."""
+
+    key: tuple[object, ...]
+    grid: list[list[Char]]
+    rows: list[Content]
+    overlays: dict[Hex, str]
+    notes: dict[Hex, tuple[str, str]]
+
+
+class _ByRow(NamedTuple):
+    """A view's hexes with something on them and its province names, by row (once per view)."""
+
+    cells: dict[int, list[tuple[Hex, HexCell]]]
+    labels: dict[int, list[ProvinceLabel]]
+    busy: set[Hex]
+
+
+def _by_row(view: MapView | None) -> _ByRow:
+    cells: dict[int, list[tuple[Hex, HexCell]]] = {}
+    labels: dict[int, list[ProvinceLabel]] = {}
+    if view is None:
+        return _ByRow(cells, labels, set())
+    for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
+        cells.setdefault(key[1], []).append((key, cell))
+    for label in view.labels:
+        labels.setdefault(label.hex[1], []).append(label)
+    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places})
+
+
+def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
+    """The hexes whose entry differs between two overlay (or note) maps."""
+    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
+
+
+def _row_content(cells: list[Char]) -> Content:
+    """One line of drawn characters as Content, runs of one style joined."""
+    parts: list[tuple[str, str]] = []
+    for char, fg, bg in cells:
+        style = f"{fg} {bg}".strip()
+        if parts and parts[-1][1] == style:
+            parts[-1] = (parts[-1][0] + char, style)
+        else:
+            parts.append((char, style))
+    return Content.assemble(*parts)
+
+
+def _extent(view: MapView) -> tuple[int, int, int, int] | None:
+    """Offset (col, row) bounds of the hexes with something on them, of the provinces' land and
+    of the world's extent (the whole map the GM gave)."""
+    offsets = [axial_to_offset(h) for h in (*view.cells, *view.territory)]
+    if view.extent is not None:
+        offsets += [(0, 0), (view.extent[0] - 1, view.extent[1] - 1)]
+    if not offsets:
+        return None
+    cols = [c for c, _ in offsets]
+    rows = [r for _, r in offsets]
+    return min(cols), max(cols), min(rows), max(rows)
+
+
+def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:
+    """(colour, count) of the forces on a hex, one per owner, in the order they are listed."""
+    if cell is None:
+        return []
+    counts: dict[str, int] = {}
+    for place in cell.places:
+        if place.table == "units":
+            key = place.colour or "$accent"
+            counts[key] = counts.get(key, 0) + 1
+    return list(counts.items())

@@ -33,6 +33,9 @@ STATE_LABEL = {
     "here": "where he stands",
     "refused": "refused",
 }
+# Move mode: where the mover stands and the hexes of his path (the cursor, reversed, ends it).
+MOVE_STYLE = {"start": "on $secondary 45%", "path": "on $foreground 20%"}
+MOVE_VERB = {"march": "marches", "voyage": "sails (a voyage)", "travel": "travels", "ride": "rides"}
 OUTCOME_STYLE = {"success": "$success", "failure": "$foreground-muted", "evicted": "$warning", "executed": "$error"}
 
 
@@ -81,6 +84,20 @@ class MapPanel(Panel):
                     notes[h] = (f"→{cell.distance}", "$success")
         self.query_one(HexMap).set_overlays(overlays, notes)
 
+    def show_path(self, mover: map_views.Place, preview: map_views.MovePreview | None) -> None:
+        """Move mode: the mover's hex, the path to the cursor hex and its length there."""
+        overlays: dict[tuple[int, int], str] = {}
+        notes: dict[tuple[int, int], tuple[str, str]] = {}
+        if preview is not None:
+            for h in preview.path:
+                overlays[h] = MOVE_STYLE["path"]
+            overlays[preview.start] = MOVE_STYLE["start"]
+            if preview.target != preview.start:
+                # On the cursor: the length, with ✘ when gm-move would refuse (the panel says why).
+                notes[preview.target] = ((f"→{preview.hexes}", "bold $success") if preview.ok
+                                         else (f"✘{preview.hexes}", "bold $error"))
+        self.query_one(HexMap).set_overlays(overlays, notes)
+
 
 class HexPanel(Panel):
     """The hex under the cursor: its places, forces and people, and whether the chosen noble may go there."""
@@ -89,7 +106,8 @@ class HexPanel(Panel):
         super().__init__("Hex", Static(id="hex-details"), id="hex-panel")
 
     def show(self, cursor: tuple[int, int], cell: map_views.HexCell | None,
-             relocation: map_views.RelocateView | None = None) -> None:
+             relocation: map_views.RelocateView | None = None, mover: map_views.Place | None = None,
+             preview: map_views.MovePreview | None = None) -> None:
         """What stands in the hex under the cursor, and (a noble chosen) whether he may relocate there."""
         panel = self
         panel.border_title = f"Hex {cursor[0]},{cursor[1]}"
@@ -114,8 +132,30 @@ class HexPanel(Panel):
                     mark = ("♞ ", "bold $accent") if place.table == "units" else ("♟ ", "bold $secondary")
                     lines.append(Content.assemble(mark, (place.name, "bold")))
                     lines.append(Content.assemble(("  ", ""), (place.detail, ""), (f" · {owner}", "dim")))
-        lines.extend(self._relocate_lines(cursor, relocation))
+        if mover is not None:
+            lines[:0] = self._move_lines(cursor, mover, preview)
+        else:
+            lines.extend(self._relocate_lines(cursor, relocation))
         self.query_one("#hex-details", Static).update(Content("\n").join(lines))
+
+    def _move_lines(self, cursor: tuple[int, int], mover: map_views.Place,
+                    preview: map_views.MovePreview | None) -> list[Content]:
+        """Move mode, above the hex's contents: who moves, and what gm-move would do here."""
+        mark = ("♞ ", "bold $accent") if mover.table == "units" else ("♟ ", "bold $secondary")
+        lines = [Content.assemble(("Move ", "bold $primary"), mark, (mover.name, "bold"))]
+        if preview is None or preview.target != cursor:
+            lines.append(Content.styled("  checking…", "dim italic"))
+        elif not preview.ok:
+            lines.append(Content.assemble(("  ✘ ", "bold $error"), (preview.problem, "$error")))
+        else:
+            plural = "" if preview.hexes == 1 else "es"
+            lines.append(Content.assemble(("  ✔ ", "bold $success"), (MOVE_VERB.get(preview.kind, preview.kind), "bold"),
+                                          (f" {preview.hexes} hex{plural}", "bold $success"),
+                                          (" to ", "dim"), (preview.destination, "bold")))
+        lines.append(Content.assemble(("  enter", "bold $accent"), (" move · ", "dim"), ("m", "bold $accent"),
+                                      (" next here · ", "dim"), ("esc", "bold $accent"), (" cancel", "dim")))
+        lines.append(Content(""))
+        return lines
 
     def _facts(self, world: World, pc_id: str) -> str:
         """A PC's public (or, for its owner, full) facts on one wrapped line: fort 2 · walled · tax 4."""
@@ -230,15 +270,27 @@ class LegendPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Legend", Static(id="legend"), id="legend-panel")
 
-    def show(self, view: map_views.MapView, relocation: map_views.RelocateView | None = None) -> None:
+    def show(self, view: map_views.MapView, relocation: map_views.RelocateView | None = None,
+             moving: bool = False, gm: bool = False) -> None:
         legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in view.legend]
+        if any(not claim.controller for claim in view.territory.values()):
+            legend.append(Content.assemble(("■ ", "$foreground 30%"), ("no ruler", "dim")))
         legend += [Content(""), Content.assemble(("♜▲●¤≈† ", "bold"), "places"),
-                   Content.assemble(("♞", "bold $accent"), " forces  ", ("♟", "bold $secondary"), " people")]
+                   Content.assemble(("♞", "bold $accent"), " forces by owner  ", ("♟", "bold $secondary"), " people"),
+                   Content.assemble(("│▁", "bold"), " realms meet  ", ("┊", "$foreground 40%"), " provinces")]
+        if moving:
+            legend.append(Content(""))
+            for key, label in (("start", "where he stands"), ("path", "his path to the cursor")):
+                legend.append(Content.assemble(("   ", MOVE_STYLE[key]), f" {label}"))
+            legend.append(Content.assemble(("→3", "bold $success"), " hexes to go  ", ("✘3", "bold $error"),
+                                           " refused"))
         if relocation is not None:
             legend.append(Content(""))
             for state in ("reachable", "blocked", "empty", "here"):
                 legend.append(Content.assemble(("   ", STATE_STYLE[state]), f" {STATE_LABEL[state]}"))
             legend.append(Content.styled("56% best Incite/Usurp chance there", "dim"))
-        legend.append(Content.styled("arrows/hjkl move · z zoom", "dim"))
+        legend.append(Content.styled("arrows/hjkl move · z/Z zoom in/out", "dim"))
         legend.append(Content.styled("n choose a noble · esc clear", "dim"))
+        if gm:
+            legend.append(Content.styled("m move a unit or person (GM)", "dim"))
         self.query_one("#legend", Static).update(Content("\n").join(legend))

@@ -7,6 +7,11 @@ fail with its ducat spent) and where he stands; every PC in reach carries the In
 chance it would give him. `v` relocates him to the cursor hex, `t`/`p` Incite or Usurp where he
 stands: the GM through the roll dialog (odds first), anyone else by filing the order. All the
 data is `yak_tui.areas.nobles.read`, filtered for the viewer.
+
+Move mode (the GM's): `m` picks a unit or person on the cursor hex (again: the next one there);
+as the cursor moves the map draws the path and the panel says what `gm-move` would do (a march
+or a voyage, how many hexes, or why it is refused), checked off the event loop on a trial of
+the world. Enter runs `gm-move` through the app's one command path; escape cancels.
 """
 
 from __future__ import annotations
@@ -21,9 +26,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 
-from yak_tui.app.areas.nobles.hexmap import HexMap
+from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
 from yak_tui.app.areas.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.app.kit import YakScreen
+from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.messages import FocusPlace, PaletteEntry
 from yak_tui.areas import nobles as map_views
 from yak_tui.kernel import forms as views
@@ -51,9 +57,12 @@ class MapScreen(YakScreen):
         Binding("v", "relocate", "Relocate here"),
         Binding("t", "command('incite')", "Incite"),
         Binding("p", "command('usurp')", "Usurp"),
-        Binding("escape", "clear_noble", "Clear", show=False),
+        Binding("m", "pick_mover", "Move"),
+        Binding("enter", "move_here", "Move here"),
+        Binding("escape", "cancel", "Cancel", show=False),
         Binding("home", "home", "Home hex", show=False),
-        Binding("z", "toggle_zoom", "Zoom"),
+        Binding("z", "zoom(-1)", "Zoom in"),
+        Binding("Z", "zoom(1)", "Zoom out", key_display="Z"),
     ]
 
     class Filed(Message):
@@ -77,6 +86,15 @@ class MapScreen(YakScreen):
             self.title = title
             self.intro = intro
 
+    class MoveDone(Message):
+        """`gm-move` ran (lines: what the chronicle says of it) or was refused (problem)."""
+
+        def __init__(self, preview: map_views.MovePreview, lines: tuple[str, ...], problem: views.Problem | None) -> None:
+            super().__init__()
+            self.preview = preview
+            self.lines = lines
+            self.problem = problem
+
     noble: reactive[str | None] = reactive(None, init=False)
 
     def __init__(self) -> None:
@@ -87,6 +105,12 @@ class MapScreen(YakScreen):
         self.nobles: tuple[map_views.Commander, ...] = ()
         self._pending: str | None = None
         self._zoom: int | None = None  # a cell size chosen with z; None: fit the window
+        # Move mode: the unit or person picked (None: not moving), the others on his hex, and
+        # what gm-move would do with him sent to the cursor hex.
+        self.mover: map_views.Place | None = None
+        self._movers: tuple[map_views.Place, ...] = ()
+        self.preview: map_views.MovePreview | None = None
+        self._previewer: CommandWorker[map_views.MovePreview] = CommandWorker(self, "move-preview", self._previewed)
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="map-columns"):
@@ -128,6 +152,11 @@ class MapScreen(YakScreen):
         else:  # another noble was chosen while the map was being built
             self._load_noble(self.yak.world)
         self.query_one(MapPanel).show(self.view)
+        if self.mover is not None and (not self.identity.is_gm
+                                       or f"{self.mover.table}:{self.mover.id}" not in self.view.where):
+            self._leave_move_mode()  # not the GM any longer (hotseat), or it is gone from the map
+        elif self.mover is not None:
+            self._check_move()  # the world changed under the preview: check it again
         self._overlay()
         self._fit()
         self._legend()
@@ -158,7 +187,10 @@ class MapScreen(YakScreen):
         self.refresh_bindings()
 
     def _overlay(self) -> None:
-        self.query_one(MapPanel).show_range(self.relocation)
+        if self.mover is not None:
+            self.query_one(MapPanel).show_path(self.mover, self.preview)
+        else:
+            self.query_one(MapPanel).show_range(self.relocation)
 
     def _fit(self) -> None:
         hexmap = self.query_one(HexMap)
@@ -174,7 +206,8 @@ class MapScreen(YakScreen):
     # -- panels -------------------------------------------------------------------------------------
     def _legend(self) -> None:
         if self.view is not None:
-            self.query_one(LegendPanel).show(self.view, self.relocation)
+            self.query_one(LegendPanel).show(self.view, self.relocation, moving=self.mover is not None,
+                                             gm=self.identity.is_gm)
 
     def _noble_panel(self) -> None:
         self.query_one(NoblePanel).show(self.nobles, self.noble, self.relocation, self.targets)
@@ -188,9 +221,11 @@ class MapScreen(YakScreen):
     @on(HexMap.Moved)
     def _moved(self, event: HexMap.Moved) -> None:
         self._details(event.cursor, event.cell)
+        if self.mover is not None:
+            self._check_move()
 
     def _details(self, cursor: tuple[int, int], cell: map_views.HexCell | None) -> None:
-        self.query_one(HexPanel).show(cursor, cell, self.relocation)
+        self.query_one(HexPanel).show(cursor, cell, self.relocation, self.mover, self.preview)
 
     # -- choosing a noble -----------------------------------------------------------------------------
     def action_next_noble(self, step: int) -> None:
@@ -222,11 +257,107 @@ class MapScreen(YakScreen):
         hexmap = self.query_one(HexMap)
         cell = hexmap.cell_at(hexmap.cursor)
         return (cell.places[0].table, cell.places[0].id) if cell and cell.places else None
+    def action_cancel(self) -> None:
+        """Escape: leave move mode (nothing moved), else put the chosen noble down."""
+        if self.mover is not None:
+            self._leave_move_mode()
+        else:
+            self.noble = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("relocate", "command", "clear_noble"):
-            return self.noble is not None
+            return self.noble is not None and self.mover is None
+        if action == "cancel":
+            return self.noble is not None or self.mover is not None
+        if action == "pick_mover":
+            return self.identity.is_gm  # move mode is the GM's: gm-move is his act alone
+        if action == "move_here":
+            return self.mover is not None
         return True
+
+    # -- move mode (GM) -----------------------------------------------------------------------------
+    def action_pick_mover(self) -> None:
+        """Pick the first unit or person on the cursor hex; again, the next one on his hex."""
+        if self.view is None:
+            return
+        hexmap = self.query_one(HexMap)
+        if self.mover is None:
+            movers = map_views.movers_at(self.view, hexmap.cursor)
+            if not movers:
+                q, r = hexmap.cursor
+                self.notify(f"No unit or person stands on hex {q},{r}: put the cursor on a ♞ or a ♟ first.",
+                            title="Move", severity="warning")
+                return
+            self._movers = movers
+            self.mover = movers[0]
+        else:
+            index = next((i for i, p in enumerate(self._movers) if p == self.mover), -1)
+            self.mover = self._movers[(index + 1) % len(self._movers)]
+        self.preview = None
+        self._check_move()
+        self._move_mode_changed()
+
+    def _check_move(self) -> None:
+        """What gm-move would do with the mover sent to the cursor hex (a trial, off the event loop)."""
+        if self.mover is None or self.view is None:
+            return
+        world, identity, view, mover = self.yak.world, self.identity, self.view, self.mover
+        target = self.query_one(HexMap).cursor
+        self._previewer.start(lambda: map_views.move_preview(world, identity, view, mover, target))
+
+    def _previewed(self, preview: map_views.MovePreview) -> None:
+        if self.mover is None or (preview.table, preview.id) != (self.mover.table, self.mover.id):
+            return
+        self.preview = preview
+        self._overlay()
+        hexmap = self.query_one(HexMap)
+        self._details(hexmap.cursor, hexmap.cell_at(hexmap.cursor))
+
+    def _leave_move_mode(self) -> None:
+        self._previewer.cancel()
+        self.mover = None
+        self._movers = ()
+        self.preview = None
+        self._move_mode_changed()
+
+    def _move_mode_changed(self) -> None:
+        self._overlay()
+        self._legend()
+        hexmap = self.query_one(HexMap)
+        self._details(hexmap.cursor, hexmap.cell_at(hexmap.cursor))
+        self.refresh_bindings()
+
+    def action_move_here(self) -> None:
+        """Enter: run gm-move for the mover to the cursor hex, or say why it would be refused."""
+        preview = self.preview
+        cursor = self.query_one(HexMap).cursor
+        if self.mover is None:
+            return
+        if preview is None or preview.target != cursor or self._previewer.pending:
+            self.notify("Still checking that move: press enter again in a moment.", title="Move", timeout=2)
+            return
+        if not preview.ok:
+            self.notify(preview.problem, title=f"Cannot move {preview.name}", severity="error")
+            return
+        self._run_move(preview)
+
+    @work(thread=True, exclusive=True, group="map-move", exit_on_error=False)
+    def _run_move(self, preview: map_views.MovePreview) -> None:
+        try:
+            outcome = self.yak.execute("gm-move", dict(preview.params))
+        except Exception as error:
+            self.post_message(self.MoveDone(preview, (), views.problem_of(error)))
+            return
+        lines = views.result_lines(outcome.world, self.identity, outcome.result.entries)
+        self.post_message(self.MoveDone(preview, lines, None))
+
+    @on(MoveDone)
+    def _move_done(self, event: MoveDone) -> None:
+        if event.problem is not None:
+            self.notify(event.problem.message(), title=f"Cannot move {event.preview.name}", severity="error")
+            return
+        self._leave_move_mode()
+        self.notify(" ".join(event.lines) or f"{event.preview.name} moved.", title="Moved")
 
     # -- acting -----------------------------------------------------------------------------------------
     def action_relocate(self) -> None:
@@ -303,12 +434,16 @@ class MapScreen(YakScreen):
                     title=event.what)
 
     # -- zoom, home, jumps ----------------------------------------------------------------------------
-    def action_toggle_zoom(self) -> None:
-        """Cycle the cell size: roomy, medium, compact (the map scrolls when it does not fit)."""
-        from yak_tui.app.areas.nobles.hexmap import CELL_SIZES
-
+    def action_zoom(self, step: int) -> None:
+        """One cell size in (-1) or out (+1); the map scrolls when it does not fit, and the cursor
+        stays in view (`HexMap.watch_zoom`). At either end it says so."""
         hexmap = self.query_one(HexMap)
-        self._zoom = (hexmap.zoom + 1) % len(CELL_SIZES)
+        zoom = hexmap.zoom + step
+        if not 0 <= zoom < len(CELL_SIZES):
+            self.notify("The map is zoomed in as far as it goes." if step < 0 else
+                        "The map is zoomed out as far as it goes.", severity="information", timeout=2)
+            return
+        self._zoom = zoom
         self._fit()
 
     def action_home(self) -> None:
