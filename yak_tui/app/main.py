@@ -106,6 +106,7 @@ class YakApp(App[None]):
         Binding("g", "cast", "Cast a spell", show=False),
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
+        Binding("R", "reports", "Reports", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
@@ -324,6 +325,12 @@ class YakApp(App[None]):
 
         self.push_screen(UndoAdvanceScreen())
 
+    def action_reports(self) -> None:
+        from yak_tui.app.areas.court.reports import ReportsScreen
+
+        if not isinstance(self.screen, ReportsScreen):
+            self.push_screen(ReportsScreen())
+
     def action_cast(self, caster: str = "") -> None:
         from yak_tui.app.areas.magic.screen import CastingScreen
 
@@ -385,6 +392,8 @@ class YakApp(App[None]):
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
             ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
              self.action_undo_advance),
+            ("reports", "Season reports", "the reports of closed seasons you may read; export them (R)",
+             self.action_reports),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
         ]
         for action, title, help_text, callback in actions:

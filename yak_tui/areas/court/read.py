@@ -463,3 +463,65 @@ def search_items(world: World, viewer: Identity) -> tuple[SearchItem, ...]:
                 detail = f"{doc.get('size', '')} {doc.get('kind', '')} · {world.display_name('kingdoms', doc.get('owner'))}"
             out.append(SearchItem(table_name, doc_id, str(doc.get("name", doc_id)), detail))
     return tuple(out)
+
+
+# -- season reports -------------------------------------------------------------------------------
+
+class ReportLine(NamedTuple):
+    kind: str  # "heading", "section", "item", "detail"
+    text: str
+
+
+class ReportsView(NamedTuple):
+    """The season reports the viewer may read: the seasons (newest first), the recipients of the
+    chosen season (his own first, then the public post), and the chosen report's lines."""
+
+    seasons: tuple[Choice, ...]
+    recipients: tuple[Choice, ...]
+    season: str
+    recipient: str
+    lines: tuple[ReportLine, ...]
+
+
+def _recipient_label(world: World, key: str) -> str:
+    from yak_tui.kernel.reports import PUBLIC_RECIPIENT
+
+    if key == PUBLIC_RECIPIENT:
+        return "The season post (public)"
+    try:
+        return identity_label(world, Identity.parse(key))
+    except ValidationError:
+        return key
+
+
+def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
+    """A stored report as lines to draw: its heading, then each section that says something."""
+    lines = [ReportLine("heading", str(report.get("heading", "")))]
+    for section in report.get("sections", []):
+        items = section.get("items", [])
+        if not items:
+            continue
+        lines.append(ReportLine("section", str(section.get("title", ""))))
+        for item in items:
+            lines.append(ReportLine("item", str(item.get("text", ""))))
+            lines.extend(ReportLine("detail", str(detail)) for detail in item.get("details", []))
+    return tuple(lines)
+
+
+def reports_view(world: World, viewer: Identity, season: str | None = None,
+                 recipient: str | None = None) -> ReportsView:
+    """The viewer's reports (`kernel.reports.reports_for`: a player his own and the public post, a
+    King his kingdom's, the GM every one, an observer the public post), for the season chosen (the
+    last one closed by default) and the recipient chosen (the viewer's own by default)."""
+    from yak_tui.kernel.reports import reported_seasons, reports_for
+
+    seasons = tuple(Choice(d.label(), d.label()) for d in reversed(reported_seasons(world)))
+    if not seasons:
+        return ReportsView((), (), "", "", ())
+    chosen_season = season if season in {c.value for c in seasons} else seasons[0].value
+    found = reports_for(world, viewer, chosen_season)
+    recipients = tuple(Choice(str(r["recipient"]), _recipient_label(world, str(r["recipient"]))) for r in found)
+    report = next((r for r in found if r["recipient"] == recipient), found[0] if found else None)
+    if report is None:
+        return ReportsView(seasons, recipients, chosen_season, "", ())
+    return ReportsView(seasons, recipients, chosen_season, str(report["recipient"]), report_lines(report))
