@@ -351,6 +351,37 @@ class DueItem(NamedTuple):
     urgent: bool = False
 
 
+class SeatRow(NamedTuple):
+    identity: str
+    label: str
+    filed: int
+    status: str  # "ready", "filed", "no orders"
+
+
+class ReadinessView(NamedTuple):
+    """The season's orders deadline and the seats' state (`kernel.readiness`): every seat for the
+    GM and the Kings, his own for a player, none for an observer. `in_use`: a deadline is set or
+    someone said he is ready (before that, NMR means nothing)."""
+
+    deadline: str
+    in_use: bool
+    seats: tuple[SeatRow, ...]
+    ready: bool  # the viewer has said he is ready
+
+
+def readiness_view(world: World, viewer: Identity) -> ReadinessView:
+    from yak_tui.kernel.readiness import in_use, season_status
+
+    status = season_status(world)
+    rows = [SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"])) for r in status["seats"]]
+    if viewer.is_observer:
+        rows = []
+    elif viewer.is_player:
+        rows = [r for r in rows if r.identity == str(viewer)]
+    ready = str(viewer) in world.meta.get("ready", [])
+    return ReadinessView(str(status["deadline"] or ""), in_use(status), tuple(rows), ready)
+
+
 class DashboardView(NamedTuple):
     world_name: str
     date: str
@@ -367,6 +398,7 @@ class DashboardView(NamedTuple):
     queue: tuple[OrderRow, ...]
     my_orders: tuple[OrderRow, ...]
     due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
+    readiness: ReadinessView = ReadinessView("", False, (), False)
 
 
 def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
@@ -399,7 +431,7 @@ def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due
         due=due_list(world, viewer) if due else (), kingdoms=kingdom_rows(world, viewer),
         history=treasury_history(world, viewer), chronicle=latest_entries(world, viewer, chronicle_limit),
         holdings=holdings(world, viewer), queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
-        due_pending=not due,
+        due_pending=not due, readiness=readiness_view(world, viewer),
     )
 
 
