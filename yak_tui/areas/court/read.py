@@ -40,8 +40,12 @@ class IdentityChoice(NamedTuple):
 
 
 def identities(world: World) -> list[IdentityChoice]:
-    """Everyone the hotseat GM may hand the keyboard to: the GM, each King, each living character."""
+    """Everyone the hotseat GM may hand the keyboard to: the GM (and each co-GM of the roster), each
+    King, each living character."""
     out = [IdentityChoice("gm", "GM", "GM")]
+    co_gms = sorted({str(doc.get("identity")) for _, doc in world.all("users")
+                     if str(doc.get("identity", "")).startswith("gm:")})
+    out += [IdentityChoice(gm, identity_label(world, Identity.parse(gm)), "GM") for gm in co_gms]
     for kid, kingdom in sorted(world.all("kingdoms")):
         if not kingdom.get("player"):
             continue  # an NPC kingdom (Kesh) has no King at the table: the GM plays it, and its rolls are refused
@@ -69,10 +73,20 @@ class EntryView(NamedTuple):
     rolls: tuple[str, ...] = ()
     blind: bool = False
     note: str = ""  # the adjudicator's note: present only when the viewer may read it
+    signed_by: str = ""  # the co-GM who acted ("alice" for `gm:alice`): shown to the GM only
 
 
-def entry_view(entry: Mapping[str, Any]) -> EntryView:
-    """An entry that has already been through the audience filter, ready to draw."""
+def signer(actor: str, viewer: Identity | None) -> str:
+    """Who of several GMs did it, for a GM's eyes ("" for the plain GM or another viewer)."""
+    if viewer is None or not viewer.is_gm:
+        return ""
+    role, _, name = actor.partition(":")
+    return name if role == "gm" else ""
+
+
+def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> EntryView:
+    """An entry that has already been through the audience filter, ready to draw; `viewer` a GM:
+    with the co-GM who acted."""
     from yak_tui.kernel.chronicle import roll_line
 
     date = GameDate.from_dict(entry["date"])
@@ -83,6 +97,7 @@ def entry_view(entry: Mapping[str, Any]) -> EntryView:
         audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
         blind=any(r.get("blind") for r in entry.get("rolls", [])),
         note=str(entry.get("secret") or entry.get("adjudicator_note") or ""),
+        signed_by=signer(str(entry.get("actor", "")), viewer),
     )
 
 
@@ -102,7 +117,7 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
 
     visible = visible_entries(world, viewer)
     chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
-    shown = [entry_view(e) for e in visible if chosen.matches(world, e)]
+    shown = [entry_view(e, viewer) for e in visible if chosen.matches(world, e)]
     seasons: dict[str, str] = {}
     kinds: set[str] = set()
     for entry in visible:
@@ -123,7 +138,7 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
 
 def latest_entries(world: World, viewer: Identity, limit: int = 8) -> tuple[EntryView, ...]:
     entries = visible_entries(world, viewer)
-    return tuple(entry_view(e) for e in entries[-limit:][::-1])
+    return tuple(entry_view(e, viewer) for e in entries[-limit:][::-1])
 
 
 def export_audiences(world: World, viewer: Identity) -> tuple[Choice, ...]:

@@ -209,7 +209,8 @@ class LatestPanel(DashboardPanel):
     def show(self, view: views.DashboardView) -> None:
         lines: list[Content] = []
         for entry in view.chronicle:
-            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text))
+            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text,
+                                          (f"  by {entry.signed_by}" if entry.signed_by else "", "italic dim")))
             for roll in entry.rolls:
                 lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
         if not lines:
@@ -221,7 +222,8 @@ class LatestPanel(DashboardPanel):
 
 def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
     mark = ("● ", "bold $accent") if selected else ("  ", "")
-    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text)
+    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text,
+                            (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"))
     if entry.audience != "public":
         head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
     lines = [head]
