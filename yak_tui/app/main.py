@@ -107,6 +107,7 @@ class YakApp(App[None]):
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
         Binding("R", "reports", "Reports", show=False),
+        Binding("H", "history", "Season history", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
@@ -280,7 +281,7 @@ class YakApp(App[None]):
     # -- actions ---------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         ident = self.identity
-        if action in ("advance", "undo", "undo_advance"):
+        if action in ("advance", "undo", "undo_advance", "history"):
             return ident.is_gm
         if action == "roll":
             return not ident.is_player
@@ -330,6 +331,12 @@ class YakApp(App[None]):
 
         if not isinstance(self.screen, ReportsScreen):
             self.push_screen(ReportsScreen())
+
+    def action_history(self) -> None:
+        from yak_tui.app.areas.court.history import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
 
     def action_cast(self, caster: str = "") -> None:
         from yak_tui.app.areas.magic.screen import CastingScreen
@@ -394,6 +401,8 @@ class YakApp(App[None]):
              self.action_undo_advance),
             ("reports", "Season reports", "the reports of closed seasons you may read; export them (R)",
              self.action_reports),
+            ("history", "Season history", "what changed between two kept seasons; roll back to one (GM, H)",
+             self.action_history),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
         ]
         for action, title, help_text, callback in actions:

@@ -11,7 +11,7 @@ dashboard must paint within twice a bare Textual app's startup).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yak_tui.kernel.audience import (
     PUBLIC,
@@ -21,11 +21,14 @@ from yak_tui.kernel.audience import (
     visible_table,
 )
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.errors import ValidationError
+from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.forms import Choice
 from yak_tui.kernel.identity import Identity, identity_label
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
+
+if TYPE_CHECKING:
+    from yak_tui.store.storage import WorldFile
 
 # A viewer who sees exactly the public record: the audience of a public forum post.
 PUBLIC_VIEWER = Identity("player", "")
@@ -572,3 +575,42 @@ def reports_view(world: World, viewer: Identity, season: str | None = None,
     if report is None:
         return ReportsView(seasons, recipients, chosen_season, "", ())
     return ReportsView(seasons, recipients, chosen_season, str(report["recipient"]), report_lines(report))
+
+
+# -- season history -------------------------------------------------------------------------------
+
+class SeasonRow(NamedTuple):
+    label: str
+    backup: str  # the backup's file name; "" for the current season (the save itself)
+
+
+class HistoryView(NamedTuple):
+    """The seasons the backups keep (oldest first, the current one last) and what changed between
+    the two chosen, as `yak diff` tells it (`kernel.history`)."""
+
+    seasons: tuple[SeasonRow, ...]
+    before: str
+    after: str
+    lines: tuple[str, ...]
+    problem: str = ""
+
+
+def history_view(save: WorldFile, world: World, viewer: Identity, before: str | None = None,
+                 after: str | None = None) -> HistoryView:
+    """The history of `save` (whose current state is `world`): by default the last season kept
+    against the current one."""
+    from yak_tui.kernel.history import diff_worlds, kept_seasons, season_state
+
+    kept = kept_seasons(save, world.date)
+    rows = tuple(SeasonRow(k.label, k.backup.name if k.backup else "") for k in kept)
+    labels = [r.label for r in rows]
+    after = after if after in labels else labels[-1]
+    before = before if before in labels else labels[-2] if len(labels) > 1 else labels[-1]
+    if len(labels) < 2:
+        return HistoryView(rows, before, after, (), "No season is kept yet: each advance backs up the season it closes.")
+    try:
+        older = World(season_state(save, before))
+        newer = world if after == world.date.label() else World(season_state(save, after))
+    except YakError as error:
+        return HistoryView(rows, before, after, (), str(error))
+    return HistoryView(rows, before, after, tuple(diff_worlds(older, newer, viewer).lines()))
