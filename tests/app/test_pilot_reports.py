@@ -104,3 +104,17 @@ async def test_the_palette_opens_the_reports(save_path: Path) -> None:
         entry.callback()
         await wait_for(pilot, lambda: on_top(app, ReportsScreen), what="the Reports screen")
         await wait_for(pilot, lambda: "No season report yet" in report_text(app.screen), what="the empty state")
+
+
+async def test_a_screen_key_leaves_the_reports_behind(save_path: Path) -> None:
+    from yak_tui.app.areas.court.dashboard import DashboardScreen
+
+    close_a_season(save_path)
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_reports(pilot, app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.current_mode == "chronicle", what="the chronicle")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.current_mode == "dashboard" and isinstance(app.screen, DashboardScreen),
+                       what="the dashboard itself, not the reports left on top of it")

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
 from textual.widgets import Label, Select, Static
 
-from yak_tui.app.kit import YakScreen
+from yak_tui.app.areas.court.side import SideScreen
 from yak_tui.app.kit.common import Panel
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.messages import PaletteEntry
@@ -24,11 +24,10 @@ from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
 
-class HistoryScreen(YakScreen):
+class HistoryScreen(SideScreen):
     SCREEN_NAME = "history"
     CSS_PATH = Path(__file__).with_name("history.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
         Binding("enter", "compare", "Compare with now"),
         Binding("z", "roll_back", "Roll back to this"),
     ]
@@ -120,9 +119,6 @@ class HistoryScreen(YakScreen):
         if action in ("roll_back", "compare"):
             return self.identity.is_gm
         return True
-
-    def action_close(self) -> None:
-        self.app.pop_screen()
 
     def palette_entries(self) -> list[Any]:
         if not self.identity.is_gm:

@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Select, Static
 
-from yak_tui.app.kit import YakScreen
+from yak_tui.app.areas.court.side import SideScreen
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
@@ -24,11 +24,10 @@ from yak_tui.kernel.model import World
 LINE_STYLE = {"heading": "bold $primary", "section": "bold $accent", "item": "", "detail": "italic $foreground-muted"}
 
 
-class ReportsScreen(YakScreen):
+class ReportsScreen(SideScreen):
     SCREEN_NAME = "reports"
     CSS_PATH = Path(__file__).with_name("reports.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Back"),
         Binding("x", "export", "Export files"),
         Binding("ctrl+y", "copy", "Copy BBCode", show=False),
     ]
@@ -103,9 +102,6 @@ class ReportsScreen(YakScreen):
         event.stop()
         self._seen_version = -1
         self.refresh_view(self.yak.world)
-
-    def action_close(self) -> None:
-        self.app.pop_screen()
 
     # -- export ----------------------------------------------------------------------------------------
     def _shown(self) -> list[dict[str, Any]]:
