@@ -121,8 +121,7 @@ class DashboardScreen(YakScreen):
     def action_deadline(self) -> None:
         """The GM sets (or, left empty, lifts) the orders deadline: the `season-deadline` form."""
         current = self.yak.world.meta.get("deadline") or ""
-        intro = (f"Now due by {current}. " if current else "No deadline is set. ") + \
-            "A date and time like 2026-12-07 20:00; empty lifts it."
+        intro = f"Orders are now due by {current}." if current else "No deadline is set yet."
         self.yak.open_command("season-deadline", {"at": current}, title="Set the orders deadline", intro=intro)
 
     def action_ready(self) -> None:
