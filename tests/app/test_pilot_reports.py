@@ -77,7 +77,10 @@ async def test_the_gm_reads_every_report_and_exports_one_as_files(save_path: Pat
         screen = await open_reports(pilot, app)
         assert {"gm", "public", "player:nyx", "player:aldric", "king:elbreth"} <= recipients_offered(screen)
         screen.query_one("#report-recipient", Select).value = "player:aldric"
-        await wait_for(pilot, lambda: ALDRIC_SECRET in report_text(screen), what="Aldric's report")
+        # The GM's own report (shown first) tells every secret too: wait for Aldric's itself.
+        await wait_for(pilot, lambda: screen.view is not None and screen.view.recipient == "player:aldric"
+                       and ALDRIC_SECRET in report_text(screen) and "report for King Aldric" in report_text(screen),
+                       what="Aldric's report")
         await pilot.press("x")
         folder = save_path.parent / "reports" / "spring-312"
         await wait_for(pilot, lambda: (folder / "player-aldric.md").exists() and (folder / "player-aldric.bbcode")
