@@ -107,6 +107,8 @@ class YakApp(App[None]):
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
         Binding("w", "world", "World (GM)", show=False),
+        Binding("R", "reports", "Reports", show=False),
+        Binding("H", "history", "Season history", show=False),
         Binding("question_mark", "help", "Help", key_display="?"),
         Binding("ctrl+t", "toggle_theme", "Theme", show=False),
         Binding("q", "quit", "Quit"),
@@ -280,7 +282,7 @@ class YakApp(App[None]):
     # -- actions ---------------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         ident = self.identity
-        if action in ("advance", "undo", "undo_advance"):
+        if action in ("advance", "undo", "undo_advance", "history"):
             return ident.is_gm
         if action == "roll":
             return not ident.is_player
@@ -366,6 +368,18 @@ class YakApp(App[None]):
 
         self.push_screen(UndoAdvanceScreen())
 
+    def action_reports(self) -> None:
+        from yak_tui.app.areas.court.reports import ReportsScreen
+
+        if not isinstance(self.screen, ReportsScreen):
+            self.push_screen(ReportsScreen())
+
+    def action_history(self) -> None:
+        from yak_tui.app.areas.court.history import HistoryScreen
+
+        if not isinstance(self.screen, HistoryScreen):
+            self.push_screen(HistoryScreen())
+
     def action_cast(self, caster: str = "") -> None:
         from yak_tui.app.areas.magic.screen import CastingScreen
 
@@ -428,6 +442,10 @@ class YakApp(App[None]):
             ("edit_row", "Edit the highlighted row", "its document as a form (GM, E)", self.action_edit_row),
             ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
              self.action_undo_advance),
+            ("reports", "Season reports", "the reports of closed seasons you may read; export them (R)",
+             self.action_reports),
+            ("history", "Season history", "what changed between two kept seasons; roll back to one (GM, H)",
+             self.action_history),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
         ]
         for action, title, help_text, callback in actions:

@@ -32,25 +32,15 @@ def add_season_parsers(sub: Any) -> None:
     ready.add_argument("--not", dest="not_ready", action="store_true", help="take it back: not ready yet")
 
 
-def _read_any(path: Path) -> dict[str, dict[str, Any]] | None:
-    """A save or backup as data (migrated), or None if it cannot be read as one."""
-    from yak_tui.store.migrations import migrate
-    from yak_tui.store.storage import SCHEMA_VERSION, decode_save
-
-    try:
-        return migrate(decode_save(path, path.read_bytes()), SCHEMA_VERSION, path)
-    except (OSError, YakError):
-        return None
-
-
 def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.dicechain import verify_files
+    from yak_tui.kernel.history import read_state
 
     save = WorldFile(save_path(opts))
     if not save.exists():
         raise StoreError(f"no save at {save.path}; create one with `yak new {save.path} --demo`")
     data = save.read()
-    result = verify_files(data, save.path.name, ((path, _read_any(path)) for path in save.backups()))
+    result = verify_files(data, save.path.name, ((path, read_state(path)) for path in save.backups()))
     main = result.reports[0]
     lines = [f"{main.name}: {main.records} dice records"
              + (f", {main.undone} of them undone (kept in the ledger)" if main.undone else "")
@@ -127,44 +117,17 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     return 0
 
 
-def _season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
-    """The world as the season stood when it closed (its newest backup), or the save for the current one."""
-    from yak_tui.kernel.calendar import GameDate
-
-    try:
-        wanted = GameDate.parse(label)
-    except ValueError as error:
-        raise YakError(f"{label!r} is not a season: {error}") from None
-    current = save.read()
-    if GameDate.from_dict(current["meta"]["world"]["date"]) == wanted:
-        return current
-    found: dict[str, dict[str, Any]] | None = None
-    known: set[GameDate] = {GameDate.from_dict(current["meta"]["world"]["date"])}
-    for path in save.backups():  # oldest first: a later backup of the same season (a re-run) wins
-        data = _read_any(path)
-        if data is None:
-            continue
-        date = GameDate.from_dict(data["meta"]["world"]["date"])
-        known.add(date)
-        if date == wanted:
-            found = data
-    if found is None:
-        held = ", ".join(d.label() for d in sorted(known))
-        raise YakError(f"no backup of {wanted.label()}: the save and its backups hold {held}")
-    return found
-
-
 def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.history import diff_worlds
+    from yak_tui.kernel.history import diff_worlds, season_state
     from yak_tui.kernel.model import World
 
     load_command_modules()
     save = open_save(opts)
-    after = World(_season_state(save, args.after))
+    after = World(season_state(save, args.after))
     identity = _identity(opts, after)
-    result = diff_worlds(World(_season_state(save, args.before)), after, identity)
+    result = diff_worlds(World(season_state(save, args.before)), after, identity)
     emit(opts, result.to_dict(), "\n".join(result.lines()))
     return 0
 

@@ -441,6 +441,7 @@ ORDERS = TableSchema("orders", "Orders filed by players and Kings, waiting for t
     "status": text("waiting, resolved, rejected or withdrawn", required=True, choices=ORDER_STATUSES),
     "filed": date("when it was filed"),
     "resolved": date("when it was resolved or rejected"),
+    "resolved_by": text("who resolved or rejected it: gm, gm:<name> (a co-GM) or king:<kingdom>"),
     "note": text("the filer's note"),
     "outcome": text("what came of it"),
     "reason": text("why it was rejected"),

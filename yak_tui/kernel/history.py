@@ -1,20 +1,26 @@
 """Season history: what changed between two seasons, from the backups an advance takes.
 
 Each side is read through the audience filter for the viewer first, so a player's diff shows only
-what he could have seen in each season, and an observer's only what is public.
+what he could have seen in each season, and an observer's only what is public. `yak diff` and the
+app's history view read the seasons the same way (`season_state`, `kept_seasons`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from yak_tui.kernel.audience import visible_entries, visible_table
 from yak_tui.kernel.calendar import GameDate
+from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import TABLES, World
+
+if TYPE_CHECKING:
+    from yak_tui.store.storage import WorldFile
 
 # Not compared document by document: the world's own settings, and the append-only logs (counted).
 SKIPPED = ("meta", "chronicle", "dice", "reports")
@@ -87,4 +93,75 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
     return SeasonDiff(before.date, after.date, changes, new_entries)
 
 
-__all__ = ["DocumentChange", "SeasonDiff", "diff_worlds"]
+# -- the seasons the backups keep ------------------------------------------------------------------
+
+def read_state(path: Path) -> dict[str, dict[str, Any]] | None:
+    """A save or backup as data (migrated), or None if it cannot be read as one."""
+    from yak_tui.store.migrations import migrate
+    from yak_tui.store.storage import SCHEMA_VERSION, decode_save
+
+    try:
+        return migrate(decode_save(path, path.read_bytes()), SCHEMA_VERSION, path)
+    except (OSError, YakError):
+        return None
+
+
+@dataclass(frozen=True)
+class KeptSeason:
+    """A season as the backup its advance took holds it (`backup` None: the save, the current season)."""
+
+    date: GameDate
+    backup: Path | None
+
+    @property
+    def label(self) -> str:
+        return self.date.label()
+
+
+def _backup_date(path: Path) -> GameDate | None:
+    """The season a backup's name says it closed (`world--312-spring--<stamp>.json`)."""
+    year, _, season = path.stem.split("--")[1].partition("-")
+    try:
+        return GameDate.parse(f"{season.capitalize()} {year}")
+    except ValueError:
+        return None
+
+
+def kept_seasons(save: WorldFile, current: GameDate) -> list[KeptSeason]:
+    """Every season the backups keep (the newest backup of each: a re-run advance wins), oldest
+    first, then the current one (the save itself)."""
+    newest: dict[GameDate, Path] = {}
+    for path in save.backups():  # oldest first
+        date = _backup_date(path)
+        if date is not None and date != current:
+            newest[date] = path
+    return [KeptSeason(date, newest[date]) for date in sorted(newest)] + [KeptSeason(current, None)]
+
+
+def season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
+    """The world as the season stood when it closed (its newest backup), or the save for the current one."""
+    try:
+        wanted = GameDate.parse(label)
+    except ValueError as error:
+        raise YakError(f"{label!r} is not a season: {error}") from None
+    current = save.read()
+    if GameDate.from_dict(current["meta"]["world"]["date"]) == wanted:
+        return current
+    found: dict[str, dict[str, Any]] | None = None
+    known: set[GameDate] = {GameDate.from_dict(current["meta"]["world"]["date"])}
+    for path in save.backups():  # oldest first: a later backup of the same season (a re-run) wins
+        data = read_state(path)
+        if data is None:
+            continue
+        date = GameDate.from_dict(data["meta"]["world"]["date"])
+        known.add(date)
+        if date == wanted:
+            found = data
+    if found is None:
+        held = ", ".join(d.label() for d in sorted(known))
+        raise YakError(f"no backup of {wanted.label()}: the save and its backups hold {held}")
+    return found
+
+
+__all__ = ["DocumentChange", "KeptSeason", "SeasonDiff", "diff_worlds", "kept_seasons", "read_state",
+           "season_state"]

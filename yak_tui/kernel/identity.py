@@ -3,6 +3,7 @@ spectator or forum reader who sees only what is public and may do nothing)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -21,10 +22,17 @@ class IdentityError(ValidationError):
         self.reason = message
 
 
+# A co-GM's name in `gm:<name>`: one word, so it reads as a signature ("by alice").
+_CO_GM_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+
+
 @dataclass(frozen=True)
 class Identity:
+    """Who acts. A GM is `gm`, or a co-GM `gm:<name>` with all of the GM's authority (`is_gm`):
+    the name only signs his acts (the chronicle's `actor`, an order's `resolved_by`)."""
+
     role: str  # "gm" | "king" | "player" | "observer"
-    subject: str = ""  # kingdom id for a King, character id for a player
+    subject: str = ""  # kingdom id for a King, character id for a player, a co-GM's name
 
     @classmethod
     def parse(cls, text: str) -> Identity:
@@ -35,10 +43,13 @@ class Identity:
             return cls("observer")
         role, sep, subject = text.partition(":")
         role = role.lower()
+        if sep and role == "gm" and _CO_GM_NAME.fullmatch(subject.strip()):
+            return cls("gm", subject.strip().lower())
         if sep and role in ("king", "player") and subject.strip():
             return cls(role, subject.strip())
         raise IdentityError(
-            f"identity {text!r} is not one of gm, king:<kingdom>, player:<character>, observer"
+            f"identity {text!r} is not one of gm, gm:<name> (a co-GM: letters, digits, - or _), "
+            "king:<kingdom>, player:<character>, observer"
         )
 
     @property
@@ -57,8 +68,15 @@ class Identity:
     def is_observer(self) -> bool:
         return self.role == "observer"
 
+    @property
+    def signature(self) -> str:
+        """The co-GM's name his acts are signed with ("" for the plain GM and everyone else)."""
+        return self.subject if self.is_gm else ""
+
     def __str__(self) -> str:
-        return self.role if self.role in ("gm", "observer") else f"{self.role}:{self.subject}"
+        if self.role == "observer" or (self.role == "gm" and not self.subject):
+            return self.role
+        return f"{self.role}:{self.subject}"
 
 
 GM = Identity("gm")
@@ -68,7 +86,7 @@ OBSERVER = Identity("observer")
 def identity_name(world: World, identity: Identity) -> str:
     """How a sentence names an identity ("the GM", "King Aldric", "Maelis the Grey"): never its key."""
     if identity.is_gm:
-        return "the GM"
+        return f"the GM ({identity.subject})" if identity.subject else "the GM"
     if identity.is_observer:
         return "an observer"
     if identity.is_king:
@@ -84,7 +102,7 @@ def identity_name(world: World, identity: Identity) -> str:
 def identity_label(world: World, identity: Identity) -> str:
     """How a header or a dialog names an identity ("King · Elbreth", "Player · Aldric")."""
     if identity.is_gm:
-        return "GM"
+        return f"GM · {identity.subject}" if identity.subject else "GM"
     if identity.is_observer:
         return "Observer"
     if identity.is_king:

@@ -152,6 +152,7 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited = ctx.world.edit("orders", p["order"])
     edited["status"] = "resolved"
     edited["resolved"] = ctx.world.meta["date"]
+    edited["resolved_by"] = str(ctx.identity)
     edited["outcome"] = str(result.data.get("outcome_text") or result.data.get("outcome") or "done")
     edited["entries"] = [e["id"] for e in result.entries]
     ctx.log(f"Order to {describe_order(ctx.world, order)} resolved: {edited['outcome']}", kind="order", audience=_order_audience(order),
@@ -166,7 +167,8 @@ def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not p["reason"].strip():
         raise CommandError("reason", "is empty: say why the order is rejected")
     edited = ctx.world.edit("orders", p["order"])
-    edited.update({"status": "rejected", "reason": p["reason"], "resolved": ctx.world.meta["date"]})
+    edited.update({"status": "rejected", "reason": p["reason"], "resolved": ctx.world.meta["date"],
+                   "resolved_by": str(ctx.identity)})
     ctx.log(f"Order to {describe_order(ctx.world, order)} rejected: {p['reason']}", kind="order", audience=_order_audience(order),
             refs={"order": p["order"], "character": order.get("character")}, adjudicator=str(ctx.identity))
     return {"order": p["order"], "status": "rejected"}

@@ -291,7 +291,7 @@ def reports_for(world: World, viewer: Identity, season: str | None = None) -> li
             return []
         date = seasons[-1]
     found = [r for _, r in world.all("reports") if GameDate.from_dict(r["season"]) == date and may_read_report(viewer, r)]
-    own = str(viewer)
+    own = "gm" if viewer.is_gm else str(viewer)  # a co-GM's own report is the GM's
     return sorted(found, key=lambda r: (r["recipient"] != own, r["recipient"] != PUBLIC_RECIPIENT, r["recipient"]))
 
 

@@ -11,7 +11,7 @@ dashboard must paint within twice a bare Textual app's startup).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from yak_tui.kernel.audience import (
     PUBLIC,
@@ -21,11 +21,14 @@ from yak_tui.kernel.audience import (
     visible_table,
 )
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.errors import ValidationError
+from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.forms import Choice
 from yak_tui.kernel.identity import Identity, identity_label
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
+
+if TYPE_CHECKING:
+    from yak_tui.store.storage import WorldFile
 
 # A viewer who sees exactly the public record: the audience of a public forum post.
 PUBLIC_VIEWER = Identity("player", "")
@@ -40,8 +43,12 @@ class IdentityChoice(NamedTuple):
 
 
 def identities(world: World) -> list[IdentityChoice]:
-    """Everyone the hotseat GM may hand the keyboard to: the GM, each King, each living character."""
+    """Everyone the hotseat GM may hand the keyboard to: the GM (and each co-GM of the roster), each
+    King, each living character."""
     out = [IdentityChoice("gm", "GM", "GM")]
+    co_gms = sorted({str(doc.get("identity")) for _, doc in world.all("users")
+                     if str(doc.get("identity", "")).startswith("gm:")})
+    out += [IdentityChoice(gm, identity_label(world, Identity.parse(gm)), "GM") for gm in co_gms]
     for kid, kingdom in sorted(world.all("kingdoms")):
         if not kingdom.get("player"):
             continue  # an NPC kingdom (Kesh) has no King at the table: the GM plays it, and its rolls are refused
@@ -69,10 +76,20 @@ class EntryView(NamedTuple):
     rolls: tuple[str, ...] = ()
     blind: bool = False
     note: str = ""  # the adjudicator's note: present only when the viewer may read it
+    signed_by: str = ""  # the co-GM who acted ("alice" for `gm:alice`): shown to the GM only
 
 
-def entry_view(entry: Mapping[str, Any]) -> EntryView:
-    """An entry that has already been through the audience filter, ready to draw."""
+def signer(actor: str, viewer: Identity | None) -> str:
+    """Who of several GMs did it, for a GM's eyes ("" for the plain GM or another viewer)."""
+    if viewer is None or not viewer.is_gm:
+        return ""
+    role, _, name = actor.partition(":")
+    return name if role == "gm" else ""
+
+
+def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> EntryView:
+    """An entry that has already been through the audience filter, ready to draw; `viewer` a GM:
+    with the co-GM who acted."""
     from yak_tui.kernel.chronicle import roll_line
 
     date = GameDate.from_dict(entry["date"])
@@ -83,6 +100,7 @@ def entry_view(entry: Mapping[str, Any]) -> EntryView:
         audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
         blind=any(r.get("blind") for r in entry.get("rolls", [])),
         note=str(entry.get("secret") or entry.get("adjudicator_note") or ""),
+        signed_by=signer(str(entry.get("actor", "")), viewer),
     )
 
 
@@ -102,7 +120,7 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
 
     visible = visible_entries(world, viewer)
     chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
-    shown = [entry_view(e) for e in visible if chosen.matches(world, e)]
+    shown = [entry_view(e, viewer) for e in visible if chosen.matches(world, e)]
     seasons: dict[str, str] = {}
     kinds: set[str] = set()
     for entry in visible:
@@ -123,7 +141,7 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
 
 def latest_entries(world: World, viewer: Identity, limit: int = 8) -> tuple[EntryView, ...]:
     entries = visible_entries(world, viewer)
-    return tuple(entry_view(e) for e in entries[-limit:][::-1])
+    return tuple(entry_view(e, viewer) for e in entries[-limit:][::-1])
 
 
 def export_audiences(world: World, viewer: Identity) -> tuple[Choice, ...]:
@@ -351,6 +369,37 @@ class DueItem(NamedTuple):
     urgent: bool = False
 
 
+class SeatRow(NamedTuple):
+    identity: str
+    label: str
+    filed: int
+    status: str  # "ready", "filed", "no orders"
+
+
+class ReadinessView(NamedTuple):
+    """The season's orders deadline and the seats' state (`kernel.readiness`): every seat for the
+    GM and the Kings, his own for a player, none for an observer. `in_use`: a deadline is set or
+    someone said he is ready (before that, NMR means nothing)."""
+
+    deadline: str
+    in_use: bool
+    seats: tuple[SeatRow, ...]
+    ready: bool  # the viewer has said he is ready
+
+
+def readiness_view(world: World, viewer: Identity) -> ReadinessView:
+    from yak_tui.kernel.readiness import in_use, season_status
+
+    status = season_status(world)
+    rows = [SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"])) for r in status["seats"]]
+    if viewer.is_observer:
+        rows = []
+    elif viewer.is_player:
+        rows = [r for r in rows if r.identity == str(viewer)]
+    ready = str(viewer) in world.meta.get("ready", [])
+    return ReadinessView(str(status["deadline"] or ""), in_use(status), tuple(rows), ready)
+
+
 class DashboardView(NamedTuple):
     world_name: str
     date: str
@@ -367,6 +416,7 @@ class DashboardView(NamedTuple):
     queue: tuple[OrderRow, ...]
     my_orders: tuple[OrderRow, ...]
     due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
+    readiness: ReadinessView = ReadinessView("", False, (), False)
 
 
 def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
@@ -399,7 +449,7 @@ def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due
         due=due_list(world, viewer) if due else (), kingdoms=kingdom_rows(world, viewer),
         history=treasury_history(world, viewer), chronicle=latest_entries(world, viewer, chronicle_limit),
         holdings=holdings(world, viewer), queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
-        due_pending=not due,
+        due_pending=not due, readiness=readiness_view(world, viewer),
     )
 
 
@@ -463,3 +513,104 @@ def search_items(world: World, viewer: Identity) -> tuple[SearchItem, ...]:
                 detail = f"{doc.get('size', '')} {doc.get('kind', '')} · {world.display_name('kingdoms', doc.get('owner'))}"
             out.append(SearchItem(table_name, doc_id, str(doc.get("name", doc_id)), detail))
     return tuple(out)
+
+
+# -- season reports -------------------------------------------------------------------------------
+
+class ReportLine(NamedTuple):
+    kind: str  # "heading", "section", "item", "detail"
+    text: str
+
+
+class ReportsView(NamedTuple):
+    """The season reports the viewer may read: the seasons (newest first), the recipients of the
+    chosen season (his own first, then the public post), and the chosen report's lines."""
+
+    seasons: tuple[Choice, ...]
+    recipients: tuple[Choice, ...]
+    season: str
+    recipient: str
+    lines: tuple[ReportLine, ...]
+
+
+def _recipient_label(world: World, key: str) -> str:
+    from yak_tui.kernel.reports import PUBLIC_RECIPIENT
+
+    if key == PUBLIC_RECIPIENT:
+        return "The season post (public)"
+    try:
+        return identity_label(world, Identity.parse(key))
+    except ValidationError:
+        return key
+
+
+def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
+    """A stored report as lines to draw: its heading, then each section that says something."""
+    lines = [ReportLine("heading", str(report.get("heading", "")))]
+    for section in report.get("sections", []):
+        items = section.get("items", [])
+        if not items:
+            continue
+        lines.append(ReportLine("section", str(section.get("title", ""))))
+        for item in items:
+            lines.append(ReportLine("item", str(item.get("text", ""))))
+            lines.extend(ReportLine("detail", str(detail)) for detail in item.get("details", []))
+    return tuple(lines)
+
+
+def reports_view(world: World, viewer: Identity, season: str | None = None,
+                 recipient: str | None = None) -> ReportsView:
+    """The viewer's reports (`kernel.reports.reports_for`: a player his own and the public post, a
+    King his kingdom's, the GM every one, an observer the public post), for the season chosen (the
+    last one closed by default) and the recipient chosen (the viewer's own by default)."""
+    from yak_tui.kernel.reports import reported_seasons, reports_for
+
+    seasons = tuple(Choice(d.label(), d.label()) for d in reversed(reported_seasons(world)))
+    if not seasons:
+        return ReportsView((), (), "", "", ())
+    chosen_season = season if season in {c.value for c in seasons} else seasons[0].value
+    found = reports_for(world, viewer, chosen_season)
+    recipients = tuple(Choice(str(r["recipient"]), _recipient_label(world, str(r["recipient"]))) for r in found)
+    report = next((r for r in found if r["recipient"] == recipient), found[0] if found else None)
+    if report is None:
+        return ReportsView(seasons, recipients, chosen_season, "", ())
+    return ReportsView(seasons, recipients, chosen_season, str(report["recipient"]), report_lines(report))
+
+
+# -- season history -------------------------------------------------------------------------------
+
+class SeasonRow(NamedTuple):
+    label: str
+    backup: str  # the backup's file name; "" for the current season (the save itself)
+
+
+class HistoryView(NamedTuple):
+    """The seasons the backups keep (oldest first, the current one last) and what changed between
+    the two chosen, as `yak diff` tells it (`kernel.history`)."""
+
+    seasons: tuple[SeasonRow, ...]
+    before: str
+    after: str
+    lines: tuple[str, ...]
+    problem: str = ""
+
+
+def history_view(save: WorldFile, world: World, viewer: Identity, before: str | None = None,
+                 after: str | None = None) -> HistoryView:
+    """The history of `save` (whose current state is `world`): by default the last season kept
+    against the current one."""
+    from yak_tui.kernel.history import diff_worlds, kept_seasons, season_state
+
+    kept = kept_seasons(save, world.date)
+    rows = tuple(SeasonRow(k.label, k.backup.name if k.backup else "") for k in kept)
+    labels = [r.label for r in rows]
+    after = after if after in labels else labels[-1]
+    before = before if before in labels else labels[-2] if len(labels) > 1 else labels[-1]
+    if len(labels) < 2:
+        return HistoryView(rows, before, after, (), "No season is kept yet: each advance backs up the season it closes.")
+    try:
+        older = World(season_state(save, before))
+        newer = world if after == world.date.label() else World(season_state(save, after))
+    except YakError as error:
+        return HistoryView(rows, before, after, (), str(error))
+    return HistoryView(rows, before, after, tuple(diff_worlds(older, newer, viewer).lines()))

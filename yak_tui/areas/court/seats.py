@@ -84,7 +84,7 @@ def user_for_fingerprint(world: World, fingerprint: str) -> RosterUser | None:
 
 @command("user-add", "Add a login to the SSH roster: a name, the identity it plays, and its public key (GM).",
          {"name": Param(str, help="login name: lowercase letters, digits, _ and -"),
-          "identity": Param(str, help="gm, king:<kingdom>, player:<character> or observer (public only)"),
+          "identity": Param(str, help="gm, gm:<name> (a co-GM), king:<kingdom>, player:<character> or observer (public only)"),
           "key": Param(str, help="the OpenSSH public key text (the .pub file)")},
          category="roster", undoable=False, gm_only="change the SSH roster")
 def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:

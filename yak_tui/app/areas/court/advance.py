@@ -210,25 +210,35 @@ class UndoAdvanceScreen(YakModal[None]):
             self.name = name
             self.problem = problem
 
-    def __init__(self) -> None:
+    def __init__(self, backup: Path | None = None, season: str = "") -> None:
+        """`backup` and its `season`: roll back to an earlier season (the history view's pick);
+        by default the backup the last advance took."""
         super().__init__()
+        self.chosen = (backup, season) if backup is not None and season else None
         self.backup: Path | None = None
         self.closed = ""  # the label of the season the advance closed
 
     def compose(self) -> ComposeResult:
         date = self.yak.world.date
-        self.backup = last_advance_backup(self.yak.save.backups(), date)
-        self.closed = date.plus(-1).label()
+        if self.chosen is not None:
+            self.backup, closed = self.chosen[0], GameDate.parse(self.chosen[1])
+        else:
+            self.backup, closed = last_advance_backup(self.yak.save.backups(), date), date.plus(-1)
+        self.closed = closed.label()
+        advances = closed.seasons_until(date)
+        lost = ", ".join(closed.plus(step).label() for step in range(1, advances + 1))
+        title = "Undo the last advance" if advances == 1 else f"Roll back {advances} advances, to {self.closed}"
         with Vertical(id="dialog", classes="dialog"):
-            yield Static(Content.styled("Undo the last advance", "bold"), id="dialog-title")
+            yield Static(Content.styled(title, "bold"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
-                if self.backup is None:
-                    text = Content.styled(f"No backup of {date.plus(-1).label()} is kept: there is no advance "
+                if self.backup is None or advances < 1:
+                    text = Content.styled(f"No backup of {self.closed} is kept: there is no advance "
                                           "to undo here.", "$warning")
+                    self.backup = None
                 else:
                     text = Content.assemble(
-                        "Put the world back as it was before ", (date.plus(-1).label(), "bold"), " closed. ",
-                        ("Everything done since, in ", "$warning"), (date.label(), "bold $warning"),
+                        "Put the world back as it was before ", (self.closed, "bold"), " closed. ",
+                        ("Everything done since, in ", "$warning"), (lost, "bold $warning"),
                         (", is lost", "$warning"),
                         f" (the file replaced is kept beside the save as {self.yak.save.path.name}.before-restore).")
                 yield Static(text, id="undo-advance-text")
@@ -248,6 +258,9 @@ class UndoAdvanceScreen(YakModal[None]):
 
     @on(Button.Pressed, "#restore")
     def _restore_pressed(self) -> None:
+        if not self.yak.identity.is_gm:  # reached some other way: a restore is the GM's alone
+            self.post_message(self.Restored("", "Only the GM may undo an advance."))
+            return
         if self.backup is not None:
             self.query_one("#restore", Button).disabled = True
             self._restore(self.backup.name)

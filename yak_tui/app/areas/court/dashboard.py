@@ -4,9 +4,11 @@ the adjudicator's order queue, the viewer's holdings and orders, and the latest 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 
@@ -17,11 +19,12 @@ from yak_tui.app.areas.court.panels import (
     LatestPanel,
     MyOrdersPanel,
     QueuePanel,
+    ReadinessPanel,
     SeasonPanel,
     TreasuryPanel,
 )
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.messages import OrderAction
+from yak_tui.app.messages import OrderAction, PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -33,11 +36,16 @@ class DashboardScreen(YakScreen):
     _due_loaded = False
     AUTO_FOCUS = None  # chosen in refresh_view: the adjudicator's queue, or a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "deadline", "Orders deadline", show=False),
+        Binding("y", "ready", "Ready / not yet", show=False),
+    ]
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="dash-columns"):
             with VerticalScroll(id="dash-left", can_focus=False):
                 yield SeasonPanel()
+                yield ReadinessPanel()
                 yield KingdomsPanel()
                 yield TreasuryPanel()
             with VerticalScroll(id="dash-right", can_focus=False):
@@ -102,3 +110,41 @@ class DashboardScreen(YakScreen):
         elif event.action == "withdraw":
             self.yak.open_command("order-withdraw", {"order": event.order_id}, hidden=("order",),
                                   title=f"Withdraw order {event.order_id}", intro=summary)
+
+    # -- the season's rhythm: deadline and readiness ---------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "deadline":
+            return self.identity.is_gm
+        if action == "ready":
+            return self.identity.is_king or self.identity.is_player
+        return True
+
+    def action_deadline(self) -> None:
+        """The GM sets (or, left empty, lifts) the orders deadline: the `season-deadline` form."""
+        current = self.yak.world.meta.get("deadline") or ""
+        intro = f"Orders are now due by {current}." if current else "No deadline is set yet."
+        self.yak.open_command("season-deadline", {"at": current}, title="Set the orders deadline", intro=intro)
+
+    def action_ready(self) -> None:
+        """A player or King says he has sent all his orders (pressed again: not ready yet)."""
+        ready = str(self.identity) not in self.yak.world.meta.get("ready", [])
+        self._mark_ready(ready)
+
+    @work(thread=True, exclusive=True, group="ready", exit_on_error=False)
+    def _mark_ready(self, ready: bool) -> None:
+        try:
+            self.yak.execute("ready", {"ready": ready})
+        except Exception as error:
+            self.app.call_from_thread(self.notify, str(error), title="Not marked", severity="error")
+            return
+        text = "You are ready: the GM sees your orders are all in." if ready else "Marked not ready yet."
+        self.app.call_from_thread(self.notify, text, title="Orders")
+
+    def palette_entries(self) -> list[Any]:
+        entries = []
+        if self.identity.is_gm:
+            entries.append(PaletteEntry("Set the orders deadline", "of this season; empty lifts it (t)",
+                                        self.action_deadline, True))
+        if self.identity.is_king or self.identity.is_player:
+            entries.append(PaletteEntry("Ready: all my orders are in", "or take it back (y)", self.action_ready, True))
+        return entries

@@ -99,6 +99,33 @@ class SeasonPanel(DashboardPanel):
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))
 
 
+READINESS_STYLE = {"ready": "#4C9A52", "filed": "#C9962B", "no orders": "#D0524A"}
+
+
+class ReadinessPanel(DashboardPanel):
+    """The orders deadline and each seat's state: filed, ready, or no orders (NMR). Shown once the
+    season uses them (a deadline is set or someone said he is ready); every seat for the GM and
+    the Kings, his own for a player."""
+
+    def __init__(self) -> None:
+        super().__init__("Orders this season", RowTable(id="readiness-table", focusable=False), id="readiness")
+
+    def show(self, view: views.DashboardView) -> None:
+        readiness = view.readiness
+        self.display = readiness.in_use and bool(readiness.seats)
+        self.border_title = f"Orders due by {readiness.deadline}" if readiness.deadline else "Orders (no deadline)"
+        identity = self.identity
+        self.border_subtitle = ("t deadline" if identity.is_gm else
+                                "y not ready yet" if readiness.ready else "y ready" if not identity.is_observer
+                                else "")
+        self.query_one("#readiness-table", RowTable).fill(
+            ["Seat", "Filed", "State"],
+            [(seat.identity, [Text(seat.label, style="bold" if seat.identity == str(identity) else ""),
+                              Text(str(seat.filed), justify="right"),
+                              Text(seat.status, style=READINESS_STYLE.get(seat.status, ""))])
+             for seat in readiness.seats])
+
+
 class KingdomsPanel(DashboardPanel):
     """Every kingdom's treasury, manpower, influence and ruler."""
 
@@ -182,7 +209,8 @@ class LatestPanel(DashboardPanel):
     def show(self, view: views.DashboardView) -> None:
         lines: list[Content] = []
         for entry in view.chronicle:
-            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text))
+            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text,
+                                          (f"  by {entry.signed_by}" if entry.signed_by else "", "italic dim")))
             for roll in entry.rolls:
                 lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
         if not lines:
@@ -194,7 +222,8 @@ class LatestPanel(DashboardPanel):
 
 def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
     mark = ("● ", "bold $accent") if selected else ("  ", "")
-    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text)
+    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text,
+                            (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"))
     if entry.audience != "public":
         head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
     lines = [head]

@@ -1,0 +1,123 @@
+"""The Reports screen (R, or the palette): the season reports stored in the save that the viewer
+may read, by season and recipient, and their export as files. A player's screen never shows
+another player's private strings, whichever report he picks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text
+from textual.widgets import Select, Static
+
+from yak_tui.app.areas.court.reports import ReportsScreen
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import SeededDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.session import advance_season
+from yak_tui.store.storage import WorldFile
+
+NYX_SECRET = "NYX-PRIVATE-4417 the smuggler's ledger"
+ALDRIC_SECRET = "ALDRIC-PRIVATE-9023 the crown's debt"
+PUBLIC_NEWS = "Envoys of Varos reach Highmoor"
+
+
+def close_a_season(path: Path) -> None:
+    """Two players ready, a private note for each and a public one, then the advance that writes
+    every recipient's report."""
+    save = WorldFile(path)
+    for player in ("nyx", "aldric"):
+        run_command(save, Identity.parse(f"player:{player}"), "ready", {"ready": True})
+    run_command(save, GM, "note", {"text": NYX_SECRET, "audience": "character:nyx"})
+    run_command(save, GM, "note", {"text": ALDRIC_SECRET, "audience": "character:aldric"})
+    run_command(save, GM, "note", {"text": PUBLIC_NEWS})
+    advance_season(save, GM, SeededDice(1))
+
+
+async def open_reports(pilot: object, app: object) -> ReportsScreen:
+    await settle(pilot)  # type: ignore[arg-type]
+    await pilot.press("R")  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: on_top(app, ReportsScreen), what="the Reports screen")  # type: ignore[arg-type]
+    screen = app.screen  # type: ignore[attr-defined]
+    await wait_for(pilot, lambda: screen.view is not None, what="the report")  # type: ignore[arg-type]
+    await settle(pilot)  # type: ignore[arg-type]
+    return screen  # type: ignore[no-any-return]
+
+
+def report_text(screen: ReportsScreen) -> str:
+    return str(screen.query_one("#report-text", Static).render())
+
+
+def recipients_offered(screen: ReportsScreen) -> set[str]:
+    return {str(value) for _, value in screen.query_one("#report-recipient", Select)._options if value != Select.NULL}
+
+
+async def test_a_player_reads_his_report_and_the_post_never_another_players(save_path: Path) -> None:
+    close_a_season(save_path)
+    app = make_app(save_path, "player:nyx")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_reports(pilot, app)
+        assert recipients_offered(screen) == {"player:nyx", "public"}
+        assert NYX_SECRET in screen_text(app)  # his own report first
+        for recipient in ("public", "player:nyx"):
+            screen.query_one("#report-recipient", Select).value = recipient
+            await wait_for(pilot, lambda r=recipient: screen.view is not None and screen.view.recipient == r,
+                           what=f"the {recipient} report")
+            await settle(pilot)
+            assert ALDRIC_SECRET not in widget_text(app)  # nowhere on any screen of his
+            if recipient == "public":
+                assert PUBLIC_NEWS in report_text(screen) and NYX_SECRET not in report_text(screen)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReportsScreen), what="back to the dashboard")
+
+
+async def test_the_gm_reads_every_report_and_exports_one_as_files(save_path: Path) -> None:
+    close_a_season(save_path)
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_reports(pilot, app)
+        assert {"gm", "public", "player:nyx", "player:aldric", "king:elbreth"} <= recipients_offered(screen)
+        screen.query_one("#report-recipient", Select).value = "player:aldric"
+        # The GM's own report (shown first) tells every secret too: wait for Aldric's itself.
+        await wait_for(pilot, lambda: screen.view is not None and screen.view.recipient == "player:aldric"
+                       and ALDRIC_SECRET in report_text(screen) and "report for King Aldric" in report_text(screen),
+                       what="Aldric's report")
+        await pilot.press("x")
+        folder = save_path.parent / "reports" / "spring-312"
+        await wait_for(pilot, lambda: (folder / "player-aldric.md").exists() and (folder / "player-aldric.bbcode")
+                       .exists(), what="the exported files")
+        assert ALDRIC_SECRET in (folder / "player-aldric.md").read_text(encoding="utf-8")
+        assert "[b]" in (folder / "player-aldric.bbcode").read_text(encoding="utf-8")
+
+
+async def test_an_observer_reads_only_the_season_post(save_path: Path) -> None:
+    close_a_season(save_path)
+    app = make_app(save_path, "observer")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_reports(pilot, app)
+        assert recipients_offered(screen) == {"public"}
+        text = widget_text(app)
+        assert PUBLIC_NEWS in report_text(screen) and NYX_SECRET not in text and ALDRIC_SECRET not in text
+
+
+async def test_the_palette_opens_the_reports(save_path: Path) -> None:
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        entry = next(e for e in app.palette_entries(app.screen) if e.title == "Season reports")
+        entry.callback()
+        await wait_for(pilot, lambda: on_top(app, ReportsScreen), what="the Reports screen")
+        await wait_for(pilot, lambda: "No season report yet" in report_text(app.screen), what="the empty state")
+
+
+async def test_a_screen_key_leaves_the_reports_behind(save_path: Path) -> None:
+    from yak_tui.app.areas.court.dashboard import DashboardScreen
+
+    close_a_season(save_path)
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_reports(pilot, app)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: app.current_mode == "chronicle", what="the chronicle")
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.current_mode == "dashboard" and isinstance(app.screen, DashboardScreen),
+                       what="the dashboard itself, not the reports left on top of it")
