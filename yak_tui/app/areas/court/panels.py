@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
-from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.kit.rowtable import RowTable, Shortened
 from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas import court as views
@@ -110,8 +110,18 @@ class KingdomsPanel(DashboardPanel):
         for k in view.kingdoms:
             name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
             rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
-                                Text(num(k.influence), justify="right"), k.ruler]))
+                                Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]))
         self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
+
+
+TITLES = frozenset({"King", "Queen", "Prince", "Princess", "Emperor", "Empress", "Duke", "Duchess", "Lord", "Lady",
+                    "Count", "Countess", "Baron", "Baroness", "Sultan", "Khan", "Tsar", "Regent"})
+
+
+def untitled(name: str) -> str:
+    """"Aldric" for "King Aldric": the Ruler column's short form, when the whole name does not fit."""
+    title, _, rest = name.partition(" ")
+    return rest if title in TITLES and rest else name
 
 
 class TreasuryPanel(DashboardPanel):

@@ -1,0 +1,73 @@
+"""Issue 17, what a player reads: whole words in narrow tables, a plot that stays in its box, one
+answer to "which infiltrations do I hold", orders named by what they do (never by id), and no
+document id nor `name(key=value)` syntax on any screen or dialog for the GM, a King or a player."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_helpers import make_app, screen_text, settle, wait_for
+
+from yak_tui.app.kit.plot import TreasuryPlot
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.kernel.commands import run_command
+from yak_tui.kernel.dice import ScriptedDice
+from yak_tui.kernel.identity import GM, Identity
+from yak_tui.store.storage import WorldFile
+
+CORVIN = Identity.parse("player:corvin")
+
+
+@pytest.fixture
+def orders_save(busy_save: Path) -> Path:
+    """`populate`'s two seasons plus Corvin's orders: an infiltration resolved (he holds it), a
+    mission waiting, and a business expansion carried out (a long outcome)."""
+    save = WorldFile(busy_save)
+    done = run_command(save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"},
+                       ScriptedDice([])).data["order"]
+    run_command(save, GM, "spy-resolve", {"order": done}, ScriptedDice([6, 6]))
+    run_command(save, CORVIN, "spy-order", {"mission": "fund-bandits", "target": "varos", "province": "varos-march",
+                                            "bandits": 1, "note": "on the Amber road"}, ScriptedDice([]))
+    expand = run_command(save, CORVIN, "order-file", {"command": "business-expand",
+                                                      "params": '{"business": "hale-bank", "sizes": 1}'}).data["order"]
+    run_command(save, GM, "order-resolve", {"order": expand}, ScriptedDice([6, 6, 6]))
+    return busy_save
+
+
+async def _dashboard(pilot, app) -> None:  # type: ignore[no-untyped-def]
+    await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), what="the plot")
+    await settle(pilot)
+
+
+# -- 1. narrow columns --------------------------------------------------------------------------------
+
+async def test_ruler_column_reads_a_name_at_80x24(busy_save: Path) -> None:
+    app = make_app(busy_save, poll_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _dashboard(pilot, app)
+        text = screen_text(app)
+        for ruler in ("Aldric", "Orhan", "Mirela"):
+            assert ruler in text, f"the Ruler column is cut: {ruler} not on screen"
+
+
+async def test_ruler_column_keeps_the_whole_title_when_there_is_room(busy_save: Path) -> None:
+    app = make_app(busy_save, poll_interval=0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _dashboard(pilot, app)
+        assert "King Aldric" in screen_text(app)
+
+
+async def test_my_orders_outcome_is_readable_at_160_columns(orders_save: Path) -> None:
+    app = make_app(orders_save, "player:corvin", poll_interval=0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _dashboard(pilot, app)
+        table = app.screen.query_one("#my-orders-table", RowTable)
+        lines = [line for line in screen_text(app).splitlines() if "Outcome" in line]
+        assert lines, "the My orders header is on screen"
+        header = lines[0]
+        start = header.index("Outcome")
+        end = header.index("│", start)
+        assert end - start >= 20, f"the Outcome column is {end - start} cells wide: {header!r}"
+        assert table.row_count == 3
+        assert "waits for" in screen_text(app)
