@@ -71,3 +71,36 @@ async def test_my_orders_outcome_is_readable_at_160_columns(orders_save: Path) -
         assert end - start >= 20, f"the Outcome column is {end - start} cells wide: {header!r}"
         assert table.row_count == 3
         assert "waits for" in screen_text(app)
+
+
+# -- 2. the treasury plot -----------------------------------------------------------------------------
+
+def _plot_rows(text: str) -> tuple[list[str], list[str], int]:
+    """The treasury panel's rows inside the plot's frame, the rows under it, and the frame's right column."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if "Treasury by season" in line)
+    right = lines[top + 1].index("┐")
+    bottom = next(i for i in range(top + 2, len(lines)) if "└" in lines[i][:right])
+    end = next(i for i in range(bottom, len(lines)) if "╰" in lines[i][:right])
+    width = right + 3  # the plot, its right border and the panel's
+    return [line[:width] for line in lines[top + 2:bottom]], [line[:width] for line in lines[bottom + 1:end]], right
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("history", ["one season", "three seasons"])
+async def test_treasury_plot_stays_in_its_frame_and_its_legend_off_the_data(
+        request: pytest.FixtureRequest, history: str, size: tuple[int, int]) -> None:
+    save = request.getfixturevalue("save_path" if history == "one season" else "busy_save")
+    app = make_app(save, poll_interval=0)
+    async with app.run_test(size=size) as pilot:
+        await _dashboard(pilot, app)
+        inside, under, right = _plot_rows(screen_text(app))
+        for row in inside:
+            assert row[right] in "│┤", f"something is drawn over the plot's right border: {row!r}"
+            assert not any(0x2800 <= ord(c) <= 0x28FF or c == "●" for c in row[right + 1:right + 3]), row
+            for kingdom in ("Elbreth", "Kesh", "Varos"):
+                assert kingdom not in row, f"the legend is drawn over the data: {row!r}"
+        legend = [row for row in under if "Elbreth" in row]
+        assert legend and all(k in legend[0] for k in ("■ Elbreth", "■ Kesh", "■ Varos")), under
+        points = sum(1 for row in inside for c in row if 0x2800 <= ord(c) <= 0x28FF or c == "●")
+        assert points >= 3, "every kingdom's treasury is drawn"
