@@ -4,11 +4,14 @@ document id nor `name(key=value)` syntax on any screen or dialog for the GM, a K
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
-from app_helpers import make_app, screen_text, settle, wait_for
+from app_helpers import make_app, on_top, screen_text, settle, wait_for
 
+from yak_tui.app.areas.espionage.screen import EspionageScreen
+from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.kernel.commands import run_command
@@ -104,3 +107,41 @@ async def test_treasury_plot_stays_in_its_frame_and_its_legend_off_the_data(
         assert legend and all(k in legend[0] for k in ("■ Elbreth", "■ Kesh", "■ Varos")), under
         points = sum(1 for row in inside for c in row if 0x2800 <= ord(c) <= 0x28FF or c == "●")
         assert points >= 3, "every kingdom's treasury is drawn"
+
+
+# -- 4. orders by name, not by id ---------------------------------------------------------------------
+
+ORDER_ID = re.compile(r"\bo-\d{4}\b")
+
+
+@pytest.mark.parametrize(("key", "verb"), [("x", "Resolve"), ("j", "Reject")])
+async def test_order_dialogs_name_who_filed_it_and_what_it_does(busy_save: Path, key: str, verb: str) -> None:
+    app = make_app(busy_save, poll_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        queue = app.screen.query_one("#queue-table", RowTable)
+        await wait_for(pilot, lambda: queue.row_count == 1, what="the queue")
+        assert not ORDER_ID.search(screen_text(app))
+        queue.focus()
+        await pilot.press(key)
+        await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the order dialog")
+        await settle(pilot)
+        text = screen_text(app)
+        assert f"{verb} Nyx's order: roll" in text
+        assert "Nyx: Roll — reason Slip past the March Patrol" in text
+        assert not ORDER_ID.search(text), text
+
+
+async def test_my_orders_read_what_each_order_does(orders_save: Path) -> None:
+    app = make_app(orders_save, "player:corvin", poll_interval=0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _dashboard(pilot, app)
+        await wait_for(pilot, lambda: "waits for the GM" in screen_text(app), what="what is due")
+        text = screen_text(app)
+        assert "Business expand — business Hale" in text
+        assert not ORDER_ID.search(text), text
+        await pilot.press("e")
+        await wait_for(pilot, lambda: on_top(app, EspionageScreen), what="the board")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "Fund Bandits waits for the GM" in text and "Infiltrate Treasury" in text
+        assert not ORDER_ID.search(text), text

@@ -114,6 +114,7 @@ class TreasuryPlot(Vertical):
         plt.xlim(0.5 if longest == 1 else 1.0, longest + 0.5 if longest == 1 else float(longest))
         low, high = _span([v for s in self.series for v in s.values])
         plt.ylim(low, high)
+        plt.yticks(_round_ticks(low, high))
         labels = max(self.series, key=lambda s: len(s.values)).labels
         ticks = [float(x) for x in range(1, longest + 1)]
         step = max(1, len(ticks) // 4)
@@ -127,6 +128,18 @@ def _span(values: list[float]) -> tuple[float, float]:
     low, high = min(values), max(values)
     margin = max((high - low) * 0.08, abs(high) * 0.05, 1.0)
     return low - margin, high + margin
+
+
+def _round_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """Round ducat values for the y axis (10, 20, 30 rather than 19.4, 30.8), at most `most` of them."""
+    span = max(high - low, 1e-9)
+    step = 1.0
+    for scale in (10.0 ** e for e in range(-1, 12)):
+        step = next((m * scale for m in (1, 2, 5) if span / (m * scale) <= most), 0.0)
+        if step:
+            break
+    first = -(-low // step) * step
+    return [first + i * step for i in range(int((high - first) // step) + 1)]
 
 
 def _short(label: str) -> str:
