@@ -157,9 +157,10 @@ async def test_player_submits_a_private_mission_from_the_board(save_path: Path) 
         assert order["command"] == "spy-mission" and order["private"] is True and order["status"] == "waiting"
         assert order["params"] == {"mission": "infiltrate-treasury", "target": "varos"}
         assert order["note"] == "before the feast" and order["adjudicator"] == "gm"
-        await wait_for(pilot, lambda: order_id in widget_text(app), what="my missions")
-        assert cells(screen, "#my-orders-table", order_id)[1:4] == ["Infiltrate Treasury", "Varos", "waiting"]
-        assert f"{order_id} waits for the GM" in widget_text(app)
+        await wait_for(pilot, lambda: order_id in keys(screen, "#my-orders-table"), what="my missions")
+        assert cells(screen, "#my-orders-table", order_id)[0:3] == ["Infiltrate Treasury", "Varos", "waiting"]
+        assert "Infiltrate Treasury waits for the GM" in widget_text(app)
+        assert order_id not in widget_text(app)  # issue 17: players read names, ids stay in --json
 
 
 async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses(save_path: Path) -> None:
@@ -204,7 +205,7 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
         screen = await open_board(app, pilot)
         inbox = screen.query_one("#inbox-table", YakTable)
         assert inbox.has_focus and keys(screen, "#inbox-table") == {order_id}
-        assert cells(screen, "#inbox-table", order_id)[1:4] == ["Corvin Hale", "Infiltrate Treasury", "Varos"]
+        assert cells(screen, "#inbox-table", order_id)[0:3] == ["Corvin Hale", "Infiltrate Treasury", "Varos"]
         assert NOTE in widget_text(app)
         await pilot.press("x")
         await wait_for(pilot, lambda: on_top(app, SpyDiceScreen), what="the resolve dialog")
@@ -316,9 +317,10 @@ async def test_the_board_follows_another_process_and_the_identity(save_path: Pat
         screen = await open_board(app, pilot)
         assert "No private orders wait for you." in widget_text(app)
         order_id = file_order(save_path)  # a player files from his own yak
-        await wait_for(pilot, lambda: order_id in widget_text(app), what="the order arriving")
+        await wait_for(pilot, lambda: order_id in keys(screen, "#inbox-table"), what="the order arriving")
         app.switch_identity("player:silas")  # Varos's spymaster: Elbreth's order is none of his business
         await wait_for(pilot, lambda: screen.sponsor == "varos", what="Silas's board")
+        assert order_id not in keys(screen, "#inbox-table") | keys(screen, "#my-orders-table")
         assert order_id not in widget_text(app) and NOTE not in widget_text(app)
         assert keys(screen, "#pools-table") == {"varos"}
         assert not screen.query_one("#inbox").display
@@ -347,7 +349,7 @@ async def test_the_sponsor_sees_only_the_outcome(save_path: Path) -> None:
         screen = await open_board(app, pilot)
         table = screen.query_one("#my-orders-table", YakTable)
         table.focus()
-        await wait_for(pilot, lambda: cells(screen, "#my-orders-table", order_id)[3:] == ["resolved", "success"],
+        await wait_for(pilot, lambda: cells(screen, "#my-orders-table", order_id)[2:] == ["resolved", "success"],
                        what="the resolved order")
         text = widget_text(app) + screen_text(app)
         assert outcome in widget_text(app).replace("\n", " ")

@@ -60,7 +60,7 @@ async def test_the_gm_resolves_an_order_from_the_queue_with_dice(busy_save: Path
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the resolve dialog")
         dialog = app.screen
         await wait_for(pilot, lambda: "success:" in screen_text(app), what="the order's odds")
-        assert "o-0001" in screen_text(app)
+        assert "Resolve Nyx's order: roll" in screen_text(app) and "o-0001" not in screen_text(app)
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one(DiceTray).display, what="the dice")

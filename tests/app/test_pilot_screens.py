@@ -53,7 +53,7 @@ async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> N
             assert str(kingdom["manpower"]) == str(row[2])
         await wait_for(pilot, lambda: "1 order waiting for adjudication" in screen_text(app),
                        what="what is due (loaded after the first paint)")
-        await wait_for(pilot, lambda: "o-0001" in screen_text(app), what="the order queue")
+        await wait_for(pilot, lambda: "Roll — reason Slip past the March Patrol" in screen_text(app), what="the order queue")
         assert "Envoys of Varos reach Highmoor." in widget_text(app)  # latest chronicle
 
 

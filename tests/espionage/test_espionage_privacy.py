@@ -59,7 +59,7 @@ def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture
     for king in (KING_ELBRETH, KING_VAROS, KING_KESH):
         assert queue_for(world, king) == []
     assert [i["text"] for i in due_for(world, GM) if i["kind"] == "order"] == [
-        f"Private espionage order {order_id} waits for your ruling"]
+        "Silas Crow's private espionage order, Create Security Breach against Kingdom of Elbreth, waits for your ruling"]
     for viewer in (KING_ELBRETH, KING_VAROS, SILAS):
         assert not [i for i in due_for(world, viewer) if i["kind"] == "order"]
     assert yak(capsys, save, "show", "orders", who="king:varos")["documents"] == {}

@@ -34,6 +34,7 @@ class TreasuryPlot(Vertical):
     TreasuryPlot { height: 1fr; min-height: 6; }
     TreasuryPlot > #plot-text { color: $foreground-muted; }
     TreasuryPlot > PlotextPlot { height: 1fr; }
+    TreasuryPlot > #plot-legend { height: auto; padding: 0 1; }
     """
 
     ready: reactive[bool] = reactive(False)
@@ -45,6 +46,9 @@ class TreasuryPlot(Vertical):
 
     def compose(self) -> Any:
         yield Static(id="plot-text")
+        # The legend lives under the plot, never over it: plotext draws its own in the top-left
+        # corner, on top of whatever line passes there.
+        yield Static(id="plot-legend")
 
     def on_mount(self) -> None:
         self._show_text()
@@ -60,7 +64,7 @@ class TreasuryPlot(Vertical):
     def _mount_plot(self) -> None:
         from textual_plotext import PlotextPlot
 
-        self.mount(PlotextPlot())
+        self.mount(PlotextPlot(), before="#plot-legend")
         self.call_after_refresh(self._plot_mounted)
 
     def _plot_mounted(self) -> None:
@@ -82,6 +86,11 @@ class TreasuryPlot(Vertical):
                  for s in self.series]
         self.query_one("#plot-text", Static).update(Content("\n").join(lines) if lines else "No treasury you may see.")
 
+    def _show_legend(self) -> None:
+        legend = self.query_one("#plot-legend", Static)
+        legend.display = self.ready and bool(self.series)
+        legend.update(Content("  ").join(Content.assemble(("■ ", s.colour or ""), s.name) for s in self.series))
+
     def _draw(self) -> None:
         from textual_plotext import PlotextPlot
 
@@ -89,6 +98,7 @@ class TreasuryPlot(Vertical):
         plt = widget.plt
         plt.clear_data()
         plt.clear_figure()
+        self._show_legend()
         if not self.series:
             plt.title("No treasury you may see")
             widget.refresh()
@@ -97,13 +107,39 @@ class TreasuryPlot(Vertical):
         for s in self.series:
             xs = [float(x) for x in range(longest - len(s.values) + 1, longest + 1)]
             colour = _rgb(s.colour)
-            plt.plot(xs, list(s.values), label=s.name, marker="braille", color=colour if colour else "default")
+            # One season is a point per kingdom: a dot a reader can find, not a line of none.
+            plt.plot(xs, list(s.values), marker="braille" if longest > 1 else "●",
+                     color=colour if colour else "default")
+        # Every point inside the frame: half a season of room either side, a little above and below.
+        plt.xlim(0.5 if longest == 1 else 1.0, longest + 0.5 if longest == 1 else float(longest))
+        low, high = _span([v for s in self.series for v in s.values])
+        plt.ylim(low, high)
+        plt.yticks(_round_ticks(low, high))
         labels = max(self.series, key=lambda s: len(s.values)).labels
         ticks = [float(x) for x in range(1, longest + 1)]
         step = max(1, len(ticks) // 4)
         plt.xticks(ticks[::step], [_short(label) for label in labels[::step]])
         plt.ylabel(self.title)
         widget.refresh()
+
+
+def _span(values: list[float]) -> tuple[float, float]:
+    """The y range with a margin, so the highest and lowest lines stay off the frame."""
+    low, high = min(values), max(values)
+    margin = max((high - low) * 0.08, abs(high) * 0.05, 1.0)
+    return low - margin, high + margin
+
+
+def _round_ticks(low: float, high: float, most: int = 5) -> list[float]:
+    """Round ducat values for the y axis (10, 20, 30 rather than 19.4, 30.8), at most `most` of them."""
+    span = max(high - low, 1e-9)
+    step = 1.0
+    for scale in (10.0 ** e for e in range(-1, 12)):
+        step = next((m * scale for m in (1, 2, 5) if span / (m * scale) <= most), 0.0)
+        if step:
+            break
+    first = -(-low // step) * step
+    return [first + i * step for i in range(int((high - first) // step) + 1)]
 
 
 def _short(label: str) -> str:

@@ -9,6 +9,7 @@ The API matches `YakTable` where the screens use it: `fill`, `cursor_row_key`, `
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -21,8 +22,22 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 
-def _content(cell: Any) -> tuple[Content, str]:
+@dataclass(frozen=True)
+class Shortened:
+    """A cell with a short form the table shows when the whole column does not fit ("Aldric" for
+    "King Aldric"); a player reads a short word, never a cut one."""
+
+    full: Any
+    short: Any
+
+    def __str__(self) -> str:
+        return str(_content(self.full)[0])
+
+
+def _content(cell: Any, short: bool = False) -> tuple[Content, str]:
     """A cell as Content, and how to justify it ("right" for Text(..., justify="right"))."""
+    if isinstance(cell, Shortened):
+        return _content(cell.short if short else cell.full)
     if isinstance(cell, Content):
         return cell, "left"
     if isinstance(cell, Text):
@@ -149,20 +164,16 @@ class RowTable(Widget, can_focus=True):
     def render(self) -> Content:
         if not self._rows:
             return Content.styled(self._empty or "Nothing here.", "italic $foreground-muted")
-        cells = [[_content(cell) for cell in row] for _, row in self._rows]
-        count = len(self.columns)
-        widths = [len(title) for title in self.columns]
-        for row in cells:
-            for index, (content, _) in enumerate(row[:count]):
-                widths[index] = max(widths[index], content.cell_length)
-        gap = " " * self.gap
+        cells, widths, gap = self._fit(self.size.width)
         header_style = self.get_visual_style("rowtable--header", partial=True)
-        header = Content(gap.join(title.ljust(widths[i]) for i, title in enumerate(self.columns)))
+        header = Content(gap.join(_cut(Content(title), widths[i]).plain.ljust(widths[i])
+                                  for i, title in enumerate(self.columns)))
         lines = [header.stylize(header_style)]
         cursor_style = self.CURSOR_FOCUSED if self.has_focus else self.CURSOR
         for row_index, row in enumerate(cells):
             parts = []
-            for index, (content, justify) in enumerate(row[:count]):
+            for index, (content, justify) in enumerate(row):
+                content = _cut(content, widths[index])
                 pad = widths[index] - content.cell_length
                 parts.append(Content(" " * pad) + content if justify == "right" else content + Content(" " * pad))
             line = Content(gap).join(parts)
@@ -170,3 +181,50 @@ class RowTable(Widget, can_focus=True):
                 line = line.pad_right(max(0, self.size.width - line.cell_length)).stylize(cursor_style)
             lines.append(line)
         return Content("\n").join(lines)
+
+    def _fit(self, room: int) -> tuple[list[list[tuple[Content, str]]], list[int], str]:
+        """The cells, each column's width and the gap, so the row fits in `room` cells when it can:
+        first the columns' short forms (`Shortened`), then a one-cell gap, then the widest
+        left-aligned columns cut (with "…") to a common width, so every column keeps a readable part."""
+        count = len(self.columns)
+        shortened = [False] * count
+        gap = self.gap
+
+        def measure() -> tuple[list[list[tuple[Content, str]]], list[int]]:
+            cells = [[_content(cell, shortened[i]) for i, cell in enumerate(row[:count])] for _, row in self._rows]
+            widths = [len(title) for title in self.columns]
+            for row in cells:
+                for index, (content, _) in enumerate(row):
+                    widths[index] = max(widths[index], content.cell_length)
+            return cells, widths
+
+        cells, widths = measure()
+        if room <= 0:
+            return cells, widths, " " * gap
+
+        def too_wide() -> bool:
+            return sum(widths) + gap * (count - 1) > room
+
+        if too_wide():
+            shortened = [any(isinstance(row[i], Shortened) for _, row in self._rows if i < len(row))
+                         for i in range(count)]
+            cells, widths = measure()
+        if too_wide() and gap > 1:
+            gap = 1
+        if too_wide():
+            flexible = [i for i in range(count) if all(row[i][1] != "right" for row in cells if i < len(row))]
+            fixed = sum(w for i, w in enumerate(widths) if i not in flexible) + gap * (count - 1)
+            share = room - fixed
+            cap = max(widths[i] for i in flexible) if flexible else 0
+            while cap > 1 and sum(min(widths[i], cap) for i in flexible) > share:
+                cap -= 1
+            for i in flexible:
+                widths[i] = min(widths[i], max(cap, 1))
+        return cells, widths, " " * gap
+
+
+def _cut(content: Content, width: int) -> Content:
+    """`content` cut to `width` cells, its last cell an ellipsis when anything was cut."""
+    if content.cell_length <= width:
+        return content
+    return content.truncate(width, ellipsis=True)

@@ -23,7 +23,7 @@ from yak_tui.kernel.audience import (
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.forms import Choice
-from yak_tui.kernel.identity import Identity, identity_label
+from yak_tui.kernel.identity import Identity, identity_label, identity_name
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
 
@@ -431,7 +431,8 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
                                           f"{'you' if not viewer.is_gm else 'adjudication'}", True))
     waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
     if len(waiting) == 1:
-        items.append(DueItem("orders", f"Your order {waiting[0].id} waits for {waiting[0].adjudicator}"))
+        who = identity_name(world, Identity.parse(waiting[0].adjudicator))
+        items.append(DueItem("orders", f"Your order to {waiting[0].summary} waits for {who}"))
     elif waiting:
         items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
     return tuple(sorted(items, key=lambda i: not i.urgent))

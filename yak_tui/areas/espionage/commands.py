@@ -34,7 +34,7 @@ from yak_tui.areas.espionage.planning import (
     modifier_inputs,
     plan_mission,
 )
-from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission, spy_modifiers
+from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, catalogue, resolve_mission, spy_modifiers
 from yak_tui.areas.espionage.state import (
     EFFECTS,
     KIND,
@@ -59,9 +59,9 @@ from yak_tui.kernel.commands import (
     coerce_params,
     command,
 )
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import WAITING, _order_audience, _waiting_order, order_file
+from yak_tui.kernel.orders import WAITING, _order_audience, _waiting_order, describe_order, order_file
 from yak_tui.kernel.seasons import due_reporter
 from yak_tui.kernel.tables import table
 
@@ -339,8 +339,8 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     order = _waiting_order(ctx, p["order"])
     if order["command"] != MISSION_COMMAND:
-        raise CommandError("order", f"order {p['order']} is {order['command']}, not an espionage mission "
-                           "(use order-resolve)")
+        raise CommandError("order", f"the order to {describe_order(world, order)} is not an espionage mission "
+                           "(resolve it as an order)")
     raw = dict(order["params"])
     if p["gm_modifier"]:
         raw.update(gm_modifier=p["gm_modifier"], gm_reason=p["gm_reason"])  # kept off the filer's order
@@ -356,7 +356,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited = world.edit("orders", p["order"])
     edited.update({"status": "resolved", "resolved": world.meta["date"], "outcome": data["outcome_text"],
                    "entries": [e["id"] for e in sub.entries]})
-    ctx.log(f"Order {p['order']} resolved: {data['outcome_text']}", kind="order", audience=_order_audience(order),
+    ctx.log(f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}", kind="order", audience=_order_audience(order),
             refs={"order": p["order"], "character": order.get("character")})
     return {"order": p["order"], "status": "resolved", "result": data}
 
@@ -449,7 +449,12 @@ def _due(world: World) -> list[dict[str, Any]]:
             continue
         adjudicator = str(order.get("adjudicator", "gm"))
         audience = ADJUDICATORS if adjudicator == "gm" else kingdom_audience(adjudicator.partition(":")[2])
-        items.append({"kind": "order", "text": f"Private espionage order {order_id} waits for your ruling",
+        filer = identity_name(world, Identity.parse(str(order.get("filed_by", "gm"))))
+        params = order.get("params") or {}
+        entry = catalogue().get(str(params.get("mission", "")))
+        what = entry.name if entry is not None else "a mission"
+        against = f" against {world.display_name('kingdoms', params['target'])}" if params.get("target") else ""
+        items.append({"kind": "order", "text": f"{filer}'s private espionage order, {what}{against}, waits for your ruling",
                       "audience": audience, "urgent": False, "order": order_id})
     for effect_id, effect in active_effects(world, kind="assassination-attempt"):
         if effect.get("status") != "pending":

@@ -98,7 +98,12 @@ def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> 
 
 def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any]]]:
     """Effects the viewer's side holds (all fields), and those against it that it knows of
-    (the sponsor named only when identified). The GM sees everything as held."""
+    (the sponsor named only when identified). The GM sees everything as held.
+
+    An infiltration is held by its sponsor kingdom (RULINGS: prerequisites are "held by the
+    sponsor", and it cannot be doubled), so a player sees his kingdom's infiltrations as held: they
+    are the ones the board marks "● held" and counts as met prerequisites for the missions he files
+    for that kingdom (who placed another's man stays unsaid)."""
     if viewer.is_gm:
         return {"held": [dict(e, id=i) for i, e in sorted(world.all(EFFECTS))], "suffered": []}
     kingdom = viewer_kingdom(world, viewer)
@@ -106,8 +111,13 @@ def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any
     for effect_id, effect in sorted(world.all(EFFECTS)):
         mine = (viewer.is_king and effect.get("holder_kingdom") == kingdom) or (
             viewer.is_player and effect.get("holder_character") == viewer.subject)
+        ours = (viewer.is_player and kingdom is not None and effect.get("kind") == "infiltration"
+                and effect.get("sponsor_kingdom") == kingdom)
         if mine:
             held.append({**{k: v for k, v in effect.items() if k not in HIDDEN_FIELDS[EFFECTS]}, "id": effect_id})
+        elif ours:
+            held.append({k: effect.get(k) for k in ("kind", "mission", "sponsor_kingdom", "target_kingdom", "start",
+                                                    "end", "active")} | {"id": effect_id})
         elif viewer.is_king and effect.get("target_kingdom") == kingdom and effect.get("known_to_target"):
             shown = {k: effect.get(k) for k in ("kind", "mission", "target_kingdom", "province", "commodity", "start",
                                                 "end", "active")}

@@ -22,6 +22,9 @@ from yak_tui.app.areas.court.panels import (
     ReadinessPanel,
     SeasonPanel,
     TreasuryPanel,
+    command_words,
+    filer_name,
+    order_sentence,
 )
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.messages import OrderAction, PaletteEntry
@@ -58,7 +61,10 @@ class DashboardScreen(YakScreen):
         # The first paint does not wait for every rule module to load: what is due follows.
         return views.dashboard_view(world, identity, due=self._due_loaded)
 
+    view: views.DashboardView | None = None
+
     def paint_view(self, view: views.DashboardView) -> None:
+        self.view = view
         if not self._due_loaded and view.due_pending:  # after the first frame: the imports hold the GIL
             world, identity = self.yak.world, self.identity
             self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(world, identity))
@@ -99,17 +105,20 @@ class DashboardScreen(YakScreen):
     # -- orders ----------------------------------------------------------------------------------------
     @on(OrderAction)
     def _order_action(self, event: OrderAction) -> None:
-        order = self.yak.world.find("orders", event.order_id) or {}
-        summary = f"{event.order_id}: {order.get('command', '')} filed by {order.get('filed_by', '?')}"
-        if event.action == "resolve":
-            self.yak.open_command("order-resolve", {"order": event.order_id}, hidden=("order",),
-                                  title=f"Resolve order {event.order_id}", intro=summary)
-        elif event.action == "reject":
-            self.yak.open_command("order-reject", {"order": event.order_id}, hidden=("order",),
-                                  title=f"Reject order {event.order_id}", intro=summary)
-        elif event.action == "withdraw":
-            self.yak.open_command("order-withdraw", {"order": event.order_id}, hidden=("order",),
-                                  title=f"Withdraw order {event.order_id}", intro=summary)
+        """Resolve, reject or withdraw: the dialog names the order by who filed it and what it does
+        (its id stays in --json)."""
+        rows = (self.view.queue + self.view.my_orders) if self.view is not None else ()
+        row = next((r for r in rows if r.id == event.order_id), None)
+        if row is None:
+            return
+        intro = order_sentence(row) + (f" · filed {row.filed}" if row.filed else "") + (
+            f"\n“{row.note}”" if row.note else "")
+        who = filer_name(row)
+        verbs = {"resolve": "Resolve", "reject": "Reject", "withdraw": "Withdraw"}
+        if event.action in verbs:
+            whose = "your" if event.action == "withdraw" else f"{who}'s"
+            self.yak.open_command(f"order-{event.action}", {"order": event.order_id}, hidden=("order",),
+                                  title=f"{verbs[event.action]} {whose} order: {command_words(row)}", intro=intro)
 
     # -- the season's rhythm: deadline and readiness ---------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -20,13 +20,35 @@ from textual.widgets.option_list import Option
 
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
-from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.kit.rowtable import RowTable, Shortened
 from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas import court as views
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
 
 STATUS_STYLE = {"waiting": "#C9962B", "resolved": "#4C9A52", "rejected": "#D0524A", "withdrawn": "dim"}
+
+
+def filer_name(order: views.OrderRow) -> str:
+    """Who filed the order, as a player reads it: "Nyx", "Elbreth" (never his key)."""
+    return order.filer.split(" · ", 1)[-1]
+
+
+def command_words(order: views.OrderRow) -> str:
+    """What the order does, in the command's own words: "business expand"."""
+    return order.summary.partition(": ")[0]
+
+
+def order_what(order: views.OrderRow) -> str:
+    """What the order does and with what: "Business expand — business Hale & Sons Bank, sizes 1"."""
+    words, _, details = order.summary.partition(": ")
+    words = words[:1].upper() + words[1:]
+    return f"{words} — {details}" if details else words
+
+
+def order_sentence(order: views.OrderRow) -> str:
+    """An order as players name it: "Corvin Hale: Business expand — business Hale & Sons Bank, sizes 1"."""
+    return f"{filer_name(order)}: {order_what(order)}"
 
 
 class QueueTable(RowTable):
@@ -137,8 +159,18 @@ class KingdomsPanel(DashboardPanel):
         for k in view.kingdoms:
             name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
             rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
-                                Text(num(k.influence), justify="right"), k.ruler]))
+                                Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]))
         self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
+
+
+TITLES = frozenset({"King", "Queen", "Prince", "Princess", "Emperor", "Empress", "Duke", "Duchess", "Lord", "Lady",
+                    "Count", "Countess", "Baron", "Baroness", "Sultan", "Khan", "Tsar", "Regent"})
+
+
+def untitled(name: str) -> str:
+    """"Aldric" for "King Aldric": the Ruler column's short form, when the whole name does not fit."""
+    title, _, rest = name.partition(" ")
+    return rest if title in TITLES and rest else name
 
 
 class TreasuryPanel(DashboardPanel):
@@ -163,9 +195,9 @@ class QueuePanel(DashboardPanel):
         self.border_title = f"Order queue ({len(view.queue)})" if view.queue else "Order queue"
         self.border_subtitle = "x resolve · j reject" if view.queue else ""
         self.query_one("#queue-table", QueueTable).fill(
-            ["Order", "Filed by", "Command", "Filed"],
-            [(o.id, [Text(o.id, style="bold"), o.filer, Text(o.summary + (" · private" if o.private else "")), o.filed])
-             for o in view.queue],
+            ["Filed by", "Order", "Filed"],
+            [(o.id, [Text(filer_name(o), style="bold"), Text(order_what(o) + (" · private" if o.private else "")),
+                     o.filed]) for o in view.queue],
             empty="No orders wait for you.")
 
 
@@ -192,10 +224,12 @@ class MyOrdersPanel(DashboardPanel):
 
     def show(self, view: views.DashboardView) -> None:
         self.display = not self.identity.is_gm
+        world = yak_of(self).world
         self.query_one("#my-orders-table", MyOrdersTable).fill(
-            ["Order", "Command", "State", "Outcome"],
-            [(o.id, [Text(o.id, style="bold"), o.summary, Text(o.status, style=STATUS_STYLE.get(o.status, "")),
-                     o.outcome or o.reason or f"waits for {o.adjudicator}"]) for o in view.my_orders],
+            ["Order", "State", "Outcome"],
+            [(o.id, [Text(order_what(o), style="bold"), Text(o.status, style=STATUS_STYLE.get(o.status, "")),
+                     o.outcome or o.reason or f"waits for {identity_name(world, Identity.parse(o.adjudicator))}"])
+             for o in view.my_orders],
             empty="No orders filed. Press o to file one.")
 
 

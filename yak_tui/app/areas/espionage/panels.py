@@ -22,6 +22,7 @@ from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
 from yak_tui.app.kit.yak import yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas.espionage import FAMILY_LABELS, BoardView, EffectLine, MissionLine, OrderLine
+from yak_tui.kernel.identity import Identity, identity_name
 
 STATUS_STYLE = {"waiting": NEARLY, "resolved": ROOMY, "rejected": FULL, "withdrawn": "dim"}
 
@@ -103,8 +104,8 @@ class InboxPanel(BoardPanel):
         self.border_title = f"Private orders inbox ({len(view.inbox)})" if view.inbox else "Private orders inbox"
         self.border_subtitle = "x resolve (blind) · j reject" if view.inbox else ""
         self.query_one(InboxTable).fill(
-            ["Order", "From", "Mission", "Target", "Filed"],
-            [(o.id, [Text(o.id, style="bold"), o.filer, Text(o.mission, style="bold"), _target_text(o), o.filed])
+            ["From", "Mission", "Target", "Filed"],
+            [(o.id, [o.filer, Text(o.mission, style="bold"), _target_text(o), o.filed])
              for o in view.inbox],
             empty="No private orders wait for you.")
         self._detail()
@@ -124,7 +125,7 @@ class InboxPanel(BoardPanel):
         if order.extras:
             parts.append(f" · {order.extras}")
         if order.adjudicator != "gm" and self.gm:
-            parts.append((f" · waits for {order.adjudicator}", "$warning"))
+            parts.append((f" · waits for {_adjudicator(self, order)}", "$warning"))
         if order.note:
             parts.append((f"\n“{order.note}”", "italic"))
         detail.update(Content.assemble(*parts))
@@ -145,9 +146,10 @@ class MyOrdersPanel(BoardPanel):
         self.border_title = f"My missions ({waiting} waiting)" if waiting else "My missions"
         self.border_subtitle = "w withdraw" if waiting else ""
         self.query_one(MyOrdersTable).fill(
-            ["Order", "Mission", "Target", "State", "Outcome"],
-            [(o.id, [Text(o.id, style="bold"), o.mission, _target_text(o),
-                     Text(o.status, style=STATUS_STYLE.get(o.status, "")), _outcome_text(o)]) for o in view.my_orders],
+            ["Mission", "Target", "State", "Outcome"],
+            [(o.id, [Text(o.mission, style="bold"), _target_text(o),
+                     Text(o.status, style=STATUS_STYLE.get(o.status, "")), _outcome_text(o, _adjudicator(self, o))])
+             for o in view.my_orders],
             empty="No missions submitted. Pick one below and press n.")
         self._detail()
 
@@ -160,13 +162,13 @@ class MyOrdersPanel(BoardPanel):
             detail.update("")
             return
         if order.status == "waiting":
-            who = "the GM" if order.adjudicator == "gm" else order.adjudicator
-            text = Content.assemble((f"{order.id} waits for {who}", "$warning"),
+            who = _adjudicator(self, order)
+            text = Content.assemble((f"{order.mission} waits for {who}", "$warning"),
                                     f" · filed {order.filed}" if order.filed else "")
         elif order.status == "resolved":
-            text = Content.assemble((f"{order.id}: ", "bold"), order.outcome)
+            text = Content.assemble((f"{order.mission}: ", "bold"), order.outcome)
         else:
-            text = Content.assemble((f"{order.id} {order.status}", "bold"), f": {order.outcome}" if order.outcome else "")
+            text = Content.assemble((f"{order.mission} {order.status}", "bold"), f": {order.outcome}" if order.outcome else "")
         detail.update(text)
 
 
@@ -346,10 +348,15 @@ def _target_text(order: OrderLine) -> Text:
     return text
 
 
-def _outcome_text(order: OrderLine) -> Text:
+def _adjudicator(panel: BoardPanel, order: OrderLine) -> str:
+    """Who the order waits for, as a sentence names him ("the GM", "King Aldric"), never his key."""
+    return identity_name(yak_of(panel).world, Identity.parse(order.adjudicator))
+
+
+def _outcome_text(order: OrderLine, adjudicator: str) -> Text:
     """The word the sponsor was told; the whole text is in the line under the table."""
     if order.status == "waiting":
-        return Text("waits for the GM" if order.adjudicator == "gm" else f"waits for {order.adjudicator}",
+        return Text(f"waits for {adjudicator}",
                     style="italic dim")
     if order.status == "resolved":
         style = FULL if order.reported == "failure" else ROOMY if order.reported == "success" else ""

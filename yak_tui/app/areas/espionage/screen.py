@@ -308,7 +308,7 @@ class EspionageScreen(YakScreen):
         order = next((o for o in lines if o.id == event.order_id), None)
         if order is None:
             return
-        summary = f"{order.id} · {order.filer} ({order.sponsor}) → {order.target}"
+        summary = f"{order.filer} ({order.sponsor}): {order.mission} → {order.target}"
         for part in (order.where, order.extras):
             if part:
                 summary += f" · {part}"
@@ -322,10 +322,10 @@ class EspionageScreen(YakScreen):
                                                intro=intro))
         elif event.action == "reject":
             self.yak.open_command("order-reject", {"order": order.id}, hidden=("order",),
-                                  title=f"Reject {order.mission} ({order.id})", intro=summary)
+                                  title=f"Reject {order.filer}'s {order.mission}", intro=summary)
         elif event.action == "withdraw":
             self.yak.open_command("order-withdraw", {"order": order.id}, hidden=("order",),
-                                  title=f"Withdraw {order.mission} ({order.id})", intro=summary)
+                                  title=f"Withdraw your {order.mission}", intro=summary)
 
 
 # -- odds for the dice dialogs (run in their validation workers) ---------------------------------------

@@ -36,7 +36,7 @@ from yak_tui.areas.espionage import (
     target_choices,
 )
 from yak_tui.kernel import forms as views
-from yak_tui.kernel.identity import Identity, identity_label
+from yak_tui.kernel.identity import Identity, identity_name
 
 if TYPE_CHECKING:
     from yak_tui.kernel.model import World
@@ -287,8 +287,10 @@ class SpyOrderScreen(YakModal[str | None]):
             return
         order = str(event.data.get("order", ""))
         who = str(event.data.get("adjudicator", "gm"))
-        who = "the GM" if who == "gm" else identity_label(self.yak.world, Identity.parse(who))
-        self.notify(f"Order {order} submitted privately; it waits for {who}.", title="Mission submitted")
+        who = identity_name(self.yak.world, Identity.parse(who))
+        mission = self.query_one("#spy-mission", Select).value
+        name = catalogue()[mission].name if isinstance(mission, str) and mission in catalogue() else "The mission"
+        self.notify(f"{name} submitted privately; it waits for {who}.", title="Mission submitted")
         self.dismiss(order)
 
     @on(Button.Pressed, "#close")

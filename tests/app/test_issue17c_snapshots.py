@@ -1,0 +1,134 @@
+"""Issue 17: snapshots at 160×48 of every screen and of the dialogs the issue names, in the states
+it describes (the populated world plus Corvin's orders: a queue, an inbox, "My orders" with a long
+outcome), and at 80×24 of the order dialogs and the one-season treasury plot this issue changed.
+
+Animations and cursor blink are off and every die is scripted. Update with
+`pytest tests/app/test_issue17c_snapshots.py --snapshot-update`, then look at the SVGs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from app_helpers import make_app, on_top, query_ready, wait_for
+from test_issue17c import orders_save  # noqa: F401 - the fixture
+from test_snapshots import press_and_settle, settle
+from test_snapshots_espionage import board
+from textual.pilot import Pilot
+from textual.widgets import Input, Select, Switch
+
+from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
+from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
+from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.kit.common import YakTable
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.messages import SCREENS
+
+WIDE = (160, 48)
+
+
+@pytest.mark.parametrize("who", ["gm", "player:corvin"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screen_at_160x48(snap_compare: Any, orders_save: Path, screen: str, who: str) -> None:  # noqa: F811
+    app = make_app(orders_save, who, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.press(SCREENS[screen][2])
+        await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
+                       what=f"the {screen} screen")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+
+
+DIALOGS = {
+    "roll": (["r", *"Hold the bridge", "tab", "2"], "gm"),
+    "advance": (["a", "_", "_"], "gm"),
+    "help": (["question_mark"], "gm"),
+    "identity": (["i"], "gm"),
+    "export": (["c", "_", "x", "_"], "gm"),
+    "casting": (["g", "_"], "gm"),
+    "order": (["o", "_"], "player:corvin"),
+}
+
+
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+def test_dialog_at_160x48(snap_compare: Any, orders_save: Path, dialog: str) -> None:  # noqa: F811
+    keys, identity = DIALOGS[dialog]
+    app = make_app(orders_save, identity, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await press_and_settle(pilot, *keys)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+
+
+@pytest.mark.parametrize("size", [(80, 24), WIDE], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("key", ["x", "j"], ids=["resolve", "reject"])
+def test_order_dialog(snap_compare: Any, busy_save: Path, key: str, size: tuple[int, int]) -> None:
+    """The GM's resolve and reject dialogs name Nyx and what his order does (no id)."""
+    app = make_app(busy_save, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        queue = pilot.app.screen.query_one("#queue-table", RowTable)
+        queue.focus()
+        await pilot.press(key)
+        await wait_for(pilot, lambda: on_top(pilot.app, CommandScreen), what="the order dialog")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=before)
+
+
+def test_one_season_plot_at_80x24(snap_compare: Any, save_path: Path) -> None:
+    """One season of history: a dot per kingdom inside the frame, the legend under the plot."""
+    app = make_app(save_path, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+
+
+def test_player_mission_form_at_160x48(snap_compare: Any, orders_save: Path) -> None:  # noqa: F811
+    app = make_app(orders_save, "player:corvin", poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await board(pilot)
+        table = screen.query_one("#missions-table", YakTable)
+        table.focus()
+        table.move_cursor(row=table.get_row_index("crash-commodity-market"))
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on_top(pilot.app, SpyOrderScreen), what="the form")
+        dialog = pilot.app.screen
+        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+        (await query_ready(pilot, dialog, "#param-commodity", Select)).value = "Wine"
+        await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+
+
+def test_run_mission_result_at_160x48(snap_compare: Any, orders_save: Path) -> None:  # noqa: F811
+    app = make_app(orders_save, poll_interval=0)
+
+    async def before(pilot: Pilot[Any]) -> None:
+        screen = await board(pilot)
+        table = screen.query_one("#missions-table", YakTable)
+        table.focus()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the mission dialog")
+        dialog = pilot.app.screen
+        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+        dialog.query_one("#by-hand", Switch).value = True
+        dialog.query_one("#naturals", Input).value = "1,1"
+        await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=WIDE, run_before=before)
