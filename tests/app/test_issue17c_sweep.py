@@ -27,7 +27,7 @@ from yak_tui.app.messages import SCREENS
 # chronicle entries e000032 and dice records r000004.
 DOCUMENT_ID = re.compile(r"\b[a-z]+-\d{4}\b|\b[er]\d{6}\b")
 CALL_SYNTAX = re.compile(r"\b[\w-]+\(\s*\w+=")
-APP_KEYS = ("r", "a", "o", "g", "i", "u", "question_mark")
+APP_KEYS = ("r", "a", "o", "g", "i", "u", "R", "H", "question_mark")
 NOT_DIALOG_KEYS = {"q", "escape", "tab", "shift+tab", "up", "down", "left", "right", "home", "end", "pageup",
                    "pagedown", "ctrl+t", "ctrl+c", "ctrl+q", "ctrl+p", *(key for _, _, key, _ in SCREENS.values())}
 IDENTITIES = ["gm", "king:elbreth", "player:corvin"]

@@ -62,6 +62,36 @@ class SeasonDiff:
         return head + [f"  {c.line()}" for c in self.changes]
 
 
+def _who(world: World, filer: str) -> str:
+    """A filer (`player:corvin`, `king:kesh`, `gm`) as a reader names him."""
+    role, _, subject = filer.partition(":")
+    if role == "player" and subject:
+        return world.display_name("characters", subject)
+    if role == "king" and subject:
+        return world.display_name("kingdoms", subject)
+    return "the GM"
+
+
+def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> str:
+    """What a reader calls a document: its name, or for the nameless ones (orders, effects,
+    sieges, debts) a few words from its fields; the id only when nothing better is there."""
+    if doc.get("name"):
+        return str(doc["name"])
+    if table == "orders" and doc.get("command"):
+        return f"{_who(world, str(doc.get('filed_by', '')))}'s {doc['command']} order"
+    if table == "effects" and (doc.get("mission") or doc.get("kind")):
+        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
+        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
+        return f"{doc.get('mission') or doc.get('kind')}{on}"
+    if table == "sieges" and doc.get("fort"):
+        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
+    if table == "ledger" and doc.get("kind"):
+        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
+    if table in ("specialists", "academies") and doc.get("kingdom"):
+        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
+    return doc_id
+
+
 def _shown(value: Any) -> str:
     if value is None:
         return "—"
@@ -79,7 +109,7 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
         old, new = visible_table(before, viewer, table), visible_table(after, viewer, table)
         for doc_id in sorted(set(old) | set(new)):
             was, now = old.get(doc_id), new.get(doc_id)
-            name = str((now or was or {}).get("name") or doc_id)
+            name = document_label(after if now is not None else before, table, doc_id, now or was or {})
             if was is None:
                 changes.append(DocumentChange(table, doc_id, name, "added"))
             elif now is None:
