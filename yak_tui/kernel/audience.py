@@ -7,7 +7,6 @@ A blind roll shows its outcome only; naturals and modifiers go to adjudicators.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from yak_tui.kernel.identity import Identity
@@ -209,19 +208,27 @@ def visible_count(world: World, viewer: Identity, table: str) -> int:
 
 
 def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The document as the viewer may see it, or None: for reading only, like `World.get`.
+
+    Nothing is copied that the viewer sees whole (a read model of a big world filters every
+    document: deep copies were most of its time); a document with fields withheld is a new dict
+    of the fields shown, whose values are still the world's own."""
     level = can_see_document(world, viewer, table, doc_id, doc)
     if level == "all":
         if viewer.is_gm:
-            return copy.deepcopy(doc)
+            return doc
         hidden = HIDDEN_FIELDS.get(table, ())
-        shown = {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
-        if table == "orders" and isinstance(shown.get("entries"), list):
+        if table == "orders" and isinstance(doc.get("entries"), list):
             # An order lists every entry of its resolution, including the target's own (whether he
             # detected a spy): its filer learns only the ids of those he may read.
-            shown["entries"] = [entry_id for entry_id in shown["entries"] if _may_read(world, viewer, entry_id)]
-        return shown
+            shown = {k: v for k, v in doc.items() if k not in hidden}
+            shown["entries"] = [entry_id for entry_id in doc["entries"] if _may_read(world, viewer, entry_id)]
+            return shown
+        if any(field in doc for field in hidden):
+            return {k: v for k, v in doc.items() if k not in hidden}
+        return doc
     if level == "public":
-        return {k: copy.deepcopy(doc[k]) for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
+        return {k: doc[k] for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
     return None
 
 
