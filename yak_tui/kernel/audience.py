@@ -87,6 +87,11 @@ def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[
     """The entry as this viewer may see it, or None."""
     if not may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
         return None
+    return redact_entry(viewer, entry)
+
+
+def redact_entry(viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry the viewer may see (`seen_entries`), without what only its adjudicators read."""
     if is_adjudicator_of(viewer, entry):
         return entry
     shown = {k: v for k, v in entry.items() if k not in ("secret", "adjudicator_note")}
@@ -99,13 +104,17 @@ def _may_read(world: World, viewer: Identity, entry_id: Any) -> bool:
     return entry is not None and filter_entry(world, viewer, entry) is not None
 
 
+def seen_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
+    """The entries the viewer may see, oldest first, as stored (read-only; `redact_entry` each
+    before showing it): a screen that shows a page of 100,000 entries redacts only that page."""
+    ordered = sorted(world.table("chronicle").values(), key=lambda entry: entry.get("seq", 0))
+    if viewer.is_gm:
+        return ordered
+    return [entry for entry in ordered if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)]
+
+
 def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
-    out = []
-    for _, entry in sorted(world.all("chronicle"), key=lambda item: item[1].get("seq", 0)):
-        shown = filter_entry(world, viewer, entry)
-        if shown is not None:
-            out.append(shown)
-    return out
+    return [redact_entry(viewer, entry) for entry in seen_entries(world, viewer)]
 
 
 # -- documents ---------------------------------------------------------------------------------
