@@ -75,4 +75,5 @@ def test_pages_show_what_every_entry_drawn_shows(long_chronicle: World, viewer: 
     chosen = ChronicleFilter.from_args(long_chronicle, "Summer 312", "varos", None, "war")
     assert list(filtered.entries) == [entry_view(e) for e in filter_entries(long_chronicle, identity, chosen)]
     assert filtered.total == len(expected)
-    assert court.latest_entries(long_chronicle, identity) == tuple(expected[-8:][::-1])
+    for limit in (1, 8, 2000):  # the dashboard's newest lines, judged from the newest back
+        assert court.latest_entries(long_chronicle, identity, limit) == tuple(expected[-limit:][::-1])

@@ -113,6 +113,19 @@ def seen_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
     return [entry for entry in ordered if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)]
 
 
+def newest_seen(world: World, viewer: Identity, limit: int) -> list[dict[str, Any]]:
+    """The newest `limit` entries the viewer may see, newest first, as stored (read-only): judged
+    from the newest back, so a few lines of a long chronicle do not judge every entry."""
+    ordered = sorted(world.table("chronicle").values(), key=lambda entry: entry.get("seq", 0))
+    out: list[dict[str, Any]] = []
+    for entry in reversed(ordered):
+        if len(out) >= limit:
+            break
+        if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
+            out.append(entry)
+    return out
+
+
 def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
     return [redact_entry(viewer, entry) for entry in seen_entries(world, viewer)]
 

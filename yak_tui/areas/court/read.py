@@ -17,6 +17,7 @@ from yak_tui.kernel.audience import (
     PUBLIC,
     can_see_document,
     filter_document,
+    newest_seen,
     redact_entry,
     seen_entries,
     visible_entries,
@@ -192,8 +193,8 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
 
 
 def latest_entries(world: World, viewer: Identity, limit: int = 8) -> tuple[EntryView, ...]:
-    entries = seen_entries(world, viewer)
-    return tuple(entry_view(redact_entry(viewer, e)) for e in entries[-limit:][::-1])
+    """The newest `limit` entries the viewer may see, newest first."""
+    return tuple(entry_view(redact_entry(viewer, e)) for e in newest_seen(world, viewer, limit))
 
 
 def export_audiences(world: World, viewer: Identity) -> tuple[Choice, ...]:
