@@ -130,9 +130,11 @@ class EntryViews(Sequence[EntryView]):
         return drawn
 
     def draw_newest(self, count: int) -> None:
-        """Draw the newest `count` entries now (in the screen's worker, not on the event loop)."""
+        """Draw the newest `count` entries, and list every id, now (in the screen's worker, not
+        on the event loop)."""
         for position in range(max(0, len(self._entries) - count), len(self._entries)):
             self._draw(position)
+        self._ids = self.ids
 
     @property
     def ids(self) -> tuple[str, ...]:

@@ -78,7 +78,8 @@ class ChronicleScreen(YakScreen):
 
     def _fill(self, view: views.ChronicleView, page: int | None = None) -> None:
         panel = self.query_one(EntriesPanel)
-        self.selected &= set(view.entries.ids)
+        if self.selected:
+            self.selected &= set(view.entries.ids)
         panel.show(view, self.selected, page)
         self.entries = panel.entries
 

@@ -237,7 +237,7 @@ class EntriesPanel(Panel):
         elif shown:
             listing.highlighted = 0
         self.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
-        self.status(len(set(selected) & set(view.entries.ids)))
+        self.status(len(set(selected) & set(view.entries.ids)) if selected else 0)
 
     def highlighted(self) -> str | None:
         """The highlighted entry's id."""
