@@ -123,6 +123,9 @@ async def in_app(path: Path) -> dict[str, float]:
         await pilot.press("ctrl+p")
         await pilot.pause()
         figures["palette open"] = time.perf_counter() - start
+        # Close it and let it settle: an app leaving with the palette still gathering can raise.
+        await pilot.press("escape")
+        await settle(pilot)
     return figures
 
 
