@@ -140,3 +140,30 @@ async def test_apps_of_one_process_on_one_save_share_each_read(save_path: Path,
             await wait_for(driver, lambda a=app: a.world.meta.get("revision") == revision + 1, what="the note")
         assert first.world is second.world
         assert len(reads) == 1
+
+
+def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yak tui` checks `--as` on the world it read and hands that world to the app."""
+    from yak_tui.app import main as app_main
+    from yak_tui.cli import main
+
+    reads: list[Path] = []
+    original = WorldFile.read
+
+    def counting(self: WorldFile) -> Any:
+        reads.append(self.path)
+        return original(self)
+
+    opened: list[Any] = []
+
+    def opening(path: Any, identity: Any, animations: bool = True, world: World | None = None) -> int:
+        opened.append(app_main.YakApp(path, identity, animations=animations, world=world))
+        return 0
+
+    monkeypatch.setattr(WorldFile, "read", counting)
+    monkeypatch.setattr(app_main, "run_app", opening)
+    assert main(["--save", str(save_path), "--as", "king:varos", "tui"]) == 0
+    assert len(reads) == 1 and len(opened) == 1
+    assert opened[0].world.data == World(original(WorldFile(save_path))).data
+    assert main(["--save", str(save_path), "--as", "king:nowhere", "tui"]) == 2  # refused before any app
+    assert len(opened) == 1

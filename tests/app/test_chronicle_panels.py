@@ -10,7 +10,7 @@ from textual.widgets import OptionList
 
 from yak_tui.app.areas.court.chronicle import ChronicleScreen
 from yak_tui.app.areas.court.panels import EntriesPanel
-from yak_tui.areas.court import chronicle_view
+from yak_tui.areas.court import EntryViews, chronicle_view
 from yak_tui.kernel.identity import GM
 
 
@@ -37,7 +37,7 @@ async def test_the_entries_panel_draws_the_view_it_is_shown_not_the_screens(busy
         panel.mark(newest, True)
         assert "●" in str(listing.get_option_at_index(0).prompt) and panel.highlighted() == older
 
-        panel.show(view._replace(entries=()))
+        panel.show(view._replace(entries=EntryViews()))
         assert listing.option_count == 0 and panel.highlighted() is None
         assert "No entries match" in str(panel.query_one("#chronicle-status").render())
 

@@ -43,3 +43,15 @@ def test_who_may_follows_the_player_flag(world: World) -> None:
     world.edit("kingdoms", "varos")["player"] = False
     world.edit("kingdoms", "kesh")["player"] = True
     assert who_may(world, stakes) == ("gm", "king:elbreth")
+
+
+def test_controlled_provinces_follow_a_conquest(world: World) -> None:
+    from yak_tui.areas.economy import controlled_provinces
+
+    before = {kid: controlled_provinces(world, kid) for kid in world.table("kingdoms")}  # builds the index
+    province = next(pid for pid, doc in world.all("provinces") if doc.get("kingdom") == "varos")
+    world.edit("provinces", province)["kingdom"] = "elbreth"
+    assert controlled_provinces(world, "elbreth") == before["elbreth"] + 1
+    assert controlled_provinces(world, "varos") == before["varos"] - 1
+    for kid in world.table("kingdoms"):
+        assert controlled_provinces(world, kid) == sum(1 for _, p in world.all("provinces") if p.get("kingdom") == kid)

@@ -7,7 +7,6 @@ A blind roll shows its outcome only; naturals and modifiers go to adjudicators.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from yak_tui.kernel.identity import Identity
@@ -88,6 +87,11 @@ def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[
     """The entry as this viewer may see it, or None."""
     if not may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
         return None
+    return redact_entry(viewer, entry)
+
+
+def redact_entry(viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry the viewer may see (`seen_entries`), without what only its adjudicators read."""
     if is_adjudicator_of(viewer, entry):
         return entry
     shown = {k: v for k, v in entry.items() if k not in ("secret", "adjudicator_note")}
@@ -100,13 +104,30 @@ def _may_read(world: World, viewer: Identity, entry_id: Any) -> bool:
     return entry is not None and filter_entry(world, viewer, entry) is not None
 
 
-def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
-    out = []
-    for _, entry in sorted(world.all("chronicle"), key=lambda item: item[1].get("seq", 0)):
-        shown = filter_entry(world, viewer, entry)
-        if shown is not None:
-            out.append(shown)
+def seen_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
+    """The entries the viewer may see, oldest first, as stored (read-only; `redact_entry` each
+    before showing it): a screen that shows a page of 100,000 entries redacts only that page."""
+    ordered = sorted(world.table("chronicle").values(), key=lambda entry: entry.get("seq", 0))
+    if viewer.is_gm:
+        return ordered
+    return [entry for entry in ordered if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)]
+
+
+def newest_seen(world: World, viewer: Identity, limit: int) -> list[dict[str, Any]]:
+    """The newest `limit` entries the viewer may see, newest first, as stored (read-only): judged
+    from the newest back, so a few lines of a long chronicle do not judge every entry."""
+    ordered = sorted(world.table("chronicle").values(), key=lambda entry: entry.get("seq", 0))
+    out: list[dict[str, Any]] = []
+    for entry in reversed(ordered):
+        if len(out) >= limit:
+            break
+        if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
+            out.append(entry)
     return out
+
+
+def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
+    return [redact_entry(viewer, entry) for entry in seen_entries(world, viewer)]
 
 
 # -- documents ---------------------------------------------------------------------------------
@@ -209,19 +230,27 @@ def visible_count(world: World, viewer: Identity, table: str) -> int:
 
 
 def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
+    """The document as the viewer may see it, or None: for reading only, like `World.get`.
+
+    Nothing is copied that the viewer sees whole (a read model of a big world filters every
+    document: deep copies were most of its time); a document with fields withheld is a new dict
+    of the fields shown, whose values are still the world's own."""
     level = can_see_document(world, viewer, table, doc_id, doc)
     if level == "all":
         if viewer.is_gm:
-            return copy.deepcopy(doc)
+            return doc
         hidden = HIDDEN_FIELDS.get(table, ())
-        shown = {k: copy.deepcopy(v) for k, v in doc.items() if k not in hidden}
-        if table == "orders" and isinstance(shown.get("entries"), list):
+        if table == "orders" and isinstance(doc.get("entries"), list):
             # An order lists every entry of its resolution, including the target's own (whether he
             # detected a spy): its filer learns only the ids of those he may read.
-            shown["entries"] = [entry_id for entry_id in shown["entries"] if _may_read(world, viewer, entry_id)]
-        return shown
+            shown = {k: v for k, v in doc.items() if k not in hidden}
+            shown["entries"] = [entry_id for entry_id in doc["entries"] if _may_read(world, viewer, entry_id)]
+            return shown
+        if any(field in doc for field in hidden):
+            return {k: v for k, v in doc.items() if k not in hidden}
+        return doc
     if level == "public":
-        return {k: copy.deepcopy(doc[k]) for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
+        return {k: doc[k] for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
     return None
 
 

@@ -10,13 +10,16 @@ dashboard must paint within twice a bare Textual app's startup).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from yak_tui.kernel.audience import (
     PUBLIC,
     can_see_document,
     filter_document,
+    newest_seen,
+    redact_entry,
+    seen_entries,
     visible_entries,
     visible_table,
 )
@@ -87,6 +90,10 @@ def signer(actor: str, viewer: Identity | None) -> str:
     return name if role == "gm" else ""
 
 
+def _entry_id(entry: Mapping[str, Any]) -> str:
+    return str(entry.get("id", entry.get("seq", "")))
+
+
 def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> EntryView:
     """An entry that has already been through the audience filter, ready to draw; `viewer` a GM:
     with the co-GM who acted."""
@@ -95,7 +102,7 @@ def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> Entr
     date = GameDate.from_dict(entry["date"])
     rolls = tuple(roll_line(r) for r in entry.get("rolls", []))
     return EntryView(
-        id=str(entry.get("id", entry.get("seq", ""))), seq=int(entry.get("seq", 0)), date=date.label(),
+        id=_entry_id(entry), seq=int(entry.get("seq", 0)), date=date.label(),
         season_key=date.key(), kind=str(entry.get("kind", "event")), text=str(entry.get("text", "")),
         audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
         blind=any(r.get("blind") for r in entry.get("rolls", [])),
@@ -104,8 +111,68 @@ def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> Entr
     )
 
 
+class EntryViews(Sequence[EntryView]):
+    """Chronicle entries, oldest first, each redacted and drawn the first time it is asked for: a
+    screen shows a page of them, so a chronicle of 100,000 entries costs a page, not 100,000 views.
+
+    Built from entries as stored that `viewer` may see (`seen_entries`); without a viewer, from
+    entries already filtered for their reader."""
+
+    def __init__(self, entries: Sequence[dict[str, Any]] = (), viewer: Identity | None = None) -> None:
+        self._entries = entries
+        self._viewer = viewer
+        self._drawn: dict[int, EntryView] = {}
+        self._ids: tuple[str, ...] | None = None
+        self._positions: dict[str, int] | None = None
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    @overload
+    def __getitem__(self, index: int) -> EntryView: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> EntryViews: ...
+
+    def __getitem__(self, index: int | slice) -> EntryView | EntryViews:
+        if isinstance(index, slice):
+            return EntryViews(self._entries[index], self._viewer)
+        return self._draw(range(len(self._entries))[index])  # a negative index counts from the newest
+
+    def _draw(self, position: int) -> EntryView:
+        drawn = self._drawn.get(position)
+        if drawn is None:
+            entry = self._entries[position]
+            drawn = entry_view(entry if self._viewer is None else redact_entry(self._viewer, entry), self._viewer)
+            self._drawn[position] = drawn
+        return drawn
+
+    def draw_newest(self, count: int) -> None:
+        """Draw the newest `count` entries, and list every id, now (in the screen's worker, not
+        on the event loop)."""
+        for position in range(max(0, len(self._entries) - count), len(self._entries)):
+            self._draw(position)
+        self._ids = self.ids
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """Every entry's id, without drawing any."""
+        if self._ids is None:
+            self._ids = tuple(_entry_id(entry) for entry in self._entries)
+        return self._ids
+
+    def by_id(self, entry_id: str) -> EntryView:
+        if self._positions is None:
+            self._positions = {entry_id: position for position, entry_id in enumerate(self.ids)}
+        return self[self._positions[entry_id]]
+
+
+NEWEST_DRAWN = 200
+"""Entries `chronicle_view` draws up front, newest first: the screen's first page (off the event loop)."""
+
+
 class ChronicleView(NamedTuple):
-    entries: tuple[EntryView, ...]
+    entries: EntryViews
     seasons: tuple[Choice, ...]
     kingdoms: tuple[Choice, ...]
     characters: tuple[Choice, ...]
@@ -118,30 +185,36 @@ def chronicle_view(world: World, viewer: Identity, season: str | None = None, ki
     """The chronicle as the viewer may see it, narrowed by the filter bar's choices."""
     from yak_tui.kernel.chronicle import ChronicleFilter
 
-    visible = visible_entries(world, viewer)
+    seen = seen_entries(world, viewer)
     chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
-    shown = [entry_view(e, viewer) for e in visible if chosen.matches(world, e)]
-    seasons: dict[str, str] = {}
+    if chosen == ChronicleFilter():
+        matching = seen
+    else:
+        matching = [e for e in seen if chosen.matches(world, redact_entry(viewer, e))]
+    shown = EntryViews(matching, viewer)
+    shown.draw_newest(NEWEST_DRAWN)
+    dates: set[tuple[Any, Any]] = set()
     kinds: set[str] = set()
-    for entry in visible:
-        date = GameDate.from_dict(entry["date"])
-        seasons[date.label()] = date.label()
+    for entry in seen:
+        date = entry["date"]
+        dates.add((date["year"], date["season"]))
         kinds.add(str(entry.get("kind", "event")))
-    season_list = sorted(seasons, key=lambda label: GameDate.parse(label), reverse=True)
+    labels = {GameDate.of(int(year), str(season_name)).label() for year, season_name in dates}
+    season_list = sorted(labels, key=lambda label: GameDate.parse(label), reverse=True)
     return ChronicleView(
-        entries=tuple(shown),
+        entries=shown,
         seasons=tuple(Choice(s, s) for s in season_list),
         kingdoms=tuple(Choice(k, d.get("name", k)) for k, d in sorted(visible_table(world, viewer, "kingdoms").items())),
         characters=tuple(Choice(c, d.get("name", c)) for c, d in
                          sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0]))),
         kinds=tuple(Choice(k, k) for k in sorted(kinds)),
-        total=len(visible),
+        total=len(seen),
     )
 
 
 def latest_entries(world: World, viewer: Identity, limit: int = 8) -> tuple[EntryView, ...]:
-    entries = visible_entries(world, viewer)
-    return tuple(entry_view(e, viewer) for e in entries[-limit:][::-1])
+    """The newest `limit` entries the viewer may see, newest first."""
+    return tuple(entry_view(redact_entry(viewer, e), viewer) for e in newest_seen(world, viewer, limit))
 
 
 def export_audiences(world: World, viewer: Identity) -> tuple[Choice, ...]:

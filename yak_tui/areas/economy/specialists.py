@@ -64,7 +64,8 @@ def take_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int
 
 
 def controlled_provinces(world: World, kingdom_id: str) -> int:
-    return sum(1 for _, prov in world.all("provinces") if prov.get("kingdom") == kingdom_id)
+    """From the provinces' index: the market board asks this for every kingdom."""
+    return len(world.where("provinces", kingdom=kingdom_id))
 
 
 def hire_status(world: World, kingdom_id: str) -> dict[str, dict[str, int]]:

@@ -38,7 +38,7 @@ class ChronicleScreen(YakScreen):
     def __init__(self) -> None:
         super().__init__()
         self.selected: set[str] = set()
-        self.entries: dict[str, views.EntryView] = {}
+        self.entries = views.EntryViews()
         self.view: views.ChronicleView | None = None
 
     def compose_body(self) -> ComposeResult:
@@ -78,7 +78,8 @@ class ChronicleScreen(YakScreen):
 
     def _fill(self, view: views.ChronicleView, page: int | None = None) -> None:
         panel = self.query_one(EntriesPanel)
-        self.selected &= {e.id for e in view.entries}
+        if self.selected:
+            self.selected &= set(view.entries.ids)
         panel.show(view, self.selected, page)
         self.entries = panel.entries
 
@@ -104,7 +105,7 @@ class ChronicleScreen(YakScreen):
         panel.status(len(self.selected))
 
     def action_select_all(self) -> None:
-        everything = set(self.entries)
+        everything = set(self.entries.ids)
         self.selected = set() if self.selected == everything else everything
         if self.view is not None:
             self._fill(self.view)

@@ -277,10 +277,9 @@ class EntriesPanel(Panel):
 
     def __init__(self) -> None:
         super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
-        self.entries: dict[str, views.EntryView] = {}
+        self.entries = views.EntryViews()
         self.page = 0
         self.pages = 1
-        self._newest_first: tuple[views.EntryView, ...] = ()
         self.visible_total = 0  # entries the viewer may read before the filters
 
     def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(),
@@ -289,12 +288,13 @@ class EntriesPanel(Panel):
         is still shown."""
         listing = self.query_one("#entries", OptionList)
         highlighted = listing.highlighted_option.id if listing.highlighted_option else None
-        self.entries = {e.id: e for e in view.entries}
+        self.entries = view.entries
         self.visible_total = view.total
-        self._newest_first = tuple(reversed(view.entries))
-        self.pages = max(1, -(-len(self._newest_first) // PAGE_SIZE))
+        count = len(view.entries)
+        self.pages = max(1, -(-count // PAGE_SIZE))
         self.page = min(max(0, self.page if page is None else page), self.pages - 1)
-        shown = self._newest_first[self.page * PAGE_SIZE:(self.page + 1) * PAGE_SIZE]
+        newest = count - 1 - self.page * PAGE_SIZE  # only this page's entries are drawn
+        shown = [view.entries[position] for position in range(newest, max(-1, newest - PAGE_SIZE), -1)]
         listing.clear_options()
         listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in shown])
         if highlighted is not None and any(e.id == highlighted for e in shown):
@@ -302,7 +302,7 @@ class EntriesPanel(Panel):
         elif shown:
             listing.highlighted = 0
         self.border_title = f"Chronicle · {len(view.entries)} of {view.total} entries"
-        self.status(len(set(selected) & set(self.entries)))
+        self.status(len(set(selected) & set(view.entries.ids)) if selected else 0)
 
     def highlighted(self) -> str | None:
         """The highlighted entry's id."""
@@ -312,7 +312,7 @@ class EntriesPanel(Panel):
     def mark(self, entry_id: str, selected: bool) -> None:
         """Mark (or unmark) an entry as selected, and move on to the next one."""
         listing = self.query_one("#entries", OptionList)
-        listing.replace_option_prompt(entry_id, entry_prompt(self.entries[entry_id], selected))
+        listing.replace_option_prompt(entry_id, entry_prompt(self.entries.by_id(entry_id), selected))
         if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
             listing.highlighted += 1
 
@@ -322,8 +322,8 @@ class EntriesPanel(Panel):
         paging = ""
         if self.pages > 1:
             first = self.page * PAGE_SIZE + 1
-            last = min(len(self._newest_first), first + PAGE_SIZE - 1)
-            paging = f"page {self.page + 1} of {self.pages} · {first}-{last} of {len(self._newest_first)} · [ ] page · "
+            last = min(len(self.entries), first + PAGE_SIZE - 1)
+            paging = f"page {self.page + 1} of {self.pages} · {first}-{last} of {len(self.entries)} · [ ] page · "
         text = f"{chosen}{paging}space select · x export · newest first"
         if not self.visible_total:
             text = "The chronicle is empty: nothing has been rolled, noted or advanced that you may read."
