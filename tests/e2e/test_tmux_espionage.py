@@ -67,7 +67,7 @@ def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Pat
 
     # The GM's yak sees it arrive in its inbox, resolves it blind: the dice and every modifier.
     gm.keys("e")
-    gm.wait_for(lambda t: "Private orders inbox (1)" in t and order_id in t)
+    gm.wait_for(lambda t: "Private orders inbox (1)" in t and "Corvin Hale  Infiltrate Treasury  Varos" in t)
     assert "before the feast" in gm.screen()
     gm.keys("x")  # the board's key: it resolves the waiting order wherever the focus is
     gm.wait_for(lambda t: "Resolve Infiltrate Treasury (blind)" in t and "Odds before rolling" in t)

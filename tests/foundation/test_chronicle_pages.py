@@ -44,9 +44,9 @@ def test_first_page_draws_a_page_not_the_chronicle(long_chronicle: World, monkey
     drawn: list[str] = []
     original = read.entry_view
 
-    def counting(entry: dict) -> court.EntryView:
+    def counting(entry: dict, viewer: Identity | None = None) -> court.EntryView:
         drawn.append(str(entry.get("id")))
-        return original(entry)
+        return original(entry, viewer)
 
     monkeypatch.setattr(read, "entry_view", counting)
     view = chronicle_view(long_chronicle, Identity.parse("gm"))

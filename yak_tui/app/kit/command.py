@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Static, Switch
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
@@ -303,13 +304,16 @@ class CommandScreen(YakModal[None]):
         else:
             self._release()
             lines.display = True
-            self.query_one("#close", Button).focus()
+            self._focus_close()
 
     @on(DiceTray.Landed)
     def _landed(self) -> None:
         self._release()
         self.query_one("#result-lines").display = True
-        self.query_one("#close", Button).focus()
+        self._focus_close()
+
+    def _focus_close(self) -> None:
+        focus_after_layout(self.query_one("#close", Button))
 
     @on(Button.Pressed, "#again")
     def _again(self) -> None:

@@ -21,6 +21,14 @@ else:  # a plain mixin: Textual takes a screen's CSS from its first DOMNode base
     _ScreenMixin = object
 
 
+def focus_after_layout(widget: Widget) -> None:
+    """Focus `widget` and bring it into view once the content just shown above it is laid out:
+    a scroll worked out before that layout stops short of it (a dialog's buttons at 80x24,
+    seen under load)."""
+    widget.focus(scroll_visible=False)
+    widget.call_after_refresh(widget.scroll_visible, animate=False)
+
+
 def holds(screen: Screen[Any], widget: Widget) -> bool:
     """Whether `widget` is a live widget of `screen`: in the app's DOM, under this screen, and
     not being removed."""

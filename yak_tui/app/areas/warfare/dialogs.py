@@ -18,6 +18,7 @@ from textual.widgets import Button, Label, Select, SelectionList, Static
 
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import num
+from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import warfare as monitor
@@ -211,7 +212,7 @@ class SiegeBeginScreen(YakModal[None]):
         lines = self.query_one("#result-lines", Static)
         lines.update("\n".join(event.lines))
         lines.display = True
-        self.query_one("#close", Button).focus()
+        focus_after_layout(self.query_one("#close", Button))
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
