@@ -73,3 +73,14 @@ def test_over_ssh_and_the_cli_the_filer_reads_the_same_verdicts(save: WorldFile,
     assert main(["--save", str(save.path), "--as", "player:corvin", "do", "order-file",
                  "command=business-expand", "params=business=salt-works;sizes=40"]) == 0
     assert "Order received with a warning; it waits for the GM." in capsys.readouterr().out
+
+
+def test_a_spy_order_reads_as_mission_names_not_slugs(save: WorldFile) -> None:
+    """Issue 17 item 4: players read names and sentences; slugs and ids belong to --json."""
+    from yak_tui.kernel.orders import describe_order
+
+    order = {"command": "spy-order", "params": {"mission": "fund-bandits", "target": "varos",
+                                                  "infiltration": "infiltrate-treasury"}}
+    text = describe_order(World(save.read()), order)
+    assert "Fund Bandits" in text and "Kingdom of Varos" in text and "Infiltrate Treasury" in text
+    assert "fund-bandits" not in text and "infiltrate-treasury" not in text

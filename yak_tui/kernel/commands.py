@@ -45,6 +45,7 @@ class Param:
     minimum: float | None = None
     ref: str | None = None  # table the value names (ids or names accepted)
     maximum: float | None = None  # numbers: within ±yak_tui.kernel.numbers.LIMIT by default
+    label: Callable[[str], str] | None = None  # how a reader names a value that is no document (a mission by its name)
 
     @property
     def help_text(self) -> str:

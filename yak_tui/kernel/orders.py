@@ -115,8 +115,13 @@ def describe_order(world: World, order: dict[str, Any]) -> str:
         specs = {}
     parts = []
     for key, value in order.get("params", {}).items():
-        ref = specs[key].ref if key in specs else None
-        shown = world.display_name(ref, str(value)) if ref and value not in (None, "") else value
+        spec = specs.get(key)
+        shown = value
+        if spec is not None and value not in (None, ""):
+            if spec.ref:
+                shown = world.display_name(spec.ref, str(value))
+            elif spec.label:
+                shown = spec.label(str(value))
         if isinstance(shown, bool):
             shown = "yes" if shown else "no"
         parts.append(f"{key.replace('_', ' ')} {shown}")

@@ -54,11 +54,17 @@ def _extra_price(kind: str) -> int:
     return 0
 
 
+def mission_name(slug: str) -> str:
+    """A mission as a reader names it ("Fund Bandits"); an unknown slug as it was given."""
+    found = catalogue().get(slug)
+    return found.name if found is not None else slug
+
+
 def mission_params() -> dict[str, Param]:
     """The parameters of an espionage order; the prices quoted come from the tables loaded when
     the help is shown."""
     return {
-        "mission": Param(str, help="mission slug (see `yak resolve spy --list`)"),
+        "mission": Param(str, help="mission slug (see `yak resolve spy --list`)", label=mission_name),
         "target": Param(str, required=False, ref="kingdoms", help="target kingdom (purge: your own, may be omitted)"),
         "sponsor": Param(str, required=False, ref="kingdoms",
                          help="sponsoring kingdom (the GM acting directly; otherwise the filer's kingdom)"),
@@ -71,7 +77,8 @@ def mission_params() -> dict[str, Param]:
         "choice": Param(str, required=False, default="sailors", choices=("sailors", "recruitment"),
                         help="interfere-with-shipbuilding: destroy sailors or cut recruitment"),
         "specialist": Param(str, required=False, help="interfere-with-academies: specialist type"),
-        "infiltration": Param(str, required=False, help="purge-administration: the infiltration to purge"),
+        "infiltration": Param(str, required=False, help="purge-administration: the infiltration to purge",
+                              label=mission_name),
         "against": Param(str, required=False, default="",
                          help="inspire-commercial-animosity: guild, nation or merchant"),
         "bandits": Param(int, required=False, default=0, minimum=0,
