@@ -45,6 +45,20 @@ def bar(fraction: float, width: int = 10) -> Text:
     return Text(text.ljust(width, "·"), style=style)
 
 
+def sync_select(select: Any, options: list[tuple[str, Any]], value: Any = None) -> None:
+    """Give a filter Select these (label, value) choices and `value` (kept only if offered), quietly:
+    no `Changed` is posted, and unchanged choices are left alone (rebuilding a Select's overlay
+    costs a frame)."""
+    from textual.widgets import Select
+
+    with select.prevent(Select.Changed):
+        if getattr(select, "_yak_options", None) != options:
+            select._yak_options = options
+            select.set_options(options)
+        if value is not None and value is not Select.NULL and any(v == value for _, v in options):
+            select.value = value
+
+
 def __getattr__(name: str) -> Any:
     """`YakTable` and `YakInput` load with their Textual widgets only when a screen asks for them."""
     if name == "YakTable":

@@ -15,6 +15,7 @@ from textual.widgets import Select
 
 from yak_tui.app.areas.court.panels import EntriesPanel
 from yak_tui.app.kit import YakScreen
+from yak_tui.app.kit.common import sync_select
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
@@ -64,15 +65,7 @@ class ChronicleScreen(YakScreen):
         for name, choices in (("season", view.seasons), ("kingdom", view.kingdoms), ("character", view.characters),
                               ("kind", view.kinds)):
             select = self.query_one(f"#filter-{name}", Select)
-            current = select.value
-            options = [(c.label, c.value) for c in choices]
-            if getattr(select, "_yak_options", None) == options:
-                continue  # the same choices: rebuilding a Select's overlay costs a frame
-            select._yak_options = options  # type: ignore[attr-defined]
-            with select.prevent(Select.Changed):
-                select.set_options(options)
-                if current is not Select.NULL and any(c.value == current for c in choices):
-                    select.value = current
+            sync_select(select, [(c.label, c.value) for c in choices], select.value)
         self.view = view
         self._fill(view)
 

@@ -16,7 +16,7 @@ from textual.content import Content
 from textual.widgets import Label, Select, Static
 
 from yak_tui.app.areas.court.side import SideScreen
-from yak_tui.app.kit.common import Panel
+from yak_tui.app.kit.common import Panel, sync_select
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
@@ -66,13 +66,7 @@ class HistoryScreen(SideScreen):
     def paint_view(self, view: views.HistoryView) -> None:
         options = [(row.label, row.label) for row in view.seasons]
         for name, value in (("before", view.before), ("after", view.after)):
-            select = self.query_one(f"#history-{name}", Select)
-            with select.prevent(Select.Changed):
-                if getattr(select, "_yak_options", None) != options:
-                    select._yak_options = options  # type: ignore[attr-defined]
-                    select.set_options(options)
-                if value:
-                    select.value = value
+            sync_select(self.query_one(f"#history-{name}", Select), options, value or None)
         self.view = view
         table = self.query_one("#seasons-table", RowTable)
         table.fill(["Season", "Kept"],

@@ -16,6 +16,7 @@ from textual.message import Message
 from textual.widgets import Select, Static
 
 from yak_tui.app.areas.court.side import SideScreen
+from yak_tui.app.kit.common import sync_select
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
@@ -65,14 +66,8 @@ class ReportsScreen(SideScreen):
     def paint_view(self, view: views.ReportsView) -> None:
         for name, choices, value in (("season", view.seasons, view.season),
                                      ("recipient", view.recipients, view.recipient)):
-            select = self.query_one(f"#report-{name}", Select)
-            options = [(c.label, c.value) for c in choices]
-            with select.prevent(Select.Changed):
-                if getattr(select, "_yak_options", None) != options:
-                    select._yak_options = options  # type: ignore[attr-defined]
-                    select.set_options(options)
-                if value:
-                    select.value = value
+            sync_select(self.query_one(f"#report-{name}", Select), [(c.label, c.value) for c in choices],
+                        value or None)
         self.view = view
         body = self.query_one("#report-body", VerticalScroll)
         body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"
