@@ -88,9 +88,7 @@ class SectorsPanel(MarketPanel):
 
     def move_to(self, key: str) -> None:
         """Put the cursor on a sector (`province:sector`) if it is shown."""
-        table = self.query_one("#sectors-table", YakTable)
-        if key in table.rows:
-            table.move_cursor(row=table.get_row_index(key), animate=False)
+        self.query_one("#sectors-table", YakTable).move_to_key(key)
 
 
 class BusinessesPanel(MarketPanel):
@@ -133,9 +131,9 @@ class BusinessesPanel(MarketPanel):
                    *(["Province"] if mine_only else [])]
         table.fill(columns, rows, empty=empty)
         if not mine_only and keep not in {b.id for b in shown if b.sector == sector}:
-            first = next((i for i, b in enumerate(shown) if b.sector == sector), None)
+            first = next((b.id for b in shown if b.sector == sector), None)
             if first is not None:
-                table.move_cursor(row=first, animate=False)
+                table.move_to_key(first)
 
     def highlighted(self) -> str:
         """The highlighted business's id ("" when none)."""

@@ -1,0 +1,100 @@
+"""`YakTable` draws a bounded window of a big table (issue 13), and the cursor keys and
+`move_to_key` still reach every row: DataTable measured and kept every cell of 10,000 businesses
+on the event loop, seconds at 1000x. A table no bigger than the window is drawn whole."""
+
+from __future__ import annotations
+
+from app_helpers import settle, wait_for
+from textual.app import App, ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from yak_tui.app.kit.table import YakTable
+
+ROWS = [(f"r-{i}", [f"Row {i}", str(i)]) for i in range(1000)]
+
+
+class OneTable(App[None]):
+    CSS = "YakTable { height: 12; width: 60; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield YakTable(id="table")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.highlighted.append(str(event.row_key.value))
+
+
+def drawn(table: YakTable) -> list[str]:
+    return [str(key.value) for key in table.rows]
+
+
+async def test_a_thousand_row_table_draws_a_bounded_window_and_says_which_rows() -> None:
+    app = OneTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(YakTable)
+        table.fill(["Name", "Number"], ROWS)
+        await settle(pilot)
+        assert table.total_rows == 1000
+        assert table.row_count == YakTable.WINDOW < 1000
+        assert drawn(table)[0] == "r-0" and table.cursor_row_key() == "r-0"
+        note = app.query_one(".table-empty", Static)
+        assert note.display and "rows 1-200 of 1,000" in str(note.render())
+        assert table.get_row("r-999") == ["Row 999", "999"]  # every row's cells, drawn or not
+
+
+async def test_the_cursor_keys_slide_the_window_to_the_last_row_and_back() -> None:
+    app = OneTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(YakTable)
+        table.fill(["Name", "Number"], ROWS)
+        table.focus()
+        await settle(pilot)
+        for _ in range(YakTable.WINDOW):  # one past the window's last row
+            await pilot.press("down")
+        await settle(pilot)
+        assert table.cursor_row_key() == f"r-{YakTable.WINDOW}"
+        assert table.row_count <= YakTable.WINDOW and table.window_start > 0
+        assert app.highlighted[-1] == f"r-{YakTable.WINDOW}"
+        await pilot.press("ctrl+end")
+        await settle(pilot)
+        assert table.cursor_row_key() == "r-999" and drawn(table)[-1] == "r-999"
+        assert "of 1,000" in str(app.query_one(".table-empty", Static).render())
+        await pilot.press("down")  # the last row stays the last
+        await pilot.press("pageup")
+        await settle(pilot)
+        assert table.cursor_row_key() != "r-999"
+        await pilot.press("ctrl+home")
+        await settle(pilot)
+        assert table.cursor_row_key() == "r-0" and table.window_start == 0
+        await pilot.press("up")
+        assert table.cursor_row_key() == "r-0"
+
+
+async def test_move_to_key_and_a_refill_reach_a_row_outside_the_window() -> None:
+    app = OneTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(YakTable)
+        table.fill(["Name", "Number"], ROWS)
+        await settle(pilot)
+        assert table.move_to_key("r-998")
+        await wait_for(pilot, lambda: table.cursor_row_key() == "r-998", what="the cursor on r-998")
+        assert "r-998" in drawn(table) and table.row_count <= YakTable.WINDOW
+        assert not table.move_to_key("r-nowhere")
+        table.fill(["Name", "Number"], list(reversed(ROWS)))  # the cursor keeps its row
+        await settle(pilot)
+        assert table.cursor_row_key() == "r-998"
+
+
+async def test_a_small_table_is_drawn_whole_without_a_line_under_it() -> None:
+    app = OneTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(YakTable)
+        table.fill(["Name", "Number"], ROWS[:YakTable.WINDOW])
+        await settle(pilot)
+        assert table.row_count == table.total_rows == YakTable.WINDOW
+        assert not app.query(".table-empty")
