@@ -86,7 +86,7 @@ class HexMap(Widget, can_focus=True):
         self._version = 0
         self._by_row = _by_row(None)
         self._drawing: _Drawing | None = None
-        self._rows: tuple[_Drawing, Hex, list[Content]] | None = None
+        self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
         self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
 
     # -- data ---------------------------------------------------------------------------------------
@@ -204,20 +204,21 @@ class HexMap(Widget, can_focus=True):
         return Content("\n").join(self.render_rows())
 
     def render_line(self, y: int) -> Strip:
-        """One line of the map: only the lines on screen are turned into strips, and a strip is
-        kept until its line, the width or the widget's style changes (a cursor move redraws the
-        cursor's lines only; at 100x the map is hundreds of lines wider and taller than the screen)."""
-        rows = self.render_rows()
+        """One line of the map: only the lines on screen are drawn and turned into strips (their
+        rows of hexes drawn on first demand), and a strip is kept until its line, the width or the
+        widget's style changes (a cursor move redraws the cursor's lines only; at 100x the map is
+        hundreds of lines wider and taller than the screen)."""
         width = self.size.width
-        if not 0 <= y < len(rows):
+        line = self._line(y)
+        if line is None:
             return Strip.blank(width, self.visual_style.rich_style)
         style = self.visual_style
         kept = self._strips.get(y)
-        if kept is not None and kept[0] is rows[y] and kept[1] == width and kept[2] == style:
+        if kept is not None and kept[0] is line and kept[1] == width and kept[2] == style:
             return kept[3]
-        strips = Visual.to_strips(self, rows[y], width, 1, style)
+        strips = Visual.to_strips(self, line, width, 1, style)
         strip = strips[0] if strips else Strip.blank(width, style.rich_style)
-        self._strips[y] = (rows[y], width, style, strip)
+        self._strips[y] = (line, width, style, strip)
         return strip
 
     def notify_style_update(self) -> None:
@@ -225,45 +226,69 @@ class HexMap(Widget, can_focus=True):
         super().notify_style_update()
 
     def render_rows(self) -> list[Content]:
-        """The map's lines with the cursor cell drawn reversed over the kept drawing."""
+        """Every line of the map with the cursor cell drawn reversed over the kept drawing."""
         if self.view is None:
             return []
         drawing = self._drawing_now()
-        if self._rows is not None and self._rows[0] is drawing and self._rows[1] == self.cursor:
-            return self._rows[2]
-        rows = list(drawing.rows)
+        self._draw_rows(drawing, sorted(drawing.pending))
+        return [line for y in range(len(drawing.rows)) if (line := self._line(y)) is not None]
+
+    def _line(self, y: int) -> Content | None:
+        """Line `y` of the map with the cursor over it (None past the map's edge); draws its row
+        of hexes first if that row is still waiting to be drawn."""
+        if self.view is None:
+            return None
+        drawing = self._drawing_now()
+        if not 0 <= y < len(drawing.rows):
+            return None
+        h = self._cell_size()[1]
+        row = drawing.bounds[2] + y // h
+        if row in drawing.pending:
+            self._draw_rows(drawing, [row])
         region = self.cursor_region()
-        for y in range(max(region.y, 0), min(region.bottom, len(rows))):
+        if not region.y <= y < region.bottom:
+            return drawing.rows[y]
+        if self._rows is None or self._rows[0] is not drawing or self._rows[1] != self.cursor:
+            self._rows = (drawing, self.cursor, {})
+        cursor_lines = self._rows[2]
+        if y not in cursor_lines:
             cells = list(drawing.grid[y])
             for x in range(max(region.x, 0), min(region.right, len(cells))):
                 cells[x] = (cells[x][0], "", CURSOR)
-            rows[y] = _row_content(cells)
-        self._rows = (drawing, self.cursor, rows)
-        return rows
+            cursor_lines[y] = _row_content(cells)
+        return cursor_lines[y]
 
     def _drawing_now(self) -> _Drawing:
-        """The map without the cursor. Drawn whole when the view, the zoom or the bounds change;
-        when only the overlays or notes change (a path, a range), just the rows of hexes whose
-        overlay or note changed are drawn again: names and borders never leave their row."""
-        w, h = self._cell_size()
+        """The map without the cursor. Laid out afresh when the view, the zoom or the bounds change,
+        its rows of hexes drawn only when a line of theirs is first shown (`_line`); when only the
+        overlays or notes change (a path, a range), just the rows of hexes whose overlay or note
+        changed wait to be drawn again: names and borders never leave their row."""
+        h = self._cell_size()[1]
         bounds = self._bounds()
         key = (self._version, self.zoom, bounds)
         old = self._drawing
         if old is not None and old.key == key and old.overlays is self.overlays and old.notes is self.notes:
             return old
-        c0, c1, r0, r1 = bounds
-        width = (c1 - c0 + 1) * w + w // 2
+        _, _, r0, r1 = bounds
         if old is not None and old.key == key:
-            grid = list(old.grid)
-            lines = list(old.rows)
             changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
-            rows = sorted({r for _, r in changed if r0 <= r <= r1})
+            pending = old.pending | {r for _, r in changed if r0 <= r <= r1}
+            self._drawing = _Drawing(key, bounds, list(old.grid), list(old.rows), self.overlays, self.notes, pending)
         else:
-            grid = [[] for _ in range((r1 - r0 + 1) * h)]
-            lines = [Content("")] * len(grid)
-            rows = list(range(r0, r1 + 1))
+            height = (r1 - r0 + 1) * h
             self._hits = {}
             self._by_row = _by_row(self.view)
+            self._drawing = _Drawing(key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays,
+                                     self.notes, set(range(r0, r1 + 1)))
+        return self._drawing
+
+    def _draw_rows(self, drawing: _Drawing, rows: list[int]) -> None:
+        """Draw rows of hexes of `drawing` (each into its own lines) and mark them drawn."""
+        w, h = self._cell_size()
+        bounds = drawing.bounds
+        c0, c1, r0, _ = bounds
+        width = (c1 - c0 + 1) * w + w // 2
+        grid, lines = drawing.grid, drawing.rows
         for row in rows:
             first = (row - r0) * h
             for dy in range(h):
@@ -271,8 +296,7 @@ class HexMap(Widget, can_focus=True):
             self._draw_band(grid, row, bounds, w, h)
             for dy in range(h):
                 lines[first + dy] = _row_content(grid[first + dy])
-        self._drawing = _Drawing(key, grid, lines, self.overlays, self.notes)
-        return self._drawing
+            drawing.pending.discard(row)
 
     def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
                    h: int) -> None:
@@ -436,14 +460,16 @@ class HexMap(Widget, can_focus=True):
 
 
 class _Drawing(NamedTuple):
-    """The map drawn without the cursor: its key, the characters, each line as Content, and the
-    overlays and notes it was drawn with."""
+    """The map drawn without the cursor: its key, the characters, each line as Content, the
+    overlays and notes it was drawn with, and the rows of hexes not drawn yet (their lines blank)."""
 
     key: tuple[object, ...]
+    bounds: tuple[int, int, int, int]
     grid: list[list[Char]]
     rows: list[Content]
     overlays: dict[Hex, str]
     notes: dict[Hex, tuple[str, str]]
+    pending: set[int]
 
 
 class _ByRow(NamedTuple):
