@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from app_helpers import settle, wait_for
 from textual.app import App, ComposeResult
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import DataTable, Static
 
 from yak_tui.app.kit.table import YakTable
@@ -98,3 +98,34 @@ async def test_a_small_table_is_drawn_whole_without_a_line_under_it() -> None:
         await settle(pilot)
         assert table.row_count == table.total_rows == YakTable.WINDOW
         assert not app.query(".table-empty")
+
+
+class OneRowTable(App[None]):
+    def compose(self) -> ComposeResult:
+        from yak_tui.app.kit.rowtable import RowTable
+
+        with VerticalScroll():
+            yield RowTable(id="table")
+
+
+async def test_the_light_row_table_draws_a_window_that_follows_its_cursor_to_the_last_row() -> None:
+    from yak_tui.app.kit.rowtable import RowTable
+
+    app = OneRowTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(RowTable)
+        table.fill(["Name", "Number"], ROWS)
+        table.focus()
+        await settle(pilot)
+        lines = table.render().plain.splitlines()
+        assert len(lines) == 1 + RowTable.WINDOW + 1  # the header, the window, the line under it
+        assert lines[1].startswith("Row 0 ") and lines[-1] == "rows 1-200 of 1,000"
+        await pilot.press("end")
+        await settle(pilot)
+        assert table.cursor_row_key() == "r-999"
+        lines = table.render().plain.splitlines()
+        assert len(lines) == 1 + RowTable.WINDOW + 1 and lines[-2].startswith("Row 999")
+        assert lines[-1] == "rows 801-1,000 of 1,000"
+        await pilot.press("home", "up")
+        await settle(pilot)
+        assert table.cursor_row_key() == "r-0" and table.render().plain.splitlines()[1].startswith("Row 0 ")
