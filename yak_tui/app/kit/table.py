@@ -3,7 +3,7 @@ cursor-blink setting. Import them from `yak_tui.app.kit.common` (loaded on first
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,6 +17,13 @@ class YakInput(Input):
 
     def on_mount(self) -> None:
         self.cursor_blink = bool(getattr(self.app, "cursor_blink", True))
+
+
+Cells = Sequence[Any] | Callable[[], Sequence[Any]]
+
+
+def _cells(cells: Cells) -> Sequence[Any]:
+    return cells() if callable(cells) else cells
 
 
 class YakTable(DataTable[Any]):
@@ -33,13 +40,15 @@ class YakTable(DataTable[Any]):
         super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=zebra)
         self._note: Static | None = None
         self._empty = ""
-        self._all: list[tuple[str, Sequence[Any]]] = []
+        self._all: list[tuple[str, Cells]] = []
         self._index: dict[str, int] = {}
         self._start = 0
 
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
+    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]],
              empty: str = "") -> None:
-        """Replace every row; `rows` are (key, cells). With no rows the table gives way to `empty`."""
+        """Replace every row; `rows` are (key, cells), the cells either a sequence or a function that
+        makes them (called only when the row is drawn: a big table draws a window of its rows).
+        With no rows the table gives way to `empty`."""
         keep = self.cursor_row_key()
         self.clear(columns=True)
         for column in columns:
@@ -76,7 +85,7 @@ class YakTable(DataTable[Any]):
         """The cells of the row `row_key`, drawn or not."""
         key = row_key.value if isinstance(row_key, RowKey) else row_key
         if key is not None and key in self._index and key not in self.rows:
-            return list(self._all[self._index[key]][1])
+            return list(_cells(self._all[self._index[key]][1]))
         return super().get_row(row_key)
 
     def _show(self, index: int) -> None:
@@ -93,7 +102,7 @@ class YakTable(DataTable[Any]):
         self.clear()
         self._start = max(0, min(index - self.WINDOW // 2, total - self.WINDOW))
         for key, cells in self._all[self._start:self._start + self.WINDOW]:
-            self.add_row(*cells, key=key)
+            self.add_row(*_cells(cells), key=key)
         count = len(self._all)
         self.display = count > 0 or not self._empty
         if self._empty or count > self.WINDOW:
