@@ -4,6 +4,8 @@ on the event loop, seconds at 1000x. A table no bigger than the window is drawn 
 
 from __future__ import annotations
 
+from typing import Any
+
 from app_helpers import settle, wait_for
 from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -129,3 +131,27 @@ async def test_the_light_row_table_draws_a_window_that_follows_its_cursor_to_the
         await pilot.press("home", "up")
         await settle(pilot)
         assert table.cursor_row_key() == "r-0" and table.render().plain.splitlines()[1].startswith("Row 0 ")
+
+
+class OneLegend(App[None]):
+    def compose(self) -> ComposeResult:
+        from yak_tui.app.areas.nobles.panels import LegendPanel
+
+        with VerticalScroll():
+            yield LegendPanel()
+
+
+async def test_the_map_legend_lists_a_bounded_number_of_kingdoms() -> None:
+    """At 1000x the legend was a 3,000-line Static drawn on the map's first visit."""
+    from types import SimpleNamespace
+
+    from yak_tui.app.areas.nobles.panels import LEGEND_KINGDOMS, LegendPanel
+
+    app = OneLegend()
+    async with app.run_test(size=(80, 20)) as pilot:
+        view: Any = SimpleNamespace(legend=tuple((f"k-{i}", f"Kingdom {i}", "") for i in range(1000)), territory={})
+        app.query_one(LegendPanel).show(view)
+        await settle(pilot)
+        text = str(app.query_one("#legend", Static).render())
+        assert f"Kingdom {LEGEND_KINGDOMS - 1}" in text and f"Kingdom {LEGEND_KINGDOMS}\n" not in text
+        assert "Kingdom 999" not in text and f"and {1000 - LEGEND_KINGDOMS:,} more kingdoms" in text
