@@ -4,6 +4,7 @@ on the event loop, seconds at 1000x. A table no bigger than the window is drawn 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from app_helpers import settle, wait_for
@@ -155,3 +156,48 @@ async def test_the_map_legend_lists_a_bounded_number_of_kingdoms() -> None:
         text = str(app.query_one("#legend", Static).render())
         assert f"Kingdom {LEGEND_KINGDOMS - 1}" in text and f"Kingdom {LEGEND_KINGDOMS}\n" not in text
         assert "Kingdom 999" not in text and f"and {1000 - LEGEND_KINGDOMS:,} more kingdoms" in text
+
+
+async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_scrolls(tmp_path: Path) -> None:
+    """The hex map turns only the columns around the visible ones into strips (issue 13: at 1000x
+    a line is thousands of cells wide); scrolled far sideways, what it shows is the drawing's own
+    characters there, never the blank it leaves outside those columns."""
+    import sys
+
+    from app_helpers import make_app, on_top
+
+    from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
+    from yak_tui.app.areas.nobles.screen import MapScreen
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from worldgen import write_world
+
+    path = tmp_path / "world.json"
+    write_world(10, path)
+    app = make_app(path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("m")
+        await wait_for(pilot, lambda: on_top(app, MapScreen), what="the map")
+        hexmap = app.screen.query_one(HexMap)
+        await wait_for(pilot, lambda: hexmap.view is not None, what="the map data")
+        await pilot.press("z", "z")
+        await wait_for(pilot, lambda: CELL_SIZES[hexmap.zoom] == (8, 3), what="zoomed in")
+        scroll = app.screen.query_one("#map-scroll")
+
+        def shown_matches_drawing() -> bool:
+            view = scroll.scrollable_content_region.reset_offset.translate(scroll.scroll_offset)
+            crop = view.translate(-hexmap.virtual_region.offset).intersection(hexmap.size.region)
+            rows = hexmap.render_rows()
+            strips = hexmap.render_lines(crop)
+            return all(strip.text == rows[crop.y + i].plain[crop.x:crop.right]
+                       for i, strip in enumerate(strips) if crop.y + i < len(rows))
+
+        assert hexmap.natural_size(hexmap.zoom)[0] > 4 * scroll.size.width  # far wider than the view
+        await settle(pilot)
+        assert shown_matches_drawing()
+        for _ in range(4):
+            await pilot.press(*["l"] * 12)
+            await settle(pilot)
+            assert shown_matches_drawing()
+        assert scroll.scroll_offset.x > 2 * scroll.size.width
+        assert hexmap._columns[0] > 0  # the columns far west were left blank

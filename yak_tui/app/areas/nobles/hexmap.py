@@ -87,7 +87,8 @@ class HexMap(Widget, can_focus=True):
         self._by_row = _by_row(None)
         self._drawing: _Drawing | None = None
         self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
-        self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
+        self._strips: dict[int, tuple[Content, tuple[int, tuple[int, int]], Style, Strip]] = {}
+        self._columns: tuple[int, int] = (0, 0)  # the columns turned into strips (`render_lines`)
 
     # -- data ---------------------------------------------------------------------------------------
     def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
@@ -213,13 +214,33 @@ class HexMap(Widget, can_focus=True):
         if line is None:
             return Strip.blank(width, self.visual_style.rich_style)
         style = self.visual_style
+        columns = self._columns
         kept = self._strips.get(y)
-        if kept is not None and kept[0] is line and kept[1] == width and kept[2] == style:
+        if kept is not None and kept[0] is line and kept[1] == (width, columns) and kept[2] == style:
             return kept[3]
-        strips = Visual.to_strips(self, line, width, 1, style)
-        strip = strips[0] if strips else Strip.blank(width, style.rich_style)
-        self._strips[y] = (line, width, style, strip)
+        x0, x1 = max(0, min(columns[0], width)), max(0, min(columns[1], width))
+        if x0 == 0 and x1 == width:
+            strips = Visual.to_strips(self, line, width, 1, style)
+            strip = strips[0] if strips else Strip.blank(width, style.rich_style)
+        else:
+            # Only the columns on screen (and a screen's width either side) are turned into a strip;
+            # the rest is blank, never shown: `render_lines` draws again when the view scrolls past.
+            strips = Visual.to_strips(self, line[x0:x1], x1 - x0, 1, style)
+            strip = Strip.join([Strip.blank(x0, style.rich_style),
+                                strips[0] if strips else Strip.blank(x1 - x0, style.rich_style),
+                                Strip.blank(width - x1, style.rich_style)])
+        self._strips[y] = (line, (width, columns), style, strip)
         return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """A map wider than the screen turns only the columns around the visible ones into strips
+        (`render_line`); when the visible columns leave those, every line is drawn again."""
+        x0, x1 = self._columns
+        if crop.x < x0 or crop.right > x1:
+            margin = max(crop.width, 40)
+            self._columns = (max(0, crop.x - margin), crop.right + margin)
+            self._styles_cache.clear()
+        return super().render_lines(crop)
 
     def notify_style_update(self) -> None:
         self._strips.clear()  # the theme's colours changed: every kept strip is stale
