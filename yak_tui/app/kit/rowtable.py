@@ -85,8 +85,10 @@ class RowTable(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0)
     WINDOW: ClassVar[int] = 200
 
-    def __init__(self, *, id: str | None = None, classes: str = "", gap: int = 2, focusable: bool = True) -> None:
+    def __init__(self, *, id: str | None = None, classes: str = "", gap: int = 2, focusable: bool = True,
+                 window: int = 0) -> None:
         super().__init__(id=id, classes=classes)
+        self.window = window or self.WINDOW  # rows drawn at once
         self.can_focus = focusable
         self.gap = gap
         self.columns: list[str] = []
@@ -145,13 +147,13 @@ class RowTable(Widget, can_focus=True):
 
     def _follow(self, cursor: int) -> None:
         """Slide the window of drawn rows so it holds the cursor."""
-        if not self._start <= cursor < self._start + self.WINDOW:
-            self._start = max(0, min(cursor - self.WINDOW // 2, len(self._rows) - self.WINDOW))
+        if not self._start <= cursor < self._start + self.window:
+            self._start = max(0, min(cursor - self.window // 2, len(self._rows) - self.window))
             self.refresh(layout=True)
-        self._start = max(0, min(self._start, len(self._rows) - self.WINDOW))
+        self._start = max(0, min(self._start, len(self._rows) - self.window))
 
     def _drawn(self) -> list[tuple[str, list[Any]]]:
-        return self._rows[self._start:self._start + self.WINDOW]
+        return self._rows[self._start:self._start + self.window]
 
     def watch_cursor(self, cursor: int) -> None:
         self._follow(cursor)
@@ -175,7 +177,7 @@ class RowTable(Widget, can_focus=True):
 
     # -- drawing --------------------------------------------------------------------------------
     def get_content_height(self, container: object, viewport: object, width: int) -> int:
-        more = 1 if len(self._rows) > self.WINDOW else 0
+        more = 1 if len(self._rows) > self.window else 0
         return 1 + max(1, len(self._drawn())) + more if self.columns else 1
 
     def render(self) -> Content:
@@ -197,7 +199,7 @@ class RowTable(Widget, can_focus=True):
             if row_index + self._start == self.cursor and self.can_focus:
                 line = line.pad_right(max(0, self.size.width - line.cell_length)).stylize(cursor_style)
             lines.append(line)
-        if len(self._rows) > self.WINDOW:
+        if len(self._rows) > self.window:
             lines.append(Content.styled(f"rows {self._start + 1:,}-{self._start + len(cells):,} of {len(self._rows):,}",
                                         "italic $foreground-muted"))
         return Content("\n").join(lines)
