@@ -201,3 +201,16 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
             assert shown_matches_drawing()
         assert scroll.scroll_offset.x > 2 * scroll.size.width
         assert hexmap._columns[0] > 0  # the columns far west were left blank
+
+
+async def test_the_line_under_a_big_table_goes_when_the_table_is_refilled_small() -> None:
+    app = OneTable()
+    async with app.run_test(size=(80, 20)) as pilot:
+        table = app.query_one(YakTable)
+        table.fill(["Name", "Number"], ROWS)
+        await settle(pilot)
+        note = app.query_one(".table-empty", Static)
+        assert note.display
+        table.fill(["Name", "Number"], ROWS[:3])
+        await settle(pilot)
+        assert not note.display and table.total_rows == table.row_count == 3

@@ -105,14 +105,14 @@ class YakTable(DataTable[Any]):
             self.add_row(*_cells(cells), key=key)
         count = len(self._all)
         self.display = count > 0 or not self._empty
-        if self._empty or count > self.WINDOW:
+        if self._empty or count > self.WINDOW or self._note is not None:
             note = self._empty_note()
             if count == 0:
                 note.update(Text(self._empty, style="italic"))
             elif count > self.WINDOW:
                 note.update(Text(f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {count:,} "
                                  "(the cursor keys go on past the edge)", style="italic"))
-            note.display = count == 0 or count > self.WINDOW
+            note.display = (count == 0 and bool(self._empty)) or count > self.WINDOW
         if total:
             self.move_cursor(row=min(max(index, 0), total - 1) - self._start, animate=False)
 
