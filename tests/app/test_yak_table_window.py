@@ -10,6 +10,7 @@ from typing import Any
 from app_helpers import settle, wait_for
 from textual.app import App, ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import DataTable, Static
 
 from yak_tui.app.kit.table import YakTable
@@ -187,8 +188,10 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
         def shown_matches_drawing() -> bool:
             view = scroll.scrollable_content_region.reset_offset.translate(scroll.scroll_offset)
             crop = view.translate(-hexmap.virtual_region.offset).intersection(hexmap.size.region)
-            rows = hexmap.render_rows()
-            strips = hexmap.render_lines(crop)
+            strips = hexmap.render_lines(crop)  # the rows of hexes drawn around the view only
+            hexmap._drawing = None
+            rows = hexmap.render_rows()  # the whole map drawn afresh
+            hexmap._drawing = None
             return all(strip.text == rows[crop.y + i].plain[crop.x:crop.right]
                        for i, strip in enumerate(strips) if crop.y + i < len(rows))
 
@@ -201,6 +204,22 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
             assert shown_matches_drawing()
         assert scroll.scroll_offset.x > 2 * scroll.size.width
         assert hexmap._columns[0] > 0  # the columns far west were left blank
+        # Rows of hexes drawn for a few columns only are, in those columns, the whole drawing's.
+        for zoom in range(len(CELL_SIZES)):
+            hexmap.zoom = zoom
+            await settle(pilot)
+            whole = [(line.plain, list(line.spans)) for line in hexmap.render_rows()]
+            width = hexmap.natural_size(hexmap.zoom)[0]
+            for start in range(0, width, width // 5):
+                hexmap._drawing = None
+                need = (start, start + 30)
+                for y, (plain, spans) in enumerate(whole):
+                    part = hexmap._line(y, need)
+                    assert part is not None
+                    assert part.plain[need[0]:need[1]] == plain[need[0]:need[1]]
+                    assert list(part[need[0]:need[1]].spans) == list(Content(plain, spans)[need[0]:need[1]].spans)
+                drawn = hexmap._drawing.drawn if hexmap._drawing is not None else {}
+                assert any(span != (0, width) for span in drawn.values())  # drawn in part, not whole
 
 
 async def test_the_line_under_a_big_table_goes_when_the_table_is_refilled_small() -> None:
@@ -214,3 +233,4 @@ async def test_the_line_under_a_big_table_goes_when_the_table_is_refilled_small(
         table.fill(["Name", "Number"], ROWS[:3])
         await settle(pilot)
         assert not note.display and table.total_rows == table.row_count == 3
+

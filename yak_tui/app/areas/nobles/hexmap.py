@@ -251,21 +251,33 @@ class HexMap(Widget, can_focus=True):
         if self.view is None:
             return []
         drawing = self._drawing_now()
-        self._draw_rows(drawing, sorted(drawing.pending))
-        return [line for y in range(len(drawing.rows)) if (line := self._line(y)) is not None]
+        whole = (0, self._map_width(drawing))
+        lines = (self._line(y, whole) for y in range(len(drawing.rows)))
+        return [line for line in lines if line is not None]
 
-    def _line(self, y: int) -> Content | None:
-        """Line `y` of the map with the cursor over it (None past the map's edge); draws its row
-        of hexes first if that row is still waiting to be drawn."""
+    def _map_width(self, drawing: _Drawing) -> int:
+        c0, c1, _, _ = drawing.bounds
+        w = self._cell_size()[0]
+        return (c1 - c0 + 1) * w + w // 2
+
+    def _line(self, y: int, need: tuple[int, int] | None = None) -> Content | None:
+        """Line `y` of the map with the cursor over it (None past the map's edge), right in the
+        characters `need` (by default the columns `render_lines` turns into strips); draws its row
+        of hexes there first if that row is not drawn there yet."""
         if self.view is None:
             return None
         drawing = self._drawing_now()
         if not 0 <= y < len(drawing.rows):
             return None
+        width = self._map_width(drawing)
+        if need is None:
+            need = (0, width) if self._columns == (0, 0) else self._columns
+        need = (max(0, min(need[0], width)), max(0, min(need[1], width)))
         h = self._cell_size()[1]
         row = drawing.bounds[2] + y // h
-        if row in drawing.pending:
-            self._draw_rows(drawing, [row])
+        span = drawing.drawn.get(row)
+        if span is None or not (span[0] <= need[0] and need[1] <= span[1]):
+            self._draw_row(drawing, row, need)
         region = self.cursor_region()
         if not region.y <= y < region.bottom:
             return drawing.rows[y]
@@ -293,40 +305,48 @@ class HexMap(Widget, can_focus=True):
         _, _, r0, r1 = bounds
         if old is not None and old.key == key:
             changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
-            pending = old.pending | {r for _, r in changed if r0 <= r <= r1}
-            self._drawing = _Drawing(key, bounds, list(old.grid), list(old.rows), self.overlays, self.notes, pending)
+            stale = {r for _, r in changed}
+            drawn = {r: span for r, span in old.drawn.items() if r not in stale}
+            self._drawing = _Drawing(key, bounds, list(old.grid), list(old.rows), self.overlays, self.notes, drawn)
         else:
             height = (r1 - r0 + 1) * h
             self._hits = {}
             self._by_row = _by_row(self.view)
             self._drawing = _Drawing(key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays,
-                                     self.notes, set(range(r0, r1 + 1)))
+                                     self.notes, {})
         return self._drawing
 
-    def _draw_rows(self, drawing: _Drawing, rows: list[int]) -> None:
-        """Draw rows of hexes of `drawing` (each into its own lines) and mark them drawn."""
+    def _draw_row(self, drawing: _Drawing, row: int, need: tuple[int, int]) -> None:
+        """Draw a row of hexes of `drawing` into its own lines, right in the characters `need`:
+        the hexes there and as far either side as a name can run (names run over the empty hexes
+        beside them), so those characters are what drawing the whole row gives; the rest blank."""
         w, h = self._cell_size()
         bounds = drawing.bounds
-        c0, c1, r0, _ = bounds
-        width = (c1 - c0 + 1) * w + w // 2
+        _, _, r0, _ = bounds
+        width = self._map_width(drawing)
+        margin = self._by_row.reach + 2 * w + 8
+        start, end = max(0, need[0] - margin), min(width, need[1] + margin)
         grid, lines = drawing.grid, drawing.rows
-        for row in rows:
-            first = (row - r0) * h
+        first = (row - r0) * h
+        for dy in range(h):
+            grid[first + dy] = [(" ", "", "")] * width
+        self._draw_band(grid, row, bounds, w, h, (start, end))
+        for dy in range(h):
+            lines[first + dy] = _row_content(grid[first + dy])
+        drawing.drawn[row] = (0 if start == 0 else need[0], width if end == width else need[1])
+        if self._rows is not None and self._rows[0] is drawing:
             for dy in range(h):
-                grid[first + dy] = [(" ", "", "")] * width
-            self._draw_band(grid, row, bounds, w, h)
-            for dy in range(h):
-                lines[first + dy] = _row_content(grid[first + dy])
-            drawing.pending.discard(row)
+                self._rows[2].pop(first + dy, None)  # the cursor's lines of this row are stale
 
     def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
-                   h: int) -> None:
-        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names."""
+                   h: int, span: tuple[int, int]) -> None:
+        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names;
+        only the hexes drawn within the characters `span`."""
         c0, c1, r0, _ = bounds
         origin = hex_to_cell(offset_to_axial(c0, r0), w, h)
         height, width = len(grid), len(grid[0])
         corners: dict[Hex, tuple[int, int]] = {}
-        for col in range(c0, c1 + 1):
+        for col in range(max(c0, c0 + span[0] // w - 1), min(c1, c0 + span[1] // w + 1) + 1):
             ax = offset_to_axial(col, row)
             key = (ax.q, ax.r)
             x, y = hex_to_cell(key, w, h)
@@ -482,7 +502,8 @@ class HexMap(Widget, can_focus=True):
 
 class _Drawing(NamedTuple):
     """The map drawn without the cursor: its key, the characters, each line as Content, the
-    overlays and notes it was drawn with, and the rows of hexes not drawn yet (their lines blank)."""
+    overlays and notes it was drawn with, and for each row of hexes drawn the characters it is
+    right in (a row not there is not drawn yet: its lines are blank)."""
 
     key: tuple[object, ...]
     bounds: tuple[int, int, int, int]
@@ -490,7 +511,7 @@ class _Drawing(NamedTuple):
     rows: list[Content]
     overlays: dict[Hex, str]
     notes: dict[Hex, tuple[str, str]]
-    pending: set[int]
+    drawn: dict[int, tuple[int, int]]
 
 
 class _ByRow(NamedTuple):
@@ -499,18 +520,21 @@ class _ByRow(NamedTuple):
     cells: dict[int, list[tuple[Hex, HexCell]]]
     labels: dict[int, list[ProvinceLabel]]
     busy: set[Hex]
+    reach: int  # the longest name written on the map: how far a name runs from its hex
 
 
 def _by_row(view: MapView | None) -> _ByRow:
     cells: dict[int, list[tuple[Hex, HexCell]]] = {}
     labels: dict[int, list[ProvinceLabel]] = {}
     if view is None:
-        return _ByRow(cells, labels, set())
+        return _ByRow(cells, labels, set(), 0)
     for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
         cells.setdefault(key[1], []).append((key, cell))
     for label in view.labels:
         labels.setdefault(label.hex[1], []).append(label)
-    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places})
+    names = [place.name for cell in view.cells.values() for place in cell.places if place.table == "pcs"]
+    reach = max(map(len, [*names, *(label.name for label in view.labels)]), default=0)
+    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places}, reach)
 
 
 def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
