@@ -103,16 +103,15 @@ class YakTable(DataTable[Any]):
         self._start = max(0, min(index - self.WINDOW // 2, total - self.WINDOW))
         for key, cells in self._all[self._start:self._start + self.WINDOW]:
             self.add_row(*_cells(cells), key=key)
-        count = len(self._all)
-        self.display = count > 0 or not self._empty
-        if self._empty or count > self.WINDOW or self._note is not None:
+        self.display = total > 0 or not self._empty
+        if self._empty or total > self.WINDOW or self._note is not None:
             note = self._empty_note()
-            if count == 0:
+            if total == 0:
                 note.update(Text(self._empty, style="italic"))
-            elif count > self.WINDOW:
-                note.update(Text(f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {count:,} "
+            elif total > self.WINDOW:
+                note.update(Text(f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {total:,} "
                                  "(the cursor keys go on past the edge)", style="italic"))
-            note.display = (count == 0 and bool(self._empty)) or count > self.WINDOW
+            note.display = (total == 0 and bool(self._empty)) or total > self.WINDOW
         if total:
             self.move_cursor(row=min(max(index, 0), total - 1) - self._start, animate=False)
 

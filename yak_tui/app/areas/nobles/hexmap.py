@@ -85,6 +85,7 @@ class HexMap(Widget, can_focus=True):
         # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
         self._version = 0
         self._by_row = _by_row(None)
+        self._by_row_version = 0
         self._drawing: _Drawing | None = None
         self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
         self._strips: dict[int, tuple[Content, tuple[int, tuple[int, int]], Style, Strip]] = {}
@@ -311,7 +312,8 @@ class HexMap(Widget, can_focus=True):
         else:
             height = (r1 - r0 + 1) * h
             self._hits = {}
-            self._by_row = _by_row(self.view)
+            if self._by_row_version != self._version:  # once per view, not per zoom or bounds
+                self._by_row, self._by_row_version = _by_row(self.view), self._version
             self._drawing = _Drawing(key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays,
                                      self.notes, {})
         return self._drawing
