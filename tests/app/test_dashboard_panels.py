@@ -57,3 +57,20 @@ async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens
         for panel in (screen.query_one(HoldingsPanel), screen.query_one(MyOrdersPanel)):
             panel.show(view)
             assert not panel.display
+
+
+async def test_the_kingdoms_panel_draws_a_bounded_number_of_kingdoms(save_path: Path) -> None:
+    """Issue 13: at 1000x the dashboard drew all 3,000 kingdoms on every paint of the first screen."""
+    from yak_tui.app.areas.court.panels import KINGDOM_ROWS
+
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        full = dashboard_view(app.world, GM)
+        many = tuple(k._replace(id=f"{k.id}-{i}", short=f"Realm {i}") for i in range(100) for k in full.kingdoms[:1])
+        app.screen.query_one(KingdomsPanel).show(full._replace(kingdoms=many))
+        table = app.screen.query_one("#kingdoms-table", RowTable)
+        assert table.row_count == 100
+        lines = table.render().plain.splitlines()
+        assert len(lines) == 1 + KINGDOM_ROWS + 1 and lines[-1] == f"rows 1-{KINGDOM_ROWS} of 100"
+        assert "Realm 0" in lines[1] and not any("Realm 99" in line for line in lines)

@@ -3,12 +3,13 @@ cursor-blink setting. Import them from `yak_tui.app.kit.common` (loaded on first
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import RowKey
 
 
 class YakInput(Input):
@@ -18,35 +19,146 @@ class YakInput(Input):
         self.cursor_blink = bool(getattr(self.app, "cursor_blink", True))
 
 
+Cells = Sequence[Any] | Callable[[], Sequence[Any]]
+
+
+def _cells(cells: Cells) -> Sequence[Any]:
+    return cells() if callable(cells) else cells
+
+
 class YakTable(DataTable[Any]):
-    """A DataTable that refills from rows and keeps the cursor on the same key."""
+    """A DataTable that refills from rows and keeps the cursor on the same key.
+
+    It holds every row but draws at most `WINDOW` of them at once (DataTable measures and keeps
+    every cell it is given: 10,000 businesses cost seconds); the cursor keys slide the window when
+    they move past its edge, `move_to_key` reaches any row, and a line under the table says which
+    rows are drawn. A table of `WINDOW` rows or fewer is drawn whole, exactly as a DataTable."""
+
+    WINDOW: ClassVar[int] = 200
 
     def __init__(self, *, id: str | None = None, classes: str = "", zebra: bool = True) -> None:
         super().__init__(id=id, classes=classes, cursor_type="row", zebra_stripes=zebra)
         self._note: Static | None = None
+        self._empty = ""
+        self._all: list[tuple[str, Cells]] = []
+        self._index: dict[str, int] = {}
+        self._start = 0
 
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
+    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]],
              empty: str = "") -> None:
-        """Replace every row; `rows` are (key, cells). With no rows the table gives way to `empty`."""
+        """Replace every row; `rows` are (key, cells), the cells either a sequence or a function that
+        makes them (called only when the row is drawn: a big table draws a window of its rows).
+        With no rows the table gives way to `empty`."""
         keep = self.cursor_row_key()
         self.clear(columns=True)
         for column in columns:
             label, key = (column, column) if isinstance(column, str) else column
             self.add_column(label, key=key)
-        count = 0
-        for key, cells in rows:
-            self.add_row(*cells, key=key)
-            count += 1
-        self.display = count > 0 or not empty
-        if empty:
-            note = self._empty_note()
-            note.update(Text(empty, style="italic"))
-            note.display = count == 0
-        if keep is not None and keep in self.rows:
-            self.move_cursor(row=self.get_row_index(keep), animate=False)
+        self._all = list(rows)
+        self._index = {key: index for index, (key, _) in enumerate(self._all)}
+        self._empty = empty
+        self._start = 0
+        self._draw_window(self._index.get(keep, 0) if keep is not None else 0)
         # The table measures its rows when idle; lay out again then so `height: auto` fits them
         # (and so do the auto-sized containers around it).
         self.call_after_refresh(self._relayout)
+
+    @property
+    def total_rows(self) -> int:
+        """Every row the table holds, drawn or not."""
+        return len(self._all)
+
+    @property
+    def window_start(self) -> int:
+        """The index (among every row) of the first row drawn."""
+        return self._start
+
+    def move_to_key(self, key: str) -> bool:
+        """Put the cursor on the row `key`, sliding the window to it; False if there is no such row."""
+        index = self._index.get(key)
+        if index is None:
+            return False
+        self._show(index)
+        return True
+
+    def get_row(self, row_key: RowKey | str) -> list[Any]:
+        """The cells of the row `row_key`, drawn or not."""
+        key = row_key.value if isinstance(row_key, RowKey) else row_key
+        if key is not None and key in self._index and key not in self.rows:
+            return list(_cells(self._all[self._index[key]][1]))
+        return super().get_row(row_key)
+
+    def _show(self, index: int) -> None:
+        """Put the cursor on row `index` (among every row), redrawing the window if it lies outside."""
+        if self._start <= index < self._start + self.row_count:
+            self.move_cursor(row=index - self._start, animate=False)
+        else:
+            self._draw_window(index)
+
+    def _draw_window(self, index: int) -> None:
+        """Draw the window of rows that holds row `index` (centred on it when the rows are many) and
+        put the cursor there."""
+        total = len(self._all)
+        self.clear()
+        self._start = max(0, min(index - self.WINDOW // 2, total - self.WINDOW))
+        for key, cells in self._all[self._start:self._start + self.WINDOW]:
+            self.add_row(*_cells(cells), key=key)
+        self.display = total > 0 or not self._empty
+        if self._empty or total > self.WINDOW or self._note is not None:
+            note = self._empty_note()
+            if total == 0:
+                note.update(Text(self._empty, style="italic"))
+            elif total > self.WINDOW:
+                note.update(Text(f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {total:,} "
+                                 "(the cursor keys go on past the edge)", style="italic"))
+            note.display = (total == 0 and bool(self._empty)) or total > self.WINDOW
+        if total:
+            self.move_cursor(row=min(max(index, 0), total - 1) - self._start, animate=False)
+
+    # -- the cursor keys slide the window past its edges ----------------------------------------
+    def _at(self) -> int:
+        return self._start + self.cursor_coordinate.row
+
+    def _page(self) -> int:
+        return max(1, self.scrollable_content_region.height - (self.header_height if self.show_header else 0))
+
+    def action_cursor_down(self) -> None:
+        if self.cursor_coordinate.row >= self.row_count - 1 and self._start + self.row_count < len(self._all):
+            self._show(self._at() + 1)
+        else:
+            super().action_cursor_down()
+
+    def action_cursor_up(self) -> None:
+        if self.cursor_coordinate.row == 0 and self._start > 0:
+            self._show(self._at() - 1)
+        else:
+            super().action_cursor_up()
+
+    def action_page_down(self) -> None:
+        target = self._at() + self._page()
+        if target >= self._start + self.row_count and self._start + self.row_count < len(self._all):
+            self._show(min(target, len(self._all) - 1))
+        else:
+            super().action_page_down()
+
+    def action_page_up(self) -> None:
+        target = self._at() - self._page()
+        if target < self._start and self._start > 0:
+            self._show(max(target, 0))
+        else:
+            super().action_page_up()
+
+    def action_scroll_top(self) -> None:
+        if self._start > 0:
+            self._show(0)
+        else:
+            super().action_scroll_top()
+
+    def action_scroll_bottom(self) -> None:
+        if self._start + self.row_count < len(self._all):
+            self._show(len(self._all) - 1)
+        else:
+            super().action_scroll_bottom()
 
     def on_idle(self) -> None:
         """DataTable measures new rows when idle, but keeps the cells it painted before that at the

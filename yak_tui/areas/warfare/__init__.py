@@ -7,6 +7,7 @@ Importing this package registers its commands (`raids`, `sieges`), its year-star
 from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
 from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.read import (
+    FortView,
     PlaceVerdicts,
     PlaceView,
     SiegeCard,
@@ -21,6 +22,7 @@ from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.sieges import recruit_refusal_at
 
 __all__ = [
+    "FortView",
     "PlaceVerdicts",
     "PlaceView",
     "SiegeCard",

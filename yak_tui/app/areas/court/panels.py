@@ -148,11 +148,15 @@ class ReadinessPanel(DashboardPanel):
              for seat in readiness.seats])
 
 
+KINGDOM_ROWS = 50
+
+
 class KingdomsPanel(DashboardPanel):
     """Every kingdom's treasury, manpower, influence and ruler."""
 
     def __init__(self) -> None:
-        super().__init__("Kingdoms", RowTable(id="kingdoms-table", focusable=False), id="kingdoms")
+        # At 1000x there are 3,000 kingdoms: the dashboard lists the first KINGDOM_ROWS (and says so).
+        super().__init__("Kingdoms", RowTable(id="kingdoms-table", focusable=False, window=KINGDOM_ROWS), id="kingdoms")
 
     def show(self, view: views.DashboardView) -> None:
         rows = []

@@ -9,6 +9,7 @@ specialists and hiring, academies.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -63,19 +64,7 @@ class SectorsPanel(MarketPanel):
         super().__init__("Sectors by province", YakTable(id="sectors-table"), id="sectors", classes="grow")
 
     def show(self, view: board.MarketBoard) -> None:
-        rows = []
-        for s in view.sectors:
-            names = ", ".join(f"{b.name} ({b.size}{'★' if b.monopoly else ''})" for b in s.businesses) or "—"
-            fill = fill_cell(s)
-            potential = Text(num(s.potential), justify="right")
-            if s.potential != s.base_potential:
-                potential = Text.assemble((num(s.potential), "bold"), (f"/{s.base_potential}", "dim"),
-                                          justify="right")
-            mine = any(b.mine for b in s.businesses)
-            rows.append((s.key, [Text(s.province, style="bold" if mine else ""), s.sector, potential,
-                                 Text(num(s.used), justify="right"),
-                                 Text(num(s.room), justify="right", style=f"bold {FULL}" if s.full else ""),
-                                 fill, Text(names, style="" if s.businesses else "dim")]))
+        rows = [(s.key, partial(_sector_cells, s)) for s in view.sectors]
         self.query_one("#sectors-table", YakTable).fill(SECTOR_COLUMNS, rows, empty="No province you may see.")
         full = sum(1 for s in view.sectors if s.full)
         self.border_subtitle = f"{full} full: expanding there means competition"
@@ -88,9 +77,19 @@ class SectorsPanel(MarketPanel):
 
     def move_to(self, key: str) -> None:
         """Put the cursor on a sector (`province:sector`) if it is shown."""
-        table = self.query_one("#sectors-table", YakTable)
-        if key in table.rows:
-            table.move_cursor(row=table.get_row_index(key), animate=False)
+        self.query_one("#sectors-table", YakTable).move_to_key(key)
+
+
+def _sector_cells(s: board.SectorLine) -> list[object]:
+    """A sector's row (made only when the table draws it)."""
+    names = ", ".join(f"{b.name} ({b.size}{'★' if b.monopoly else ''})" for b in s.businesses) or "—"
+    potential = Text(num(s.potential), justify="right")
+    if s.potential != s.base_potential:
+        potential = Text.assemble((num(s.potential), "bold"), (f"/{s.base_potential}", "dim"), justify="right")
+    mine = any(b.mine for b in s.businesses)
+    return [Text(s.province, style="bold" if mine else ""), s.sector, potential, Text(num(s.used), justify="right"),
+            Text(num(s.room), justify="right", style=f"bold {FULL}" if s.full else ""), fill_cell(s),
+            Text(names, style="" if s.businesses else "dim")]
 
 
 class BusinessesPanel(MarketPanel):
@@ -115,31 +114,34 @@ class BusinessesPanel(MarketPanel):
             empty = f"No businesses in {name}. n opens one." if name else "No businesses."
         self.border_subtitle = "v all" if mine_only else ("v yours" if not identity.is_gm else "")
         keep = table.cursor_row_key()
-        rows = []
-        for b in shown:
-            income = (Text("—", style="dim", justify="right") if b.income is None
-                      else Text.assemble((num(b.income), "bold"), (f" ({b.size}−{b.tax})" if b.tax else "", "dim"),
-                                         justify="right"))
-            cells: list[object] = [Text(b.name, style="bold" if b.mine else "")]
-            if not mine_only:
-                cells.append(short_name(b.owner))
-            cells += [Text(b.sector, style="" if (mine_only or b.sector == sector) else "dim"),
-                      Text(str(b.size), justify="right"), income,
-                      Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim")]
-            if mine_only:
-                cells.append(b.province)
-            rows.append((b.id, cells))
+        rows = [(b.id, partial(_business_cells, b, mine_only, sector)) for b in shown]
         columns = ["Business", *([] if mine_only else ["Owner"]), "Sector", "Size", "Income", "Monopoly",
                    *(["Province"] if mine_only else [])]
         table.fill(columns, rows, empty=empty)
         if not mine_only and keep not in {b.id for b in shown if b.sector == sector}:
-            first = next((i for i, b in enumerate(shown) if b.sector == sector), None)
+            first = next((b.id for b in shown if b.sector == sector), None)
             if first is not None:
-                table.move_cursor(row=first, animate=False)
+                table.move_to_key(first)
 
     def highlighted(self) -> str:
         """The highlighted business's id ("" when none)."""
         return self.query_one("#businesses-table", YakTable).cursor_row_key() or ""
+
+
+def _business_cells(b: board.BusinessLine, mine_only: bool, sector: str) -> list[object]:
+    """A business's row (made only when the table draws it)."""
+    income = (Text("—", style="dim", justify="right") if b.income is None
+              else Text.assemble((num(b.income), "bold"), (f" ({b.size}−{b.tax})" if b.tax else "", "dim"),
+                                 justify="right"))
+    cells: list[object] = [Text(b.name, style="bold" if b.mine else "")]
+    if not mine_only:
+        cells.append(short_name(b.owner))
+    cells += [Text(b.sector, style="" if (mine_only or b.sector == sector) else "dim"),
+              Text(str(b.size), justify="right"), income,
+              Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim")]
+    if mine_only:
+        cells.append(b.province)
+    return cells
 
 
 class LedgerPanel(MarketPanel):

@@ -85,9 +85,11 @@ class HexMap(Widget, can_focus=True):
         # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
         self._version = 0
         self._by_row = _by_row(None)
+        self._by_row_version = 0
         self._drawing: _Drawing | None = None
-        self._rows: tuple[_Drawing, Hex, list[Content]] | None = None
-        self._strips: dict[int, tuple[Content, int, Style, Strip]] = {}
+        self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
+        self._strips: dict[int, tuple[Content, tuple[int, tuple[int, int]], Style, Strip]] = {}
+        self._columns: tuple[int, int] = (0, 0)  # the columns turned into strips (`render_lines`)
 
     # -- data ---------------------------------------------------------------------------------------
     def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
@@ -204,84 +206,149 @@ class HexMap(Widget, can_focus=True):
         return Content("\n").join(self.render_rows())
 
     def render_line(self, y: int) -> Strip:
-        """One line of the map: only the lines on screen are turned into strips, and a strip is
-        kept until its line, the width or the widget's style changes (a cursor move redraws the
-        cursor's lines only; at 100x the map is hundreds of lines wider and taller than the screen)."""
-        rows = self.render_rows()
+        """One line of the map: only the lines on screen are drawn and turned into strips (their
+        rows of hexes drawn on first demand), and a strip is kept until its line, the width or the
+        widget's style changes (a cursor move redraws the cursor's lines only; at 100x the map is
+        hundreds of lines wider and taller than the screen)."""
         width = self.size.width
-        if not 0 <= y < len(rows):
+        line = self._line(y)
+        if line is None:
             return Strip.blank(width, self.visual_style.rich_style)
         style = self.visual_style
+        columns = self._columns
         kept = self._strips.get(y)
-        if kept is not None and kept[0] is rows[y] and kept[1] == width and kept[2] == style:
+        if kept is not None and kept[0] is line and kept[1] == (width, columns) and kept[2] == style:
             return kept[3]
-        strips = Visual.to_strips(self, rows[y], width, 1, style)
-        strip = strips[0] if strips else Strip.blank(width, style.rich_style)
-        self._strips[y] = (rows[y], width, style, strip)
+        x0, x1 = max(0, min(columns[0], width)), max(0, min(columns[1], width))
+        if x0 == 0 and x1 == width:
+            strips = Visual.to_strips(self, line, width, 1, style)
+            strip = strips[0] if strips else Strip.blank(width, style.rich_style)
+        else:
+            # Only the columns on screen (and a screen's width either side) are turned into a strip;
+            # the rest is blank, never shown: `render_lines` draws again when the view scrolls past.
+            strips = Visual.to_strips(self, line[x0:x1], x1 - x0, 1, style)
+            strip = Strip.join([Strip.blank(x0, style.rich_style),
+                                strips[0] if strips else Strip.blank(x1 - x0, style.rich_style),
+                                Strip.blank(width - x1, style.rich_style)])
+        self._strips[y] = (line, (width, columns), style, strip)
         return strip
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """A map wider than the screen turns only the columns around the visible ones into strips
+        (`render_line`); when the visible columns leave those, every line is drawn again."""
+        x0, x1 = self._columns
+        if crop.x < x0 or crop.right > x1:
+            margin = max(crop.width, 40)
+            self._columns = (max(0, crop.x - margin), crop.right + margin)
+            self._styles_cache.clear()
+        return super().render_lines(crop)
 
     def notify_style_update(self) -> None:
         self._strips.clear()  # the theme's colours changed: every kept strip is stale
         super().notify_style_update()
 
     def render_rows(self) -> list[Content]:
-        """The map's lines with the cursor cell drawn reversed over the kept drawing."""
+        """Every line of the map with the cursor cell drawn reversed over the kept drawing."""
         if self.view is None:
             return []
         drawing = self._drawing_now()
-        if self._rows is not None and self._rows[0] is drawing and self._rows[1] == self.cursor:
-            return self._rows[2]
-        rows = list(drawing.rows)
+        whole = (0, self._map_width(drawing))
+        lines = (self._line(y, whole) for y in range(len(drawing.rows)))
+        return [line for line in lines if line is not None]
+
+    def _map_width(self, drawing: _Drawing) -> int:
+        c0, c1, _, _ = drawing.bounds
+        w = self._cell_size()[0]
+        return (c1 - c0 + 1) * w + w // 2
+
+    def _line(self, y: int, need: tuple[int, int] | None = None) -> Content | None:
+        """Line `y` of the map with the cursor over it (None past the map's edge), right in the
+        characters `need` (by default the columns `render_lines` turns into strips); draws its row
+        of hexes there first if that row is not drawn there yet."""
+        if self.view is None:
+            return None
+        drawing = self._drawing_now()
+        if not 0 <= y < len(drawing.rows):
+            return None
+        width = self._map_width(drawing)
+        if need is None:
+            need = (0, width) if self._columns == (0, 0) else self._columns
+        need = (max(0, min(need[0], width)), max(0, min(need[1], width)))
+        h = self._cell_size()[1]
+        row = drawing.bounds[2] + y // h
+        span = drawing.drawn.get(row)
+        if span is None or not (span[0] <= need[0] and need[1] <= span[1]):
+            self._draw_row(drawing, row, need)
         region = self.cursor_region()
-        for y in range(max(region.y, 0), min(region.bottom, len(rows))):
+        if not region.y <= y < region.bottom:
+            return drawing.rows[y]
+        if self._rows is None or self._rows[0] is not drawing or self._rows[1] != self.cursor:
+            self._rows = (drawing, self.cursor, {})
+        cursor_lines = self._rows[2]
+        if y not in cursor_lines:
             cells = list(drawing.grid[y])
             for x in range(max(region.x, 0), min(region.right, len(cells))):
                 cells[x] = (cells[x][0], "", CURSOR)
-            rows[y] = _row_content(cells)
-        self._rows = (drawing, self.cursor, rows)
-        return rows
+            cursor_lines[y] = _row_content(cells)
+        return cursor_lines[y]
 
     def _drawing_now(self) -> _Drawing:
-        """The map without the cursor. Drawn whole when the view, the zoom or the bounds change;
-        when only the overlays or notes change (a path, a range), just the rows of hexes whose
-        overlay or note changed are drawn again: names and borders never leave their row."""
-        w, h = self._cell_size()
+        """The map without the cursor. Laid out afresh when the view, the zoom or the bounds change,
+        its rows of hexes drawn only when a line of theirs is first shown (`_line`); when only the
+        overlays or notes change (a path, a range), just the rows of hexes whose overlay or note
+        changed wait to be drawn again: names and borders never leave their row."""
+        h = self._cell_size()[1]
         bounds = self._bounds()
         key = (self._version, self.zoom, bounds)
         old = self._drawing
         if old is not None and old.key == key and old.overlays is self.overlays and old.notes is self.notes:
             return old
-        c0, c1, r0, r1 = bounds
-        width = (c1 - c0 + 1) * w + w // 2
+        _, _, r0, r1 = bounds
         if old is not None and old.key == key:
-            grid = list(old.grid)
-            lines = list(old.rows)
             changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
-            rows = sorted({r for _, r in changed if r0 <= r <= r1})
+            stale = {r for _, r in changed}
+            drawn = {r: span for r, span in old.drawn.items() if r not in stale}
+            self._drawing = _Drawing(key, bounds, list(old.grid), list(old.rows), self.overlays, self.notes, drawn)
         else:
-            grid = [[] for _ in range((r1 - r0 + 1) * h)]
-            lines = [Content("")] * len(grid)
-            rows = list(range(r0, r1 + 1))
+            height = (r1 - r0 + 1) * h
             self._hits = {}
-            self._by_row = _by_row(self.view)
-        for row in rows:
-            first = (row - r0) * h
-            for dy in range(h):
-                grid[first + dy] = [(" ", "", "")] * width
-            self._draw_band(grid, row, bounds, w, h)
-            for dy in range(h):
-                lines[first + dy] = _row_content(grid[first + dy])
-        self._drawing = _Drawing(key, grid, lines, self.overlays, self.notes)
+            if self._by_row_version != self._version:  # once per view, not per zoom or bounds
+                self._by_row, self._by_row_version = _by_row(self.view), self._version
+            self._drawing = _Drawing(key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays,
+                                     self.notes, {})
         return self._drawing
 
+    def _draw_row(self, drawing: _Drawing, row: int, need: tuple[int, int]) -> None:
+        """Draw a row of hexes of `drawing` into its own lines, right in the characters `need`:
+        the hexes there and as far either side as a name can run (names run over the empty hexes
+        beside them), so those characters are what drawing the whole row gives; the rest blank."""
+        w, h = self._cell_size()
+        bounds = drawing.bounds
+        _, _, r0, _ = bounds
+        width = self._map_width(drawing)
+        margin = self._by_row.reach + 2 * w + 8
+        start, end = max(0, need[0] - margin), min(width, need[1] + margin)
+        grid, lines = drawing.grid, drawing.rows
+        first = (row - r0) * h
+        for dy in range(h):
+            grid[first + dy] = [(" ", "", "")] * width
+        self._draw_band(grid, row, bounds, w, h, (start, end))
+        for dy in range(h):
+            lines[first + dy] = _row_content(grid[first + dy])
+        drawing.drawn[row] = (0 if start == 0 else need[0], width if end == width else need[1])
+        if self._rows is not None and self._rows[0] is drawing:
+            for dy in range(h):
+                self._rows[2].pop(first + dy, None)  # the cursor's lines of this row are stale
+
     def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
-                   h: int) -> None:
-        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names."""
+                   h: int, span: tuple[int, int]) -> None:
+        """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names;
+        only the hexes drawn within the characters `span`."""
         c0, c1, r0, _ = bounds
         origin = hex_to_cell(offset_to_axial(c0, r0), w, h)
         height, width = len(grid), len(grid[0])
         corners: dict[Hex, tuple[int, int]] = {}
-        for col in range(c0, c1 + 1):
+        for col in range(max(c0, c0 + span[0] // w - 1), min(c1, c0 + span[1] // w + 1) + 1):
             ax = offset_to_axial(col, row)
             key = (ax.q, ax.r)
             x, y = hex_to_cell(key, w, h)
@@ -436,14 +503,17 @@ class HexMap(Widget, can_focus=True):
 
 
 class _Drawing(NamedTuple):
-    """The map drawn without the cursor: its key, the characters, each line as Content, and the
-    overlays and notes it was drawn with."""
+    """The map drawn without the cursor: its key, the characters, each line as Content, the
+    overlays and notes it was drawn with, and for each row of hexes drawn the characters it is
+    right in (a row not there is not drawn yet: its lines are blank)."""
 
     key: tuple[object, ...]
+    bounds: tuple[int, int, int, int]
     grid: list[list[Char]]
     rows: list[Content]
     overlays: dict[Hex, str]
     notes: dict[Hex, tuple[str, str]]
+    drawn: dict[int, tuple[int, int]]
 
 
 class _ByRow(NamedTuple):
@@ -452,18 +522,21 @@ class _ByRow(NamedTuple):
     cells: dict[int, list[tuple[Hex, HexCell]]]
     labels: dict[int, list[ProvinceLabel]]
     busy: set[Hex]
+    reach: int  # the longest name written on the map: how far a name runs from its hex
 
 
 def _by_row(view: MapView | None) -> _ByRow:
     cells: dict[int, list[tuple[Hex, HexCell]]] = {}
     labels: dict[int, list[ProvinceLabel]] = {}
     if view is None:
-        return _ByRow(cells, labels, set())
+        return _ByRow(cells, labels, set(), 0)
     for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
         cells.setdefault(key[1], []).append((key, cell))
     for label in view.labels:
         labels.setdefault(label.hex[1], []).append(label)
-    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places})
+    names = [place.name for cell in view.cells.values() for place in cell.places if place.table == "pcs"]
+    reach = max(map(len, [*names, *(label.name for label in view.labels)]), default=0)
+    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places}, reach)
 
 
 def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:

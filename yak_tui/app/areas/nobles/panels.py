@@ -264,6 +264,9 @@ class NoblePanel(Panel):
         static.update(Content("\n").join(lines))
 
 
+LEGEND_KINGDOMS = 30  # kingdoms the legend lists by colour (at 1000x there are 3,000: a 3,000-line panel)
+
+
 class LegendPanel(Panel):
     """The kingdoms' colours, the map's marks, the Relocate states (a noble chosen) and the keys."""
 
@@ -272,7 +275,10 @@ class LegendPanel(Panel):
 
     def show(self, view: map_views.MapView, relocation: map_views.RelocateView | None = None,
              moving: bool = False, gm: bool = False) -> None:
-        legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in view.legend]
+        legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in view.legend[:LEGEND_KINGDOMS]]
+        if len(view.legend) > LEGEND_KINGDOMS:
+            more = len(view.legend) - LEGEND_KINGDOMS
+            legend.append(Content.styled(f"… and {more:,} more kingdoms (the hex panel names each)", "dim"))
         if any(not claim.controller for claim in view.territory.values()):
             legend.append(Content.assemble(("■ ", "$foreground 30%"), ("no ruler", "dim")))
         legend += [Content(""), Content.assemble(("♜▲●¤≈† ", "bold"), "places"),

@@ -9,6 +9,7 @@ the highlighted place's verdicts (w, v, t, x: `PlaceAction`). The drawing helper
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -344,13 +345,21 @@ class WalledPanel(SiegePanel):
         self.border_subtitle = "enter/n begin a siege"
         self.query_one("#forts-table", FortsTable).fill(
             ["Place", "Held by", "Port", "Fortification", "Provisions", "State"],
-            [(f.id, [Text(f.name, style="bold" if f.mine else ""), f.controller,
-                     Text("open", style=NEARLY) if f.port_access else Text("—", style="dim"),
-                     Text.assemble((str(f.level), "bold"), " ", f.level_name),
-                     Text(num(f.provisions), justify="right"),
-                     Text("besieged", style=f"bold {FULL}") if f.siege else Text("at peace", style="dim")])
-             for f in view.forts],
+            [(f.id, partial(_fort_cells, f)) for f in view.forts],
             empty="No walled place you may see.")
+
+
+def _fort_cells(f: monitor.FortView) -> list[object]:
+    """A walled place's row (made only when the table draws it)."""
+    return [Text(f.name, style="bold" if f.mine else ""), f.controller,
+            Text("open", style=NEARLY) if f.port_access else Text("—", style="dim"),
+            Text.assemble((str(f.level), "bold"), " ", f.level_name), Text(num(f.provisions), justify="right"),
+            Text("besieged", style=f"bold {FULL}") if f.siege else Text("at peace", style="dim")]
+
+
+def _place_cells(p: monitor.PlaceView) -> list[object]:
+    """A structure's row (made only when the table draws it)."""
+    return [Text(p.name, style="bold" if p.mine else ""), p.kind, p.controller, place_flags(p)]
 
 
 class RaidsPanel(SiegePanel):
@@ -365,8 +374,7 @@ class RaidsPanel(SiegePanel):
         self.border_subtitle = "w raid · v slaves · t capture · x loot"
         self.query_one("#places-table", PlacesTable).fill(
             ["Place", "Kind", "Held by", "Lately"],
-            [(p.id, [Text(p.name, style="bold" if p.mine else ""), p.kind, p.controller, place_flags(p)])
-             for p in view.places],
+            [(p.id, partial(_place_cells, p)) for p in view.places],
             empty="No structure you may see.")
 
     def show_verdicts(self, place: monitor.PlaceView | None, verdicts: monitor.PlaceVerdicts | None) -> None:
