@@ -15,11 +15,10 @@ import pytest
 from app_helpers import make_app, on_top, query_ready, wait_for
 from test_issue17c import orders_save  # noqa: F401 - the fixture
 from test_snapshots import press_and_settle, settle
-from test_snapshots_espionage import board
+from test_snapshots_espionage import board, run_mission_by_hand
 from textual.pilot import Pilot
-from textual.widgets import Input, Select, Switch
+from textual.widgets import Select
 
-from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
 from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import YakTable
@@ -115,20 +114,4 @@ def test_player_mission_form_at_160x48(snap_compare: Any, orders_save: Path) -> 
 
 def test_run_mission_result_at_160x48(snap_compare: Any, orders_save: Path) -> None:  # noqa: F811
     app = make_app(orders_save, poll_interval=0)
-
-    async def before(pilot: Pilot[Any]) -> None:
-        screen = await board(pilot)
-        table = screen.query_one("#missions-table", YakTable)
-        table.focus()
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the mission dialog")
-        dialog = pilot.app.screen
-        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
-        dialog.query_one("#by-hand", Switch).value = True
-        dialog.query_one("#naturals", Input).value = "1,1"
-        await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
-        await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+    assert snap_compare(app, terminal_size=WIDE, run_before=run_mission_by_hand)

@@ -106,27 +106,28 @@ def test_resolve_result(snap_compare: Any, spy_save: Path) -> None:
     assert snap_compare(app, terminal_size=(100, 40), run_before=before)
 
 
+async def run_mission_by_hand(pilot: Pilot[Any]) -> None:
+    """The GM runs the first mission on Amber Coast with dice 1,1 entered by hand, until its result
+    shows with Close focused and drawn (focus is deferred and its scroll follows a refresh)."""
+    screen = await board(pilot)
+    table = screen.query_one("#missions-table", YakTable)
+    table.focus()
+    await pilot.press("n")
+    await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the mission dialog")
+    dialog = pilot.app.screen
+    (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+    dialog.query_one("#by-hand", Switch).value = True
+    dialog.query_one("#naturals", Input).value = "1,1"
+    await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
+    await pilot.press("ctrl+r")
+    await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
+    close = dialog.query_one("#close", Button)
+    await wait_for(pilot, lambda: pilot.app.focused is close and close.is_on_screen,
+                   what="Close focused and scrolled into view")
+    await settle(pilot)
+
+
 def test_run_mission_result_at_80x24(snap_compare: Any, spy_save: Path) -> None:
     """Issue 17: the GM's Run-mission result at 80x24 scrolls to its buttons (Close focused)."""
     app = make_app(spy_save, poll_interval=0)
-
-    async def before(pilot: Pilot[Any]) -> None:
-        screen = await board(pilot)
-        table = screen.query_one("#missions-table", YakTable)
-        table.focus()
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on_top(pilot.app, SpyDiceScreen), what="the mission dialog")
-        dialog = pilot.app.screen
-        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
-        dialog.query_one("#by-hand", Switch).value = True
-        dialog.query_one("#naturals", Input).value = "1,1"
-        await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
-        await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
-        close = dialog.query_one("#close", Button)
-        # Focus is deferred and its scroll follows a refresh: wait until Close is focused and drawn.
-        await wait_for(pilot, lambda: pilot.app.focused is close and close.is_on_screen,
-                       what="Close focused and scrolled into view")
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=(80, 24), run_before=before)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=run_mission_by_hand)
