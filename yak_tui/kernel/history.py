@@ -16,7 +16,7 @@ import orjson
 from yak_tui.kernel.audience import visible_entries, visible_table
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, IdentityError, identity_name
 from yak_tui.kernel.model import TABLES, World
 
 if TYPE_CHECKING:
@@ -63,13 +63,11 @@ class SeasonDiff:
 
 
 def _who(world: World, filer: str) -> str:
-    """A filer (`player:corvin`, `king:kesh`, `gm`) as a reader names him."""
-    role, _, subject = filer.partition(":")
-    if role == "player" and subject:
-        return world.display_name("characters", subject)
-    if role == "king" and subject:
-        return world.display_name("kingdoms", subject)
-    return "the GM"
+    """A filer (`player:corvin`, `king:kesh`, `gm`) as a sentence names him."""
+    try:
+        return identity_name(world, Identity.parse(filer))
+    except IdentityError:
+        return filer
 
 
 def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> str:
