@@ -102,6 +102,7 @@ def widget_text(app: YakApp) -> str:
 
 
 WAIT = 60.0  # seconds: how long any wait may take before it fails (never how long it should take)
+POLL = 0.005  # seconds between two looks at the condition: the app runs its messages meanwhile
 
 
 async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: float = WAIT, what: str = "") -> None:
@@ -115,7 +116,7 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], bool], timeout: fl
             pass
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what or condition}")
-        await pilot.pause(0.02)
+        await pilot.pause(POLL)
 
 
 def mounted(widget: Widget) -> bool:

@@ -16,10 +16,19 @@ import sys
 from pathlib import Path
 
 import pytest
+import textual._wait
 import textual.constants
 
 # A plugin may have imported Textual before this file ran: make its reading of the variable agree.
 textual.constants.TEXTUAL_ANIMATIONS = "none"  # type: ignore[misc]
+
+# Pilot waits after every key for the process to go idle, sleeping in steps of Textual's
+# `SLEEP_GRANULARITY` (20 ms) and checking each step for CPU use: at least 40 ms a key even when the
+# key's work took 1 ms. The tests never rely on that guess (they wait for the outcome they check,
+# `app_helpers.wait_for`), so finer steps only take out the dead time: a 200-key walk took 12 s.
+IDLE_STEP = 0.005
+textual._wait.SLEEP_GRANULARITY = IDLE_STEP
+textual._wait.SLEEP_IDLE = IDLE_STEP / 20  # the same ratio: idle is under 5% of a step's CPU
 
 sys.path.insert(0, str(Path(__file__).parent))
 
