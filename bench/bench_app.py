@@ -155,7 +155,7 @@ async def main():
             version = app.world_version
             done.append(None)
             while app.world_version == version or not drawn(app) or not flushed(app):
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.02)  # the bench looks 50 times a second: its own cost stays small
             done.append(time.perf_counter())
     done = []
     tasks = [asyncio.create_task(one(app, done)) for app in apps]
