@@ -4,6 +4,7 @@ and a screen that is not shown does not rebuild until it is shown again."""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,28 @@ async def test_a_screen_not_shown_does_not_rebuild_until_it_is_shown(
         await pilot.press("d")
         await wait_for(pilot, lambda: _shows_revision(app, revision), what="the dashboard caught up")
         assert [seen for _, seen in built if seen == revision] == [revision]
+
+
+def test_shared_read_models_go_with_their_world_and_a_failed_build_is_not_kept() -> None:
+    import gc
+
+    from yak_tui.app.kit.screens import SharedViews
+    from yak_tui.areas import court, economy, warfare
+    from yak_tui.kernel.demo import build_world
+
+    shared = SharedViews()
+    world = World(build_world())
+    seat = Identity.parse("player:nyx")
+    builds = {"dashboard": court.dashboard_view, "market": economy.market_board, "sieges": warfare.siege_monitor}
+    views = {name: shared.get(world, (name, seat), partial(build, world, seat)) for name, build in builds.items()}
+    assert all(shared.get(world, (name, seat), lambda: None) is view for name, view in views.items())
+
+    def failing() -> Any:
+        raise RuntimeError("the save changed under the build")
+
+    with pytest.raises(RuntimeError):
+        shared.get(world, ("failing", seat), failing)
+    assert shared.get(world, ("failing", seat), lambda: "built on the next try") == "built on the next try"
+    del world
+    gc.collect()
+    assert len(shared._built) == 0  # the views kept no reference to the world they came from
