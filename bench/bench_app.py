@@ -228,6 +228,8 @@ def main() -> int:
     parser.add_argument("--identities", choices=("gm", "mixed", "both"), default="both",
                         help="the many apps: all the GM, the GM and players of different kingdoms, or both")
     parser.add_argument("--many-only", action="store_true", help="only the many apps (no first paint, visits)")
+    parser.add_argument("--processes", type=int, nargs="*", default=None,
+                        help="the many apps spread over these numbers of processes (default: one each, and one)")
     parser.add_argument("--world", type=Path, default=None,
                         help="cache of the grown world: built there if missing, reused if present "
                              "(the bench writes to a copy)")
@@ -255,7 +257,7 @@ def main() -> int:
             for mixed in kinds:
                 identities = seats(path, args.apps, mixed)
                 who = "the GM and players of different kingdoms" if mixed else "all the GM"
-                for processes in (args.apps, 1):
+                for processes in args.processes or (args.apps, 1):
                     cpu, last = many_apps(path, identities, work, processes)
                     print(f"{len(identities)} apps ({who}) in {processes} process(es), one write: "
                           f"{cpu:.1f} CPU-s in total, last screen updated after {last:.2f} s")
