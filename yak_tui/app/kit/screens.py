@@ -8,7 +8,9 @@ process wrote the save, a command ran, the identity changed) while the screen is
 screen comes back into view after a change. By default it builds the screen's read model with
 `build_view(world, identity)` in a thread worker (a `CommandWorker`: only the newest build is shown)
 and hands the plain rows to `paint_view(view)` on the event loop, so a big world never freezes the
-keyboard. Screens never compute rules: they render.
+keyboard. A screen that names what its read model depends on besides the world and the identity
+(`view_key()`) shares it with the other apps of the process (`SHARED_VIEWS`: one build per change
+for every session on the same seat). Screens never compute rules: they render.
 """
 
 from __future__ import annotations
