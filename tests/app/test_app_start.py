@@ -1,0 +1,67 @@
+"""Issue 13, the app's first paint: what the start does before the dashboard shows its data.
+
+The start parses the stylesheets as few times as Textual allows: the theme is given to the stylesheet before anything is
+parsed (assigning it made Textual parse every sheet again once running), and the dashboard's sheet
+comes with the app's (a sheet a screen brings when it mounts makes Textual parse them all again).
+The theme the start chose is the one painted, in both themes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_helpers import make_app, settle, wait_for
+from textual.color import Color
+from textual.css.stylesheet import Stylesheet
+from textual.theme import Theme
+
+from yak_tui.app.areas.court.dashboard import DashboardScreen
+from yak_tui.app.themes import YAK_DARK, YAK_LIGHT
+
+
+def _dashboard_painted(app: object) -> bool:
+    screen = getattr(app, "screen", None)
+    return isinstance(screen, DashboardScreen) and screen.view is not None and not screen.loader.pending
+
+
+async def test_the_start_parses_the_stylesheets_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reparsed: list[int] = []
+    original = Stylesheet.reparse
+
+    def counting(self: Stylesheet) -> None:
+        reparsed.append(1)
+        original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", counting)
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
+        await settle(pilot)
+        # Textual refreshes the CSS once for the first screen of a mode; the start used to parse
+        # every sheet three times more (the theme set, the dashboard's sheet, the refresh both called for).
+        assert len(reparsed) <= 1
+        assert app.screen.query_one("#treasury").styles.min_height is not None  # dashboard.tcss applies
+        assert app.screen.query_one("#treasury").styles.min_height.value == 12
+        assert str(app.stylesheet.source).count("dashboard.tcss") == 1
+
+
+@pytest.mark.parametrize(("wanted", "theme"), [("dark", YAK_DARK), ("light", YAK_LIGHT)])
+async def test_the_start_paints_the_theme_it_chose(save_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   wanted: str, theme: Theme) -> None:
+    monkeypatch.setenv("YAK_THEME", wanted)
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
+        await settle(pilot)
+        name, dark = theme.name, theme.dark
+        assert app.theme == name
+        assert app.has_class(f"-theme-{name}")
+        assert app.has_class("-dark-mode") is dark and app.has_class("-light-mode") is not dark
+        assert app.screen.styles.background == Color.parse(theme.background or "")
+        # And toggling still works from there, both ways.
+        app.action_toggle_theme()
+        await settle(pilot)
+        other = YAK_LIGHT if dark else YAK_DARK
+        assert app.theme == other.name and app.has_class(f"-theme-{other.name}")
+        assert not app.has_class(f"-theme-{name}")
+        assert app.screen.styles.background == Color.parse(other.background or "")
