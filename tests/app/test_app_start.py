@@ -14,6 +14,7 @@ from app_helpers import make_app, settle, wait_for
 from textual.color import Color
 from textual.css.stylesheet import Stylesheet
 from textual.theme import Theme
+from textual.widgets import Static
 
 from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.themes import YAK_DARK, YAK_LIGHT
@@ -65,3 +66,23 @@ async def test_the_start_paints_the_theme_it_chose(save_path: Path, monkeypatch:
         assert app.theme == other.name and app.has_class(f"-theme-{other.name}")
         assert not app.has_class(f"-theme-{name}")
         assert app.screen.styles.background == Color.parse(other.background or "")
+
+
+async def test_the_treasury_text_before_the_plot_is_a_screenful(save_path: Path) -> None:
+    """At 1000x the numbers shown until plotext is in were 3,000 lines, laid out on the first paint."""
+    from yak_tui.app.kit.plot import TEXT_LINES, TreasuryPlot
+    from yak_tui.areas.court import Series
+
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
+        plot = app.screen.query_one(TreasuryPlot)
+        plot.ready = False  # as before plotext is in
+        plot.set_series(tuple(Series(f"k{i}", f"Realm {i}", "#D8A441", ("Spring 300",), (float(i),))
+                              for i in range(TEXT_LINES + 25)))
+        lines = str(plot.query_one("#plot-text", Static).render()).splitlines()
+        assert len(lines) == TEXT_LINES + 1
+        assert lines[0] == "Realm 0: 0" and lines[TEXT_LINES - 1] == f"Realm {TEXT_LINES - 1}: {TEXT_LINES - 1}"
+        assert lines[-1] == "and 25 more"
+        plot.set_series(tuple(Series(f"k{i}", f"Realm {i}", "", ("Spring 300",), (1.0,)) for i in range(3)))
+        assert str(plot.query_one("#plot-text", Static).render()).splitlines()[-1] == "Realm 2: 1"
