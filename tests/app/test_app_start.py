@@ -8,6 +8,7 @@ The theme the start chose is the one painted, in both themes."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from app_helpers import make_app, settle, wait_for
@@ -86,3 +87,34 @@ async def test_the_treasury_text_before_the_plot_is_a_screenful(save_path: Path)
         assert lines[-1] == "and 25 more"
         plot.set_series(tuple(Series(f"k{i}", f"Realm {i}", "", ("Spring 300",), (1.0,)) for i in range(3)))
         assert str(plot.query_one("#plot-text", Static).render()).splitlines()[-1] == "Realm 2: 1"
+
+
+async def test_the_kingdoms_panel_makes_only_the_rows_it_draws(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At 1000x the dashboard made the cells of all 3,000 kingdoms to draw the first 50."""
+    from yak_tui.app.areas.court import panels
+    from yak_tui.app.kit.rowtable import RowTable
+
+    made: list[str] = []
+    original = panels.kingdom_cells
+
+    def counting(k: Any) -> list[Any]:
+        made.append(k.id)
+        return original(k)
+
+    monkeypatch.setattr(panels, "kingdom_cells", counting)
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
+        view = app.screen.view
+        assert view is not None
+        many = tuple(k._replace(id=f"{k.id}-{i}", short=f"Realm {i}") for i in range(500) for k in view.kingdoms[:1])
+        made.clear()
+        app.screen.query_one(panels.KingdomsPanel).show(view._replace(kingdoms=many))
+        table = app.screen.query_one("#kingdoms-table", RowTable)
+        await settle(pilot)
+        lines = table.render().plain.splitlines()
+        assert table.row_count == 500 and lines[-1] == f"rows 1-{panels.KINGDOM_ROWS} of 500"
+        assert "Realm 0" in lines[1] and f"Realm {panels.KINGDOM_ROWS - 1}" in lines[-2]
+        assert len(set(made)) == panels.KINGDOM_ROWS  # the drawn rows' cells only, each made once
+        assert len(made) == panels.KINGDOM_ROWS
+        assert str(table.get_row(many[-1].id)[0]).endswith("Realm 499")  # any row is still there when asked

@@ -9,7 +9,8 @@ order for one), his orders (w withdraws) and the latest chronicle. The chronicle
 
 from __future__ import annotations
 
-from typing import ClassVar
+from functools import partial
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -159,12 +160,15 @@ class KingdomsPanel(DashboardPanel):
         super().__init__("Kingdoms", RowTable(id="kingdoms-table", focusable=False, window=KINGDOM_ROWS), id="kingdoms")
 
     def show(self, view: views.DashboardView) -> None:
-        rows = []
-        for k in view.kingdoms:
-            name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
-            rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
-                                Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]))
-        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
+        # Each row's cells are made when it is drawn: only the first KINGDOM_ROWS are.
+        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"],
+                                                         [(k.id, partial(kingdom_cells, k)) for k in view.kingdoms])
+
+
+def kingdom_cells(k: views.KingdomRow) -> list[Any]:
+    name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
+    return [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
+            Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]
 
 
 TITLES = frozenset({"King", "Queen", "Prince", "Princess", "Emperor", "Empress", "Duke", "Duchess", "Lord", "Lady",
