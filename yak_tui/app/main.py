@@ -77,11 +77,6 @@ def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
 
         module, cls, _, _ = SCREENS[name]
         screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls)()
-        # A new screen counts as having seen no CSS update, so Textual refreshes the app's whole CSS
-        # (parsing every sheet again, twice) when its mode first opens; nothing has changed since the
-        # stylesheet was last parsed, and the screen's widgets take their styles as they mount.
-        if hasattr(screen, "_css_update_count"):
-            screen._css_update_count = getattr(screen.app, "_css_update_count", -1)
         return screen
 
     return make
