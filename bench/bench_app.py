@@ -210,7 +210,8 @@ def main() -> int:
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         if built != path:
             shutil.copyfile(built, path)
-        print(f"world {args.size}x: {path.stat().st_size / 1e6:.1f} MB")
+        label = f"{args.size}x" if args.world is None else args.world.name  # --size says nothing of a given world
+        print(f"world {label}: {path.stat().st_size / 1e6:.1f} MB")
         # As installed: pip compiles a package's bytecode, and Textual's (hello world's) is. A checkout
         # run with PYTHONDONTWRITEBYTECODE=1 compiles yak's ~60 modules from source at every start
         # instead (about 50 ms); --source measures that.
