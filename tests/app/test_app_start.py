@@ -27,7 +27,7 @@ def _dashboard_painted(app: object) -> bool:
     return isinstance(screen, DashboardScreen) and screen.view is not None and not screen.loader.pending
 
 
-async def test_the_start_parses_the_stylesheets_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_start_reparses_the_stylesheets_at_most_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reparsed: list[int] = []
     original = Stylesheet.reparse
 
