@@ -59,10 +59,12 @@ print(time.perf_counter() - start)
 """
 
 
-def fresh(code: str, *args: str) -> float:
-    """Wall time of a fresh interpreter to its first frame (start-up and imports included)."""
+def fresh(code: str, *args: str, source: bool = False) -> float:
+    """Wall time of a fresh interpreter to its first frame (start-up and imports included);
+    `source`: writing no bytecode (yak's is removed first)."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"} if source else None
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT)
+    subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True, cwd=ROOT, env=env)
     return time.perf_counter() - start
 
 
@@ -233,6 +235,9 @@ def main() -> int:
     parser.add_argument("--world", type=Path, default=None,
                         help="cache of the grown world: built there if missing, reused if present "
                              "(the bench writes to a copy)")
+    parser.add_argument("--source", action="store_true",
+                        help="import yak from source (no bytecode compiled first), as a checkout run with "
+                             "PYTHONDONTWRITEBYTECODE=1 does")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -243,11 +248,26 @@ def main() -> int:
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         if built != path:
             shutil.copyfile(built, path)
-        print(f"world {args.size}x: {path.stat().st_size / 1e6:.1f} MB")
+        label = f"{args.size}x" if args.world is None else args.world.name  # --size says nothing of a given world
+        print(f"world {label}: {path.stat().st_size / 1e6:.1f} MB")
         if not args.many_only:
-            hello = median([fresh(HELLO) for _ in range(args.repeat)])
-            yak = median([fresh(YAK, str(path)) for _ in range(args.repeat)])
-            print(f"first paint: hello world {hello:.2f} s, yak {yak:.2f} s, ratio {yak / hello:.1f}x")
+            # As installed: pip compiles a package's bytecode, and Textual's (hello world's) is. A checkout
+            # run with PYTHONDONTWRITEBYTECODE=1 compiles yak's ~60 modules from source at every start
+            # instead (about 50 ms); --source measures that.
+            if args.source:
+                for cache in (ROOT / "yak_tui").rglob("__pycache__"):
+                    shutil.rmtree(cache)
+            else:
+                subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "yak_tui")], check=True)
+            # Hello world and yak in turn, so both see the same minutes of a shared machine's load.
+            hellos, yaks = [], []
+            for _ in range(args.repeat):
+                hellos.append(fresh(HELLO))
+                yaks.append(fresh(YAK, str(path), source=args.source))
+            hello, yak = median(hellos), median(yaks)
+            ratios = sorted(y / h for y, h in zip(yaks, hellos, strict=True))
+            print(f"first paint{' (yak from source)' if args.source else ''}: hello world {hello:.2f} s, yak {yak:.2f} s, "
+                  f"ratio {yak / hello:.1f}x (rounds {ratios[0]:.1f}-{ratios[-1]:.1f}x)")
             figures = asyncio.run(in_app(path))
             for name, value in figures.items():
                 print(f"{name}: {value * 1000:.0f} ms")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from functools import partial
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from textual import events
@@ -96,7 +96,10 @@ class Outcome(NamedTuple):
 class YakApp(App[None]):
     """You Are King, at the table: the GM's console and each player's window on the campaign."""
 
-    CSS_PATH = Path(__file__).with_name("yak.tcss")  # absolute: subclasses may live anywhere
+    # Absolute: subclasses may live anywhere. The dashboard's own sheet too: it is the first screen
+    # of every start, and a sheet a screen brings when it mounts makes Textual parse every sheet again.
+    CSS_PATH: ClassVar[list[str | PurePath]] = [Path(__file__).with_name("yak.tcss"),
+                                                 Path(__file__).parent / "areas" / "court" / "dashboard.tcss"]
     TITLE = "yak"
     COMMANDS = App.COMMANDS | {YakCommands}
     COMMAND_PALETTE_DISPLAY = "^p"
@@ -148,7 +151,22 @@ class YakApp(App[None]):
         self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
         for theme in THEMES:
             self.register_theme(theme)
-        self.theme = preferred_theme()
+        self._start_theme(preferred_theme())
+
+    def _start_theme(self, name: str) -> None:
+        """The theme the app starts in, set before any CSS is parsed. Assigning `theme` here would
+        make Textual parse every sheet again once running (and again when the first screen mounts);
+        nothing is parsed yet, so giving the stylesheet the theme's variables now is the whole change.
+        What the theme's watcher does besides (its classes, the ANSI colours' mapping) is done here."""
+        self.set_reactive(App.theme, name)
+        theme = self.current_theme
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.set_class(theme.dark, "-dark-mode", update=False)
+        self.set_class(not theme.dark, "-light-mode", update=False)
+        refresh_filter = getattr(self, "_refresh_truecolor_filter", None)
+        if callable(refresh_filter):
+            refresh_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -2,16 +2,17 @@
 document when a command writes it.
 
 Loading runs on every process start over worlds of tens of megabytes, so each table's schema is
-compiled once into a plain Python predicate (type checks only, no allocation) that accepts a
-valid document quickly; only a document it rejects is walked again by the explaining checker,
-which names the table, the id and the field. Writes use the explaining checker directly and also
-refuse what JSON cannot hold faithfully: NaN and infinities (orjson would write them as null),
-integers beyond 64 bits, and keys that are not text.
+compiled once (when the table is first checked) into a plain Python predicate (type checks only,
+no allocation) that accepts a valid document quickly; only a document it rejects is walked again
+by the explaining checker, which names the table, the id and the field. Writes use the explaining
+checker directly and also refuse what JSON cannot hold faithfully: NaN and infinities (orjson
+would write them as null), integers beyond 64 bits, and keys that are not text.
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -288,12 +289,25 @@ class _Compiler:
         return built
 
 
-def _compile_all() -> dict[str, Callable[[Any], bool]]:
-    compiler = _Compiler()
-    return {name: compiler.build(compiler.record_source(schema.fields)) for name, schema in SCHEMAS.items()}
+class _FastChecks(dict[str, Callable[[Any], bool]]):
+    """Each table's predicate, compiled the first time one of its documents is checked: compiling
+    them all cost every process about 12 ms at import, also those that read no save, and a save's
+    empty tables need none. `FAST_CHECKS[table]` for a table no schema describes is a KeyError."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._compiler = _Compiler()
+        self._lock = threading.Lock()  # the app reads saves in worker threads
+
+    def __missing__(self, table: str) -> Callable[[Any], bool]:
+        schema = SCHEMAS[table]
+        with self._lock:
+            if table not in self:
+                self[table] = self._compiler.build(self._compiler.record_source(schema.fields))
+            return dict.__getitem__(self, table)
 
 
-FAST_CHECKS = _compile_all()
+FAST_CHECKS = _FastChecks()
 
 
 def _is_document(doc: Any) -> bool:
@@ -315,7 +329,9 @@ def validate_table(table: str, docs: Any, source: str | None = None) -> None:
             for doc_id, doc in others.items():
                 validate_document(META, doc_id, doc, source)
         return
-    check = FAST_CHECKS.get(table, _is_document)
+    if not docs:
+        return
+    check = FAST_CHECKS[table] if table in SCHEMAS else _is_document
     if all(map(check, docs.values())):
         return
     for doc_id, doc in docs.items():

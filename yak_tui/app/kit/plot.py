@@ -16,6 +16,10 @@ from textual.widgets import Static
 
 from yak_tui.areas.court import Series
 
+# The numbers shown until plotext is in: a screenful, and how many more (at 1000x there are 3,000
+# kingdoms, and laying out 3,000 lines was a tenth of a second of the first paint).
+TEXT_LINES = 50
+
 
 def _rgb(colour: str) -> tuple[int, int, int] | None:
     text = colour.lstrip("#")
@@ -83,7 +87,9 @@ class TreasuryPlot(Vertical):
         if not self.is_mounted:
             return
         lines = [Content.assemble((s.name, "bold"), f": {', '.join(f'{v:g}' for v in s.values[-6:])}")
-                 for s in self.series]
+                 for s in self.series[:TEXT_LINES]]
+        if len(self.series) > TEXT_LINES:
+            lines.append(Content(f"and {len(self.series) - TEXT_LINES:,} more"))
         self.query_one("#plot-text", Static).update(Content("\n").join(lines) if lines else "No treasury you may see.")
 
     def _show_legend(self) -> None:

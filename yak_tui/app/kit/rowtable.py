@@ -10,7 +10,7 @@ under them saying which; at 1000x the dashboard lists 3,000 kingdoms.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,6 +45,9 @@ def _content(cell: Any, short: bool = False) -> tuple[Content, str]:
     if isinstance(cell, Text):
         return Content.from_rich_text(cell), str(cell.justify or "left")
     return Content(str(cell)), "left"
+
+
+Cells = Sequence[Any] | Callable[[], Sequence[Any]]
 
 
 class RowTable(Widget, can_focus=True):
@@ -92,17 +95,18 @@ class RowTable(Widget, can_focus=True):
         self.can_focus = focusable
         self.gap = gap
         self.columns: list[str] = []
-        self._rows: list[tuple[str, list[Any]]] = []
+        self._rows: list[tuple[str, list[Any] | Callable[[], Sequence[Any]]]] = []
         self._empty = ""
         self._start = 0  # the first row drawn
 
     # -- data -----------------------------------------------------------------------------------
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Sequence[Any]]],
+    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]],
              empty: str = "") -> None:
-        """Replace every row, keeping the cursor on the same key when it is still there."""
+        """Replace every row, keeping the cursor on the same key when it is still there. A row's cells
+        may be a function, called when the row is first drawn (or asked for): only a window is."""
         keep = self.cursor_row_key()
         self.columns = [c if isinstance(c, str) else c[0] for c in columns]
-        self._rows = [(key, list(cells)) for key, cells in rows]
+        self._rows = [(key, cells if callable(cells) else list(cells)) for key, cells in rows]
         self._empty = empty
         keys = [key for key, _ in self._rows]
         self.cursor = keys.index(keep) if keep in keys else min(self.cursor, max(0, len(keys) - 1))
@@ -119,10 +123,18 @@ class RowTable(Widget, can_focus=True):
         return self._rows[min(self.cursor, len(self._rows) - 1)][0]
 
     def get_row(self, key: str) -> list[Any]:
-        for row_key, cells in self._rows:
+        for index, (row_key, _) in enumerate(self._rows):
             if row_key == key:
-                return cells
+                return self._cells(index)
         raise KeyError(key)
+
+    def _cells(self, index: int) -> list[Any]:
+        """Row `index`'s cells, made now (and kept) if they were given as a function."""
+        key, cells = self._rows[index]
+        if callable(cells):
+            cells = list(cells())
+            self._rows[index] = (key, cells)
+        return cells
 
     @property
     def rows(self) -> list[str]:
@@ -153,7 +165,8 @@ class RowTable(Widget, can_focus=True):
         self._start = max(0, min(self._start, len(self._rows) - self.window))
 
     def _drawn(self) -> list[tuple[str, list[Any]]]:
-        return self._rows[self._start:self._start + self.window]
+        drawn = range(self._start, min(len(self._rows), self._start + self.window))
+        return [(self._rows[index][0], self._cells(index)) for index in drawn]
 
     def watch_cursor(self, cursor: int) -> None:
         self._follow(cursor)

@@ -9,6 +9,7 @@ order for one), his orders (w withdraws) and the latest chronicle. The chronicle
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -162,12 +163,14 @@ class ReadinessPanel(DashboardPanel):
         self.border_subtitle = ("t deadline" if identity.is_gm else
                                 "y not ready yet" if readiness.ready else "y ready" if not identity.is_observer
                                 else "")
+        # A seat's cells are made when its row is drawn (a window of them: 3,000 Kings at 1000x).
         self.query_one("#readiness-table", RowTable).fill(
-            ["Seat", "Filed", "State"],
-            [(seat.identity, [Text(seat.label, style="bold" if seat.identity == str(identity) else ""),
-                              Text(str(seat.filed), justify="right"),
-                              Text(seat.status, style=READINESS_STYLE.get(seat.status, ""))])
-             for seat in readiness.seats])
+            ["Seat", "Filed", "State"], [(seat.identity, partial(seat_cells, seat, str(identity))) for seat in readiness.seats])
+
+
+def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
+    return [Text(seat.label, style="bold" if seat.identity == acting else ""), Text(str(seat.filed), justify="right"),
+            Text(seat.status, style=READINESS_STYLE.get(seat.status, ""))]
 
 
 KINGDOM_ROWS = 50
@@ -183,12 +186,15 @@ class KingdomsPanel(DashboardPanel):
     SHOWS = ("kingdoms",)
 
     def show(self, view: views.DashboardView) -> None:
-        rows = []
-        for k in view.kingdoms:
-            name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
-            rows.append((k.id, [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
-                                Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]))
-        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], rows)
+        # Each row's cells are made when it is drawn: only the first KINGDOM_ROWS are.
+        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"],
+                                                         [(k.id, partial(kingdom_cells, k)) for k in view.kingdoms])
+
+
+def kingdom_cells(k: views.KingdomRow) -> list[Any]:
+    name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
+    return [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
+            Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]
 
 
 TITLES = frozenset({"King", "Queen", "Prince", "Princess", "Emperor", "Empress", "Duke", "Duchess", "Lord", "Lady",
