@@ -53,6 +53,7 @@ async def open_sieges(pilot: Pilot[Any]) -> SiegesScreen:
                    what="the siege monitor")
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, SiegesScreen))
     await wait_for(pilot, lambda: screen.monitor is not None, what="the monitor's data")
+    await settle(pilot)  # the data painted, not only there
     return screen
 
 
