@@ -19,7 +19,7 @@ from yak_tui.kernel.audience import visible_table
 from yak_tui.kernel.commands import CommandError, validate_only
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.forms import problem_of
-from yak_tui.kernel.hexgrid import Hex, axial_to_offset, claim_hexes, hex_distance, hex_line
+from yak_tui.kernel.hexgrid import Hex, claim_hexes, hex_distance, hex_line
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
@@ -209,15 +209,16 @@ def _territory(pcs: Mapping[str, Mapping[str, Any]], provinces: Mapping[str, Map
         claims[pid] = Claim(pid, str(doc.get("name", pid)), ruler, colour.get(ruler, ""))
     seeds = [(index[f"pcs:{pc_id}"], claims[str(pc.get("province"))]) for pc_id, pc in sorted(pcs.items())
              if f"pcs:{pc_id}" in index and str(pc.get("province")) in claims]
-    land = {(h.q, h.r): claim for h, claim in claim_hexes(seeds, TERRITORY_RADIUS).items()}
+    land = claim_hexes(seeds, TERRITORY_RADIUS)
+    # Each hex's drawn (column, row), axial_to_offset inlined: 110,000 hexes at 1000x.
+    offsets = {h: (h[0] + (h[1] - (h[1] & 1)) // 2, h[1]) for h in land}
     if extent is not None:
         columns, rows = extent
-        land = {h: claim for h, claim in land.items()
-                if 0 <= axial_to_offset(h)[0] < columns and 0 <= axial_to_offset(h)[1] < rows}
+        land = {h: claim for h, claim in land.items() if 0 <= offsets[h][0] < columns and 0 <= offsets[h][1] < rows}
     # The name goes on the free hex of its land nearest the land's middle (in drawn rows and columns).
     sums: dict[str, list[int]] = {}
     for h, claim in land.items():
-        col, row = axial_to_offset(h)
+        col, row = offsets[h]
         total = sums.setdefault(claim.province, [0, 0, 0])
         total[0] += col
         total[1] += row
@@ -226,7 +227,7 @@ def _territory(pcs: Mapping[str, Mapping[str, Any]], provinces: Mapping[str, Map
     for h, claim in land.items():
         if h in occupied:
             continue
-        col, row = axial_to_offset(h)
+        col, row = offsets[h]
         total = sums[claim.province]
         key = ((col - total[0] / total[2]) ** 2 + (row - total[1] / total[2]) ** 2, row, col)
         if claim.province not in best or key < best[claim.province][0]:
