@@ -96,3 +96,38 @@ async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(save_path: 
         await settle(pilot)
     assert len(threads) >= 2
     assert main not in threads, threads
+
+
+async def test_the_sieges_weigh_the_first_place_with_the_monitor(save_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from yak_tui.app.areas.warfare.screen import SiegesScreen
+
+    workers: list[str] = []
+    original = SiegesScreen._verdicts
+
+    def recording(self: SiegesScreen, pc_id: str, version: int) -> Any:
+        workers.append(pc_id)
+        return original(self, pc_id, version)
+
+    monkeypatch.setattr(SiegesScreen, "_verdicts", recording)
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SiegesScreen) and app.screen.monitor is not None,
+                       what="the sieges")
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SiegesScreen)
+        assert screen.place_id, "the demo has walled places"
+        assert workers == []  # weighed in the monitor's worker, shown by the paint
+        text = str(screen.query_one("#place-verdicts").content)
+        assert text.strip() and "Weighing" not in text
+        # Another place highlighted is weighed by the verdicts worker, as before.
+        table = screen.query_one("#places-table")
+        table.focus()
+        before = screen.place_id
+        await pilot.press("down")
+        await settle(pilot)
+        if screen.place_id != before:
+            assert workers == [screen.place_id]
