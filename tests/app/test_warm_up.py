@@ -1,6 +1,7 @@
 """Issue 13, first visits: once the first screen is painted, the app imports the other main screens'
-modules (off the event loop) and parses their CSS once, so a first visit afterwards imports nothing
-and parses no stylesheet; the start itself still imports the dashboard's modules only.
+modules (off the event loop), parses their CSS once and freezes what is alive (`gc.freeze`), so a
+first visit afterwards imports nothing and parses no stylesheet; the start itself still imports the
+dashboard's modules only.
 
 Run in a fresh interpreter: this test process has imported every screen already."""
 
@@ -17,7 +18,7 @@ import pytest
 OTHER_SCREENS = {f"yak_tui.app.areas.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen",
                                                          "nobles.screen")}
 PROBE = """
-import asyncio, json, sys
+import asyncio, gc, json, sys
 sys.path.insert(0, sys.argv[2])
 from app_helpers import make_app, settle, wait_for
 from textual.app import App
@@ -38,10 +39,12 @@ async def main():
     out = {}
     async with app.run_test(size=(120, 40)) as pilot:
         out["at_start"] = screen_modules()
+        out["frozen_at_start"] = gc.get_freeze_count()  # the world, frozen as it was read
         await wait_for(pilot, lambda: app in kit._WARMED and all(kit.stylesheet_holds(app, s) for s in kit.screen_classes()),
                        what="the warm-up")
         await settle(pilot)
         out["warmed"] = screen_modules()
+        out["frozen"] = gc.get_freeze_count()
         before, parses[:] = set(sys.modules), []
         for name, (_, _, key, _) in SCREENS.items():
             await pilot.press(key)
@@ -66,6 +69,7 @@ def test_after_the_warm_up_a_first_visit_imports_nothing_and_parses_no_css(save_
     assert not OTHER_SCREENS & set(out["at_start"])
     # ...the warm-up imports every main screen...
     assert OTHER_SCREENS <= set(out["warmed"])
+    assert out["frozen"] > out["frozen_at_start"]  # what was alive then is out of the collector's sight
     # ...and then visiting all of them imports nothing and never parses the stylesheet again.
     assert out["new_modules"] == []
     assert out["parses"] == []

@@ -206,9 +206,9 @@ _FROZEN: list[bool] = []
 
 def _freeze_once() -> None:
     """Once per process, after the first warm-up: collect, then move every object alive (modules,
-    classes, the first app's widgets) out of the collector's sight, as `read_world` does for the
-    world. A full collection then scans only what was made since: at 100x one fell in the middle
-    of most first visits and took about 40 ms."""
+    classes, the first app's widgets) out of the collector's sight, as `storage.collector_paused`
+    does for a world it reads. A full collection then scans only what was made since: at 100x one
+    fell in the middle of most first visits and took about 40 ms."""
     if not _FROZEN:
         _FROZEN.append(True)
         gc.collect()
