@@ -49,6 +49,14 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(save_path: 
         return original_board(self, *args)
 
     monkeypatch.setattr(espionage.EspionageScreen, "_build_board", recording_board)
+    from yak_tui.app.areas.warfare import screen as warfare
+    original_sieges = warfare.SiegesScreen._build_sieges
+
+    def recording_sieges(self: Any, *args: Any) -> Any:
+        built["sieges"] = threading.current_thread().name
+        return original_sieges(self, *args)
+
+    monkeypatch.setattr(warfare.SiegesScreen, "_build_sieges", recording_sieges)
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(100, 30)) as pilot:
         main = threading.current_thread().name

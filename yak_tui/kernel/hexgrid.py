@@ -127,24 +127,28 @@ def hex_line(a: HexLike, b: HexLike) -> tuple[Hex, ...]:
     return tuple(out)
 
 
-def claim_hexes(seeds: Iterable[tuple[HexLike, T]], radius: int) -> dict[Hex, T]:
+def claim_hexes(seeds: Iterable[tuple[HexLike, T]], radius: int) -> dict[tuple[int, int], T]:
     """Every hex within `radius` of a seed, claimed by its nearest seed (a tie goes to the seed
     given first): one breadth-first pass from all seeds at once, so the cost is the hexes
-    claimed, not hexes × seeds. The map tints a province's land with it."""
+    claimed, not hexes × seeds. The map tints a province's land with it. Keyed by plain (q, r)
+    tuples (a Hex equals and hashes as its tuple): 110,000 hexes at 1000x, no Hex built per hex."""
     if radius < 0:
         raise RuleInputError(f"a radius is 0 or more, not {radius}")
-    claimed: dict[Hex, T] = {}
-    frontier: list[Hex] = []
+    # Plain tuples: a Hex per neighbour tried cost most of the time at 1000x (540,000 of them).
+    steps = [(d.q, d.r) for d in DIRECTIONS]
+    claimed: dict[tuple[int, int], T] = {}
+    frontier: list[tuple[int, int]] = []
     for h, owner in seeds:
-        h = _hex(h)
-        if h not in claimed:
-            claimed[h] = owner
-            frontier.append(h)
+        key = (int(h[0]), int(h[1]))
+        if key not in claimed:
+            claimed[key] = owner
+            frontier.append(key)
     for _ in range(radius):
-        following: list[Hex] = []
-        for h in frontier:
-            owner = claimed[h]
-            for n in neighbours(h):
+        following: list[tuple[int, int]] = []
+        for q, r in frontier:
+            owner = claimed[(q, r)]
+            for dq, dr in steps:
+                n = (q + dq, r + dr)
                 if n not in claimed:
                     claimed[n] = owner
                     following.append(n)

@@ -9,20 +9,24 @@ screen comes back into view after a change. By default it builds the screen's re
 `build_view(world, identity)` in a thread worker (a `CommandWorker`: only the newest build is shown)
 and hands the plain rows to `paint_view(view)` on the event loop, so a big world never freezes the
 keyboard. A screen that names what its read model depends on besides the world and the identity
-(`view_key()`) shares it with the other apps of the process (`SHARED_VIEWS`: one build per change
-for every session on the same seat). Screens never compute rules: they render.
+(`view_key()`) shares it with the other apps of the process (`SHARED_VIEWS`: the apps of one process on the same
+seat build it once per change). Screens never compute rules: they render.
 """
 
 from __future__ import annotations
 
+import gc
+import importlib
 import threading
 import weakref
 from collections.abc import Callable, Hashable
 from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual._context import active_app
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import ModalScreen, Screen
 
@@ -31,7 +35,7 @@ from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.kit.yak import yak_of
-from yak_tui.app.messages import WorldChanged
+from yak_tui.app.messages import SCREENS, WorldChanged
 
 if TYPE_CHECKING:
     from yak_tui.app.main import YakApp
@@ -99,6 +103,12 @@ class YakScreen(FocusGuard, Screen[None]):
     def __init__(self) -> None:
         super().__init__(id=f"screen-{self.SCREEN_NAME}")
         self._seen_version = -1
+        app = active_app.get(None)
+        if app is not None and app in _WARMED and stylesheet_holds(app, type(self)):
+            # The app's stylesheet was parsed with this screen's CSS in it (the warm-up): the screen
+            # is styled as it mounts, so Textual need not parse and apply every stylesheet again
+            # (twice) on its first visit, as it does for a screen it has never styled.
+            self._css_update_count = app._css_update_count
         self.loader: CommandWorker[tuple[Identity, Any]] = CommandWorker(self, f"load-{self.SCREEN_NAME}",
                                                                           self._loaded)
 
@@ -152,6 +162,8 @@ class YakScreen(FocusGuard, Screen[None]):
             self.refresh_view(self.yak.world)
             return
         self.paint_view(view)
+        if self.yak not in _WARMED:
+            self.set_timer(WARM_UP_AFTER, partial(warm_up, self.yak), name="warm-up")
 
     def palette_entries(self) -> list[PaletteEntry]:
         """Extra command palette lines for this screen (its own actions)."""
@@ -190,3 +202,61 @@ class YakScreen(FocusGuard, Screen[None]):
             return
         self._seen_version = self.yak.world_version
         self.refresh_view(self.yak.world)
+
+
+# -- the warm-up: a screen's first visit pays neither for its imports nor for parsing its CSS -----
+WARM_UP_AFTER = 0.2  # seconds after the first screen painted its data
+_WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
+
+
+def screen_classes() -> list[type[Screen[Any]]]:
+    """The main screens' classes, imported (each module once per process)."""
+    return [getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls) for module, cls, _, _ in SCREENS.values()]
+
+
+def css_paths(screen: type[Screen[Any]]) -> list[Path]:
+    """A screen class's CSS files, as Textual resolves them (our CSS_PATHs are absolute)."""
+    paths = screen.CSS_PATH if isinstance(screen.CSS_PATH, list) else [screen.CSS_PATH] if screen.CSS_PATH else []
+    return [Path(path).absolute() for path in paths]
+
+
+def stylesheet_holds(app: App[Any], screen: type[Screen[Any]]) -> bool:
+    """Whether the app's stylesheet already holds (and has parsed) every CSS file of `screen`."""
+    sheet = app.stylesheet
+    return not sheet._require_parse and all(sheet.has_source(str(path), "") for path in css_paths(screen))
+
+
+def warm_up(app: App[Any]) -> None:
+    """Once per app, when its first screen is painted: import every main screen's module in a thread
+    (once per process: the other apps of a `yak serve` find them imported) and then, on the event
+    loop, add their CSS files to the app's stylesheet with one parse. No read model is built: a
+    session pays for the screens it visits only."""
+    if app in _WARMED or not app.is_running:
+        return
+    _WARMED.add(app)
+    loader: CommandWorker[list[type[Screen[Any]]]] = CommandWorker(app, "warm-up", partial(_add_css, app))
+    loader.start(screen_classes)
+
+
+def _add_css(app: App[Any], screens: list[type[Screen[Any]]]) -> None:
+    sheet = app.stylesheet
+    missing = [path for screen in screens for path in css_paths(screen) if not sheet.has_source(str(path), "")]
+    for path in missing:
+        sheet.read(path)
+    if missing:
+        sheet.reparse()
+    _freeze_once()
+
+
+_FROZEN: list[bool] = []
+
+
+def _freeze_once() -> None:
+    """Once per process, after the first warm-up: collect, then move every object alive (modules,
+    classes, the first app's widgets) out of the collector's sight, as `storage.collector_paused`
+    does for a world it reads. A full collection then scans only what was made since: at 100x one
+    fell in the middle of most first visits and took about 40 ms."""
+    if not _FROZEN:
+        _FROZEN.append(True)
+        gc.collect()
+        gc.freeze()

@@ -59,9 +59,7 @@ class YakTable(DataTable[Any]):
         self._empty = empty
         self._start = 0
         self._draw_window(self._index.get(keep, 0) if keep is not None else 0)
-        # The table measures its rows when idle; lay out again then so `height: auto` fits them
-        # (and so do the auto-sized containers around it).
-        self.call_after_refresh(self._relayout)
+        self._relayout()
 
     @property
     def total_rows(self) -> int:
@@ -114,6 +112,16 @@ class YakTable(DataTable[Any]):
             note.display = (total == 0 and bool(self._empty)) or total > self.WINDOW
         if total:
             self.move_cursor(row=min(max(index, 0), total - 1) - self._start, animate=False)
+        self._measure()
+
+    def _measure(self) -> None:
+        """Measure the drawn rows now, as DataTable would when idle: the first frame with the rows
+        then has their column widths and height (no frame at the headers' widths, no second layout)."""
+        if self._require_update_dimensions:
+            self._require_update_dimensions = False
+            new_rows = self._new_rows.copy()
+            self._new_rows.clear()
+            self._update_dimensions(new_rows)
 
     # -- the cursor keys slide the window past its edges ----------------------------------------
     def _at(self) -> int:
@@ -177,6 +185,11 @@ class YakTable(DataTable[Any]):
         while node is not None and node is not self.screen:
             node.refresh(layout=True)
             node = node.parent
+
+    def on_mount(self) -> None:
+        """Mount the line under the table now, hidden, while the screen waits for its read model:
+        mounted when the rows arrive, it would cost the screen a second layout and frame."""
+        self._empty_note().display = False
 
     def _empty_note(self) -> Static:
         if self._note is None:

@@ -90,6 +90,10 @@ class MarketScreen(YakScreen):
         self.board: board.MarketBoard | None = None
         self._detail_version = 0
         self._seen_identity: Identity | None = None
+        self._painting = False
+        # What the businesses panel shows: (board, mine only, province, sector); a highlight of the
+        # sector it already shows (the paint moved the cursor there) does not fill it again.
+        self._businesses_shown: tuple[int, bool, str, str] | None = None
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(classes="columns", can_focus=False):
@@ -116,15 +120,22 @@ class MarketScreen(YakScreen):
             self._seen_identity = self.identity
             self.set_reactive(MarketScreen.mine_only, not self.identity.is_gm)
         self.board = view
-        self.query_one(SectorsPanel).show(self.board)
-        if first:
-            own = next((b for b in self.board.businesses if b.mine), None)
-            if own is not None:
-                self.query_one(SectorsPanel).move_to(f"{own.province_id}:{own.sector}")
-        self._businesses()
-        for panel in (self.query_one(LedgerPanel), self.query_one(SpecialistsPanel), self.query_one(AcademiesPanel)):
-            panel.show(self.board)
-        self._load_detail()
+        self._painting = True  # the detail is drawn below, with the rest: no worker for it meanwhile
+        try:
+            self.query_one(SectorsPanel).show(self.board)
+            if first:
+                own = next((b for b in self.board.businesses if b.mine), None)
+                if own is not None:
+                    self.query_one(SectorsPanel).move_to(f"{own.province_id}:{own.sector}")
+            self._businesses()
+            for panel in (self.query_one(LedgerPanel), self.query_one(SpecialistsPanel),
+                          self.query_one(AcademiesPanel)):
+                panel.show(self.board)
+        finally:
+            self._painting = False
+        # One business's detail is cheap (about 1 ms at 100x, 9 ms at 1000x): drawn in the same frame
+        # as the board rather than by a worker landing a frame (and a layout) later.
+        self._load_detail(now=True)
 
     def _highlighted_sector(self) -> tuple[str, str]:
         return self.query_one(SectorsPanel).highlighted()
@@ -133,18 +144,28 @@ class MarketScreen(YakScreen):
         if self.board is None:
             return
         province, sector = self._highlighted_sector()
+        shown = (id(self.board), self.mine_only, province, sector)
+        if shown == self._businesses_shown:
+            return
+        self._businesses_shown = shown
         panel = self.query_one(BusinessesPanel)
         panel.show(self.board, self.mine_only, province, sector)
         self.business = panel.highlighted()
 
     # -- the detail panel ----------------------------------------------------------------------------------
     def watch_business(self) -> None:
-        self._load_detail()
+        if not self._painting:
+            self._load_detail()
 
-    def _load_detail(self) -> None:
+    def _load_detail(self, now: bool = False) -> None:
+        """Show the highlighted business's detail: `now`, or from a worker (a cursor moving fast at
+        1000x keeps the keyboard)."""
         self._detail_version += 1
         if not self.business:
             self._show_detail(None)
+            return
+        if now:
+            self._show_detail(board.business_detail(self.yak.world, self.identity, self.business))
             return
         self._compute_detail(self.business, self._detail_version)
 

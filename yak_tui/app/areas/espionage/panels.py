@@ -235,7 +235,9 @@ class MissionPanel(BoardPanel):
             return
         self.border_title = line.name
         self.border_subtitle = FAMILY_LABELS.get(line.family, line.family)
-        widget.update(mission_detail(view, line))
+        detail = mission_detail(view, line)
+        if widget.content != detail:  # the board's paint and the row's highlight both show it: lay out once
+            widget.update(detail)
 
 
 def mission_detail(view: BoardView, line: MissionLine) -> Content:

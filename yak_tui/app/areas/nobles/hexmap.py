@@ -92,11 +92,15 @@ class HexMap(Widget, can_focus=True):
         self._columns: tuple[int, int] = (0, 0)  # the columns turned into strips (`render_lines`)
 
     # -- data ---------------------------------------------------------------------------------------
-    def set_view(self, view: MapView, keep_cursor: bool = True) -> None:
+    def set_view(self, view: MapView, keep_cursor: bool = True, layout: MapLayout | None = None) -> None:
+        """Show `view`; `layout` is `map_layout(view)` when the caller built it off the event loop."""
         first = self.view is None
         self.view = view
-        self._extent = _extent(view)
+        if layout is None or layout.view is not view:
+            layout = map_layout(view)
+        self._extent = layout.extent
         self._version += 1
+        self._by_row, self._by_row_version = layout.by_row, self._version
         if (first or not keep_cursor) and view.home is not None:
             self.cursor = view.home
         self.refresh(layout=True)
@@ -556,16 +560,31 @@ def _row_content(cells: list[Char]) -> Content:
     return Content.assemble(*parts)
 
 
+class MapLayout(NamedTuple):
+    """What drawing a view needs once per view (its bounds, its hexes by row): built with the read
+    model in the screen's worker, so a view at 1000x (130,000 hexes) costs the event loop nothing."""
+
+    view: MapView
+    extent: tuple[int, int, int, int] | None
+    by_row: _ByRow
+
+
+def map_layout(view: MapView) -> MapLayout:
+    return MapLayout(view, _extent(view), _by_row(view))
+
+
 def _extent(view: MapView) -> tuple[int, int, int, int] | None:
     """Offset (col, row) bounds of the hexes with something on them, of the provinces' land and
     of the world's extent (the whole map the GM gave)."""
-    offsets = [axial_to_offset(h) for h in (*view.cells, *view.territory)]
-    if view.extent is not None:
-        offsets += [(0, 0), (view.extent[0] - 1, view.extent[1] - 1)]
-    if not offsets:
+    hexes = (*view.cells, *view.territory)
+    if not hexes and view.extent is None:
         return None
-    cols = [c for c, _ in offsets]
-    rows = [r for _, r in offsets]
+    # axial_to_offset (odd-r) inlined: one pass over 130,000 hexes at 1000x.
+    cols = [q + (r - (r & 1)) // 2 for q, r in hexes]
+    rows = [r for _, r in hexes]
+    if view.extent is not None:
+        cols += [0, view.extent[0] - 1]
+        rows += [0, view.extent[1] - 1]
     return min(cols), max(cols), min(rows), max(rows)
 
 

@@ -9,7 +9,7 @@ from textual.containers import ScrollableContainer
 from textual.content import Content
 from textual.widgets import Static
 
-from yak_tui.app.areas.nobles.hexmap import HexMap
+from yak_tui.app.areas.nobles.hexmap import HexMap, MapLayout
 from yak_tui.app.kit.common import Panel
 from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.kit.yak import yak_of
@@ -67,8 +67,8 @@ class MapPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Map", ScrollableContainer(HexMap(id="hexmap"), id="map-scroll"), id="map-panel")
 
-    def show(self, view: map_views.MapView) -> None:
-        self.query_one(HexMap).set_view(view)
+    def show(self, view: map_views.MapView, layout: MapLayout | None = None) -> None:
+        self.query_one(HexMap).set_view(view, layout=layout)
 
     def show_range(self, relocation: map_views.RelocateView | None) -> None:
         """Each hex in reach in its state's colour, with the best Incite/Usurp chance (or the distance)."""

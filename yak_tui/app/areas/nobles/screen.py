@@ -26,7 +26,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 
-from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap, MapLayout, map_layout
 from yak_tui.app.areas.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.worker import CommandWorker
@@ -46,6 +46,7 @@ class MapBuilt(NamedTuple):
     relocation: map_views.RelocateView | None
     targets: map_views.TargetsView | None
     problem: str | None
+    layout: MapLayout | None = None  # the map's bounds and rows, built here too (off the event loop)
 
 
 class MapScreen(YakScreen):
@@ -137,7 +138,7 @@ class MapScreen(YakScreen):
                 targets = map_views.targets_view(world, identity, noble)
             except Exception as error:
                 problem = views.problem_of(error).message()
-        return MapBuilt(view, nobles, noble, relocation, targets, problem)
+        return MapBuilt(view, nobles, noble, relocation, targets, problem, map_layout(view))
 
     def paint_view(self, built: MapBuilt) -> None:
         self.view = built.view
@@ -151,7 +152,7 @@ class MapScreen(YakScreen):
                 self.set_reactive(MapScreen.noble, None)
         else:  # another noble was chosen while the map was being built
             self._load_noble(self.yak.world)
-        self.query_one(MapPanel).show(self.view)
+        self.query_one(MapPanel).show(self.view, built.layout)
         if self.mover is not None and (not self.identity.is_gm
                                        or f"{self.mover.table}:{self.mover.id}" not in self.view.where):
             self._leave_move_mode()  # not the GM any longer (hotseat), or it is gone from the map

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from textual import events, on, work
 from textual.app import ComposeResult
@@ -35,12 +35,22 @@ from yak_tui.app.areas.warfare.panels import (
 )
 from yak_tui.app.kit import NARROW, YakScreen
 from yak_tui.app.kit.common import YakTable, num
+from yak_tui.app.kit.screens import SHARED_VIEWS
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
 CSS = Path(__file__).with_name("sieges.tcss")
+
+
+class SiegesBuilt(NamedTuple):
+    """The siege monitor and the verdicts of the place the raids table will highlight, weighed with
+    it in the worker: the first paint shows them at once (no second worker, frame and layout)."""
+
+    monitor: monitor.SiegeMonitor
+    place_id: str
+    verdicts: monitor.PlaceVerdicts | None
 
 
 class SiegesScreen(YakScreen):
@@ -71,6 +81,7 @@ class SiegesScreen(YakScreen):
         super().__init__()
         self.monitor: monitor.SiegeMonitor | None = None
         self._wide = True
+        self._weighed: tuple[str, monitor.PlaceVerdicts | None] | None = None  # from the paint's build
         self._had_sieges = False
         self._prompted: set[tuple[str, str]] = set()  # (siege, season) whose prompt was shown already
 
@@ -100,20 +111,28 @@ class SiegesScreen(YakScreen):
             return card
         return next(iter(self.monitor.active), None) if self.monitor else None
 
-    def build_view(self, world: World, identity: Identity) -> monitor.SiegeMonitor:
-        return monitor.siege_monitor(world, identity)
+    def refresh_view(self, world: World) -> None:
+        self.loader.start(partial(self._build_sieges, world, self.identity, self.place_id))
 
-    def view_key(self) -> tuple[()]:
-        return ()  # a pure function of the world and the seat: shared by the process's apps
+    def _build_sieges(self, world: World, identity: Identity, place_id: str) -> tuple[Identity, SiegesBuilt]:
+        # The monitor is a pure function of the world and the seat: the process's apps share it.
+        view = SHARED_VIEWS.get(world, (type(self), identity, ()), partial(monitor.siege_monitor, world, identity))
+        # The raids table keeps its highlighted place, else highlights the first.
+        ids = [place.id for place in view.places]
+        place_id = place_id if place_id in ids else (ids[0] if ids else "")
+        return identity, SiegesBuilt(view, place_id, _weigh_place(world, identity, place_id) if place_id else None)
 
-    def paint_view(self, view: monitor.SiegeMonitor) -> None:
+    def paint_view(self, built: SiegesBuilt) -> None:
+        view = built.monitor
         self.monitor = view
+        self._weighed = (built.place_id, built.verdicts)
         self._wide = self.size.width >= NARROW
         self.query_one(SiegesPanel).show(view, self._wide)
         self._card()
         self.query_one(WalledPanel).show(view)
         self.query_one(RaidsPanel).show(view)
         self._place()
+        self._weighed = None  # later highlights weigh in a worker
         self._keep_focus()
         self.refresh_bindings()
         self.call_after_refresh(self._maybe_prompt)
@@ -164,17 +183,17 @@ class SiegesScreen(YakScreen):
         self._weigh(pc_id)
 
     def _weigh(self, pc_id: str) -> None:
+        weighed = self._weighed
+        if pc_id and weighed is not None and weighed[0] == pc_id:  # weighed with the board being painted
+            self.query_one(RaidsPanel).show_verdicts(self._place_view(pc_id), weighed[1])
+            return
         self.query_one(RaidsPanel).show_verdicts(self._place_view(pc_id), None)
         if pc_id:
             self._verdicts(pc_id, self.yak.world_version)
 
     @work(thread=True, exclusive=True, group="verdicts", exit_on_error=False)
     def _verdicts(self, pc_id: str, version: int) -> None:
-        try:
-            verdicts: monitor.PlaceVerdicts | None = monitor.place_verdicts(self.yak.world, self.yak.identity, pc_id)
-        except Exception:
-            verdicts = None
-        self.post_message(self.Verdicts(pc_id, version, verdicts))
+        self.post_message(self.Verdicts(pc_id, version, _weigh_place(self.yak.world, self.yak.identity, pc_id)))
 
     @on(Verdicts)
     def _verdicts_ready(self, event: Verdicts) -> None:
@@ -336,3 +355,9 @@ class SiegesScreen(YakScreen):
         self.yak.open_command(command, preset, hidden=hidden, title=title, intro=intro)
 
 
+def _weigh_place(world: World, identity: Identity, pc_id: str) -> monitor.PlaceVerdicts | None:
+    """What each force in reach may do at the place (None when it cannot be weighed)."""
+    try:
+        return monitor.place_verdicts(world, identity, pc_id)
+    except Exception:
+        return None

@@ -1,0 +1,75 @@
+"""Issue 13, first visits: once the first screen is painted, the app imports the other main screens'
+modules (off the event loop), parses their CSS once and freezes what is alive (`gc.freeze`), so a
+first visit afterwards imports nothing and parses no stylesheet; the start itself still imports the
+dashboard's modules only.
+
+Run in a fresh interpreter: this test process has imported every screen already."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+OTHER_SCREENS = {f"yak_tui.app.areas.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen",
+                                                         "nobles.screen")}
+PROBE = """
+import asyncio, gc, json, sys
+sys.path.insert(0, sys.argv[2])
+from app_helpers import make_app, settle, wait_for
+from textual.app import App
+from textual.css.stylesheet import Stylesheet
+from yak_tui.app.kit import screens as kit
+from yak_tui.app.messages import SCREENS
+
+def screen_modules():
+    return sorted(m for m in sys.modules if m.startswith("yak_tui.app.areas.") and m.endswith(("screen", "chronicle")))
+
+parses = []
+reparse, refresh_css = Stylesheet.reparse, App.refresh_css
+Stylesheet.reparse = lambda self: (parses.append("reparse"), reparse(self))[1]
+App.refresh_css = lambda self, animate=True: (parses.append("refresh_css"), refresh_css(self, animate))[1]
+
+async def main():
+    app = make_app(sys.argv[1], poll_interval=0)
+    out = {}
+    async with app.run_test(size=(120, 40)) as pilot:
+        out["at_start"] = screen_modules()
+        out["frozen_at_start"] = gc.get_freeze_count()  # the world, frozen as it was read
+        await wait_for(pilot, lambda: app in kit._WARMED and all(kit.stylesheet_holds(app, s) for s in kit.screen_classes()),
+                       what="the warm-up")
+        await settle(pilot)
+        out["warmed"] = screen_modules()
+        out["frozen"] = gc.get_freeze_count()
+        before, parses[:] = set(sys.modules), []
+        for name, (_, _, key, _) in SCREENS.items():
+            await pilot.press(key)
+            await wait_for(pilot, lambda n=name: app.current_mode == n and app.screen._seen_version >= 0, what=name)
+            await settle(pilot)
+        out["new_modules"] = sorted(m for m in set(sys.modules) - before if m.startswith("yak_tui"))
+        out["parses"] = list(parses)
+    print(json.dumps(out))
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.app
+def test_after_the_warm_up_a_first_visit_imports_nothing_and_parses_no_css(save_path: Path) -> None:
+    env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
+    done = subprocess.run([sys.executable, "-c", PROBE, str(save_path), str(Path(__file__).parent)],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    # The start imports the dashboard, not the screens a session may never open...
+    assert not OTHER_SCREENS & set(out["at_start"])
+    # ...the warm-up imports every main screen...
+    assert OTHER_SCREENS <= set(out["warmed"])
+    assert out["frozen"] > out["frozen_at_start"]  # what was alive then is out of the collector's sight
+    # ...and then visiting all of them imports nothing and never parses the stylesheet again.
+    assert out["new_modules"] == []
+    assert out["parses"] == []
