@@ -159,6 +159,8 @@ def busy(app: Any) -> str:
         return f"timers {[t.name for t in timers]}"
     if app.screen._dirty_widgets:
         return f"dirty {list(app.screen._dirty_widgets)[:3]}"
+    if app.screen._callbacks:  # `call_after_refresh` work (a cursor scrolled into view) runs on the next refresh
+        return f"after-refresh callbacks {app.screen._callbacks[:3]}"
     for widget in app.screen.walk_children(with_self=True):  # screens below wait for their turn on top
         if widget._layout_required or widget._repaint_required or widget._recompose_required:
             return f"refresh of {widget!r}"

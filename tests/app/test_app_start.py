@@ -19,6 +19,7 @@ from textual.theme import Theme
 from textual.widgets import Static
 
 from yak_tui.app.areas.court.dashboard import DashboardScreen
+from yak_tui.app.kit import screens as kit_screens
 from yak_tui.app.themes import YAK_DARK, YAK_LIGHT
 
 
@@ -37,6 +38,7 @@ async def test_the_start_reparses_the_stylesheets_at_most_once(save_path: Path, 
 
     monkeypatch.setattr(Stylesheet, "reparse", counting)
     app = make_app(save_path, poll_interval=0)
+    kit_screens._WARMED.add(app)  # the start alone: the warm-up that follows it parses the other screens' CSS
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
         await settle(pilot)

@@ -22,7 +22,6 @@ from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from yak_tui.app.kit.focus import repair_focus
-from yak_tui.app.kit.stylecache import share_parsed_stylesheets
 from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
 from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
@@ -33,8 +32,6 @@ from yak_tui.store.storage import WorldFile
 if TYPE_CHECKING:
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
-
-share_parsed_stylesheets()  # every app and screen visit of this process parses each stylesheet once
 
 
 class SharedReads:
