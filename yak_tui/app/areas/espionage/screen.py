@@ -140,7 +140,9 @@ class EspionageScreen(YakScreen):
                                                            if isinstance(a, Panel)):
             return
         wanted = "#inbox-table" if view.inbox and not self.identity.is_player else "#missions-table"
-        self.query_one(wanted, YakTable).focus()
+        # The board stays where it opened (at its top: the player's own missions first); a focus
+        # that scrolled to the table would move it under him depending on when it landed.
+        self.query_one(wanted, YakTable).focus(scroll_visible=False)
 
     def _sync_select(self, select: Select[str], choices: Iterable[Choice], value: str | None) -> None:
         options = [(c.label, c.value) for c in choices]
