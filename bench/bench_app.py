@@ -133,21 +133,35 @@ MANY = """
 import asyncio, os, sys, time
 os.environ["TEXTUAL_ANIMATIONS"] = "none"
 from yak_tui.app.main import YakApp
-path, n, ready, go = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+path, ready, go, seats = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4].split(",")
+n = len(seats)
+def drawn(app):
+    screen = app.screen
+    loader = getattr(screen, "loader", None)
+    return getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending)
+def flushed(app):
+    # Painted: no widget waits for the screen's next frame (Textual's own bookkeeping).
+    screen = app.screen
+    return not screen._dirty_widgets and not screen._layout_required
 async def main():
-    apps = [YakApp(path, "gm", animations=False, poll_interval=0.1, cursor_blink=False) for _ in range(n)]
+    apps = [YakApp(path, seat, animations=False, poll_interval=0.1, cursor_blink=False) for seat in seats]
     async def one(app, done):
-        async with app.run_test(size=(100, 30)) as pilot:
-            await pilot.pause(0.5)
+        # Plain sleeps, not `pilot.pause`: its wait for every widget's queue to drain costs the 30
+        # apps more than their redraw, and `yak serve` has no pilot.
+        async with app.run_test(size=(100, 30)):
+            while not drawn(app):  # the dashboard drawn with its data before the write
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
             version = app.world_version
             done.append(None)
-            while app.world_version == version or getattr(getattr(app.screen, 'loader', None), 'pending', False):
-                await pilot.pause(0.02)
+            while app.world_version == version or not drawn(app) or not flushed(app):
+                await asyncio.sleep(0.02)  # the bench looks 50 times a second: its own cost stays small
             done.append(time.perf_counter())
     done = []
     tasks = [asyncio.create_task(one(app, done)) for app in apps]
     while len(done) < n:
         await asyncio.sleep(0.05)
+    await asyncio.sleep(1.0)  # the first frames' leftovers (what is due, a late refresh) done too
     cpu = time.process_time()
     open(ready, "w").write("ok")
     while not os.path.exists(go):
@@ -158,23 +172,42 @@ asyncio.run(main())
 """
 
 
-def many_apps(path: Path, count: int, work: Path, processes: int) -> tuple[float, float]:
-    """`count` headless apps on one save, spread over `processes` processes (`yak serve` runs one
-    per session; apps of one process share each read); one `do note`: CPU-s all of them spent from
-    the write until their screen was redrawn, and the time until the last one was."""
+def seats(path: Path, count: int, mixed: bool) -> list[str]:
+    """`count` identities: all the GM, or (`mixed`) the GM and players of different kingdoms
+    (`player:<character id>`, the first character of each kingdom in the save's order)."""
+    if not mixed:
+        return ["gm"] * count
+    import orjson
+
+    characters = orjson.loads(path.read_bytes())["characters"]
+    players: dict[str, str] = {}
+    for character_id, character in characters.items():
+        players.setdefault(character.get("kingdom") or "", character_id)
+    players.pop("", None)
+    return ["gm", *(f"player:{c}" for c in list(players.values())[: count - 1])]
+
+
+def many_apps(path: Path, identities: list[str], work: Path, processes: int) -> tuple[float, float]:
+    """Headless apps, one per identity, on one save, spread over `processes` processes (`yak serve`
+    runs one per session; apps of one process share each read); one `do note`: CPU-s all of them
+    spent from the write until their screen was redrawn, and the time until the last one was."""
     from yak_tui.kernel.commands import run_command
     from yak_tui.kernel.identity import GM
     from yak_tui.store.storage import WorldFile
 
     go = work / "go"
     go.unlink(missing_ok=True)
-    per = [count // processes + (1 if i < count % processes else 0) for i in range(processes)]
+    per = [identities[i::processes] for i in range(processes)]
     readies = [work / f"ready-{i}" for i in range(processes)]
     for ready in readies:
         ready.unlink(missing_ok=True)
-    procs = [subprocess.Popen([sys.executable, "-c", MANY, str(path), str(n), str(ready), str(go)],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT) for n, ready in zip(per, readies, strict=True)]
+    procs = [subprocess.Popen([sys.executable, "-c", MANY, str(path), str(ready), str(go), ",".join(group)],
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
+             for group, ready in zip(per, readies, strict=True) if group]
+    readies = readies[: len(procs)]
     while not all(ready.exists() for ready in readies):
+        if any(proc.poll() is not None for proc in procs):
+            raise SystemExit("an app process ended before the write")
         time.sleep(0.05)
     start = time.perf_counter()
     run_command(WorldFile(path), GM, "note", {"text": "many apps"})
@@ -192,6 +225,11 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=100, help="world size (times the demo world)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--apps", type=int, default=30)
+    parser.add_argument("--identities", choices=("gm", "mixed", "both"), default="both",
+                        help="the many apps: all the GM, the GM and players of different kingdoms, or both")
+    parser.add_argument("--many-only", action="store_true", help="only the many apps (no first paint, visits)")
+    parser.add_argument("--processes", type=int, nargs="*", default=None,
+                        help="the many apps spread over these numbers of processes (default: one each, and one)")
     parser.add_argument("--world", type=Path, default=None,
                         help="cache of the grown world: built there if missing, reused if present "
                              "(the bench writes to a copy)")
@@ -206,18 +244,23 @@ def main() -> int:
         if built != path:
             shutil.copyfile(built, path)
         print(f"world {args.size}x: {path.stat().st_size / 1e6:.1f} MB")
-        hello = median([fresh(HELLO) for _ in range(args.repeat)])
-        yak = median([fresh(YAK, str(path)) for _ in range(args.repeat)])
-        print(f"first paint: hello world {hello:.2f} s, yak {yak:.2f} s, ratio {yak / hello:.1f}x")
-        figures = asyncio.run(in_app(path))
-        for name, value in figures.items():
-            print(f"{name}: {value * 1000:.0f} ms")
-        print(f"peak RSS (this process): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+        if not args.many_only:
+            hello = median([fresh(HELLO) for _ in range(args.repeat)])
+            yak = median([fresh(YAK, str(path)) for _ in range(args.repeat)])
+            print(f"first paint: hello world {hello:.2f} s, yak {yak:.2f} s, ratio {yak / hello:.1f}x")
+            figures = asyncio.run(in_app(path))
+            for name, value in figures.items():
+                print(f"{name}: {value * 1000:.0f} ms")
+            print(f"peak RSS (this process): {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
         if args.apps:
-            for processes in (args.apps, 1):
-                cpu, last = many_apps(path, args.apps, work, processes)
-                print(f"{args.apps} apps in {processes} process(es), one write: {cpu:.1f} CPU-s in total, "
-                      f"last screen updated after {last:.2f} s")
+            kinds = {"gm": [False], "mixed": [True], "both": [False, True]}[args.identities]
+            for mixed in kinds:
+                identities = seats(path, args.apps, mixed)
+                who = "the GM and players of different kingdoms" if mixed else "all the GM"
+                for processes in args.processes or (args.apps, 1):
+                    cpu, last = many_apps(path, identities, work, processes)
+                    print(f"{len(identities)} apps ({who}) in {processes} process(es), one write: "
+                          f"{cpu:.1f} CPU-s in total, last screen updated after {last:.2f} s")
     return 0
 
 

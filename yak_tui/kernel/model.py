@@ -325,13 +325,16 @@ class _TableIndex:
     def bucket(self, docs: dict[str, dict[str, Any]], field: str, key: Hashable) -> list[str]:
         by_value = self.fields.get(field)
         if by_value is None:
-            by_value = self.fields[field] = {}
+            # Filled first, then published: apps of one process share a World, and a read model in
+            # another thread must never find a field's buckets half built.
+            by_value = {}
             for doc_id, doc in docs.items():
                 if doc_id in self.live:
                     continue
                 value_key = _index_key(doc.get(field))
                 if value_key is not _UNKEYABLE:
                     by_value.setdefault(value_key, []).append(doc_id)
+            self.fields[field] = by_value
         return by_value.get(key, [])
 
 

@@ -8,11 +8,16 @@ process wrote the save, a command ran, the identity changed) while the screen is
 screen comes back into view after a change. By default it builds the screen's read model with
 `build_view(world, identity)` in a thread worker (a `CommandWorker`: only the newest build is shown)
 and hands the plain rows to `paint_view(view)` on the event loop, so a big world never freezes the
-keyboard. Screens never compute rules: they render.
+keyboard. A screen that names what its read model depends on besides the world and the identity
+(`view_key()`) shares it with the other apps of the process (`SHARED_VIEWS`: one build per change
+for every session on the same seat). Screens never compute rules: they render.
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections.abc import Callable, Hashable
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -37,6 +42,39 @@ if TYPE_CHECKING:
 
 NARROW = 110
 ResultType = TypeVar("ResultType")
+
+
+class _Built:
+    """One read model being built or built: the first app to ask builds it, the others wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = False
+        self.view: Any = None
+
+
+class SharedViews:
+    """The read models of the apps of one process (`yak serve`'s sessions, the bench's apps), kept
+    per `World` object: a read model is a pure function of the world, the identity and the screen's
+    `view_key`, so apps on the same world and seat build each one once per change (read models are
+    plain rows, and screens only read them). A world no app holds any more drops its read models."""
+
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._built: weakref.WeakKeyDictionary[World, dict[Hashable, _Built]] = weakref.WeakKeyDictionary()
+
+    def get(self, world: World, key: Hashable, build: Callable[[], Any]) -> Any:
+        """The read model for `key` on `world`, built by `build()` unless an app already has it."""
+        with self._guard:
+            built = self._built.setdefault(world, {}).setdefault(key, _Built())
+        with built.lock:
+            if not built.done:
+                built.view = build()  # raises: not kept, the next app tries again
+                built.done = True
+            return built.view
+
+
+SHARED_VIEWS = SharedViews()
 
 
 class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
@@ -90,11 +128,21 @@ class YakScreen(FocusGuard, Screen[None]):
         """The screen's read model (runs in a worker thread: touch no widget here)."""
         return None
 
+    def view_key(self) -> Hashable | None:
+        """What, besides the world and the identity, `build_view` depends on (e.g. a chosen noble):
+        a screen that returns one shares its read models with the other apps of the process
+        (`SHARED_VIEWS`); None (the default) builds its own."""
+        return None
+
     def paint_view(self, view: Any) -> None:
         """Draw `view`, the result of `build_view`, on the event loop."""
 
     def _build(self, world: World, identity: Identity) -> tuple[Identity, Any]:
-        return identity, self.build_view(world, identity)
+        key = self.view_key()
+        if key is None:
+            return identity, self.build_view(world, identity)
+        return identity, SHARED_VIEWS.get(world, (type(self), identity, key),
+                                          partial(self.build_view, world, identity))
 
     def _loaded(self, built: tuple[Identity, Any]) -> None:
         identity, view = built

@@ -353,27 +353,43 @@ def holdings(world: World, viewer: Identity) -> tuple[HoldingRow, ...]:
         doc = visible_table(world, viewer, "kingdoms").get(kingdom, {})
         rows.append(HoldingRow("kingdoms", kingdom, "kingdom", str(doc.get("name", kingdom)),
                                f"treasury {shown_value(doc.get('treasury'))} · manpower {shown_value(doc.get('manpower'))}"))
-    for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
+    for cid, doc in _held(world, viewer, "characters", [("kingdom", kingdom)], [character]):
         if cid == character or (kingdom and doc.get("kingdom") == kingdom):
             rows.append(HoldingRow("characters", cid, doc.get("title", "character").lower(), str(doc.get("name", cid)),
                                    f"treasury {shown_value(doc.get('treasury'))} · {doc.get('status', '')} · at "
                                    f"{world.display_name('pcs', doc.get('location'))}"))
-    for pid, doc in sorted(visible_table(world, viewer, "pcs").items()):
+    for pid, doc in _held(world, viewer, "pcs", [("owner_character", character), ("controller", kingdom)]):
         if (character and doc.get("owner_character") == character) or (kingdom and doc.get("controller") == kingdom):
             fort = f" · fort {doc['fort_level']}" if doc.get("fort_level") else ""
             rows.append(HoldingRow("pcs", pid, str(doc.get("kind", "pc")), str(doc.get("name", pid)),
                                    f"tax {shown_value(doc.get('tax'))}{fort}"))
-    for uid, doc in sorted(visible_table(world, viewer, "units").items()):
+    for uid, doc in _held(world, viewer, "units", [("owner", kingdom), ("commander", character)]):
         if (kingdom and doc.get("owner") == kingdom) or (character and doc.get("commander") == character):
             rows.append(HoldingRow("units", uid, str(doc.get("kind", "unit")), str(doc.get("name", uid)),
                                    f"{doc.get('size', '')} · hex {_hex_text(doc.get('hex'))}"))
-    kingdom_characters = {cid for cid, c in world.all("characters") if kingdom and c.get("kingdom") == kingdom}
-    for bid, doc in sorted(visible_table(world, viewer, "businesses").items()):
+    kingdom_characters = {cid for cid, _ in world.where("characters", kingdom=kingdom)} if kingdom else set()
+    owners = [("owner", owner) for owner in (character, *kingdom_characters)]
+    for bid, doc in _held(world, viewer, "businesses", owners):
         owner = doc.get("owner")
         if owner == character or owner in kingdom_characters:
             rows.append(HoldingRow("businesses", bid, f"{doc.get('sector', '')} business", str(doc.get("name", bid)),
                                    f"size {doc.get('size', '?')} · {world.display_name('provinces', doc.get('province'))}"))
     return tuple(rows)
+
+
+def _held(world: World, viewer: Identity, table: str, fields: Sequence[tuple[str, str | None]],
+          ids: Sequence[str | None] = ()) -> list[tuple[str, dict[str, Any]]]:
+    """The documents of `table` whose `field` is one of the values (or whose id is one of `ids`),
+    as the viewer may see them, by id: found through the world's index, not by filtering the whole
+    table (a player's dashboard at 100x). Callers test the filtered document again, so the rows
+    are exactly those of filtering every document first."""
+    docs = world.table(table)
+    found = {doc_id for doc_id in ids if doc_id is not None and doc_id in docs}
+    for field, value in fields:
+        if value is not None:
+            found.update(doc_id for doc_id, _ in world.where(table, **{field: value}))
+    shown = ((doc_id, filter_document(world, viewer, table, doc_id, docs[doc_id])) for doc_id in sorted(found))
+    return [(doc_id, doc) for doc_id, doc in shown if doc is not None]
 
 
 def _hex_text(value: Any) -> str:

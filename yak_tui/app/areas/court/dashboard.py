@@ -61,6 +61,9 @@ class DashboardScreen(YakScreen):
         # The first paint does not wait for every rule module to load: what is due follows.
         return views.dashboard_view(world, identity, due=self._due_loaded)
 
+    def view_key(self) -> bool:
+        return self._due_loaded  # shared by the process's dashboards on the same world and seat
+
     view: views.DashboardView | None = None
 
     def paint_view(self, view: views.DashboardView) -> None:
@@ -69,7 +72,7 @@ class DashboardScreen(YakScreen):
             world, identity = self.yak.world, self.identity
             self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(world, identity))
         for panel in self.query(DashboardPanel):
-            panel.show(view)
+            panel.paint(view)
         self._focus_for_identity()
 
     def _focus_for_identity(self) -> None:
@@ -98,7 +101,9 @@ class DashboardScreen(YakScreen):
     def _due_ready(self, event: DueReady) -> None:
         self._due_loaded = True
         if event.identity == self.identity:
-            self.query_one(SeasonPanel).show_due(event.due, pending=False)
+            season = self.query_one(SeasonPanel)
+            season.show_due(event.due, pending=False)
+            season.forget()
         else:
             self.refresh_view(self.yak.world)  # the seat changed meanwhile: work it out again
 

@@ -9,7 +9,7 @@ order for one), his orders (w withdraws) and the latest chronicle. The chronicle
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -89,8 +89,26 @@ class HoldingsTable(RowTable):
 class DashboardPanel(Panel):
     """A panel of the dashboard: `show(view)` draws it for the acting identity."""
 
+    # The view's fields `show` draws from (with the identity); None: it draws from more, redraw always.
+    SHOWS: ClassVar[tuple[str, ...] | None] = None
+    _shown: tuple[Any, ...] | None = None
+
     def show(self, view: views.DashboardView) -> None:
         """Draw this panel from the dashboard's read model."""
+
+    def paint(self, view: views.DashboardView) -> None:
+        """`show(view)` unless this panel already shows the same fields for the same identity: after
+        a write, only the panels whose part changed are redrawn and laid out again (a note touches
+        the latest chronicle, not the kingdoms' table)."""
+        inputs = None if self.SHOWS is None else (self.identity, *(getattr(view, name) for name in self.SHOWS))
+        if inputs is not None and inputs == self._shown:
+            return
+        self.show(view)
+        self._shown = inputs
+
+    def forget(self) -> None:
+        """Drawn from elsewhere than `paint`: the next `paint` draws whatever it is given."""
+        self._shown = None
 
     @property
     def identity(self) -> Identity:
@@ -102,6 +120,8 @@ class SeasonPanel(DashboardPanel):
 
     def __init__(self) -> None:
         super().__init__("Due this season", Static(id="season-summary"), id="season")
+
+    SHOWS = ("date", "due", "due_pending")
 
     def show(self, view: views.DashboardView) -> None:
         self.border_title = "Due this season"
@@ -132,6 +152,8 @@ class ReadinessPanel(DashboardPanel):
     def __init__(self) -> None:
         super().__init__("Orders this season", RowTable(id="readiness-table", focusable=False), id="readiness")
 
+    SHOWS = ("readiness",)
+
     def show(self, view: views.DashboardView) -> None:
         readiness = view.readiness
         self.display = readiness.in_use and bool(readiness.seats)
@@ -158,6 +180,8 @@ class KingdomsPanel(DashboardPanel):
         # At 1000x there are 3,000 kingdoms: the dashboard lists the first KINGDOM_ROWS (and says so).
         super().__init__("Kingdoms", RowTable(id="kingdoms-table", focusable=False, window=KINGDOM_ROWS), id="kingdoms")
 
+    SHOWS = ("kingdoms",)
+
     def show(self, view: views.DashboardView) -> None:
         rows = []
         for k in view.kingdoms:
@@ -183,6 +207,8 @@ class TreasuryPanel(DashboardPanel):
     def __init__(self) -> None:
         super().__init__("Treasury by season", TreasuryPlot(id="treasury-plot"), id="treasury", classes="grow")
 
+    SHOWS = ("history",)
+
     def show(self, view: views.DashboardView) -> None:
         self.query_one(TreasuryPlot).set_series(view.history)
         self.display = bool(view.history)
@@ -193,6 +219,8 @@ class QueuePanel(DashboardPanel):
 
     def __init__(self) -> None:
         super().__init__("Order queue", QueueTable(id="queue-table"), id="queue")
+
+    SHOWS = ("queue",)
 
     def show(self, view: views.DashboardView) -> None:
         self.display = not self.identity.is_player
@@ -210,6 +238,8 @@ class HoldingsPanel(DashboardPanel):
 
     def __init__(self) -> None:
         super().__init__("My holdings", HoldingsTable(id="holdings-table"), id="holdings")
+
+    SHOWS = ("holdings",)
 
     def show(self, view: views.DashboardView) -> None:
         self.display = not self.identity.is_gm
@@ -243,6 +273,8 @@ class LatestPanel(DashboardPanel):
     def __init__(self) -> None:
         super().__init__("Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest",
                          classes="grow")
+
+    SHOWS = ("chronicle",)
 
     def show(self, view: views.DashboardView) -> None:
         lines: list[Content] = []

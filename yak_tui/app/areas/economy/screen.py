@@ -106,6 +106,9 @@ class MarketScreen(YakScreen):
     def build_view(self, world: World, identity: Identity) -> board.MarketBoard:
         return board.market_board(world, identity)
 
+    def view_key(self) -> tuple[()]:
+        return ()  # a pure function of the world and the seat: shared by the process's apps
+
     def paint_view(self, view: board.MarketBoard) -> None:
         first = self._seen_identity != self.identity
         if first:

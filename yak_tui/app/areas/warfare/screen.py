@@ -103,6 +103,9 @@ class SiegesScreen(YakScreen):
     def build_view(self, world: World, identity: Identity) -> monitor.SiegeMonitor:
         return monitor.siege_monitor(world, identity)
 
+    def view_key(self) -> tuple[()]:
+        return ()  # a pure function of the world and the seat: shared by the process's apps
+
     def paint_view(self, view: monitor.SiegeMonitor) -> None:
         self.monitor = view
         self._wide = self.size.width >= NARROW
