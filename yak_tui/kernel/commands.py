@@ -443,15 +443,42 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
     always gets its reply (a script that retries on failure never applies a command twice).
     """
     spec_for(name)
-    with save.transaction() as data:
-        world = World(data)
+    with save.transaction_with_bytes() as snapshot:
+        world = World(snapshot.data)
         if check is not None:
             check(world)
+        sizes = {table_name: len(docs) for table_name, docs in world.data.items()}
         result = apply_command(world, identity, name, raw_params, dice)
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
+        snapshot.changed = _written_documents(world, sizes)
         return result
+
+
+def _written_documents(world: World, sizes: Mapping[str, int]) -> dict[str, list[str]] | None:
+    """What a command wrote, for the store's change journal (other apps apply it instead of reading
+    the whole save): the documents it touched through the World, and the records appended straight
+    into a table (the dice ledger, `dicechain.chain_rolls`: append-only, so they are the ids past
+    the count it had). A table that shrank outside the World cannot be told: None, a full read."""
+    written: dict[str, set[str]] = {}
+    growth: dict[str, int] = {}  # how much each table grew through the World
+    for (table_name, doc_id), original in world.originals.items():
+        written.setdefault(table_name, set()).add(doc_id)
+        present = doc_id in world.data.get(table_name, {})
+        growth[table_name] = growth.get(table_name, 0) + (present and original is None) - (not present
+                                                                                        and original is not None)
+    for table_name, docs in world.data.items():
+        before = sizes.get(table_name, 0)
+        if table_name in written:
+            if len(docs) != before + growth[table_name]:
+                return None  # written both through the World and past it: cannot be told apart
+            continue
+        if len(docs) < before:
+            return None
+        if len(docs) > before:
+            written[table_name] = set(list(docs)[before:])
+    return {table_name: sorted(ids) for table_name, ids in sorted(written.items())}
 
 
 def encode_reply(payload: dict[str, Any]) -> bytes:
