@@ -65,11 +65,16 @@ class World:
         write and a document on its first `edit`, so the dry run never changes this world and costs
         what the command touches, not what the world holds. The meta document, which commands
         change in place, is copied two levels deep (the undo stack and history lists themselves)."""
+        from yak_tui.kernel.dicechain import TABLE as LEDGER
+
         data = dict(self.data)
         data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in self.data[META].items()}
+        # The dice ledger is appended to straight through the data (`dicechain.chain_rolls`), not
+        # through `put`: its own copy, or a dry run's rolls would land in this world's ledger.
+        data[LEDGER] = dict(self.data.get(LEDGER, {}))
         trial = World(data)
         trial._trial = True
-        trial._own_tables.add(META)
+        trial._own_tables.update((META, LEDGER))
         return trial
 
     def with_changes(self, changes: Iterable[Mapping[str, Mapping[str, Any]]]) -> World:
