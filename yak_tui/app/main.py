@@ -77,7 +77,8 @@ class SharedReads:
             return stamp, world
 
     def wrote(self, save: WorldFile, stamp: Stamp | None, world: World) -> None:
-        """An app of this process wrote `world` to the save; `stamp` was taken under its lock."""
+        """An app of this process wrote `world` to the save (`stamp` taken under its lock), or was
+        opened on it as read at version `stamp`."""
         path = save.path.resolve()
         with self._lock(path):
             self._worlds[path] = (stamp, world)
@@ -141,13 +142,17 @@ class YakApp(App[None]):
     world_version: var[int] = var(0)
 
     def __init__(self, path: str | Path, identity: Identity | str = GM, animations: bool = True, *,
-                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None) -> None:
+                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None,
+                 stamp: Stamp | None = None) -> None:
         super().__init__()
         self.save = WorldFile(path)
         # The first read happens before the first paint so the dashboard opens with data;
         # every later read runs in a thread worker.
         if world is None:
             self._stamp, self.world = SHARED_READS.read(self.save)
+        elif stamp is not None:  # the save's version that world was read from: the next reload starts from it
+            self.world, self._stamp = world, stamp
+            SHARED_READS.wrote(self.save, stamp, world)
         else:
             self.world, self._stamp = world, self.save.stamp()
         ident = Identity.parse(identity) if isinstance(identity, str) else identity
@@ -504,10 +509,11 @@ class YakApp(App[None]):
 
 
 def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True,
-            world: World | None = None) -> int:
+            world: World | None = None, stamp: Stamp | None = None) -> int:
     """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code.
 
-    `world`: the save as the caller just read it, so the app does not read it again."""
-    app = YakApp(path, identity, animations=animations, world=world)
+    `world`: the save as the caller just read it (at version `stamp`), so the app does not read it
+    again, and the next change is applied from the save's change journal."""
+    app = YakApp(path, identity, animations=animations, world=world, stamp=stamp)
     app.run()
     return int(app.return_code or 0)
