@@ -261,3 +261,16 @@ def test_a_dry_run_leaves_no_roll_in_the_world_it_tried(table: Table) -> None:
     saved = table.world
     assert saved.data["dice"] == {}
     assert saved.meta.get("dice_count", 0) == 0
+
+
+def test_the_first_write_after_a_migration_leaves_no_journal(table: Table) -> None:
+    save = table.save
+    data = orjson.loads(save.path.read_bytes())
+    data["meta"]["world"]["schema_version"] = 1  # a save from before the dice ledger's version
+    save.path.write_bytes(orjson.dumps(data))
+    reader = Reader(save)
+    table.run("gm", "note", text="written at this version")
+    assert not save.journal.exists()
+    assert not reader.follow() and _bytes(reader.world) == _bytes(_full(save))
+    table.run("gm", "note", text="and again")
+    assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))

@@ -363,7 +363,11 @@ class WorldFile:
         return self._decode(self.storage.read_bytes())
 
     def _decode(self, raw: bytes) -> Data:
-        from yak_tui.store.migrations import migrate
+        return self._decode_migrating(raw)[0]
+
+    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool]:
+        """The state, and whether a migration changed it (its next write is then no journal entry)."""
+        from yak_tui.store.migrations import migrate, schema_version
 
         data = decode_save(self.path, raw)
         meta = data.get("meta", {}).get("world")
@@ -378,6 +382,7 @@ class WorldFile:
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
+        migrated = schema_version(data, self.path) != SCHEMA_VERSION
         data = migrate(data, SCHEMA_VERSION, self.path)
         for check in LOAD_CHECKS:
             try:
@@ -385,7 +390,7 @@ class WorldFile:
             except ValueError as error:
                 raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
                                        f"{restore_hint(self.path)}") from error
-        return data
+        return data, migrated
 
     def _is_backup_name(self, name: str) -> bool:
         # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
@@ -485,9 +490,10 @@ class WorldFile:
             self.sweep_temp_files()
             before = self.stamp()
             raw = self.storage.read_bytes()
-            if self.stamp() != before:  # changed while read (by hand: our writers hold the lock)
-                before = None
-            snapshot = Snapshot(raw, self._decode(raw), before)
+            data, migrated = self._decode_migrating(raw)
+            if migrated or self.stamp() != before:  # a migration, or changed while read (by hand)
+                before = None  # written with no journal entry: readers read it in full
+            snapshot = Snapshot(raw, data, before)
             yield snapshot
             self._write(snapshot)
 
