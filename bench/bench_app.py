@@ -254,6 +254,10 @@ def main() -> int:
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         if built != path:
             shutil.copyfile(built, path)
+        from yak_tui.store.storage import WorldFile
+
+        with WorldFile(path).transaction():  # brought to this yak's schema (worldgen writes an older one), as a
+            pass  # first command would: the write the apps see below is then an ordinary one, not a migration
         print(f"world {args.size}x: {path.stat().st_size / 1e6:.1f} MB")
         if not args.many_only:
             hello = median([fresh(HELLO) for _ in range(args.repeat)])
