@@ -125,6 +125,13 @@ async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_
         await wait_for(pilot, lambda: app.world.meta.get("revision") == revision + 2, what="the outside note")
         for _ in range(5):
             await pilot.pause(0.06)
+        assert reads == []  # the outside note came from the save's change journal, not a full read
+        with WorldFile(save_path).transaction() as data:  # a write that leaves no journal: one full read
+            data["kingdoms"]["varos"]["treasury"] = 4321
+            data["meta"]["world"]["revision"] = revision + 3
+        await wait_for(pilot, lambda: app.world.meta.get("revision") == revision + 3, what="the outside write")
+        for _ in range(5):
+            await pilot.pause(0.06)
         assert len(reads) == 1
 
 
@@ -147,7 +154,7 @@ async def test_apps_of_one_process_on_one_save_share_each_read(save_path: Path,
         for app, driver in ((first, pilot), (second, other)):
             await wait_for(driver, lambda a=app: a.world.meta.get("revision") == revision + 1, what="the note")
         assert first.world is second.world
-        assert len(reads) == 1
+        assert reads == []  # one application of the save's change journal, shared
 
 
 def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -164,8 +171,9 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
 
     opened: list[Any] = []
 
-    def opening(path: Any, identity: Any, animations: bool = True, world: World | None = None) -> int:
-        opened.append(app_main.YakApp(path, identity, animations=animations, world=world))
+    def opening(path: Any, identity: Any, animations: bool = True, world: World | None = None,
+                stamp: Any = None) -> int:
+        opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp))
         return 0
 
     monkeypatch.setattr(WorldFile, "read", counting)
@@ -173,5 +181,11 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
     assert main(["--save", str(save_path), "--as", "king:varos", "tui"]) == 0
     assert len(reads) == 1 and len(opened) == 1
     assert opened[0].world.data == World(original(WorldFile(save_path))).data
+    # The app holds that world at the version the CLI read: another process's note is then applied
+    # from the save's change journal, still without reading the save again.
+    run_command(WorldFile(save_path), GM, "note", {"text": "JOURNAL-NOTE after yak tui opened"})
+    _, world = app_main.SHARED_READS.read(WorldFile(save_path))
+    assert len(reads) == 1
+    assert any("JOURNAL-NOTE" in entry["text"] for entry in world.data["chronicle"].values())
     assert main(["--save", str(save_path), "--as", "king:nowhere", "tui"]) == 2  # refused before any app
     assert len(opened) == 1

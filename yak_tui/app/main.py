@@ -27,7 +27,7 @@ from yak_tui.app.providers import YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
-from yak_tui.store.storage import WorldFile
+from yak_tui.store.storage import Stamp, WorldFile
 
 if TYPE_CHECKING:
     from yak_tui.kernel.commands import CommandResult
@@ -42,26 +42,40 @@ class SharedReads:
     def __init__(self) -> None:
         self._guard = threading.Lock()
         self._locks: dict[Path, threading.Lock] = {}
-        self._worlds: dict[Path, tuple[tuple[int, int] | None, World]] = {}
+        self._worlds: dict[Path, tuple[Stamp | None, World]] = {}
 
     def _lock(self, path: Path) -> threading.Lock:
         with self._guard:
             return self._locks.setdefault(path, threading.Lock())
 
-    def read(self, save: WorldFile) -> tuple[tuple[int, int] | None, World]:
-        """The save as it is now (its stamp taken before the read: a later write differs from it)."""
+    def read(self, save: WorldFile) -> tuple[Stamp | None, World]:
+        """The save as it is now (its stamp taken before the read: a later write differs from it).
+
+        A world already held is brought up to date from the save's change journal when it can say
+        what the writes since then changed (a note: one entry and the meta table); anything else,
+        or a journal that does not hold up, is a full read of the save."""
         path = save.path.resolve()
         with self._lock(path):
             stamp = save.stamp()
             cached = self._worlds.get(path)
             if cached is not None and stamp is not None and cached[0] == stamp:
                 return cached
-            world = World(save.read())
+            world = None
+            if cached is not None and cached[0] is not None and stamp is not None:
+                changes = save.changes_between(cached[0], stamp)
+                if changes is not None:
+                    try:
+                        world = cached[1].with_changes(changes)
+                    except ValueError:
+                        world = None
+            if world is None:
+                world = World(save.read())
             self._worlds[path] = (stamp, world)
             return stamp, world
 
-    def wrote(self, save: WorldFile, stamp: tuple[int, int] | None, world: World) -> None:
-        """An app of this process wrote `world` to the save; `stamp` was taken under its lock."""
+    def wrote(self, save: WorldFile, stamp: Stamp | None, world: World) -> None:
+        """An app of this process wrote `world` to the save (`stamp` taken under its lock), or was
+        opened on it as read at version `stamp`."""
         path = save.path.resolve()
         with self._lock(path):
             self._worlds[path] = (stamp, world)
@@ -128,13 +142,17 @@ class YakApp(App[None]):
     world_version: var[int] = var(0)
 
     def __init__(self, path: str | Path, identity: Identity | str = GM, animations: bool = True, *,
-                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None) -> None:
+                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None,
+                 stamp: Stamp | None = None) -> None:
         super().__init__()
         self.save = WorldFile(path)
         # The first read happens before the first paint so the dashboard opens with data;
         # every later read runs in a thread worker.
         if world is None:
             self._stamp, self.world = SHARED_READS.read(self.save)
+        elif stamp is not None:  # the save's version that world was read from: the next reload starts from it
+            self.world, self._stamp = world, stamp
+            SHARED_READS.wrote(self.save, stamp, world)
         else:
             self.world, self._stamp = world, self.save.stamp()
         ident = Identity.parse(identity) if isinstance(identity, str) else identity
@@ -210,12 +228,12 @@ class YakApp(App[None]):
             return
         self.call_from_thread(self._apply_world, world, stamp, reloaded=True)
 
-    def _reload_failed(self, message: str, stamp: tuple[int, int] | None) -> None:
+    def _reload_failed(self, message: str, stamp: Stamp | None) -> None:
         self._reloading = False
         self._stamp = stamp
         self.notify(message, title="Cannot read the save", severity="error")
 
-    def _apply_world(self, world: World, stamp: tuple[int, int] | None, reloaded: bool = False) -> None:
+    def _apply_world(self, world: World, stamp: Stamp | None, reloaded: bool = False) -> None:
         if reloaded:
             self._reloading = False
         self._stamp = stamp
@@ -506,10 +524,11 @@ class YakApp(App[None]):
 
 
 def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True,
-            world: World | None = None) -> int:
+            world: World | None = None, stamp: Stamp | None = None) -> int:
     """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code.
 
-    `world`: the save as the caller just read it, so the app does not read it again."""
-    app = YakApp(path, identity, animations=animations, world=world)
+    `world`: the save as the caller just read it (at version `stamp`), so the app does not read it
+    again, and the next change is applied from the save's change journal."""
+    app = YakApp(path, identity, animations=animations, world=world, stamp=stamp)
     app.run()
     return int(app.return_code or 0)

@@ -264,7 +264,8 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     # One read per start: the app opens on the world read here, unless the save changed meanwhile.
     opened = world if save.stamp() == stamp else None
-    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False), world=opened)
+    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False), world=opened,
+                   stamp=stamp if opened is not None else None)
     return int(code or 0)
 
 

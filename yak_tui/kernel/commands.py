@@ -18,7 +18,8 @@ from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, vali
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
-from yak_tui.kernel.dicechain import chain_rolls
+from yak_tui.kernel.dicechain import TABLE as LEDGER
+from yak_tui.kernel.dicechain import chain_rolls, record_id
 from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError
 from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity, identity_name
@@ -443,15 +444,47 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
     always gets its reply (a script that retries on failure never applies a command twice).
     """
     spec_for(name)
-    with save.transaction() as data:
-        world = World(data)
+    with save.transaction_with_bytes() as snapshot:
+        world = World(snapshot.data)
         if check is not None:
             check(world)
+        sizes = {table_name: len(docs) for table_name, docs in world.data.items()}
+        rolls_before = int(world.meta.get("dice_count", 0) or 0)
         result = apply_command(world, identity, name, raw_params, dice)
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
+        snapshot.changed = _written_documents(world, sizes, rolls_before)
         return result
+
+
+def _written_documents(world: World, sizes: Mapping[str, int], rolls_before: int) -> dict[str, list[str]] | None:
+    """What a command wrote, for the store's change journal (other apps apply it instead of reading
+    the whole save): the documents it touched through the World, the dice ledger's records for the
+    rolls it made (`dicechain.chain_rolls` writes them straight into the table, by roll number), and
+    any other document added straight into a table (the ids past the count it had). A table that
+    shrank outside the World cannot be told: None, and readers read the save in full."""
+    through_world: dict[str, set[str]] = {}
+    growth: dict[str, int] = {}  # how much each table grew through the World
+    for (table_name, doc_id), original in world.originals.items():
+        through_world.setdefault(table_name, set()).add(doc_id)
+        present = doc_id in world.data.get(table_name, {})
+        growth[table_name] = growth.get(table_name, 0) + (present and original is None) - (not present
+                                                                                        and original is not None)
+    written = {table_name: set(ids) for table_name, ids in through_world.items()}
+    rolls = int(world.meta.get("dice_count", 0) or 0)
+    if rolls > rolls_before:
+        written.setdefault(LEDGER, set()).update(record_id(seq) for seq in range(rolls_before + 1, rolls + 1))
+    for table_name, docs in world.data.items():
+        before = sizes.get(table_name, 0)
+        if table_name in through_world:
+            if len(docs) != before + growth[table_name]:
+                return None  # written both through the World and past it: cannot be told apart
+        elif len(docs) < before:
+            return None
+        elif len(docs) > before:
+            written.setdefault(table_name, set()).update(list(docs)[before:])
+    return {table_name: sorted(ids) for table_name, ids in sorted(written.items())}
 
 
 def encode_reply(payload: dict[str, Any]) -> bytes:

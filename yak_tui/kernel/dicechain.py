@@ -26,6 +26,11 @@ GENESIS = "0" * 64  # the `prev` of the first record
 CHAINED_SINCE_SCHEMA = 2  # saves of this schema version and later always hold a ledger
 
 
+def record_id(seq: int) -> str:
+    """The ledger record of roll number `seq` (1, 2, ...)."""
+    return f"r{seq:06d}"
+
+
 def record_hash(record: dict[str, Any]) -> str:
     """sha256 over the canonical JSON (sorted keys) of the record without its own `hash`."""
     body = {key: value for key, value in record.items() if key != "hash"}
@@ -58,9 +63,8 @@ def chain_rolls(data: dict[str, dict[str, Any]], entry_id: str, rolls: Iterable[
         record: dict[str, Any] = {"seq": seq, "date": meta["date"], "entry": entry_id, "roll": _bare(roll),
                                   "prev": meta["dice_head"]}
         record["hash"] = record_hash(record)
-        record_id = f"r{seq:06d}"
-        validate_document(TABLE, record_id, record)
-        table[record_id] = record
+        validate_document(TABLE, record_id(seq), record)
+        table[record_id(seq)] = record
         roll["link"] = record["hash"]
         meta["dice_head"] = record["hash"]
         meta["dice_count"] = seq

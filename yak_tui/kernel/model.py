@@ -8,14 +8,20 @@ original of each touched document so the transaction can offer undo.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import Any
 
 import orjson
 
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
-from yak_tui.kernel.validation import ValidationError, validate_document, validate_written
+from yak_tui.kernel.validation import (
+    ValidationError,
+    validate_document,
+    validate_table,
+    validate_world,
+    validate_written,
+)
 
 __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
            "validate_document"]
@@ -59,12 +65,59 @@ class World:
         write and a document on its first `edit`, so the dry run never changes this world and costs
         what the command touches, not what the world holds. The meta document, which commands
         change in place, is copied two levels deep (the undo stack and history lists themselves)."""
+        from yak_tui.kernel.dicechain import TABLE as LEDGER
+
         data = dict(self.data)
         data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in self.data[META].items()}
+        # The dice ledger is appended to straight through the data (`dicechain.chain_rolls`), not
+        # through `put`: its own copy, or a dry run's rolls would land in this world's ledger.
+        data[LEDGER] = dict(self.data.get(LEDGER, {}))
         trial = World(data)
         trial._trial = True
-        trial._own_tables.add(META)
+        trial._own_tables.update((META, LEDGER))
         return trial
+
+    def with_changes(self, changes: Iterable[Mapping[str, Mapping[str, Any]]]) -> World:
+        """A new World: this one with the documents later writes wrote (the store's change journal,
+        oldest first: `{table: {id: document or None for removed}}`, the meta table whole).
+
+        This world is left as it was (the apps of one process share it, across threads): only the
+        tables written are copied, shallowly. The documents written, and the meta table, pass the
+        validation a full read applies, and the other load checks see the new state. A document
+        that fails raises ValueError (the caller then reads the save in full)."""
+        from yak_tui.store.storage import LOAD_CHECKS
+
+        data = dict(self.data)
+        written: dict[str, set[str]] = {}
+        for tables in changes:
+            for table, docs in tables.items():
+                if type(docs) is not dict:
+                    raise ValidationError(table, f"the change journal's table {table!r} is not a table of documents")
+                if table == META:
+                    data[META] = docs
+                    written[META] = set()
+                    continue
+                if table not in written:
+                    data[table] = dict(data.get(table, {}))
+                    written[table] = set()
+                target = data[table]
+                for doc_id, doc in docs.items():
+                    if doc is None:
+                        target.pop(doc_id, None)
+                    else:
+                        target[doc_id] = doc
+                    written[table].add(doc_id)
+        if META not in written:
+            raise ValidationError(META, "the change journal does not hold the meta table")
+        for table, ids in written.items():
+            docs = data[table]
+            validate_table(table, docs if table == META else {i: docs[i] for i in ids if i in docs})
+        for check in LOAD_CHECKS:
+            if check is not validate_world:
+                check(data)
+        world = World(data)
+        world._indexes = {table: index for table, index in self._indexes.items() if table not in written}
+        return world
 
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
         """The table to write into: in a trial, its own copy, made on the first write."""

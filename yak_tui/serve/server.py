@@ -121,7 +121,7 @@ class Roster:
         from yak_tui.store.storage import WorldFile
 
         self.file = WorldFile(save)
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, ...] | None = None
         self._world: Any = None
         # Logins and the roster watch read from executor threads: the world and its stamp are
         # replaced together, or a stale world could pass for the current one.
@@ -244,7 +244,7 @@ class YakConnection(asyncssh.SSHServer):
         self._key_tried = False
         self._send_auth_failure: Callable[[bool], None] | None = None
         self.revoked = ""  # why this user's seat is gone; his sessions are being ended
-        self.checked_stamp: tuple[int, int] | None = None  # the save's stamp his seat was checked at
+        self.checked_stamp: tuple[int, ...] | None = None  # the save's stamp his seat was checked at
 
     # -- lifecycle
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:

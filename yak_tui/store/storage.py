@@ -4,6 +4,10 @@ The file is always either the old or the new state: a write goes to a temp file,
 is fsynced, replaces the save with `os.replace`, and the directory is fsynced.
 Every read reopens the path, so other processes' writes are seen at once. A save reached
 through a symlink is the link's target: its lock, temp files and backups live beside the target.
+
+Beside the save, `<save>.changes` (the change journal) lists the documents the last few commands
+wrote, so a reader holding the world from before them can apply those instead of re-reading the
+whole save. Every other write removes it first; deleting it is always safe (readers then read in full).
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ if TYPE_CHECKING:
     from filelock import FileLock
 
 SCHEMA_VERSION = 2
+# One version of the save file: (mtime_ns, size, inode). An atomic replace makes a new inode, so two
+# writes in one clock tick with the same size still differ.
+Stamp = tuple[int, int, int]
+JOURNAL_SUFFIX = ".changes"
+JOURNAL_KEEP = 8  # writes the change journal remembers
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
 _MKSTEMP_PART = r"[a-z0-9_]{8}"
@@ -65,8 +74,15 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def atomic_write_bytes(path: Path, payload: bytes) -> None:
-    """temp → fsync → os.replace → fsync(dir). On any error the old file is untouched."""
+def stamp_of(st: os.stat_result) -> Stamp:
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def atomic_write_bytes(path: Path, payload: bytes, before_replace: Callable[[Stamp], None] | None = None) -> None:
+    """temp → fsync → os.replace → fsync(dir). On any error the old file is untouched.
+
+    `before_replace` gets the stamp the file will have once in place (its inode and mtime do not
+    change on rename), before the rename: the change journal is written then."""
     directory = path.parent
     try:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
@@ -82,6 +98,9 @@ def atomic_write_bytes(path: Path, payload: bytes) -> None:
             handle.write(payload)
             handle.flush()
             os.fsync(handle.fileno())
+            written = stamp_of(os.fstat(handle.fileno()))
+        if before_replace is not None:
+            before_replace(written)
         os.replace(tmp_name, path)
     except BaseException as error:
         try:
@@ -160,6 +179,7 @@ class AtomicOrjsonStorage(Storage):
         self.path = Path(path)
         if create and not self.path.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            drop_journal(self.path)
             atomic_write_bytes(self.path, b"{}")
 
     def read_bytes(self) -> bytes:
@@ -176,7 +196,10 @@ class AtomicOrjsonStorage(Storage):
         return decode_save(self.path, self.read_bytes())
 
     def write(self, data: dict[str, dict[str, Any]]) -> None:
-        atomic_write_bytes(self.path, orjson.dumps(data))
+        """Replace the save with `data`, dropping the change journal first (it cannot say what this write changed)."""
+        payload = orjson.dumps(data)
+        drop_journal(self.path)
+        atomic_write_bytes(self.path, payload)
 
     def close(self) -> None:
         pass
@@ -185,12 +208,58 @@ class AtomicOrjsonStorage(Storage):
 Data = dict[str, dict[str, Any]]
 
 
-@dataclass(frozen=True)
+def journal_path(save: Path) -> Path:
+    return save.with_name(save.name + JOURNAL_SUFFIX)
+
+
+def drop_journal(save: Path) -> None:
+    """Remove the save's change journal: called before every write that does not extend it, so no
+    reader can apply a chain of changes to a different world. Not removable: the save is not written."""
+    try:
+        journal_path(save).unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise SaveWriteError(f"cannot write {save}: its change journal {journal_path(save)} cannot be removed "
+                             f"({_reason(error)}); the file on disk was left as it was", _reason(error)) from None
+
+
+def _journal_entries(raw: bytes) -> list[Any]:
+    """The entries of a journal's bytes; anything that is not a journal is none."""
+    try:
+        journal = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return []
+    entries = journal.get("entries") if isinstance(journal, dict) else None
+    return entries if isinstance(entries, list) else []
+
+
+def _entry_docs(entry: Any) -> Data | None:
+    """An entry's documents, if the entry is well formed and of this schema version (else None)."""
+    if not isinstance(entry, dict) or entry.get("schema_version") != SCHEMA_VERSION:
+        return None
+    docs = entry.get("docs")
+    if not isinstance(docs, dict) or not all(isinstance(table, dict) for table in docs.values()):
+        return None
+    meta = docs.get("meta")
+    world = meta.get("world") if isinstance(meta, dict) else None
+    if not isinstance(world, dict) or world.get("schema_version") != SCHEMA_VERSION:
+        return None
+    return docs
+
+
+@dataclass
 class Snapshot:
-    """What a transaction read: the exact bytes on disk and the state decoded from them."""
+    """What a transaction read: the exact bytes on disk and the state decoded from them.
+
+    `changed` ({table: [ids]}), set by the caller before the transaction ends, says which
+    documents it wrote (the meta table always counts): the write then extends the change journal.
+    Left None, the write drops the journal and readers read the save in full."""
 
     raw: bytes
     data: Data
+    stamp: Stamp | None = None  # the version read, when it held still while it was read
+    changed: dict[str, list[str]] | None = None
 
 
 class WorldFile:
@@ -224,20 +293,81 @@ class WorldFile:
     def exists(self) -> bool:
         return self.path.exists()
 
-    def stamp(self) -> tuple[int, int] | None:
-        """Cheap change detector for live refresh: (mtime_ns, size)."""
+    def stamp(self) -> Stamp | None:
+        """Cheap change detector for live refresh: which version of the file is there now."""
         try:
             st = self.path.stat()
         except FileNotFoundError:
             return None
-        return (st.st_mtime_ns, st.st_size)
+        return stamp_of(st)
+
+    @property
+    def journal(self) -> Path:
+        return journal_path(self.path)
+
+    def changes_between(self, held: Stamp, now: Stamp) -> list[Data] | None:
+        """The documents each write from version `held` to version `now` wrote, oldest first, read
+        from the change journal; None when it cannot say (missing, unreadable, another schema
+        version, no unbroken chain from `held` to `now`): the caller then reads the save in full."""
+        try:
+            raw = self.journal.read_bytes()
+        except OSError:
+            return None
+        chain: list[Data] = []
+        at = list(held)
+        for entry in _journal_entries(raw):
+            if not chain and (not isinstance(entry, dict) or entry.get("before") != at):
+                continue
+            docs = _entry_docs(entry)
+            if docs is None or entry.get("before") != at:
+                return None
+            chain.append(docs)
+            at = entry.get("after")
+            if at == list(now):
+                return chain
+        return None
+
+    def _extend_journal(self, before: Stamp, after: Stamp, changed: dict[str, list[str]], data: Data) -> None:
+        """Append this write to the change journal (written before the save is replaced, so a reader
+        that sees the new save finds its entry). Best effort: a journal that cannot be written is
+        removed, and readers read in full."""
+        docs: Data = {table: {doc_id: data.get(table, {}).get(doc_id) for doc_id in ids}
+                      for table, ids in changed.items() if ids and table != "meta"}
+        docs["meta"] = data.get("meta", {})  # the whole meta table, always
+        version = data.get("meta", {}).get("world", {}).get("schema_version", SCHEMA_VERSION)
+        entry = {"before": list(before), "after": list(after), "schema_version": version, "docs": docs}
+        try:
+            try:
+                earlier = _journal_entries(self.journal.read_bytes())
+            except FileNotFoundError:
+                earlier = []
+            chained = bool(earlier) and isinstance(earlier[-1], dict) and earlier[-1].get("after") == list(before)
+            entries = [*earlier[-(JOURNAL_KEEP - 1):], entry] if chained else [entry]
+            payload = orjson.dumps({"entries": entries})
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.journal.name}.", suffix=".tmp", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(payload)
+                os.replace(tmp_name, self.journal)
+            except BaseException:
+                os.unlink(tmp_name)
+                raise
+        except (OSError, TypeError, orjson.JSONEncodeError):
+            try:
+                self.journal.unlink(missing_ok=True)
+            except OSError:
+                pass  # its chain ends before this write: no reader can follow it past it
 
     def read(self) -> Data:
         """The current state, migrated to this version's schema (in memory; written on next command)."""
         return self._decode(self.storage.read_bytes())
 
     def _decode(self, raw: bytes) -> Data:
-        from yak_tui.store.migrations import migrate
+        return self._decode_migrating(raw)[0]
+
+    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool]:
+        """The state, and whether a migration changed it (its next write is then no journal entry)."""
+        from yak_tui.store.migrations import migrate, schema_version
 
         data = decode_save(self.path, raw)
         meta = data.get("meta", {}).get("world")
@@ -252,6 +382,7 @@ class WorldFile:
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
+        migrated = schema_version(data, self.path) != SCHEMA_VERSION
         data = migrate(data, SCHEMA_VERSION, self.path)
         for check in LOAD_CHECKS:
             try:
@@ -259,7 +390,7 @@ class WorldFile:
             except ValueError as error:
                 raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
                                        f"{restore_hint(self.path)}") from error
-        return data
+        return data, migrated
 
     def _is_backup_name(self, name: str) -> bool:
         # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
@@ -271,7 +402,7 @@ class WorldFile:
         Call only while holding the lock (no writer of ours is then running), and only names we
         make: the save's own temps and its backups' temps, never another save's or a stranger's.
         """
-        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore)?\.{_MKSTEMP_PART}\.tmp")
+        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)})?\.{_MKSTEMP_PART}\.tmp")
         stale = [p for p in self.path.parent.glob(f".{self.path.name}.*.tmp") if own.fullmatch(p.name)]
         if self.backup_dir.is_dir():
             backup_temp = re.compile(rf"\.(.+)\.{_MKSTEMP_PART}\.tmp")
@@ -357,10 +488,25 @@ class WorldFile:
         with self._locked():
             self._require_writable()
             self.sweep_temp_files()
+            before = self.stamp()
             raw = self.storage.read_bytes()
-            snapshot = Snapshot(raw, self._decode(raw))
+            data, migrated = self._decode_migrating(raw)
+            if migrated or self.stamp() != before:  # a migration, or changed while read (by hand)
+                before = None  # written with no journal entry: readers read it in full
+            snapshot = Snapshot(raw, data, before)
             yield snapshot
+            self._write(snapshot)
+
+    def _write(self, snapshot: Snapshot) -> None:
+        """Write a transaction's state: extending the change journal when the transaction said what
+        it changed and knew which version it started from, else dropping it."""
+        before, changed = snapshot.stamp, snapshot.changed
+        if before is None or changed is None:
             self.storage.write(snapshot.data)
+            return
+        data = snapshot.data
+        atomic_write_bytes(self.path, orjson.dumps(data),
+                           before_replace=lambda after: self._extend_journal(before, after, changed, data))
 
     def backup(self, label: str, keep: int = 12, raw: bytes | None = None) -> Path:
         """Copy the save into backups/ under the lock (rotating: only the newest `keep` stay).
@@ -415,5 +561,6 @@ class WorldFile:
             if self.path.exists():
                 aside = self.path.with_name(f"{self.path.name}.before-restore")
                 atomic_write_bytes(aside, self.storage.read_bytes())
+            drop_journal(self.path)  # a restore repeats revisions: no chain may reach across it
             atomic_write_bytes(self.path, payload)
         return source
