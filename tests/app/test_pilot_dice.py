@@ -45,6 +45,7 @@ async def test_gm_sees_exact_odds_then_rolls_and_the_chronicle_has_it(save_path:
         assert roll["modifiers"] == [{"value": 2, "reason": "Hold the bridge"}]
         tray = dialog.query_one(DiceTray)
         assert tray.rolls[0].naturals == tuple(roll["naturals"])
+        await settle(pilot)  # the result painted, not only there
         shown = screen_text(app)
         assert f"rolled {roll['naturals'][0]}" in shown and f"= {roll['total']}" in shown and roll["band"] in shown
         assert face_lines(roll["naturals"][0])[2] in shown  # the die face drawn is the recorded natural
