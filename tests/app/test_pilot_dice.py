@@ -67,10 +67,10 @@ async def test_dice_by_hand_validates_and_records_manual_naturals(save_path: Pat
         await wait_for(pilot, lambda: naturals.display, what="the naturals field")
         naturals.value = "7"
         await wait_for(pilot, lambda: "a d6 shows 1 to 6" in screen_text(app), what="the 1-6 check")
-        assert dialog.query_one("#run", Button).disabled
+        await wait_for(pilot, lambda: dialog.query_one("#run", Button).disabled, what="run refused for 7")
         naturals.value = "4,2"
         await wait_for(pilot, lambda: "2 dice typed, but the roll reads only 1" in screen_text(app))
-        assert dialog.query_one("#run", Button).disabled
+        await wait_for(pilot, lambda: dialog.query_one("#run", Button).disabled, what="run refused for 4,2")
         naturals.value = "5"
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="run enabled")
         await click(pilot, "#run")

@@ -88,8 +88,9 @@ async def test_gm_begins_the_siege_of_the_demo_port_fort_from_the_walled_places(
         # Both Varos units camp in the fort's hex: one side, so both are ticked already.
         assert sorted(units.selected) == ["varos-blockade-squadron", "varos-siege-host"]
         await wait_for(pilot, lambda: not picker.query_one("#begin", Button).disabled, what="a valid plan")
+        await wait_for(pilot, lambda: "land ✓  sea ✓" in screen_text(app), what="the plan's verdict drawn")
         text = screen_text(app)
-        assert "land ✓  sea ✓" in text and "takes effect at once" in text
+        assert "takes effect at once" in text
         assert "2 for 2 regiment(s) inside: 1 season(s) before they run short" in text
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "The siege of Brinehaven takes effect." in screen_text(app), what="the result")
