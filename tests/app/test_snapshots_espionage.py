@@ -15,7 +15,6 @@ import pytest
 from app_helpers import make_app, on_top, query_ready, wait_for
 from test_snapshots import settle
 from textual.pilot import Pilot
-from textual.widget import Widget
 from textual.widgets import Button, Input, Select, Switch
 
 from yak_tui.app.areas.espionage.screen import EspionageScreen
@@ -126,14 +125,12 @@ async def run_mission_by_hand(pilot: Pilot[Any]) -> None:
     await wait_for(pilot, lambda: pilot.app.focused is close and close.is_on_screen,
                    what="Close focused and scrolled into view")
     await settle(pilot)
-    # The app scrolls to Close once, after the refresh that shows the result; on a loaded machine the
-    # result's lines may still be growing then, so it can stop a line short of the final layout. The
-    # snapshot is of the dialog scrolled just as far as Close needs on its final layout.
-    for ancestor in close.ancestors:
-        if isinstance(ancestor, Widget) and ancestor.is_scrollable:
-            ancestor.scroll_home(animate=False, immediate=True)
-    await settle(pilot)
-    close.scroll_visible(animate=False)
+    # Where the dialog's body stands once the result is in depends on what held the focus while the
+    # result's lines grew (on a loaded machine, a line later or sooner): the snapshot is of the result
+    # scrolled to its end (its last line, what the sponsor paid), the buttons (outside the body) in view.
+    for widget in dialog.query("*"):
+        if widget.is_scrollable and widget.max_scroll_y > 0:
+            widget.scroll_end(animate=False, immediate=True)
     await settle(pilot)
 
 
