@@ -93,11 +93,11 @@ async def test_the_animation_tumbles_then_lands_on_the_recorded_result_and_any_k
         await wait_for(pilot, lambda: tray.animating, what="the tumble")
         recorded = last_entry(save_path)["rolls"][0]["naturals"]
         assert tray.rolls[0].naturals == tuple(recorded)  # fixed before the first frame
-        assert "rolling…" in screen_text(app)
+        await wait_for(pilot, lambda: "rolling…" in screen_text(app), what="the tumble drawn")
         await pilot.press("x")  # any key skips
         await wait_for(pilot, lambda: not tray.animating, what="landing")
         assert tray.frame == len(FRAME_DELAYS)
-        assert f"rolled {recorded[0]}" in screen_text(app)
+        await wait_for(pilot, lambda: f"rolled {recorded[0]}" in screen_text(app), what="the landed die drawn")
         assert last_entry(save_path)["rolls"][0]["naturals"] == recorded  # the animation changed nothing
 
 
