@@ -166,6 +166,11 @@ def drawn(app):
     screen = app.screen
     loader = getattr(screen, "loader", None)
     return getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending)
+def warmed(app):
+    # A session's one-time warm-up (kit.screens.warm_up: the other screens imported, their CSS parsed,
+    # gc.freeze) is done: it is paid at connect, not per write, so it stays out of the write's figures.
+    from yak_tui.app.kit import screens
+    return app in screens._WARMED and bool(screens._FROZEN) and not any(w.is_running for w in app.workers)
 def flushed(app):
     # Painted: no widget waits for the screen's next frame (Textual's own bookkeeping).
     screen = app.screen
@@ -176,7 +181,7 @@ async def main():
         # Plain sleeps, not `pilot.pause`: its wait for every widget's queue to drain costs the 30
         # apps more than their redraw, and `yak serve` has no pilot.
         async with app.run_test(size=(100, 30)):
-            while not drawn(app):  # the dashboard drawn with its data before the write
+            while not drawn(app) or not warmed(app):  # the dashboard drawn with its data before the write
                 await asyncio.sleep(0.05)
             await asyncio.sleep(0.5)
             version = app.world_version
