@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from app_helpers import make_app, on_top, screen_text, settle, wait_for
+from test_snapshots_espionage import add_spy_orders
 
 from yak_tui.app.areas.espionage.screen import EspionageScreen
 from yak_tui.app.kit.command import CommandScreen
@@ -17,7 +18,6 @@ from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.identity import GM, Identity
-from yak_tui.store.storage import WorldFile
 
 CORVIN = Identity.parse("player:corvin")
 
@@ -26,12 +26,7 @@ CORVIN = Identity.parse("player:corvin")
 def orders_save(busy_save: Path) -> Path:
     """`populate`'s two seasons plus Corvin's orders: an infiltration resolved (he holds it), a
     mission waiting, and a business expansion carried out (a long outcome)."""
-    save = WorldFile(busy_save)
-    done = run_command(save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"},
-                       ScriptedDice([])).data["order"]
-    run_command(save, GM, "spy-resolve", {"order": done}, ScriptedDice([6, 6]))
-    run_command(save, CORVIN, "spy-order", {"mission": "fund-bandits", "target": "varos", "province": "varos-march",
-                                            "bandits": 1, "note": "on the Amber road"}, ScriptedDice([]))
+    save = add_spy_orders(busy_save)
     expand = run_command(save, CORVIN, "order-file", {"command": "business-expand",
                                                       "params": '{"business": "hale-bank", "sizes": 1}'}).data["order"]
     run_command(save, GM, "order-resolve", {"order": expand}, ScriptedDice([6, 6, 6]))

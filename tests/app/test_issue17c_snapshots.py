@@ -12,16 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from app_helpers import make_app, on_top, query_ready, wait_for
+from app_helpers import make_app, on_top, wait_for
 from test_issue17c import orders_save  # noqa: F401 - the fixture
-from test_snapshots import press_and_settle, settle
-from test_snapshots_espionage import board, run_mission_by_hand
+from test_snapshots import press_and_settle, settle, visit
+from test_snapshots_espionage import fill_mission_form, run_mission_by_hand
 from textual.pilot import Pilot
-from textual.widgets import Select
 
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.command import CommandScreen
-from yak_tui.app.kit.common import YakTable
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.messages import SCREENS
 
@@ -33,14 +30,7 @@ WIDE = (160, 48)
 def test_screen_at_160x48(snap_compare: Any, orders_save: Path, screen: str, who: str) -> None:  # noqa: F811
     app = make_app(orders_save, who, poll_interval=0)
 
-    async def before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.press(SCREENS[screen][2])
-        await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
-                       what=f"the {screen} screen")
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+    assert snap_compare(app, terminal_size=WIDE, run_before=lambda pilot: visit(pilot, screen))
 
 
 DIALOGS = {
@@ -96,20 +86,7 @@ def test_one_season_plot_at_80x24(snap_compare: Any, save_path: Path) -> None:
 def test_player_mission_form_at_160x48(snap_compare: Any, orders_save: Path) -> None:  # noqa: F811
     app = make_app(orders_save, "player:corvin", poll_interval=0)
 
-    async def before(pilot: Pilot[Any]) -> None:
-        screen = await board(pilot)
-        table = screen.query_one("#missions-table", YakTable)
-        table.focus()
-        table.move_cursor(row=table.get_row_index("crash-commodity-market"))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on_top(pilot.app, SpyOrderScreen), what="the form")
-        dialog = pilot.app.screen
-        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
-        (await query_ready(pilot, dialog, "#param-commodity", Select)).value = "Wine"
-        await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=WIDE, run_before=before)
+    assert snap_compare(app, terminal_size=WIDE, run_before=fill_mission_form)
 
 
 def test_run_mission_result_at_160x48(snap_compare: Any, orders_save: Path) -> None:  # noqa: F811

@@ -29,6 +29,15 @@ async def settle(pilot: Pilot[Any]) -> None:
     await settle_app(pilot)
 
 
+async def visit(pilot: Pilot[Any], screen: str) -> None:
+    """From the settled dashboard to `screen`, mounted and settled."""
+    await settle(pilot)
+    await pilot.press(SCREEN_KEYS[screen])
+    await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
+                   what=f"the {screen} screen")
+    await settle(pilot)
+
+
 async def press_and_settle(pilot: Pilot[Any], *keys: str) -> None:
     """Press the keys; `_` waits until the app is idle (a dialog loaded, a screen filled)."""
     for key in keys:
@@ -44,14 +53,7 @@ async def press_and_settle(pilot: Pilot[Any], *keys: str) -> None:
 def test_screen(snap_compare: Any, busy_save: Path, screen: str, size: tuple[int, int]) -> None:
     app = make_app(busy_save, poll_interval=0)
 
-    async def before(pilot: Pilot[Any]) -> None:
-        await settle(pilot)
-        await pilot.press(SCREEN_KEYS[screen])
-        await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
-                       what=f"the {screen} screen")
-        await settle(pilot)
-
-    assert snap_compare(app, terminal_size=size, run_before=before)
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: visit(pilot, screen))
 
 
 DIALOGS = {

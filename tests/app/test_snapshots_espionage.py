@@ -30,14 +30,21 @@ SIZES = [(80, 24), (140, 45)]
 CORVIN = Identity.parse("player:corvin")
 
 
-@pytest.fixture
-def spy_save(busy_save: Path) -> Path:
-    save = WorldFile(busy_save)
+def add_spy_orders(path: Path) -> WorldFile:
+    """Corvin's espionage: an infiltration resolved with scripted dice (he holds it) and a mission
+    waiting for the GM."""
+    save = WorldFile(path)
     done = run_command(save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"},
                        ScriptedDice([])).data["order"]
     run_command(save, GM, "spy-resolve", {"order": done}, ScriptedDice([6, 6]))
     run_command(save, CORVIN, "spy-order", {"mission": "fund-bandits", "target": "varos", "province": "varos-march",
                                             "bandits": 1, "note": "on the Amber road"}, ScriptedDice([]))
+    return save
+
+
+@pytest.fixture
+def spy_save(busy_save: Path) -> Path:
+    add_spy_orders(busy_save)
     return busy_save
 
 
@@ -70,20 +77,22 @@ def test_board(snap_compare: Any, spy_save: Path, who: str, size: tuple[int, int
 def test_order_form(snap_compare: Any, spy_save: Path) -> None:
     app = make_app(spy_save, "player:corvin", poll_interval=0)
 
-    async def before(pilot: Pilot[Any]) -> None:
-        screen = await board(pilot)
-        table = screen.query_one("#missions-table", YakTable)
-        table.focus()
-        table.move_cursor(row=table.get_row_index("crash-commodity-market"))
-        await pilot.press("n")
-        await wait_for(pilot, lambda: on_top(pilot.app, SpyOrderScreen), what="the form")
-        dialog = pilot.app.screen
-        (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
-        (await query_ready(pilot, dialog, "#param-commodity", Select)).value = "Wine"
-        await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
-        await settle(pilot)
+    assert snap_compare(app, terminal_size=(100, 40), run_before=fill_mission_form)
 
-    assert snap_compare(app, terminal_size=(100, 40), run_before=before)
+
+async def fill_mission_form(pilot: Pilot[Any]) -> None:
+    """Corvin's private mission form for Crash Commodity Market, filled in and ready to submit."""
+    screen = await board(pilot)
+    table = screen.query_one("#missions-table", YakTable)
+    table.focus()
+    table.move_cursor(row=table.get_row_index("crash-commodity-market"))
+    await pilot.press("n")
+    await wait_for(pilot, lambda: on_top(pilot.app, SpyOrderScreen), what="the form")
+    dialog = pilot.app.screen
+    (await query_ready(pilot, dialog, "#param-province", Select)).value = "amber-coast"
+    (await query_ready(pilot, dialog, "#param-commodity", Select)).value = "Wine"
+    await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
+    await settle(pilot)
 
 
 def test_resolve_result(snap_compare: Any, spy_save: Path) -> None:
