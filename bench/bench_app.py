@@ -87,7 +87,9 @@ class FrameClock:
 
         def display(screen: Any, renderable: Any) -> None:
             shown(screen, renderable)
-            if self.condition is not None and self.at is None and renderable is not None:
+            # A frame made while updates are held (`App.delay_update`, a batch) is not shown.
+            if (self.condition is not None and self.at is None and renderable is not None
+                    and not app._batch_count):
                 try:
                     held = self.condition()
                 except Exception:

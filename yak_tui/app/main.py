@@ -30,6 +30,8 @@ from yak_tui.kernel.model import World
 from yak_tui.store.storage import Stamp, WorldFile
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
 
@@ -116,6 +118,7 @@ class YakApp(App[None]):
     COMMAND_PALETTE_DISPLAY = "^p"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {name: _screen_factory(name) for name in SCREENS}
     DEFAULT_MODE = "dashboard"  # the first screen is the dashboard itself, not an empty one to switch from
+    _showing_built_screen = False  # within `switch_mode`: the mode's screen exists (`delay_update`)
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
         Binding("r", "roll", "Roll"),
@@ -334,6 +337,21 @@ class YakApp(App[None]):
     def action_goto(self, name: str) -> None:
         if name in SCREENS:
             self.switch_mode(name)
+
+    def switch_mode(self, mode: str) -> AwaitMount:
+        """Show a mode's screen; one already built is shown at once (see `delay_update`)."""
+        self._showing_built_screen = mode in self._screen_stacks
+        try:
+            return super().switch_mode(mode)
+        finally:
+            self._showing_built_screen = False
+
+    def delay_update(self, delay: float = 0.05) -> None:
+        """Textual holds every frame for 50 ms on a mode switch, to hide a new screen's half-built
+        frames. A screen shown again is whole already: holding it only made each return to a screen
+        cost 50 ms more than drawing it."""
+        if not self._showing_built_screen:
+            super().delay_update(delay)
 
     def jump_to(self, table: str, doc_id: str) -> None:
         """Show a kingdom, province, character, place or force on the map (the palette's jump)."""

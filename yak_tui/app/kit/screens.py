@@ -190,7 +190,14 @@ class YakScreen(FocusGuard, Screen[None]):
         """`-narrow` below 110 columns: `.columns` stack into one scrolling column (see yak.tcss)."""
         self.set_class(event.size.width < NARROW, "-narrow")
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: events.ScreenResume | None = None) -> None:
+        """Catch up with the world; and a screen shown again keeps its styles unless the stylesheet
+        changed meanwhile. Textual's mode switch restyles every node of the screen on each visit
+        (its `pop_screen` never does), which makes every table render each of its cells again:
+        80-290 ms to show a screen already built. A stylesheet change (a theme) still restyles it:
+        `switch_mode` refreshes the CSS of a screen whose update count is behind the app's."""
+        if event is not None and event.refresh_styles and self._css_update_count == self.app._css_update_count:
+            event.refresh_styles = False
         self._sync()
 
     @on(WorldChanged)

@@ -1,0 +1,169 @@
+"""The app as a person sees it (issue 13): the real `yak tui` in a pseudo-terminal, a key written to
+it, and the time until the bytes it writes back show the screen's data. Includes what the headless
+benches leave out: rendering each frame to escape codes and writing it to the terminal.
+
+Run by hand (never in tests): `python bench/bench_terminal.py WORLD.json [--rounds 3] [--as gm]`. The
+world is copied first (the app only reads it). The markers are names `bench/worldgen.py` grows, so the
+world must be one of its worlds. Prints milliseconds per screen: the first visit (the warm-up done),
+then a second visit (the screen kept), and a hello world's key to frame as the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import select
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+
+# key -> (screen, text its first frame with data shows)
+VISITS = {
+    "e": ("espionage", "Missions against"),
+    "b": ("market", "Amber Vintners"),
+    "s": ("sieges", "Varosgate"),
+    "m": ("map", "Ravenrock"),
+    "c": ("chronicle", "Generated event"),
+}
+PALETTE = ("\x10", "palette", "Go to Dashboard")
+
+HELLO = """
+from textual.app import App
+from textual.widgets import Static
+class Hello(App):
+    BINDINGS = [("x", "count", "Count")]
+    n = 0
+    def compose(self):
+        yield Static("hello", id="s")
+    def action_count(self):
+        self.n += 1
+        self.query_one("#s", Static).update(f"pressed {self.n}")
+Hello().run()
+"""
+
+
+class Terminal:
+    """A child in its own pty of 120x40; its output read as it comes, with the time it came."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     start_new_session=True, cwd=ROOT)
+        os.close(slave)
+        self.output = b""
+
+    def read_until(self, marker: bytes, since: int, timeout: float = 30.0) -> float | None:
+        """Read until `marker` appears in what came after offset `since`; the time it came."""
+        deadline = time.perf_counter() + timeout
+        while marker not in self.output[since:]:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.master, 65536)
+                except OSError:
+                    return None
+                self.output += chunk
+        return time.perf_counter()
+
+    def drain(self, seconds: float) -> None:
+        """Read whatever comes for a while (the app settling, its warm-up)."""
+        end = time.perf_counter() + seconds
+        while (left := end - time.perf_counter()) > 0:
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 65536)
+                except OSError:
+                    return
+
+    def key(self, data: str, marker: str) -> float | None:
+        """Milliseconds from writing the key to the output showing `marker`."""
+        self.drain(0.0)
+        since = len(self.output)
+        start = time.perf_counter()
+        os.write(self.master, data.encode())
+        came = self.read_until(marker.encode(), since)
+        return None if came is None else (came - start) * 1000
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait()
+        os.close(self.master)
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none",
+            "PYTHONPATH": str(ROOT)}
+
+
+def yak_round(world: Path, identity: str) -> dict[str, float | None]:
+    figures: dict[str, float | None] = {}
+    yak = [sys.executable, "-c", "from yak_tui.cli import run; run()", "--save", str(world)]
+    if identity != "gm":
+        yak += ["--as", identity]
+    term = Terminal([*yak, "tui"], env())
+    try:
+        if term.read_until(b"Kingdoms", 0, timeout=60) is None:
+            raise SystemExit("the app did not show its dashboard: " + term.output[-400:].decode(errors="replace"))
+        term.drain(2.0)  # the warm-up runs 0.2 s after the first paint
+        for rnd in ("first", "second"):
+            for key, (name, marker) in VISITS.items():
+                figures[f"{rnd} visit {name}"] = term.key(key, marker)
+                term.drain(1.0)
+            figures[f"{rnd} visit dashboard"] = term.key("d", "Kingdoms")
+            term.drain(1.0)
+        figures["palette open"] = term.key(PALETTE[0], PALETTE[2])
+        term.drain(0.5)
+    finally:
+        term.close()
+    return figures
+
+
+def hello_round() -> float | None:
+    term = Terminal([sys.executable, "-c", HELLO], env())
+    try:
+        if term.read_until(b"hello", 0, timeout=60) is None:
+            raise SystemExit("the hello world did not start")
+        term.drain(0.5)
+        took = term.key("x", "pressed 1")
+        term.drain(0.3)
+        return took
+    finally:
+        term.close()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("world", type=Path)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--as", dest="identity", default="gm")
+    args = parser.parse_args()
+    rows: dict[str, list[float | None]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        world = Path(tmp) / "world.json"
+        for _ in range(args.rounds):
+            shutil.copyfile(args.world, world)
+            for name, value in yak_round(world, args.identity).items():
+                rows.setdefault(name, []).append(value)
+            rows.setdefault("hello world: a key to its frame (the floor)", []).append(hello_round())
+    for name, values in rows.items():
+        shown = ", ".join("timeout" if v is None else f"{v:.0f}" for v in values)
+        print(f"{name}: {shown} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
