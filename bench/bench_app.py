@@ -110,6 +110,34 @@ def palette_listed(app: Any) -> bool:
     return isinstance(app.screen, CommandPalette) and app.screen.query_one(CommandList).option_count > 0
 
 
+TYPED = "elb"  # "e" is in nearly every name; "elb", the Elbreths
+
+
+def palette_answered(app: Any, query: str) -> bool:
+    """The palette listed the hits of `query` (`record_listing`) and gathers nothing more."""
+    from textual.command import CommandPalette
+
+    palette = app.screen
+    if not isinstance(palette, CommandPalette) or getattr(palette, "bench_listed", None) != query:
+        return False
+    return not any(worker.group == palette._GATHER_COMMANDS_GROUP and not worker.is_finished
+                   for worker in app.workers)
+
+
+def record_listing(palette: Any) -> None:
+    """Note the query shown each time the palette fills its list (the Input shows a letter before
+    its search has begun: its value alone says nothing of the list)."""
+    from textual.command import CommandInput
+
+    refresh = palette._refresh_command_list
+
+    def recorded(*args: Any) -> None:
+        refresh(*args)
+        palette.bench_listed = palette.query_one(CommandInput).value
+
+    palette._refresh_command_list = recorded
+
+
 def median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
@@ -173,6 +201,24 @@ async def in_app(path: Path) -> dict[str, float]:
         figures["palette open (CPU of this process)"] = time.process_time() - cpu
         await pilot.pause()
         figures["palette open (until the Pilot's pause)"] = time.perf_counter() - start
+        # Three letters typed one after the other: the event loop's longest stall (a 10 ms timer's worst
+        # lateness) until the palette lists the hits of the third, and each letter's time to its hits.
+        await settle(pilot)
+        record_listing(app.screen)
+        lateness.clear()
+        expected[0] = time.perf_counter() + 0.01
+        timer = app.set_interval(0.01, tick)
+        answers, cpu = [], time.process_time()
+        for count in range(1, len(TYPED) + 1):
+            clock.arm(lambda typed=TYPED[:count]: palette_answered(app, typed))
+            start = time.perf_counter()
+            await pilot.press(TYPED[count - 1])
+            await wait_for(pilot, lambda: clock.at is not None, what="the palette's hits")
+            answers.append(clock.at - start)  # type: ignore[operator]
+        timer.stop()
+        figures[f"palette: longest stall while typing {TYPED!r}"] = max(lateness, default=0.0)
+        figures[f"palette: slowest letter of {TYPED!r} to its hits listed"] = max(answers)
+        figures[f"palette: typing {TYPED!r} (CPU of this process)"] = time.process_time() - cpu
         # Close it and let it settle: an app leaving with the palette still gathering can raise.
         await pilot.press("escape")
         await settle(pilot)

@@ -23,7 +23,7 @@ from textual.screen import Screen
 
 from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
-from yak_tui.app.providers import YakCommands
+from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.kernel.model import World
@@ -477,8 +477,16 @@ class YakApp(App[None]):
 
     # -- the command palette ------------------------------------------------------------------------
     def palette_entries(self, screen: Screen[Any]) -> list[PaletteEntry]:
-        """Every screen, every action, every registered command and every name the viewer may see."""
-        from yak_tui.areas.court import identities, search_items
+        """Every screen, every action, every registered command and every name the viewer may see
+        (the palette itself lists the actions at once and gathers the names in a thread)."""
+        from yak_tui.app.providers import palette_names
+
+        names = palette_names(self.world, self.identity, self.may_switch_identity)
+        return [*self.palette_actions(screen), *map(self.palette_entry, names.lines)]
+
+    def palette_actions(self, screen: Screen[Any]) -> list[PaletteEntry]:
+        """Every screen, every action and every registered command, and `screen`'s own lines: quick
+        to gather on the event loop, whatever the world's size."""
         from yak_tui.kernel import forms as views
 
         entries: list[PaletteEntry] = []
@@ -516,24 +524,20 @@ class YakApp(App[None]):
                                     self.action_toggle_dice_by_hand, True))
         entries.append(PaletteEntry("Toggle light/dark theme", "for light or dark terminals (ctrl+t)",
                                     self.action_toggle_theme, True))
-        if self.may_switch_identity:
-            for seat in identities(self.world):
-                entries.append(PaletteEntry(f"Act as {seat.label}", f"identity {seat.identity}",
-                                            partial(self.switch_identity, seat.identity)))
         for name, help_text, category in views.all_commands():
             if self.identity.is_gm or self.identity.is_king:
                 entries.append(PaletteEntry(f"Run command: {name}", f"{category} · {help_text}",
                                             partial(self.open_command, name)))
-        if not self.identity.is_gm:
-            for choice in views.order_commands(self.world, self.identity):
-                entries.append(PaletteEntry(f"File order: {choice.name}", choice.help,
-                                            partial(self._order_for, choice.name)))
-        for item in search_items(self.world, self.identity):
-            entries.append(PaletteEntry(f"Jump to {item.name}", item.detail, partial(self.jump_to, item.table, item.id)))
         extra = getattr(screen, "palette_entries", None)
         if callable(extra):
             entries.extend(extra())
         return entries
+
+    def palette_entry(self, name: PaletteName) -> PaletteEntry:
+        """A name's palette line (`providers.name_lines`, shared between apps) with this app's action."""
+        handlers: dict[str, Callable[..., Any]] = {"act_as": self.switch_identity, "order": self._order_for,
+                                                   "jump": self.jump_to}
+        return PaletteEntry(name.title, name.help, partial(handlers[name.kind], *name.target))
 
     def _order_for(self, command: str) -> None:
         from yak_tui.app.kit.order import OrderScreen

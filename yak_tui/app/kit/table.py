@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
+from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import RowKey
@@ -122,6 +123,37 @@ class YakTable(DataTable[Any]):
             new_rows = self._new_rows.copy()
             self._new_rows.clear()
             self._update_dimensions(new_rows)
+            # The horizontal scrollbar before the layout too: a table of auto height is a line
+            # taller with it, and the layout measures that height before `_get_scrollable_region`.
+            if self.size.width:
+                horizontal, _ = self._scrollbars_for(self.size.width, self.size.height)
+                self.show_horizontal_scrollbar = horizontal
+
+    def _scrollbars_for(self, width: int, height: int) -> tuple[bool, bool]:
+        """(horizontal, vertical): the scrollbars Textual would show with this content area, as its
+        `_refresh_scrollbars` decides them (an `overflow` other than auto keeps what it has)."""
+        styles, virtual = self.styles, self.virtual_size
+        auto_x, auto_y = styles.overflow_x == "auto", styles.overflow_y == "auto"
+        horizontal = virtual.width > width if auto_x else self.show_horizontal_scrollbar
+        vertical = virtual.height > height if auto_y else self.show_vertical_scrollbar
+        if auto_x and vertical and not horizontal:
+            horizontal = virtual.width > width - styles.scrollbar_size_vertical
+        if auto_y and horizontal and not vertical:
+            vertical = virtual.height > height - styles.scrollbar_size_horizontal
+        return horizontal, vertical
+
+    def _get_scrollable_region(self, region: Region) -> Region:
+        """The table's region less its scrollbars, decided here from the size this layout gives the
+        table: Textual decides them only after the layout (when the new size reaches the table), so
+        a table that came to need a scrollbar drew a frame a column too wide, then laid the screen
+        out again a frame later."""
+        horizontal, vertical = self._scrollbars_for(region.width, region.height)
+        # Set without the watchers: the layout they would ask for is the one being made.
+        if horizontal != self.show_horizontal_scrollbar:
+            self.set_reactive(DataTable.show_horizontal_scrollbar, horizontal)
+        if vertical != self.show_vertical_scrollbar:
+            self.set_reactive(DataTable.show_vertical_scrollbar, vertical)
+        return super()._get_scrollable_region(region)
 
     # -- the cursor keys slide the window past its edges ----------------------------------------
     def _at(self) -> int:
