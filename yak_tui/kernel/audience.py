@@ -8,7 +8,8 @@ A blind roll shows its outcome only; naturals and modifiers go to adjudicators.
 from __future__ import annotations
 
 import operator
-from itertools import islice
+from collections.abc import Iterable, Iterator
+from itertools import pairwise, starmap
 from typing import Any
 
 from yak_tui.kernel.identity import Identity
@@ -109,20 +110,32 @@ def _may_read(world: World, viewer: Identity, entry_id: Any) -> bool:
 _SEQ = operator.itemgetter("seq")
 
 
+def _stored_in_order(entries: Iterable[dict[str, Any]]) -> bool:
+    """Whether the entries are stored by seq: one pass in C over their seqs, holding no list (a
+    list of 100,000 made here would be walked by every young collection while it lives)."""
+    try:
+        return all(starmap(operator.le, pairwise(map(_SEQ, entries))))
+    except (KeyError, TypeError):  # an entry without a seq sorts as 0; seqs that do not compare raise in the sort
+        return False
+
+
+def _by_seq(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    return sorted(entries, key=lambda entry: entry.get("seq", 0))
+
+
 def chronicle_order(world: World) -> list[dict[str, Any]]:
     """The chronicle's entries oldest first: by `seq`, entries of one seq in the order stored (as
     a stable sort). Entries are stored in that order almost always (each command appends the next
-    seq), so checking it (a pass in C over the seqs) spares sorting 100,000 entries."""
-    entries = list(world.table("chronicle").values())
-    try:
-        seqs = list(map(_SEQ, entries))
-        in_order = all(map(operator.le, seqs, islice(seqs, 1, None)))
-    except (KeyError, TypeError):  # an entry without a seq sorts as 0; seqs that do not compare raise below
-        in_order = False
-    if in_order:
-        return entries
-    entries.sort(key=lambda entry: entry.get("seq", 0))
-    return entries
+    seq), so checking it spares sorting 100,000 entries."""
+    entries = world.table("chronicle").values()
+    return list(entries) if _stored_in_order(entries) else _by_seq(entries)
+
+
+def newest_first(world: World) -> Iterator[dict[str, Any]]:
+    """The chronicle's entries newest first (`chronicle_order` reversed), without a copy when they
+    are stored in order."""
+    entries = world.table("chronicle").values()
+    return reversed(entries) if _stored_in_order(entries) else reversed(_by_seq(entries))
 
 
 def seen_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
@@ -138,7 +151,7 @@ def newest_seen(world: World, viewer: Identity, limit: int) -> list[dict[str, An
     """The newest `limit` entries the viewer may see, newest first, as stored (read-only): judged
     from the newest back, so a few lines of a long chronicle do not judge every entry."""
     out: list[dict[str, Any]] = []
-    for entry in reversed(chronicle_order(world)):
+    for entry in newest_first(world):
         if len(out) >= limit:
             break
         if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry):
