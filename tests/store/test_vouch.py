@@ -135,6 +135,11 @@ def test_a_vouched_save_that_needs_a_migration_is_validated_after_it(tmp_path: P
     validations.clear()
     assert save.read()["meta"]["world"]["schema_version"] == SCHEMA_VERSION
     assert validations == [1]
+    run_command(save, GM, "note", {"text": "the first write after the migration"})
+    assert vouch_of(save)["sha256"] == digest(save.path.read_bytes())  # what it read was validated, migrated
+    validations.clear()
+    save.read()
+    assert validations == []
 
 
 def test_reading_leaves_the_directory_as_it_was(save: WorldFile, validations: list[int]) -> None:

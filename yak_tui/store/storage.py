@@ -44,6 +44,7 @@ Stamp = tuple[int, int, int]
 JOURNAL_SUFFIX = ".changes"
 JOURNAL_KEEP = 8  # writes the change journal remembers
 VOUCH_SUFFIX = ".vouch"
+_VOUCH_MOST = 4096  # bytes of a vouch file read
 _DIGEST_IN_THREAD = 1 << 20  # bytes from which a reader hashes the save in a thread while it is parsed
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
@@ -443,7 +444,8 @@ class WorldFile:
         if not VOUCHABLE:
             return None
         try:
-            vouch = orjson.loads(self.vouch.read_bytes())
+            with open(self.vouch, "rb") as handle:
+                vouch = orjson.loads(handle.read(_VOUCH_MOST))  # a vouch is ~200 bytes: a bigger file is none
         except (OSError, orjson.JSONDecodeError):
             return None
         if (not isinstance(vouch, dict) or vouch.get("schema_version") != SCHEMA_VERSION
