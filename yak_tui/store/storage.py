@@ -601,12 +601,12 @@ class WorldFile:
         it changed and knew which version it started from, else dropping it; vouching for the bytes
         when they are known to pass the vouchable checks, else dropping the vouch."""
         before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
+        payload = orjson.dumps(data)
         vouched = self._passes_vouchable_checks(data, changed)
         if before is None or changed is None:
             drop_journal(self.path)
         if not vouched:
             drop_vouch(self.path)
-        payload = orjson.dumps(data)
         digest = _Digest(payload) if vouched else None
 
         def before_replace(after: Stamp) -> None:
@@ -627,7 +627,7 @@ class WorldFile:
                     vouchable.check(data)
                 else:
                     vouchable.check_written(data, changed)
-        except ValueError:
+        except (ValueError, TypeError, KeyError):
             return False  # not vouched for: the next read checks it in full, and says what is wrong
         return bool(VOUCHABLE)
 
