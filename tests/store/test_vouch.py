@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import os
+import queue
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -185,7 +187,10 @@ def test_a_writer_killed_between_its_vouch_and_its_save_leaves_a_vouch_no_read_t
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert victim.stdout is not None
-        line = victim.stdout.readline()  # blocks until the victim stops (or dies: an empty line)
+        lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: lines.put(victim.stdout.readline()) if victim.stdout else None,
+                         daemon=True).start()
+        line = lines.get(timeout=BOUND)  # the victim stopped before the replace (or died: an empty line)
         assert line.startswith("mid-write "), (line, victim.stderr.read() if victim.poll() is not None else "")
         temp = Path(line.split(" ", 1)[1].strip())
         os.kill(victim.pid, signal.SIGKILL)
