@@ -383,6 +383,7 @@ def main() -> int:
                            capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
         if built != path:
             shutil.copyfile(built, path)
+        import yak_tui.kernel.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
         from yak_tui.store.storage import WorldFile
 
         with WorldFile(path).transaction():  # brought to this yak's schema (worldgen writes an older one), as a

@@ -38,16 +38,30 @@ def _every_journal_entry_says_what_its_write_did() -> Iterator[None]:
     """Every write the suite makes in process that extends the change journal is checked: the world
     before it, with the journal's changes applied (what another app does instead of reading the save),
     must be the save as written, document for document. A command that changed a document without
-    saying so (not through the World) fails the test that ran it, whatever that test is about."""
+    saying so (not through the World) fails the test that ran it, whatever that test is about.
+    And a write that vouches for its bytes (`<save>.vouch`) must have written a save that validates."""
+    import hashlib
+
     import orjson
 
     from yak_tui.kernel.model import World
+    from yak_tui.kernel.validation import validate_world
     from yak_tui.store.storage import WorldFile
 
     write = WorldFile._write
 
+    def _vouch_is_true(self: WorldFile) -> None:
+        try:
+            vouch = orjson.loads(self.vouch.read_bytes())
+            raw = self.path.read_bytes()
+        except (OSError, orjson.JSONDecodeError):
+            return
+        if len(raw) <= 2_000_000 and vouch.get("sha256") == hashlib.sha256(raw).hexdigest():
+            validate_world(orjson.loads(raw))  # raises if the vouch stands for a save that does not validate
+
     def checked(self: WorldFile, snapshot: Any) -> None:
         write(self, snapshot)
+        _vouch_is_true(self)
         if snapshot.stamp is None or snapshot.changed is None or len(snapshot.raw) > 2_000_000:
             return
         now = self.stamp()

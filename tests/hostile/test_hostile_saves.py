@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hostile_helpers import assert_refused, sha256
+from hostile_helpers import assert_refused, sha256, yak
 
 from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
 from yak_tui.kernel.identity import GM
@@ -186,3 +186,43 @@ def test_a_command_may_not_write_a_world_that_does_not_validate(save_path: Path,
         run_command(WorldFile(save_path), GM, name, {})
     assert refused.value.field == field, refused.value
     assert sha256(save_path) == before
+
+
+def _vouched(capsys: pytest.CaptureFixture[str], save_path: Path) -> Path:
+    """The save after a command (which vouches for the bytes it wrote), and its vouch."""
+    assert yak(capsys, ["--save", str(save_path), "do", "note", "text=vouched"])[0] == 0
+    vouch = save_path.with_name(save_path.name + ".vouch")
+    assert vouch.is_file()
+    return vouch
+
+
+@pytest.mark.parametrize(("mutate", "names"), [(m, n) for _, m, n in CASES], ids=[c for c, _, _ in CASES])
+def test_a_hand_edit_of_a_vouched_save_is_refused_as_if_unvouched(capsys: pytest.CaptureFixture[str], save_path: Path,
+                                                                  mutate: Callable[[Data], None],
+                                                                  names: tuple[str, ...]) -> None:
+    vouch = _vouched(capsys, save_path)
+    vouch_bytes = vouch.read_bytes()
+    data = orjson.loads(save_path.read_bytes())
+    mutate(data)
+    write(save_path, data)
+    lines = [assert_refused(capsys, ["--save", str(save_path), *verb], save_path, *names) for verb in VERBS[:3]]
+    assert vouch.read_bytes() == vouch_bytes  # refusing wrote nothing beside the save either
+    vouch.unlink()
+    assert [assert_refused(capsys, ["--save", str(save_path), *verb], save_path, *names) for verb in VERBS[:3]] == lines
+
+
+@pytest.mark.parametrize("payload", [b"", b"[]", b"5", b"{\"sha256\": 5}", b"{\"sha256\": null, \"rules\": []}",
+                                     b"\xff\xfe", b"{" * 10_000, b"directory"], ids=lambda p: repr(p[:20]))
+def test_a_hostile_vouch_is_no_vouch(capsys: pytest.CaptureFixture[str], save_path: Path, payload: bytes) -> None:
+    vouch = _vouched(capsys, save_path)
+    vouch.unlink()
+    if payload == b"directory":
+        vouch.mkdir()
+    else:
+        vouch.write_bytes(payload)
+    code, out, err = yak(capsys, ["--save", str(save_path), "show"])
+    assert code == 0 and out, err
+    data = orjson.loads(save_path.read_bytes())
+    data["kingdoms"]["elbreth"]["treasury"] = "abc"
+    write(save_path, data)
+    assert_refused(capsys, ["--save", str(save_path), "show"], save_path, "kingdoms 'elbreth', field treasury")

@@ -396,7 +396,8 @@ def test_kill_9_inside_the_backup_write_leaves_a_temp_the_next_command_sweeps(
     others = [save.backup_dir / ".world-2--312-spring--20240101T000000000000.json.abcd1234.tmp",
               save.backup_dir / ".notes.tmp", save.backup_dir / "world--312-spring--x.json.tmp",
               save.path.with_name(".world.json.old.json.abcd1234.tmp")]  # the temp of a save world.json.old.json
-    ours = [save.path.with_name(".world.json.k1ll3d_x.tmp"), save.path.with_name(".world.json.before-restore.k1ll3d_x.tmp")]
+    ours = [save.path.with_name(".world.json.k1ll3d_x.tmp"), save.path.with_name(".world.json.before-restore.k1ll3d_x.tmp"),
+            save.path.with_name(".world.json.vouch.k1ll3d_x.tmp")]
     for stale in ours:
         stale.write_bytes(b"a killed writer's")
     for other in others:

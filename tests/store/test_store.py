@@ -471,8 +471,8 @@ def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(os, "replace", counting)
     run_command(save, GM, "note", {"text": "one write"})
-    # The save once; its change journal (a small sidecar, no fsync) just before it.
-    assert replaced == [str(save.journal), str(save.path)]
+    # The save once; its vouch and change journal (small sidecars, no fsync) just before it.
+    assert replaced == [str(save.vouch), str(save.journal), str(save.path)]
     # Through the CLI too, and the save is read once (the `--as` check runs in the transaction).
     replaced.clear()
     reads: list[Path] = []
@@ -484,7 +484,7 @@ def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.Mon
 
     monkeypatch.setattr(AtomicOrjsonStorage, "read_bytes", counting_read)
     assert main(["--save", str(save.path), "--as", "king:elbreth", "do", "note", "text=cli"]) == 0
-    assert replaced == [str(save.journal), str(save.path)]
+    assert replaced == [str(save.vouch), str(save.journal), str(save.path)]
     assert reads == [save.path]
 
 

@@ -17,8 +17,8 @@ from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.validation import (
     ValidationError,
+    validate_changed,
     validate_document,
-    validate_table,
     validate_world,
     validate_written,
 )
@@ -109,9 +109,7 @@ class World:
                     written[table].add(doc_id)
         if META not in written:
             raise ValidationError(META, "the change journal does not hold the meta table")
-        for table, ids in written.items():
-            docs = data[table]
-            validate_table(table, docs if table == META else {i: docs[i] for i in ids if i in docs})
+        validate_changed(data, written)
         for check in LOAD_CHECKS:
             if check is not validate_world:
                 check(data)

@@ -11,9 +11,12 @@ would write them as null), integers beyond 64 bits, and keys that are not text.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.documents import (
@@ -349,12 +352,48 @@ def validate_world(data: Any, source: str | None = None) -> None:
         validate_table(table, docs, source)
 
 
+def validate_changed(data: Mapping[str, Any], changed: Mapping[str, Iterable[str]]) -> None:
+    """What a write changed, as a full read would check it: the documents named ({table: [ids]}; an
+    id no longer there was removed), the meta table whole, and every table a table of documents.
+    The rest of `data` must already have passed `validate_world`."""
+    for table, docs in data.items():
+        if type(docs) is not dict:
+            raise DocumentError(table, None, "", f"must be a table of documents, not {shown(docs)}")
+    if META not in data:
+        raise DocumentError(META, None, "", "is missing: this is not a yak_tui world")
+    validate_table(META, data[META])
+    for table, ids in changed.items():
+        if table != META and table in data:
+            docs = data[table]
+            validate_table(table, {doc_id: docs[doc_id] for doc_id in ids if doc_id in docs})
+
+
+@functools.cache
+def rules_fingerprint() -> str:
+    """The version of the rules `validate_world` applies: this module's and the schemas' source, the
+    schemas as built, and the JSON parser's version. A save vouched for under other rules (another
+    yak) is validated again."""
+    import orjson
+
+    from yak_tui.kernel import documents
+
+    digest = hashlib.sha256(f"orjson {orjson.__version__}\n{sorted(SCHEMAS.items())!r}".encode())
+    for module_file in (__file__, documents.__file__):
+        try:
+            digest.update(Path(module_file).read_bytes())
+        except (OSError, TypeError):
+            digest.update(f"no source for {module_file}".encode())
+    return digest.hexdigest()
+
+
 def _register_load_check() -> None:
-    """Every world the store reads is validated once, whoever reads it (CLI, app, server)."""
+    """Every world the store reads is validated once, whoever reads it (CLI, app, server); a vouch
+    for the exact bytes (written by a yak that knew them valid under these rules) stands for it."""
     from yak_tui.store import storage
 
     if validate_world not in storage.LOAD_CHECKS:
         storage.LOAD_CHECKS.append(validate_world)
+        storage.VOUCHABLE.append(storage.Vouchable(validate_world, validate_changed, rules_fingerprint))
 
 
 _register_load_check()

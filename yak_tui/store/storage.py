@@ -8,17 +8,23 @@ through a symlink is the link's target: its lock, temp files and backups live be
 Beside the save, `<save>.changes` (the change journal) lists the documents the last few commands
 wrote, so a reader holding the world from before them can apply those instead of re-reading the
 whole save. Every other write removes it first; deleting it is always safe (readers then read in full).
+
+Beside it too, `<save>.vouch` says that the save's exact bytes (their sha256) passed the checks a
+read runs (`VOUCHABLE`), under which rules and schema version: a reader whose bytes match skips
+those checks. A writer vouches only for what it knows is valid (the state it read was checked, and
+what it changed passes the checks); any other bytes, a hand edit, other rules, are checked in full.
 """
 
 from __future__ import annotations
 
 import errno
 import gc
+import hashlib
 import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -37,6 +43,9 @@ SCHEMA_VERSION = 2
 Stamp = tuple[int, int, int]
 JOURNAL_SUFFIX = ".changes"
 JOURNAL_KEEP = 8  # writes the change journal remembers
+VOUCH_SUFFIX = ".vouch"
+_VOUCH_MOST = 4096  # bytes of a vouch file read
+_DIGEST_IN_THREAD = 1 << 20  # bytes from which a reader hashes the save in a thread while it is parsed
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
 _MKSTEMP_PART = r"[a-z0-9_]{8}"
@@ -46,6 +55,22 @@ _NOT_PERMITTED = (errno.EACCES, errno.EPERM, errno.EROFS)
 # names the table, id and field. The world layer registers its schema validation here: the store
 # does not know what a document looks like.
 LOAD_CHECKS: list[Callable[[dict[str, Any]], None]] = []
+
+
+@dataclass(frozen=True)
+class Vouchable:
+    """A load check a vouch may stand for (the schema validation: the costly one).
+
+    `check` is the load check itself; `check_written(data, changed)` checks only the documents a
+    write changed ({table: [ids]}, the meta table always), as a reader applying them would; `rules`
+    names the rules' version: a vouch made under other rules is not trusted."""
+
+    check: Callable[[dict[str, Any]], None]
+    check_written: Callable[[dict[str, Any], Mapping[str, list[str]]], None]
+    rules: Callable[[], str]
+
+
+VOUCHABLE: list[Vouchable] = []
 
 
 from yak_tui.kernel.errors import StoreError  # noqa: E402  (re-exported: the store's own errors derive from it)
@@ -180,6 +205,7 @@ class AtomicOrjsonStorage(Storage):
         if create and not self.path.exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
             drop_journal(self.path)
+            drop_vouch(self.path)
             atomic_write_bytes(self.path, b"{}")
 
     def read_bytes(self) -> bytes:
@@ -199,6 +225,7 @@ class AtomicOrjsonStorage(Storage):
         """Replace the save with `data`, dropping the change journal first (it cannot say what this write changed)."""
         payload = orjson.dumps(data)
         drop_journal(self.path)
+        drop_vouch(self.path)
         atomic_write_bytes(self.path, payload)
 
     def close(self) -> None:
@@ -246,6 +273,49 @@ def _entry_docs(entry: Any) -> Data | None:
     if not isinstance(world, dict) or world.get("schema_version") != SCHEMA_VERSION:
         return None
     return docs
+
+
+def vouch_path(save: Path) -> Path:
+    return save.with_name(save.name + VOUCH_SUFFIX)
+
+
+def drop_vouch(save: Path) -> None:
+    """Remove the save's vouch before a write that cannot vouch. Best effort: a vouch names the
+    digest of the bytes it is for, so one left behind never matches the new save."""
+    try:
+        vouch_path(save).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _vouched_rules() -> str:
+    """The rules a vouch is made under: each vouchable check's rules."""
+    return "|".join(vouchable.rules() for vouchable in VOUCHABLE)
+
+
+class _Digest:
+    """The sha256 of a payload, computed in a thread for a big one (hashlib releases the GIL, so it
+    runs beside `orjson.loads` or the write's fsync), at once for a small one."""
+
+    def __init__(self, payload: bytes) -> None:
+        self._payload: bytes | None = payload
+        self._hex = ""
+        self._thread: threading.Thread | None = None
+        if len(payload) < _DIGEST_IN_THREAD:
+            self._run()
+        else:
+            self._thread = threading.Thread(target=self._run, name="yak-save-digest", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        assert self._payload is not None
+        self._hex = hashlib.sha256(self._payload).hexdigest()
+        self._payload = None
+
+    def hexdigest(self) -> str:
+        if self._thread is not None:
+            self._thread.join()
+        return self._hex
 
 
 @dataclass
@@ -365,10 +435,34 @@ class WorldFile:
     def _decode(self, raw: bytes) -> Data:
         return self._decode_migrating(raw)[0]
 
+    @property
+    def vouch(self) -> Path:
+        return vouch_path(self.path)
+
+    def _vouched_digest(self) -> str | None:
+        """The digest the save's vouch stands for, if it is a vouch made under this yak's rules."""
+        if not VOUCHABLE:
+            return None
+        try:
+            with open(self.vouch, "rb") as handle:
+                vouch = orjson.loads(handle.read(_VOUCH_MOST))  # a vouch is ~200 bytes: a bigger file is none
+        except (OSError, orjson.JSONDecodeError):
+            return None
+        if (not isinstance(vouch, dict) or vouch.get("schema_version") != SCHEMA_VERSION
+                or vouch.get("rules") != _vouched_rules()):
+            return None
+        digest = vouch.get("sha256")
+        return digest if isinstance(digest, str) else None
+
     def _decode_migrating(self, raw: bytes) -> tuple[Data, bool]:
-        """The state, and whether a migration changed it (its next write is then no journal entry)."""
+        """The state, and whether a migration changed it (its next write is then no journal entry).
+
+        Every load check runs, but those a vouch for exactly these bytes stands for (made under
+        this yak's rules; read only, never written here)."""
         from yak_tui.store.migrations import migrate, schema_version
 
+        vouched = self._vouched_digest()
+        digest = _Digest(raw) if vouched is not None else None
         data = decode_save(self.path, raw)
         meta = data.get("meta", {}).get("world")
         if not isinstance(meta, dict):
@@ -384,7 +478,11 @@ class WorldFile:
             )
         migrated = schema_version(data, self.path) != SCHEMA_VERSION
         data = migrate(data, SCHEMA_VERSION, self.path)
+        trusted = digest is not None and not migrated and digest.hexdigest() == vouched
+        skipped = {vouchable.check for vouchable in VOUCHABLE} if trusted else set()
         for check in LOAD_CHECKS:
+            if check in skipped:
+                continue
             try:
                 check(data)
             except ValueError as error:
@@ -402,7 +500,8 @@ class WorldFile:
         Call only while holding the lock (no writer of ours is then running), and only names we
         make: the save's own temps and its backups' temps, never another save's or a stranger's.
         """
-        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)})?\.{_MKSTEMP_PART}\.tmp")
+        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)}|{re.escape(VOUCH_SUFFIX)})?"
+                         rf"\.{_MKSTEMP_PART}\.tmp")
         stale = [p for p in self.path.parent.glob(f".{self.path.name}.*.tmp") if own.fullmatch(p.name)]
         if self.backup_dir.is_dir():
             backup_temp = re.compile(rf"\.(.+)\.{_MKSTEMP_PART}\.tmp")
@@ -428,7 +527,7 @@ class WorldFile:
             raise StoreError(f"cannot create the directory {self.path.parent}: {_reason(error)}") from None
         with self._locked():
             self._require_writable()
-            self.storage.write(data)
+            self._write(Snapshot(b"", data))
 
     @contextmanager
     def _locked(self) -> Iterator[None]:
@@ -499,14 +598,55 @@ class WorldFile:
 
     def _write(self, snapshot: Snapshot) -> None:
         """Write a transaction's state: extending the change journal when the transaction said what
-        it changed and knew which version it started from, else dropping it."""
-        before, changed = snapshot.stamp, snapshot.changed
+        it changed and knew which version it started from, else dropping it; vouching for the bytes
+        when they are known to pass the vouchable checks, else dropping the vouch."""
+        before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
+        payload = orjson.dumps(data)
+        vouched = self._passes_vouchable_checks(data, changed)
         if before is None or changed is None:
-            self.storage.write(snapshot.data)
-            return
-        data = snapshot.data
-        atomic_write_bytes(self.path, orjson.dumps(data),
-                           before_replace=lambda after: self._extend_journal(before, after, changed, data))
+            drop_journal(self.path)
+        if not vouched:
+            drop_vouch(self.path)
+        digest = _Digest(payload) if vouched else None
+
+        def before_replace(after: Stamp) -> None:
+            if digest is not None:
+                self._write_vouch(digest.hexdigest())
+            if before is not None and changed is not None:
+                self._extend_journal(before, after, changed, data)
+
+        atomic_write_bytes(self.path, payload, before_replace=before_replace)
+
+    def _passes_vouchable_checks(self, data: Data, changed: Mapping[str, list[str]] | None) -> bool:
+        """Whether the state about to be written passes the checks a vouch stands for. Every state a
+        transaction reads passed them (a read runs them, or trusts a vouch for them), so a write that
+        says what it changed needs only those documents checked; any other write, the whole state."""
+        try:
+            for vouchable in VOUCHABLE:
+                if changed is None:
+                    vouchable.check(data)
+                else:
+                    vouchable.check_written(data, changed)
+        except (ValueError, TypeError, KeyError):
+            return False  # not vouched for: the next read checks it in full, and says what is wrong
+        return bool(VOUCHABLE)
+
+    def _write_vouch(self, digest: str) -> None:
+        """Write the vouch for the save about to replace this one (before the replace, so a reader of
+        the new save finds it; a writer killed before the replace leaves a vouch for bytes that
+        never landed, which no read trusts). Best effort: one not written is removed."""
+        payload = orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": _vouched_rules()})
+        try:
+            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.vouch.name}.", suffix=".tmp", dir=self.path.parent)
+            try:
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(payload)
+                os.replace(tmp_name, self.vouch)
+            except BaseException:
+                os.unlink(tmp_name)
+                raise
+        except OSError:
+            drop_vouch(self.path)
 
     def backup(self, label: str, keep: int = 12, raw: bytes | None = None) -> Path:
         """Copy the save into backups/ under the lock (rotating: only the newest `keep` stay).
@@ -562,5 +702,6 @@ class WorldFile:
                 aside = self.path.with_name(f"{self.path.name}.before-restore")
                 atomic_write_bytes(aside, self.storage.read_bytes())
             drop_journal(self.path)  # a restore repeats revisions: no chain may reach across it
+            drop_vouch(self.path)  # the backup's bytes were not checked here: the next read checks them
             atomic_write_bytes(self.path, payload)
         return source
