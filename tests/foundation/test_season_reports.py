@@ -121,3 +121,61 @@ def test_yak_report_prints_and_exports_bbcode_and_markdown(season: WorldFile, tm
                      "reports/summer-312/public.bbcode", "reports/summer-312/public.md"]
     code, reply = yak(capsys, season, "report", "--season", "Autumn 320")
     assert code == 2 and "Autumn 320" in reply["error"]
+
+
+# -- gathered once: a year start writes hundreds of reports over thousands of entries (issue 13) -----
+
+def _every_audience(world: World) -> list[str]:
+    return (["adjudicators"] + [f"kingdom:{kid}" for kid, _ in world.all("kingdoms")]
+            + [f"character:{cid}" for cid, _ in world.all("characters")])
+
+
+def _every_viewer(world: World) -> list[Identity]:
+    from yak_tui.kernel.identity import OBSERVER
+
+    return ([GM, OBSERVER] + [Identity.parse(f"king:{kid}") for kid, _ in world.all("kingdoms")]
+            + [Identity.parse(f"player:{cid}") for cid, _ in world.all("characters")])
+
+
+def test_the_audiences_a_viewer_sees_are_those_may_see_lets_him(season: WorldFile) -> None:
+    from yak_tui.kernel.audience import audiences_seen, may_see
+
+    world = World(season.read())
+    for viewer in _every_viewer(world):
+        seen = audiences_seen(world, viewer)
+        for audience in _every_audience(world):
+            assert may_see(world, viewer, audience) == (seen is None or audience in seen), (viewer, audience)
+
+
+def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(season: WorldFile) -> None:
+    """The reports read entries gathered by audience and adjudicator; the same items as asking the
+    audience filter of every entry of the season, for every reader, in the same order."""
+    from yak_tui.kernel.audience import PUBLIC, filter_entry
+    from yak_tui.kernel.identity import OBSERVER
+    from yak_tui.kernel.reports import _entry_items, begin_reports, season_entries, write_reports
+
+    world = World(season.read())
+    audiences = [PUBLIC, *_every_audience(world)]
+    adjudicators = [None, "gm", "player:lysa", "player:corvin", "king:varos"]
+    for n in range(60):  # entries of this season for every audience, some adjudicated by a player or a King
+        seq = world.next_seq()
+        entry = {"id": f"e-test-{n}", "seq": seq, "date": world.date.to_dict(), "kind": "note", "text": f"entry {n}",
+                 "audience": audiences[n % len(audiences)], "secret": f"secret {n}"}
+        if adjudicators[n % len(adjudicators)] is not None:
+            entry["adjudicator"] = adjudicators[n % len(adjudicators)]
+        world.put("chronicle", f"e-test-{n}", entry)
+    opening = begin_reports(world)
+    closing = opening.closing
+    entries = season_entries(world, (closing, world.date))
+    written = write_reports(world, opening)
+    assert len(written) == len(opening.recipients) > 5
+    for recipient in opening.recipients:
+        viewer = recipient.identity or OBSERVER
+        expected = [_entry_items(shown, viewer) for entry in entries
+                    if (shown := filter_entry(world, viewer, entry)) is not None
+                    and (recipient.identity is None) == (entry.get("audience", PUBLIC) == PUBLIC)]
+        report = next(r for _, r in world.all("reports") if r["recipient"] == recipient.key
+                      and r["season"] == closing.to_dict())
+        told = next(s["items"] for s in report["sections"] if s["title"] in ("What happened", "Your private chronicle"))
+        assert told == expected, recipient.key
+        assert any("entry" in item["text"] for item in told) or recipient.key.startswith("player:")

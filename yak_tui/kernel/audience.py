@@ -77,6 +77,24 @@ def may_see(world: World, viewer: Identity, audience: str, entry: dict[str, Any]
     return False
 
 
+def audiences_seen(world: World, viewer: Identity) -> frozenset[str] | None:
+    """The audiences other than public whose entries `viewer` may see whoever adjudicates them (None:
+    every audience, the GM's). With the entries he adjudicates, these are all `may_see` lets him
+    read: a caller that gathers entries by audience looks only where they can be (and still asks
+    `filter_entry` of each)."""
+    if viewer.is_gm:
+        return None
+    if viewer.is_king:
+        ruler = (world.find("kingdoms", viewer.subject) or {}).get("ruler")
+        seen = {kingdom_audience(viewer.subject)}
+        if ruler is not None:
+            seen.add(character_audience(str(ruler)))
+        return frozenset(seen)
+    if viewer.is_player:
+        return frozenset({character_audience(viewer.subject)})
+    return frozenset()
+
+
 def redact_roll(roll: dict[str, Any], viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
     """A blind roll, for anyone but its adjudicators, is a "ghost": how many dice rolled and the
     outcome, never a face, a total, a band or its ledger hash (a hash over six faces is guessed)."""

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from yak_tui.kernel.audience import PUBLIC, filter_entry, may_see
+from yak_tui.kernel.audience import PUBLIC, audiences_seen, filter_entry, may_see
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.chronicle import roll_line
 from yak_tui.kernel.identity import OBSERVER, Identity, IdentityError, identity_name
@@ -87,15 +87,18 @@ def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
     out: Holdings = {"Treasury (ducats)": float(kingdom.get("treasury", 0)),
                      "Manpower": float(kingdom.get("manpower", 0)),
                      "Influence": float(kingdom.get("influence", 0))}
-    provinces = sorted(str(p.get("name", pid)) for pid, p in world.all("provinces") if p.get("kingdom") == kingdom_id)
+    # Through the world's indexes: a report per kingdom must not scan every province, place and unit.
+    provinces = sorted(str(p.get("name", pid)) for pid, p in world.where("provinces", kingdom=kingdom_id))
     out["Provinces"] = ", ".join(provinces) or "none"
-    places = sorted(str(p.get("name", pid)) for pid, p in world.all("pcs") if p.get("controller") == kingdom_id)
+    places = sorted(str(p.get("name", pid)) for pid, p in world.where("pcs", controller=kingdom_id))
     out["Places held"] = ", ".join(places) or "none"
-    for uid, unit in sorted(world.all("units")):
-        if unit.get("owner") == kingdom_id:
-            out[f"Unit {unit.get('name', uid)}"] = " ".join(
-                str(unit[k]) for k in ("size", "kind", "status") if unit.get(k))
+    for uid, unit in sorted(world.where("units", owner=kingdom_id), key=_doc_id):
+        out[f"Unit {unit.get('name', uid)}"] = " ".join(str(unit[k]) for k in ("size", "kind", "status") if unit.get(k))
     return out
+
+
+def _doc_id(item: tuple[str, dict[str, Any]]) -> str:
+    return item[0]
 
 
 def _character_holdings(world: World, character_id: str) -> Holdings:
@@ -105,12 +108,10 @@ def _character_holdings(world: World, character_id: str) -> Holdings:
                      else "dead"}
     for good, count in sorted((character.get("goods") or {}).items()):
         out[f"Goods: {good}"] = float(count)
-    for bid, business in sorted(world.all("businesses")):
-        if business.get("owner") == character_id:
-            out[f"Business {business.get('name', bid)}"] = f"size {business.get('size', '?')}"
-    for uid, unit in sorted(world.all("units")):
-        if unit.get("commander") == character_id:
-            out[f"Command of {unit.get('name', uid)}"] = str(unit.get("size", ""))
+    for bid, business in sorted(world.where("businesses", owner=character_id), key=_doc_id):
+        out[f"Business {business.get('name', bid)}"] = f"size {business.get('size', '?')}"
+    for uid, unit in sorted(world.where("units", commander=character_id), key=_doc_id):
+        out[f"Command of {unit.get('name', uid)}"] = str(unit.get("size", ""))
     for _, debt in sorted(world.all("ledger")):
         if f"character:{character_id}" in debt.get("parties", []) and debt.get("status") in ("open", "overdue"):
             lender = world.display_name("businesses", str(debt.get("lender", "")))
@@ -164,33 +165,67 @@ def _entry_items(entry: dict[str, Any], viewer: Identity) -> dict[str, Any]:
     return {"text": str(entry["text"]), "details": details}
 
 
-def _chronicle_section(world: World, recipient: Recipient, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+class SeasonEntries:
+    """The closing season's entries, sorted once into what each report reads: the public ones, and
+    the others by audience and by adjudicator. A report then looks only at the entries its reader
+    might see (`audiences_seen`), and `filter_entry` still decides each one: a year start writes
+    hundreds of reports over thousands of entries."""
+
+    def __init__(self, entries: list[dict[str, Any]]) -> None:
+        self.public: list[tuple[int, dict[str, Any]]] = []
+        self.private: list[tuple[int, dict[str, Any]]] = []
+        self.by_audience: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        self.by_adjudicator: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+        for position, entry in enumerate(entries):
+            audience = entry.get("audience", PUBLIC)
+            if audience == PUBLIC:
+                self.public.append((position, entry))
+                continue
+            self.private.append((position, entry))
+            self.by_audience.setdefault(str(audience), []).append((position, entry))
+            if entry.get("adjudicator") is not None:
+                self.by_adjudicator.setdefault(str(entry["adjudicator"]), []).append((position, entry))
+
+    def candidates(self, world: World, viewer: Identity | None) -> list[dict[str, Any]]:
+        """In order: the public entries for the season post (no reader), else the private entries
+        this reader might see."""
+        if viewer is None:
+            return [entry for _, entry in self.public]
+        seen = audiences_seen(world, viewer)
+        if seen is None:
+            return [entry for _, entry in self.private]
+        found = {position: entry for audience in seen for position, entry in self.by_audience.get(audience, ())}
+        found.update(self.by_adjudicator.get(str(viewer), ()))
+        return [found[position] for position in sorted(found)]
+
+
+def _chronicle_section(world: World, recipient: Recipient, entries: SeasonEntries) -> list[dict[str, Any]]:
     """The public post tells what everyone may read; a private report what only its reader (and those
     he shares a secret with) may, so nothing is told twice."""
     viewer = recipient.identity or OBSERVER
     items = []
-    for entry in entries:
+    for entry in entries.candidates(world, recipient.identity):
         shown = filter_entry(world, viewer, entry)
-        if shown is not None and (recipient.identity is None) == (entry.get("audience", PUBLIC) == PUBLIC):
+        if shown is not None:
             items.append(_entry_items(shown, viewer))
     return items
 
 
-def _due_section(world: World, recipient: Recipient) -> list[dict[str, Any]]:
-    from yak_tui.kernel.orders import WAITING, describe_order
-    from yak_tui.kernel.seasons import due_items
+def _due_section(world: World, recipient: Recipient, due: list[dict[str, Any]],
+                 waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting, by id. Both
+    gathered once for every report."""
+    from yak_tui.kernel.orders import describe_order
 
     identity = recipient.identity
     items = []
-    for item in due_items(world):
+    for item in due:
         audience = str(item.get("audience", PUBLIC))
         visible = audience == PUBLIC if identity is None else may_see(world, identity, audience)
         if visible:
             items.append({"text": str(item.get("text", "")), "details": []})
     if identity is not None:
-        for _, order in sorted(world.all("orders")):
-            if order.get("status") != WAITING:
-                continue
+        for order in waiting:
             if identity.is_gm or order.get("filed_by") == str(identity) or order.get("adjudicator") == str(identity):
                 waits = _name(world, str(order.get("adjudicator", "gm")))
                 who = _name(world, str(order.get("filed_by", "")))
@@ -241,7 +276,12 @@ def _heading(world: World, recipient: Recipient, closing: GameDate) -> str:
 
 def write_reports(world: World, opening: SeasonOpening) -> list[str]:
     """Write every recipient's report of the season that just closed; returns their ids."""
-    entries = season_entries(world, (opening.closing, world.date))
+    from yak_tui.kernel.orders import WAITING
+    from yak_tui.kernel.seasons import due_items
+
+    entries = SeasonEntries(season_entries(world, (opening.closing, world.date)))
+    due = due_items(world)
+    waiting = [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
     written = []
     for recipient in opening.recipients:
         after = holdings(world, recipient)
@@ -253,7 +293,7 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
                                              or ["Nothing changed."])})
         chronicle_title = "What happened" if recipient.identity is None else "Your private chronicle"
         sections.append({"title": chronicle_title, "items": _chronicle_section(world, recipient, entries)})
-        sections.append({"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient)})
+        sections.append({"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient, due, waiting)})
         doc_id = report_id(opening.closing, recipient.key)
         world.put("reports", doc_id, {"season": opening.closing.to_dict(), "recipient": recipient.key,
                                       "heading": _heading(world, recipient, opening.closing), "sections": sections,
