@@ -79,3 +79,46 @@ def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], d
             assert error.table == table and error.doc_id == doc_id and error.path == slow[0]
         else:
             raise AssertionError("an invalid document was accepted")
+
+
+# What a command may put in a document: JSON and what JSON cannot hold faithfully.
+UNFAITHFUL = st.sampled_from([float("nan"), float("inf"), -float("inf"), 2**64, -(2**63) - 1, (1, 2), {1: "a"},
+                              {"k": float("nan")}, [float("inf")], b"bytes", {("t",): 1}])
+WRITTEN = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX)
+                       | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5) | UNFAITHFUL,
+                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                     max_size=3),
+                       max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(DOCUMENTS), st.data())
+def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refuses_it(
+        where: tuple[str, str], data: st.DataObject) -> None:
+    """`validate_written` takes the compiled predicate and `json_faithful` for a quick yes; its
+    verdict, and the words of a refusal, are the explaining checker's."""
+    from yak_tui.kernel.validation import validate_document, validate_written
+
+    table, doc_id = where
+    doc: Any = copy.deepcopy(DEMO[table][doc_id])
+    target = doc
+    path = [data.draw(st.sampled_from(sorted(doc)))]
+    while isinstance(target[path[-1]], (dict, list)) and target[path[-1]] and data.draw(st.booleans()):
+        target = target[path[-1]]
+        path.append(data.draw(st.sampled_from(sorted(target) if isinstance(target, dict) else range(len(target)))))
+    if data.draw(st.booleans()) or not isinstance(target, dict):
+        target[path[-1]] = data.draw(WRITTEN)
+    else:
+        del target[path[-1]]
+    if data.draw(st.booleans()):
+        doc[data.draw(st.text(min_size=1, max_size=4).filter(lambda k: k not in SCHEMAS[table].fields))] = \
+            data.draw(WRITTEN)
+
+    def verdict(check: Any) -> str | None:
+        try:
+            check(table, doc_id, doc)
+        except DocumentError as error:
+            return str(error)
+        return None
+
+    assert verdict(validate_written) == verdict(validate_document), (table, doc_id, path)
