@@ -95,9 +95,9 @@ WRITTEN = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_
 @given(st.sampled_from(DOCUMENTS), st.data())
 def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refuses_it(
         where: tuple[str, str], data: st.DataObject) -> None:
-    """`validate_written` takes the compiled predicate and `json_faithful` for a quick yes; its
-    verdict, and the words of a refusal, are the explaining checker's."""
-    from yak_tui.kernel.validation import validate_document, validate_written
+    """`validate_document` (and `validate_written`) take the compiled predicate and `json_faithful`
+    for a quick yes; their verdict, and the words of a refusal, are the explaining checker's."""
+    from yak_tui.kernel.validation import explain_document, validate_document, validate_written
 
     table, doc_id = where
     doc: Any = copy.deepcopy(DEMO[table][doc_id])
@@ -121,4 +121,6 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
             return str(error)
         return None
 
-    assert verdict(validate_written) == verdict(validate_document), (table, doc_id, path)
+    explained = verdict(explain_document)
+    assert verdict(validate_written) == explained, (table, doc_id, path)
+    assert verdict(validate_document) == explained, (table, doc_id, path)
