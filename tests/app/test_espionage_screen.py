@@ -224,8 +224,8 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
         tray = dialog.query_one(DiceTray)
         assert [r.naturals for r in tray.rolls] == [(5,), (4,)]
-        shown = screen_text(app)
-        assert "rolled 5" in shown and "rolled 4" in shown and RAIN[:20] in shown  # the GM sees it all
+        await wait_for(pilot, lambda: all(part in screen_text(app) for part in ("rolled 5", "rolled 4", RAIN[:20])),
+                       what="the rolls and the GM's secret on screen")  # the GM sees it all
         world = world_of(save_path)
         order = world.get("orders", order_id)
         assert order["status"] == "resolved" and "success" in order["outcome"]
@@ -288,7 +288,8 @@ async def test_gm_runs_a_mission_directly_with_the_fields_it_needs(save_path: Pa
         await wait_for(pilot, lambda: not dialog.query_one("#run").disabled, what="run enabled")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
-        assert "fails-spy-captured" in screen_text(app)
+        # The result is painted on the frame after it is shown: wait for what is on screen.
+        await wait_for(pilot, lambda: "fails-spy-captured" in screen_text(app), what="the result on screen")
         world = world_of(save_path)
         assert world.get("specialists", "elbreth")["spy"] == 2 and world.get("kingdoms", "elbreth")["treasury"] == 41
 

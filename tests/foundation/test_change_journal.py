@@ -81,10 +81,10 @@ def test_each_command_leaves_a_journal_that_rebuilds_exactly_what_a_full_read_gi
     table.run("gm", "spy-resolve", dice=[4, 6], order=order)
     assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))
 
-    # Writes that cannot say what they changed: the journal goes, the next read is a full one.
+    # A season's close says what it changed, as a command does: the reader follows it too.
     advance_season(save, GM, SeededDice(7))
-    assert not save.journal.exists()
-    assert not reader.follow() and _bytes(reader.world) == _bytes(_full(save))
+    assert save.journal.exists()
+    assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))
     table.run("gm", "note", text="after the advance")
     assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))
 
@@ -273,4 +273,24 @@ def test_the_first_write_after_a_migration_leaves_no_journal(table: Table) -> No
     assert not save.journal.exists()
     assert not reader.follow() and _bytes(reader.world) == _bytes(_full(save))
     table.run("gm", "note", text="and again")
+    assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))
+
+
+def test_a_write_of_more_documents_than_the_journal_keeps_is_read_in_full(table: Table,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season's close at scale changes thousands of documents: no journal entry (each later write
+    would rewrite them all into the journal), the readers read the save; the next command starts a
+    new chain. The vouch still holds: the documents it changed were checked."""
+    from yak_tui.store import storage
+
+    save = table.save
+    reader = Reader(save)
+    table.run("gm", "note", text="before the close")
+    assert reader.follow()
+    monkeypatch.setattr(storage, "JOURNAL_MAX_DOCS", 3)
+    advance_season(save, GM, SeededDice(7))
+    assert not save.journal.exists()
+    assert save.vouch.exists()
+    assert not reader.follow() and _bytes(reader.world) == _bytes(_full(save))
+    table.run("gm", "note", text="after the close")
     assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))

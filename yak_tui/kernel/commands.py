@@ -448,17 +448,21 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
         world = World(snapshot.data)
         if check is not None:
             check(world)
-        sizes = {table_name: len(docs) for table_name, docs in world.data.items()}
-        rolls_before = int(world.meta.get("dice_count", 0) or 0)
+        sizes, rolls_before = table_sizes(world)
         result = apply_command(world, identity, name, raw_params, dice)
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
-        snapshot.changed = _written_documents(world, sizes, rolls_before)
+        snapshot.changed = written_documents(world, sizes, rolls_before)
         return result
 
 
-def _written_documents(world: World, sizes: Mapping[str, int], rolls_before: int) -> dict[str, list[str]] | None:
+def table_sizes(world: World) -> tuple[dict[str, int], int]:
+    """Each table's size and the rolls made so far, before a command: what `written_documents` needs."""
+    return {table_name: len(docs) for table_name, docs in world.data.items()}, int(world.meta.get("dice_count", 0) or 0)
+
+
+def written_documents(world: World, sizes: Mapping[str, int], rolls_before: int) -> dict[str, list[str]] | None:
     """What a command wrote, for the store's change journal (other apps apply it instead of reading
     the whole save): the documents it touched through the World, the dice ledger's records for the
     rolls it made (`dicechain.chain_rolls` writes them straight into the table, by roll number), and

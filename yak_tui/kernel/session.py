@@ -6,7 +6,14 @@ from typing import Any
 
 from yak_tui.kernel.audience import may_see
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandError, CommandResult, apply_command, load_command_modules
+from yak_tui.kernel.commands import (
+    CommandError,
+    CommandResult,
+    apply_command,
+    load_command_modules,
+    table_sizes,
+    written_documents,
+)
 from yak_tui.kernel.dice import Dice, SeededDice
 from yak_tui.kernel.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
 from yak_tui.kernel.model import World
@@ -32,8 +39,12 @@ def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None
         if since is not None and closing != since:
             raise CommandError("from", f"the season is {closing.label()}, not {since.label()}: it changed since you "
                                        f"looked; nothing was changed")
+        sizes, rolls_before = table_sizes(world)
         result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
         save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        # What the season's close wrote, as a command's write says it: the apps apply it from the
+        # change journal instead of reading the save again, and the vouch checks only those documents.
+        snapshot.changed = written_documents(world, sizes, rolls_before)
         return result
 
 

@@ -43,6 +43,15 @@ SCHEMA_VERSION = 2
 Stamp = tuple[int, int, int]
 JOURNAL_SUFFIX = ".changes"
 JOURNAL_KEEP = 8  # writes the change journal remembers
+# A write that changed more documents than this (a season's close) is no journal entry: each later
+# write rewrites the journal whole, and a reader applying thousands of documents saves little over
+# reading the save.
+JOURNAL_MAX_DOCS = 1000
+
+
+def journal_worthy(changed: Mapping[str, list[str]]) -> bool:
+    """Whether a write that changed these documents goes into the change journal."""
+    return sum(map(len, changed.values())) <= JOURNAL_MAX_DOCS
 VOUCH_SUFFIX = ".vouch"
 _VOUCH_MOST = 4096  # bytes of a vouch file read
 _DIGEST_IN_THREAD = 1 << 20  # bytes from which a reader hashes the save in a thread while it is parsed
@@ -603,7 +612,8 @@ class WorldFile:
         before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
         payload = orjson.dumps(data)
         vouched = self._passes_vouchable_checks(data, changed)
-        if before is None or changed is None:
+        journaled = before is not None and changed is not None and journal_worthy(changed)
+        if not journaled:
             drop_journal(self.path)
         if not vouched:
             drop_vouch(self.path)
@@ -612,7 +622,8 @@ class WorldFile:
         def before_replace(after: Stamp) -> None:
             if digest is not None:
                 self._write_vouch(digest.hexdigest())
-            if before is not None and changed is not None:
+            if journaled:
+                assert before is not None and changed is not None
                 self._extend_journal(before, after, changed, data)
 
         atomic_write_bytes(self.path, payload, before_replace=before_replace)
