@@ -79,10 +79,26 @@ def json_faithful(value: Any) -> bool:
     if kind is float:
         return value - value == 0.0  # NaN and the infinities give NaN
     if kind is dict:
-        return all(type(key) is str for key in value) and all(map(json_faithful, value.values()))
-    if kind is list:
-        return all(map(json_faithful, value))
-    return False
+        if not all(type(key) is str for key in value):
+            return False
+        items: Iterable[Any] = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return False
+    for item in items:  # the scalars inline: most values of a document are
+        kind = type(item)
+        if kind is str or kind is bool or item is None:
+            continue
+        if kind is int:
+            if not INT64_MIN <= item <= INT64_MAX:
+                return False
+        elif kind is float:
+            if item - item != 0.0:
+                return False
+        elif not json_faithful(item):
+            return False
+    return True
 
 
 def json_problem(value: Any, path: str) -> tuple[str, str] | None:
