@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,8 +23,11 @@ from yak_tui.kernel.validation import (
     validate_written,
 )
 
+if TYPE_CHECKING:
+    from yak_tui.store.storage import Stamp, WorldFile
+
 __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
-           "validate_document"]
+           "follow_save", "validate_document"]
 
 
 
@@ -405,3 +408,29 @@ def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
 def _singular(table: str) -> str:
     return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
             "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))
+
+
+def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tuple[Stamp | None, World]:
+    """The save as it is now, with its stamp (taken before the read: a later write differs from it).
+
+    A reader that keeps a world (an app, `yak serve`'s roster) hands back the one it holds and the
+    stamp it was read at: when the save's change journal can say what the writes since then
+    changed (a note: one entry and the meta table), that world is brought up to date from it
+    (`World.with_changes`); anything else, or a journal that does not hold up, is a full read.
+    Applying the journal, like a full read, freezes what it made for the garbage collector
+    (`storage.collector_paused`): the copied tables of a big world are otherwise walked again by
+    every full collection, which then stalls the app's screen as it redraws."""
+    from yak_tui.store.storage import collector_paused
+
+    stamp = save.stamp()
+    if held is not None and stamp is not None and held[0] == stamp:
+        return held
+    if held is not None and held[0] is not None and stamp is not None:
+        changes = save.changes_between(held[0], stamp)
+        if changes is not None:
+            try:
+                with collector_paused():
+                    return stamp, held[1].with_changes(changes)
+            except ValueError:
+                pass
+    return stamp, World(save.read())
