@@ -8,6 +8,7 @@ original of each touched document so the transaction can offer undo.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,7 @@ __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLE
 
 # Every table of a world file.
 TABLES = TABLE_NAMES
+_SERIALS = itertools.count(1)  # `World.serial`: one per World made in this process
 
 
 # (table, doc_id, doc) -> may the reader of an error message know of this document?
@@ -60,6 +62,10 @@ class World:
         self._trial = False
         self._own_tables: set[str] = set()
         self._own_docs: set[tuple[str, str]] = set()
+        # Which world this is (`follows`), and, when made by `with_changes`, which one it was made
+        # from and the documents written since.
+        self.serial = next(_SERIALS)
+        self._follows: tuple[int, dict[str, frozenset[str]]] | None = None
 
     def trial(self) -> World:
         """A throwaway World for a dry run (a form's check, a preview) that copies nothing up front.
@@ -120,7 +126,15 @@ class World:
                 check(data)
         world = World(data)
         world._indexes = {table: index for table, index in self._indexes.items() if table not in written}
+        world._follows = (self.serial, {table: frozenset(ids) for table, ids in written.items()})
         return world
+
+    def follows(self) -> tuple[int, Mapping[str, frozenset[str]]] | None:
+        """The `serial` of the world this one was brought up to date from by `with_changes`, and
+        the ids of the documents written since, by table (the meta table always, with no ids); None
+        for a world read whole. A read model that costs the whole of a big table (the chronicle)
+        can extend the one it built on that world instead of starting again."""
+        return self._follows
 
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
         """The table to write into: in a trial, its own copy, made on the first write."""
