@@ -184,7 +184,7 @@ class ChronicleView(NamedTuple):
 
 class _WholeChronicle(NamedTuple):
     """The GM's whole chronicle on one world, and what the filter bar offers for it: kept for the
-    last few worlds (`_GM_CHRONICLES`, by `World.serial`), so that the world a note later
+    last two worlds (`_GM_CHRONICLES`, by `World.serial`), so that the world a note later
     (`World.follows`) extends it by the entries the note added instead of sorting and walking
     100,000 entries again."""
 
@@ -198,7 +198,7 @@ class _WholeChronicle(NamedTuple):
 
 
 _GM_CHRONICLES: dict[int, _WholeChronicle] = {}
-_GM_CHRONICLES_KEPT = 4  # worlds: the one shown, and the few a reload may follow from
+_GM_CHRONICLES_KEPT = 2  # worlds: the one shown, and the one before it (the next reload follows the first)
 _GM_CHRONICLES_GUARD = threading.Lock()  # the apps of one process build read models in threads
 
 
