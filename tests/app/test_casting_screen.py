@@ -52,7 +52,9 @@ async def test_dice_by_hand_stage_by_stage_with_odds_given_the_dice_before(save_
         assert all(part in power for part in odds_text("power", [], save_path))
         await pilot.press("6", "enter")
         await wait_for(pilot, lambda: app.focused is screen.query_one("#die-control", Input), what="the Control die")
-        assert "rolled 6" in screen_text(app) and "overwhelming" in screen_text(app)
+        # The tray's roll is painted on the frame after the focus moves: wait for it, do not race it.
+        await wait_for(pilot, lambda: "rolled 6" in screen_text(app), what="the Power roll on screen")
+        assert "overwhelming" in screen_text(app)
         control = str(screen.query_one("#odds-control").render())
         assert all(part in control for part in odds_text("control", [6], save_path))
         assert screen.query_one("#stage-control").border_subtitle == "odds given Power 6"
