@@ -82,3 +82,24 @@ def test_a_journal_document_that_fails_validation_is_a_full_read(
     _, world = shared.read(save)
     assert reads == [save.path]
     assert _data(world) == _data(type(world)(save.read()))
+
+
+async def test_the_world_an_app_held_before_a_reload_is_freed_with_the_collector_frozen(save_path: Path) -> None:
+    """Applying the journal freezes the collector's view of what is alive (as a full read does), so
+    a finished read-model job (Textual keeps its Worker in reference cycles) must not hold the world
+    it was built from: reference counting alone frees each world the app no longer shows."""
+    import gc
+    import weakref
+
+    app = make_app(save_path, poll_interval=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        for number in range(2):
+            old = weakref.ref(app.world)
+            revision = int(app.world.meta.get("revision", 0)) + 1
+            run_command(WorldFile(save_path), GM, "note", {"text": f"JOURNAL-NOTE {number}"})
+            await wait_for(pilot, lambda r=revision: app.world.meta.get("revision") == r
+                           and not app.screen.loader.pending, what="the reload")
+            await settle(pilot)
+            gc.freeze()  # whatever is alive now is out of the collector's reach: only references free it
+            await wait_for(pilot, lambda o=old: o() is None, timeout=10, what="the old world freed")

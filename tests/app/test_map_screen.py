@@ -166,7 +166,9 @@ async def test_a_king_moves_his_own_nobles_only(save_path: Path) -> None:
         assert [c.id for c in app.screen.nobles] == ["dario"]
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.noble == "dario")
-        assert "Count Dario" in widget_text(app) and "Tobias Venn" not in widget_text(app)
+        # The noble's panel is drawn once his view is built: wait for it, do not race it.
+        await wait_for(pilot, lambda: "Count Dario" in widget_text(app), what="Count Dario's panel")
+        assert "Tobias Venn" not in widget_text(app)
 
 
 async def test_the_viewport_follows_the_cursor_at_80x24(save_path: Path) -> None:

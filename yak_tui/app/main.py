@@ -26,7 +26,7 @@ from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
 from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.model import World, follow_save
 from yak_tui.store.storage import Stamp, WorldFile
 
 if TYPE_CHECKING:
@@ -58,22 +58,9 @@ class SharedReads:
         or a journal that does not hold up, is a full read of the save."""
         path = save.path.resolve()
         with self._lock(path):
-            stamp = save.stamp()
-            cached = self._worlds.get(path)
-            if cached is not None and stamp is not None and cached[0] == stamp:
-                return cached
-            world = None
-            if cached is not None and cached[0] is not None and stamp is not None:
-                changes = save.changes_between(cached[0], stamp)
-                if changes is not None:
-                    try:
-                        world = cached[1].with_changes(changes)
-                    except ValueError:
-                        world = None
-            if world is None:
-                world = World(save.read())
-            self._worlds[path] = (stamp, world)
-            return stamp, world
+            held = follow_save(save, self._worlds.get(path))
+            self._worlds[path] = held
+            return held
 
     def wrote(self, save: WorldFile, stamp: Stamp | None, world: World) -> None:
         """An app of this process wrote `world` to the save (`stamp` taken under its lock), or was

@@ -8,8 +8,9 @@ original of each touched document so the transaction can offer undo.
 from __future__ import annotations
 
 import copy
+import itertools
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -23,13 +24,17 @@ from yak_tui.kernel.validation import (
     validate_written,
 )
 
+if TYPE_CHECKING:
+    from yak_tui.store.storage import Stamp, WorldFile
+
 __all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
-           "validate_document"]
+           "follow_save", "validate_document"]
 
 
 
 # Every table of a world file.
 TABLES = TABLE_NAMES
+_SERIALS = itertools.count(1)  # `World.serial`: one per World made in this process
 
 
 # (table, doc_id, doc) -> may the reader of an error message know of this document?
@@ -57,6 +62,10 @@ class World:
         self._trial = False
         self._own_tables: set[str] = set()
         self._own_docs: set[tuple[str, str]] = set()
+        # Which world this is (`follows`), and, when made by `with_changes`, which one it was made
+        # from and the documents written since.
+        self.serial = next(_SERIALS)
+        self._follows: tuple[int, dict[str, frozenset[str]]] | None = None
 
     def trial(self) -> World:
         """A throwaway World for a dry run (a form's check, a preview) that copies nothing up front.
@@ -115,7 +124,15 @@ class World:
                 check(data)
         world = World(data)
         world._indexes = {table: index for table, index in self._indexes.items() if table not in written}
+        world._follows = (self.serial, {table: frozenset(ids) for table, ids in written.items()})
         return world
+
+    def follows(self) -> tuple[int, Mapping[str, frozenset[str]]] | None:
+        """The `serial` of the world this one was brought up to date from by `with_changes`, and
+        the ids of the documents written since, by table (the meta table always, with no ids); None
+        for a world read whole. A read model that costs the whole of a big table (the chronicle)
+        can extend the one it built on that world instead of starting again."""
+        return self._follows
 
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
         """The table to write into: in a trial, its own copy, made on the first write."""
@@ -403,3 +420,29 @@ def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
 def _singular(table: str) -> str:
     return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
             "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))
+
+
+def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tuple[Stamp | None, World]:
+    """The save as it is now, with its stamp (taken before the read: a later write differs from it).
+
+    A reader that keeps a world (an app, `yak serve`'s roster) hands back the one it holds and the
+    stamp it was read at: when the save's change journal can say what the writes since then
+    changed (a note: one entry and the meta table), that world is brought up to date from it
+    (`World.with_changes`); anything else, or a journal that does not hold up, is a full read.
+    Applying the journal, like a full read, freezes what it made for the garbage collector
+    (`storage.collector_paused`): the copied tables of a big world are otherwise walked again by
+    every full collection, which then stalls the app's screen as it redraws."""
+    from yak_tui.store.storage import collector_paused
+
+    stamp = save.stamp()
+    if held is not None and stamp is not None and held[0] == stamp:
+        return held
+    if held is not None and held[0] is not None and stamp is not None:
+        changes = save.changes_between(held[0], stamp)
+        if changes is not None:
+            try:
+                with collector_paused():
+                    return stamp, held[1].with_changes(changes)
+            except ValueError:
+                pass
+    return stamp, World(save.read())

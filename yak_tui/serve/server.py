@@ -114,27 +114,25 @@ def ensure_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
 
 # -- roster -----------------------------------------------------------------------------------
 class Roster:
-    """The users table of the save, re-read whenever the file changes (so `yak user add` and
-    `user remove` apply without restarting the server)."""
+    """The users table of the save, followed as the file changes (so `yak user add` and
+    `user remove` apply without restarting the server): brought up to date from the save's change
+    journal when it can say what a write changed, as the apps are (`follow_save`), else read in full."""
 
     def __init__(self, save: Path) -> None:
         from yak_tui.store.storage import WorldFile
 
         self.file = WorldFile(save)
-        self._stamp: tuple[int, ...] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._world: Any = None
         # Logins and the roster watch read from executor threads: the world and its stamp are
         # replaced together, or a stale world could pass for the current one.
         self._lock = threading.Lock()
 
     def world(self) -> Any:
-        from yak_tui.kernel.model import World
+        from yak_tui.kernel.model import follow_save
 
         with self._lock:
-            stamp = self.file.stamp()
-            if self._world is None or stamp != self._stamp:
-                self._world = World(self.file.read())
-                self._stamp = stamp
+            self._stamp, self._world = follow_save(self.file, None if self._world is None else (self._stamp, self._world))
             return self._world
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:

@@ -38,7 +38,9 @@ class CommandWorker(Generic[ResultT]):
     def start(self, job: Callable[[], ResultT]) -> Worker[None]:
         """Run `job` in a thread; any earlier job of this helper is cancelled (its result dropped)."""
         self.cancel()
-        worker: Worker[None] = self.node.run_worker(partial(self._run, job), name=self.group, group=self.group,
+        # The job reaches the thread in a list it is taken from: a finished Worker (Textual keeps it
+        # in reference cycles, which a frozen collector never breaks) then holds no world.
+        worker: Worker[None] = self.node.run_worker(partial(self._run, [job]), name=self.group, group=self.group,
                                                     thread=True, exclusive=True, exit_on_error=False)
         self._newest = worker
         return worker
@@ -49,8 +51,9 @@ class CommandWorker(Generic[ResultT]):
             self._newest.cancel()
             self._newest = None
 
-    def _run(self, job: Callable[[], ResultT]) -> None:
+    def _run(self, jobs: list[Callable[[], ResultT]]) -> None:
         worker = get_current_worker()
+        job = jobs.pop()
         try:
             result = job()
         except BaseException:

@@ -10,6 +10,7 @@ dashboard must paint within twice a bare Textual app's startup).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
@@ -26,7 +27,7 @@ from yak_tui.kernel.audience import (
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.forms import Choice
-from yak_tui.kernel.identity import Identity, identity_label, identity_name
+from yak_tui.kernel.identity import GM, Identity, identity_label, identity_name
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import shown_value
 
@@ -118,11 +119,12 @@ class EntryViews(Sequence[EntryView]):
     Built from entries as stored that `viewer` may see (`seen_entries`); without a viewer, from
     entries already filtered for their reader."""
 
-    def __init__(self, entries: Sequence[dict[str, Any]] = (), viewer: Identity | None = None) -> None:
+    def __init__(self, entries: Sequence[dict[str, Any]] = (), viewer: Identity | None = None,
+                 ids: tuple[str, ...] | None = None) -> None:
         self._entries = entries
         self._viewer = viewer
         self._drawn: dict[int, EntryView] = {}
-        self._ids: tuple[str, ...] | None = None
+        self._ids: tuple[str, ...] | None = ids  # every entry's id, when the caller has them already
         self._positions: dict[str, int] | None = None
 
     def __len__(self) -> int:
@@ -180,34 +182,109 @@ class ChronicleView(NamedTuple):
     total: int  # entries the viewer may see before the filter
 
 
+class _WholeChronicle(NamedTuple):
+    """The GM's whole chronicle on one world, and what the filter bar offers for it: kept for the
+    last two worlds (`_GM_CHRONICLES`, by `World.serial`), so that the world a note later
+    (`World.follows`) extends it by the entries the note added instead of sorting and walking
+    100,000 entries again."""
+
+    table: dict[str, dict[str, Any]]  # that world's chronicle table
+    seen: list[dict[str, Any]]  # every entry as stored, by seq
+    ids: tuple[str, ...]
+    dates: frozenset[tuple[Any, Any]]
+    kinds: frozenset[str]
+    kingdoms: tuple[Choice, ...]
+    characters: tuple[Choice, ...]
+
+
+_GM_CHRONICLES: dict[int, _WholeChronicle] = {}
+_GM_CHRONICLES_KEPT = 2  # worlds: the one shown, and the one before it (the next reload follows the first)
+_GM_CHRONICLES_GUARD = threading.Lock()  # the apps of one process build read models in threads
+
+
+def _choices(world: World, viewer: Identity) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
+    """The kingdoms and characters the filter bar offers the viewer."""
+    kingdoms = tuple(Choice(k, d.get("name", k)) for k, d in sorted(visible_table(world, viewer, "kingdoms").items()))
+    characters = tuple(Choice(c, d.get("name", c)) for c, d in
+                       sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0])))
+    return kingdoms, characters
+
+
+def _whole(world: World, viewer: Identity, seen: list[dict[str, Any]], ids: tuple[str, ...] = (),
+           dates: frozenset[tuple[Any, Any]] = frozenset(), kinds: frozenset[str] = frozenset(),
+           choices: tuple[tuple[Choice, ...], tuple[Choice, ...]] | None = None, walked: int = 0) -> _WholeChronicle:
+    """The chronicle's parts from `seen` (the viewer's entries by seq): the entries past the first
+    `walked` are walked, the `ids`, `dates` and `kinds` of those are given."""
+    more_dates: set[tuple[Any, Any]] = set()
+    more_kinds: set[str] = set()
+    for entry in seen[walked:]:
+        date = entry["date"]
+        more_dates.add((date["year"], date["season"]))
+        more_kinds.add(str(entry.get("kind", "event")))
+    kingdoms, characters = choices or _choices(world, viewer)
+    return _WholeChronicle(table=world.table("chronicle"), seen=seen,
+                           ids=ids + tuple(_entry_id(entry) for entry in seen[walked:]), dates=dates | more_dates,
+                           kinds=kinds | more_kinds, kingdoms=kingdoms, characters=characters)
+
+
+def _gm_chronicle(world: World) -> _WholeChronicle:
+    """The GM's whole chronicle on `world`: extended from the one built on the world it follows
+    when the writes since only added entries (a note, a roll), else built whole."""
+    with _GM_CHRONICLES_GUARD:
+        held = _GM_CHRONICLES.get(world.serial)
+    if held is not None and held.table is world.table("chronicle"):
+        return held
+    built = _gm_chronicle_extended(world) or _whole(world, GM, seen_entries(world, GM))
+    with _GM_CHRONICLES_GUARD:
+        _GM_CHRONICLES[world.serial] = built
+        while len(_GM_CHRONICLES) > _GM_CHRONICLES_KEPT:
+            del _GM_CHRONICLES[next(iter(_GM_CHRONICLES))]
+    return built
+
+
+def _gm_chronicle_extended(world: World) -> _WholeChronicle | None:
+    follows = world.follows()
+    if follows is None:
+        return None
+    serial, written = follows
+    with _GM_CHRONICLES_GUARD:
+        before = _GM_CHRONICLES.get(serial)
+    if before is None:
+        return None
+    table, earlier = world.table("chronicle"), before.table
+    written_ids = written.get("chronicle", frozenset())
+    if len(table) != len(earlier) + len(written_ids) or any(entry_id in earlier for entry_id in written_ids):
+        return None  # an entry edited or removed: the order and the filters' choices may change
+    added = sorted((table[entry_id] for entry_id in written_ids), key=lambda entry: entry.get("seq", 0))
+    if added and before.seen and added[0].get("seq", 0) <= before.seen[-1].get("seq", 0):
+        return None  # not after the last one: its place is somewhere in the middle
+    choices = None if {"kingdoms", "characters"} & written.keys() else (before.kingdoms, before.characters)
+    return _whole(world, GM, before.seen + added, before.ids, before.dates, before.kinds, choices,
+                  walked=len(before.seen))
+
+
 def chronicle_view(world: World, viewer: Identity, season: str | None = None, kingdom: str | None = None,
                    character: str | None = None, kind: str | None = None) -> ChronicleView:
-    """The chronicle as the viewer may see it, narrowed by the filter bar's choices."""
+    """The chronicle as the viewer may see it, narrowed by the filter bar's choices. The GM's, who
+    sees every entry whole, is extended from the last world's when a note only added entries."""
     from yak_tui.kernel.chronicle import ChronicleFilter
 
-    seen = seen_entries(world, viewer)
+    whole = _gm_chronicle(world) if viewer.is_gm else _whole(world, viewer, seen_entries(world, viewer))
+    seen = whole.seen
     chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
     if chosen == ChronicleFilter():
-        matching = seen
+        shown = EntryViews(seen, viewer, whole.ids)
     else:
-        matching = [e for e in seen if chosen.matches(world, redact_entry(viewer, e))]
-    shown = EntryViews(matching, viewer)
+        shown = EntryViews([e for e in seen if chosen.matches(world, redact_entry(viewer, e))], viewer)
     shown.draw_newest(NEWEST_DRAWN)
-    dates: set[tuple[Any, Any]] = set()
-    kinds: set[str] = set()
-    for entry in seen:
-        date = entry["date"]
-        dates.add((date["year"], date["season"]))
-        kinds.add(str(entry.get("kind", "event")))
-    labels = {GameDate.of(int(year), str(season_name)).label() for year, season_name in dates}
+    labels = {GameDate.of(int(year), str(season_name)).label() for year, season_name in whole.dates}
     season_list = sorted(labels, key=lambda label: GameDate.parse(label), reverse=True)
     return ChronicleView(
         entries=shown,
         seasons=tuple(Choice(s, s) for s in season_list),
-        kingdoms=tuple(Choice(k, d.get("name", k)) for k, d in sorted(visible_table(world, viewer, "kingdoms").items())),
-        characters=tuple(Choice(c, d.get("name", c)) for c, d in
-                         sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0]))),
-        kinds=tuple(Choice(k, k) for k in sorted(kinds)),
+        kingdoms=whole.kingdoms,
+        characters=whole.characters,
+        kinds=tuple(Choice(k, k) for k in sorted(whole.kinds)),
         total=len(seen),
     )
 

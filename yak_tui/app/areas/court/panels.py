@@ -323,6 +323,16 @@ class EntriesPanel(Panel):
         self.page = 0
         self.pages = 1
         self.visible_total = 0  # entries the viewer may read before the filters
+        # The options of the page shown, by entry id, with the entry and mark they were made for: a
+        # reload that adds one entry redraws the page with the others' options (their prompt, and
+        # the height the list measured for it) as they were, and builds and measures the new one only.
+        self._options: dict[str, tuple[views.EntryView, bool, Option]] = {}
+
+    def _option(self, entry: views.EntryView, selected: bool) -> Option:
+        made = self._options.get(entry.id)
+        if made is not None and made[0] == entry and made[1] == selected:
+            return made[2]
+        return Option(entry_prompt(entry, selected), id=entry.id)
 
     def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(),
              page: int | None = None) -> None:
@@ -337,8 +347,10 @@ class EntriesPanel(Panel):
         self.page = min(max(0, self.page if page is None else page), self.pages - 1)
         newest = count - 1 - self.page * PAGE_SIZE  # only this page's entries are drawn
         shown = [view.entries[position] for position in range(newest, max(-1, newest - PAGE_SIZE), -1)]
+        options = [self._option(e, e.id in selected) for e in shown]
+        self._options = {e.id: (e, e.id in selected, option) for e, option in zip(shown, options, strict=True)}
         listing.clear_options()
-        listing.add_options([Option(entry_prompt(e, e.id in selected), id=e.id) for e in shown])
+        listing.add_options(options)
         if highlighted is not None and any(e.id == highlighted for e in shown):
             listing.highlighted = listing.get_option_index(highlighted)
         elif shown:
@@ -354,7 +366,9 @@ class EntriesPanel(Panel):
     def mark(self, entry_id: str, selected: bool) -> None:
         """Mark (or unmark) an entry as selected, and move on to the next one."""
         listing = self.query_one("#entries", OptionList)
-        listing.replace_option_prompt(entry_id, entry_prompt(self.entries.by_id(entry_id), selected))
+        entry = self.entries.by_id(entry_id)
+        listing.replace_option_prompt(entry_id, entry_prompt(entry, selected))
+        self._options[entry_id] = (entry, selected, listing.get_option(entry_id))
         if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
             listing.highlighted += 1
 
