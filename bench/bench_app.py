@@ -146,6 +146,26 @@ def record_listing(palette: Any) -> None:
     palette._refresh_command_list = recorded
 
 
+class Lateness:
+    """A 10 ms timer on the app's event loop and how late each tick ran: the loop's stalls."""
+
+    def __init__(self, app: Any) -> None:
+        self.ticks: list[tuple[float, float]] = []  # (when the tick was due, how late it ran)
+        self._due = time.perf_counter() + 0.01
+        self._timer = app.set_interval(0.01, self._tick)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.ticks.append((self._due, now - self._due))
+        self._due = now + 0.01
+
+    def stop(self) -> None:
+        self._timer.stop()
+
+    def longest(self, after: float = float("-inf"), until: float = float("inf")) -> float:
+        return max((late for due, late in self.ticks if after < due <= until), default=0.0)
+
+
 def median(values: list[float]) -> float:
     return sorted(values)[len(values) // 2]
 
@@ -199,9 +219,7 @@ async def in_app(path: Path) -> dict[str, float]:
         # lateness) until the palette lists the hits of the third, and each letter's time to its hits.
         await settle(pilot)
         record_listing(app.screen)
-        lateness.clear()
-        expected[0] = time.perf_counter() + 0.01
-        timer = app.set_interval(0.01, tick)
+        stalls = Lateness(app)
         answers, cpu = [], time.process_time()
         for count in range(1, len(TYPED) + 1):
             clock.arm(lambda typed=TYPED[:count]: palette_answered(app, typed))
@@ -209,8 +227,8 @@ async def in_app(path: Path) -> dict[str, float]:
             await pilot.press(TYPED[count - 1])
             await wait_for(pilot, lambda: clock.at is not None, what="the palette's hits")
             answers.append(clock.at - start)  # type: ignore[operator]
-        timer.stop()
-        figures[f"palette: longest stall while typing {TYPED!r}"] = max(lateness, default=0.0)
+        stalls.stop()
+        figures[f"palette: longest stall while typing {TYPED!r}"] = stalls.longest()
         figures[f"palette: slowest letter of {TYPED!r} to its hits listed"] = max(answers)
         figures[f"palette: typing {TYPED!r} (CPU of this process)"] = time.process_time() - cpu
         # Close it and let it settle: an app leaving with the palette still gathering can raise.
@@ -231,14 +249,6 @@ async def reload_stall(app: Any, pilot: Any, path: Path, own: bool) -> dict[str,
     from yak_tui.kernel.identity import GM
     from yak_tui.store.storage import WorldFile
 
-    lateness: list[tuple[float, float]] = []  # (when the tick was due, how late it ran)
-    expected = [time.perf_counter() + 0.01]
-
-    def tick() -> None:
-        now = time.perf_counter()
-        lateness.append((expected[0], now - expected[0]))
-        expected[0] = now + 0.01
-
     noticed: list[float] = []  # when the app's poll saw the new save and started its reload
     reload_world = app.reload_world
 
@@ -247,7 +257,7 @@ async def reload_stall(app: Any, pilot: Any, path: Path, own: bool) -> dict[str,
         reload_world()
 
     app.reload_world = reload_noted
-    timer = app.set_interval(0.01, tick)
+    stalls = Lateness(app)
     version = app.world_version
     start = time.perf_counter()
     if own:
@@ -259,15 +269,13 @@ async def reload_stall(app: Any, pilot: Any, path: Path, own: bool) -> dict[str,
     await wait_for(pilot, lambda: app.world_version > version and not loading(app.screen), what="reload")
     await pilot.pause()
     end = time.perf_counter()
-    timer.stop()
+    stalls.stop()
     app.reload_world = reload_world
     reloaded = noticed[0] if noticed else written  # both writes go round the poll (the bench's is no dialog)
     return {"chronicle redrawn after the writer finished": end - written, "write to chronicle redrawn": end - start,
             "chronicle redrawn after the poll saw the write (reload, read model, paint)": end - reloaded,
-            "longest stall while the note was written": max((late for due, late in lateness if due <= written),
-                                                            default=0.0),
-            "longest stall during reload and redraw": max((late for due, late in lateness if due > written),
-                                                          default=0.0)}
+            "longest stall while the note was written": stalls.longest(until=written),
+            "longest stall during reload and redraw": stalls.longest(after=written)}
 
 
 async def hello_palette() -> float:
