@@ -72,3 +72,17 @@ class Table:
 def table(tmp_path: Path) -> Table:
     """A fresh copy of the demo world Elbreth in `saves/world.json` under the test's own directory."""
     return Table(create_world(tmp_path / "saves" / "world.json"))
+
+
+def counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
+    """From now on, the path of every full read of a save (`WorldFile.read`), in order: a reader
+    that follows the change journal makes none."""
+    reads: list[Path] = []
+    real = WorldFile.read
+
+    def counting(self: WorldFile) -> Any:
+        reads.append(self.path)
+        return real(self)
+
+    monkeypatch.setattr(WorldFile, "read", counting)
+    return reads

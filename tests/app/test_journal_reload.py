@@ -10,24 +10,13 @@ from typing import Any
 import orjson
 import pytest
 from app_helpers import make_app, settle, wait_for
+from yak_plugin import counting_full_reads
 
 from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.main import SharedReads
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.identity import GM
 from yak_tui.store.storage import WorldFile
-
-
-def _counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    reads: list[Path] = []
-    real = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(self.path)
-        return real(self)
-
-    monkeypatch.setattr(WorldFile, "read", counting)
-    return reads
 
 
 def _data(world: Any) -> bytes:
@@ -39,7 +28,7 @@ async def test_an_app_applies_an_outside_note_from_the_journal_and_shows_it(
     app = make_app(save_path, poll_interval=0.05)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        reads = _counting_full_reads(monkeypatch)
+        reads = counting_full_reads(monkeypatch)
         revision = int(app.world.meta.get("revision", 0)) + 1
         run_command(WorldFile(save_path), GM, "note", {"text": "JOURNAL-NOTE for the open app"})
 
@@ -62,7 +51,7 @@ def test_a_journal_that_does_not_hold_up_is_a_full_read_with_the_same_world(
     shared.read(save)
     run_command(save, GM, "note", {"text": "JOURNAL-NOTE spoilt"})
     save.journal.write_bytes(journal)
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     _, world = shared.read(save)
     assert reads == [save.path]
     assert any("JOURNAL-NOTE" in entry["text"] for entry in world.data["chronicle"].values())
@@ -78,7 +67,7 @@ def test_a_journal_document_that_fails_validation_is_a_full_read(
     chronicle = journal["entries"][-1]["docs"]["chronicle"]
     chronicle[next(iter(chronicle))]["text"] = 5  # not text
     save.journal.write_bytes(orjson.dumps(journal))
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     _, world = shared.read(save)
     assert reads == [save.path]
     assert _data(world) == _data(type(world)(save.read()))

@@ -6,28 +6,15 @@ collector's sight as a full read's is; no journal is a full read."""
 from __future__ import annotations
 
 import gc
-from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
+from yak_plugin import counting_full_reads
 
 from yak_tui.kernel.commands import run_command
 from yak_tui.kernel.identity import GM
 from yak_tui.kernel.model import World, follow_save
 from yak_tui.store.storage import WorldFile
-
-
-def _counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    reads: list[Path] = []
-    real = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(self.path)
-        return real(self)
-
-    monkeypatch.setattr(WorldFile, "read", counting)
-    return reads
 
 
 def _bytes(world: World) -> bytes:
@@ -36,7 +23,7 @@ def _bytes(world: World) -> bytes:
 
 def test_an_unchanged_save_is_the_world_held(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
     held = follow_save(save, None)
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     assert follow_save(save, held) is held
     assert reads == []
 
@@ -45,7 +32,7 @@ def test_a_note_is_applied_from_the_journal_and_kept_out_of_the_collectors_sight
         save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
     held = follow_save(save, None)
     run_command(save, GM, "note", {"text": "FOLLOW-NOTE from another process"})
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     stamp, world = follow_save(save, held)
     # The copied chronicle table is frozen (as a full read's tables are): no full collection walks it.
     # Looked at first: a full read (below) freezes whatever is alive then.
@@ -61,7 +48,7 @@ def test_without_a_journal_it_is_a_full_read(save: WorldFile, monkeypatch: pytes
     held = follow_save(save, None)
     run_command(save, GM, "note", {"text": "FOLLOW-NOTE unjournalled"})
     save.journal.unlink()
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     _, world = follow_save(save, held)
     assert reads == [save.path]
     assert any(entry["text"] == "FOLLOW-NOTE unjournalled" for entry in world.table("chronicle").values())

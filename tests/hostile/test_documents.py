@@ -53,21 +53,27 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX
 DOCUMENTS = [(table, doc_id) for table, docs in sorted(DEMO.items()) for doc_id in sorted(docs)]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(DOCUMENTS), st.data())
-def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], data: st.DataObject) -> None:
-    table, doc_id = where
-    doc: Any = copy.deepcopy(DEMO[table][doc_id])
-    # Replace one field (or one nested value) with any JSON value, or drop it.
+def _mutated(data: st.DataObject, original: dict[str, Any], values: st.SearchStrategy[Any]) -> tuple[Any, list[Any]]:
+    """A copy of `original` with one field (or one nested value) replaced by a drawn value, or
+    dropped; and the path to it."""
+    doc: Any = copy.deepcopy(original)
     target = doc
     path = [data.draw(st.sampled_from(sorted(doc)))]
     while isinstance(target[path[-1]], (dict, list)) and target[path[-1]] and data.draw(st.booleans()):
         target = target[path[-1]]
         path.append(data.draw(st.sampled_from(sorted(target) if isinstance(target, dict) else range(len(target)))))
     if data.draw(st.booleans()) or not isinstance(target, dict):
-        target[path[-1]] = data.draw(JSON)
+        target[path[-1]] = data.draw(values)
     else:
         del target[path[-1]]
+    return doc, path
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(DOCUMENTS), st.data())
+def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], data: st.DataObject) -> None:
+    table, doc_id = where
+    doc, path = _mutated(data, DEMO[table][doc_id], JSON)
     fast = FAST_CHECKS[table](doc)
     schema = SCHEMAS[table].fields
     slow = fields_problem(schema, doc)
@@ -100,16 +106,7 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
     from yak_tui.kernel.validation import explain_document, validate_document, validate_written
 
     table, doc_id = where
-    doc: Any = copy.deepcopy(DEMO[table][doc_id])
-    target = doc
-    path = [data.draw(st.sampled_from(sorted(doc)))]
-    while isinstance(target[path[-1]], (dict, list)) and target[path[-1]] and data.draw(st.booleans()):
-        target = target[path[-1]]
-        path.append(data.draw(st.sampled_from(sorted(target) if isinstance(target, dict) else range(len(target)))))
-    if data.draw(st.booleans()) or not isinstance(target, dict):
-        target[path[-1]] = data.draw(WRITTEN)
-    else:
-        del target[path[-1]]
+    doc, path = _mutated(data, DEMO[table][doc_id], WRITTEN)
     if data.draw(st.booleans()):
         doc[data.draw(st.text(min_size=1, max_size=4).filter(lambda k: k not in SCHEMAS[table].fields))] = \
             data.draw(WRITTEN)

@@ -7,10 +7,10 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import asyncssh
 import pytest
+from yak_plugin import counting_full_reads
 
 from yak_tui.kernel.demo import create_world
 from yak_tui.serve.server import Roster
@@ -33,17 +33,6 @@ def _key(tmp_path: Path) -> tuple[Path, str]:
     return path, key.get_fingerprint("sha256")
 
 
-def _counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    reads: list[Path] = []
-    real = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(self.path)
-        return real(self)
-
-    monkeypatch.setattr(WorldFile, "read", counting)
-    return reads
-
 
 @pytest.fixture()
 def save(tmp_path: Path) -> WorldFile:
@@ -55,7 +44,7 @@ def test_a_seat_added_and_removed_by_another_process_is_seen_from_the_journal(
     roster = Roster(save.path)
     key, fingerprint = _key(tmp_path)
     assert roster.lookup(fingerprint) == (None, "unknown key")
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
 
     _yak(save, "user", "add", "mirela", "--identity", "king:varos", "--key", str(key))
     user, reason = roster.lookup(fingerprint)
@@ -79,7 +68,7 @@ def test_when_the_journal_cannot_say_the_roster_reads_the_save_in_full(
         save.journal.unlink()
     else:
         save.journal.write_bytes(b"not json")
-    reads = _counting_full_reads(monkeypatch)
+    reads = counting_full_reads(monkeypatch)
     user, reason = roster.lookup(fingerprint)
     assert reason == "" and user is not None and user.name == "mirela"
     assert reads == [save.path]

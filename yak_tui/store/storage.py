@@ -49,6 +49,20 @@ JOURNAL_KEEP = 8  # writes the change journal remembers
 JOURNAL_MAX_DOCS = 1000
 
 
+def _replace_sidecar(target: Path, payload: bytes) -> None:
+    """Replace a file beside the save (the journal, the vouch) in one step: written to a temp file
+    the sweep knows (`.<name>.*.tmp`), then renamed over it. Not fsynced: losing one only means a
+    full read."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+        os.replace(tmp_name, target)
+    except BaseException:
+        os.unlink(tmp_name)
+        raise
+
+
 def journal_worthy(changed: Mapping[str, list[str]]) -> bool:
     """Whether a write that changed these documents goes into the change journal."""
     return sum(map(len, changed.values())) <= JOURNAL_MAX_DOCS
@@ -422,15 +436,7 @@ class WorldFile:
                 earlier = []
             chained = bool(earlier) and isinstance(earlier[-1], dict) and earlier[-1].get("after") == list(before)
             entries = [*earlier[-(JOURNAL_KEEP - 1):], entry] if chained else [entry]
-            payload = orjson.dumps({"entries": entries})
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.journal.name}.", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
-                os.replace(tmp_name, self.journal)
-            except BaseException:
-                os.unlink(tmp_name)
-                raise
+            _replace_sidecar(self.journal, orjson.dumps({"entries": entries}))
         except (OSError, TypeError, orjson.JSONEncodeError):
             try:
                 self.journal.unlink(missing_ok=True)
@@ -648,14 +654,7 @@ class WorldFile:
         never landed, which no read trusts). Best effort: one not written is removed."""
         payload = orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": _vouched_rules()})
         try:
-            fd, tmp_name = tempfile.mkstemp(prefix=f".{self.vouch.name}.", suffix=".tmp", dir=self.path.parent)
-            try:
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(payload)
-                os.replace(tmp_name, self.vouch)
-            except BaseException:
-                os.unlink(tmp_name)
-                raise
+            _replace_sidecar(self.vouch, payload)
         except OSError:
             drop_vouch(self.path)
 
