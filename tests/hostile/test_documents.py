@@ -53,6 +53,38 @@ JSON = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX
 DOCUMENTS = [(table, doc_id) for table, docs in sorted(DEMO.items()) for doc_id in sorted(docs)]
 
 
+def _verdict(check: Any, table: str, doc_id: str, doc: Any) -> str | None:
+    """What `check` says of the document: None, or the words of its refusal."""
+    try:
+        check(table, doc_id, doc)
+    except DocumentError as error:
+        return str(error)
+    return None
+
+
+def _by_kind(spec: Field) -> st.SearchStrategy[Any]:
+    """Values shaped like `spec` (a date, a table, a list of its items...) with anything a command
+    might write inside, faithful to JSON or not."""
+    from yak_tui.kernel.documents import DATE, RECORD, SEASON_CHOICES
+
+    if spec.kind == DATE:
+        return st.fixed_dictionaries({"year": st.integers(-(2**70), 2**70) | WRITTEN,
+                                      "season": st.sampled_from(SEASON_CHOICES) | WRITTEN},
+                                     optional={"extra": WRITTEN})
+    if spec.kind == MAP:
+        assert spec.values is not None
+        keys = st.text(max_size=4) | st.integers(0, 3) | st.sampled_from(sorted(spec.choices or ("k",)))
+        return st.dictionaries(keys, _by_kind(spec.values) | WRITTEN, max_size=3)
+    if spec.kind == LIST:
+        assert spec.items is not None
+        return st.lists(_by_kind(spec.items) | WRITTEN, max_size=3)
+    if spec.kind == RECORD:
+        fields = spec.fields or {}
+        return st.fixed_dictionaries({}, optional={**{name: _by_kind(inner) for name, inner in fields.items()},
+                                                   "extra": WRITTEN})
+    return WRITTEN
+
+
 def _mutated(data: st.DataObject, original: dict[str, Any], values: st.SearchStrategy[Any]) -> tuple[Any, list[Any]]:
     """A copy of `original` with one field (or one nested value) replaced by a drawn value, or
     dropped; and the path to it."""
@@ -89,7 +121,10 @@ def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], d
 
 # What a command may put in a document: JSON and what JSON cannot hold faithfully.
 UNFAITHFUL = st.sampled_from([float("nan"), float("inf"), -float("inf"), 2**64, -(2**63) - 1, (1, 2), {1: "a"},
-                              {"k": float("nan")}, [float("inf")], b"bytes", {("t",): 1}])
+                              {"k": float("nan")}, [float("inf")], b"bytes", {("t",): 1},
+                              {"year": 2**70, "season": "Spring"},  # a date: a year beyond 64 bits
+                              {"year": 312, "season": "Spring", "note": float("nan")},  # a date, an odd extra
+                              {"a": 1, 2: "b"}, [{"k": [2**65]}]])
 WRITTEN = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX)
                        | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5) | UNFAITHFUL,
                        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
@@ -101,8 +136,9 @@ WRITTEN = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_
 @given(st.sampled_from(DOCUMENTS), st.data())
 def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refuses_it(
         where: tuple[str, str], data: st.DataObject) -> None:
-    """`validate_document` (and `validate_written`) take the compiled predicate and `json_faithful`
-    for a quick yes; their verdict, and the words of a refusal, are the explaining checker's."""
+    """`validate_document` (and `validate_written`) take the strict compiled predicate
+    (`WRITE_CHECKS`) for a quick yes; their verdict, and the words of a refusal, are the explaining
+    checker's."""
     from yak_tui.kernel.validation import explain_document, validate_document, validate_written
 
     table, doc_id = where
@@ -111,13 +147,69 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
         doc[data.draw(st.text(min_size=1, max_size=4).filter(lambda k: k not in SCHEMAS[table].fields))] = \
             data.draw(WRITTEN)
 
-    def verdict(check: Any) -> str | None:
-        try:
-            check(table, doc_id, doc)
-        except DocumentError as error:
-            return str(error)
-        return None
+    if data.draw(st.booleans()):  # a field of the schema (present in the demo or not), by its kind
+        name = data.draw(st.sampled_from(sorted(SCHEMAS[table].fields)))
+        doc[name] = data.draw(_by_kind(SCHEMAS[table].fields[name]))
 
-    explained = verdict(explain_document)
-    assert verdict(validate_written) == explained, (table, doc_id, path)
-    assert verdict(validate_document) == explained, (table, doc_id, path)
+    explained = _verdict(explain_document, table, doc_id, doc)
+    assert _verdict(validate_written, table, doc_id, doc) == explained, (table, doc_id, path)
+    assert _verdict(validate_document, table, doc_id, doc) == explained, (table, doc_id, path)
+
+
+# Shapes a command might write where the schema leaves values open or keyed by free text.
+ODD_VALUES: list[Any] = [float("nan"), float("inf"), 2**64, (1, 2), b"x", {1: "a"}, {1: 2}, {"k": float("nan")},
+                         {"k": [2**65]}, {"year": 2**70, "season": "Spring"},
+                         {"year": 312, "season": "Spring", "note": float("inf")}, [float("nan")], "text", 3, None]
+
+
+def _open_fields(fields: dict[str, Field], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Paths of the fields whose values the schema keys by free text, leaves open or dates."""
+    from yak_tui.kernel.documents import DATE, JSON, RECORD
+
+    found = []
+    for name, spec in fields.items():
+        here = (*path, name)
+        if spec.kind in (MAP, JSON, DATE):
+            found.append(here)
+        if spec.kind == RECORD and spec.fields:
+            found += _open_fields(spec.fields, here)
+    return found
+
+
+def test_every_open_field_of_every_table_is_refused_as_the_explaining_checker_refuses_it(table: Any) -> None:
+    """Each table's documents as a season of commands writes them (every table has one), each field
+    the schema leaves open (a table of anything, a date, free JSON) set to shapes JSON cannot hold
+    faithfully and to plain ones: `validate_document` says what the explaining checker says."""
+    import asyncssh
+
+    from yak_tui.kernel.dice import ScriptedDice
+    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.model import World
+    from yak_tui.kernel.session import advance_season
+    from yak_tui.kernel.validation import explain_document, validate_document
+
+    key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
+    table.run("gm", "user-add", name="corvin", identity="player:corvin", key=key)
+    table.run("gm", "note", text="a note")
+    table.run("gm", "roll", dice=[4], reason="Storm the gate", modifier="1")
+    table.run("player:silas", "spy-order", mission="create-security-breach", target="elbreth")
+    table.run("gm", "season-deadline", at="2026-12-07 20:00")
+    advance_season(table.save, Identity.parse("gm"), ScriptedDice([3] * 40))
+    world = World(table.save.read())
+    checked = 0
+    for name, schema in sorted(SCHEMAS.items()):
+        docs = world.data.get(name) or {}
+        if not docs:
+            continue
+        doc_id, base = next(iter(sorted(docs.items())))
+        for path in _open_fields(schema.fields):
+            for odd in ODD_VALUES:
+                doc = copy.deepcopy(base)
+                target = doc
+                for step in path[:-1]:
+                    target = target.setdefault(step, {}) if isinstance(target.get(step), dict) else target
+                target[path[-1]] = odd
+                assert (_verdict(validate_document, name, doc_id, doc)
+                        == _verdict(explain_document, name, doc_id, doc)), (name, path, odd)
+                checked += 1
+    assert checked > 100

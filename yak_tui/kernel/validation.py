@@ -5,7 +5,7 @@ Loading runs on every process start over worlds of tens of megabytes, so each ta
 compiled once (when the table is first checked) into a plain Python predicate (type checks only,
 no allocation) that accepts a valid document quickly; only a document it rejects is walked again
 by the explaining checker, which names the table, the id and the field. Writes use the explaining
-checker's verdict (the predicate and `json_faithful` say yes, the explaining checker words a refusal)
+checker's verdict (a strict compiled predicate says yes, the explaining checker words a refusal)
 and also refuse what JSON cannot hold faithfully: NaN and infinities (orjson would write them as
 null), integers beyond 64 bits, and keys that are not text.
 """
@@ -217,11 +217,11 @@ def fields_problem(fields: Mapping[str, Field], doc: dict[str, Any], path: str =
 def validate_document(table: str, doc_id: str | None, doc: Any, source: str | None = None) -> None:
     """Raise DocumentError unless `doc` is a valid, JSON-faithful document of `table`.
 
-    The schema's compiled predicate and `json_faithful` together accept what the explaining checker
-    does (tests/hostile/test_documents.py), so they give the quick yes; the explaining checker runs
-    only to word a refusal. A year start writes tens of thousands of documents."""
-    if (table in SCHEMAS and (table != META or doc_id == META_ID) and FAST_CHECKS[table](doc)
-            and json_faithful(doc)):
+    The schema's strict compiled predicate (`WRITE_CHECKS`: the schema and `json_faithful` where the
+    schema leaves values open) accepts what the explaining checker does (tests/hostile/
+    test_documents.py), so it gives the quick yes; the explaining checker runs only to word a
+    refusal. A year start writes tens of thousands of documents."""
+    if table in SCHEMAS and (table != META or doc_id == META_ID) and WRITE_CHECKS[table](doc):
         return
     explain_document(table, doc_id, doc, source)
 
@@ -251,12 +251,18 @@ def validate_written(table: str, doc_id: str, doc: Any) -> None:
 # -- compiled fast predicates --------------------------------------------------------------------
 
 class _Compiler:
-    """Turns field specs into the source of small predicates; `env` holds what they refer to."""
+    """Turns field specs into the source of small predicates; `env` holds what they refer to.
 
-    def __init__(self) -> None:
+    `strict`: the predicate also refuses what JSON cannot hold faithfully (`json_faithful`), as
+    the explaining checker does: for documents a command writes. A loaded save needs no such
+    check (orjson reads only plain JSON), so its predicate skips the walk."""
+
+    def __init__(self, strict: bool = False) -> None:
         self.env: dict[str, Any] = {"_LO": INT64_MIN, "_HI": INT64_MAX,
-                                    "_SEASONS": tuple(SEASON_CHOICES)}
+                                    "_SEASONS": tuple(SEASON_CHOICES), "_faithful": json_faithful,
+                                    "_TEXT_ONLY": _TEXT_ONLY}
         self.count = 0
+        self.strict = strict
 
     def name(self, prefix: str, value: Any) -> str:
         self.count += 1
@@ -268,7 +274,7 @@ class _Compiler:
         """A Python expression, true when the present value `v` matches `spec`."""
         kind = spec.kind
         if kind == JSON:
-            return "True"
+            return f"_faithful({v})" if self.strict else "True"
         if kind == TEXT:
             test = f"type({v}) is str"
             if spec.choices:
@@ -281,6 +287,8 @@ class _Compiler:
             test = f"((type({v}) is int and _LO <= {v} <= _HI) or (type({v}) is float and {v} - {v} == 0.0))"
         elif kind == DATE:
             test = f"type({v}) is dict and type({v}['year']) is int and {v}['season'] in _SEASONS"
+            if self.strict:
+                test += f" and _faithful({v})"
         elif kind == LIST:
             assert spec.items is not None
             item = self.function(spec.items)
@@ -288,10 +296,11 @@ class _Compiler:
         elif kind == MAP:
             assert spec.values is not None
             if spec.values.kind == JSON:
-                test = f"type({v}) is dict"
+                test = f"type({v}) is dict" + (f" and _faithful({v})" if self.strict else "")
             else:
                 item = self.function(spec.values)
-                test = f"type({v}) is dict and (not {v} or all(map({item}, {v}.values())))"
+                keys = f"set(map(type, {v})) <= _TEXT_ONLY and " if self.strict else ""
+                test = f"type({v}) is dict and (not {v} or ({keys}all(map({item}, {v}.values()))))"
             if spec.choices:
                 test += f" and {self.name('k', frozenset(spec.choices))}.issuperset({v})"
         elif kind == RECORD:
@@ -328,7 +337,12 @@ class _Compiler:
             else:
                 lines += [f"        if {field_name!r} in d:", f"            v = d[{field_name!r}]", "    " + test,
                           "                return False"]
-        if not fields:
+        if self.strict:  # the other fields: text keys and plain JSON, as `fields_problem` says
+            known = self.name("n", frozenset(fields))
+            lines += ["        for k in d:",
+                      f"            if k not in {known} and (type(k) is not str or not _faithful(d[k])):",
+                      "                return False"]
+        elif not fields:
             lines.append("        pass")
         lines += ["    except KeyError:", "        return False", "    return True"]
         return "\n".join(lines) + "\n"
@@ -345,9 +359,9 @@ class _FastChecks(dict[str, Callable[[Any], bool]]):
     them all cost every process about 12 ms at import, also those that read no save, and a save's
     empty tables need none. `FAST_CHECKS[table]` for a table no schema describes is a KeyError."""
 
-    def __init__(self) -> None:
+    def __init__(self, strict: bool = False) -> None:
         super().__init__()
-        self._compiler = _Compiler()
+        self._compiler = _Compiler(strict)
         self._lock = threading.Lock()  # the app reads saves in worker threads
 
     def __missing__(self, table: str) -> Callable[[Any], bool]:
@@ -359,6 +373,7 @@ class _FastChecks(dict[str, Callable[[Any], bool]]):
 
 
 FAST_CHECKS = _FastChecks()
+WRITE_CHECKS = _FastChecks(strict=True)  # a written document: the schema and what JSON holds faithfully
 
 
 def _is_document(doc: Any) -> bool:
