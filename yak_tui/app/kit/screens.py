@@ -217,7 +217,10 @@ _WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 
 
 def screen_classes() -> list[type[Screen[Any]]]:
-    """The main screens' classes, imported (each module once per process)."""
+    """The main screens' classes, imported (each module once per process), and the read models of
+    their areas (an area loads them when first used: kernel/lazy.py)."""
+    for module, _, _, _ in SCREENS.values():
+        importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}.read")
     return [getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls) for module, cls, _, _ in SCREENS.values()]
 
 

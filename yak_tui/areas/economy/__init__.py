@@ -28,6 +28,8 @@ State kept by the economy (for the screens):
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from yak_tui.areas.economy import (
     academies,
     business,
@@ -59,40 +61,6 @@ from yak_tui.areas.economy.business import (
 )
 from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
 from yak_tui.areas.economy.market import province_prices
-from yak_tui.areas.economy.read import (
-    AcademyLine,
-    BusinessDetail,
-    BusinessLine,
-    ExpandPreview,
-    GoodPrice,
-    Goods,
-    HirePreview,
-    LedgerLine,
-    Lending,
-    MarketBoard,
-    ProducePreview,
-    ProvinceInfo,
-    RivalOdds,
-    Route,
-    SectorLine,
-    SpecialistLine,
-    academy_lines,
-    action_route,
-    business_detail,
-    debtor_choices,
-    expand_help,
-    expand_preview,
-    hire_help,
-    hire_preview,
-    ledger_lines,
-    lending_preview,
-    lending_requirement,
-    market_board,
-    produce_preview,
-    production_help,
-    province_info,
-    specialist_lines,
-)
 from yak_tui.areas.economy.rules import sailor_slave_price, sailors_per_ship
 from yak_tui.areas.economy.specialists import (
     add_specialists,
@@ -102,9 +70,81 @@ from yak_tui.areas.economy.specialists import (
     take_specialists,
     trained_this_year,
 )
+from yak_tui.kernel.lazy import lazy_exports
 
 # The modules that register commands, steps and checks (imported above for that alone).
 REGISTERING_MODULES = (business, market, credit, specialists, academies, engineers, missionaries, year_start, cli)
+
+if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+    from yak_tui.areas.economy.read import (
+        AcademyLine,
+        BusinessDetail,
+        BusinessLine,
+        ExpandPreview,
+        GoodPrice,
+        Goods,
+        HirePreview,
+        LedgerLine,
+        Lending,
+        MarketBoard,
+        ProducePreview,
+        ProvinceInfo,
+        RivalOdds,
+        Route,
+        SectorLine,
+        SpecialistLine,
+        academy_lines,
+        action_route,
+        business_detail,
+        debtor_choices,
+        expand_help,
+        expand_preview,
+        hire_help,
+        hire_preview,
+        ledger_lines,
+        lending_preview,
+        lending_requirement,
+        market_board,
+        produce_preview,
+        production_help,
+        province_info,
+        specialist_lines,
+    )
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.economy.read", [
+    "AcademyLine",
+    "BusinessDetail",
+    "BusinessLine",
+    "ExpandPreview",
+    "GoodPrice",
+    "Goods",
+    "HirePreview",
+    "LedgerLine",
+    "Lending",
+    "MarketBoard",
+    "ProducePreview",
+    "ProvinceInfo",
+    "RivalOdds",
+    "Route",
+    "SectorLine",
+    "SpecialistLine",
+    "academy_lines",
+    "action_route",
+    "business_detail",
+    "debtor_choices",
+    "expand_help",
+    "expand_preview",
+    "hire_help",
+    "hire_preview",
+    "ledger_lines",
+    "lending_preview",
+    "lending_requirement",
+    "market_board",
+    "produce_preview",
+    "production_help",
+    "province_info",
+    "specialist_lines",
+])
 
 __all__ = [
     "ACADEMY_INTERFERENCE",

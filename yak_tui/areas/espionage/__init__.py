@@ -2,6 +2,10 @@
 their effects. Importing the package registers its commands, year-start steps and the
 `yak resolve spy` check; front ends and other areas use only the names below."""
 
+from typing import TYPE_CHECKING
+
+from yak_tui.kernel.lazy import lazy_exports
+
 # Registration order: the year-start steps import the court's commands first (as the one
 # espionage module did before), then the commands, then the `yak resolve spy` check.
 # isort: off
@@ -10,24 +14,43 @@ from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (regist
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
 # isort: on
 from yak_tui.areas.espionage.kinds import KINDS, MissionKind
-from yak_tui.areas.espionage.read import (
-    FAMILY_LABELS,
-    BoardView,
-    Choice,
-    DialogOdds,
-    EffectLine,
-    MissionLine,
-    OrderLine,
-    board_view,
-    field_options,
-    mission_dialog_odds,
-    mission_lines,
-    mission_needs,
-    order_odds,
-    target_choices,
-)
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
 from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
+
+if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+    from yak_tui.areas.espionage.read import (
+        FAMILY_LABELS,
+        BoardView,
+        Choice,
+        DialogOdds,
+        EffectLine,
+        MissionLine,
+        OrderLine,
+        board_view,
+        field_options,
+        mission_dialog_odds,
+        mission_lines,
+        mission_needs,
+        order_odds,
+        target_choices,
+    )
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.espionage.read", [
+    "FAMILY_LABELS",
+    "BoardView",
+    "Choice",
+    "DialogOdds",
+    "EffectLine",
+    "MissionLine",
+    "OrderLine",
+    "board_view",
+    "field_options",
+    "mission_dialog_odds",
+    "mission_lines",
+    "mission_needs",
+    "order_odds",
+    "target_choices",
+])
 
 __all__ = [
     "FAMILY_LABELS",

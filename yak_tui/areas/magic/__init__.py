@@ -4,24 +4,45 @@ Importing this package registers its commands (`commands`) and its `yak resolve 
 (`cli`). Front ends and other areas use the names below.
 """
 
+from typing import TYPE_CHECKING
+
 from yak_tui.areas.magic import cli, commands  # noqa: F401  (registers)
 from yak_tui.areas.magic.commands import stage_odds
-from yak_tui.areas.magic.read import (
-    STAGE_TITLES,
-    CasterRow,
-    CastSetup,
-    Preview,
-    band_tone,
-    carry_tone,
-    cast_setup,
-    casters,
-    effect_tone,
-    pending_lines,
-    preview,
-    retone,
-    stage_odds_rows,
-)
 from yak_tui.areas.magic.rules import STAGES
+from yak_tui.kernel.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+    from yak_tui.areas.magic.read import (
+        STAGE_TITLES,
+        CasterRow,
+        CastSetup,
+        Preview,
+        band_tone,
+        carry_tone,
+        cast_setup,
+        casters,
+        effect_tone,
+        pending_lines,
+        preview,
+        retone,
+        stage_odds_rows,
+    )
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.magic.read", [
+    "STAGE_TITLES",
+    "CasterRow",
+    "CastSetup",
+    "Preview",
+    "band_tone",
+    "carry_tone",
+    "cast_setup",
+    "casters",
+    "effect_tone",
+    "pending_lines",
+    "preview",
+    "retone",
+    "stage_odds_rows",
+])
 
 __all__ = [
     "STAGES",

@@ -4,35 +4,69 @@ Importing this package registers its commands (`commands`) and its `yak resolve 
 relocate-discovery` checks (`cli`). Front ends and other areas use the names below.
 """
 
+from typing import TYPE_CHECKING
+
 from yak_tui.areas.nobles import cli, commands  # noqa: F401  (registers)
-from yak_tui.areas.nobles.read import (
-    KINGDOM_PALETTE,
-    PC_GLYPHS,
-    STATES,
-    Claim,
-    Commander,
-    CommandOdds,
-    HexCell,
-    MapView,
-    MovePreview,
-    Place,
-    ProvinceLabel,
-    RelocateCell,
-    RelocateView,
-    TargetsView,
-    commander_of,
-    commanders,
-    describe,
-    distance,
-    kingdom_colours,
-    map_data,
-    map_view,
-    move_preview,
-    movers_at,
-    relocate_params,
-    relocate_view,
-    targets_view,
-)
+from yak_tui.kernel.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+    from yak_tui.areas.nobles.read import (
+        KINGDOM_PALETTE,
+        PC_GLYPHS,
+        STATES,
+        Claim,
+        Commander,
+        CommandOdds,
+        HexCell,
+        MapView,
+        MovePreview,
+        Place,
+        ProvinceLabel,
+        RelocateCell,
+        RelocateView,
+        TargetsView,
+        commander_of,
+        commanders,
+        describe,
+        distance,
+        kingdom_colours,
+        map_data,
+        map_view,
+        move_preview,
+        movers_at,
+        relocate_params,
+        relocate_view,
+        targets_view,
+    )
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.nobles.read", [
+    "KINGDOM_PALETTE",
+    "PC_GLYPHS",
+    "STATES",
+    "Claim",
+    "Commander",
+    "CommandOdds",
+    "HexCell",
+    "MapView",
+    "MovePreview",
+    "Place",
+    "ProvinceLabel",
+    "RelocateCell",
+    "RelocateView",
+    "TargetsView",
+    "commander_of",
+    "commanders",
+    "describe",
+    "distance",
+    "kingdom_colours",
+    "map_data",
+    "map_view",
+    "move_preview",
+    "movers_at",
+    "relocate_params",
+    "relocate_view",
+    "targets_view",
+])
 
 __all__ = [
     "KINGDOM_PALETTE",

@@ -4,22 +4,40 @@ Importing this package registers its commands (`raids`, `sieges`), its year-star
 (`year_start`) and its `yak resolve` checks (`cli`). Front ends and other areas use the names below.
 """
 
+from typing import TYPE_CHECKING
+
 from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
 from yak_tui.areas.warfare.raids import looted_income_recipient
-from yak_tui.areas.warfare.read import (
-    FortView,
-    PlaceVerdicts,
-    PlaceView,
-    SiegeCard,
-    SiegeMonitor,
-    SiegePlan,
-    place_verdicts,
-    siege_forces,
-    siege_monitor,
-    siege_plan,
-)
 from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.sieges import recruit_refusal_at
+from yak_tui.kernel.lazy import lazy_exports
+
+if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+    from yak_tui.areas.warfare.read import (
+        FortView,
+        PlaceVerdicts,
+        PlaceView,
+        SiegeCard,
+        SiegeMonitor,
+        SiegePlan,
+        place_verdicts,
+        siege_forces,
+        siege_monitor,
+        siege_plan,
+    )
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.warfare.read", [
+    "FortView",
+    "PlaceVerdicts",
+    "PlaceView",
+    "SiegeCard",
+    "SiegeMonitor",
+    "SiegePlan",
+    "place_verdicts",
+    "siege_forces",
+    "siege_monitor",
+    "siege_plan",
+])
 
 __all__ = [
     "FortView",

@@ -1,0 +1,27 @@
+"""Names a package exports from a module it loads only when one of them is first used.
+
+An area's read models (what the screens and `yak show` draw) cost every process that imports the
+area about 10 ms together; a command that only changes the world (`yak advance`, `yak do ...`,
+every order a session files) never uses them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+
+def lazy_exports(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
+    """A module `__getattr__` for `package`: each of `names` is taken from `module` when first asked
+    for (and kept in the package, so it is looked up once)."""
+    wanted = frozenset(names)
+
+    def exported(name: str) -> Any:
+        if name not in wanted:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        setattr(importlib.import_module(package), name, value)
+        return value
+
+    return exported
