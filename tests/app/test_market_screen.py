@@ -380,8 +380,15 @@ async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save
         tray = dialog.query_one("#tray", CompetitionTray)
         await wait_for(pilot, lambda: tray.animating, what="the tumble")
         assert [r.naturals for r in tray.rolls] == [(5,), (2,), (4,), (6,)]  # fixed before the first frame
-        assert "loses 1 Size" not in screen_text(app) and "…" in screen_text(app)
+        assert "loses 1 Size" not in screen_text(app)
+        # What is on screen is painted a frame after the state changes: wait for it, do not race it.
+        tumbled: list[bool] = []
+        await wait_for(pilot, lambda: tumbled.append("…" in screen_text(app)) or any(tumbled) or not tray.animating,
+                       what="the tumble on screen")
+        assert any(tumbled)  # the dice were seen tumbling before they landed
         await wait_for(pilot, lambda: not tray.animating, what="landing")
+        await wait_for(pilot, lambda: "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in screen_text(app),
+                       what="the result on screen")
         shown = screen_text(app)
         assert "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in shown
         assert "6+3 = 9" in shown and "holds" in shown and "= 4" in shown
