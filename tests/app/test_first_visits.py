@@ -43,16 +43,22 @@ async def test_a_table_is_measured_as_it_fills_and_its_note_is_mounted_before() 
         assert note.display and not table.display
 
 
+def _record_calls(monkeypatch: pytest.MonkeyPatch, screen: type, method: str) -> list[str]:
+    """The id each call of a screen's worker job `method(self, id, version)` was for, in order."""
+    calls: list[str] = []
+    original = getattr(screen, method)
+
+    def recording(self: Any, doc_id: str, version: int) -> Any:
+        calls.append(doc_id)
+        return original(self, doc_id, version)
+
+    monkeypatch.setattr(screen, method, recording)
+    return calls
+
+
 async def test_the_market_draws_the_first_detail_with_the_board(save_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    workers: list[str] = []
-    original = MarketScreen._compute_detail
-
-    def recording(self: MarketScreen, business_id: str, version: int) -> Any:
-        workers.append(business_id)
-        return original(self, business_id, version)
-
-    monkeypatch.setattr(MarketScreen, "_compute_detail", recording)
+    workers = _record_calls(monkeypatch, MarketScreen, "_compute_detail")
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -102,14 +108,7 @@ async def test_the_sieges_weigh_the_first_place_with_the_monitor(save_path: Path
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from yak_tui.app.areas.warfare.screen import SiegesScreen
 
-    workers: list[str] = []
-    original = SiegesScreen._verdicts
-
-    def recording(self: SiegesScreen, pc_id: str, version: int) -> Any:
-        workers.append(pc_id)
-        return original(self, pc_id, version)
-
-    monkeypatch.setattr(SiegesScreen, "_verdicts", recording)
+    workers = _record_calls(monkeypatch, SiegesScreen, "_verdicts")
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)

@@ -13,8 +13,8 @@ from typing import Any
 
 
 def lazy_exports(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
-    """A module `__getattr__` for `package`: each of `names` is taken from `module` when first asked
-    for (and kept in the package, so it is looked up once)."""
+    """A module `__getattr__` for `package`: each of `names` the package does not define itself (its
+    `__all__` will do) is taken from `module` when first asked for, and kept in the package."""
     wanted = frozenset(names)
 
     def exported(name: str) -> Any:

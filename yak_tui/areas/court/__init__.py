@@ -60,49 +60,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         treasury_history,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.court.read", [
-    "PUBLIC_VIEWER",
-    "AdvancePreview",
-    "ChronicleView",
-    "DashboardView",
-    "DueItem",
-    "EntryView",
-    "EntryViews",
-    "HistoryView",
-    "HoldingRow",
-    "IdentityChoice",
-    "KingdomRow",
-    "OrderRow",
-    "ReadinessView",
-    "ReportLine",
-    "ReportsView",
-    "SearchItem",
-    "SeasonRow",
-    "SeatRow",
-    "Series",
-    "StepView",
-    "advance_preview",
-    "chronicle_view",
-    "dashboard_view",
-    "due_list",
-    "entry_view",
-    "export_audiences",
-    "export_text",
-    "history_view",
-    "holdings",
-    "identities",
-    "kingdom_rows",
-    "latest_entries",
-    "my_orders",
-    "order_queue",
-    "readiness_view",
-    "report_lines",
-    "reports_view",
-    "search_items",
-    "short_name",
-    "treasury_history",
-])
-
 __all__ = [
     "EDITABLE_TABLES",
     "PUBLIC_VIEWER",
@@ -153,3 +110,5 @@ __all__ = [
     "upkeep_due",
     "user_for_fingerprint",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.court.read", __all__)  # the names not defined above

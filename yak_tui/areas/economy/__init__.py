@@ -111,41 +111,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         specialist_lines,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.economy.read", [
-    "AcademyLine",
-    "BusinessDetail",
-    "BusinessLine",
-    "ExpandPreview",
-    "GoodPrice",
-    "Goods",
-    "HirePreview",
-    "LedgerLine",
-    "Lending",
-    "MarketBoard",
-    "ProducePreview",
-    "ProvinceInfo",
-    "RivalOdds",
-    "Route",
-    "SectorLine",
-    "SpecialistLine",
-    "academy_lines",
-    "action_route",
-    "business_detail",
-    "debtor_choices",
-    "expand_help",
-    "expand_preview",
-    "hire_help",
-    "hire_preview",
-    "ledger_lines",
-    "lending_preview",
-    "lending_requirement",
-    "market_board",
-    "produce_preview",
-    "production_help",
-    "province_info",
-    "specialist_lines",
-])
-
 __all__ = [
     "ACADEMY_INTERFERENCE",
     "ENGINEER_TASKS",
@@ -206,3 +171,5 @@ __all__ = [
     "take_specialists",
     "trained_this_year",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.economy.read", __all__)  # the names not defined above

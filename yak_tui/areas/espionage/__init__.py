@@ -35,23 +35,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         target_choices,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.espionage.read", [
-    "FAMILY_LABELS",
-    "BoardView",
-    "Choice",
-    "DialogOdds",
-    "EffectLine",
-    "MissionLine",
-    "OrderLine",
-    "board_view",
-    "field_options",
-    "mission_dialog_odds",
-    "mission_lines",
-    "mission_needs",
-    "order_odds",
-    "target_choices",
-])
-
 __all__ = [
     "FAMILY_LABELS",
     "KINDS",
@@ -77,3 +60,5 @@ __all__ = [
     "smuggling_bonus",
     "target_choices",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.espionage.read", __all__)  # the names not defined above

@@ -28,22 +28,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         stage_odds_rows,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.magic.read", [
-    "STAGE_TITLES",
-    "CasterRow",
-    "CastSetup",
-    "Preview",
-    "band_tone",
-    "carry_tone",
-    "cast_setup",
-    "casters",
-    "effect_tone",
-    "pending_lines",
-    "preview",
-    "retone",
-    "stage_odds_rows",
-])
-
 __all__ = [
     "STAGES",
     "STAGE_TITLES",
@@ -61,3 +45,5 @@ __all__ = [
     "stage_odds",
     "stage_odds_rows",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.magic.read", __all__)  # the names not defined above

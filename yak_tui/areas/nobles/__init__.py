@@ -39,35 +39,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         targets_view,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.nobles.read", [
-    "KINGDOM_PALETTE",
-    "PC_GLYPHS",
-    "STATES",
-    "Claim",
-    "Commander",
-    "CommandOdds",
-    "HexCell",
-    "MapView",
-    "MovePreview",
-    "Place",
-    "ProvinceLabel",
-    "RelocateCell",
-    "RelocateView",
-    "TargetsView",
-    "commander_of",
-    "commanders",
-    "describe",
-    "distance",
-    "kingdom_colours",
-    "map_data",
-    "map_view",
-    "move_preview",
-    "movers_at",
-    "relocate_params",
-    "relocate_view",
-    "targets_view",
-])
-
 __all__ = [
     "KINGDOM_PALETTE",
     "PC_GLYPHS",
@@ -96,3 +67,5 @@ __all__ = [
     "relocate_view",
     "targets_view",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.nobles.read", __all__)  # the names not defined above

@@ -26,19 +26,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
         siege_plan,
     )
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.warfare.read", [
-    "FortView",
-    "PlaceVerdicts",
-    "PlaceView",
-    "SiegeCard",
-    "SiegeMonitor",
-    "SiegePlan",
-    "place_verdicts",
-    "siege_forces",
-    "siege_monitor",
-    "siege_plan",
-])
-
 __all__ = [
     "FortView",
     "PlaceVerdicts",
@@ -54,3 +41,5 @@ __all__ = [
     "siege_monitor",
     "siege_plan",
 ]
+
+__getattr__ = lazy_exports(__name__, "yak_tui.areas.warfare.read", __all__)  # the names not defined above
