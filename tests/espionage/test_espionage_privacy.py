@@ -130,11 +130,13 @@ def test_gm_cannot_file_a_private_order_and_public_ones_are_not_private(save: Wo
     with pytest.raises(CommandError, match="directly"):
         do(save, "spy-order", {"mission": "infiltrate-spy-ring", "target": "kesh"})
     with pytest.raises(CommandError, match="only NPC espionage"):
-        do(save, "order-file", {"command": "note", "params": '{"text": "x"}', "private": "true"}, who=KING_VAROS)
-    # order-file with the espionage command directly works too.
-    filed = do(save, "order-file", {"command": "spy-mission", "private": "true",
-                                    "params": '{"mission": "infiltrate-spy-ring", "target": "kesh"}'}, who=SILAS)
-    assert read(save).get("orders", filed.data["order"])["private"] is True
+        do(save, "order-file", {"command": "hire", "params": '{"kingdom": "varos", "type": "spy"}', "private": "true"},
+           who=KING_VAROS)
+    # order-file with the espionage command directly works too, and is private whatever it says (RULINGS §1).
+    for private in ("true", "false"):
+        filed = do(save, "order-file", {"command": "spy-mission", "private": private,
+                                        "params": '{"mission": "infiltrate-spy-ring", "target": "kesh"}'}, who=SILAS)
+        assert read(save).get("orders", filed.data["order"])["private"] is True
 
 
 def _run(save: WorldFile, detection: int) -> dict[str, Any]:

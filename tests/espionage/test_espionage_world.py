@@ -260,13 +260,27 @@ def test_prerequisite_refused_with_a_clear_message(save: WorldFile) -> None:
     assert "Embezzlement needs Infiltrate Treasury held against Principality of Kesh" in refused.value.reason
     assert "run infiltrate-treasury first" in refused.value.reason
     assert save.path.read_bytes() == raw
-    # The same refusal stops a player's private order at filing.
+    # The same refusal stops a King's order at filing: he knows what his kingdom holds.
     with pytest.raises(CommandError) as filed:
         do(save, "spy-order", {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"},
-           who=SILAS)
+           who=KING_VAROS)
     assert filed.value.field == "order.mission"
     assert "Infiltrate General Staff" in filed.value.reason
     assert save.path.read_bytes() == raw
+    # A player is not his kingdom's King: filing tells him nothing of what it holds (RULINGS §1); the
+    # mission fails at resolution, nothing spent, and he alone is told why.
+    order = do(save, "spy-order", {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"},
+               who=SILAS).data["order"]
+    before = read(save)
+    done = do(save, "spy-resolve", {"order": order}, [6, 6]).data
+    assert done["result"]["outcome"] == "not-attempted" and done["result"]["cost"] == 0
+    after = read(save)
+    assert after.get("specialists", "varos")["spy"] == before.get("specialists", "varos")["spy"]
+    assert after.get("characters", "silas")["treasury"] == before.get("characters", "silas")["treasury"]
+    told = [e["text"] for e in visible_entries(after, SILAS)[len(visible_entries(before, SILAS)):]]
+    assert any("could not be attempted" in t and "Infiltrate General Staff" in t for t in told)
+    for other in (KING_VAROS, KING_ELBRETH):
+        assert not [e for e in visible_entries(after, other) if "could not be attempted" in e["text"]]
 
 
 @pytest.mark.parametrize(("params", "field", "words"), [

@@ -1,6 +1,8 @@
 """Issue 17 item 9: "held" means one thing. An infiltration is held by its sponsor kingdom (the
 prerequisites are "held by the sponsor" and it cannot be doubled), so the mission list's "● held"
-and the Infiltrations panel agree for the GM, the King and a player of that kingdom."""
+and the Infiltrations panel agree for the GM and the King. Issue 24 (RULINGS §1): a player who is
+not the King knows only his own missions: his kingdom's other infiltrations are not his to see, on
+the board as in `yak show effects`."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import pytest
 from spy_helpers import CORVIN, KING_ELBRETH, KING_VAROS, SILAS, do, read
 
 from yak_tui.areas.espionage import board_view
+from yak_tui.kernel.audience import visible_table
 from yak_tui.kernel.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
 
@@ -20,7 +23,7 @@ def ring_save(save: WorldFile) -> WorldFile:
     return save
 
 
-@pytest.mark.parametrize("viewer", [GM, KING_ELBRETH, CORVIN], ids=str)
+@pytest.mark.parametrize("viewer", [GM, KING_ELBRETH], ids=str)
 def test_held_missions_and_the_infiltrations_panel_agree(ring_save: WorldFile, viewer: Identity) -> None:
     view = board_view(read(ring_save), viewer, "elbreth", "varos")
     held = {m.name for m in view.missions if m.held}
@@ -29,10 +32,25 @@ def test_held_missions_and_the_infiltrations_panel_agree(ring_save: WorldFile, v
     assert ("Infiltrate Spy Ring", "Elbreth", "Varos") in listed
 
 
-def test_a_player_learns_his_kingdoms_infiltrations_but_not_who_placed_them(ring_save: WorldFile) -> None:
-    view = board_view(read(ring_save), CORVIN, "elbreth", "varos")
-    ring = next(e for e in view.infiltrations if e.mission == "Infiltrate Spy Ring")
-    assert ring.side == "held" and ring.known == ""
+def test_a_player_learns_nothing_of_his_kingdoms_infiltrations(ring_save: WorldFile) -> None:
+    world = read(ring_save)
+    view = board_view(world, CORVIN, "elbreth", "varos")
+    assert view.infiltrations == () and view.pools == () and view.sponsor_pool is None
+    assert not [m for m in view.missions if m.held]
+    needs_ring = [m for m in view.missions if m.prerequisite == "infiltrate-spy-ring"]
+    assert needs_ring and all(m.prerequisite_met is None for m in needs_ring)  # only his King knows
+    assert visible_table(world, CORVIN, "effects") == {} and visible_table(world, CORVIN, "specialists") == {}
+
+
+def test_a_player_sees_the_infiltration_his_own_mission_placed(save: WorldFile) -> None:
+    order = do(save, "spy-order", {"mission": "infiltrate-spy-ring", "target": "varos"}, who=CORVIN).data["order"]
+    do(save, "spy-resolve", {"order": order}, dice=[6, 6])
+    world = read(save)
+    view = board_view(world, CORVIN, "elbreth", "varos")
+    assert {m.name for m in view.missions if m.held} == {"Infiltrate Spy Ring"}
+    assert {e.mission for e in view.infiltrations} == {"Infiltrate Spy Ring"}
+    assert all(m.prerequisite_met for m in view.missions if m.prerequisite == "infiltrate-spy-ring")
+    assert len(visible_table(world, CORVIN, "effects")) == 1
 
 
 @pytest.mark.parametrize(("viewer", "sponsor", "target"),

@@ -22,6 +22,7 @@ from yak_tui.kernel.audience import filter_document, visible_entries, visible_ta
 from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate, who_may
 from yak_tui.kernel.chronicle import export_entries
 from yak_tui.kernel.commands import (
+    SEATS,
     CommandContext,
     CommandError,
     CommandSpec,
@@ -652,7 +653,7 @@ def mission(monkeypatch: pytest.MonkeyPatch) -> str:
         return Stakes.of(p["target"], [world.kingdom_of_character(identity.subject) if identity.is_player else None])
 
     spec = CommandSpec("test-mission", "", {"target": Param(str, ref="kingdoms")}, handler, category="espionage",
-                       stakes=stakes)
+                       stakes=stakes, filed_by=SEATS)
     monkeypatch.setitem(commands_module.COMMANDS, "test-mission", spec)
     return "test-mission"
 
@@ -660,7 +661,8 @@ def mission(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_order_file_is_validated_as_written(save: WorldFile, mission: str) -> None:
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "reason=x;modifier=many"},
                              "order.modifier")
-    assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "modifier=1"}, "order.reason")
+    assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "modifier=1"}, "order.modifier")
+    assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "kingdom=elbreth"}, "order.reason")
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "reason"}, "params")
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "[1]"}, "params")
     assert_refused_unchanged(save, NYX, "order-file", {"command": "teleport"}, "command")
@@ -706,8 +708,11 @@ def test_order_queue_resolve_reject_withdraw(save: WorldFile, mission: str) -> N
     assert [oid for oid, _ in orders_of(world, NYX)] == ids[:3]
     assert [oid for oid, _ in orders_of(world, LYSA)] == [ids[3]]
     # Only its adjudicator (or the GM) resolves an order.
-    error = assert_refused_unchanged(save, KING_E, "order-resolve", {"order": ids[0]}, "identity", ScriptedDice([5]))
-    assert error.who_may == ("gm", "king:varos")
+    # A private order does not exist for anyone but its filer and adjudicator (no oracle).
+    error = assert_refused_unchanged(save, KING_E, "order-resolve", {"order": ids[0]}, "order", ScriptedDice([5]))
+    assert "Nyx" not in error.reason and "varos" not in error.reason
+    error = assert_refused_unchanged(save, KING_E, "order-resolve", {"order": ids[2]}, "identity", ScriptedDice([5]))
+    assert error.who_may == ("gm", "gm")
     assert_refused_unchanged(save, NYX, "order-resolve", {"order": ids[0]}, "identity", ScriptedDice([5]))
     before_nyx = read(save).get("characters", "nyx")["treasury"]
     resolved = run_command(save, KING_V, "order-resolve", {"order": ids[0]}, ScriptedDice([5]))
@@ -723,13 +728,15 @@ def test_order_queue_resolve_reject_withdraw(save: WorldFile, mission: str) -> N
     assert_refused_unchanged(save, GM, "order-resolve", {"order": ids[0]}, "order", ScriptedDice([5]))
     # Reject with a reason.
     assert_refused_unchanged(save, GM, "order-reject", {"order": ids[1], "reason": "  "}, "reason")
-    assert_refused_unchanged(save, KING_V, "order-reject", {"order": ids[1], "reason": "no"}, "identity")
+    assert_refused_unchanged(save, KING_V, "order-reject", {"order": ids[1], "reason": "no"}, "order")
     run_command(save, GM, "order-reject", {"order": ids[1], "reason": "Kesh is at peace"})
     order = read(save).get("orders", ids[1])
     assert (order["status"], order["reason"]) == ("rejected", "Kesh is at peace")
     assert_refused_unchanged(save, NYX, "order-withdraw", {"order": ids[1]}, "order")
     # Withdraw: only the filer (or the GM), only while waiting.
-    assert_refused_unchanged(save, LYSA, "order-withdraw", {"order": ids[2]}, "identity")
+    # Lysa may not see Nyx's order: its id gets the reply an unknown id gets (no oracle).
+    hidden = assert_refused_unchanged(save, LYSA, "order-withdraw", {"order": ids[2]}, "order")
+    assert "Nyx" not in hidden.reason and "scout" not in hidden.reason
     run_command(save, NYX, "order-withdraw", {"order": ids[2]})
     assert read(save).get("orders", ids[2])["status"] == "withdrawn"
     assert_refused_unchanged(save, GM, "order-resolve", {"order": ids[2]}, "order", ScriptedDice([5]))
@@ -749,11 +756,14 @@ def test_a_resolved_order_that_fails_changes_nothing(save: WorldFile, mission: s
 def test_orders_through_the_cli(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = cli(capsys, save, "--as", "player:nyx", "do", "order-file", "command=roll",
                          "params=reason=scout;modifier=1")
+    assert code == 2 and "set by the adjudicator" in err  # the modifier is the adjudicator's
+    code, out, err = cli(capsys, save, "--as", "player:nyx", "do", "order-file", "command=roll", "params=reason=scout")
     assert code == 0, err
     order = out["order"]
-    code, out, err = cli(capsys, save, "do", "order-resolve", f"order={order}", "--dice", "6")
+    code, out, err = cli(capsys, save, "do", "order-resolve", f"order={order}", "adjust=modifier=1", "--dice", "6")
     assert code == 0, err
-    assert out["result"]["band"] == "overshoot"
+    assert out["result"]["band"] == "overshoot" and out["result"]["total"] == 7
+    assert read(save).get("orders", order)["adjusted"] == {"modifier": "1"}
     world = read(save)
     assert world.get("orders", order)["status"] == "resolved"
     (roll,) = [e for e in entries(world) if e["kind"] == "roll"]

@@ -55,22 +55,48 @@ def test_every_numeric_parameter_refuses_hostile_numbers(capsys: pytest.CaptureF
                 assert orjson.loads(line)["field"] == param
 
 
-@pytest.mark.parametrize(("command", "param"), NUMERIC, ids=[f"{c}.{p}" for c, p in NUMERIC])
+# Numbers a seat may put in an order: those of commands it may file that are not the adjudicator's.
+FILED_NUMERIC = [(c, p) for c, p in NUMERIC if COMMANDS[c].filed_by and not COMMANDS[c].params[p].by_adjudicator]
+# Numbers only the adjudicator sets, when he carries an order out (`order-resolve adjust=...`).
+ADJUDICATOR_NUMERIC = [(c, p) for c, p in NUMERIC if COMMANDS[c].filed_by and COMMANDS[c].params[p].by_adjudicator]
+
+
+def _filer(command: str) -> str:
+    return "player:corvin" if "player" in COMMANDS[command].filed_by else "king:elbreth"
+
+
+@pytest.mark.parametrize(("command", "param"), FILED_NUMERIC, ids=[f"{c}.{p}" for c, p in FILED_NUMERIC])
 def test_order_parameters_as_json_refuse_hostile_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
                                                          command: str, param: str) -> None:
     for value in HOSTILE_JSON:
         params = orjson.dumps({param: value}).decode()
-        assert_refused(capsys, ["--save", str(save_path), "--as", "player:corvin", "do", "order-file",
+        assert_refused(capsys, ["--save", str(save_path), "--as", _filer(command), "do", "order-file",
                                 f"command={command}", f"params={params}"], save_path, f"order.{param}")
 
 
-def _file_raw_order(save: Path, command: str, params: dict[str, Any]) -> str:
+@pytest.mark.parametrize(("command", "param"), ADJUDICATOR_NUMERIC, ids=[f"{c}.{p}" for c, p in ADJUDICATOR_NUMERIC])
+def test_adjudicator_values_refuse_hostile_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
+                                                   command: str, param: str) -> None:
+    order_id = _file_raw_order(save_path, command, {}, _filer(command).replace("corvin", "edmund"))
+    for value in HOSTILE_JSON:
+        adjust = orjson.dumps({param: value}).decode()
+        assert_refused(capsys, ["--save", str(save_path), "do", "order-resolve", f"order={order_id}",
+                                f"adjust={adjust}"], save_path, f"order.{param}")
+
+
+def test_the_lists_cover_what_seats_and_adjudicators_type() -> None:
+    assert ("smuggle", "bribe") in FILED_NUMERIC and ("smuggle", "modifier") in ADJUDICATOR_NUMERIC
+    assert not any(c.startswith(("gm-", "spy-resolve", "loot-share", "ship-sink")) for c, _ in FILED_NUMERIC)
+
+
+def _file_raw_order(save: Path, command: str, params: dict[str, Any], filer: str = "player:edmund") -> str:
     """An order as an older yak_tui may have stored it, its parameters never checked."""
     with WorldFile(save).transaction() as data:
         world = World(data)
         order_id = world.new_id("orders", "o")
-        data["orders"][order_id] = {"command": command, "params": params, "filed_by": "player:edmund",
-                                    "character": "edmund", "kingdom": "elbreth", "adjudicator": "gm",
+        character = filer.partition(":")[2] if filer.startswith("player:") else None
+        data["orders"][order_id] = {"command": command, "params": params, "filed_by": filer,
+                                    "character": character, "kingdom": "elbreth", "adjudicator": "gm",
                                     "private": False, "status": "waiting", "filed": world.meta["date"],
                                     "note": "", "outcome": "", "reason": ""}
     return order_id

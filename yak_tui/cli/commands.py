@@ -231,7 +231,6 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
     from yak_tui.kernel.model import World
 
     save = open_save(opts)
@@ -242,14 +241,17 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
         if not identity.is_gm:
             raise UsageError(f"only the GM may export the whole world (you are {identity})")
-        if args.season or args.kingdom:
-            raise UsageError("export --format toml writes the whole world: --season and --kingdom do not apply")
+        if args.season or args.kingdom or args.audience != "public":
+            raise UsageError("export --format toml writes the whole world: --season, --kingdom and --audience "
+                             "do not apply")
         text = export_world(world.data)
         emit(opts, {"format": "toml", "text": text}, text.rstrip("\n"))
         return 0
-    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, None, None))
-    text = export_entries(world, entries, args.format, identity)
-    emit(opts, {"format": args.format, "as": str(identity), "count": len(entries), "text": text}, text)
+    from yak_tui.areas.court import export_text
+
+    # The forum's record unless another audience is named (one the identity may export for).
+    text, count = export_text(world, identity, args.audience, args.format, season=args.season, kingdom=args.kingdom)
+    emit(opts, {"format": args.format, "as": str(identity), "count": count, "text": text}, text)
     return 0
 
 

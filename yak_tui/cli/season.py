@@ -79,8 +79,7 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     load_command_modules()
     world = World(open_save(opts).read())
-    _identity(opts, world)
-    status = season_status(world)
+    status = season_status(world, _identity(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
     lines += [f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
               for row in status["seats"]]

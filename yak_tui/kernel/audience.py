@@ -201,6 +201,14 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
 # Fields even a document's owner may not see (only the GM): what the other side of a secret knows,
 # e.g. whether the target of a spy mission detected it or identified its sponsor.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("known_to_target", "known_sponsor", "evidence")}
+# What the target of a secret operation knows of it once detected ("known"): the operation, never who
+# ran it unless the spy talked (then `KNOWN_SPONSOR_FIELDS` too).
+KNOWN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("kind", "mission", "target_kingdom", "province", "commodity",
+                                                        "start", "end", "active")}
+KNOWN_SPONSOR_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("sponsor_kingdom", "holder_character")}
+# Fields of an order only its filer and its adjudicator read: why it was rejected, the filer's
+# warning about his own numbers, his word to the adjudicator (RULINGS §1).
+FILER_FIELDS: dict[str, tuple[str, ...]] = {"orders": ("reason", "warning", "note")}
 # Tables whose documents only their owners (and the GM) see at all.
 PRIVATE_TABLES = ("specialists", "effects", "orders", "ledger", "users", "schedule", "dice")
 
@@ -231,7 +239,8 @@ def owner_of(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> tupl
 
 
 def can_see_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> str:
-    """'all', 'public' or 'none': how much of a document the viewer may see."""
+    """'all', 'public', 'known' or 'none': how much of a document the viewer may see ('known': what
+    the target of a detected operation knows of it, `KNOWN_FIELDS`)."""
     if viewer.is_gm:
         return "all"
     if table == "reports":  # the public post for anyone, a private report for its recipient
@@ -259,6 +268,8 @@ def can_see_document(world: World, viewer: Identity, table: str, doc_id: str, do
             return "all" if kingdom == viewer.subject else _public_or_none(table)
         if kingdom == viewer.subject:
             return "all"
+        if table == "effects" and doc.get("target_kingdom") == viewer.subject and doc.get("known_to_target"):
+            return "known"
     if table in PRIVATE_TABLES:
         return "none"
     return _public_or_none(table)
@@ -291,17 +302,23 @@ def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc
         if viewer.is_gm:
             return doc
         hidden = HIDDEN_FIELDS.get(table, ())
-        if table == "orders" and isinstance(doc.get("entries"), list):
+        if table == "orders" and doc.get("filed_by") != str(viewer) and doc.get("adjudicator") != str(viewer):
+            hidden = FILER_FIELDS["orders"]
+        if table == "orders" and (isinstance(doc.get("entries"), list) or hidden):
             # An order lists every entry of its resolution, including the target's own (whether he
             # detected a spy): its filer learns only the ids of those he may read.
             shown = {k: v for k, v in doc.items() if k not in hidden}
-            shown["entries"] = [entry_id for entry_id in doc["entries"] if _may_read(world, viewer, entry_id)]
+            if isinstance(doc.get("entries"), list):
+                shown["entries"] = [entry_id for entry_id in doc["entries"] if _may_read(world, viewer, entry_id)]
             return shown
         if any(field in doc for field in hidden):
             return {k: v for k, v in doc.items() if k not in hidden}
         return doc
     if level == "public":
         return {k: doc[k] for k in PUBLIC_FIELDS.get(table, ()) if k in doc}
+    if level == "known":
+        fields = KNOWN_FIELDS.get(table, ()) + (KNOWN_SPONSOR_FIELDS.get(table, ()) if doc.get("known_sponsor") else ())
+        return {k: doc[k] for k in fields if k in doc}
     return None
 
 

@@ -91,8 +91,10 @@ def roll_line(roll: dict[str, Any]) -> str:
     return f"{purpose}: rolled {naturals}{mods} = {roll.get('total')} → {said}{hand}"
 
 
-def export_entries(world: World, entries: list[dict[str, Any]], fmt: str, viewer: Identity) -> str:
-    """Forum text of already-filtered entries, grouped by season."""
+def export_entries(world: World, entries: list[dict[str, Any]], fmt: str, viewer: Identity,
+                   heading: str | None = None) -> str:
+    """Forum text of already-filtered entries, grouped by season; `heading` is a first line that says
+    who may read a private export."""
     if fmt not in ("bbcode", "markdown"):
         raise ValidationError("format", f"must be bbcode or markdown, not {fmt!r}")
     lines: list[str] = []
@@ -111,8 +113,11 @@ def export_entries(world: World, entries: list[dict[str, Any]], fmt: str, viewer
             lines.append(f"[i]{line}[/i]" if fmt == "bbcode" else f"  - *{line}*")
         if entry.get("secret"):
             lines.append(f"[i]GM: {entry['secret']}[/i]" if fmt == "bbcode" else f"  - *GM: {entry['secret']}*")
+    warning = ""
+    if heading:
+        warning = f"[b]{heading}[/b]\n" if fmt == "bbcode" else f"**{heading}**\n\n"
     if fmt == "bbcode" and lines:
         body = "\n".join(lines)
-        return f"[u]{world.name} chronicle[/u]\n[list]\n{body}\n[/list]"
+        return f"{warning}[u]{world.name} chronicle[/u]\n[list]\n{body}\n[/list]"
     header = f"# {world.name} chronicle" if fmt == "markdown" else ""
-    return "\n".join([header, *lines]).strip()
+    return (warning + "\n".join([header, *lines]).strip()).strip()

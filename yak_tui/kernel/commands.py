@@ -47,6 +47,9 @@ class Param:
     ref: str | None = None  # table the value names (ids or names accepted)
     maximum: float | None = None  # numbers: within ±yak_tui.kernel.numbers.LIMIT by default
     label: Callable[[str], str] | None = None  # how a reader names a value that is no document (a mission by its name)
+    # A value the adjudicator sets when he carries a command out (a modifier, its reason, who hears
+    # of it), never its filer: an order that gives one is refused (`kernel.filing`).
+    by_adjudicator: bool = False
 
     @property
     def help_text(self) -> str:
@@ -70,6 +73,9 @@ class CommandSpec:
     # Non-empty for commands only the GM may run: what he does ("play out assassination
     # attempts"). Checked before any parameter is looked up, so a refusal tells nothing.
     gm_only: str = ""
+    # Who may file it as an order for his own holdings (RULINGS §1, `kernel.filing`): the roles
+    # named here ("king", "player"); nobody when empty (the GM's acts, the adjudicator's, the queue's).
+    filed_by: tuple[str, ...] = ()
 
     @property
     def help_text(self) -> str:
@@ -79,19 +85,32 @@ class CommandSpec:
 
 COMMANDS: dict[str, CommandSpec] = {}
 
+# Who may file a command as an order (`command(filed_by=...)`): a King for his kingdom's acts, or any
+# seat, King or player, for what is his own.
+KING: tuple[str, ...] = ("king",)
+SEATS: tuple[str, ...] = ("king", "player")
+
 
 def command(name: str, help: HelpText, params: dict[str, Param] | None = None, *, category: str = "general",
             odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
             stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
-            undoable: bool = True, rolls: bool = False, gm_only: str = "",
+            undoable: bool = True, rolls: bool = False, gm_only: str = "", filed_by: tuple[str, ...] = (),
             ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
                           Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
     """Register a world command under `name` (the `yak do NAME` verb). A `help` that quotes a
-    number from the rules is a function formatting it from the tables (`kernel.helptext`)."""
+    number from the rules is a function formatting it from the tables (`kernel.helptext`).
+
+    `filed_by` names the seats that may file it as an order (`SEATS`, `KING`); a GM act never is."""
+    if gm_only and filed_by:
+        raise ValueError(f"{name}: a GM act ({gm_only}) is never filed as an order")
+    unknown_roles = set(filed_by) - set(SEATS)
+    if unknown_roles:
+        raise ValueError(f"{name}: filed_by names no seat: {', '.join(sorted(unknown_roles))}")
 
     def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
              ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
-        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only)
+        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only,
+                                     tuple(filed_by))
         return fn
 
     return wrap

@@ -69,13 +69,16 @@ def _default_text(param: Any) -> str:
     return str(default)
 
 
-def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField, ...]:
-    """The inputs a form draws for a command, with closed lists already filtered for the viewer."""
+def param_fields(world: World, viewer: Identity, name: str, *, order: bool = False) -> tuple[ParamField, ...]:
+    """The inputs a form draws for a command, with closed lists already filtered for the viewer; an
+    order's form leaves out what its adjudicator sets (`Param.by_adjudicator`)."""
     from yak_tui.kernel.commands import spec_for
 
     spec = spec_for(name)
     fields = []
     for pname, param in spec.params.items():
+        if order and param.by_adjudicator:
+            continue
         options: tuple[Choice, ...] = ()
         if param.choices:
             options = tuple(Choice(str(c), str(c)) for c in param.choices)
@@ -90,38 +93,22 @@ def param_fields(world: World, viewer: Identity, name: str) -> tuple[ParamField,
     return tuple(fields)
 
 
-def command_choice(world: World, viewer: Identity, name: str) -> CommandChoice:
+def command_choice(world: World, viewer: Identity, name: str, *, order: bool = False) -> CommandChoice:
     from yak_tui.kernel.commands import spec_for
 
     spec = spec_for(name)
-    return CommandChoice(spec.name, spec.help_text, spec.category, param_fields(world, viewer, name), spec.rolls,
-                         spec.odds is not None)
-
-
-# Never an order: the GM's own acts, the season's and the queue's machinery, the SSH roster, and the
-# steps an adjudicator takes after the fact (resolving, describing a consequence) or reads (prices).
-NOT_ORDERS = frozenset({"prices", "consequence-fill", "note"})
-NOT_ORDER_CATEGORIES = frozenset({"season", "orders", "roster", "gm"})
-
-
-def may_order(viewer: Identity, spec: Any) -> bool:
-    """May this identity file the command as an order? Kings order any act of a ruler; a player only
-    what acts for his own holdings (a command with stakes) and ad hoc rolls; the GM and an observer
-    file nothing."""
-    if viewer.is_gm or viewer.is_observer or spec.gm_only or spec.category in NOT_ORDER_CATEGORIES:
-        return False
-    if spec.name in NOT_ORDERS or spec.name.endswith("-resolve"):
-        return False
-    return viewer.is_king or spec.stakes is not None or spec.name == "roll"
+    return CommandChoice(spec.name, spec.help_text, spec.category, param_fields(world, viewer, name, order=order),
+                         spec.rolls, spec.odds is not None)
 
 
 def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
-    """The commands this identity may file as an order (`may_order`), each as a form."""
+    """The commands this identity may file as an order (`kernel.filing`), each as an order's form."""
     from yak_tui.kernel.commands import COMMANDS, load_command_modules
+    from yak_tui.kernel.filing import may_file
 
     load_command_modules()
-    return tuple(command_choice(world, viewer, name) for name, spec in sorted(COMMANDS.items())
-                 if may_order(viewer, spec))
+    return tuple(command_choice(world, viewer, name, order=True) for name, spec in sorted(COMMANDS.items())
+                 if may_file(viewer, spec))
 
 
 def all_commands() -> tuple[tuple[str, str, str], ...]:
@@ -181,18 +168,20 @@ def check_command(world: World, viewer: Identity, name: str, raw: Mapping[str, A
 
 
 def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any], private: bool = False) -> Problem | None:
-    """Would `order-file` accept this order right now? (checked as the adjudicator would carry it out)."""
+    """Would `order-file` accept this order right now? (the filing rule, then checked as the
+    adjudicator would carry it out)."""
     from yak_tui.kernel.commands import spec_for, validate_only
-    from yak_tui.kernel.orders import PRIVATE_CATEGORIES
+    from yak_tui.kernel.filing import check_filing, is_private
 
     try:
         spec = spec_for(name)
+        check_filing(filer, spec, clean_params(raw))
     except CommandError as error:
         return problem_of(error)
-    if private and spec.category not in PRIVATE_CATEGORIES:
+    if private and not is_private(spec):
         return Problem("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
     try:
-        validate_only(world, GM, name, clean_params(raw), principal=filer)
+        validate_only(world, GM, name, clean_params(raw), principal=filer, viewer=filer)
         problem = None
     except ShortfallError:  # today's numbers fall short: received with a warning, not refused
         problem = None
@@ -247,7 +236,7 @@ def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, A
     refusal, or the GM's, stands as it is.
     """
     problem = check_command(world, viewer, name, raw)
-    if problem is not None and problem.field == "identity" and not viewer.is_gm:
+    if problem is not None and problem.field == "identity" and not viewer.is_gm and not viewer.is_observer:
         return Route(True, check_order(world, viewer, name, raw), problem)
     return Route(False, problem)
 

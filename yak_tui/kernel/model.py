@@ -324,9 +324,11 @@ class World:
     def resolve_ref(self, table: str, text: str, visible: Visible | None = None) -> str:
         """An id from an id or a (case-insensitive) name, so `Elbreth` and `elbreth` both work.
 
-        With `visible`, a name matches and a refusal suggests only documents it lets through."""
+        With `visible`, an id or a name matches, and a refusal suggests, only documents it lets
+        through: a document the reader may not see gets the very reply an id that names nothing gets
+        (RULINGS §1, no oracle)."""
         docs = self.table(table)
-        if text in docs:
+        if text in docs and (visible is None or visible(table, text, docs[text])):
             return text
         lowered = text.strip().lower()
         for doc_id, doc in docs.items():

@@ -53,20 +53,29 @@ class SeatStatus:
                 "status": self.status}
 
 
-def _filed_this_season(world: World) -> dict[str, int]:
+def _counted_for(order: dict[str, Any], viewer: Identity | None) -> bool:
+    """A private order is counted only for those who may know of it (RULINGS §1: its filer, its
+    adjudicator, the GM); `viewer` None is the GM's own count."""
+    if viewer is None or viewer.is_gm or not order.get("private"):
+        return True
+    return str(viewer) in (order.get("filed_by"), order.get("adjudicator"))
+
+
+def _filed_this_season(world: World, viewer: Identity | None = None) -> dict[str, int]:
     counts: dict[str, int] = {}
     today = world.meta.get("date")
     for _, order in world.all("orders"):
-        if order.get("filed") == today and order.get("status") != "withdrawn":
+        if order.get("filed") == today and order.get("status") != "withdrawn" and _counted_for(order, viewer):
             counts[order["filed_by"]] = counts.get(order["filed_by"], 0) + 1
     return counts
 
 
-def seats(world: World) -> list[Identity]:
-    """Every identity expected to send orders this season, Kings first, then players, by id."""
+def seats(world: World, viewer: Identity | None = None) -> list[Identity]:
+    """Every identity expected to send orders this season, Kings first, then players, by id (a
+    seat that filed only private orders is a seat only for those who may know of them)."""
     found: set[Identity] = {Identity("king", kid) for kid, k in world.all("kingdoms") if k.get("player")}
     names = [str(doc.get("identity", "")) for _, doc in world.all("users")]
-    names += list(_filed_this_season(world)) + [str(i) for i in world.meta.get("ready", [])]
+    names += list(_filed_this_season(world, viewer)) + [str(i) for i in world.meta.get("ready", [])]
     for name in names:
         try:
             identity = Identity.parse(name)
@@ -77,15 +86,17 @@ def seats(world: World) -> list[Identity]:
     return sorted(found, key=lambda i: (i.role != "king", i.subject))
 
 
-def readiness(world: World) -> list[SeatStatus]:
-    filed = _filed_this_season(world)
+def readiness(world: World, viewer: Identity | None = None) -> list[SeatStatus]:
+    filed = _filed_this_season(world, viewer)
     ready = set(world.meta.get("ready", []))
-    return [SeatStatus(str(i), identity_label(world, i), filed.get(str(i), 0), str(i) in ready) for i in seats(world)]
+    return [SeatStatus(str(i), identity_label(world, i), filed.get(str(i), 0), str(i) in ready)
+            for i in seats(world, viewer)]
 
 
-def season_status(world: World) -> dict[str, Any]:
-    """The deadline and every seat's state, as the dashboard, `yak season status` and the preview show it."""
-    rows = readiness(world)
+def season_status(world: World, viewer: Identity | None = None) -> dict[str, Any]:
+    """The deadline and every seat's state, as the dashboard, `yak season status` and the preview show
+    it to `viewer` (None: the GM): private orders count only for those who may know of them."""
+    rows = readiness(world, viewer)
     return {"season": world.date.label(), "deadline": world.meta.get("deadline"),
             "seats": [r.to_dict() for r in rows],
             "ready": [r.label for r in rows if r.status == READY],

@@ -154,12 +154,12 @@ def _open_season(world: World, date: GameDate) -> None:
 
 
 def _log_step(ctx: Any, report: StepReport) -> None:
-    """The public line carries the public sums only, the adjudicators' line all of them; a step without
-    sums whose own lines told what it did says "done", never "nothing to do" right after "1 cold spy is
-    active again"."""
+    """The public line carries the public sums only, the adjudicators' line all of them. Its words
+    never depend on what only some may know (RULINGS §1): a step with no public sum says "done"
+    whether or not a secret operation ran in it (a counterfeit debt, a government infiltration)."""
     public = {k: v for k, v in report.sums.items() if k not in report.private}
     sums = ", ".join(f"{k} {v:g}" for k, v in public.items())
-    text = f"Year start, {report.title}: " + (sums or ("done" if report.lines else "nothing to do"))
+    text = f"Year start, {report.title}: " + (sums or "done")
     ctx.log(text, kind="year-start", amounts=None, refs={"step": report.step, "sums": public})
     if len(public) < len(report.sums):
         every = ", ".join(f"{k} {v:g}" for k, v in report.sums.items())

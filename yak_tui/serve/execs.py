@@ -3,7 +3,7 @@
 An allow-list, parsed exactly: `orders submit` (orders on stdin, one a line), `orders list` and
 `report`. Nothing else: no options, no `--as`, no other words; the identity is the key's, given
 by the server, and the client's environment is never read. Every order goes through the same
-`order-file` command, with the same validation, as in the app.
+`order-file` command (or `ask` / `spy-order`), with the same filing rule and validation, as in the app.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.identity import Identity
 
 ALLOWED = ("orders submit", "orders list", "report")
+# Lines a seat runs as itself (`kernel.filing.SEAT_RUNS`: a request to the GM, a private mission,
+# withdrawing his own order, saying he is ready); every other line is filed through `order-file`.
 MAX_ORDERS_BYTES = 64 * 1024  # orders on stdin; more is refused, nothing filed
 USAGE = "allowed: orders submit < orders.txt, orders list, report"
 
@@ -52,6 +54,7 @@ def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
     today's numbers) or "refused" and the reason, with the odds where there are dice.
     Exit status 0 if every order was received, 1 if any was refused."""
     from yak_tui.kernel.commands import load_command_modules, run_command
+    from yak_tui.kernel.filing import SEAT_RUNS
     from yak_tui.kernel.forms import odds_words
     from yak_tui.kernel.session import check_identity
     from yak_tui.store.storage import WorldFile
@@ -67,9 +70,14 @@ def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
     for number, line in orders:
         try:
             name, params = _parse_order_line(line)
-            result = run_command(world_file, identity, "order-file",
-                                 {"command": name, "params": orjson.dumps(params).decode()},
+            command, filed = (name, params) if name in SEAT_RUNS else (
+                "order-file", {"command": name, "params": orjson.dumps(params).decode()})
+            result = run_command(world_file, identity, command, filed,
                                  check=lambda world: check_identity(world, identity))
+            if "adjudicator" not in result.data:  # withdrawn, or ready: what it did, in its own words
+                said = "; ".join(str(entry["text"]) for entry in result.shown or []) or f"{name}: done"
+                out.append(f"line {number}: done: {said}")
+                continue
             out.append(f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
                        f"{result.data['adjudicator']})"
                        + "".join(f"; warning: {warning}" for warning in result.data["warnings"])

@@ -9,7 +9,7 @@ from typing import Any
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
 from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -37,8 +37,10 @@ def note(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not text:
         raise CommandError("text", "is empty")
     audience = audience_param(ctx.world, p["audience"])
-    if ctx.identity.is_king and audience.startswith("kingdom:") and audience != kingdom_audience(ctx.identity.subject):
-        raise CommandError("audience", "a King writes notes for the public, his kingdom or the adjudicators")
+    kind, _, subject = audience.partition(":")
+    if ctx.identity.is_king and ((kind == "kingdom" and subject != ctx.identity.subject) or (
+            kind == "character" and ctx.world.kingdom_of_character(subject) != ctx.identity.subject)):
+        raise CommandError("audience", "a King writes notes for the public, his kingdom, its people or the adjudicators")
     entry = ctx.log(text, kind="note", audience=audience)
     return {"entry": entry["id"], "audience": audience}
 
@@ -54,10 +56,10 @@ def _rtd_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, 
 
 @command("roll", "An ad hoc RtD roll with a modifier and a reason, written to the chronicle.",
          {"reason": Param(str, help="what the roll decides"),
-          "modifier": Param(int, required=False, default=0),
+          "modifier": Param(int, required=False, default=0, by_adjudicator=True),
           "kingdom": Param(str, required=False, ref="kingdoms", help="where it happens (for a King's authority)"),
-          "audience": Param(str, required=False, default=PUBLIC)},
-         category="dice", odds=_rtd_odds, rolls=True)
+          "audience": Param(str, required=False, default=PUBLIC, by_adjudicator=True)},
+         category="dice", odds=_rtd_odds, rolls=True, filed_by=SEATS)
 def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not p["reason"].strip():
         raise CommandError("reason", "is empty: say what the roll decides")

@@ -312,6 +312,25 @@ def _audience_identity(audience: str) -> Identity:
     return PUBLIC_VIEWER if audience == "public" else Identity.parse(audience)
 
 
+def export_audience(text: str) -> str:
+    """An export's audience as `export_audiences` names it: `kingdom:<id>` is the King's record,
+    `character:<id>` the player's (the words of an entry's audience work too)."""
+    text = text.strip()
+    kind, sep, subject = text.partition(":")
+    if sep and kind.lower() == "kingdom":
+        return f"king:{subject.strip()}"
+    if sep and kind.lower() == "character":
+        return f"player:{subject.strip()}"
+    return text.lower() if text.lower() in ("public", "gm") else text
+
+
+def private_export_line(world: World, audience: str) -> str:
+    """The first line of an export that is not the public record: who may read it (RULINGS §1)."""
+    reader = _audience_identity(audience)
+    who = "the GM" if reader.is_gm else f"{identity_label(world, reader)} ({reader})"
+    return f"Private: for {who} only. Not for the forum thread."
+
+
 def export_text(world: World, viewer: Identity, audience: str, fmt: str, season: str | None = None,
                 entry_ids: Iterable[str] | None = None, kingdom: str | None = None, character: str | None = None,
                 kind: str | None = None) -> tuple[str, int]:
@@ -321,6 +340,7 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
     """
     from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
 
+    audience = export_audience(audience)
     allowed = {c.value for c in export_audiences(world, viewer)}
     if audience not in allowed:
         raise ValidationError("audience", f"{viewer} may not export for {audience}; choose {', '.join(sorted(allowed))}")
@@ -333,7 +353,8 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
     if entry_ids is not None:
         wanted = set(entry_ids)
         entries = [e for e in entries if e.get("id") in wanted]
-    return export_entries(world, entries, fmt, reader), len(entries)
+    heading = None if audience == "public" else private_export_line(world, audience)
+    return export_entries(world, entries, fmt, reader, heading=heading), len(entries)
 
 
 # -- kingdoms, holdings, orders -------------------------------------------------------------------
@@ -556,7 +577,7 @@ class ReadinessView(NamedTuple):
 def readiness_view(world: World, viewer: Identity) -> ReadinessView:
     from yak_tui.kernel.readiness import in_use, season_status
 
-    status = season_status(world)
+    status = season_status(world, viewer)
     rows = [SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"])) for r in status["seats"]]
     if viewer.is_observer:
         rows = []

@@ -8,7 +8,7 @@ from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.model import World
 from yak_tui.kernel.tables import table as rules_table
 
@@ -23,7 +23,7 @@ def _academy_help(what: str, whose: str) -> str:
          {"kingdom": Param(str, ref="kingdoms"), "pc": Param(str, ref="pcs"),
           "type": Param(str, choices=HIRED_TYPES),
           "levels": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def academy_found(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(kingdom=p["kingdom"])
@@ -56,7 +56,7 @@ def _academy_stakes(world: World, p: dict[str, Any]) -> Stakes:
 @command("academy-expand", lambda: _academy_help("Add levels to an academy", "its"),
          {"academy": Param(str, ref="academies"),
           "levels": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=lambda w, i, p: _academy_stakes(w, p))
+         category="economy", stakes=lambda w, i, p: _academy_stakes(w, p), filed_by=KING)
 def academy_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     academy = world.get("academies", p["academy"])

@@ -24,10 +24,11 @@ from yak_tui.areas.economy._shared import (
 from yak_tui.areas.economy.rules import Rival
 from yak_tui.kernel.audience import PUBLIC, character_audience
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import SECTORS, World
 from yak_tui.kernel.money import money
+from yak_tui.kernel.tables import table as rules_table
 
 
 def effective_potentials(world: World, province_id: str) -> dict[str, int]:
@@ -228,7 +229,7 @@ def _open_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str,
           "pc": Param(str, ref="pcs", help="the population centre it stands in"),
           "sector": Param(str, choices=SECTORS),
           "name": Param(str, help="the business's name")},
-         category="economy", odds=_open_odds, stakes=_open_stakes, rolls=True)
+         category="economy", odds=_open_odds, stakes=_open_stakes, rolls=True, filed_by=SEATS)
 def business_open(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(character=p["owner"])
@@ -266,7 +267,7 @@ def business_open(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("business-expand", "Expand a business by Size (pays per Size; each Size over the Potential competes).",
          {"business": Param(str, ref="businesses"),
           "sizes": Param(int, required=False, default=1, minimum=1)},
-         category="economy", odds=_expand_odds, stakes=_expand_stakes, rolls=True)
+         category="economy", odds=_expand_odds, stakes=_expand_stakes, rolls=True, filed_by=SEATS)
 def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     business_id = p["business"]
@@ -327,7 +328,7 @@ def _business_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Sta
          {"business": Param(str, ref="businesses"),
           "kind": Param(str, required=False, choices=MONOPOLY_KINDS,
                         help="trade, service or goods (default: by the sector)")},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=KING)
 def monopoly_grant(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -351,7 +352,7 @@ def monopoly_grant(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("monopoly-revoke", "Revoke a business's monopoly (the province's ruler); its Potential penalty ends.",
-         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes)
+         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes, filed_by=KING)
 def monopoly_revoke(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -375,7 +376,7 @@ def _sell_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
          {"business": Param(str, ref="businesses"),
           "buyer": Param(str, ref="characters"),
           "price": Param(int, minimum=0, help="ducats the buyer pays")},
-         category="economy", stakes=_sell_stakes)
+         category="economy", stakes=_sell_stakes, filed_by=SEATS)
 def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -405,7 +406,7 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("business-dismantle", "Dismantle your business for half the ducats invested; it is removed.",
-         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes)
+         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes, filed_by=SEATS)
 def business_dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     biz = _business(ctx.world, p["business"])
     ctx.require_acts_for(character=biz["owner"])
@@ -426,7 +427,7 @@ def produced_this_season(world: World, biz: dict[str, Any]) -> int:
          {"business": Param(str, ref="businesses"),
           "good": Param(str, help="a trade good the province lists as a resource"),
           "quantity": Param(int, minimum=1)},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=SEATS)
 def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     business_id = p["business"]
@@ -461,3 +462,33 @@ def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             refs={"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost})
     return {"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost,
             "produced_this_season": made + p["quantity"], "limit": limit, "stock": dict(doc["stock"])}
+
+
+def _tax_help() -> str:
+    return f"Set your kingdom's business tax, a whole percent 0..{rules_table('economy')['income']['max_rate']} (a King)."
+
+
+@command("business-tax-set", _tax_help,
+         {"rate": Param(int, minimum=0, help="the new rate, a whole percent"),
+          "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom (a King's own)")},
+         category="economy", filed_by=KING)
+def business_tax_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    """What a King asked the GM to `gm-set` before: his kingdom's business tax, taken at the next
+    year start (RULINGS §5), announced to the table (businesses of every realm pay it)."""
+    world = ctx.world
+    kingdom = p["kingdom"] or (ctx.principal.subject if ctx.principal.is_king else None)
+    if kingdom is None:
+        raise CommandError("kingdom", "name the kingdom whose business tax is set")
+    ctx.require_acts_for(kingdom=kingdom)
+    top = int(rules_table("economy")["income"]["max_rate"])
+    if p["rate"] > top:
+        raise CommandError("rate", f"must be 0..{top} percent, not {p['rate']}")
+    doc = world.edit("kingdoms", kingdom)
+    old = int(doc.get("business_tax", 0))
+    if old == p["rate"]:
+        raise CommandError("rate", f"{world.display_name('kingdoms', kingdom)} already taxes businesses at {old}%")
+    doc["business_tax"] = p["rate"]
+    ctx.log(f"{world.display_name('kingdoms', kingdom)} sets its business tax at {p['rate']}% (was {old}%), "
+            "from the next year start.", kind="economy", audience=PUBLIC,
+            refs={"kingdom": kingdom, "business_tax": p["rate"], "was": old})
+    return {"kingdom": kingdom, "business_tax": p["rate"], "was": old}

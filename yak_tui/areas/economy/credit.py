@@ -21,7 +21,7 @@ from yak_tui.areas.economy.business import _remove_business
 from yak_tui.kernel.audience import character_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
@@ -116,7 +116,7 @@ def _loan_help() -> str:
           "debtor": Param(str, ref="characters"),
           "amount": Param(int, minimum=1, help="ducats the debtor may spend now"),
           "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now")},
-         category="economy", stakes=_debt_stakes)
+         category="economy", stakes=_debt_stakes, filed_by=SEATS)
 def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz, left = _lending(ctx, p, "credit")
@@ -146,7 +146,7 @@ def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
           "collateral": Param(str, required=False, default="", help="free text"),
           "terms": Param(str, required=False, default="", help="conditions, free text"),
           "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now")},
-         category="economy", stakes=_debt_stakes)
+         category="economy", stakes=_debt_stakes, filed_by=SEATS)
 def loan_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz, left = _lending(ctx, p, "loan")
@@ -234,14 +234,14 @@ def _repay_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes
 
 @command("credit-repay", "The debtor repays credit (all that is outstanding by default).",
          {"debt": Param(str, ref="ledger", help="the credit's ledger id"),
-          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes)
+          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes, filed_by=SEATS)
 def credit_repay(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _repay(ctx, p, "credit")
 
 
 @command("loan-repay", "The debtor repays a loan (all that is outstanding by default).",
          {"debt": Param(str, ref="ledger", help="the loan's ledger id"),
-          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes)
+          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes, filed_by=SEATS)
 def loan_repay(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _repay(ctx, p, "loan")
 

@@ -15,7 +15,7 @@ from yak_tui.areas.economy.specialists import (
 )
 from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.helptext import ducats, signed
 from yak_tui.kernel.tables import table as rules_table
 
@@ -62,7 +62,7 @@ def release_engineers(ctx: CommandContext, kingdom_id: str, engine: str, count: 
          {"kingdom": Param(str, ref="kingdoms"), "task": Param(str, choices=ENGINEER_TASKS),
           "count": Param(int, required=False, default=1, minimum=1),
           "engine": Param(str, required=False, help="siege engine or unit (siege work)")},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def engineer_assign(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     assign_engineers(ctx, p["kingdom"], p["count"], p["task"], p["engine"])
@@ -77,7 +77,7 @@ def engineer_assign(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("engineer-release", "Siege engines disbanded: their engineers return to the pool.",
          {"kingdom": Param(str, ref="kingdoms"), "engine": Param(str),
           "count": Param(int, required=False, minimum=1, help="default: all of them")},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     back = release_engineers(ctx, p["kingdom"], p["engine"], p["count"])
@@ -97,7 +97,7 @@ def _trap_help() -> str:
 @command("trap", _trap_help,
          {"kingdom": Param(str, ref="kingdoms"), "fight": Param(str, help="which fight, e.g. the hex or battle"),
           "unit": Param(str, required=False, ref="units", help="the unit it helps")},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(kingdom=p["kingdom"])

@@ -11,7 +11,7 @@ from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_g
 from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.areas.espionage import npc_sales_tax_divisor
 from yak_tui.kernel.audience import character_audience, kingdom_audience
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
@@ -50,7 +50,7 @@ def _take_goods(doc: dict[str, Any], field: str, good_text: str, quantity: int, 
           "good": Param(str), "quantity": Param(int, minimum=1),
           "warehouse": Param(str, required=False, ref="businesses",
                          help="a commercial business of the same owner (default: stored on site)")},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=SEATS)
 def goods_store(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -75,7 +75,7 @@ def goods_store(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("goods-release", "Put warehoused goods back on the market: they sell at this season's end.",
          {"business": Param(str, ref="businesses", help="the business holding the warehouse"),
           "good": Param(str), "quantity": Param(int, minimum=1)},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=SEATS)
 def goods_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -94,7 +94,7 @@ def goods_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
           "good": Param(str), "quantity": Param(int, minimum=1),
           "destination": Param(str, ref="provinces"),
           "source": Param(str, required=False, default="stock", choices=("stock", "warehouse"))},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=SEATS)
 def goods_ship(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])

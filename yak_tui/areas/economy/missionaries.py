@@ -9,7 +9,7 @@ from yak_tui.areas.economy._shared import _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, specialist_pool, take_specialists
 from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.helptext import signed
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -65,10 +65,10 @@ def _convert_help() -> str:
          {"province": Param(str, ref="provinces"),
           "sponsor": Param(str, ref="kingdoms", help="the kingdom sending the missionary"),
           "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"extra ducats, {_conversion('per_ducat')} each"),
-          "counter_kingdom": Param(str, required=False, ref="kingdoms",
+          "counter_kingdom": Param(str, required=False, ref="kingdoms", by_adjudicator=True,
                                    help="a defending kingdom's counter-missionary (GM only)"),
-          "counter_ducats": Param(int, required=False, default=0, minimum=0)},
-         category="economy", odds=_convert_odds, stakes=_convert_stakes, rolls=True)
+          "counter_ducats": Param(int, required=False, default=0, minimum=0, by_adjudicator=True)},
+         category="economy", odds=_convert_odds, stakes=_convert_stakes, rolls=True, filed_by=KING)
 def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     sponsor, province_id = p["sponsor"], p["province"]
@@ -128,7 +128,7 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("convert-counter", "Stake a counter-missionary in a province: it opposes the next conversion there.",
          {"kingdom": Param(str, ref="kingdoms"), "province": Param(str, ref="provinces"),
           "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"counter ducats, {_conversion('per_counter_ducat')} each, paid when used")},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(kingdom=p["kingdom"])

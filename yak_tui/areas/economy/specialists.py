@@ -11,7 +11,7 @@ from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, 
 from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.kernel.audience import character_audience, kingdom_audience
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.helptext import ducats
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -122,7 +122,7 @@ def _training_help() -> str:
           "type": Param(str, choices=HIRED_TYPES),
           "immediate": Param(bool, required=False, default=False, help=lambda: f"{ducats(rules_table('economy')['hiring']['cost_immediate'])}, arrives at once"),
           "count": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=_kingdom_stakes)
+         category="economy", stakes=_kingdom_stakes, filed_by=KING)
 def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id, kind, count = p["kingdom"], p["type"], p["count"]
@@ -155,7 +155,7 @@ def trained_this_year(world: World, biz: dict[str, Any]) -> int:
          {"business": Param(str, ref="businesses"),
           "type": Param(str, choices=("engineer", "spy", "missionary", "sailor")),
           "count": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=_business_stakes)
+         category="economy", stakes=_business_stakes, filed_by=SEATS)
 def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])

@@ -28,6 +28,8 @@ from yak_tui.areas.espionage.kinds import kind_of
 from yak_tui.areas.espionage.planning import (
     GM_PARAMS,
     _order_odds,
+    kingdom_lack,
+    knows_kingdom_secrets,
     mission_odds_for,
     mission_params,
     mission_stakes,
@@ -52,6 +54,8 @@ from yak_tui.areas.espionage.state import (
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.commands import (
     COMMANDS,
+    KING,
+    SEATS,
     CommandContext,
     CommandError,
     Param,
@@ -61,7 +65,7 @@ from yak_tui.kernel.commands import (
 )
 from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import WAITING, _order_audience, _waiting_order, describe_order, order_file
+from yak_tui.kernel.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
 from yak_tui.kernel.seasons import due_reporter
 from yak_tui.kernel.tables import table
 
@@ -107,6 +111,10 @@ RULINGS_MADE = (
     "sponsoring kingdom when its King did.",
     "Year-start sums of espionage effects are secret: each step writes an adjudicators entry with "
     "its sums (the public step line does not show them).",
+    "RULINGS §1: a player who is not his kingdom's King is never refused, nor shown odds, on his kingdom's "
+    "secret state. A mission of his whose prerequisite the kingdom lacks, or for which it has no free spy "
+    "(or whose ring would double one already running), is not attempted: it fails at resolution, nothing "
+    "is spent, and he alone is told why.",
 )
 
 
@@ -200,16 +208,36 @@ def _tell_king_of_spy_used(ctx: CommandContext, plan: Plan, outcome: SpyOutcome)
             refs={"kingdom": plan.sponsor.kingdom, "character": plan.sponsor.character})
 
 
+def _not_attempted(ctx: CommandContext, plan: Plan, lack: CommandError) -> dict[str, Any]:
+    """A player's mission his kingdom cannot mount (RULINGS §1): nothing is spent or rolled, and he
+    alone (with the adjudicator) is told plainly why."""
+    world = ctx.world
+    entry = plan.mission
+    against = "" if _own_side(plan) else f" against {kingdom_name(world, plan.target)}"
+    why = "your kingdom had no spy free for it" if lack.field == "spy" else lack.reason
+    text = f"Espionage: {entry.name}{against}: failed. It could not be attempted: {why}."
+    sponsor_entry = ctx.log(text, kind=KIND, audience=plan.sponsor.audience, secret=f"not attempted ({lack.field})",
+                            refs={"mission": entry.slug, "sponsor_kingdom": plan.sponsor.kingdom,
+                                  "target_kingdom": plan.target, "character": plan.sponsor.character})
+    return {"mission": entry.slug, "sponsor": plan.sponsor.kingdom, "target": plan.target, "cost": 0,
+            "outcome": "not-attempted", "reported": "failed", "outcome_text": text, "spy": None, "evidence": None,
+            "spy_lost": False, "spy_cold": False, "success_roll": None, "detection_roll": None,
+            "modifiers": {"success": [], "detection": []}, "spent": [], "effect": None,
+            "sponsor_entry": sponsor_entry["id"], "target_entry": None}
+
+
 def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     """Carry out one NPC mission: pay, roll blind, apply, and tell each party what it may know."""
     world = ctx.world
     ctx.require_adjudicator(mission_stakes(world, ctx.principal, p))
-    plan = plan_mission(world, ctx.principal, p)
+    plan = plan_mission(world, ctx.principal, p, secrets=False)
+    lack = kingdom_lack(world, plan)
+    if lack is not None:
+        if knows_kingdom_secrets(ctx.principal):
+            raise lack
+        return _not_attempted(ctx, plan, lack)
     entry = plan.mission
     pool = edit_pool(world, plan.sponsor.kingdom)
-    if int(pool["spy"]) < 1:
-        raise CommandError("spy", f"{kingdom_name(world, plan.sponsor.kingdom)} has no active spy "
-                           f"({pool['cold_spy']} cold, active again at year start)")
     # Costs are paid whatever the outcome (RULINGS §7): ducats (with extras) and one spy.
     if plan.cost:
         ctx.move_ducats(plan.sponsor.payer, None, plan.cost, f"espionage: {entry.name}", audience=plan.sponsor.audience,
@@ -305,7 +333,7 @@ MISSION_PARAMS = mission_params()
 
 
 @command(MISSION_COMMAND, "Resolve an NPC espionage mission blind (the GM, or the order's adjudicator).",
-         {**MISSION_PARAMS, **GM_PARAMS}, category=KIND, odds=mission_odds_for, stakes=mission_stakes, rolls=True)
+         {**MISSION_PARAMS, **GM_PARAMS}, category=KIND, odds=mission_odds_for, stakes=mission_stakes, rolls=True, filed_by=SEATS)
 def spy_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return run_mission(ctx, p)
 
@@ -347,7 +375,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     sub = CommandContext(world, ctx.identity, ctx.dice.inner, MISSION_COMMAND, principal=filer)
     try:
-        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, ctx.identity))
+        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, filer))
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(sub.entries)
@@ -356,7 +384,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited = world.edit("orders", p["order"])
     edited.update({"status": "resolved", "resolved": world.meta["date"], "outcome": data["outcome_text"],
                    "entries": [e["id"] for e in sub.entries]})
-    ctx.log(f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}", kind="order", audience=_order_audience(order),
+    ctx.log(f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}", kind="order", audience=order_audience(order),
             refs={"order": p["order"], "character": order.get("character")})
     return {"order": p["order"], "status": "resolved", "result": data}
 
@@ -370,7 +398,7 @@ def _counter_spy_help() -> str:
 @command("counter-spy", _counter_spy_help,
          {"kingdom": Param(str, required=False, ref="kingdoms", help="your kingdom (the GM names it)"),
           "province": Param(str, required=False, ref="provinces", help="omit for a nation-wide counter-spy")},
-         category=KIND)
+         category=KIND, filed_by=KING)
 def counter_spy(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     principal = ctx.principal

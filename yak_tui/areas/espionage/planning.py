@@ -93,9 +93,16 @@ def mission_params() -> dict[str, Param]:
 
 
 GM_PARAMS: dict[str, Param] = {
-    "gm_modifier": Param(int, required=False, default=0, help="adjudicator's modifier to both rolls"),
-    "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)"),
+    "gm_modifier": Param(int, required=False, default=0, help="adjudicator's modifier to both rolls",
+                         by_adjudicator=True),
+    "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)", by_adjudicator=True),
 }
+
+
+def knows_kingdom_secrets(identity: Identity) -> bool:
+    """RULINGS §1: the GM and a King know their side's spy pools, counter-spies, infiltrations and
+    rings; a player who is not his kingdom's King knows only his own missions and their outcomes."""
+    return identity.is_gm or identity.is_king
 
 
 def _mission_or_fail(slug: str) -> Mission:
@@ -249,8 +256,11 @@ def academy_specialists() -> list[str]:
     return [t for t in specialists["types"] if t not in specialists["not_hired"]]
 
 
-def plan_mission(world: World, principal: Identity, p: dict[str, Any]) -> Plan:
-    """Validate an order against the world; every refusal names the field and the reason."""
+def plan_mission(world: World, principal: Identity, p: dict[str, Any], *, secrets: bool = True) -> Plan:
+    """Validate an order against the world; every refusal names the field and the reason.
+
+    `secrets=False` leaves out the checks of the sponsoring kingdom's secret state (a prerequisite
+    held, a ring already running): a player may not learn them from a refusal (`kingdom_lack`)."""
     entry = _mission_or_fail(p["mission"])
     kind = kind_of(entry)
     if kind.apply is None:
@@ -268,17 +278,12 @@ def plan_mission(world: World, principal: Identity, p: dict[str, Any]) -> Plan:
     if target == sponsor.kingdom and not kind.own_side:
         raise CommandError("target", "a kingdom does not spy on itself")
     plan = Plan(entry, sponsor, target)
-    if not kind.own_side:
-        missing = missing_prerequisite(entry, infiltrations_held(world, sponsor.kingdom, target))
-        if missing is not None:
-            need = mission(missing)
-            raise CommandError("mission", f"{entry.name} needs {need.name} held against {kingdom_name(world, target)}, "
-                               f"and {kingdom_name(world, sponsor.kingdom)} holds no such infiltration "
-                               f"(run {need.slug} first)")
     for name in kind.planned_fields(entry):
         NEED_CHECKS[name](world, plan, kind, p)
-    if kind.check is not None:
-        kind.check(world, plan)
+    if secrets:
+        lacking = kingdom_lack(world, plan, spies=False)
+        if lacking is not None:
+            raise lacking
     # Extras (ducats buy more) and the cost.
     extras = {extra: int(p.get(name) or 0) for name, extra in EXTRA_PARAMS.items() if int(p.get(name) or 0)}
     if p.get("poison"):
@@ -298,6 +303,32 @@ def plan_mission(world: World, principal: Identity, p: dict[str, Any]) -> Plan:
         plan.gm_modifiers = [Modifier(int(p["gm_modifier"]), str(p["gm_reason"]).strip())]
     plan.location_province = _location(world, plan)
     return plan
+
+
+def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandError | None:
+    """What the sponsoring kingdom's secret state lacks for this mission: the prerequisite
+    infiltration, a free spy (with `spies`), or room for another ring. A King or the GM is refused
+    on it; a player's mission fails at resolution, told to him plainly (RULINGS §1)."""
+    entry = plan.mission
+    kind = kind_of(entry)
+    if not kind.own_side:
+        missing = missing_prerequisite(entry, infiltrations_held(world, plan.sponsor.kingdom, plan.target))
+        if missing is not None:
+            need = mission(missing)
+            return CommandError("mission", f"{entry.name} needs {need.name} held against "
+                                f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
+                                f"holds no such infiltration (run {need.slug} first)")
+    if kind.check is not None:
+        try:
+            kind.check(world, plan)
+        except CommandError as error:
+            return error
+    if spies:
+        pool = spy_pool(world, plan.sponsor.kingdom)
+        if int(pool["spy"]) < 1:
+            return CommandError("spy", f"{kingdom_name(world, plan.sponsor.kingdom)} has no active spy "
+                                f"({pool['cold_spy']} cold, active again at year start)")
+    return None
 
 
 def _location(world: World, plan: Plan) -> str | None:
@@ -336,6 +367,9 @@ def modifier_inputs(world: World, plan: Plan, *, known_to_sponsor_only: bool = F
     breach = bool(active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
                                  target_kingdom=plan.target))
     if known_to_sponsor_only:
+        if plan.sponsor.character:  # a player knows only the breaches his own missions won
+            breach = bool(active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
+                                         target_kingdom=plan.target, holder_character=plan.sponsor.character))
         return SpyModifiers(security_breach=breach)
     counter = spy_pool(world, plan.target)["counter_spies"]
     province_spy = plan.location_province is not None and plan.location_province in counter["provinces"]
@@ -369,7 +403,7 @@ def mission_stakes(world: World, identity: Identity, params: dict[str, Any]) -> 
 def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -> dict[str, Any]:
     """Exact odds; an adjudicator sees every modifier, anyone else only those his side knows."""
     principal = identity
-    plan = plan_mission(world, principal, params)
+    plan = plan_mission(world, principal, params, secrets=knows_kingdom_secrets(principal))
     adjudicates = may_adjudicate(world, identity, mission_stakes(world, identity, params)).allowed
     applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not adjudicates))
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()

@@ -22,6 +22,7 @@ from typing import Any
 from yak_tui.areas.espionage.kinds import branch_label, kind_of, kind_of_document
 from yak_tui.areas.espionage.planning import (
     academy_specialists,
+    knows_kingdom_secrets,
     mission_odds_for,
     modifier_inputs,
     plan_mission,
@@ -42,7 +43,14 @@ from yak_tui.areas.espionage.state import (
     province_pcs,
     spy_pool,
 )
-from yak_tui.kernel.audience import HIDDEN_FIELDS, filter_document, kingdom_audience, viewer_kingdom, visible_table
+from yak_tui.kernel.audience import (
+    can_see_document,
+    character_audience,
+    filter_document,
+    kingdom_audience,
+    viewer_kingdom,
+    visible_table,
+)
 from yak_tui.kernel.authority import Stakes, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import COMMANDS, coerce_params
@@ -76,8 +84,11 @@ def _date_label(value: Any) -> str:
 def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> list[dict[str, Any]]:
     """Every mission against `target` with its prerequisite met or missing (the board's rows).
 
-    Odds are computed with the modifiers the viewer may know (all of them for an adjudicator)."""
-    held = infiltrations_held(world, sponsor, target)
+    Odds are computed with the modifiers the viewer may know (all of them for an adjudicator). A
+    player who is not his kingdom's King knows only the infiltrations his own missions placed
+    (RULINGS §1): `prerequisite_met` is None where his kingdom's may or may not hold it."""
+    full_state = knows_kingdom_secrets(viewer)
+    held = infiltrations_known(world, viewer, sponsor, target)
     rows = []
     stakes = Stakes.of(target, kingdoms=[sponsor, target])
     full = may_adjudicate(world, viewer, stakes).allowed
@@ -86,45 +97,58 @@ def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> 
         if kind.apply is None:
             continue
         missing = None if kind.own_side else missing_prerequisite(entry, held)
-        plan = Plan(entry, Sponsor(sponsor, ("kingdoms", sponsor), kingdom_audience(sponsor), None), target)
+        met: bool | None = missing is None
+        if missing is not None and not full_state:
+            met = None  # his kingdom may hold it: only its King knows
+        plan = Plan(entry, board_sponsor(viewer, sponsor), target)
         plan.location_province = capital_province(world, target)
         applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
         odds = mission_odds(entry, applied.success, applied.detection).to_dict()
         rows.append({"slug": slug, "name": entry.name, "family": entry.family, "cost": entry.cost,
-                     "prerequisite": entry.prerequisite, "prerequisite_met": missing is None,
+                     "prerequisite": entry.prerequisite, "prerequisite_met": met,
                      "held": slug in held, "odds": odds})
     return rows
+
+
+def board_sponsor(viewer: Identity, kingdom: str) -> Sponsor:
+    """Who sponsors a mission the viewer plans: his kingdom, or the player himself (his own purse,
+    his own knowledge) when he is not its King."""
+    if knows_kingdom_secrets(viewer):
+        return Sponsor(kingdom, ("kingdoms", kingdom), kingdom_audience(kingdom), None)
+    return Sponsor(kingdom, ("characters", viewer.subject), character_audience(viewer.subject), viewer.subject)
+
+
+def infiltrations_known(world: World, viewer: Identity, sponsor: str, target: str) -> set[str]:
+    """The infiltrations of `sponsor` against `target` this viewer knows of: all of them for the GM
+    and the sponsor's King, his own for a player (the audience filter decides, as for `show`)."""
+    if viewer.is_gm:
+        return infiltrations_held(world, sponsor, target)
+    return {str(effect["mission"]) for effect_id, effect in active_effects(world, kind="infiltration",
+                                                                           sponsor_kingdom=sponsor,
+                                                                           target_kingdom=target)
+            if can_see_document(world, viewer, EFFECTS, effect_id, effect) == "all"}
 
 
 def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any]]]:
     """Effects the viewer's side holds (all fields), and those against it that it knows of
     (the sponsor named only when identified). The GM sees everything as held.
 
-    An infiltration is held by its sponsor kingdom (RULINGS: prerequisites are "held by the
-    sponsor", and it cannot be doubled), so a player sees his kingdom's infiltrations as held: they
-    are the ones the board marks "● held" and counts as met prerequisites for the missions he files
-    for that kingdom (who placed another's man stays unsaid)."""
+    What a viewer may see of each effect is the audience filter's answer (`filter_document`), the
+    one `yak show effects` gives: a King sees his kingdom's, a player only his own missions'
+    (RULINGS §1), and a target King what detection told him ('known')."""
     if viewer.is_gm:
         return {"held": [dict(e, id=i) for i, e in sorted(world.all(EFFECTS))], "suffered": []}
-    kingdom = viewer_kingdom(world, viewer)
     held, suffered = [], []
     for effect_id, effect in sorted(world.all(EFFECTS)):
-        mine = (viewer.is_king and effect.get("holder_kingdom") == kingdom) or (
-            viewer.is_player and effect.get("holder_character") == viewer.subject)
-        ours = (viewer.is_player and kingdom is not None and effect.get("kind") == "infiltration"
-                and effect.get("sponsor_kingdom") == kingdom)
-        if mine:
-            held.append({**{k: v for k, v in effect.items() if k not in HIDDEN_FIELDS[EFFECTS]}, "id": effect_id})
-        elif ours:
-            held.append({k: effect.get(k) for k in ("kind", "mission", "sponsor_kingdom", "target_kingdom", "start",
-                                                    "end", "active")} | {"id": effect_id})
-        elif viewer.is_king and effect.get("target_kingdom") == kingdom and effect.get("known_to_target"):
-            shown = {k: effect.get(k) for k in ("kind", "mission", "target_kingdom", "province", "commodity", "start",
-                                                "end", "active")}
-            shown["id"] = effect_id
-            shown["sponsor_kingdom"] = effect["sponsor_kingdom"] if effect.get("known_sponsor") else None
-            shown["sponsor_character"] = effect.get("holder_character") if effect.get("known_sponsor") else None
-            suffered.append(shown)
+        level = can_see_document(world, viewer, EFFECTS, effect_id, effect)
+        shown = filter_document(world, viewer, EFFECTS, effect_id, effect)
+        if shown is None:
+            continue
+        if level == "all":
+            held.append({**shown, "id": effect_id})
+        else:
+            suffered.append({**shown, "id": effect_id, "sponsor_kingdom": shown.get("sponsor_kingdom"),
+                             "sponsor_character": shown.get("holder_character")})
     return {"held": held, "suffered": suffered}
 
 
@@ -150,7 +174,7 @@ class MissionLine:
     cost: int
     prerequisite: str | None  # slug of the infiltration needed
     prerequisite_label: str  # "Treasury"
-    prerequisite_met: bool
+    prerequisite_met: bool | None  # None: the viewer cannot know (a player; his kingdom's King knows)
     held: bool  # an infiltration the sponsor already holds against the target
     success: float | None
     failure: float | None
@@ -287,8 +311,7 @@ def counted_modifiers(world: World, viewer: Identity, sponsor: str, target: str)
     """The modifiers the board's odds count for this viewer (at the target's capital), and
     whether they are all of them (the viewer adjudicates) or only what the sponsor knows."""
     full = _full_view(world, viewer, sponsor, target)
-    plan = Plan(mission("infiltrate-treasury"), Sponsor(sponsor, ("kingdoms", sponsor), kingdom_audience(sponsor),
-                                                        None), target)
+    plan = Plan(mission("infiltrate-treasury"), board_sponsor(viewer, sponsor), target)
     plan.location_province = capital_province(world, target)
     applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
     return applied.success, full
@@ -313,7 +336,7 @@ def mission_lines(world: World, viewer: Identity, sponsor: str, target: str) -> 
         lines.append(MissionLine(
             slug=entry.slug, name=entry.name, family=entry.family, cost=entry.cost, prerequisite=prerequisite,
             prerequisite_label=branch_label(branch),
-            prerequisite_met=bool(row["prerequisite_met"]), held=bool(row["held"]),
+            prerequisite_met=row["prerequisite_met"], held=bool(row["held"]),
             success=_odds_or_none(float(outcome["success"]), not_rolled),
             failure=_odds_or_none(float(outcome["failure"]), not_rolled),
             captured=float(spy["captured"]), escaped=float(spy["escaped"]),
@@ -338,14 +361,16 @@ def _pool_line(world: World, kingdom: str) -> PoolLine:
 
 
 def pool_lines(world: World, viewer: Identity) -> tuple[PoolLine, ...]:
-    """Spies active and cold and counter-spies: every kingdom for the GM, one's own otherwise."""
-    if viewer.is_gm:
-        kingdoms = sorted({kid for kid, _ in world.all("kingdoms")} | {sid for sid, _ in world.all("specialists")})
-        return tuple(_pool_line(world, k) for k in kingdoms if world.find("kingdoms", k) is not None)
-    kingdom = viewer_kingdom(world, viewer)
-    if kingdom is None or world.find("kingdoms", kingdom) is None:
-        return ()
-    return (_pool_line(world, kingdom),)
+    """Spies active and cold and counter-spies of each kingdom whose specialists the viewer may see
+    (the audience filter's answer: every kingdom for the GM, his own for a King, none for a player)."""
+    kingdoms = sorted({kid for kid, _ in world.all("kingdoms")} | {sid for sid, _ in world.all("specialists")})
+    return tuple(_pool_line(world, k) for k in kingdoms if world.find("kingdoms", k) is not None
+                 and _sees_pool(world, viewer, k))
+
+
+def _sees_pool(world: World, viewer: Identity, kingdom: str) -> bool:
+    doc = world.find("specialists", kingdom) or {"kingdom": kingdom}
+    return can_see_document(world, viewer, "specialists", kingdom, doc) == "all"
 
 
 def _effect_label(effect: Mapping[str, Any], entries: Mapping[str, Mission]) -> str:
@@ -509,7 +534,8 @@ def board_view(world: World, viewer: Identity, sponsor: str | None = None, targe
     return BoardView(
         viewer_kingdom=mine, sponsor=sponsor, sponsors=sponsors, target=target, targets=targets, missions=missions,
         modifiers=tuple((m.value, m.reason) for m in modifiers), all_modifiers=full,
-        sponsor_pool=_pool_line(world, sponsor) if sponsor else None, pools=pool_lines(world, viewer),
+        sponsor_pool=_pool_line(world, sponsor) if sponsor and _sees_pool(world, viewer, sponsor) else None,
+        pools=pool_lines(world, viewer),
         infiltrations=tuple(e for e in all_effects if e.kind == "infiltration"),
         effects=tuple(e for e in all_effects if e.kind != "infiltration"),
         inbox=inbox_lines(world, viewer), my_orders=my_order_lines(world, viewer),

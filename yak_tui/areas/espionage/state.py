@@ -81,11 +81,13 @@ def smuggling_rings(world: World, province: str | None) -> list[dict[str, Any]]:
     return [ring for _, ring in active_effects(world, kind="smuggling-ring", province=province)] if province else []
 
 
-def smuggling_bonus(world: World, province: str | None, kingdom: str | None) -> int:
+def smuggling_bonus(world: World, province: str | None, kingdom: str | None, *, known_to: str | None = None) -> int:
     """Establish Smuggling Ring: "+2 to player merchant smuggling efforts". Ruling: the ring is
     the sponsor's network, so it helps the merchants of the sponsoring kingdom in its province
-    (a merchant of another kingdom is not helped, and so learns nothing of a secret ring)."""
-    rings = [ring for ring in smuggling_rings(world, province) if kingdom and ring["sponsor_kingdom"] == kingdom]
+    (a merchant of another kingdom is not helped, and so learns nothing of a secret ring).
+    `known_to` (a player's character): only a ring his own mission set up, the one he may know of."""
+    rings = [ring for ring in smuggling_rings(world, province) if kingdom and ring["sponsor_kingdom"] == kingdom
+             and (known_to is None or ring.get("holder_character") == known_to)]
     return max((int(ring["data"].get("merchant_smuggling_bonus", 0)) for ring in rings), default=0)
 
 

@@ -26,7 +26,7 @@ from yak_tui.areas.magic.rules import (
 )
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
 from yak_tui.kernel.dice import Dice, Modifier, exact_odds
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -239,15 +239,16 @@ def _consequence_stage() -> dict[str, str]:
         "caster": Param(str, ref="characters", help="the mage (a character with spell ranks)"),
         "source": Param(str, help="the power source, free text: ley-line, spirits, a demon's name"),
         "spell": Param(str, help="what the spell is meant to do"),
-        "power_modifier": Param(int, required=False, default=0, help="GM modifier to Power"),
-        "control_modifier": Param(int, required=False, default=0, help="GM modifier to Control"),
+        "power_modifier": Param(int, required=False, default=0, help="GM modifier to Power", by_adjudicator=True),
+        "control_modifier": Param(int, required=False, default=0, help="GM modifier to Control", by_adjudicator=True),
         "resolution_modifier": Param(int, required=False, default=0,
-                                     help="GM modifier to Resolution"),
-        "reason": Param(str, required=False, default="", help="why the GM modifiers apply"),
+                                     help="GM modifier to Resolution", by_adjudicator=True),
+        "reason": Param(str, required=False, default="", help="why the GM modifiers apply", by_adjudicator=True),
         "audience": Param(str, required=False, default=PUBLIC,
-                          help="who reads the casting: public, kingdom:<id>, character:<id>"),
+                          help="who reads the casting: public, kingdom:<id>, character:<id>", by_adjudicator=True),
     },
     category="magic",
+    filed_by=SEATS,
     odds=cast_odds,
     stakes=cast_stakes,
     rolls=True,

@@ -39,7 +39,7 @@ from yak_tui.areas.nobles.rules import (
 )
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -204,12 +204,13 @@ def _command_params(cmd: str) -> dict[str, Param]:
     return {
         "noble": Param(str, ref="characters", help="the noble, Agent or High Priestess giving it"),
         "pc": Param(str, required=False, ref="pcs", help="the PC he is in (checked, optional)"),
-        "modifier": Param(float, required=False, default=0.0, help="GM modifier to Power"),
+        "modifier": Param(float, required=False, default=0.0, help="GM modifier to Power", by_adjudicator=True),
         "resistance_modifier": Param(float, required=False, default=0.0,
                                      help="GM modifier to PC Resistance"
-                                     + (" (after the doubling)" if cmd == "usurp" else "")),
-        "reason": Param(str, required=False, default="", help="why the GM modifiers apply"),
-        "swing": Param(bool, required=False, default=True, help=lambda: f"roll the ±{swing_max_percent()}% day swing"),
+                                     + (" (after the doubling)" if cmd == "usurp" else ""), by_adjudicator=True),
+        "reason": Param(str, required=False, default="", help="why the GM modifiers apply", by_adjudicator=True),
+        "swing": Param(bool, required=False, default=True, help=lambda: f"roll the ±{swing_max_percent()}% day swing",
+                       by_adjudicator=True),
     }
 
 
@@ -294,14 +295,14 @@ def _usurp_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
 
 @command("incite", "Incite Rebellion in the PC the noble is in (another kingdom's): neutral on a "
          "success; eviction or execution on a large failure.", _command_params("incite"),
-         category="nobles", odds=_incite_odds, stakes=command_stakes, rolls=True)
+         category="nobles", odds=_incite_odds, stakes=command_stakes, rolls=True, filed_by=SEATS)
 def incite(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "incite")
 
 
 @command("usurp", lambda: "Usurp Control of the PC the noble is in (neutral, or another kingdom's with "
          f"{controlled_resistance()} Resistance): his kingdom takes it on a success.", _command_params("usurp"),
-         category="nobles", odds=_usurp_odds, stakes=command_stakes, rolls=True)
+         category="nobles", odds=_usurp_odds, stakes=command_stakes, rolls=True, filed_by=SEATS)
 def usurp(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "usurp")
 
@@ -511,6 +512,7 @@ def _relocate_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[
         "legion": Param(str, required=False, ref="units", help="a friendly legion (Agents only)"),
     },
     category="nobles",
+    filed_by=SEATS,
     odds=_relocate_odds,
     stakes=relocate_stakes,
     rolls=True,

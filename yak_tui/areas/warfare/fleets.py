@@ -18,7 +18,7 @@ from yak_tui.areas.warfare.shared import name_of, standing_pc, today_dict
 from yak_tui.kernel.audience import kingdom_audience
 from yak_tui.kernel.authoring import referrers
 from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.money import money
 from yak_tui.kernel.tables import table
 
@@ -74,7 +74,7 @@ def _take_ships(world: Any, unit_id: str, ships: int, sailors: int) -> bool:
           "name": Param(str, required=False, default=""),
           "unit": Param(str, required=False, ref="units", help="add them to this fleet of the kingdom instead"),
           "cost": Param(int, required=False, default=0, minimum=0, help="ducats the kingdom pays (the GM's price)")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id = p["kingdom"]
@@ -112,7 +112,7 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("ship-disband", "Disband ships of a fleet: their sailors go back to the kingdom's pool.",
          {"unit": Param(str, ref="units"),
           "ships": Param(int, required=False, default=0, minimum=0, help="how many (default: all)")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit = _ships_of(world, p["unit"])

@@ -10,7 +10,7 @@ from typing import Any
 
 from yak_tui.areas.warfare.shared import name_of, section
 from yak_tui.kernel.audience import character_audience
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
 
 COUNTER = "guard"
 
@@ -25,7 +25,7 @@ def _guard_help() -> str:
 @command("raise-guard", _guard_help,
          {"character": Param(str, ref="characters"),
           "regiments": Param(int, required=False, default=1, minimum=1)},
-         category="warfare")
+         category="warfare", filed_by=SEATS)
 def raise_guard(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     char_id = p["character"]

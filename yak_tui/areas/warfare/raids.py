@@ -47,10 +47,10 @@ from yak_tui.areas.warfare.shared import (
     unit_doc,
     unit_regiments,
 )
-from yak_tui.kernel.audience import PUBLIC
+from yak_tui.kernel.audience import PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
@@ -96,6 +96,60 @@ def treasury_place(world: World, party: Party) -> str | None:
     if kind == "pcs":
         return ident
     return where
+
+
+@command("vault-set", "Choose where a treasury is kept: a King his kingdom's, in a place it controls; "
+         "a citizen his own, in a place of his kingdom or one he owns. No place: the rules' choice.",
+         {"pc": Param(str, required=False, ref="pcs", help="the vault (empty: the capital, or the rules' choice)"),
+          "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom whose treasury moves (a King's own)"),
+          "character": Param(str, required=False, ref="characters",
+                             help="the citizen whose treasury moves (a player's own)")},
+         category="warfare", filed_by=SEATS)
+def vault_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    """What a King or a citizen asked the GM to `gm-set` before: his own vault, told to him alone
+    (where a treasury lies is what a raider wants to know)."""
+    world = ctx.world
+    principal = ctx.principal
+    kingdom, character = p["kingdom"], p["character"]
+    if kingdom and character:
+        raise CommandError("character", "name the kingdom or the citizen whose treasury moves, not both")
+    if not kingdom and not character:
+        if principal.is_king:
+            kingdom = principal.subject
+        elif principal.is_player:
+            character = principal.subject
+        else:
+            raise CommandError("kingdom", "name the kingdom or the citizen whose treasury moves")
+    ctx.require_acts_for(kingdom=kingdom, character=character)
+    party: Party = ("kingdoms", kingdom) if kingdom else ("characters", character)
+    own_kingdom = kingdom or world.kingdom_of_character(character)
+    place = p["pc"]
+    if place:
+        pc = world.get("pcs", place)
+        if pc.get("destroyed"):
+            raise CommandError("pc", f"{pc['name']} is destroyed: no vault there")
+        if pc.get("controller") != own_kingdom and not (character and pc.get("owner_character") == character):
+            raise CommandError("pc", f"{pc['name']} is not held by {world.display_name('kingdoms', own_kingdom)}"
+                               + ("" if kingdom else " nor owned by " + world.display_name("characters", character)))
+    key = party_key(party)
+    for pc_id, pc in sorted(world.all("pcs")):
+        if key in (pc.get("holds_treasury_of") or []) and pc_id != place:
+            edited = world.edit("pcs", pc_id)
+            edited["holds_treasury_of"] = [holder for holder in edited["holds_treasury_of"] if holder != key]
+    if kingdom and place:
+        edited = world.edit("pcs", place)
+        if key not in (edited.get("holds_treasury_of") or []):
+            edited["holds_treasury_of"] = [*(edited.get("holds_treasury_of") or []), key]
+    if character:
+        world.edit("characters", character)["vault"] = place or None
+    now = treasury_place(world, party)
+    where = world.display_name("pcs", now) if now else "carried"
+    owner = world.display_name(*party)
+    chosen = "kept in a vault at" if place else "back where the rules keep it:"
+    audience = kingdom_audience(kingdom) if kingdom else character_audience(str(character))
+    ctx.log(f"The treasury of {owner} is now {chosen} {where}.", kind="treasury", audience=audience,
+            refs={"party": key, "pc": now})
+    return {"party": key, "vault": place or None, "kept_at": now}
 
 
 def _unlooted_capture_of(pc: dict[str, Any], character_id: str) -> bool:
@@ -189,7 +243,7 @@ def _warfare(section: str, key: str) -> Any:
 
 @command("raid", lambda: f"Raid a structure for 1d{_warfare('raid', 'die')} ducats: the owner's treasury first, "
          "then its coming tax.",
-         RAID_PARAMS, category="warfare", stakes=_raid_stakes, rolls=True)
+         RAID_PARAMS, category="warfare", stakes=_raid_stakes, rolls=True, filed_by=SEATS)
 def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
@@ -229,7 +283,7 @@ def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
          "taken as manpower or as Slaves (chosen before rolling).",
          {**RAID_PARAMS, "take": Param(str, choices=("manpower", "slaves"),
                                        help="manpower (pressganged) or slaves (Slaves goods), chosen before rolling")},
-         category="warfare", stakes=_raid_stakes, odds=_slave_odds, rolls=True)
+         category="warfare", stakes=_raid_stakes, odds=_slave_odds, rolls=True, filed_by=SEATS)
 def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
@@ -267,7 +321,7 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("convert-slaves", "A province's owner turns its surplus manpower into Slaves (a public unrest event).",
          {"province": Param(str, ref="provinces"),
           "amount": Param(int, minimum=1, help="manpower turned into Slaves shipments")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def convert_slaves(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     province = world.get("provinces", p["province"])
@@ -352,7 +406,7 @@ def _capture_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
           "garrison": Param(str, required=False, choices=("destroyed", "fled"),
                             help="what became of a garrison still inside (required if there is one)"),
           "destroy": Param(bool, required=False, default=False, help="raze the town (its academies too)")},
-         category="warfare", stakes=_capture_stakes)
+         category="warfare", stakes=_capture_stakes, filed_by=SEATS)
 def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     pc = standing_pc(world, p["pc"])
@@ -388,7 +442,7 @@ def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("raze", "Destroy a structure its holder controls; its academies are destroyed with it.",
-         {"pc": Param(str, ref="pcs")}, category="warfare")
+         {"pc": Param(str, ref="pcs")}, category="warfare", filed_by=KING)
 def raze(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     pc = standing_pc(ctx.world, p["pc"])
     if not pc.get("controller"):
@@ -402,7 +456,7 @@ def raze(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 @command("loot", "Loot a structure captured by a hostile force: its coming tax less raids, half of every "
          "treasury kept there, and next year's income of its businesses.",
-         {"pc": Param(str, ref="pcs")}, category="warfare")
+         {"pc": Param(str, ref="pcs")}, category="warfare", filed_by=KING)
 def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     pc = standing_pc(world, p["pc"])
@@ -459,7 +513,7 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
          "by its owner, or by the enemy who captured its town (give captor=KINGDOM).",
          {"business": Param(str, ref="businesses"),
           "captor": Param(str, required=False, ref="kingdoms", help="the capturing kingdom, if not the owner")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = world.get("businesses", p["business"])

@@ -592,6 +592,14 @@ def bribe_bonus(bribe: int) -> int:
     return min(bribe * int(rules["bribe_per_ducat"]), int(rules["bribe_cap"]))
 
 
+def bribe_limit() -> int:
+    """The most ducats of bribe that still buy a bonus: past it a ducat buys nothing, so a smuggling
+    order offering more is refused (the seed's +1 a ducat, up to +2)."""
+    rules = _rules("smuggle")
+    per, cap = int(rules["bribe_per_ducat"]), int(rules["bribe_cap"])
+    return -(-cap // per) if per > 0 else 0
+
+
 def smuggle_modifiers(bribe: int, modifier: int | Sequence[Modifier] = 0) -> tuple[Modifier, ...]:
     mods: list[Modifier] = []
     bonus = bribe_bonus(bribe)

@@ -39,7 +39,7 @@ from yak_tui.areas.warfare.shared import (
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.helptext import signed
@@ -133,7 +133,7 @@ def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
 @command("siege-begin", "Besiege a walled fort with units camped at or next to it (land and/or sea).",
          {"fort": Param(str, ref="pcs", help="the walled fort"),
           "units": Param(list, help="besieging unit ids, comma-separated (ships and sea raiders blockade by sea)")},
-         category="siege")
+         category="siege", filed_by=KING)
 def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     fort_id = p["fort"]
@@ -224,7 +224,7 @@ def _new_siege(world: World, fort_id: str, besieger: str, defender: str | None, 
          {"fort": Param(str, ref="pcs"), "kind": Param(str, choices=("land", "sea")),
           "unit": Param(str, ref="units", help="the besieging unit that blockades"),
           "lift": Param(bool, required=False, default=False, help="the unit leaves or is driven off")},
-         category="siege")
+         category="siege", filed_by=KING)
 def blockade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     siege_id, siege = _siege_of(world, p["fort"])
@@ -317,7 +317,7 @@ def _siege_guard(world: World) -> list[str]:
 
 
 @command("siege-decide", "Record the starving defenders' choice: surrender, or sally against the besiegers.",
-         {"fort": Param(str, ref="pcs"), "choice": Param(str, choices=("surrender", "sally"))}, category="siege")
+         {"fort": Param(str, ref="pcs"), "choice": Param(str, choices=("surrender", "sally"))}, category="siege", filed_by=KING)
 def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     siege_id, siege = _siege_of(world, p["fort"])
@@ -359,7 +359,7 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command("siege-lift", "End a siege (the besiegers leave or are driven off); provisions left carry over.",
-         {"fort": Param(str, ref="pcs"), "reason": Param(str, required=False, default="")}, category="siege")
+         {"fort": Param(str, ref="pcs"), "reason": Param(str, required=False, default="")}, category="siege", filed_by=KING)
 def siege_lift(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     siege_id, siege = _siege_of(world, p["fort"])
@@ -449,10 +449,10 @@ def _smuggle_help() -> str:
           "ducats": Param(int, required=False, default=0, minimum=0,
                           help="ducats he carries from the defender's treasury (to recruit outside)"),
           "scouts": Param(list, required=False, default=[], help="the defender's Scout units helping"),
-          "enemy_scouts": Param(list, required=False, default=None,
+          "enemy_scouts": Param(list, required=False, default=None, by_adjudicator=True,
                                 help="the besieger's Scout units opposing (default: all within range)"),
           "purpose": Param(str, required=False, default="", help="what the message is for")},
-         category="siege", odds=_messenger_odds, stakes=_messenger_stakes, rolls=True)
+         category="siege", odds=_messenger_odds, stakes=_messenger_stakes, rolls=True, filed_by=KING)
 def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     siege_id, siege, friendly, enemy = _messenger_scouts(world, p)
@@ -495,21 +495,33 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "outcome_text": f"messenger {verdict}"}
 
 
-def _smuggle_modifiers(world: World, p: dict[str, Any]) -> list[Modifier]:
-    """The caller's modifier and, where the merchant's kingdom runs a smuggling ring in the fort's
-    province, the ring's bonus (seed: "+2 to player merchant smuggling efforts")."""
+def _smuggle_modifiers(world: World, p: dict[str, Any], viewer: Identity | None = None) -> list[Modifier]:
+    """The adjudicator's modifier and, where the merchant's kingdom runs a smuggling ring in the fort's
+    province, the ring's bonus (seed: "+2 to player merchant smuggling efforts"). For a player's own
+    odds (`viewer`), only a ring he may know of: one his own mission set up (RULINGS §1). The public
+    line names the ring's help without naming the ring."""
     mods = [Modifier(p["modifier"], "modifier")] if p.get("modifier") else []
     fort = world.find("pcs", ref_id(world, "pcs", p.get("fort")) or "")
     merchant = world.find("characters", ref_id(world, "characters", p.get("merchant")) or "")
     if fort is not None and merchant is not None:
-        ring = smuggling_bonus(world, fort.get("province"), merchant.get("kingdom"))
+        known_to = viewer.subject if viewer is not None and viewer.is_player else None
+        ring = smuggling_bonus(world, fort.get("province"), merchant.get("kingdom"), known_to=known_to)
         if ring:
-            mods.append(Modifier(ring, "your kingdom's smuggling ring"))
+            mods.append(Modifier(ring, "local smugglers"))
     return mods
 
 
+def _bribe_within_cap(bribe: int) -> None:
+    """A bribe past the ducats that still buy a bonus is refused, naming the seed's cap (issue 24)."""
+    settings = section("smuggle")
+    if bribe > rules.bribe_limit():
+        raise CommandError("bribe", f"is at most {rules.bribe_limit()} ducat(s): each ducat to a besieging NPC officer "
+                                    f"gives {signed(settings['bribe_per_ducat'])}, up to {signed(settings['bribe_cap'])}, "
+                                    f"so {bribe} would buy nothing more")
+
+
 def _smuggle_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
-    odds = rules.smuggle_odds(p["bribe"], _smuggle_modifiers(world, p))
+    odds = rules.smuggle_odds(p["bribe"], _smuggle_modifiers(world, p, identity))
     return {"odds": odds, "success": odds["success"]}
 
 
@@ -527,12 +539,13 @@ def _smuggle_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
          {"fort": Param(str, ref="pcs"), "merchant": Param(str, ref="characters"),
           "shipments": Param(int, minimum=1), "bribe": Param(int, required=False, default=0, minimum=0,
                                                              help="ducats to a besieging NPC officer, spent anyway"),
-          "modifier": Param(int, required=False, default=0,
+          "modifier": Param(int, required=False, default=0, by_adjudicator=True,
                             help="any other modifier (a smuggling ring of the merchant's kingdom counts itself)"),
           "good": Param(str, required=False, default="Grain", help="an edible staple")},
-         category="siege", odds=_smuggle_odds, stakes=_smuggle_stakes, rolls=True)
+         category="siege", odds=_smuggle_odds, stakes=_smuggle_stakes, rolls=True, filed_by=SEATS)
 def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
+    _bribe_within_cap(p["bribe"])
     siege_id, siege = _effective_siege(world, p["fort"], "provisions")
     merchant = world.get("characters", p["merchant"])
     settings = section("smuggle")
@@ -645,7 +658,7 @@ def _size_for(regiments: int) -> str:
           "kind": Param(str, help="infantry, cavalry, scout, raider, ..."),
           "regiments": Param(int, minimum=1), "name": Param(str, required=False, default=""),
           "size": Param(str, required=False, choices=SIZES, help="default: from the number of regiments")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     pc = standing_pc(world, p["pc"])
@@ -693,7 +706,7 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 @command("upgrade", "Record an upgrade of a unit's regiments (allowed even inside a besieged fort).",
          {"unit": Param(str, ref="units"), "upgrade": Param(str, help="what is upgraded"),
           "cost": Param(int, required=False, default=0, minimum=0, help="ducats paid by the owner")},
-         category="warfare")
+         category="warfare", filed_by=KING)
 def upgrade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit = world.get("units", p["unit"])

@@ -1,0 +1,91 @@
+"""The one filing rule (RULINGS §1): who may file which command as an order, whether that order is
+private, and which of its values only its adjudicator sets.
+
+Every way an order comes in asks here: `yak do order-file`, `spy-order`, SSH `orders submit`, the
+app's order forms and the palette (through `kernel.forms`), and the adjudicator's queue when he
+carries an order out. The registry says it per command (`command(filed_by=...)`,
+`Param(by_adjudicator=True)`), so a new command is never fileable until its author says who files it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from yak_tui.kernel.commands import CommandError, CommandSpec
+from yak_tui.kernel.identity import Identity
+
+# The only orders a seat files privately: NPC espionage missions, whatever way they come in.
+PRIVATE_CATEGORIES = ("espionage",)
+# What a seat that wants something the rules give it no command for does instead.
+ASK_HINT = 'to ask the GM for it, send a request: ask text="..."'
+# What a seat runs as itself rather than files: a request, a private mission, withdrawing his own
+# order, saying he is ready (SSH `orders submit` takes them as lines too).
+SEAT_RUNS = ("ask", "spy-order", "order-withdraw", "ready")
+
+
+def _role_words(roles: tuple[str, ...]) -> str:
+    return "a King or a player" if set(roles) == {"king", "player"} else "a King"
+
+
+def filing_refusal(filer: Identity, spec: CommandSpec) -> CommandError | None:
+    """Why `filer` may not file `spec` as an order, or None. Asked before any parameter is read,
+    so a refusal says nothing about the world."""
+    if filer.is_gm:
+        return CommandError("command", f"the GM carries {spec.name} out himself: he files no orders")
+    if filer.is_observer:
+        return CommandError("identity", "an observer reads the public record and files no orders")
+    if filer.role in spec.filed_by:
+        return None
+    if spec.gm_only:
+        return CommandError("command", f"{spec.name} is the GM's act (only the GM may {spec.gm_only}): "
+                                       f"it is never filed as an order; {ASK_HINT}", ("gm",))
+    if spec.name in SEAT_RUNS or spec.name == "order-file":
+        return CommandError("command", f"{spec.name} is not filed as an order: run it yourself")
+    if not spec.filed_by:
+        return CommandError("command", f"{spec.name} is never filed as an order: it is what an adjudicator "
+                                       f"or the GM does, not an act of a seat's own; {ASK_HINT}", ("gm",))
+    return CommandError("command", f"only {_role_words(spec.filed_by)} files {spec.name} as an order "
+                                   f"(it acts for a kingdom); {ASK_HINT}")
+
+
+def may_file(filer: Identity, spec: CommandSpec) -> bool:
+    """May this identity file the command as an order at all (its own holdings are checked when the
+    order is validated, as its adjudicator would carry it out)?"""
+    return filing_refusal(filer, spec) is None
+
+
+def is_private(spec: CommandSpec) -> bool:
+    """An order of this command is private to its filer, his adjudicator and the GM (RULINGS §1)."""
+    return spec.category in PRIVATE_CATEGORIES
+
+
+def _differs_from_default(spec: CommandSpec, name: str, value: Any) -> bool:
+    """A value typed that is not the parameter's default (`modifier=0`, `audience=public` change nothing)."""
+    if value is None or value == "" or value == []:
+        return False
+    default = spec.params[name].default
+    words = {str(default).strip().lower(), ""} | ({"0", "0.0", "false", "no", "off"} if not default else set())
+    return str(value).strip().lower() not in words
+
+
+def adjudicator_values(spec: CommandSpec, params: Mapping[str, Any]) -> list[str]:
+    """The parameters given that only the adjudicator sets (a modifier, its reason, who hears)."""
+    return [name for name, value in params.items()
+            if name in spec.params and spec.params[name].by_adjudicator and _differs_from_default(spec, name, value)]
+
+
+def check_filing(filer: Identity, spec: CommandSpec, params: Mapping[str, Any]) -> None:
+    """Refuse an order its filer may not file, or one that sets what its adjudicator sets."""
+    refusal = filing_refusal(filer, spec)
+    if refusal is not None:
+        raise refusal
+    taken = adjudicator_values(spec, params)
+    if taken:
+        raise CommandError(f"order.{taken[0]}", f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by "
+                                                "the adjudicator when he carries the order out, not by its filer")
+
+
+def adjudicator_params(spec: CommandSpec) -> tuple[str, ...]:
+    """The parameters of `spec` its adjudicator may set when he carries an order of it out."""
+    return tuple(name for name, param in spec.params.items() if param.by_adjudicator)
