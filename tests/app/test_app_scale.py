@@ -172,8 +172,9 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
     opened: list[Any] = []
 
     def opening(path: Any, identity: Any, animations: bool = True, world: World | None = None,
-                stamp: Any = None) -> int:
-        opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp))
+                stamp: Any = None, gm_pin: str | None = None) -> int:
+        opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp,
+                                      gm_pin=gm_pin))
         return 0
 
     monkeypatch.setattr(WorldFile, "read", counting)

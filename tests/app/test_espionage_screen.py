@@ -121,7 +121,9 @@ async def test_a_player_sees_his_kingdom_only_and_odds_without_hidden_modifiers(
         text = widget_text(app)
         assert "nation-wide counter-spy" not in text and "spy ring infiltrated" not in text
         assert "the target's counter-measures stay hidden" in text
-        assert keys(screen, "#pools-table") == {"elbreth"}
+        # RULINGS §1: a player who is not his kingdom's King knows nothing of its spy pools.
+        assert keys(screen, "#pools-table") == set() and "Only your King sees the kingdom's spies." in text
+        assert "Only you, your adjudicator and the GM see your missions." in text
         # Neither Varos's man in Elbreth's spy ring (Elbreth does not know) nor the kingdom's own ring
         # (Corvin did not sponsor it) shows.
         assert screen.query_one("#infiltrations-table", YakTable).row_count == 0
@@ -184,11 +186,12 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
         dialog.query_one("#param-bandits", Input).value = "2"
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
         await wait_for(pilot, lambda: "Costs 6 ducats" in screen_text(app), what="the cost with extras")
-        # A mission whose prerequisite is missing is refused, with the reason.
+        # A mission whose prerequisite only his King may know of (RULINGS §1) is not refused: the form
+        # says who knows, and that it fails at resolution if the kingdom lacks it.
         dialog.query_one("#spy-mission", Select).value = "embezzlement"
-        await wait_for(pilot, lambda: "needs Infiltrate Treasury held against Kingdom of Varos" in screen_text(app),
-                       what="the refusal")
-        assert "✗ missing" in screen_text(app) and dialog.query_one("#submit").disabled
+        await wait_for(pilot, lambda: "against the target: only your King knows." in screen_text(app),
+                       what="the prerequisite he cannot know")
+        assert "✗ missing" not in screen_text(app) and "✓ held" not in screen_text(app)
         dialog.query_one("#spy-mission", Select).value = "fund-bandits"
         (await query_ready(pilot, dialog, "#param-province", Select)).value = "varos-march"
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a complete order")
@@ -323,7 +326,7 @@ async def test_the_board_follows_another_process_and_the_identity(save_path: Pat
         await wait_for(pilot, lambda: screen.sponsor == "varos", what="Silas's board")
         assert order_id not in keys(screen, "#inbox-table") | keys(screen, "#my-orders-table")
         assert order_id not in widget_text(app) and NOTE not in widget_text(app)
-        assert keys(screen, "#pools-table") == {"varos"}
+        assert keys(screen, "#pools-table") == set()  # RULINGS §1: Varos's pool is its King's to know
         assert not screen.query_one("#inbox").display
 
 

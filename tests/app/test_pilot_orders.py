@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_helpers import click, make_app, on_top, query_ready, screen_text, wait_for, widget_text, world_of
-from textual.widgets import Button, Input, Select, Switch
+from textual.widgets import Button, Input, Select
 
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.dice import DiceTray
@@ -33,12 +33,9 @@ async def test_a_player_files_an_order_from_his_holdings(save_path: Path) -> Non
         await wait_for(pilot, lambda: dialog.focused is reason, what="the reason focused")
         await pilot.press(*"Slip into Varosgate")
         await wait_for(pilot, lambda: not dialog.query_one("#file", Button).disabled, what="a valid order")
-        # Only espionage missions may be private: the form says so at once.
-        dialog.query_one("#order-private", Switch).value = True
-        await wait_for(pilot, lambda: "only NPC espionage missions" in screen_text(app), what="the private rule")
-        assert dialog.query_one("#file", Button).disabled
-        dialog.query_one("#order-private", Switch).value = False
-        await wait_for(pilot, lambda: not dialog.query_one("#file", Button).disabled)
+        # Privacy is not his to choose (RULINGS §1): a roll is a public order, and the form says so.
+        assert not dialog.query("#order-private")
+        assert "Public: every seat reads this order." in screen_text(app)
         await click(pilot, "#file")
         await wait_for(pilot, lambda: not isinstance(app.screen, OrderScreen), what="filed")
         orders = world_of(save_path).table("orders")

@@ -39,8 +39,8 @@ def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by
 
     # Two rows up and two hexes west: Millbrook, his own kingdom's town, 3 hexes away.
     term.keys("Up", "Up", "Left", "Left")
-    text = term.wait_for("Hex 5,2")
-    assert "✔ reachable · 3 hexes" in text and "Millbrook" in text
+    # The hex's reach is worked out after the cursor lands: wait for it, not for the first frame.
+    term.wait_for(lambda t: "Hex 5,2" in t and "✔ reachable · 3 hexes" in t and "Millbrook" in t)
     term.keys("v")
     term.wait_for("Relocate Tobias Venn to Millbrook")
     term.wait_for("Odds before rolling")

@@ -68,9 +68,11 @@ def test_the_registry_says_who_files_each_command_and_no_gm_act_is_fileable() ->
 def test_no_seat_files_a_gm_act_through_order_file(capsys: pytest.CaptureFixture[str], save_path: Path,
                                                    command: str) -> None:
     for who in ("player:edmund", "king:elbreth", "observer", "gm:alice"):
-        line = assert_refused(capsys, ["--save", str(save_path), "--as", who, "do", "order-file",
+        line = assert_refused(capsys, ["--save", str(save_path), "--as", who, "--json", "do", "order-file",
                                        f"command={command}", 'params={"name": "evil", "identity": "gm"}'],
                               save_path)
+        # Refused by the filing rule itself, before any parameter is read.
+        assert json.loads(line)["field"] == ("identity" if who == "observer" else "command"), (who, line)
         assert "evil" not in line
 
 

@@ -25,13 +25,14 @@ from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
 from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.identity import GM, Identity, identity_label
 from yak_tui.kernel.model import World, follow_save
 from yak_tui.store.storage import Stamp, WorldFile
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
+    from yak_tui.app.areas.court.identity import GmPin
     from yak_tui.kernel.commands import CommandResult
     from yak_tui.kernel.dice import Dice
 
@@ -133,8 +134,15 @@ class YakApp(App[None]):
 
     def __init__(self, path: str | Path, identity: Identity | str = GM, animations: bool = True, *,
                  world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None,
-                 stamp: Stamp | None = None) -> None:
+                 stamp: Stamp | None = None, gm_pin: str | None = None) -> None:
         super().__init__()
+        # Hotseat (`yak tui --gm-pin`): going back to a GM seat asks for this PIN; only its hash is kept.
+        self._gm_pin: GmPin | None = None
+        if gm_pin is not None:
+            from yak_tui.app.areas.court.identity import GmPin
+
+            self._gm_pin = GmPin(gm_pin)
+        self._pin_passed = False  # set only while `switch_identity` hands over a seat the PIN opened
         self.save = WorldFile(path)
         # The first read happens before the first paint so the dashboard opens with data;
         # every later read runs in a thread worker.
@@ -290,6 +298,9 @@ class YakApp(App[None]):
 
     # -- identity ------------------------------------------------------------------------------------
     def switch_identity(self, text: str) -> None:
+        """The one way to change seats (the `i` dialog, the palette, tests): with a GM PIN set, any
+        switch made from a player's or a King's seat (back to the GM, or to another seat and its
+        secrets) asks for it first; the GM hands the keyboard on freely."""
         from yak_tui.kernel.session import check_identity
 
         if not self.may_switch_identity:
@@ -297,11 +308,36 @@ class YakApp(App[None]):
             return
         identity = Identity.parse(text)
         check_identity(self.world, identity)
+        if self._needs_pin(identity):
+            from yak_tui.app.areas.court.identity import PinScreen
+
+            self.push_screen(PinScreen(identity_label(self.world, identity)), partial(self._pin_entered, identity))
+            return
         self.identity = identity
 
-    def watch_identity(self, identity: Identity) -> None:
-        from yak_tui.kernel.identity import identity_label
+    def _needs_pin(self, identity: Identity) -> bool:
+        return self._gm_pin is not None and not self.identity.is_gm and identity != self.identity
 
+    def _pin_entered(self, identity: Identity, pin: str | None) -> None:
+        if pin is None:  # cancelled
+            return
+        if self._gm_pin is None or not self._gm_pin.matches(pin):
+            self.notify("Wrong PIN: the seat stays as it is.", title="GM PIN", severity="warning")
+            return
+        self._pin_passed = True
+        try:
+            self.identity = identity
+        finally:
+            self._pin_passed = False
+
+    def validate_identity(self, identity: Identity) -> Identity:
+        """With a GM PIN, no path but `switch_identity`'s PIN check may hand a GM seat to the keyboard."""
+        if self._needs_pin(identity) and not self._pin_passed:
+            self.notify("Changing seats asks for the GM PIN: switch with i.", title="GM PIN", severity="warning")
+            return self.identity
+        return identity
+
+    def watch_identity(self, identity: Identity) -> None:
         self.refresh_bindings()
         self.broadcast()
         self.notify(f"Now acting as {identity_label(self.world, identity)}", title="Identity")
@@ -311,10 +347,12 @@ class YakApp(App[None]):
         ident = self.identity
         if action in ("advance", "undo", "undo_advance", "history"):
             return ident.is_gm
-        if action == "roll":
-            return not ident.is_player
+        if action == "roll":  # players file their rolls as orders; an observer acts on nothing
+            return ident.is_gm or ident.is_king
         if action == "file_order":
-            return not ident.is_gm
+            return not ident.is_gm and not ident.is_observer
+        if action == "cast":
+            return not ident.is_observer
         if action == "switch_identity":
             return self.may_switch_identity
         if action == "edit_row":
@@ -533,11 +571,12 @@ class YakApp(App[None]):
 
 
 def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True,
-            world: World | None = None, stamp: Stamp | None = None) -> int:
+            world: World | None = None, stamp: Stamp | None = None, gm_pin: str | None = None) -> int:
     """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code.
 
     `world`: the save as the caller just read it (at version `stamp`), so the app does not read it
-    again, and the next change is applied from the save's change journal."""
-    app = YakApp(path, identity, animations=animations, world=world, stamp=stamp)
+    again, and the next change is applied from the save's change journal. `gm_pin`: going back to a
+    GM seat at a hotseat table asks for it (`yak tui --gm-pin`)."""
+    app = YakApp(path, identity, animations=animations, world=world, stamp=stamp, gm_pin=gm_pin)
     app.run()
     return int(app.return_code or 0)

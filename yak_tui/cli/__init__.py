@@ -26,6 +26,8 @@ DEFAULT_SAVE = Path("saves") / "world.json"
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # Importing an area package registers its `yak resolve` checks.
 RESOLVE_MODULES = AREA_PACKAGES
+# The flags of `yak tui` that may come without its verb (it is the default one).
+TUI_FLAGS = ("--no-animation", "--gm-pin")
 
 
 class YakArgumentParser(argparse.ArgumentParser):
@@ -146,6 +148,8 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("bbcode", "markdown", "toml"), default="bbcode")
     export.add_argument("--season")
     export.add_argument("--kingdom")
+    export.add_argument("--audience", default="public",
+                        help="whose record: public (the default, the forum's), gm, kingdom:<id> or player:<id>")
 
     serve = sub.add_parser("serve", help="host the campaign over SSH")
     serve.add_argument("--host", default="127.0.0.1")
@@ -186,6 +190,8 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
 
     tui = sub.add_parser("tui", help="open the terminal app (the default)")
     tui.add_argument("--no-animation", action="store_true")
+    tui.add_argument("--gm-pin", action="store_true",
+                     help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)")
     return parser
 
 
@@ -250,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         rules = opts.rules or os.environ.get("YAK_RULES")
         if rules:
             set_override_dir(rules)
+        if _first_word(rest) is None and any(item in TUI_FLAGS for item in rest):
+            rest = ["tui", *rest]  # `yak --gm-pin`: the default verb's own flags
         parser = build_parser(with_checks=_first_word(rest) in (None, "resolve"))
         parser.exit_on_error = False
         args = _parse(parser, rest)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -113,7 +114,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = _identity(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
-        emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world))})
+        emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world, identity))})
         return 0
     from yak_tui.kernel.session import check_identity
 
@@ -189,7 +190,9 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
         load_command_modules()
         world = World(save.read())  # one read: the identity check and the preview share it
-        _identity(opts, world)
+        identity = _identity(opts, world)
+        if not identity.is_gm:  # every waiting order and the year start's secret sums: the GM's alone
+            raise UsageError(f"only the GM may preview the season's close (you are {identity})")
         emit(opts, preview_advance(world))
         return 0
     result = advance_season(save, _identity(opts), expected=args.expected)
@@ -255,7 +258,27 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
     return 0
 
 
+GM_PIN_MIN = 4  # characters
+
+
+def gm_pin(args: argparse.Namespace) -> str | None:
+    """`--gm-pin`: the hotseat GM's PIN, from YAK_GM_PIN or asked (twice, hidden) before the app opens."""
+    if not getattr(args, "gm_pin", False):
+        return None
+    pin = os.environ.get("YAK_GM_PIN")
+    if pin is None:
+        import getpass
+
+        pin = getpass.getpass("GM PIN: ")
+        if getpass.getpass("GM PIN again: ") != pin:
+            raise UsageError("--gm-pin: the two PINs differ; nothing was opened")
+    if len(pin) < GM_PIN_MIN:
+        raise UsageError(f"--gm-pin: the PIN must have at least {GM_PIN_MIN} characters")
+    return pin
+
+
 def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    pin = gm_pin(args)  # asked before anything else, so a refusal opens nothing
     save = open_save(opts, create_demo=True)
     from yak_tui.kernel.model import World
 
@@ -267,7 +290,7 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     # One read per start: the app opens on the world read here, unless the save changed meanwhile.
     opened = world if save.stamp() == stamp else None
     code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False), world=opened,
-                   stamp=stamp if opened is not None else None)
+                   stamp=stamp if opened is not None else None, gm_pin=pin)
     return int(code or 0)
 
 

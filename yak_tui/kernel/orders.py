@@ -181,7 +181,7 @@ def adjusted_params(order: dict[str, Any], adjust: str) -> tuple[dict[str, Any],
 @command("order-resolve", "Carry out a waiting order (its adjudicator), rolling its dice.",
          {"order": Param(str, ref="orders"),
           "adjust": Param(str, required=False, default="",
-                          help="your own values for it (a modifier and its reason...): key=value;key=value")},
+                          help="the adjudicator's values (a modifier, its reason) as key=value;key=value")},
          category="orders", rolls=True)
 def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = _waiting_order(ctx, p["order"])

@@ -145,8 +145,9 @@ def mark_ready(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 @due_reporter
 def _due_orders(world: World) -> list[dict[str, Any]]:
-    """One dashboard line: the deadline, and who is ready, who filed, who has sent nothing."""
-    status = season_status(world)
+    """One dashboard line: the deadline, and who is ready, who filed, who has sent nothing. The line
+    is public, so it counts what the public may know: a seat's private orders are not told."""
+    status = season_status(world, Identity("observer"))
     if not in_use(status):
         return []
     head = f"Orders due by {status['deadline']}" if status["deadline"] else "Orders (no deadline set)"

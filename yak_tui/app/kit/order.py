@@ -1,6 +1,8 @@
 """File an order: a player (or King) picks a command for his own holdings, fills its parameters
 (validated as typed, as its adjudicator would carry it out), and it waits in that adjudicator's
-queue. Only NPC espionage missions may be filed privately (RULINGS §1)."""
+queue. Privacy is not the filer's choice: an NPC espionage mission is always private, every other
+order public (RULINGS §1, `kernel.filing.is_private`); the dialog says which under the command.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Button, Input, Label, Select, Static, Switch
+from textual.widgets import Button, Input, Label, Select, Static
 
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
@@ -22,7 +24,17 @@ from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel import forms as views
+from yak_tui.kernel.commands import spec_for
+from yak_tui.kernel.filing import is_private
 from yak_tui.kernel.identity import identity_label
+
+PRIVATE_TEXT = "Private: only you, your adjudicator and the GM read it."
+PUBLIC_TEXT = "Public: every seat reads this order."
+
+
+def audience_line(name: str) -> str:
+    """Who reads an order of `name` once filed ("" before a command is chosen): the kernel decides."""
+    return (PRIVATE_TEXT if is_private(spec_for(name)) else PUBLIC_TEXT) if name else ""
 
 
 class OrderScreen(YakModal[None]):
@@ -60,12 +72,12 @@ class OrderScreen(YakModal[None]):
                     yield Select([(f"{c.name} — {c.category}", c.name) for c in self.choices.values()],
                                  id="order-command", prompt="(choose a command)", compact=True,
                                  value=self.initial if self.initial in self.choices else Select.NULL)
+                # Who reads it, right under the command: the kernel's rule, not the filer's choice.
+                audience = Static("", id="order-audience", markup=False)
+                audience.display = False  # until a command is chosen (`_show_form`)
+                yield audience
                 yield Static("", id="command-help", markup=False)
                 yield Vertical(id="order-form")
-                with Horizontal(classes="field"):
-                    yield Label("private", classes="field-label")
-                    yield Switch(id="order-private")
-                    yield Static("NPC espionage missions only", classes="field-help")
                 with Horizontal(classes="field"):
                     yield Label("note", classes="field-label")
                     yield YakInput(placeholder="a word for the adjudicator (optional)", id="order-note", compact=True)
@@ -95,6 +107,10 @@ class OrderScreen(YakModal[None]):
         await holder.remove_children()
         choice = self.choices.get(name)
         self.query_one("#command-help", Static).update(choice.help if choice else "")
+        audience = self.query_one("#order-audience", Static)
+        audience.update(audience_line(name) if choice else "")
+        audience.display = choice is not None
+        audience.set_class(choice is not None and is_private(spec_for(name)), "-private")
         if choice is None:
             self._validate()
             return
@@ -108,9 +124,7 @@ class OrderScreen(YakModal[None]):
         self._validate()
 
     @on(ParamForm.Changed)
-    @on(Switch.Changed, "#order-private")
     @on(Input.Changed, "#order-note")
-
     def _changed(self, event: Message) -> None:
         event.stop()
         self._validate()
@@ -129,8 +143,8 @@ class OrderScreen(YakModal[None]):
             self._checker.cancel()
             self._apply(views.Problem("command", "choose the command to be carried out"))
             return
-        self._checker.start(partial(views.check_order, self.yak.world, self.yak.identity, name, self._values(),
-                                    self.query_one("#order-private", Switch).value))
+        # private=False: the filer does not choose; the kernel files an espionage mission privately.
+        self._checker.start(partial(views.check_order, self.yak.world, self.yak.identity, name, self._values(), False))
 
     def _checked(self, problem: views.Problem | None) -> None:
         if not self.busy:
@@ -154,7 +168,7 @@ class OrderScreen(YakModal[None]):
             return
         self.busy = True
         self.query_one("#file", Button).disabled = True
-        params = views.order_file_params(self._command(), self._values(), self.query_one("#order-private", Switch).value,
+        params = views.order_file_params(self._command(), self._values(), False,
                                          self.query_one("#order-note", Input).value.strip())
         self._file(params)
 

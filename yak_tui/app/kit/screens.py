@@ -34,7 +34,7 @@ from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.app.messages import SCREENS, WorldChanged
 
 if TYPE_CHECKING:
@@ -89,8 +89,9 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
         return yak_of(self)
 
 
-class YakScreen(FocusGuard, Screen[None]):
-    """A main screen (one per app mode): header, nav bar, body, key bar."""
+class YakScreen(ActingKeys, FocusGuard, Screen[None]):
+    """A main screen (one per app mode): header, nav bar, body, key bar. Its keys that act on the
+    world are named in `ACTS` (`ActingKeys`): an observer never sees them."""
 
     SCREEN_NAME = ""
     # The GM's editor on the row under the cursor: shift+e, as `e` goes to the espionage screen

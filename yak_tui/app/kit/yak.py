@@ -1,8 +1,10 @@
-"""`yak_of(node)`: the running `YakApp`, typed, for any widget; screens, dialogs and panels say `self.yak`."""
+"""`yak_of(node)`: the running `YakApp`, typed, for any widget; screens, dialogs and panels say `self.yak`.
+
+`ActingKeys`: the keys of a screen or a table that change the world, never an observer's."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
@@ -13,3 +15,18 @@ if TYPE_CHECKING:
 def yak_of(node: DOMNode) -> YakApp:
     """The one place the app is cast to `YakApp`."""
     return cast("YakApp", node.app)
+
+
+class ActingKeys:
+    """Mixed into a screen or a widget with keys: the actions named in `ACTS` change the world (a
+    command, an order, a dialog that runs one). An observer reads the public record and acts on
+    nothing, so for him they are hidden from the key bar and a press does nothing; a subclass's
+    `check_action` asks `super()` first."""
+
+    ACTS: ClassVar[frozenset[str]] = frozenset()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in self.ACTS and yak_of(cast("DOMNode", self)).identity.is_observer:
+            return False
+        result: bool | None = super().check_action(action, parameters)  # type: ignore[misc]
+        return result

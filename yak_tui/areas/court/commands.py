@@ -54,7 +54,7 @@ def _rtd_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, 
     return {"odds": bands, "success": success}
 
 
-@command("roll", "An ad hoc RtD roll with a modifier and a reason, written to the chronicle.",
+@command("roll", "An ad hoc RtD roll for a reason, written to the chronicle (its adjudicator sets any modifier).",
          {"reason": Param(str, help="what the roll decides"),
           "modifier": Param(int, required=False, default=0, by_adjudicator=True),
           "kingdom": Param(str, required=False, ref="kingdoms", help="where it happens (for a King's authority)"),

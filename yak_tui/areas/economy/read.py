@@ -624,7 +624,8 @@ def action_route(world: World, viewer: Identity, command: str, params: Mapping[s
             return Route("direct")
         return Route("refused", problem.reason, problem.who_may)
     order_problem = route.problem
-    if order_problem is not None and order_problem.field.rsplit(".", 1)[-1] == "identity":
+    # Not his to act on, or not his to file (`kernel.filing`): neither now nor as an order.
+    if order_problem is not None and order_problem.field.rsplit(".", 1)[-1] in ("identity", "command"):
         return Route("refused", order_problem.reason, order_problem.who_may)
     refusal = route.refusal
     return Route("order", refusal.reason if refusal else "", refusal.who_may if refusal else ())

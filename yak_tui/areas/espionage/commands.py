@@ -332,7 +332,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 MISSION_PARAMS = mission_params()
 
 
-@command(MISSION_COMMAND, "Resolve an NPC espionage mission blind (the GM, or the order's adjudicator).",
+@command(MISSION_COMMAND, "An NPC espionage mission against a kingdom, rolled blind by its adjudicator (the GM).",
          {**MISSION_PARAMS, **GM_PARAMS}, category=KIND, odds=mission_odds_for, stakes=mission_stakes, rolls=True, filed_by=SEATS)
 def spy_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return run_mission(ctx, p)

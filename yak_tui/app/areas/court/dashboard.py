@@ -44,6 +44,8 @@ class DashboardScreen(YakScreen):
         Binding("y", "ready", "Ready / not yet", show=False),
     ]
 
+    ACTS = frozenset({"deadline", "ready"})  # never an observer's
+
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="dash-columns"):
             with VerticalScroll(id="dash-left", can_focus=False):
@@ -127,6 +129,8 @@ class DashboardScreen(YakScreen):
 
     # -- the season's rhythm: deadline and readiness ---------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         if action == "deadline":
             return self.identity.is_gm
         if action == "ready":

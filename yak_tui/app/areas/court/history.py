@@ -32,6 +32,8 @@ class HistoryScreen(SideScreen):
         Binding("z", "roll_back", "Roll back to this"),
     ]
 
+    ACTS = frozenset({"roll_back"})  # the GM's alone (below); never an observer's
+
     def __init__(self) -> None:
         super().__init__()
         self.view: views.HistoryView | None = None
@@ -110,6 +112,8 @@ class HistoryScreen(SideScreen):
         self.app.push_screen(UndoAdvanceScreen(self.yak.save.backup_dir / row.backup, row.label))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         if action in ("roll_back", "compare"):
             return self.identity.is_gm
         return True

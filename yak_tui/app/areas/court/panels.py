@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable, Shortened
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity, identity_name
@@ -52,8 +52,10 @@ def order_sentence(order: views.OrderRow) -> str:
     return f"{filer_name(order)}: {order_what(order)}"
 
 
-class QueueTable(RowTable):
+class QueueTable(ActingKeys, RowTable):
     """Orders waiting for the acting adjudicator: x resolves (dice), j rejects with a reason."""
+
+    ACTS = frozenset({"order"})  # never an observer's
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x,enter", "order('resolve')", "Resolve"),
@@ -66,7 +68,8 @@ class QueueTable(RowTable):
             self.post_message(OrderAction(action, key))
 
 
-class MyOrdersTable(RowTable):
+class MyOrdersTable(ActingKeys, RowTable):
+    ACTS = frozenset({"order"})  # never an observer's
     BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
 
     def action_order(self, action: str) -> None:
@@ -75,8 +78,10 @@ class MyOrdersTable(RowTable):
             self.post_message(OrderAction(action, key))
 
 
-class HoldingsTable(RowTable):
+class HoldingsTable(ActingKeys, RowTable):
     """The viewer's holdings; o files an order from the highlighted one."""
+
+    ACTS = frozenset({"order_here"})  # never an observer's
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("o", "order_here", "Order for this")]
 
@@ -240,7 +245,7 @@ class QueuePanel(DashboardPanel):
 
 
 class HoldingsPanel(DashboardPanel):
-    """What the viewer holds (not for the GM); o files an order for the highlighted holding."""
+    """What the viewer holds (not for the GM nor an observer); o files an order for the highlighted holding."""
 
     def __init__(self) -> None:
         super().__init__("My holdings", HoldingsTable(id="holdings-table"), id="holdings")
@@ -248,7 +253,7 @@ class HoldingsPanel(DashboardPanel):
     SHOWS = ("holdings",)
 
     def show(self, view: views.DashboardView) -> None:
-        self.display = not self.identity.is_gm
+        self.display = not self.identity.is_gm and not self.identity.is_observer  # an observer holds nothing
         self.border_subtitle = "o order for this"
         self.query_one("#holdings-table", HoldingsTable).fill(
             ["Holding", "Kind", "Details"],
@@ -257,13 +262,13 @@ class HoldingsPanel(DashboardPanel):
 
 
 class MyOrdersPanel(DashboardPanel):
-    """The viewer's own orders and their outcome (not for the GM); w withdraws a waiting one."""
+    """The viewer's own orders and their outcome (not for the GM nor an observer); w withdraws a waiting one."""
 
     def __init__(self) -> None:
         super().__init__("My orders", MyOrdersTable(id="my-orders-table"), id="my-orders")
 
     def show(self, view: views.DashboardView) -> None:
-        self.display = not self.identity.is_gm
+        self.display = not self.identity.is_gm and not self.identity.is_observer  # an observer files nothing
         world = yak_of(self).world
         self.query_one("#my-orders-table", MyOrdersTable).fill(
             ["Order", "State", "Outcome"],

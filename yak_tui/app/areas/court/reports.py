@@ -1,6 +1,8 @@
 """Reports: the season reports stored in the save that the viewer may read (a player his own and
 the public post, a King his kingdom's, the GM every one, an observer the public post), by season
-and recipient; x writes the one shown as BBCode and Markdown files as `yak report --out` does."""
+and recipient. x, for the GM, writes the one shown as BBCode and Markdown files as `yak report --out`
+does; for anyone else it writes nothing on this machine (over SSH that is the server's disk): it
+copies the report as Markdown to his own clipboard (OSC 52) and shows the text to select by hand."""
 
 from __future__ import annotations
 
@@ -10,13 +12,16 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
-from textual.widgets import Select, Static
+from textual.widgets import Button, Select, Static
 
 from yak_tui.app.areas.court.side import SideScreen
+from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import sync_select
+from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.areas import court as views
 from yak_tui.kernel.identity import Identity
@@ -29,7 +34,8 @@ class ReportsScreen(SideScreen):
     SCREEN_NAME = "reports"
     CSS_PATH = Path(__file__).with_name("reports.tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("x", "export", "Export files"),
+        Binding("x", "export", "Export files"),  # the GM's: files on the machine running the app
+        Binding("x", "copy_report", "Copy report"),  # anyone else's: his clipboard, never a file
         Binding("ctrl+y", "copy", "Copy BBCode", show=False),
     ]
 
@@ -107,12 +113,40 @@ class ReportsScreen(SideScreen):
             return []
         return [r for r in reports_for(self.yak.world, self.identity, view.season) if r["recipient"] == view.recipient]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """x shows one of its two labels: files for the GM, the clipboard for anyone else."""
+        if not super().check_action(action, parameters):
+            return False
+        if action == "export":
+            return self.identity.is_gm
+        if action == "copy_report":
+            return not self.identity.is_gm
+        return True
+
     def action_export(self) -> None:
+        if not self.identity.is_gm:  # a seat never writes on the machine running the app (the server, over SSH)
+            self.action_copy_report()
+            return
         shown = self._shown()
         if not shown:
             self.notify("No report to export.", severity="warning")
             return
         self._export(shown, self.yak.save.path.parent / "reports")
+
+    def action_copy_report(self) -> None:
+        """Copy the report shown as Markdown to the viewer's own clipboard (OSC 52 reaches his terminal,
+        over SSH too) and show its text, for a terminal that ignores OSC 52."""
+        from yak_tui.kernel.reports import render_report
+
+        shown = self._shown()
+        if not shown:
+            self.notify("No report to copy.", severity="warning")
+            return
+        text = render_report(shown[0], "markdown")
+        self.app.copy_to_clipboard(text)
+        self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
+        self.app.push_screen(ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report",
+                                              text))
 
     @work(thread=True, exclusive=True, group="export-report", exit_on_error=False)
     def _export(self, shown: list[dict[str, Any]], out: Path) -> None:
@@ -143,7 +177,39 @@ class ReportsScreen(SideScreen):
         self.notify("Copied as BBCode with OSC 52: paste it into the forum.", title="Copied")
 
     def palette_entries(self) -> list[Any]:
-        return [PaletteEntry("Export this report as files", "BBCode and Markdown under reports/<season>/ (x)",
-                             self.action_export, True),
-                PaletteEntry("Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)",
-                             self.action_copy, True)]
+        first = PaletteEntry("Export this report as files", "BBCode and Markdown under reports/<season>/ (x)",
+                             self.action_export, True) if self.identity.is_gm else \
+            PaletteEntry("Copy this report as Markdown", "to your clipboard, and show its text (x)",
+                         self.action_copy_report, True)
+        return [first, PaletteEntry("Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)",
+                                    self.action_copy, True)]
+
+
+class ReportTextScreen(YakModal[None]):
+    """The report as Markdown, to read or select by hand where the terminal ignores OSC 52."""
+
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__(id="report-copy-dialog")
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog -wide"):
+            yield Static(Content.styled(f"Report copied · {self.title_text}", "bold"), id="dialog-title")
+            yield Static("Copied to your clipboard as Markdown. If your terminal does not take OSC 52, select the "
+                         "text below.", id="dialog-help")
+            with VerticalScroll(id="dialog-body", classes="preview"):
+                yield Static(self.text, id="report-markdown", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Close", id="close", variant="primary", compact=True)
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)

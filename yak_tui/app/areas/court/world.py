@@ -72,6 +72,7 @@ class WorldScreen(YakScreen):
 
     SCREEN_NAME = "world"
     CSS_PATH = Path(__file__).with_name("world.tcss")
+    ACTS = frozenset({"add", "edit", "remove"})  # the GM's screen: never an observer's
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
         Binding("a", "add", "Add"),

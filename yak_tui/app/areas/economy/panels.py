@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, bar, num
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.areas import economy as board
 from yak_tui.areas.court import short_name
 from yak_tui.kernel.identity import Identity
@@ -37,8 +37,10 @@ class MarketAction(Message):
         self.key = key
 
 
-class LedgerTable(YakTable):
+class LedgerTable(ActingKeys, YakTable):
     """Credit and loans the viewer is party to; y repays the highlighted debt (its debtor)."""
+
+    ACTS = frozenset({"act"})
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("y", "act('repay')", "Repay")]
 
@@ -104,14 +106,15 @@ class BusinessesPanel(MarketPanel):
         if mine_only:
             shown = [b for b in view.businesses if b.mine]
             self.border_title = "Your businesses" if identity.is_player else "Your kingdom's businesses"
-            empty = "You own no business. n opens one."
+            empty = "You own no business." if identity.is_observer else "You own no business. n opens one."
         else:
             shown = [b for b in view.businesses if b.province_id == province or not province]
             # The highlighted sector's businesses first, so the cursor lands on one of them.
             shown.sort(key=lambda b: b.sector != sector)
             name = yak_of(self).world.display_name("provinces", province) if province else ""
             self.border_title = f"Businesses in {name}" if name else "Businesses"
-            empty = f"No businesses in {name}. n opens one." if name else "No businesses."
+            empty = (f"No businesses in {name}." + ("" if identity.is_observer else " n opens one.")) if name \
+                else "No businesses."
         self.border_subtitle = "v all" if mine_only else ("v yours" if not identity.is_gm else "")
         keep = table.cursor_row_key()
         rows = [(b.id, partial(_business_cells, b, mine_only, sector)) for b in shown]
@@ -183,7 +186,7 @@ class DetailPanel(MarketPanel):
         text = self.query_one("#detail-text", Static)
         if detail is None:
             self.border_title = province.name if province else "Business"
-            self.border_subtitle = "n open a business"
+            self.border_subtitle = "" if self.identity.is_observer else "n open a business"
             lines = [] if province is None else [province_content(province)]
             lines.append(Content.styled("No business highlighted: its books and odds show here.",
                                         "italic $foreground-muted"))
@@ -251,7 +254,7 @@ class AcademiesPanel(MarketPanel):
         self.query_one("#academies-table", YakTable).fill(
             ["Kingdom", "Town", "Trains", "Level", "A year"], rows, empty="No academies.")
         self.border_title = f"Academies ({len(rows)})" if rows else "Academies"
-        self.border_subtitle = "" if self.identity.is_player else "f found"
+        self.border_subtitle = "" if self.identity.is_player or self.identity.is_observer else "f found"
 
 
 def fill_cell(sector: board.SectorLine, width: int = 11) -> Text:

@@ -81,6 +81,8 @@ class MarketScreen(YakScreen):
         Binding("f", "act('academy')", "Found academy", show=False),
     ]
 
+    ACTS = frozenset({"act"})  # every market action runs or files a command: never an observer's
+
     # Businesses panel: the viewer's own (players and Kings start here) or the highlighted province's.
     mine_only: reactive[bool] = reactive(False, init=False)
     business: reactive[str] = reactive("", init=False)
@@ -192,6 +194,8 @@ class MarketScreen(YakScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Players neither hire nor found academies: the kingdom's King does (keys hidden)."""
+        if not super().check_action(action, parameters):
+            return False
         if action == "act" and parameters and parameters[0] in ("hire", "academy"):
             return not self.identity.is_player
         return True
@@ -224,7 +228,8 @@ class MarketScreen(YakScreen):
 
     @on(DataTable.RowSelected, "#businesses-table")
     def _business_selected(self) -> None:
-        self.action_act("expand")
+        if self.check_action("act", ("expand",)):
+            self.action_act("expand")
 
     def action_act(self, action: str) -> None:
         self.post_message(MarketAction(action, None))

@@ -19,12 +19,13 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas.espionage import FAMILY_LABELS, BoardView, EffectLine, MissionLine, OrderLine
 from yak_tui.kernel.identity import Identity, identity_name
 
 STATUS_STYLE = {"waiting": NEARLY, "resolved": ROOMY, "rejected": FULL, "withdrawn": "dim"}
+KING_ONLY_POOLS = "Only your King sees the kingdom's spies."
 
 
 def pct(value: float | None, none: str = "n/a") -> Text:
@@ -36,8 +37,10 @@ def pct(value: float | None, none: str = "n/a") -> Text:
     return Text(f"{value * 100:.0f}%", justify="right", style="dim" if value == 0 else "")
 
 
-class OrderTable(YakTable):
-    """A table of orders whose keys post `OrderAction`s to the screen."""
+class OrderTable(ActingKeys, YakTable):
+    """A table of orders whose keys post `OrderAction`s to the screen (never an observer's)."""
+
+    ACTS = frozenset({"order"})
 
     def action_order(self, action: str) -> None:
         key = self.cursor_row_key()
@@ -58,8 +61,10 @@ class MyOrdersTable(OrderTable):
     BINDINGS: ClassVar[list[BindingType]] = [Binding("w", "order('withdraw')", "Withdraw")]
 
 
-class EffectsTable(YakTable):
+class EffectsTable(ActingKeys, YakTable):
     """Effects in force; p plays out a pending assassination attempt (the GM)."""
+
+    ACTS = frozenset({"play_out"})
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("p", "play_out", "Play out attempt")]
 
@@ -91,7 +96,8 @@ def _highlighted(lines: Iterable[OrderLine], table: YakTable) -> OrderLine | Non
 
 
 class InboxPanel(BoardPanel):
-    """Private orders waiting for this adjudicator, and the highlighted one in full (not for players)."""
+    """Private orders waiting for this adjudicator, and the highlighted one in full (not for players
+    nor an observer)."""
 
     def __init__(self) -> None:
         super().__init__("Private orders inbox", InboxTable(id="inbox-table"),
@@ -100,7 +106,8 @@ class InboxPanel(BoardPanel):
 
     def show(self, view: BoardView) -> None:
         self.lines = tuple(view.inbox)
-        self.display = not yak_of(self).identity.is_player
+        identity = yak_of(self).identity
+        self.display = not identity.is_player and not identity.is_observer  # an adjudicator's inbox
         self.border_title = f"Private orders inbox ({len(view.inbox)})" if view.inbox else "Private orders inbox"
         self.border_subtitle = "x resolve (blind) · j reject" if view.inbox else ""
         self.query_one(InboxTable).fill(
@@ -132,7 +139,7 @@ class InboxPanel(BoardPanel):
 
 
 class MyOrdersPanel(BoardPanel):
-    """The viewer's own espionage orders and what he was told (not for the GM)."""
+    """The viewer's own espionage orders and what he was told (not for the GM nor an observer)."""
 
     def __init__(self) -> None:
         super().__init__("My missions", MyOrdersTable(id="my-orders-table"),
@@ -141,7 +148,7 @@ class MyOrdersPanel(BoardPanel):
 
     def show(self, view: BoardView) -> None:
         self.lines = tuple(view.my_orders)
-        self.display = not self.gm
+        self.display = not self.gm and not yak_of(self).identity.is_observer  # an observer files nothing
         waiting = sum(1 for o in view.my_orders if o.status == "waiting")
         self.border_title = f"My missions ({waiting} waiting)" if waiting else "My missions"
         self.border_subtitle = "w withdraw" if waiting else ""
@@ -180,11 +187,13 @@ class PoolsPanel(BoardPanel):
 
     def show(self, view: BoardView) -> None:
         self.border_subtitle = "k station a counter-spy" if view.may_station else ""
+        # A player who is not his kingdom's King knows nothing of its spies (RULINGS §1): say who does.
+        empty = KING_ONLY_POOLS if yak_of(self).identity.is_player else "No spies you may see."
         self.query_one("#pools-table", YakTable).fill(
             ["Kingdom", "Spies", "Cold", "Counter-spies"],
             [(p.kingdom, [Text(p.name, style="bold"), Text(num(p.spies), justify="right"),
                           Text(num(p.cold), justify="right"), p.counter_text]) for p in view.pools],
-            empty="No spies you may see.")
+            empty=empty)
 
     def highlighted(self) -> str | None:
         """The kingdom of the highlighted row."""
@@ -202,7 +211,7 @@ class MissionsPanel(BoardPanel):
         self.lines = tuple(view.missions)
         rows = []
         for m in view.missions:
-            name = Text(m.name, style="bold" if m.prerequisite_met else "dim")
+            name = Text(m.name, style="dim" if m.prerequisite_met is False else "bold")
             if m.held:
                 name.append(" ● held", style=ROOMY)
             rows.append((m.slug, [name, _needs_text(m), Text(num(m.cost), justify="right"),
@@ -254,7 +263,11 @@ def mission_detail(view: BoardView, line: MissionLine) -> Content:
     if line.own_administration:
         lines.append(Content.styled(f"Against {sponsor}'s own administration.", "$secondary"))
     elif line.prerequisite:
-        if line.prerequisite_met:
+        if line.prerequisite_met is None:  # a player: his King knows, he does not (RULINGS §1)
+            lines.append(Content.styled(f"? Needs the {line.prerequisite_label} infiltration in {target}: only your "
+                                        "King knows whether your kingdom holds it. If it does not, the mission "
+                                        "fails when resolved, and only you are told.", "$warning"))
+        elif line.prerequisite_met:
             lines.append(Content.styled(f"✓ {sponsor} holds the {line.prerequisite_label} infiltration in "
                                         f"{target}.", "$success"))
         else:
@@ -331,6 +344,8 @@ def _needs_text(line: MissionLine) -> Text:
         return Text("own admin.", style="dim")
     if not line.prerequisite:
         return Text("—", style="dim")
+    if line.prerequisite_met is None:  # only the viewer's King knows
+        return Text(f"? {line.prerequisite_label}", style=NEARLY)
     if line.prerequisite_met:
         return Text(f"✓ {line.prerequisite_label}", style=ROOMY)
     return Text(f"✗ {line.prerequisite_label}", style=FULL)

@@ -4,8 +4,10 @@ adjudicator (resolved blind with the dice animation, or rejected); the viewer's 
 the outcome he was told; spies active and cold; infiltrations and effects in force.
 
 What each identity sees comes from `yak_tui.areas.espionage.read` (audience-filtered):
-the GM every kingdom and every modifier; a King or a player his own kingdom's spies, his side's
-effects, what the target knows of effects against it, and never a natural or a hidden modifier.
+the GM every kingdom and every modifier; a King his own kingdom's spies, his side's effects, what
+the target knows of effects against it, and never a natural or a hidden modifier; a player who is
+not his kingdom's King only his own missions (RULINGS §1): no pools, and a prerequisite he cannot
+know shown as "?" rather than met or missing.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ class EspionageScreen(YakScreen):
         # Wherever the focus is, x resolves the highlighted (or first) order waiting in the inbox.
         Binding("x", "resolve_inbox", "Resolve order"),
     ]
+
+    ACTS = frozenset({"run_mission", "submit_mission", "counter_spy", "resolve_inbox"})  # never an observer's
 
     sponsor: reactive[str | None] = reactive(None, init=False)
     target: reactive[str | None] = reactive(None, init=False)
@@ -168,8 +172,14 @@ class EspionageScreen(YakScreen):
         if pool is not None:
             summary = Content.assemble((f"{pool.name}: ", "bold"), (f"{pool.spies} spies", "$success" if
                                        pool.spies else "$error"), (f", {pool.cold} cold", "$foreground-muted"))
+        elif self.identity.is_observer:
+            summary = Content.styled("An observer reads the public record: no spies to send.",
+                                     "italic $foreground-muted")
         elif not view.sponsors:
             summary = Content.styled("You serve no kingdom: no spies to send.", "italic $foreground-muted")
+        else:  # his kingdom's pool is his King's to know (RULINGS §1)
+            summary = Content.styled("Only you, your adjudicator and the GM see your missions.",
+                                     "italic $foreground-muted")
         self.query_one("#esp-summary", Static).update(summary)
 
     # -- the highlighted mission -----------------------------------------------------------------------
@@ -200,6 +210,8 @@ class EspionageScreen(YakScreen):
         return entries
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         view = self.view
         if action == "run_mission":
             return self.identity.is_gm
@@ -239,12 +251,12 @@ class EspionageScreen(YakScreen):
     def _mission_selected(self) -> None:
         if self.identity.is_gm:
             self.action_run_mission()
-        else:
+        elif self.check_action("submit_mission", ()):
             self.action_submit_mission()
 
     @on(DataTable.RowSelected, "#inbox-table")
     def _inbox_selected(self, event: DataTable.RowSelected) -> None:
-        if event.row_key.value:
+        if event.row_key.value and self.check_action("resolve_inbox", ()):
             self.post_message(OrderAction("resolve", str(event.row_key.value)))
 
     def action_submit_mission(self) -> None:

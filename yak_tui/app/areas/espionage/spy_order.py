@@ -160,15 +160,16 @@ class SpyOrderScreen(YakModal[str | None]):
         self.query_one("#spy-target", Select).disabled = purge
         line = next((m for m in mission_lines(world, identity, self.sponsor, target or self.sponsor)
                      if m.slug == slug), None)
-        needs = ""
+        needs, style = "", "$secondary"
         if purge:
             needs = "Against your own administration: no target."
         elif line is not None and line.prerequisite:
-            mark = "✓ held" if line.prerequisite_met else "✗ missing"
+            # None: a player's King knows, he does not; if it is missing the mission fails (RULINGS §1).
+            mark, style = {True: ("✓ held", "bold $success"), False: ("✗ missing", "bold $error"),
+                           None: ("only your King knows", "bold $warning")}[line.prerequisite_met]
             needs = f"Needs {catalogue()[line.prerequisite].name} against the target: {mark}."
         help_widget.update(Content.assemble((entry.text, "$foreground-muted"), "\n" if needs else "",
-                                            (needs, "bold $success" if line and line.prerequisite_met else
-                                             "bold $error" if needs and not purge else "$secondary")))
+                                            (needs, style)))
         wanted = mission_needs(entry)
         options = field_options(world, identity, slug, self.sponsor, target)
         fields = []

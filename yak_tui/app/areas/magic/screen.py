@@ -53,6 +53,8 @@ class CastingScreen(YakScreen):
         Binding("ctrl+f", "describe", "Describe consequence"),
     ]
 
+    ACTS = frozenset({"cast", "again", "describe"})  # never an observer's
+
     class Validated(NamedTuple):
         """What the newest validation found: the setup and its odds, the problem, and whether it files an order."""
 
@@ -499,6 +501,8 @@ class CastingScreen(YakScreen):
             self.app.pop_screen()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         if action == "cast":
             return self.phase == "setup"
         if action == "again":

@@ -66,6 +66,8 @@ class MapScreen(YakScreen):
         Binding("Z", "zoom(1)", "Zoom out", key_display="Z"),
     ]
 
+    ACTS = frozenset({"relocate", "command", "pick_mover", "move_here"})  # never an observer's
+
     class Filed(Message):
         """An order went to its adjudicator (data), or was refused (problem)."""
 
@@ -266,6 +268,8 @@ class MapScreen(YakScreen):
             self.noble = None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         if action in ("relocate", "command", "clear_noble"):
             return self.noble is not None and self.mover is None
         if action == "cancel":

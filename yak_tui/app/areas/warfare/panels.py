@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.identity import Identity
 
@@ -227,7 +227,8 @@ class PlaceAction(Message):
         self.pc_id = pc_id
 
 
-class FortsTable(YakTable):
+class FortsTable(ActingKeys, YakTable):
+    ACTS = frozenset({"act"})  # never an observer's
     BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "act('siege-begin')", "Begin siege here", show=False)]
 
     def action_act(self, action: str) -> None:
@@ -236,8 +237,10 @@ class FortsTable(YakTable):
             self.post_message(PlaceAction(action, key))
 
 
-class PlacesTable(YakTable):
+class PlacesTable(ActingKeys, YakTable):
     """Structures: w raids, v raids for slaves, t captures, x loots the highlighted one."""
+
+    ACTS = frozenset({"act"})  # never an observer's
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("w", "act('raid')", "Raid"),
@@ -276,7 +279,8 @@ class SiegesPanel(SiegePanel):
         self.border_title = f"Sieges ({len(active)} active)" if active else "Sieges"
         decide = "y decide · " if view.decisions else ""
         keys = f"n begin · {decide}g messenger · p smuggle · k blockade · l lift" if active else "n begin a siege"
-        self.border_subtitle = f"as orders: {keys}" if self.identity.is_player else keys
+        self.border_subtitle = "" if self.identity.is_observer else f"as orders: {keys}" if self.identity.is_player \
+            else keys
         self.fill(view.sieges, wide)
         self._banner(view)
 
@@ -342,7 +346,7 @@ class WalledPanel(SiegePanel):
 
     def show(self, view: monitor.SiegeMonitor) -> None:
         self.border_title = f"Walled places ({len(view.forts)})"
-        self.border_subtitle = "enter/n begin a siege"
+        self.border_subtitle = "" if self.identity.is_observer else "enter/n begin a siege"
         self.query_one("#forts-table", FortsTable).fill(
             ["Place", "Held by", "Port", "Fortification", "Provisions", "State"],
             [(f.id, partial(_fort_cells, f)) for f in view.forts],
@@ -371,7 +375,7 @@ class RaidsPanel(SiegePanel):
                          id="raids", classes="grow")
 
     def show(self, view: monitor.SiegeMonitor) -> None:
-        self.border_subtitle = "w raid · v slaves · t capture · x loot"
+        self.border_subtitle = "" if self.identity.is_observer else "w raid · v slaves · t capture · x loot"
         self.query_one("#places-table", PlacesTable).fill(
             ["Place", "Kind", "Held by", "Lately"],
             [(p.id, partial(_place_cells, p)) for p in view.places],

@@ -67,6 +67,8 @@ class SiegesScreen(YakScreen):
         Binding("l", "siege('siege-lift')", "Lift"),
     ]
 
+    ACTS = frozenset({"begin", "decide", "siege"})  # never an observer's
+
     siege_id: reactive[str] = reactive("", init=False)
     place_id: reactive[str] = reactive("", init=False)
 
@@ -227,6 +229,8 @@ class SiegesScreen(YakScreen):
 
     # -- actions -------------------------------------------------------------------------------------------
     def palette_entries(self) -> list[PaletteEntry]:
+        if self.identity.is_observer:  # every line below acts: an observer only reads the monitor
+            return []
         entries = [PaletteEntry("Sieges: begin a siege", "pick a walled fort and the units camped by it (n)",
                                 self.action_begin)]
         card = self.active_card
@@ -254,6 +258,8 @@ class SiegesScreen(YakScreen):
         return entries
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if not super().check_action(action, parameters):
+            return False
         if action == "siege":
             return self.active_card is not None
         if action == "decide":
