@@ -41,6 +41,7 @@ async def open_board(app: YakApp, pilot: Pilot[Any]) -> EspionageScreen:
     await wait_for(pilot, lambda: on_top(app, EspionageScreen), what="the board")
     screen: EspionageScreen = app.screen  # type: ignore[assignment]
     await wait_for(pilot, lambda: screen.view is not None, what="the board's data")
+    await settle(pilot)  # the data is in: its panels are drawn on the frames that follow
     return screen
 
 
@@ -207,15 +208,16 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await open_board(app, pilot)
         inbox = screen.query_one("#inbox-table", YakTable)
-        assert inbox.has_focus and keys(screen, "#inbox-table") == {order_id}
+        await wait_for(pilot, lambda: inbox.has_focus and keys(screen, "#inbox-table") == {order_id}
+                       and NOTE in widget_text(app), what="the inbox with Corvin's order, focused")
         assert cells(screen, "#inbox-table", order_id)[0:3] == ["Corvin Hale", "Infiltrate Treasury", "Varos"]
-        assert NOTE in widget_text(app)
         await pilot.press("x")
         await wait_for(pilot, lambda: on_top(app, SpyDiceScreen), what="the resolve dialog")
         dialog: SpyDiceScreen = app.screen  # type: ignore[assignment]
         # The adjudicator sees every modifier and the exact odds before rolling.
-        await wait_for(pilot, lambda: "33.3%" in screen_text(app), what="the odds")
-        assert "nation-wide counter-spy -1, spy ring infiltrated by target -1" in screen_text(app)
+        await wait_for(pilot, lambda: "33.3%" in screen_text(app)
+                       and "nation-wide counter-spy -1, spy ring infiltrated by target -1" in screen_text(app),
+                       what="the odds and every modifier")
         dialog.query_one("#param-gm_modifier", Input).value = "1"
         dialog.query_one("#param-gm_reason", Input).value = RAIN
         await wait_for(pilot, lambda: "50.0%" in screen_text(app), what="odds with the GM's modifier")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -68,6 +69,7 @@ def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 def verb_resolve(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.checks import RESOLVE_CHECKS
+    from yak_tui.kernel.dice import ScriptedDice
 
     if not args.check:
         raise UsageError(f"resolve needs a check: {', '.join(RESOLVE_CHECKS)}")
@@ -77,7 +79,15 @@ def verb_resolve(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"resolve {check.name} has no --odds")
         emit(opts, check.odds(args))
         return 0
-    emit(opts, check.run(args, dice_from(args)))
+    dice = dice_from(args)
+    result = check.run(args, dice)
+    if isinstance(dice, ScriptedDice) and dice.remaining:
+        # A rule check changes nothing: a die it did not read is named on stderr (its JSON unchanged),
+        # and one that no die shows is refused.
+        if any(not 1 <= value <= 6 for value in dice.unread):
+            dice.require_all_read()
+        sys.stderr.write(f"yak: {dice.remaining} die given was not read: {', '.join(map(str, dice.unread))}\n")
+    emit(opts, result)
     return 0
 
 
@@ -121,7 +131,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     identity = _identity(opts)
     # The identity is checked inside the command's transaction: one read of the save, not two.
     result = run_command(save, identity, args.command, params, dice_from(args),
-                         check=lambda world: check_identity(world, identity))
+                         check=lambda world: check_identity(world, identity), exact_dice=True)
     text_lines = [e["text"] for e in result.shown or []] or [f"{result.command}: done"]
     if result.command == "order-file" and not opts.json:  # received, or received with a warning, and the odds
         from yak_tui.kernel.forms import order_filed_text

@@ -29,6 +29,7 @@ from yak_tui.kernel.dicechain import start_chain
 from yak_tui.kernel.documents import LIST, MAP, META, META_ID, RECORD, SCHEMAS, TABLE_NAMES, TEXT, Field
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.hexgrid import axial_to_offset
+from yak_tui.kernel.tables import toml_text
 from yak_tui.kernel.validation import fields_problem, json_problem, problem, validate_world
 from yak_tui.store.storage import SCHEMA_VERSION
 
@@ -152,7 +153,7 @@ class _Loader:
 
     def load(self) -> dict[str, dict[str, Any]]:
         try:
-            spec = tomllib.loads(self.text)
+            spec = toml_text(self.text)
         except tomllib.TOMLDecodeError as error:
             position = _POSITION.search(str(error))
             self.add(int(position[1]) if position else None, "file", None, "", f"is not valid TOML: {error}")

@@ -17,7 +17,7 @@ from yak_tui.kernel.areas import AREA_PACKAGES
 from yak_tui.kernel.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.kernel.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, SeededDice
+from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, ScriptedDice, SeededDice
 from yak_tui.kernel.dicechain import TABLE as LEDGER
 from yak_tui.kernel.dicechain import chain_rolls, record_id
 from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError
@@ -454,11 +454,13 @@ def _record_changed(world: World) -> None:
 
 
 def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                dice: Dice | None = None, *, check: Callable[[World], None] | None = None) -> CommandResult:
+                dice: Dice | None = None, *, check: Callable[[World], None] | None = None,
+                exact_dice: bool = False) -> CommandResult:
     """The one transaction path: lock, reload, validate, apply, chronicle, write once.
 
     `check` runs on the freshly loaded world first (e.g. that `--as` names a real kingdom), so a
-    front end need not read the save a second time. The reply is serialised before the save is
+    front end need not read the save a second time. With `exact_dice`, dice typed by a person
+    (`--dice`) must all be read: one left over refuses the command. The reply is serialised before the save is
     written: a reply that cannot be written as JSON refuses the command, so a committed change
     always gets its reply (a script that retries on failure never applies a command twice).
     """
@@ -469,6 +471,8 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
             check(world)
         sizes, rolls_before = table_sizes(world)
         result = apply_command(world, identity, name, raw_params, dice)
+        if exact_dice and isinstance(dice, ScriptedDice):
+            dice.require_all_read()  # a die typed and never read is refused with the command, nothing written
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())

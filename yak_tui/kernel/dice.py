@@ -7,6 +7,7 @@ Every die any rule rolls comes from a `Dice` passed in, so a check can be replay
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
@@ -68,6 +69,18 @@ class ScriptedDice:
     def remaining(self) -> int:
         return len(self._naturals) - self.used
 
+    @property
+    def unread(self) -> list[int]:
+        return self._naturals[self.used:]
+
+    def require_all_read(self) -> None:
+        """Every die given was read by the roll: one left over is a mistake (a typo, a die meant for
+        another roll), refused with its value, never silently dropped."""
+        if self.remaining:
+            left = ", ".join(str(value) for value in self.unread)
+            raise DiceError(f"{len(self._naturals)} dice given, but the roll reads only {self.used}: "
+                            f"{left} would be left unread")
+
     def roll(self, sides: int = 6, purpose: str = "") -> int:
         if self.used >= len(self._naturals):
             raise DiceError(
@@ -126,10 +139,10 @@ def parse_dice(text: str) -> list[int]:
         item = item.strip()
         if not item:
             raise DiceError(f"--dice item {index} is empty")
-        try:
-            naturals.append(int(item))
-        except ValueError:
-            raise DiceError(f"--dice item {index} is {item!r}, not a whole number") from None
+        # ASCII digits only: int() would also read other scripts' digits ("٣") and 5,000-digit numbers.
+        if not re.fullmatch(r"[0-9]{1,3}", item):
+            raise DiceError(f"--dice item {index} is {item!r}, not a die's face (a whole number such as 4)")
+        naturals.append(int(item))
     return naturals
 
 

@@ -287,7 +287,7 @@ def parse_naturals(text: str) -> tuple[list[int], str | None]:
     if not items:
         return [], "type the dice as rolled, e.g. 4 or 4,2"
     for index, item in enumerate(items, start=1):
-        if not item.isdecimal() or len(item) > 3:  # "²" is a digit int() refuses; 5,000 digits overflow it
+        if not (item.isascii() and item.isdecimal()) or len(item) > 3:  # "٣" or "²": only the digits 0-9
             return [], f"die {index} is {shown(item)}, not a whole number from 1 to 6"
         value = int(item)
         if not 1 <= value <= 6:

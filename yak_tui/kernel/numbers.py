@@ -9,6 +9,7 @@ can always be written as JSON.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, TypeVar
 
 from yak_tui.kernel.errors import ValidationError, YakError
@@ -16,6 +17,12 @@ from yak_tui.kernel.errors import ValidationError, YakError
 LIMIT = 10**9
 
 N = TypeVar("N", int, float)
+
+# Numbers are typed in ASCII digits: Python's int() and float() would also read other scripts' digits
+# ("١٢" as 12) and underscores ("1_000"), which a person reading the line back would not see as typed.
+_WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
+                          re.IGNORECASE)
 
 
 class NumberError(ValidationError):
@@ -37,8 +44,11 @@ def parse_whole(value: Any, low: float | None = None, high: float | None = None)
     """A whole number from text or a JSON number, within [low, high] (default ±LIMIT)."""
     if isinstance(value, bool) or isinstance(value, float):
         raise NumberError(f"must be a whole number, not {shown(value)}")
+    text = str(value).strip()
+    if not isinstance(value, int) and not _WHOLE_TEXT.fullmatch(text):
+        raise NumberError(f"must be a whole number in the digits 0-9, not {shown(value)}")
     try:
-        whole = int(str(value).strip())
+        whole = int(text)
     except ValueError:
         raise NumberError(f"must be a whole number, not {shown(value)}") from None
     return _within(whole, low, high)
@@ -48,8 +58,11 @@ def parse_number(value: Any, low: float | None = None, high: float | None = None
     """A finite number from text or a JSON number, within [low, high] (default ±LIMIT)."""
     if isinstance(value, bool):
         raise NumberError(f"must be a number, not {shown(value)}")
+    text = str(value).strip()
+    if not isinstance(value, int | float) and not _NUMBER_TEXT.fullmatch(text):
+        raise NumberError(f"must be a number in the digits 0-9, not {shown(value)}")
     try:
-        number = float(str(value).strip())
+        number = float(text)
     except (ValueError, OverflowError):
         raise NumberError(f"must be a number, not {shown(value)}") from None
     if not math.isfinite(number):

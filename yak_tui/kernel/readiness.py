@@ -29,7 +29,8 @@ def parse_deadline(text: str) -> str:
     cleaned = " ".join(text.split())
     for form in DEADLINE_FORMATS:
         try:
-            return datetime.strptime(cleaned, form).strftime("%Y-%m-%d %H:%M")
+            # isoformat pads every year to four digits (strftime writes year 1 as "1-01-01").
+            return datetime.strptime(cleaned, form).isoformat(sep=" ", timespec="minutes")
         except ValueError:
             continue
     raise CommandError("at", f"must be a date and time like 2026-12-07 20:00, not {text!r}")

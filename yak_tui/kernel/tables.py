@@ -68,6 +68,38 @@ def _merge_entries(base: list[Any], override: list[Any]) -> list[Any]:
     return merged + [item for item in override if item[key] in changes]
 
 
+# How deep a TOML file's arrays and tables may nest: the rules and world files nest a few levels; a
+# file nested thousands deep is refused with this number, never a RecursionError.
+MAX_TOML_DEPTH = 32
+
+
+def toml_text(text: str) -> dict[str, Any]:
+    """TOML text as data: a `tomllib.TOMLDecodeError` for bad TOML, including one nested deeper than
+    `MAX_TOML_DEPTH` (tomllib itself recurses, and so does everything that reads the data after it)."""
+    try:
+        data = tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError(f"it nests arrays or tables more than {MAX_TOML_DEPTH} deep") from None
+    if nesting_depth(data) > MAX_TOML_DEPTH:
+        raise tomllib.TOMLDecodeError(f"it nests arrays or tables more than {MAX_TOML_DEPTH} deep")
+    return data
+
+
+def nesting_depth(value: Any) -> int:
+    """How deep lists and dicts nest in `value` (a scalar: 0), walked without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is None:
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_TOML_DEPTH:
+            return depth
+        stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
 def _read(path: Path) -> dict[str, Any]:
     """A TOML file, or a RulesTableError that names it and says what is wrong."""
     label = f"rules table {path}" if path.parent == TABLES_DIR else f"house rules {path}"
@@ -83,7 +115,7 @@ def _read(path: Path) -> dict[str, Any]:
         raise RulesTableError(f"{label}: is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
                               f"{error.start})") from None
     try:
-        return tomllib.loads(text)
+        return toml_text(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesTableError(f"{label}: is not valid TOML: {error}") from None
 
