@@ -63,7 +63,9 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[WorldFile, dict[str
 def server(world: tuple[WorldFile, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
     # The key sweep runs SWEEP_SESSIONS sessions of one player at once.
-    config = ServeConfig(save=save.path, port=0, kill_grace=1.0, max_sessions_per_user=SWEEP_SESSIONS + 2)
+    # The sweep logs in SWEEP_SESSIONS times at once from one address: more than a table of players does.
+    config = ServeConfig(save=save.path, port=0, kill_grace=1.0, max_sessions_per_user=SWEEP_SESSIONS + 2,
+                         max_unauthenticated_per_address=SWEEP_SESSIONS)
     with ServerThread(config) as thread:
         yield thread
 

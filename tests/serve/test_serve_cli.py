@@ -66,12 +66,14 @@ def test_yak_serve_host_key_and_limit_options(tmp_path: Path) -> None:
     custom = tmp_path / "keys" / "host"
     server = YakServe(save.path, "--host-key", str(custom), "--max-sessions", "3", "--idle-timeout", "60",
                       "--max-sessions-per-user", "2", "--request-timeout", "5", "--session-memory", "512",
-                      "--max-auth-tries", "3", "--max-unauthenticated", "4", "--login-timeout", "20")
+                      "--max-auth-tries", "3", "--max-unauthenticated", "4", "--login-timeout", "20",
+                      "--max-unauthenticated-per-address", "2", "--banner-timeout", "5")
     try:
         assert stat.S_IMODE(custom.stat().st_mode) == 0o600
         assert any("at most 3 sessions" in line for line in server.banner)
         assert ("yak serve: limits: 2 sessions per user, idle timeout 60 s, memory per session 512 MiB, "
-                "3 login tries, 4 logins at once, login timeout 20 s") in server.banner
+                "3 login tries, 4 logins at once (2 from one address), banner timeout 5 s, login timeout 20 s"
+                ) in server.banner
     finally:
         assert server.stop() == 0
 
@@ -82,7 +84,9 @@ def test_yak_serve_defaults_are_in_its_help(capsys: pytest.CaptureFixture[str]) 
     for shown in ("sessions of one user at once (default 4)", "0: never (default 3600)",
                   "asked for no terminal after this long (default 10)", "MiB; 0: none (default 1024)",
                   "before it is dropped (default 6)", "more are dropped (default 10)",
-                  "time a connection has to log in (default 30)"):
+                  "time a connection has to log in (default 30)",
+                  "logging in at once from one address; more are dropped (default 3)",
+                  "time a connection has to send its SSH version line (default 10)"):
         assert shown in text
 
 
@@ -97,6 +101,8 @@ def test_yak_serve_defaults_are_in_its_help(capsys: pytest.CaptureFixture[str]) 
     ("--max-auth-tries", "0", "--max-auth-tries: must be at least 1, not 0"),
     ("--max-unauthenticated", "-3", "--max-unauthenticated: must be at least 1, not -3"),
     ("--login-timeout", "nan", "--login-timeout: must be more than 0 seconds, not nan"),
+    ("--max-unauthenticated-per-address", "0", "--max-unauthenticated-per-address: must be at least 1, not 0"),
+    ("--banner-timeout", "0", "--banner-timeout: must be more than 0 seconds, not 0"),
 ])
 def test_yak_serve_bad_options_are_refused_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                        option: str, value: str, message: str) -> None:

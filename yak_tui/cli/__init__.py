@@ -168,6 +168,10 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
                        help="failed logins on one connection before it is dropped (default %(default)s)")
     serve.add_argument("--max-unauthenticated", type=int, default=10, metavar="N",
                        help="connections logging in at once; more are dropped (default %(default)s)")
+    serve.add_argument("--max-unauthenticated-per-address", type=int, default=3, metavar="N",
+                       help="connections logging in at once from one address; more are dropped (default %(default)s)")
+    serve.add_argument("--banner-timeout", type=float, default=10.0, metavar="SECONDS",
+                       help="time a connection has to send its SSH version line (default %(default)g)")
     serve.add_argument("--login-timeout", type=float, default=30.0, metavar="SECONDS",
                        help="time a connection has to log in (default %(default)g)")
 

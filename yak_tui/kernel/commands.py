@@ -7,7 +7,7 @@ A command that fails leaves the save byte-for-byte unchanged, and says which fie
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +20,7 @@ from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.dice import Dice, RecordingDice, RollRecord, ScriptedDice, SeededDice
 from yak_tui.kernel.dicechain import TABLE as LEDGER
 from yak_tui.kernel.dicechain import chain_rolls, record_id
-from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError
+from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError, YakError
 from yak_tui.kernel.helptext import HelpText, help_text
 from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import META, ValidationError, World
@@ -478,6 +478,71 @@ def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapp
         result.encoded = encode_reply(result.payload())
         snapshot.changed = written_documents(world, sizes, rolls_before)
         return result
+
+
+class Stopped(YakError):
+    """`run_commands` was told to stop (its client went away): nothing of it was written."""
+
+
+# What `run_commands` carries out: (command, raw parameters) pairs, or a function that gives them
+# from the freshly loaded world (so a cap read from the save's own rules applies).
+Batch = Sequence[tuple[str, Mapping[str, Any]]] | Callable[[World], Sequence[tuple[str, Mapping[str, Any]]]]
+
+
+def run_commands(save: WorldFile, identity: Identity, commands: Batch, *,
+                 stop: Callable[[], bool] | None = None) -> list[CommandResult | YakError]:
+    """Several commands in ONE transaction of the one path: lock, reload, apply each in turn, write
+    once. Each is applied on a trial of the world as the ones before it left it, so a refused one
+    (a YakError in its place in the answer) leaves the others applied and the save untouched by
+    it; each keeps its own undo record. The write says it wrote everything the applied ones wrote
+    (`meta.revision` goes up by one, `meta.changed` and the change journal name the lot).
+
+    `commands` may be a function of the loaded world (it may refuse the whole batch by raising).
+    `stop` is asked before each command and before the write: when it says so (the client that
+    sent them is gone), `Stopped` is raised and nothing is written at all."""
+    answers: list[CommandResult | YakError] = []
+    try:
+        with save.transaction_with_bytes() as snapshot:
+            world = World(snapshot.data)
+            planned = commands(world) if callable(commands) else commands
+            sizes, rolls_before = table_sizes(world)
+            revision = int(world.meta.get("revision", 0) or 0)
+            originals: dict[tuple[str, str], dict[str, Any] | None] = {}
+            applied = 0
+            for name, raw_params in planned:
+                if stop is not None and stop():
+                    raise Stopped("stopped before it was done: nothing was written")
+                trial = world.trial()
+                try:
+                    spec_for(name)
+                    result = apply_command(trial, identity, name, raw_params)
+                    readable = (filter_entry(trial, identity, entry) for entry in result.entries)
+                    result.shown = [entry for entry in readable if entry is not None]
+                    result.encoded = encode_reply(result.payload())
+                except YakError as error:
+                    answers.append(error)
+                    continue
+                for key, original in trial.originals.items():
+                    originals.setdefault(key, original)  # each document as the batch found it
+                world = trial
+                applied += 1
+                answers.append(result)
+            if stop is not None and stop():
+                raise Stopped("stopped before it was done: nothing was written")
+            if not applied:
+                raise _NothingApplied
+            world.originals = originals
+            _record_changed(world)
+            world.meta["revision"] = revision + 1  # one write, one revision; `changed` names every command's
+            snapshot.data = world.data
+            snapshot.changed = written_documents(world, sizes, rolls_before)
+    except _NothingApplied:
+        pass  # every one refused: the save is not written at all
+    return answers
+
+
+class _NothingApplied(Exception):
+    """Leaves a batch's transaction without writing: nothing of it was applied."""
 
 
 def table_sizes(world: World) -> tuple[dict[str, int], int]:

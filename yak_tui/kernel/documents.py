@@ -174,10 +174,10 @@ META_WORLD = TableSchema(META, "The world's own settings: name, date, counters, 
                   "the map's extent, when the GM gave one (hexes off it are errors in a world file)"),
     "seq": whole("a general counter", minimum=0),
     "chronicle_seq": whole("the last chronicle entry number", minimum=0),
-    "revision": whole("raised by one by every command written: a reader that holds the one before "
-                      "need re-read only `changed`", minimum=0),
-    "changed": mapping(list_of(text("a document id"), "ids"), "the documents the last command wrote, by table "
-                       "(deleted ones included)", keys=TABLE_NAMES),
+    "revision": whole("raised by one by every write of commands (one command, or the commands of one "
+                      "transaction): a reader that holds the one before need re-read only `changed`", minimum=0),
+    "changed": mapping(list_of(text("a document id"), "ids"), "the documents the last write's commands wrote, by "
+                       "table (deleted ones included)", keys=TABLE_NAMES),
     "deadline": text("the orders deadline of the current season, YYYY-MM-DD HH:MM"),
     "ready": list_of(text("an identity"), "who said he is ready this season"),
     "dice_head": text("the hash of the newest dice-ledger record"),

@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from yak_tui.kernel.commands import CommandError, CommandSpec
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.identity import Identity, identity_name
+from yak_tui.kernel.model import World
+from yak_tui.kernel.tables import table
 
 # The only orders a seat files privately: NPC espionage missions, whatever way they come in.
 PRIVATE_CATEGORIES = ("espionage",)
@@ -89,3 +91,26 @@ def check_filing(filer: Identity, spec: CommandSpec, params: Mapping[str, Any]) 
 def adjudicator_params(spec: CommandSpec) -> tuple[str, ...]:
     """The parameters of `spec` its adjudicator may set when he carries an order of it out."""
     return tuple(name for name, param in spec.params.items() if param.by_adjudicator)
+
+
+def orders_cap(key: str) -> int:
+    """A cap of the `[orders]` rules table (`core.toml`): `orders_per_seat_per_season` or
+    `orders_per_submit`; 0 (or less) is no cap."""
+    return int(table("core")["orders"][key])
+
+
+def filed_this_season(world: World, filer: Identity) -> int:
+    """The orders `filer` filed in the current season, whatever became of them since (withdrawn,
+    rejected or resolved: each stays in the save), requests to the GM included."""
+    date = world.meta["date"]
+    return sum(1 for _, order in world.where("orders", filed_by=str(filer)) if order.get("filed") == date)
+
+
+def check_season_cap(world: World, filer: Identity) -> None:
+    """Refuse an order past the seat's cap for the season (`orders_per_seat_per_season`): asked by
+    every way an order is filed (`order-file`, and so `spy-order` and SSH; `ask`)."""
+    cap = orders_cap("orders_per_seat_per_season")
+    if cap > 0 and filed_this_season(world, filer) >= cap:
+        raise CommandError("order", f"{identity_name(world, filer)} has filed {cap} orders this season, the most a seat may "
+                                    f"(orders_per_seat_per_season = {cap}, core.toml [orders]); "
+                                    "withdrawn ones count too; the next season opens the count again")

@@ -25,7 +25,7 @@ from yak_tui.kernel.commands import (
     validate_only,
 )
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.filing import adjudicator_params, check_filing, filing_refusal, is_private
+from yak_tui.kernel.filing import adjudicator_params, check_filing, check_season_cap, filing_refusal, is_private
 from yak_tui.kernel.forms import command_odds
 from yak_tui.kernel.identity import GM, Identity, identity_name
 from yak_tui.kernel.model import World
@@ -87,6 +87,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     spec = spec_for(p["command"])
     params = order_params(p["params"])
     check_filing(filer, spec, params)  # the one filing rule, before anything of the world is read
+    check_season_cap(world, filer)  # then the seat's own count of orders this season, nothing else
     private = is_private(spec)
     if p["private"] and not private:
         raise CommandError("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
@@ -130,9 +131,11 @@ def describe_order(world: World, order: dict[str, Any]) -> str:
         specs = {}
     parts = []
     for key, value in order.get("params", {}).items():
+        if value is None or value == "":
+            continue  # a value left out (or a JSON null) reads as absent, never "None"
         spec = specs.get(key)
         shown = value
-        if spec is not None and value not in (None, ""):
+        if spec is not None:
             if spec.ref:
                 shown = world.display_name(spec.ref, str(value))
             elif spec.label:
@@ -270,6 +273,7 @@ def ask(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         return {"outcome_text": "granted"}
     if ctx.identity.is_gm:
         raise CommandError("identity", "the GM does what he is asked himself: he asks no one")
+    check_season_cap(world, asker)
     character = asker.subject if asker.is_player else None
     kingdom = asker.subject if asker.is_king else world.kingdom_of_character(asker.subject)
     order_id = world.new_id("orders", "o")

@@ -3,12 +3,14 @@
 An allow-list, parsed exactly: `orders submit` (orders on stdin, one a line), `orders list` and
 `report`. Nothing else: no options, no `--as`, no other words; the identity is the key's, given
 by the server, and the client's environment is never read. Every order goes through the same
-`order-file` command (or `ask` / `spy-order`), with the same filing rule and validation, as in the app.
+`order-file` command (or `ask` / `spy-order`), with the same filing rule and validation, as in the app;
+one submit is one transaction (one save write), of at most `orders_per_submit` lines.
 """
 
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 
 import orjson
@@ -49,13 +51,19 @@ def _parse_order_line(line: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
-    """File each order line; answer each with "received", "received with warnings" (it would fail on
-    today's numbers) or "refused" and the reason, with the odds where there are dice.
+def submit_orders(save: Path, identity: Identity, text: str,
+                  stop: Callable[[], bool] | None = None) -> tuple[int, str]:
+    """Carry out the order lines in ONE transaction (`kernel.commands.run_commands`: one save
+    write for the lot); answer each with "received", "received with warnings" (it would fail on
+    today's numbers) or "refused" and the reason, with the odds where there are dice. A refused line
+    leaves the others filed. At most `orders_per_submit` lines are read (the rest are refused
+    unread, in one line), and the seat's `orders_per_seat_per_season` holds as everywhere.
+    `stop` says the client is gone: then nothing of the submit is filed (`Stopped`).
     Exit status 0 if every order was received, 1 if any was refused."""
-    from yak_tui.kernel.commands import load_command_modules, run_command
-    from yak_tui.kernel.filing import SEAT_RUNS
+    from yak_tui.kernel.commands import CommandResult, load_command_modules, run_commands
+    from yak_tui.kernel.filing import SEAT_RUNS, orders_cap
     from yak_tui.kernel.forms import odds_words
+    from yak_tui.kernel.model import World
     from yak_tui.kernel.session import check_identity
     from yak_tui.store.storage import WorldFile
 
@@ -65,28 +73,54 @@ def submit_orders(save: Path, identity: Identity, text: str) -> tuple[int, str]:
     orders = [(n, line) for n, line in lines if line and not line.startswith("#")]
     if not orders:
         return 1, "no orders given: one order a line, e.g.  roll reason=\"scout the ford\"\n"
-    out: list[str] = []
-    refused = 0
-    for number, line in orders:
-        try:
-            name, params = _parse_order_line(line)
-            command, filed = (name, params) if name in SEAT_RUNS else (
-                "order-file", {"command": name, "params": orjson.dumps(params).decode()})
-            result = run_command(world_file, identity, command, filed,
-                                 check=lambda world: check_identity(world, identity))
-            if "adjudicator" not in result.data:  # withdrawn, or ready: what it did, in its own words
-                said = "; ".join(str(entry["text"]) for entry in result.shown or []) or f"{name}: done"
-                out.append(f"line {number}: done: {said}")
+    answers: dict[int, str] = {}  # line number -> its answer
+    refused: set[int] = set()
+    ran: list[tuple[int, str]] = []  # (line number, command) of each command carried out, in order
+    unread: list[tuple[int, str]] = []
+    caps: list[int] = []
+
+    def plan(world: World) -> list[tuple[str, dict[str, str]]]:
+        check_identity(world, identity)
+        cap = orders_cap("orders_per_submit")  # read now: the save's own rules are loaded
+        caps.append(cap)
+        read = orders if cap <= 0 else orders[:cap]
+        unread.extend(orders[len(read):])
+        commands: list[tuple[str, dict[str, str]]] = []
+        for number, line in read:
+            try:
+                name, params = _parse_order_line(line)
+            except YakError as error:
+                answers[number] = f"line {number}: refused: {error}"
+                refused.add(number)
                 continue
-            out.append(f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
-                       f"{result.data['adjudicator']})"
-                       + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
-                       + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else ""))
-        except YakError as error:
-            refused += 1
-            out.append(f"line {number}: refused: {error}")
-    out.append(f"{len(orders) - refused} received, {refused} refused")
-    return (1 if refused else 0), "\n".join(out) + "\n"
+            ran.append((number, name))
+            commands.append((name, params) if name in SEAT_RUNS else
+                            ("order-file", {"command": name, "params": orjson.dumps(params).decode()}))
+        return commands
+
+    results = run_commands(world_file, identity, plan, stop=stop)
+    for (number, name), result in zip(ran, results, strict=True):
+        if not isinstance(result, CommandResult):
+            answers[number] = f"line {number}: refused: {result}"
+            refused.add(number)
+        elif "adjudicator" not in result.data:  # withdrawn, or ready: what it did, in its own words
+            said = "; ".join(str(entry["text"]) for entry in result.shown or []) or f"{name}: done"
+            answers[number] = f"line {number}: done: {said}"
+        else:
+            answers[number] = (
+                f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
+                f"{result.data['adjudicator']})"
+                + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
+                + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else ""))
+    out = [answers[number] for number, _ in orders if number in answers]
+    if unread:
+        first, last = unread[0][0], unread[-1][0]
+        where = f"line {first}" if first == last else f"lines {first}-{last}"
+        out.append(f"{where} ({len(unread)} more): refused, not read: one submit carries out at most {caps[0]} lines "
+                   f"(orders_per_submit = {caps[0]}, core.toml [orders]); send them in another submit")
+    count = len(refused) + len(unread)
+    out.append(f"{len(orders) - count} received, {count} refused")
+    return (1 if count else 0), "\n".join(out) + "\n"
 
 
 def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
@@ -121,11 +155,13 @@ def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     return 0, export_entries(world, entries, "markdown", identity) + "\n"
 
 
-def run_exec(save: Path, identity: Identity, verb: str, stdin: bytes) -> tuple[int, str]:
-    """Answer one allowed verb for the key's identity: (exit status, text for stdout)."""
+def run_exec(save: Path, identity: Identity, verb: str, stdin: bytes,
+             stop: Callable[[], bool] | None = None) -> tuple[int, str]:
+    """Answer one allowed verb for the key's identity: (exit status, text for stdout). `stop` says
+    the client has gone (an `orders submit` then files nothing)."""
     try:
         if verb == "orders submit":
-            return submit_orders(save, identity, stdin.decode("utf-8", errors="replace"))
+            return submit_orders(save, identity, stdin.decode("utf-8", errors="replace"), stop)
         if verb == "orders list":
             return list_orders(save, identity)
         if verb == "report":

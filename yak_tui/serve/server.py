@@ -17,7 +17,9 @@
   each app's address space is capped (`ptyproc`); sessions per server and per user; a channel
   that never asks for a shell is closed; idle sessions are closed; failed authentication
   requests per connection (MaxAuthTries) and connections still logging in at once
-  (MaxStartups) are bounded, and a login must finish within the login timeout.
+  (MaxStartups), in all and from one address (PerSourceMaxStartups), are bounded; a client must
+  send its SSH version line within the banner timeout and finish its login within the login
+  timeout, so silent connections from one address can neither fill the slots nor hold them.
 - The roster is watched: when a logged-in user's seat goes (removed, given another identity,
   or the save replaced), his sessions end with a message and his connection is closed.
 """
@@ -27,6 +29,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import math
 import os
@@ -81,6 +84,10 @@ class ServeConfig:
     session_memory: int = 1024  # MiB of address space for each app process; 0: no limit
     max_auth_tries: int = 6  # failed authentication requests on one connection before it is dropped
     max_unauthenticated: int = 10  # connections logging in at once; those past it are dropped
+    # connections logging in at once from one address (PerSourceMaxStartups): a flood from one
+    # address cannot fill the slots above and lock every other address out
+    max_unauthenticated_per_address: int = 3
+    banner_timeout: float = 10.0  # seconds a connection has to send its SSH version line
     login_timeout: float = 30.0  # seconds a connection has to authenticate
     kill_grace: float = 2.0  # seconds between SIGHUP and SIGKILL of a disconnected client's app
     roster_poll: float = 1.0  # seconds between looks at the save's stamp for roster changes
@@ -222,6 +229,19 @@ def _peer(conn: asyncssh.SSHServerConnection) -> str:
     return str(peer or "?")
 
 
+def _peer_host(conn: asyncssh.SSHServerConnection) -> str:
+    """The client's address without its port, the unit of the per-address limit: an IPv4 client
+    of a dual-stack listener (`::ffff:203.0.113.7`) counts as its IPv4 address."""
+    peer = conn.get_extra_info("peername")
+    host = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "?")
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return host
+    mapped = getattr(address, "ipv4_mapped", None)
+    return str(mapped or address)
+
+
 class YakConnection(asyncssh.SSHServer):
     """One client connection: authentication by roster key, then its session channels."""
 
@@ -229,6 +249,7 @@ class YakConnection(asyncssh.SSHServer):
         self.server = server
         self.conn: asyncssh.SSHServerConnection | None = None
         self.address = "?"
+        self.host = "?"  # the address without its port (the per-address limit counts by it)
         self.ssh_user = ""
         self.user: Any = None  # RosterUser once authenticated
         self._candidate: Any = None
@@ -243,28 +264,58 @@ class YakConnection(asyncssh.SSHServer):
         self._send_auth_failure: Callable[[bool], None] | None = None
         self.revoked = ""  # why this user's seat is gone; his sessions are being ended
         self.checked_stamp: tuple[int, ...] | None = None  # the save's stamp his seat was checked at
+        self._banner_timer: asyncio.TimerHandle | None = None
 
     # -- lifecycle
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
         self.address = _peer(conn)
+        self.host = _peer_host(conn)
+        config = self.server.config
         pending = self.server.pending_logins()
+        from_here = self.server.pending_logins(self.host)
         self.server.connections.add(self)
-        limit = self.server.config.max_unauthenticated
-        if pending >= limit:  # MaxStartups: the version line goes out first, then the disconnect
-            self.dropped = f"{pending} connections are already logging in (at most {limit})"
-            self.server.refusals.warning("refused connection from=%s: %s", self.address, self.dropped)
-            asyncio.get_running_loop().call_soon(
-                conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
-                "yak serve: too many connections are logging in; try again later")
+        # MaxStartups, in all and per address: the version line goes out first, then the disconnect
+        if pending >= config.max_unauthenticated:
+            self._drop(f"{pending} connections are already logging in (at most {config.max_unauthenticated})")
             return
+        if from_here >= config.max_unauthenticated_per_address:
+            self._drop(f"{from_here} connections from {self.host} are already logging in "
+                       f"(at most {config.max_unauthenticated_per_address} from one address)")
+            return
+        if config.banner_timeout > 0:
+            self._banner_timer = asyncio.get_running_loop().call_later(config.banner_timeout, self._banner_overdue)
         # Every failed authentication request goes out through this method: counting there
         # covers keys, passwords, keyboard-interactive and any other method alike.
         self._send_auth_failure = conn.send_userauth_failure
         conn.send_userauth_failure = self._auth_failed  # type: ignore[method-assign]
 
+    def _drop(self, why: str) -> None:
+        """Refuse a connection before it may log in: logged (rate-limited), told, disconnected."""
+        assert self.conn is not None
+        self.dropped = why
+        self.server.refusals.warning("refused connection from=%s: %s", self.address, why)
+        asyncio.get_running_loop().call_soon(
+            self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
+            "yak serve: too many connections are logging in; try again later")
+
+    def _banner_overdue(self) -> None:
+        """LoginGraceTime for the first line: a client that has not even sent its SSH version line
+        by now is dropped, so that silent connections give their slot back within seconds."""
+        self._banner_timer = None
+        if self.conn is None or self.user is not None or self.dropped:
+            return
+        if self.conn.get_extra_info("client_version") is not None:
+            return  # it spoke SSH: the login timeout watches the rest
+        self.dropped = f"no SSH version line within {self.server.config.banner_timeout:g} s"
+        self.server.refusals.warning("refused connection from=%s: %s", self.address, self.dropped)
+        self.conn.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.server.connections.discard(self)
+        if self._banner_timer is not None:
+            self._banner_timer.cancel()
+            self._banner_timer = None
         if self.user is not None:
             log.info("logout user=%s identity=%s key=%s from=%s after=%.1fs", self.user.name, self.user.identity,
                      self.fingerprint, self.address, time.monotonic() - self.started)
@@ -439,6 +490,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.exec_verb: str | None = None  # an allowed exec command (yak_tui.serve.execs)
         self.exec_input = bytearray()
         self.exec_answered = False
+        # Set when the client goes while its exec is answered off the loop: `orders submit` stops
+        # and files nothing (its one transaction is never written).
+        self.exec_gone = threading.Event()
 
     # -- requests
     def connection_made(self, chan: Any) -> None:
@@ -553,7 +607,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         identity = Identity.parse(str(self.owner.user.identity))
         log.info("exec %r user=%s identity=%s", verb, self.user_name, identity)
         future = asyncio.get_running_loop().run_in_executor(None, run_exec, self.server.config.save, identity,
-                                                            verb, stdin)
+                                                            verb, stdin, self.exec_gone.is_set)
 
         def done(finished: asyncio.Future[tuple[int, str]]) -> None:
             try:
@@ -561,6 +615,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             except Exception as error:  # a bug: said once, the session ends
                 log.exception("exec %r of user=%s failed", verb, self.user_name)
                 code, text = 2, f"yak serve: {verb} failed: {error}\n"
+            if self.exec_gone.is_set():
+                log.info("exec %r of user=%s: the client went away before its answer: %s", verb, self.user_name,
+                         text.strip().splitlines()[-1] if text.strip() else f"status {code}")
             if self.channel_open:
                 with contextlib.suppress(OSError, asyncssh.Error):
                     self.chan.write((text.replace("\n", "\r\n") if self.term else text).encode())
@@ -634,6 +691,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.channel_open = False
+        self.exec_gone.set()
         if self.proc is not None and self.proc.alive:
             log.info("client gone: hanging up pid=%d of user=%s", self.proc.pid, self.user_name)
             self.proc.terminate(self.server.config.kill_grace)
@@ -675,9 +733,9 @@ class YakServer:
     def notify(self) -> None:
         self._changed.set()
 
-    def pending_logins(self) -> int:
-        """Connections still logging in (the ones dropped at once do not count)."""
-        return sum(1 for c in self.connections if c.user is None and not c.dropped)
+    def pending_logins(self, host: str | None = None) -> int:
+        """Connections still logging in (the ones dropped do not count), from `host` if given."""
+        return sum(1 for c in self.connections if c.user is None and not c.dropped and (host is None or c.host == host))
 
     def sessions_of(self, name: str) -> int:
         return sum(1 for s in self.sessions if s.owner.user is not None and s.owner.user.name == name)
@@ -829,6 +887,9 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
         session_memory=memory,
         max_auth_tries=count("--max-auth-tries", int(args.max_auth_tries), 1),
         max_unauthenticated=count("--max-unauthenticated", int(args.max_unauthenticated), 1),
+        max_unauthenticated_per_address=count("--max-unauthenticated-per-address",
+                                              int(args.max_unauthenticated_per_address), 1),
+        banner_timeout=seconds("--banner-timeout", float(args.banner_timeout), zero_is_never=False),
         login_timeout=seconds("--login-timeout", float(args.login_timeout), zero_is_never=False),
     )
 
@@ -865,7 +926,8 @@ async def _serve(config: ServeConfig) -> int:
     memory = f"{config.session_memory} MiB" if config.session_memory else "no limit"
     print(f"yak serve: limits: {config.max_sessions_per_user} sessions per user, idle timeout {idle}, "
           f"memory per session {memory}, {config.max_auth_tries} login tries, "
-          f"{config.max_unauthenticated} logins at once, login timeout {config.login_timeout:g} s", flush=True)
+          f"{config.max_unauthenticated} logins at once ({config.max_unauthenticated_per_address} from one address), "
+          f"banner timeout {config.banner_timeout:g} s, login timeout {config.login_timeout:g} s", flush=True)
     print(f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
           f"{len(users)} user(s), at most {config.max_sessions} sessions", flush=True)
     try:
