@@ -11,7 +11,8 @@ Rows (issue 13 targets in brackets):
 - `log` (the whole chronicle the GM may read)                            [<= 1.3x floor from 100x]
 
 The grown save is first written once by yak (as any command leaves a save: at this yak's schema,
-with its vouch beside it); `--unvouched` times it as worldgen writes it, read and checked in full.
+with its vouch and the campaign key that signs it beside it); `--unvouched` times it as worldgen
+writes it, read and checked in full.
 
 Run:  python bench/bench_scale.py [--sizes 1,10,100] [--repeat 5] [--unvouched]
 Prints medians and ratios. Never asserts a time.
@@ -51,13 +52,16 @@ def timed(argv: list[str]) -> float:
 
 
 def copy_save(source: Path, target: Path) -> None:
-    """The save and its vouch (a vouch names the bytes' digest, so it holds for a copy)."""
+    """The save, its vouch and the campaign key that signs the vouch (a vouch names the bytes' digest,
+    so it holds for a copy; the key keeps its mode 0600, or it would be no key)."""
     shutil.copyfile(source, target)
-    vouch, copied = source.with_name(source.name + ".vouch"), target.with_name(target.name + ".vouch")
-    if vouch.exists():
-        shutil.copyfile(vouch, copied)
-    else:
-        copied.unlink(missing_ok=True)
+    for suffix in (".vouch", ".key"):
+        side, copied = source.with_name(source.name + suffix), target.with_name(target.name + suffix)
+        if side.exists():
+            shutil.copyfile(side, copied)
+            shutil.copymode(side, copied)
+        else:
+            copied.unlink(missing_ok=True)
 
 
 def median_run(repeat: int, argv: list[str], reset: tuple[Path, Path] | None = None) -> float:

@@ -10,10 +10,11 @@ Registered for the whole suite from tests/conftest.py (`pytest_plugins`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
 from yak_tui.kernel.calendar import GameDate
@@ -23,6 +24,7 @@ from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.errors import CommandError
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+from yak_tui.store import storage
 from yak_tui.store.storage import WorldFile
 
 
@@ -86,3 +88,32 @@ def counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
 
     monkeypatch.setattr(WorldFile, "read", counting)
     return reads
+
+
+def journal_entries(save: WorldFile) -> list[dict[str, Any]]:
+    """The entries of the save's change journal as written, oldest first (each line of the journal
+    is `<HMAC> <entry JSON>`)."""
+    return [orjson.loads(line.partition(b" ")[2]) for line in save.journal.read_bytes().splitlines()]
+
+
+def write_journal(save: WorldFile, entries: list[dict[str, Any]], *, key: bytes | None = None) -> None:
+    """Replace the save's change journal with `entries`, each signed with `key`: by default the
+    campaign's own key, as a yak writer signs them (a test that edits an entry and signs it again
+    reaches the checks past the signature); any other key makes a forgery."""
+    if key is None:
+        key = storage.read_campaign_key(save.path)
+        assert key is not None, "the save has no campaign key"
+    save.journal.write_bytes(b"".join(storage._journal_line(key, orjson.dumps(entry)) for entry in entries))
+
+
+def signed_vouch(save: WorldFile, digest: str, *, key: bytes | None = None,
+                 altered: Mapping[str, Any] | None = None) -> bytes:
+    """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
+    default the campaign's own key, as a yak writer signs it; then its `altered` fields changed."""
+    if key is None:
+        key = storage.read_campaign_key(save.path)
+        assert key is not None, "the save has no campaign key"
+    rules = storage._vouched_rules()
+    vouch = {"sha256": digest, "schema_version": storage.SCHEMA_VERSION, "rules": rules,
+             "hmac": storage._vouch_mac(key, digest, storage.SCHEMA_VERSION, rules)}
+    return orjson.dumps({**vouch, **(altered or {})})

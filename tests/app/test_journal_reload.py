@@ -10,7 +10,7 @@ from typing import Any
 import orjson
 import pytest
 from app_helpers import make_app, settle, wait_for
-from yak_plugin import counting_full_reads
+from yak_plugin import counting_full_reads, journal_entries, write_journal
 
 from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.main import SharedReads
@@ -63,10 +63,10 @@ def test_a_journal_document_that_fails_validation_is_a_full_read(
     save = WorldFile(save_path)
     shared.read(save)
     run_command(save, GM, "note", {"text": "JOURNAL-NOTE spoilt"})
-    journal = orjson.loads(save.journal.read_bytes())
-    chronicle = journal["entries"][-1]["docs"]["chronicle"]
+    entries = journal_entries(save)
+    chronicle = entries[-1]["docs"]["chronicle"]
     chronicle[next(iter(chronicle))]["text"] = 5  # not text
-    save.journal.write_bytes(orjson.dumps(journal))
+    write_journal(save, entries)  # signed with the campaign's key: the validation is what refuses it
     reads = counting_full_reads(monkeypatch)
     _, world = shared.read(save)
     assert reads == [save.path]

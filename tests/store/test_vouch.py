@@ -18,6 +18,7 @@ from typing import Any
 
 import orjson
 import pytest
+from yak_plugin import signed_vouch
 
 from yak_tui.kernel.commands import load_command_modules, run_command
 from yak_tui.kernel.demo import create_world
@@ -113,14 +114,14 @@ def test_a_vouch_for_other_bytes_rules_or_schema_is_ignored(save: WorldFile, val
     data["kingdoms"][sorted(data["kingdoms"])[0]]["treasury"] = "lots"
     corrupt = orjson.dumps(data)
     save.path.write_bytes(corrupt)
-    true_vouch = {"sha256": digest(corrupt), "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules()}
     forgery = {"sha256": digest(b"other bytes"), "rules": "another yak's rules", "schema_version": SCHEMA_VERSION + 1}
-    save.vouch.write_bytes(orjson.dumps({**true_vouch, forged: forgery[forged]}))
+    save.vouch.write_bytes(signed_vouch(save, digest(corrupt), altered={forged: forgery[forged]}))
     validations.clear()
     assert "field treasury" in refusal(save)
     assert validations == [1]
-    # The control: only the forged field made the difference (a vouch is trusted, whatever the bytes).
-    save.vouch.write_bytes(orjson.dumps(true_vouch))
+    # The control: only the forged field made the difference (a vouch signed with the campaign's key
+    # is trusted, whatever the bytes: only a yak writer holds the key; tests/hostile shows the rest).
+    save.vouch.write_bytes(signed_vouch(save, digest(corrupt)))
     validations.clear()
     save.read()
     assert validations == []
@@ -132,8 +133,7 @@ def test_a_vouched_save_that_needs_a_migration_is_validated_after_it(tmp_path: P
     data["meta"]["world"]["schema_version"] = SCHEMA_VERSION - 1
     older = orjson.dumps(data)
     save.path.write_bytes(older)
-    save.vouch.write_bytes(orjson.dumps({"sha256": digest(older), "schema_version": SCHEMA_VERSION,
-                                         "rules": storage._vouched_rules()}))
+    save.vouch.write_bytes(signed_vouch(save, digest(older)))  # a true vouch: the key's holder made it
     validations.clear()
     assert save.read()["meta"]["world"]["schema_version"] == SCHEMA_VERSION
     assert validations == [1]
@@ -210,7 +210,7 @@ def test_a_writer_killed_between_its_vouch_and_its_save_leaves_a_vouch_no_read_t
     run_command(save, GM, "note", {"text": "after the kill"})  # sweeps the temp, vouches again
     assert not temp.exists()
     assert vouch_of(save)["sha256"] == digest(save.path.read_bytes())
-    assert sorted(p.name for p in save.path.parent.iterdir()) == ["world.json", "world.json.changes",
+    assert sorted(p.name for p in save.path.parent.iterdir()) == ["world.json", "world.json.changes", "world.json.key",
                                                                   "world.json.lock", "world.json.vouch"]
 
 

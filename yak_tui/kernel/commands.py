@@ -26,7 +26,7 @@ from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import META, ValidationError, World
 from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
-from yak_tui.kernel.validation import json_problem
+from yak_tui.kernel.validation import json_problem, validate_world
 from yak_tui.store.storage import WorldFile
 
 
@@ -436,11 +436,31 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
             raise CommandError(error.field, error.reason) from None
         except RuleInputError as error:
             raise CommandError(name, str(error)) from None
+        except Exception as error:
+            if nested or isinstance(error, YakError):
+                raise
+            refusal = _invalid_world(world)
+            if refusal is None:
+                raise  # the world is sound: a bug, reported as one
+            raise refusal from error
         finally:
             world.in_command = nested
     finally:
         world.visible = visible_before
     return CommandResult(name, data, ctx.entries, ctx.rolls)
+
+
+def _invalid_world(world: World) -> CommandError | None:
+    """When a command failed on something no rule refuses (a ValueError deep in the year start):
+    the document and field at fault, if the world holds a value its schema refuses. Such a value
+    gets past no read (a read validates, or trusts a vouch only a yak writer can sign), but if one
+    ever does, the command is refused naming it, never an "internal error". None: the world is sound."""
+    try:
+        validate_world(world.data)
+    except ValidationError as error:
+        return CommandError(error.field, f"{error.reason} (the save holds a value its schema refuses; nothing was "
+                                         f"changed: set it right with gm-set, or restore a backup)")
+    return None
 
 
 def _record_changed(world: World) -> None:

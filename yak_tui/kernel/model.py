@@ -431,6 +431,8 @@ def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tup
     stamp it was read at: when the save's change journal can say what the writes since then
     changed (a note: one entry and the meta table), that world is brought up to date from it
     (`World.with_changes`); anything else, or a journal that does not hold up, is a full read.
+    The journal is never believed over the save: `WorldFile.changes_between` answers only for
+    entries signed with the campaign's key whose last one names the sha256 of the save on disk.
     Applying the journal, like a full read, freezes what it made for the garbage collector
     (`storage.collector_paused`): the copied tables of a big world are otherwise walked again by
     every full collection, which then stalls the app's screen as it redraws."""

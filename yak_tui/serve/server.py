@@ -123,7 +123,9 @@ def ensure_host_key(path: Path) -> tuple[asyncssh.SSHKey, bool]:
 class Roster:
     """The users table of the save, followed as the file changes (so `yak user add` and
     `user remove` apply without restarting the server): brought up to date from the save's change
-    journal when it can say what a write changed, as the apps are (`follow_save`), else read in full."""
+    journal when it can say what a write changed, as the apps are (`follow_save`), else read in full.
+    A journal entry counts only when signed with the campaign's key and checked against the save's
+    bytes: a seat written into the journal by hand logs nobody in."""
 
     def __init__(self, save: Path) -> None:
         from yak_tui.store.storage import WorldFile

@@ -5,14 +5,22 @@ is fsynced, replaces the save with `os.replace`, and the directory is fsynced.
 Every read reopens the path, so other processes' writes are seen at once. A save reached
 through a symlink is the link's target: its lock, temp files and backups live beside the target.
 
-Beside the save, `<save>.changes` (the change journal) lists the documents the last few commands
-wrote, so a reader holding the world from before them can apply those instead of re-reading the
-whole save. Every other write removes it first; deleting it is always safe (readers then read in full).
+Three sidecars live beside the save. None is ever believed over the save itself:
 
-Beside it too, `<save>.vouch` says that the save's exact bytes (their sha256) passed the checks a
-read runs (`VOUCHABLE`), under which rules and schema version: a reader whose bytes match skips
-those checks. A writer vouches only for what it knows is valid (the state it read was checked, and
-what it changed passes the checks); any other bytes, a hand edit, other rules, are checked in full.
+- `<save>.key`: the campaign's secret (32 random bytes, mode 0600), made by the first write that
+  needs it. Only a regular file owned by this user and readable by nobody else is a key; anything
+  else is no key (and the next write replaces it). It is never copied into a backup nor printed.
+- `<save>.changes` (the change journal) lists the documents the last few commands wrote, so a
+  reader holding the world from before them can apply those instead of re-reading the whole save.
+  Each entry is signed with the key (HMAC-SHA256) and names the sha256 of the save it wrote: a
+  reader applies a chain of entries only when every one is signed and the save on disk has the
+  last one's digest; anything else is a full read. Every other write removes it first; deleting it
+  is always safe (readers then read in full).
+- `<save>.vouch` says that the save's exact bytes (their sha256) passed the checks a read runs
+  (`VOUCHABLE`), under which rules and schema version, signed with the key: a reader whose bytes
+  match a vouch that verifies skips those checks. A writer vouches only for what it knows is valid
+  (the state it read was checked in full or under a verified vouch, and what it changed passes the
+  checks); any other bytes, a hand edit, a vouch written by hand, other rules, are checked in full.
 """
 
 from __future__ import annotations
@@ -20,8 +28,11 @@ from __future__ import annotations
 import errno
 import gc
 import hashlib
+import hmac
 import os
 import re
+import secrets
+import stat
 import tempfile
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -68,7 +79,16 @@ def journal_worthy(changed: Mapping[str, list[str]]) -> bool:
     return sum(map(len, changed.values())) <= JOURNAL_MAX_DOCS
 VOUCH_SUFFIX = ".vouch"
 _VOUCH_MOST = 4096  # bytes of a vouch file read
+KEY_SUFFIX = ".key"
+KEY_BYTES = 32  # the campaign's secret: HMAC-SHA256 keys of the vouch and the journal's entries
+# What each MAC is over starts with its purpose, so one sidecar's MAC never passes for another's.
+_VOUCH_MAC_PURPOSE = b"yak_tui vouch 1\n"
+_JOURNAL_MAC_PURPOSE = b"yak_tui change journal entry 1\n"
+_MAC_HEX = 64  # characters of a hex HMAC-SHA256
 _DIGEST_IN_THREAD = 1 << 20  # bytes from which a reader hashes the save in a thread while it is parsed
+# Bytes of the save read and hashed at a time to check it against the journal: a buffer that stays in
+# the CPU's caches (8 MiB reads were 40% slower at 52 MB), in few enough rounds for the GIL.
+_DIGEST_CHUNK = 1 << 20
 LOCK_TIMEOUT = 30.0  # seconds a command waits for another one to finish with the save
 # The random part tempfile.mkstemp puts in a name: how we know a temp file is one of ours.
 _MKSTEMP_PART = r"[a-z0-9_]{8}"
@@ -274,14 +294,29 @@ def drop_journal(save: Path) -> None:
                              f"({_reason(error)}); the file on disk was left as it was", _reason(error)) from None
 
 
-def _journal_entries(raw: bytes) -> list[Any]:
-    """The entries of a journal's bytes; anything that is not a journal is none."""
+def _mac(key: bytes, purpose: bytes, body: bytes) -> str:
+    return hmac.new(key, purpose + body, hashlib.sha256).hexdigest()
+
+
+def _journal_line(key: bytes, entry: bytes) -> bytes:
+    """One entry of the journal as written: `<hex HMAC> <entry JSON>` (orjson never writes a newline)."""
+    return _mac(key, _JOURNAL_MAC_PURPOSE, entry).encode() + b" " + entry + b"\n"
+
+
+def _signed_entry(key: bytes, line: bytes) -> dict[str, Any] | None:
+    """The entry one line of the journal holds, if its MAC verifies under the campaign's key (else
+    None: written by hand, under another key, or spoilt). The MAC is checked on the bytes as they
+    are, before they are parsed."""
+    mac, _, body = line.partition(b" ")
+    if len(mac) != _MAC_HEX or not body:
+        return None
+    if not hmac.compare_digest(mac, _mac(key, _JOURNAL_MAC_PURPOSE, body).encode()):
+        return None
     try:
-        journal = orjson.loads(raw)
+        entry = orjson.loads(body)
     except orjson.JSONDecodeError:
-        return []
-    entries = journal.get("entries") if isinstance(journal, dict) else None
-    return entries if isinstance(entries, list) else []
+        return None
+    return entry if isinstance(entry, dict) else None
 
 
 def _entry_docs(entry: Any) -> Data | None:
@@ -309,6 +344,75 @@ def drop_vouch(save: Path) -> None:
         vouch_path(save).unlink(missing_ok=True)
     except OSError:
         pass
+
+
+def key_path(save: Path) -> Path:
+    return save.with_name(save.name + KEY_SUFFIX)
+
+
+def read_campaign_key(save: Path) -> bytes | None:
+    """The campaign's secret beside the save, if the file is one to trust: a regular file (not a
+    link, nor a pipe that would block), owned by this process's user, with no group or other
+    permission bits, exactly KEY_BYTES long. Anything else, or a file that cannot be read, is no
+    key: no vouch and no journal entry verifies, and readers read and validate the save in full."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(key_path(save), flags)
+    except OSError:
+        return None
+    try:
+        found = os.fstat(fd)
+        owner = getattr(os, "geteuid", None)
+        if (not stat.S_ISREG(found.st_mode) or found.st_mode & 0o077 or found.st_size != KEY_BYTES
+                or (owner is not None and found.st_uid != owner())):
+            return None
+        key = os.read(fd, KEY_BYTES + 1)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return key if len(key) == KEY_BYTES else None
+
+
+def make_campaign_key(save: Path) -> bytes | None:
+    """A new secret for the campaign, replacing whatever file is at `<save>.key` (call it under the
+    save's lock): 32 random bytes in a temp file made with O_CREAT|O_EXCL and mode 0600 (mkstemp),
+    fsynced, then renamed into place (a link there is replaced, never followed). None when it cannot
+    be written: the write goes on without a vouch or a journal entry."""
+    target = key_path(save)
+    key = secrets.token_bytes(KEY_BYTES)
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError:
+        return None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), 0o600)
+            handle.write(key)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except OSError:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        return None
+    _fsync_dir(target.parent)
+    return key
+
+
+def drop_campaign_key(save: Path) -> None:
+    """Remove the campaign's secret (a new campaign at this path gets its own). Best effort."""
+    try:
+        key_path(save).unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _vouch_mac(key: bytes, digest: str, schema_version: Any, rules: Any) -> str:
+    return _mac(key, _VOUCH_MAC_PURPOSE, orjson.dumps([digest, schema_version, rules]))
 
 
 def _vouched_rules() -> str:
@@ -353,6 +457,9 @@ class Snapshot:
     data: Data
     stamp: Stamp | None = None  # the version read, when it held still while it was read
     changed: dict[str, list[str]] | None = None
+    # Whether `data` is known to pass the checks a vouch stands for (a read ran them, or a verified
+    # vouch stood for them): only then does a write that says what it changed check just that.
+    checked: bool = False
 
 
 class WorldFile:
@@ -398,45 +505,79 @@ class WorldFile:
     def journal(self) -> Path:
         return journal_path(self.path)
 
+    @property
+    def key(self) -> Path:
+        return key_path(self.path)
+
     def changes_between(self, held: Stamp, now: Stamp) -> list[Data] | None:
         """The documents each write from version `held` to version `now` wrote, oldest first, read
-        from the change journal; None when it cannot say (missing, unreadable, another schema
-        version, no unbroken chain from `held` to `now`): the caller then reads the save in full."""
+        from the change journal; None when it cannot say: the caller then reads the save in full.
+
+        The journal is only a hint, checked against the save: every entry of the chain must be
+        signed with the campaign's key (a yak writer made it), the chain must run unbroken from
+        `held` to `now`, and the save's bytes on disk must have the sha256 the last entry says it
+        wrote. A missing or untrusted key, an entry written or edited by hand, another schema
+        version, a save edited by hand or replaced since: None."""
+        key = read_campaign_key(self.path)
+        if key is None:
+            return None
         try:
             raw = self.journal.read_bytes()
         except OSError:
             return None
         chain: list[Data] = []
-        at = list(held)
-        for entry in _journal_entries(raw):
-            if not chain and (not isinstance(entry, dict) or entry.get("before") != at):
+        at: Any = list(held)
+        for line in raw.splitlines():
+            entry = _signed_entry(key, line)
+            if not chain and (entry is None or entry.get("before") != at):
                 continue
             docs = _entry_docs(entry)
-            if docs is None or entry.get("before") != at:
+            if entry is None or docs is None or entry.get("before") != at:
                 return None
             chain.append(docs)
             at = entry.get("after")
             if at == list(now):
-                return chain
+                return chain if self._save_digest() == entry.get("after_sha256") else None
         return None
 
-    def _extend_journal(self, before: Stamp, after: Stamp, changed: dict[str, list[str]], data: Data) -> None:
+    def _save_digest(self) -> str | None:
+        """The sha256 of the save's bytes on disk now; None if it cannot be read. Read and hashed in
+        chunks of a MiB: both release the GIL, and each chunk costs the reader's thread one round
+        trip for it (an app's screen, on the main thread, then waits for it some tens of times, not
+        hundreds), and no copy of a big save is kept."""
+        digest = hashlib.sha256()
+        chunk = bytearray(_DIGEST_CHUNK)
+        view = memoryview(chunk)
+        try:
+            with open(self.path, "rb", buffering=0) as handle:
+                while size := handle.readinto(chunk):
+                    digest.update(view[:size])
+        except OSError:
+            return None
+        return digest.hexdigest()
+
+    def _extend_journal(self, before: Stamp, after: Stamp, changed: dict[str, list[str]], data: Data,
+                        after_sha256: str, key: bytes) -> None:
         """Append this write to the change journal (written before the save is replaced, so a reader
-        that sees the new save finds its entry). Best effort: a journal that cannot be written is
-        removed, and readers read in full."""
+        that sees the new save finds its entry), signed with the campaign's key and naming the
+        sha256 of the save it writes. Best effort: a journal that cannot be written is removed, and
+        readers read in full."""
         docs: Data = {table: {doc_id: data.get(table, {}).get(doc_id) for doc_id in ids}
                       for table, ids in changed.items() if ids and table != "meta"}
         docs["meta"] = data.get("meta", {})  # the whole meta table, always
         version = data.get("meta", {}).get("world", {}).get("schema_version", SCHEMA_VERSION)
-        entry = {"before": list(before), "after": list(after), "schema_version": version, "docs": docs}
+        entry = {"before": list(before), "after": list(after), "after_sha256": after_sha256,
+                 "schema_version": version, "docs": docs}
         try:
+            line = _journal_line(key, orjson.dumps(entry))
             try:
-                earlier = _journal_entries(self.journal.read_bytes())
+                earlier = self.journal.read_bytes().splitlines(keepends=True)
             except FileNotFoundError:
                 earlier = []
-            chained = bool(earlier) and isinstance(earlier[-1], dict) and earlier[-1].get("after") == list(before)
-            entries = [*earlier[-(JOURNAL_KEEP - 1):], entry] if chained else [entry]
-            _replace_sidecar(self.journal, orjson.dumps({"entries": entries}))
+            last = _signed_entry(key, earlier[-1].rstrip(b"\n")) if earlier else None
+            chained = last is not None and last.get("after") == list(before)
+            lines = [*earlier[-(JOURNAL_KEEP - 1):], line] if chained else [line]
+            _replace_sidecar(self.journal, b"".join(lines))
         except (OSError, TypeError, orjson.JSONEncodeError):
             try:
                 self.journal.unlink(missing_ok=True)
@@ -455,25 +596,35 @@ class WorldFile:
         return vouch_path(self.path)
 
     def _vouched_digest(self) -> str | None:
-        """The digest the save's vouch stands for, if it is a vouch made under this yak's rules."""
+        """The digest the save's vouch stands for, if it is a vouch made under this yak's rules and
+        signed with the campaign's key (a vouch without a MAC, the format before issue 25, or one
+        whose MAC does not verify, or no trusted key: none)."""
         if not VOUCHABLE:
+            return None
+        key = read_campaign_key(self.path)
+        if key is None:
             return None
         try:
             with open(self.vouch, "rb") as handle:
-                vouch = orjson.loads(handle.read(_VOUCH_MOST))  # a vouch is ~200 bytes: a bigger file is none
+                vouch = orjson.loads(handle.read(_VOUCH_MOST))  # a vouch is ~300 bytes: a bigger file is none
         except (OSError, orjson.JSONDecodeError):
             return None
         if (not isinstance(vouch, dict) or vouch.get("schema_version") != SCHEMA_VERSION
                 or vouch.get("rules") != _vouched_rules()):
             return None
-        digest = vouch.get("sha256")
-        return digest if isinstance(digest, str) else None
+        digest, mac = vouch.get("sha256"), vouch.get("hmac")
+        if not isinstance(digest, str) or not isinstance(mac, str):
+            return None
+        expected = _vouch_mac(key, digest, vouch["schema_version"], vouch["rules"])
+        return digest if hmac.compare_digest(mac.encode(), expected.encode()) else None
 
-    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool]:
-        """The state, and whether a migration changed it (its next write is then no journal entry).
+    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool, bool]:
+        """The state; whether a migration changed it (its next write is then no journal entry); and
+        whether the checks a vouch stands for hold for it (they ran, or a verified vouch for
+        exactly these bytes stood for them): only then may a write check no more than what it changed.
 
         Every load check runs, but those a vouch for exactly these bytes stands for (made under
-        this yak's rules; read only, never written here)."""
+        this yak's rules and signed with the campaign's key; read only, never written here)."""
         from yak_tui.store.migrations import migrate, schema_version
 
         vouched = self._vouched_digest()
@@ -495,6 +646,7 @@ class WorldFile:
         data = migrate(data, SCHEMA_VERSION, self.path)
         trusted = digest is not None and not migrated and digest.hexdigest() == vouched
         skipped = {vouchable.check for vouchable in VOUCHABLE} if trusted else set()
+        ran: set[Callable[[dict[str, Any]], None]] = set()
         for check in LOAD_CHECKS:
             if check in skipped:
                 continue
@@ -503,7 +655,9 @@ class WorldFile:
             except ValueError as error:
                 raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
                                        f"{restore_hint(self.path)}") from error
-        return data, migrated
+            ran.add(check)
+        checked = all(vouchable.check in ran or vouchable.check in skipped for vouchable in VOUCHABLE)
+        return data, migrated, checked
 
     def _is_backup_name(self, name: str) -> bool:
         # `stem--label--stamp.json`: the double dash keeps world-2.json's backups out of world.json's.
@@ -515,7 +669,8 @@ class WorldFile:
         Call only while holding the lock (no writer of ours is then running), and only names we
         make: the save's own temps and its backups' temps, never another save's or a stranger's.
         """
-        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)}|{re.escape(VOUCH_SUFFIX)})?"
+        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)}|{re.escape(VOUCH_SUFFIX)}"
+                         rf"|{re.escape(KEY_SUFFIX)})?"
                          rf"\.{_MKSTEMP_PART}\.tmp")
         stale = [p for p in self.path.parent.glob(f".{self.path.name}.*.tmp") if own.fullmatch(p.name)]
         if self.backup_dir.is_dir():
@@ -542,6 +697,7 @@ class WorldFile:
             raise StoreError(f"cannot create the directory {self.path.parent}: {_reason(error)}") from None
         with self._locked():
             self._require_writable()
+            drop_campaign_key(self.path)  # a new campaign gets its own secret (made by the write below)
             self._write(Snapshot(b"", data))
 
     @contextmanager
@@ -604,40 +760,49 @@ class WorldFile:
             self.sweep_temp_files()
             before = self.stamp()
             raw = self.storage.read_bytes()
-            data, migrated = self._decode_migrating(raw)
+            data, migrated, checked = self._decode_migrating(raw)
             if migrated or self.stamp() != before:  # a migration, or changed while read (by hand)
                 before = None  # written with no journal entry: readers read it in full
-            snapshot = Snapshot(raw, data, before)
+            snapshot = Snapshot(raw, data, before, checked=checked)
             yield snapshot
             self._write(snapshot)
 
     def _write(self, snapshot: Snapshot) -> None:
         """Write a transaction's state: extending the change journal when the transaction said what
         it changed and knew which version it started from, else dropping it; vouching for the bytes
-        when they are known to pass the vouchable checks, else dropping the vouch."""
+        when they are known to pass the vouchable checks, else dropping the vouch. Both are signed
+        with the campaign's key (made now if there is none to trust); without one, neither is written."""
         before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
         payload = orjson.dumps(data)
-        vouched = self._passes_vouchable_checks(data, changed)
+        vouched = self._passes_vouchable_checks(data, changed if snapshot.checked else None)
         journaled = before is not None and changed is not None and journal_worthy(changed)
+        key = None
+        if vouched or journaled:
+            key = read_campaign_key(self.path) or make_campaign_key(self.path)
+            if key is None:
+                vouched = journaled = False
         if not journaled:
             drop_journal(self.path)
         if not vouched:
             drop_vouch(self.path)
-        digest = _Digest(payload) if vouched else None
+        digest = _Digest(payload) if key is not None else None
 
         def before_replace(after: Stamp) -> None:
-            if digest is not None:
-                self._write_vouch(digest.hexdigest())
+            if digest is None or key is None:
+                return
+            written = digest.hexdigest()
+            if vouched:
+                self._write_vouch(written, key)
             if journaled:
                 assert before is not None and changed is not None
-                self._extend_journal(before, after, changed, data)
+                self._extend_journal(before, after, changed, data, written, key)
 
         atomic_write_bytes(self.path, payload, before_replace=before_replace)
 
     def _passes_vouchable_checks(self, data: Data, changed: Mapping[str, list[str]] | None) -> bool:
-        """Whether the state about to be written passes the checks a vouch stands for. Every state a
-        transaction reads passed them (a read runs them, or trusts a vouch for them), so a write that
-        says what it changed needs only those documents checked; any other write, the whole state."""
+        """Whether the state about to be written passes the checks a vouch stands for. With `changed`
+        (the caller passes it only for a state known to pass them: a read ran them, or a verified
+        vouch stood for them), only those documents are checked; otherwise the whole state."""
         try:
             for vouchable in VOUCHABLE:
                 if changed is None:
@@ -648,11 +813,14 @@ class WorldFile:
             return False  # not vouched for: the next read checks it in full, and says what is wrong
         return bool(VOUCHABLE)
 
-    def _write_vouch(self, digest: str) -> None:
+    def _write_vouch(self, digest: str, key: bytes) -> None:
         """Write the vouch for the save about to replace this one (before the replace, so a reader of
         the new save finds it; a writer killed before the replace leaves a vouch for bytes that
-        never landed, which no read trusts). Best effort: one not written is removed."""
-        payload = orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": _vouched_rules()})
+        never landed, which no read trusts), signed with the campaign's key. Best effort: one not
+        written is removed."""
+        rules = _vouched_rules()
+        payload = orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": rules,
+                                "hmac": _vouch_mac(key, digest, SCHEMA_VERSION, rules)})
         try:
             _replace_sidecar(self.vouch, payload)
         except OSError:
