@@ -79,6 +79,12 @@ def test_new_from_refuses_a_name_that_reorders_or_hides_text(tmp_path: Path, cap
     _new_from(tmp_path, capsys, text, "characters 'queen-ilse'", "field name", f"U+{ord(char):04X}")
 
 
+def test_new_from_refuses_an_id_that_reorders_or_hides_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                                            ) -> None:
+    text = template_text().replace('id = "aurel-horse"', f'id = "aurel-{RLO}horse"', 1)
+    _new_from(tmp_path, capsys, text, "units", "field id", "U+202E")
+
+
 # -- a hand-edited save ----------------------------------------------------------------------------
 
 def _set(table: str, doc_id: str, **values: Any) -> Callable[[Data], None]:
@@ -106,6 +112,8 @@ BAD_SAVES: list[tuple[str, Callable[[Data], None], tuple[str, ...]]] = [
      ("pcs 'highmoor'", "field holds_treasury_of[0]", "kingdoms:atlantis")),
     ("name-override", _set("characters", "corvin", name=f"Corvin {RLO}nivroC"),
      ("characters 'corvin'", "field name", "U+202E")),
+    ("id-override", lambda d: d["kingdoms"].update({f"elbreth{RLO}": dict(d["kingdoms"]["elbreth"])}),
+     ("kingdoms 'elbreth", "its id holds U+202E")),
 ]
 
 
@@ -232,6 +240,36 @@ def test_the_change_journal_and_the_vouch_check_what_a_write_changed_and_removed
     with pytest.raises(DocumentError, match="names kingdoms 'varos'"):
         validate_changed(gone, {"kingdoms": ["varos"]})
     validate_changed(data, {"units": ["brinehaven-watch"], "kingdoms": ["elbreth"]})
+
+
+NESTED: list[tuple[str, str, str, Any, str | None]] = [  # (table, id, field, value, the path refused or None)
+    ("provinces", "saltmarsh", "ports", ["brinehaven", "atlantis-port"], "ports[1]"),
+    ("specialists", "elbreth", "counter_spies", {"provinces": ["highmoor-vale", "atlantis"], "nation": 0},
+     "counter_spies.provinces[1]"),
+    ("pcs", "highmoor", "holds_treasury_of", ["kingdoms:elbreth", "characters:nobody"], "holds_treasury_of[1]"),
+    ("pcs", "highmoor", "holds_treasury_of", ["elbreth"], "holds_treasury_of[0]"),
+    ("characters", "aldric", "estate", {"date": {"year": 312, "season": "Spring"}, "to": "kingdoms:atlantis"},
+     "estate.to"),
+    ("units", "brinehaven-watch", "owner", "rebels", None),  # irregulars: no kingdom owns them
+    ("units", "brinehaven-watch", "suborned_from", "atlantis", None),  # history: names what once was
+    ("ledger", "cr-1", "lender", "closed-bank", None),
+]
+
+
+def test_references_inside_lists_and_tables_are_checked_on_load_and_history_is_not() -> None:
+    for table, doc_id, field, value, path in NESTED:
+        data = build_world()
+        if table == "ledger":
+            data["ledger"][doc_id] = {"kind": "credit", "lender": value, "debtor": "corvin", "amount": 5,
+                                      "outstanding": 5, "status": "open", "parties": ["character:corvin"]}
+        else:
+            data[table][doc_id][field] = value
+        if path is None:
+            validate_world(data)
+            continue
+        with pytest.raises(DocumentError) as refused:
+            validate_world(data)
+        assert (refused.value.table, refused.value.doc_id, refused.value.path) == (table, doc_id, path)
 
 
 # -- text given to a command -------------------------------------------------------------------------

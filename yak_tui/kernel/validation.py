@@ -422,39 +422,67 @@ def check_references(data: Tables, source: str | None = None, targets: Iterable[
     document it holds; DocumentError names the first that does not. Run on data that passed the
     schema (so a referencing value is text or null, a list a list).
 
-    Table by table, field by field: the distinct names a field holds, gathered in one pass, each
-    looked up once in the named table's own dict (no copies, no id sets to build); only a table
-    with a dangling name is walked again, document by document, to say which one."""
+    Table by table: one pass over its documents gathers the distinct names each referencing field
+    holds (`_gatherer`, compiled once), then each name is looked up once in the named table's own
+    dict (no copies, no id sets to build); only a table with a dangling name is walked again,
+    document by document, to say which one."""
     wanted = None if targets is None else frozenset(targets)
-    for table, fields in _referencing_tables(False).items():
+    for table in _referencing_tables(False):
         docs = data.get(table)
         if not docs or type(docs) is not dict:
             continue
-        for name in fields:
-            for steps, spec in _ref_leaves(table, name):
-                if wanted is not None and wanted.isdisjoint(spec.ref_tables):
-                    continue
-                if not steps:
-                    names = {doc.get(name) for doc in docs.values()}
-                else:
-                    names = set()
-                    for doc in docs.values():
-                        if name in doc:
-                            _gather(doc[name], steps, 0, names)
-                names.discard(None)
-                if spec.besides:
-                    names.difference_update(spec.besides)
-                if not _all_held(data, spec, names):
-                    _explain_references(data, table, docs, source)
+        leaves, gather = _gatherer(table)
+        if wanted is not None and all(wanted.isdisjoint(spec.ref_tables) for spec in leaves):
+            continue
+        for spec, names in zip(leaves, gather(docs), strict=True):
+            names.discard(None)
+            if spec.besides:
+                names.difference_update(spec.besides)
+            if not _all_held(data, spec, names):
+                _explain_references(data, table, docs, source)
 
 
-def _all_held(data: Tables, spec: Field, names: set[Any]) -> bool:
-    if spec.tagged:
-        return all(reference_problem(data, spec, value) is None for value in names)
-    tables = [data.get(target, _NONE) for target in spec.ref_tables]
-    if len(tables) == 1:
-        return all(map(tables[0].__contains__, names))
-    return all(any(value in held for held in tables) for value in names)
+@functools.cache
+def _gatherer(table: str) -> tuple[tuple[Field, ...], Callable[[Mapping[str, Any]], list[set[Any]]]]:
+    """The live references of `table`'s documents, and a function that gathers, in one pass over
+    its documents, the set of names each one holds (a document is read once, while it is in the
+    cache, whatever the number of its referencing fields)."""
+    leaves: list[Field] = []
+    lines = ["def gather(docs, _gather=_gather):"]
+    body = []
+    for name in _referencing_tables(False)[table]:
+        for steps, spec in _ref_leaves(table, name):
+            n = len(leaves)
+            leaves.append(spec)
+            lines.append(f"    s{n} = set()")
+            if not steps:
+                lines.append(f"    a{n} = s{n}.add")
+                body += [f"        if {name!r} in d:", f"            a{n}(d[{name!r}])"]
+            elif steps == ("*",):
+                lines.append(f"    u{n} = s{n}.update")
+                body += [f"        v = d.get({name!r})", "        if v:", f"            u{n}(v)"]
+            else:
+                body += [f"        if {name!r} in d:", f"            _gather(d[{name!r}], {steps!r}, 0, s{n})"]
+    lines += ["    for d in docs.values():", *body, f"    return [{', '.join(f's{n}' for n in range(len(leaves)))}]"]
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines) + "\n", f"<yak_tui references of {table}>", "exec"), {"_gather": _gather}, namespace)
+    return tuple(leaves), namespace["gather"]
+
+
+def _all_held(data: Tables, spec: Field, names: Iterable[Any]) -> bool:
+    """Whether every name is an id of one of the tables the field names (`table:<id>` if tagged)."""
+    left = names
+    for target in spec.ref_tables:
+        held = data.get(target, _NONE)
+        if spec.tagged:
+            prefix = f"{target}:"
+            cut = len(prefix)
+            left = [name for name in left if not (name.startswith(prefix) and name[cut:] in held)]
+        else:
+            left = [name for name in left if name not in held]
+        if not left:
+            return True
+    return not left
 
 
 def _gather(value: Any, steps: tuple[str, ...], at: int, out: set[Any]) -> None:
