@@ -216,6 +216,25 @@ def test_a_command_may_not_write_a_number_out_of_range_or_a_reference_to_nothing
     assert sha256(save_path) == before
 
 
+def test_a_unit_an_agent_rides_with_is_emptied_not_removed_when_a_mission_destroys_it() -> None:
+    """The game keeps its own references whole: a unit a spy mission sinks or poisons to nothing
+    stays, empty, while an agent still rides with it (as a battle leaves one), so the write holds."""
+    from yak_tui.areas.espionage.kinds import _take_from_unit
+    from yak_tui.kernel.model import World
+
+    world = World(build_world())
+    regiments = world.get("units", "elbreth-royal-guard")["regiments"]
+    world.originals = {}
+    world.edit("characters", "aldric").update(location="elbreth-royal-guard", legion="elbreth-royal-guard")
+    assert _take_from_unit(world, "elbreth-royal-guard", "regiments", regiments + 5) == regiments
+    assert world.get("units", "elbreth-royal-guard")["regiments"] == 0
+    world.revalidate_touched()
+    world.edit("characters", "aldric").update(location="highmoor", legion=None)
+    assert _take_from_unit(world, "elbreth-royal-guard", "regiments", 1) == 0
+    assert world.find("units", "elbreth-royal-guard") is None  # nobody names it now: removed
+    world.revalidate_touched()
+
+
 def test_gm_set_and_the_load_refuse_a_bad_reference_in_the_same_words(capsys: pytest.CaptureFixture[str],
                                                                       save_path: Path) -> None:
     by_gm_set = assert_refused(capsys, ["--save", str(save_path), "do", "gm-set", "table=units", "id=brinehaven-watch",
