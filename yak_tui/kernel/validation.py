@@ -123,7 +123,7 @@ def _bound(value: float) -> str:
 
 
 def number_problem(spec: Field, value: Any, path: str) -> tuple[str, str] | None:
-    """The way `value` breaks an INT or NUMBER field: its type, its range, a whole float."""
+    """The way `value` breaks an INT or NUMBER field (or a date's year): its type, its range."""
     kind = type(value)
     if kind is float and spec.kind == NUMBER:
         if not math.isfinite(value):
@@ -458,7 +458,7 @@ def _gatherer(table: str) -> tuple[tuple[Field, ...], Callable[[Mapping[str, Any
             if not steps:
                 lines.append(f"    a{n} = s{n}.add")
                 body += [f"        if {name!r} in d:", f"            a{n}(d[{name!r}])"]
-            elif steps == ("*",):
+            elif steps == ("[]",):  # a list of ids: added as it is
                 lines.append(f"    u{n} = s{n}.update")
                 body += [f"        v = d.get({name!r})", "        if v:", f"            u{n}(v)"]
             else:
@@ -486,13 +486,15 @@ def _all_held(data: Tables, spec: Field, names: Iterable[Any]) -> bool:
 
 
 def _gather(value: Any, steps: tuple[str, ...], at: int, out: set[Any]) -> None:
-    """The texts at `steps` inside `value` ("*": each item of a list or value of a table; else a key)."""
+    """The texts at `steps` inside `value` ("[]": each item of a list, "{}": each value of a table,
+    else a key of a record) added to `out`."""
     if value is None:
         return
     step = steps[at]
     last = at + 1 == len(steps)
-    if step == "*":
-        items = value if type(value) is list else value.values() if type(value) is dict else ()
+    if step in ("[]", "{}"):
+        items = value if step == "[]" and type(value) is list else \
+            value.values() if step == "{}" and type(value) is dict else ()
         if last:
             out.update(items)
         else:
@@ -512,9 +514,9 @@ def _ref_leaves(table: str, name: str) -> tuple[tuple[tuple[str, ...], Field], .
         if spec.kind == TEXT:
             return [((), spec)] if spec.ref is not None and not spec.history else []
         if spec.kind == LIST and spec.items is not None:
-            return [(("*", *steps), leaf) for steps, leaf in leaves(spec.items)]
+            return [(("[]", *steps), leaf) for steps, leaf in leaves(spec.items)]
         if spec.kind == MAP and spec.values is not None:
-            return [(("*", *steps), leaf) for steps, leaf in leaves(spec.values)]
+            return [(("{}", *steps), leaf) for steps, leaf in leaves(spec.values)]
         if spec.kind == RECORD and spec.fields:
             return [((key, *steps), leaf) for key, inner in spec.fields.items() for steps, leaf in leaves(inner)]
         return []
@@ -527,6 +529,7 @@ def _explain_references(data: Tables, table: str, docs: Mapping[str, Any], sourc
         found = dangling_references(data, table, doc, history=False)
         if found:
             raise DocumentError(table, doc_id, found[0][0], found[0][1], source)
+    raise DocumentError(table, None, "", "names a document the world does not hold", source)  # never: a bug
 
 
 def check_written_references(data: Tables, written: Mapping[str, Iterable[str]]) -> None:
