@@ -35,7 +35,9 @@ def test_schemas_are_well_formed_and_described() -> None:
             assert spec.kind in KINDS and spec.description
             assert (spec.kind == LIST) == (spec.items is not None)
             assert (spec.kind == MAP) == (spec.values is not None)
-            assert spec.ref is None or spec.ref in SCHEMAS
+            assert all(table in SCHEMAS for table in spec.ref_tables)
+            assert (spec.ref is not None) == bool(spec.ref_tables) and (spec.ref is None or spec.kind == "text")
+            assert not (spec.tagged or spec.history) or spec.ref is not None
 
 
 def test_the_demo_world_validates_and_every_field_it_holds_is_described() -> None:

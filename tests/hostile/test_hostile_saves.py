@@ -90,7 +90,7 @@ CASES: list[tuple[str, Callable[[Data], None], tuple[str, ...]]] = [
     ("field-bool-for-number", lambda d: d["kingdoms"]["elbreth"].update(treasury=True),
      ("kingdoms", "'elbreth'", "treasury")),
     ("field-beyond-64-bits", lambda d: d["kingdoms"]["varos"].update(manpower=2**63),
-     ("kingdoms", "'varos'", "manpower", "64 bits")),
+     ("kingdoms", "'varos'", "manpower", "at most 100000000000")),
     ("field-below-minimum", lambda d: d["kingdoms"]["varos"].update(manpower=-1),
      ("kingdoms", "'varos'", "manpower")),
     ("field-required-missing", lambda d: d["kingdoms"]["kesh"].pop("name"), ("kingdoms", "'kesh'", "name", "required")),

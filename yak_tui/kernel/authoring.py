@@ -26,11 +26,19 @@ import orjson
 
 from yak_tui.kernel.calendar import SEASONS, GameDate
 from yak_tui.kernel.dicechain import start_chain
-from yak_tui.kernel.documents import LIST, MAP, META, META_ID, RECORD, SCHEMAS, TABLE_NAMES, TEXT, Field
+from yak_tui.kernel.documents import DATE, INT, LIST, MAP, META, META_ID, NUMBER, RECORD, SCHEMAS, TABLE_NAMES, Field
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.hexgrid import axial_to_offset
 from yak_tui.kernel.tables import toml_text
-from yak_tui.kernel.validation import fields_problem, json_problem, problem, validate_world
+from yak_tui.kernel.validation import (
+    dangling_references,
+    fields_problem,
+    hidden_character,
+    json_problem,
+    problem,
+    referrers,
+    validate_world,
+)
 from yak_tui.store.storage import SCHEMA_VERSION
 
 __all__ = [
@@ -190,12 +198,17 @@ class _Loader:
                 self.add(line, table, None, "id", f"row {index + 1} needs an id: text, {schema.id_description}")
                 continue
             doc_id = raw_id
+            hidden = hidden_character(doc_id)
+            if hidden is not None:
+                self.add(line, table, doc_id, "id", hidden)
+                continue
             if doc_id in data[table]:
                 self.add(line, table, doc_id, "id", f"is used twice (first at line {self.row_lines[(table, doc_id)]})")
                 continue
             self.row_lines[(table, doc_id)] = line
             nulls = doc.pop(NULLS, [])
             self.apply_nulls(table, doc_id, doc, nulls)
+            _whole_amounts(schema.fields, doc)
             self.check_document(table, doc_id, doc)
             data[table][doc_id] = doc
 
@@ -275,6 +288,7 @@ class _Loader:
             meta["map"] = head["map"]
         if "history" in head:
             meta["history"] = head["history"]
+            _whole_amounts(SCHEMAS[META].fields, meta)
         else:
             meta["history"] = [{"date": date.to_dict(),
                                 "kingdoms": {kid: {"treasury": k.get("treasury", 0), "manpower": k.get("manpower", 0)}
@@ -290,7 +304,9 @@ class _Loader:
         entries = [doc.get("seq") for doc in data["chronicle"].values() if type(doc.get("seq")) is int]
         if entries and "chronicle_seq" not in counters:
             meta["chronicle_seq"] = max(entries)
-        found = fields_problem(SCHEMAS[META].fields, meta)
+        # A history taken from the kingdoms holds their figures: a bad one is the kingdom's problem, said there.
+        checked = meta if "history" in head else {**meta, "history": []}
+        found = fields_problem(SCHEMAS[META].fields, checked)
         if found:
             self.add(self.where.field(start, found[0].split(".")[0]), "world", None, found[0], found[1])
         elif "name" in head and type(head["name"]) is not str:
@@ -326,24 +342,10 @@ def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
 
 def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]
                        ) -> list[tuple[str, str]]:
-    """Every id the document names that `data` does not hold."""
-    out: list[tuple[str, str]] = []
-    fields = SCHEMAS[table].fields
-    for name, value in doc.items():
-        if name in fields:
-            for path, target, wanted in _references(fields[name], value, name):
-                if wanted not in data[target]:
-                    out.append((path, f"names {target} {wanted!r}, which the world does not hold"))
-    if table == "characters" and isinstance(doc.get("location"), str):
-        place = doc["location"]
-        if place not in data["pcs"] and place not in data["units"]:
-            out.append(("location", f"names {place!r}, which is neither a pcs nor a units id of the world"))
-    if table == "pcs":
-        for index, holder in enumerate(doc.get("holds_treasury_of") or []):
-            kind, _, holder_id = str(holder).partition(":")
-            if kind not in ("kingdoms", "characters") or holder_id not in data[kind]:
-                out.append((f"holds_treasury_of[{index}]",
-                            f"{holder!r} is not kingdoms:<id> or characters:<id> of the world"))
+    """Every id the document names that `data` does not hold (`validation.dangling_references`, the
+    check every load and write makes, here with the `history` fields too: a person writing a world
+    file or `gm-set` names what is), and a garrison off its place's hex."""
+    out = dangling_references(data, table, doc)
     if table == "units":
         inside = doc.get("inside")
         pc = data["pcs"].get(inside) if isinstance(inside, str) else None
@@ -352,23 +354,25 @@ def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: d
     return out
 
 
-def referrers(data: Mapping[str, Mapping[str, Any]], table: str, doc_id: str) -> list[str]:
-    """`table 'id' field` of every document that names `doc_id` of `table` (before removing it)."""
-    out: list[str] = []
-    for other in AUTHORED_TABLES:
-        if other == "chronicle":
-            continue  # history names what once was; it may outlive it
-        fields = SCHEMAS[other].fields
-        for other_id, doc in data[other].items():
-            for name, value in doc.items():
-                if name in fields:
-                    out.extend(f"{other} {other_id!r} {path}" for path, target, wanted
-                               in _references(fields[name], value, name) if target == table and wanted == doc_id)
-            if table in ("pcs", "units") and other == "characters" and doc.get("location") == doc_id:
-                out.append(f"characters {other_id!r} location")
-            if other == "pcs" and f"{table}:{doc_id}" in (doc.get("holds_treasury_of") or []):
-                out.append(f"pcs {other_id!r} holds_treasury_of")
-    return out
+def _whole_amounts(fields: Mapping[str, Field], doc: dict[str, Any]) -> None:
+    """A number written with a zero fraction (`treasury = 40.0`) is the whole number, as `money`
+    keeps every amount (40, not 40.0): so `yak show --json` prints what the GM meant."""
+    for name, value in doc.items():
+        spec = fields.get(name)
+        if spec is not None:
+            doc[name] = _whole(spec, value)
+
+
+def _whole(spec: Field, value: Any) -> Any:
+    if spec.kind == NUMBER and type(value) is float and value.is_integer() and abs(value) <= 2**53:
+        return int(value)
+    if spec.kind == LIST and spec.items is not None and type(value) is list:
+        return [_whole(spec.items, item) for item in value]
+    if spec.kind == MAP and spec.values is not None and type(value) is dict:
+        return {key: _whole(spec.values, item) for key, item in value.items()}
+    if spec.kind == RECORD and spec.fields and type(value) is dict:
+        _whole_amounts(spec.fields, value)
+    return value
 
 
 def _step(holder: Any, step: str | int) -> Any:
@@ -394,22 +398,6 @@ def _unknown_fields(spec: Field, value: Any, path: str) -> Iterator[str]:
     elif spec.kind == MAP and isinstance(value, dict) and spec.values is not None:
         for key, item in value.items():
             yield from _unknown_fields(spec.values, item, f"{path}.{key}")
-
-
-def _references(spec: Field, value: Any, path: str) -> Iterator[tuple[str, str, str]]:
-    """(path, table, id) of every id `value` names through the schema's `ref`s."""
-    if spec.kind == TEXT and spec.ref and isinstance(value, str) and spec.ref in SCHEMAS:
-        yield path, spec.ref, value
-    elif spec.kind == LIST and isinstance(value, list) and spec.items is not None:
-        for index, item in enumerate(value):
-            yield from _references(spec.items, item, f"{path}[{index}]")
-    elif spec.kind == RECORD and isinstance(value, dict) and spec.fields:
-        for key, item in value.items():
-            if key in spec.fields:
-                yield from _references(spec.fields[key], item, f"{path}.{key}")
-    elif spec.kind == MAP and isinstance(value, dict) and spec.values is not None:
-        for key, item in value.items():
-            yield from _references(spec.values, item, f"{path}.{key}")
 
 
 def load_world_text(text: str, source: str = "world.toml") -> dict[str, dict[str, Any]]:
@@ -536,12 +524,22 @@ def _describe(spec: Field) -> str:
         kind = f"list of {_describe(spec.items)}"
     elif spec.kind == MAP and spec.values is not None:
         kind = f"table of {_describe(spec.values)}"
-    if spec.ref:
-        kind += f" (an id of {spec.ref})"
+    if spec.ref and spec.tagged:
+        kind += f" ({' or '.join(f'{table}:<id>' for table in spec.ref_tables)})"
+    elif spec.ref:
+        kind += f" (an id of {' or '.join(spec.ref_tables)}{', or ' + ' / '.join(spec.besides) if spec.besides else ''}" \
+                f"{'; it may name one since removed' if spec.history else ''})"
     if spec.choices:
         kind += ": " + " / ".join(spec.choices)
-    if spec.minimum is not None:
-        kind += f", at least {spec.minimum:g}"
+    if spec.kind in (INT, NUMBER, DATE):
+        if spec.minimum is not None and spec.maximum is not None and spec.minimum <= -2**63:
+            kind += ", any 64-bit integer"
+        elif spec.minimum is not None and spec.maximum is not None:
+            kind += f", {spec.minimum:g} to {spec.maximum:g}"
+        elif spec.minimum is not None:
+            kind += f", at least {spec.minimum:g}"
+        elif spec.maximum is not None:
+            kind += f", at most {spec.maximum:g}"
     return kind
 
 

@@ -26,7 +26,7 @@ from yak_tui.kernel.identity import Identity, identity_name
 from yak_tui.kernel.model import META, ValidationError, World
 from yak_tui.kernel.money import money, shown_money
 from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole, shown
-from yak_tui.kernel.validation import json_problem, validate_world
+from yak_tui.kernel.validation import hidden_character, json_problem, validate_world
 from yak_tui.store.storage import WorldFile
 
 
@@ -204,12 +204,23 @@ def _coerce(name: str, param: Param, value: Any) -> Any:
         except NumberError as error:
             raise CommandError(name, str(error)) from None
     if param.kind is list:
-        if isinstance(value, list):
-            return [str(item) for item in value]
-        return [item.strip() for item in str(value).split(",") if item.strip()]
+        items = [str(item) for item in value] if isinstance(value, list) else \
+            [item.strip() for item in str(value).split(",") if item.strip()]
+        for item in items:
+            _plain_text(name, item)
+        return items
     if isinstance(value, (dict, list)):
         raise CommandError(name, f"must be text, not {shown(value)}")
-    return str(value)
+    return _plain_text(name, str(value))
+
+
+def _plain_text(name: str, text: str) -> str:
+    """Text a person gave a command, refused if it holds a character that reorders or hides text
+    (the same rule as every text field of a document)."""
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise CommandError(name, hidden)
+    return text
 
 
 def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dict[str, Any]], bool] | None:
@@ -380,8 +391,8 @@ def append_entry(world: World, text: str, *, kind: str = "event", audience: str 
         "command": command,
         "rolls": [r.to_dict() for r in (rolls or [])],
     }
-    if amounts:
-        entry["amounts"] = amounts
+    if amounts:  # as the treasuries moved: rounded and within range by the one rule (10, not 10.0)
+        entry["amounts"] = {party: money(amount) for party, amount in amounts.items()}
     if secret:
         entry["secret"] = secret
     if refs:

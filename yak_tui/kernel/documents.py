@@ -5,6 +5,12 @@ value names, the shape of list items and nested records, a short description). T
 validates a whole save against it, a command validates what it touched before it writes, and
 front ends can build edit forms from it. The validators live in `yak_tui.kernel.validation`.
 
+Every number a document holds lies within its field's one range (`Field.low`, `Field.high`): by
+default ±`AMOUNT_LIMIT` (see `yak_tui.kernel.numbers`), so that every sum a season or a year start
+makes of them stays exact and far inside 64 bits. Every field that names another document says
+which table(s) it names (`ref`): the loader and every write check that it does (`history` fields
+excepted: they name what once was, and may outlive it).
+
 Fields are derived from what the code writes (every `world.put` / `world.edit`, the demo world
 `demo_world.toml` and `demo.py`). Tables are open: a field not listed here is allowed (later
 features add their own) as long as it is plain JSON, but a listed field must have its shape.
@@ -16,11 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from yak_tui.kernel.calendar import SEASONS
+from yak_tui.kernel.numbers import AMOUNT_LIMIT
 
 # Kinds of value a field holds.
 TEXT = "text"  # a str
-INT = "int"  # a whole number that fits in 64 bits (signed)
-NUMBER = "number"  # a finite int or float
+INT = "int"  # a whole number (an int) within the field's range
+NUMBER = "number"  # an int, or a float with a fraction, within the field's range
 BOOL = "bool"  # true/false
 DATE = "date"  # a game date {year: int, season: Spring|Summer|Autumn|Winter}
 LIST = "list"  # a list of `items`
@@ -46,11 +53,35 @@ class Field:
     required: bool = False
     nullable: bool = False
     choices: tuple[str, ...] = ()  # TEXT: the values allowed; MAP: the keys allowed
-    minimum: float | None = None
-    ref: str | None = None  # the table whose document id this names (for forms; not enforced)
+    minimum: float | None = None  # INT, NUMBER: the lowest value (None: -AMOUNT_LIMIT)
+    ref: str | tuple[str, ...] | None = None  # the table (or tables) whose document id this names
     items: Field | None = None  # LIST: each item
     fields: Mapping[str, Field] | None = None  # RECORD: the known fields
     values: Field | None = None  # MAP: each value
+    maximum: float | None = None  # INT, NUMBER: the highest value (None: AMOUNT_LIMIT)
+    tagged: bool = False  # a reference written `<table>:<id>` (`kingdoms:elbreth`), not a bare id
+    # A reference to what once was (the kingdom a unit was suborned from, the business a debt was
+    # drawn on): checked when a person writes it (a world file, gm-set), not on load or when the
+    # game writes it, since the game keeps it after what it names is gone.
+    history: bool = False
+    besides: tuple[str, ...] = ()  # TEXT with a ref: words it may hold instead of an id ("bandits")
+
+    @property
+    def low(self) -> float:
+        """The lowest value an INT or NUMBER field holds."""
+        return -AMOUNT_LIMIT if self.minimum is None else self.minimum
+
+    @property
+    def high(self) -> float:
+        """The highest value an INT or NUMBER field holds."""
+        return AMOUNT_LIMIT if self.maximum is None else self.maximum
+
+    @property
+    def ref_tables(self) -> tuple[str, ...]:
+        """The tables this field names documents of (none: it names none)."""
+        if self.ref is None:
+            return ()
+        return (self.ref,) if isinstance(self.ref, str) else self.ref
 
 
 @dataclass(frozen=True)
@@ -64,17 +95,20 @@ class TableSchema:
 # -- builders: short names keep the tables below readable ------------------------------------------
 
 def text(description: str, *, required: bool = False, nullable: bool = False, choices: tuple[str, ...] = (),
-         ref: str | None = None) -> Field:
-    return Field(TEXT, description, required, nullable, choices, ref=ref)
+         ref: str | tuple[str, ...] | None = None, tagged: bool = False, history: bool = False,
+         besides: tuple[str, ...] = ()) -> Field:
+    return Field(TEXT, description, required, nullable, choices, ref=ref, tagged=tagged, history=history,
+                 besides=besides)
 
 
-def whole(description: str, *, required: bool = False, nullable: bool = False, minimum: float | None = None) -> Field:
-    return Field(INT, description, required, nullable, minimum=minimum)
+def whole(description: str, *, required: bool = False, nullable: bool = False, minimum: float | None = None,
+          maximum: float | None = None) -> Field:
+    return Field(INT, description, required, nullable, minimum=minimum, maximum=maximum)
 
 
 def number(description: str, *, required: bool = False, nullable: bool = False,
-           minimum: float | None = None) -> Field:
-    return Field(NUMBER, description, required, nullable, minimum=minimum)
+           minimum: float | None = None, maximum: float | None = None) -> Field:
+    return Field(NUMBER, description, required, nullable, minimum=minimum, maximum=maximum)
 
 
 def flag(description: str, *, required: bool = False) -> Field:
@@ -103,8 +137,8 @@ def any_json(description: str, *, required: bool = False) -> Field:
     return Field(JSON, description, required, nullable=True)
 
 
-def _ids(table: str, description: str) -> Field:
-    return list_of(text("an id", ref=table), description)
+def _ids(table: str, description: str, *, history: bool = False) -> Field:
+    return list_of(text("an id", ref=table, history=history), description)
 
 
 # -- shared shapes ---------------------------------------------------------------------------------
@@ -113,6 +147,9 @@ TABLE_NAMES = ("meta", "kingdoms", "provinces", "pcs", "characters", "units", "b
                "academies", "effects", "sieges", "schedule", "orders", "users", "ledger", "dice", "chronicle",
                "reports")
 
+# Who owns a unit that no kingdom owns: the irregulars an espionage mission raises (`fund-bandits`,
+# `fund-privateers`, `support-rebels`), friendly to their sponsor.
+IRREGULAR_OWNERS = ("bandits", "privateers", "rebels")
 SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
 STATUSES = ("fresh", "weary", "exhausted")
 SECTORS = ("industrial", "commercial", "service")
@@ -137,7 +174,8 @@ ROLL = record({
     "roller": text("the identity who rolled"),
     "audience": text("who may read the roll"),
     "blind": flag("only the outcome is shown to the sponsor"),
-    "seed": whole("seed of seeded dice, for replay", nullable=True),
+    "seed": whole("seed of seeded dice, for replay (a name for a sequence, never summed: any 64-bit "
+                  "integer)", nullable=True, minimum=INT64_MIN, maximum=INT64_MAX),
     "outcome": text("the outcome in words"),
     "link": text("the hash of its record in the dice ledger (yak verify)"),
     "reading": text("the roll as a forum reader checks it by hand, when it is not naturals plus modifiers"),
@@ -195,7 +233,7 @@ KINGDOMS = TableSchema("kingdoms", "Kingdoms: treasury, manpower, influence, rul
     "treasury": number("ducats (below zero: in debt)", required=True),
     "manpower": whole("manpower to raise regiments", required=True, minimum=0),
     "influence": number("Influence (Fall of Rome noble commands)", required=True, minimum=0),
-    "business_tax": number("business tax rate, percent", required=True, minimum=0),
+    "business_tax": whole("business tax rate, a whole percent", required=True, minimum=0, maximum=100),
     "player": flag("a player kingdom (its King adjudicates)", required=True),
     "color": text("map colour"),
     "faith": text("state faith"),
@@ -235,19 +273,22 @@ PCS = TableSchema("pcs", "Population centres and significant structures.", "a sl
     "capital": flag("a capital"),
     "coastal": flag("on the coast"),
     "port_access": flag("ships can supply it"),
-    "holds_treasury_of": list_of(text("kingdoms:<id> or characters:<id>"), "treasuries kept here"),
+    "holds_treasury_of": list_of(text("kingdoms:<id> or characters:<id>", ref=("kingdoms", "characters"), tagged=True),
+                                 "treasuries kept here"),
     "raided_in": date("the last raid", nullable=True),
-    "raided_by": text("the last raider", nullable=True, ref="kingdoms"),
+    "raided_by": text("the last raider", nullable=True, ref="kingdoms", history=True),
     "last_raid": record({"date": date("when"), "by": text("raider", nullable=True), "kind": text("what was taken"),
                          "amount": number("how much")}, "the last raid", nullable=True),
     "tax_taken": number("tax already taken by raids and looting this year", minimum=0),
     "captured_by": text("the captor kingdom", nullable=True, ref="kingdoms"),
     "captured": date("when it was captured", nullable=True),
-    "captured_from": text("the kingdom it was taken from", nullable=True, ref="kingdoms"),
-    "captured_owner": text("the owner it was taken from", nullable=True, ref="characters"),
+    "captured_from": text("the kingdom it was taken from", nullable=True, ref="kingdoms", history=True),
+    "captured_owner": text("the owner it was taken from", nullable=True, ref="characters",
+                           history=True),
     "looted": record({"by": text("looter"), "date": date("when"), "capture": date("the capture looted", nullable=True),
                       "tax": number("tax taken"), "treasuries": mapping(number("ducats"), "treasuries taken"),
-                      "businesses": list_of(text("a business id", ref="businesses"), "businesses looted")},
+                      "businesses": list_of(text("a business id", ref="businesses", history=True),
+                                            "businesses looted")},
                      "the last looting", nullable=True),
     "destroyed": date("when it was dismantled", nullable=True),
     "destroyed_from": record({}, "what it was before it was dismantled", nullable=True),
@@ -261,7 +302,8 @@ CHARACTERS = TableSchema("characters", "Characters: kings, nobles, agents, merch
     "title": text("title", required=True),
     "kind": text("king, noble, agent, merchant, mage, ..."),
     "kingdom": text("his kingdom", required=True, nullable=True, ref="kingdoms"),
-    "location": text("the PC (or a legion's unit) he is in; null once executed", required=True, nullable=True),
+    "location": text("the PC (or a legion's unit) he is in; null once executed", required=True, nullable=True,
+                     ref=("pcs", "units")),
     "legion": text("the friendly legion an Agent rides with", nullable=True, ref="units"),
     "residence": text("where he lives", nullable=True, ref="pcs"),
     "vault": text("where his treasury is kept", nullable=True, ref="pcs"),
@@ -275,13 +317,15 @@ CHARACTERS = TableSchema("characters", "Characters: kings, nobles, agents, merch
     "year_counters": mapping(whole("count this year"), "per-year counters, reset at year start"),
     "captive_of": text("the kingdom holding him captive", nullable=True, ref="kingdoms"),
     "estate": record({"date": date("when it was settled"), "to": text("characters:<id> (an heir) or kingdoms:<id> "
-                                                                      "(escheat to the crown)")},
+                                                                      "(escheat to the crown)",
+                                                                      ref=("characters", "kingdoms"), tagged=True)},
                      "where a dead character's estate went", nullable=True),
 })
 
 UNITS = TableSchema("units", "Military units: regiments and ships.", "a slug", {
     "name": text("what players read", required=True),
-    "owner": text("the kingdom that owns it", required=True, ref="kingdoms"),
+    "owner": text("the kingdom that owns it (or bandits, privateers, rebels: irregulars no kingdom owns)",
+                  required=True, ref="kingdoms", besides=IRREGULAR_OWNERS),
     "kind": text("infantry, cavalry, scout, ship, ...", required=True),
     "size": text("patrol ... army", required=True, choices=SIZES),
     "hex": list_of(whole("axial coordinate"), "axial hex (q, r)", required=True),
@@ -295,7 +339,7 @@ UNITS = TableSchema("units", "Military units: regiments and ships.", "a slug", {
     "friendly_to": text("a kingdom it fights for", nullable=True, ref="kingdoms"),
     "raised": date("when it was raised"),
     "raised_by": text("the mission that raised it"),
-    "suborned_from": text("the kingdom it was suborned from", ref="kingdoms"),
+    "suborned_from": text("the kingdom it was suborned from", ref="kingdoms", history=True),
     "upgrades": list_of(record({"date": date("when"), "note": text("what"), "cost": number("ducats")},
                                "one upgrade"), "upgrades"),
 })
@@ -316,7 +360,9 @@ BUSINESSES = TableSchema("businesses", "Businesses: sector, size, owner and good
                        "the last production", nullable=True),
     "trained": record({"year": whole("year"), "count": whole("specialists trained")},
                       "training sponsored this year", nullable=True),
-    "income_looted_by": text("the kingdom that looted its income", nullable=True, ref="kingdoms"),
+    # Read leniently (`economy.year_start._looter`: a kingdom's or a character's id, bare or as
+    # `kingdoms:<id>`; one it cannot find takes nothing), so a load does not hold it to one form.
+    "income_looted_by": text("the kingdom that looted its income", nullable=True, ref="kingdoms", history=True),
     "income_looted_for": whole("the year whose income was looted", nullable=True),
     "year_counters": mapping(whole("count this year"), "per-year counters, reset at year start"),
 })
@@ -404,13 +450,13 @@ SIEGES = TableSchema("sieges", "Sieges and their provisions, blockades, messenge
     "decisions": list_of(record({"date": date("when"), "choice": text("surrender or sally")}, "one choice"),
                          "choices made"),
     "messengers": list_of(record({"date": date("when"), "ducats": number("ducats carried"),
-                                  "purpose": text("why"), "scouts": _ids("units", "friendly scouts"),
-                                  "enemy_scouts": _ids("units", "enemy scouts"), "natural": whole("the die"),
+                                  "purpose": text("why"), "scouts": _ids("units", "friendly scouts", history=True),
+                                  "enemy_scouts": _ids("units", "enemy scouts", history=True), "natural": whole("the die"),
                                   "modifiers": MODIFIERS, "total": whole("total"), "success": flag("got through"),
                                   "odds": number("chance"), "captured_ducats": number("ducats captured"),
                                   "carried_left": number("ducats he got out, not yet spent recruiting")},
                                  "one messenger"), "messengers sent"),
-    "smuggling": list_of(record({"date": date("when"), "merchant": text("merchant", ref="characters"),
+    "smuggling": list_of(record({"date": date("when"), "merchant": text("merchant", ref="characters", history=True),
                                  "good": text("the staple"), "shipments": whole("shipments"),
                                  "bribe": number("bribe"), "modifier": whole("modifier"), "natural": whole("the die"),
                                  "modifiers": MODIFIERS, "total": whole("total"), "success": flag("got through"),
@@ -446,7 +492,7 @@ ORDERS = TableSchema("orders", "Orders filed by players and Kings, waiting for t
     "outcome": text("what came of it"),
     "reason": text("why it was rejected"),
     "warning": text("why it would fail on the numbers of the day it was filed (received with a warning)"),
-    "entries": _ids("chronicle", "chronicle entries of its resolution"),
+    "entries": _ids("chronicle", "chronicle entries of its resolution", history=True),
 })
 
 USERS = TableSchema("users", "The SSH roster: who may log in, with which key, as whom.", "the login name", {
@@ -458,9 +504,9 @@ USERS = TableSchema("users", "The SSH roster: who may log in, with which key, as
 
 LEDGER = TableSchema("ledger", "Credit, loans and bad debts.", "an id like cr-0001", {
     "kind": text("credit, loan or bad-debt", required=True, choices=("credit", "loan", "bad-debt")),
-    "lender": text("the lending business", required=True, ref="businesses"),
+    "lender": text("the lending business", required=True, ref="businesses", history=True),
     "lender_name": text("its name when the debt was drawn"),
-    "lender_owner": text("its owner", ref="characters"),
+    "lender_owner": text("its owner", ref="characters", history=True),
     "debtor": text("the debtor", required=True, ref="characters"),
     "amount": number("ducats drawn", required=True, minimum=0),
     "outstanding": number("ducats still owed", required=True),
@@ -474,7 +520,7 @@ LEDGER = TableSchema("ledger", "Credit, loans and bad debts.", "an id like cr-00
     "parties": list_of(text("character:<id>"), "who may see it", required=True),
     "history": list_of(record({"date": date("when"), "event": text("what"), "amount": number("ducats"),
                                "by": text("who")}, "one event"), "what happened to it"),
-    "source": text("the debt a bad debt came from", ref="ledger"),
+    "source": text("the debt a bad debt came from", ref="ledger", history=True),
     "fee": number("the fee paid", minimum=0),
     "terms": text("terms agreed"),
     "collateral": text("collateral"),
@@ -486,7 +532,7 @@ DICE = TableSchema("dice", "The dice ledger: every roll, chained by hash; undo n
                    "an id like r000001", {
     "seq": whole("its place in the chain, from 1", required=True, minimum=1),
     "date": date("the season it was rolled in", required=True),
-    "entry": text("the chronicle entry that holds the roll", required=True, ref="chronicle"),
+    "entry": text("the chronicle entry that holds the roll", required=True, ref="chronicle", history=True),
     "roll": record(ROLL.fields or {}, "the roll as recorded", required=True),
     "prev": text("the hash of the record before it", required=True),
     "hash": text("sha256 of this record's canonical JSON without this field", required=True),
@@ -509,7 +555,7 @@ CHRONICLE = TableSchema("chronicle", "The chronicle: everything that happened, w
     "adjudicator": text("who adjudicated", nullable=True),
     "pending": flag("a spell consequence waiting for its description"),
     "detail": text("the consequence as described"),
-    "filled_by": text("the entry that described it", ref="chronicle"),
+    "filled_by": text("the entry that described it", ref="chronicle", history=True),
 })
 
 REPORT_ITEM = record({"text": text("one line of the report", required=True),

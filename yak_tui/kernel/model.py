@@ -18,6 +18,7 @@ from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.validation import (
     ValidationError,
+    check_written_references,
     validate_changed,
     validate_document,
     validate_world,
@@ -274,12 +275,18 @@ class World:
         self._written(table, doc_id, existed=True)
 
     def revalidate_touched(self) -> None:
-        """Check every document a command touched, and the meta document, before it is written."""
-        for table, doc_id in self.originals:
+        """Check every document a command touched, and the meta document, before it is written: its
+        schema, and its references (those it makes, and, for one it removed, those made to it)."""
+        written: dict[str, list[str]] = {}
+        for (table, doc_id), original in self.originals.items():
             doc = self.data[table].get(doc_id)
             if doc is not None:
                 validate_written(table, doc_id, doc)
+            if doc is not None or original is not None:
+                written.setdefault(table, []).append(doc_id)
         validate_document(META, META_ID, self.meta)
+        written.pop(META, None)
+        check_written_references(self.data, written)
 
     def changes(self) -> dict[str, dict[str, Any]]:
         """Undo record: the originals of everything touched except the meta document."""

@@ -2,14 +2,22 @@
 
 Amounts are kept to four decimals (so 0.1 + 0.2 is 0.3 in the save and in the chronicle) and a
 whole amount is an `int` (10, not 10.0), so JSON replies and chronicle lines read the same everywhere.
+An amount is also kept within ±`AMOUNT_LIMIT` (the range of every number in a document,
+`yak_tui.kernel.numbers`): a treasury at the limit stays there, so no year start jams on a sum.
 """
 
 from __future__ import annotations
 
+from yak_tui.kernel.numbers import AMOUNT_LIMIT
+
 
 def money(value: float) -> int | float:
-    """`value` rounded to four decimals; an `int` when that is whole."""
+    """`value` rounded to four decimals and within ±AMOUNT_LIMIT; an `int` when that is whole."""
     rounded = round(float(value), 4)
+    if rounded > AMOUNT_LIMIT:
+        return AMOUNT_LIMIT
+    if rounded < -AMOUNT_LIMIT:
+        return -AMOUNT_LIMIT
     return int(rounded) if rounded.is_integer() else rounded
 
 

@@ -16,6 +16,17 @@ from yak_tui.kernel.errors import ValidationError, YakError
 
 LIMIT = 10**9
 
+# The range of every number a document holds, unless its field says a narrower (or, for a dice
+# seed, a wider) one: `yak_tui.kernel.documents.Field.low/high`, checked by `yak new --from`, on
+# every load and on every write. The ruling (docs/world-format.md, "Numbers"):
+# - ducats are kept to four decimals (`money`); below 2**53 / 10**4 (about 9.007e11) a float still
+#   tells every four-decimal amount apart, so 10**11 keeps every amount exact to the fourth decimal;
+# - a season or a year start adds at most one value per document into a total: 10**7 documents at
+#   the limit sum to 10**18, inside 64 bits (9.22e18) with room to spare, and a total paid into a
+#   treasury is brought back within the limit by `money`, so a year start never jams on a number;
+# - typed numbers (`LIMIT`, 10**9) are a hundredth of it: no one command reaches it.
+AMOUNT_LIMIT = 10**11
+
 N = TypeVar("N", int, float)
 
 # Numbers are typed in ASCII digits: Python's int() and float() would also read other scripts' digits
@@ -23,6 +34,12 @@ N = TypeVar("N", int, float)
 _WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
                           re.IGNORECASE)
+
+
+def capped(count: int) -> int:
+    """A whole number a season or a year start adds to (a pool of specialists, goods, manpower) kept
+    within ±AMOUNT_LIMIT, as `money` keeps ducats: a count at the limit stays there."""
+    return AMOUNT_LIMIT if count > AMOUNT_LIMIT else -AMOUNT_LIMIT if count < -AMOUNT_LIMIT else count
 
 
 class NumberError(ValidationError):

@@ -85,10 +85,10 @@ def _parse_value(spec: Field, text: str) -> Any:
         if spec.kind == TEXT:
             return text
         if spec.kind == INT:
-            return parse_whole(text, spec.minimum, None)
-        if spec.kind == NUMBER:
-            number = parse_number(text, spec.minimum, None)
-            return int(number) if number.is_integer() and "." not in text else number
+            return parse_whole(text, spec.low, spec.high)
+        if spec.kind == NUMBER:  # within the field's one range; a whole amount is an int (12, not 12.0)
+            number = parse_number(text, spec.low, spec.high)
+            return int(number) if number.is_integer() else number
     except NumberError as error:
         raise CommandError("value", str(error)) from None
     if spec.kind == BOOL:

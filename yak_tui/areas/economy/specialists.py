@@ -15,6 +15,7 @@ from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, P
 from yak_tui.kernel.helptext import ducats
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
+from yak_tui.kernel.numbers import capped
 from yak_tui.kernel.seasons import StepReport
 from yak_tui.kernel.tables import table as rules_table
 
@@ -39,7 +40,7 @@ def add_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int,
     if count <= 0:
         return
     pool = _pool_for_edit(ctx.world, kingdom_id)
-    pool[kind] = int(pool.get(kind, 0)) + count
+    pool[kind] = capped(int(pool.get(kind, 0)) + count)
     if log:
         ctx.log(f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {count} {kind}(s): {reason} "
                 f"(now {pool[kind]}).", kind="specialists", audience=kingdom_audience(kingdom_id),

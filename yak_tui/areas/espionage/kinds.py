@@ -42,6 +42,7 @@ from yak_tui.areas.espionage.state import (
     province_pcs,
 )
 from yak_tui.kernel.audience import kingdom_audience
+from yak_tui.kernel.authoring import referrers
 from yak_tui.kernel.commands import CommandContext, CommandError
 from yak_tui.kernel.model import World
 from yak_tui.kernel.money import money
@@ -352,9 +353,9 @@ def _take_from_unit(world: World, unit_id: str, strength: str, count: int) -> in
     unit = world.edit("units", unit_id)
     have = int(unit.get(strength, 0))
     taken = min(have, count)
-    if have - taken <= 0:
+    if have - taken <= 0 and not referrers(world.data, "units", unit_id):
         world.delete("units", unit_id)
-    else:
+    else:  # a unit still named (an agent rides with it, a siege counts it) stays, empty, as a battle leaves one
         unit[strength] = have - taken
     return taken
 

@@ -26,6 +26,7 @@ from yak_tui.kernel.audience import ADJUDICATORS, kingdom_audience
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import CommandContext
 from yak_tui.kernel.model import World
+from yak_tui.kernel.numbers import capped
 from yak_tui.kernel.seasons import StepReport, season_start_step, year_start_step
 
 
@@ -124,7 +125,7 @@ def _cold_spies(ctx: CommandContext, report: StepReport) -> None:
         if cold <= 0:
             continue
         pool = edit_pool(world, kingdom)
-        pool["spy"] = int(pool["spy"]) + cold
+        pool["spy"] = capped(int(pool["spy"]) + cold)
         pool["cold_spy"] = 0
         ctx.log(f"{cold} cold {'spy is' if cold == 1 else 'spies are'} active again in {kingdom_name(world, kingdom)} "
                 f"({pool['spy']} active).",

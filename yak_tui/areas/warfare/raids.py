@@ -48,6 +48,7 @@ from yak_tui.areas.warfare.shared import (
     unit_regiments,
 )
 from yak_tui.kernel.audience import PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.authoring import referrers
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
@@ -424,7 +425,9 @@ def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                                        f"fled (garrison=destroyed|fled) after the battle")
     ctx.require_adjudicator(_capture_stakes(world, ctx.identity, p))
     for uid, gunit in garrison:
-        if p["garrison"] == "destroyed":
+        if p["garrison"] == "destroyed" and referrers(world.data, "units", uid):  # named still: kept, empty
+            world.edit("units", uid).update(regiments=0, inside=None)
+        elif p["garrison"] == "destroyed":
             world.delete("units", uid)
         else:
             world.edit("units", uid)["inside"] = None

@@ -37,6 +37,7 @@ from yak_tui.areas.warfare.shared import (
     unit_regiments,
 )
 from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
+from yak_tui.kernel.authoring import referrers
 from yak_tui.kernel.authority import Stakes
 from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
@@ -343,7 +344,10 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         for uid, unit in garrison_of(world, p["fort"]):
             surrendered.append({"id": uid, "name": unit["name"], "owner": unit.get("owner"),
                                 "regiments": unit_regiments(unit)})
-            world.delete("units", uid)
+            if referrers(world.data, "units", uid):  # named still (an agent rides with it): kept, empty
+                world.edit("units", uid).update(regiments=0, inside=None)
+            else:
+                world.delete("units", uid)
         edited["surrendered_units"] = surrendered
         ctx.log(f"Starving, the defenders of {fort['name']} surrender to {name_of(world, 'kingdoms', besieger)}"
                 + (f"; {', '.join(u['name'] for u in surrendered)} lay down their arms." if surrendered else "."),
