@@ -96,8 +96,7 @@ class FrameClock:
         def display(screen: Any, renderable: Any) -> None:
             shown(screen, renderable)
             # A frame made while updates are held (`App.delay_update`, a batch) is not shown.
-            if (self.condition is not None and self.at is None and renderable is not None
-                    and not app._batch_count):
+            if self.condition is not None and self.at is None and renderable is not None and not app._batch_count:
                 try:
                     held = self.condition()
                 except Exception:
@@ -128,8 +127,7 @@ def palette_answered(app: Any, query: str) -> bool:
     palette = app.screen
     if not isinstance(palette, CommandPalette) or getattr(palette, "bench_listed", None) != query:
         return False
-    return not any(worker.group == palette._GATHER_COMMANDS_GROUP and not worker.is_finished
-                   for worker in app.workers)
+    return not any(worker.group == palette._GATHER_COMMANDS_GROUP and not worker.is_finished for worker in app.workers)
 
 
 def record_listing(palette: Any) -> None:
@@ -186,8 +184,12 @@ async def in_app(path: Path) -> dict[str, float]:
                 continue
 
             def drawn(n: str = name) -> bool:
-                return (app.current_mode == n and app.screen.is_mounted
-                        and not loading(app.screen) and app.screen._seen_version >= 0)
+                return (
+                    app.current_mode == n
+                    and app.screen.is_mounted
+                    and not loading(app.screen)
+                    and app.screen._seen_version >= 0
+                )
 
             clock.arm(drawn)
             start, cpu = time.perf_counter(), time.process_time()
@@ -205,7 +207,9 @@ async def in_app(path: Path) -> dict[str, float]:
         # is one): the write runs in a child, as it does in use. The app's own command runs in a
         # thread of the app, and shares its interpreter lock: measured apart, as what it is.
         for label, own in (("outside write", False), ("the app's own write (a thread of this process)", True)):
-            figures.update({f"{label}: {what}": value for what, value in (await reload_stall(app, pilot, path, own)).items()})
+            figures.update(
+                {f"{label}: {what}": value for what, value in (await reload_stall(app, pilot, path, own)).items()}
+            )
             await settle(pilot)
         clock.arm(lambda: palette_listed(app))
         start, cpu = time.perf_counter(), time.process_time()
@@ -272,10 +276,13 @@ async def reload_stall(app: Any, pilot: Any, path: Path, own: bool) -> dict[str,
     stalls.stop()
     app.reload_world = reload_world
     reloaded = noticed[0] if noticed else written  # both writes go round the poll (the bench's is no dialog)
-    return {"chronicle redrawn after the writer finished": end - written, "write to chronicle redrawn": end - start,
-            "chronicle redrawn after the poll saw the write (reload, read model, paint)": end - reloaded,
-            "longest stall while the note was written": stalls.longest(until=written),
-            "longest stall during reload and redraw": stalls.longest(after=written)}
+    return {
+        "chronicle redrawn after the writer finished": end - written,
+        "write to chronicle redrawn": end - start,
+        "chronicle redrawn after the poll saw the write (reload, read model, paint)": end - reloaded,
+        "longest stall while the note was written": stalls.longest(until=written),
+        "longest stall during reload and redraw": stalls.longest(after=written),
+    }
 
 
 async def hello_palette() -> float:
@@ -386,9 +393,16 @@ def many_apps(path: Path, identities: list[str], work: Path, processes: int) -> 
     readies = [work / f"ready-{i}" for i in range(processes)]
     for ready in readies:
         ready.unlink(missing_ok=True)
-    procs = [subprocess.Popen([sys.executable, "-c", MANY, str(path), str(ready), str(go), ",".join(group)],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT)
-             for group, ready in zip(per, readies, strict=True) if group]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", MANY, str(path), str(ready), str(go), ",".join(group)],
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        for group, ready in zip(per, readies, strict=True)
+        if group
+    ]
     readies = readies[: len(procs)]
     while not all(ready.exists() for ready in readies):
         if any(proc.poll() is not None for proc in procs):
@@ -414,25 +428,44 @@ def main() -> int:
     parser.add_argument("--size", type=int, default=100, help="world size (times the demo world)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--apps", type=int, default=30)
-    parser.add_argument("--identities", choices=("gm", "mixed", "both"), default="both",
-                        help="the many apps: all the GM, the GM and players of different kingdoms, or both")
+    parser.add_argument(
+        "--identities",
+        choices=("gm", "mixed", "both"),
+        default="both",
+        help="the many apps: all the GM, the GM and players of different kingdoms, or both",
+    )
     parser.add_argument("--many-only", action="store_true", help="only the many apps (no first paint, visits)")
-    parser.add_argument("--processes", type=int, nargs="*", default=None,
-                        help="the many apps spread over these numbers of processes (default: one each, and one)")
-    parser.add_argument("--world", type=Path, default=None,
-                        help="cache of the grown world: built there if missing, reused if present "
-                             "(the bench writes to a copy)")
-    parser.add_argument("--source", action="store_true",
-                        help="import yak from source (no bytecode compiled first), as a checkout run with "
-                             "PYTHONDONTWRITEBYTECODE=1 does")
+    parser.add_argument(
+        "--processes",
+        type=int,
+        nargs="*",
+        default=None,
+        help="the many apps spread over these numbers of processes (default: one each, and one)",
+    )
+    parser.add_argument(
+        "--world",
+        type=Path,
+        default=None,
+        help="cache of the grown world: built there if missing, reused if present (the bench writes to a copy)",
+    )
+    parser.add_argument(
+        "--source",
+        action="store_true",
+        help="import yak from source (no bytecode compiled first), as a checkout run with "
+        "PYTHONDONTWRITEBYTECODE=1 does",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         path = work / "world.json"
         built = args.world if args.world is not None else path
         if not built.exists():
-            subprocess.run([sys.executable, str(HERE / "worldgen.py"), str(args.size), str(built)], check=True,
-                           capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            subprocess.run(
+                [sys.executable, str(HERE / "worldgen.py"), str(args.size), str(built)],
+                check=True,
+                capture_output=True,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
         if built != path:
             shutil.copyfile(built, path)
         import yak_tui.kernel.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
@@ -458,8 +491,10 @@ def main() -> int:
                 yaks.append(fresh(YAK, str(path), source=args.source))
             hello, yak = median(hellos), median(yaks)
             ratios = sorted(y / h for y, h in zip(yaks, hellos, strict=True))
-            print(f"first paint{' (yak from source)' if args.source else ''}: hello world {hello:.2f} s, yak {yak:.2f} s, "
-                  f"ratio {yak / hello:.1f}x (rounds {ratios[0]:.1f}-{ratios[-1]:.1f}x)")
+            print(
+                f"first paint{' (yak from source)' if args.source else ''}: hello world {hello:.2f} s, yak {yak:.2f} s, "
+                f"ratio {yak / hello:.1f}x (rounds {ratios[0]:.1f}-{ratios[-1]:.1f}x)"
+            )
             figures = asyncio.run(in_app(path))
             for name, value in figures.items():
                 print(f"{name}: {value * 1000:.0f} ms")
@@ -471,11 +506,12 @@ def main() -> int:
                 who = "the GM and players of different kingdoms" if mixed else "all the GM"
                 for processes in args.processes or (args.apps, 1):
                     cpu, last = many_apps(path, identities, work, processes)
-                    print(f"{len(identities)} apps ({who}) in {processes} process(es), one write: "
-                          f"{cpu:.1f} CPU-s in total, last screen updated after {last:.2f} s")
+                    print(
+                        f"{len(identities)} apps ({who}) in {processes} process(es), one write: "
+                        f"{cpu:.1f} CPU-s in total, last screen updated after {last:.2f} s"
+                    )
     return 0
 
 
 if __name__ == "__main__":
     raise SystemExit(main())
-

@@ -44,15 +44,24 @@ def build_big_world(target: int) -> dict[str, dict[str, Any]]:
     businesses = max(0, min(2000, target - document_count(world.data)))
     for i in range(businesses):
         world.data["businesses"][f"gen-biz-{i:05d}"] = {
-            "name": f"Generated business {i}", "owner": characters[i % len(characters)],
-            "province": provinces[i % len(provinces)], "sector": sectors[i % 3], "size": 1 + i % 4,
-            "invested": 3 * (1 + i % 4), "year_counters": {},
+            "name": f"Generated business {i}",
+            "owner": characters[i % len(characters)],
+            "province": provinces[i % len(provinces)],
+            "sector": sectors[i % 3],
+            "size": 1 + i % 4,
+            "invested": 3 * (1 + i % 4),
+            "year_counters": {},
         }
     i = 0
     while document_count(world.data) < target:
-        append_entry(world, f"Generated event {i}: caravans, rumours and the price of salt in the market.",
-                     kind="history", actor="gm", audience=("public", "kingdom:elbreth", "adjudicators")[i % 3],
-                     amounts={"kingdoms:elbreth": 1} if i % 5 == 0 else None)
+        append_entry(
+            world,
+            f"Generated event {i}: caravans, rumours and the price of salt in the market.",
+            kind="history",
+            actor="gm",
+            audience=("public", "kingdom:elbreth", "adjudicators")[i % 3],
+            amounts={"kingdoms:elbreth": 1} if i % 5 == 0 else None,
+        )
         i += 1
     world.originals.clear()
     return world.data

@@ -60,8 +60,10 @@ def measure(factor: int, repeat: int, tmp: Path) -> str:
         "dashboard": lambda: dashboard_view(world, king),
     }
     # A slow row (quadratic before issue 13) runs once at the big sizes.
-    cells = [f"{median_ms(repeat if name == 'keystroke' or factor < 100 else 1, action):9.1f}"
-             for name, action in rows.items()]
+    cells = [
+        f"{median_ms(repeat if name == 'keystroke' or factor < 100 else 1, action):9.1f}"
+        for name, action in rows.items()
+    ]
     return f"{factor:>5}x {size / 1e6:6.1f} " + " ".join(cells)
 
 

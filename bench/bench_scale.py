@@ -120,11 +120,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="1,10,100")
     parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--no-bytecode", action="store_true",
-                        help="do not write bytecode first (a cold first start, or PYTHONDONTWRITEBYTECODE)")
-    parser.add_argument("--unvouched", action="store_true",
-                        help="the grown save as worldgen writes it (an older schema, no vouch: every read "
-                             "migrates and validates it in full), not as a yak command leaves it")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="do not write bytecode first (a cold first start, or PYTHONDONTWRITEBYTECODE)",
+    )
+    parser.add_argument(
+        "--unvouched",
+        action="store_true",
+        help="the grown save as worldgen writes it (an older schema, no vouch: every read "
+        "migrates and validates it in full), not as a yak command leaves it",
+    )
     args = parser.parse_args(argv)
     if not args.no_bytecode:
         compile_bytecode()

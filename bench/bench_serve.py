@@ -215,10 +215,9 @@ def serve_child(save: str, stub: bool) -> None:
     configure_logging()
 
     async def main() -> None:
-        argv = ((lambda s, i: [sys.executable, str(STUB), "--save", str(s), "--as", i]) if stub else None)
+        argv = (lambda s, i: [sys.executable, str(STUB), "--save", str(s), "--as", i]) if stub else None
         # Every session connects at once, from few users: lift the per-user and logging-in limits.
-        config = ServeConfig(save=Path(save), port=0, max_sessions=64, max_sessions_per_user=64,
-                             max_unauthenticated=64)
+        config = ServeConfig(save=Path(save), port=0, max_sessions=64, max_sessions_per_user=64, max_unauthenticated=64)
         if argv is not None:
             config.app_argv = argv
         server = await start_server(config)
@@ -237,11 +236,20 @@ async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dic
     keys = []
     for n, identity in enumerate(IDENTITIES):
         key = asyncssh.generate_private_key("ssh-ed25519")
-        run_command(save, Identity.parse("gm"), "user-add",
-                    {"name": f"u{n}", "identity": identity, "key": key.export_public_key().decode()})
+        run_command(
+            save,
+            Identity.parse("gm"),
+            "user-add",
+            {"name": f"u{n}", "identity": identity, "key": key.export_public_key().decode()},
+        )
         keys.append((f"u{n}", key))
-    server = subprocess.Popen([sys.executable, __file__, "--serve-child", str(save.path), *(["--stub"] if stub else [])],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=_env())
+    server = subprocess.Popen(
+        [sys.executable, __file__, "--serve-child", str(save.path), *(["--stub"] if stub else [])],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=_env(),
+    )
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline().split()[1])
@@ -249,10 +257,12 @@ async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dic
 
         async def session(n: int) -> tuple[Any, Any]:
             name, key = keys[n % len(keys)]
-            conn = await asyncssh.connect("127.0.0.1", port, username=name, client_keys=[key], known_hosts=None,
-                                          agent_path=None)
-            _, screen = await conn.create_session(SSHScreen, term_type="xterm-256color", term_size=(COLUMNS, ROWS),
-                                                  encoding=None)
+            conn = await asyncssh.connect(
+                "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None, agent_path=None
+            )
+            _, screen = await conn.create_session(
+                SSHScreen, term_type="xterm-256color", term_size=(COLUMNS, ROWS), encoding=None
+            )
             return conn, screen
 
         first_started = time.perf_counter()
@@ -271,9 +281,16 @@ async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dic
         server_hwm, server_rss = peak_rss_kib(server.pid)
         for conn, _ in opened:
             conn.close()
-        return {"startup": startup, "alone_startup": alone_startup, "latency": latency, "alone": alone,
-                "peaks": peaks, "apps": len(apps),
-                "server_growth": (server_rss - base_rss) / max(1, sessions), "server_peak": server_hwm}
+        return {
+            "startup": startup,
+            "alone_startup": alone_startup,
+            "latency": latency,
+            "alone": alone,
+            "peaks": peaks,
+            "apps": len(apps),
+            "server_growth": (server_rss - base_rss) / max(1, sessions),
+            "server_peak": server_hwm,
+        }
     finally:
         server.terminate()
         server.wait(30)
@@ -283,8 +300,11 @@ async def local(directory: Path, rounds: int, stub: bool) -> dict[str, Any]:
     from yak_tui.kernel.demo import create_world
 
     save = create_world(directory / "local.json")
-    argv = ([sys.executable, str(STUB), "--save", str(save.path), "--as", "gm"] if stub else
-            [sys.executable, "-m", "yak_tui", "--save", str(save.path), "--as", "gm", "tui"])
+    argv = (
+        [sys.executable, str(STUB), "--save", str(save.path), "--as", "gm"]
+        if stub
+        else [sys.executable, "-m", "yak_tui", "--save", str(save.path), "--as", "gm", "tui"]
+    )
     env = {**_env(), "TERM": "xterm-256color"}
     startup: list[float] = []
     latency: list[float] = []
@@ -309,8 +329,10 @@ def _env() -> dict[str, str]:
 async def main(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory(prefix="yak-bench-serve-") as tmp:
         directory = Path(tmp)
-        print(f"yak serve benchmark: {args.sessions} concurrent sessions on loopback, {COLUMNS}x{ROWS}, "
-              f"{'stub app' if args.stub else 'yak tui'}, {os.cpu_count()} cpus")
+        print(
+            f"yak serve benchmark: {args.sessions} concurrent sessions on loopback, {COLUMNS}x{ROWS}, "
+            f"{'stub app' if args.stub else 'yak tui'}, {os.cpu_count()} cpus"
+        )
         loc = await local(directory, args.rounds, args.stub)
         srv = await served(directory, args.sessions, args.rounds, args.stub)
     mib = 1024.0
@@ -318,18 +340,28 @@ async def main(args: argparse.Namespace) -> None:
     local_peak = statistics.mean(loc["peaks"]) / mib
     print()
     print(f"{'':38}{'served (SSH)':>14}{'local (pty)':>14}{'ratio':>9}")
+
     def p95(values: list[float]) -> float:
         return sorted(values)[round(0.95 * (len(values) - 1))]
 
     rows = [
         ("startup, one session alone, s", statistics.median(srv["alone_startup"]), statistics.median(loc["startup"])),
-        (f"startup, {args.sessions - 1} at once, median s", statistics.median(srv["startup"]),
-         statistics.median(loc["startup"])),
+        (
+            f"startup, {args.sessions - 1} at once, median s",
+            statistics.median(srv["startup"]),
+            statistics.median(loc["startup"]),
+        ),
         ("peak RSS per app, MiB", served_peak, local_peak),
-        ("keypress, one at a time, median ms", statistics.median(srv["alone"]) * 1000,
-         statistics.median(loc["latency"]) * 1000),
-        (f"keypress, {args.sessions} at once, median ms", statistics.median(srv["latency"]) * 1000,
-         statistics.median(loc["latency"]) * 1000),
+        (
+            "keypress, one at a time, median ms",
+            statistics.median(srv["alone"]) * 1000,
+            statistics.median(loc["latency"]) * 1000,
+        ),
+        (
+            f"keypress, {args.sessions} at once, median ms",
+            statistics.median(srv["latency"]) * 1000,
+            statistics.median(loc["latency"]) * 1000,
+        ),
         (f"keypress, {args.sessions} at once, p95 ms", p95(srv["latency"]) * 1000, p95(loc["latency"]) * 1000),
     ]
     for label, served_value, local_value in rows:
@@ -337,8 +369,10 @@ async def main(args: argparse.Namespace) -> None:
         print(f"{label:38}{served_value:14.2f}{local_value:14.2f}{ratio:9.2f}")
     print()
     print(f"app processes under the server: {srv['apps']} (sessions: {args.sessions})")
-    print(f"server process: peak RSS {srv['server_peak'] / mib:.1f} MiB, "
-          f"growth {srv['server_growth'] / mib:.2f} MiB per session")
+    print(
+        f"server process: peak RSS {srv['server_peak'] / mib:.1f} MiB, "
+        f"growth {srv['server_growth'] / mib:.2f} MiB per session"
+    )
     print(f"served keypress latency: {summary(srv['latency'])}")
     print(f"local keypress latency:  {summary(loc['latency'])}")
 

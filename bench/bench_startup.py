@@ -77,10 +77,10 @@ def measure(source: str, *args: str) -> tuple[float, float, int]:
     of one fresh process. CPU time is the steadier figure on a busy machine."""
     # time.perf_counter() in the child counts from an arbitrary origin: report the child's own
     # wall time since start by subtracting the interpreter's start, read the same way.
-    wrapper = "import time; _t0 = time.perf_counter()\n" + source.replace(
-        "print(done,", "print(done - _t0,")
-    done = subprocess.run([sys.executable, "-c", wrapper, *args], capture_output=True, text=True, timeout=60,
-                          env=CHILD_ENV or None)
+    wrapper = "import time; _t0 = time.perf_counter()\n" + source.replace("print(done,", "print(done - _t0,")
+    done = subprocess.run(
+        [sys.executable, "-c", wrapper, *args], capture_output=True, text=True, timeout=60, env=CHILD_ENV or None
+    )
     if done.returncode:
         raise SystemExit(f"benchmark child failed:\n{done.stderr}")
     seconds, cpu, rss = done.stdout.split()[-3:]
@@ -138,12 +138,18 @@ def main() -> int:
         "yak_peak_kib": yak_rss,
         "memory_ratio": round(yak_rss / hello_rss, 2),
     }
-    print(f"startup to first paint: hello world {hello_time * 1000:.0f} ms, yak dashboard {yak_time * 1000:.0f} ms"
-          f" -> ratio {result['time_ratio']:.2f} (target <= 2.0)")
-    print(f"cpu to first paint:     hello world {hello_cpu * 1000:.0f} ms, yak dashboard {yak_cpu * 1000:.0f} ms"
-          f" -> ratio {result['cpu_ratio']:.2f} (steadier under load)")
-    print(f"peak memory:            hello world {hello_rss / 1024:.1f} MiB, yak dashboard {yak_rss / 1024:.1f} MiB"
-          f" -> ratio {result['memory_ratio']:.2f} (target <= 2.0)")
+    print(
+        f"startup to first paint: hello world {hello_time * 1000:.0f} ms, yak dashboard {yak_time * 1000:.0f} ms"
+        f" -> ratio {result['time_ratio']:.2f} (target <= 2.0)"
+    )
+    print(
+        f"cpu to first paint:     hello world {hello_cpu * 1000:.0f} ms, yak dashboard {yak_cpu * 1000:.0f} ms"
+        f" -> ratio {result['cpu_ratio']:.2f} (steadier under load)"
+    )
+    print(
+        f"peak memory:            hello world {hello_rss / 1024:.1f} MiB, yak dashboard {yak_rss / 1024:.1f} MiB"
+        f" -> ratio {result['memory_ratio']:.2f} (target <= 2.0)"
+    )
     print(json.dumps(result))
     return 0
 

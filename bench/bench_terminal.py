@@ -57,8 +57,9 @@ class Terminal:
     def __init__(self, argv: list[str], env: dict[str, str]) -> None:
         self.master, slave = os.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-        self.proc = subprocess.Popen(argv, stdin=slave, stdout=slave, stderr=slave, env=env,
-                                     start_new_session=True, cwd=ROOT)
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, cwd=ROOT
+        )
         os.close(slave)
         self.output = b""
 
@@ -105,8 +106,13 @@ class Terminal:
 
 
 def env() -> dict[str, str]:
-    return {**os.environ, "TERM": "xterm-256color", "COLORTERM": "truecolor", "TEXTUAL_ANIMATIONS": "none",
-            "PYTHONPATH": str(ROOT)}
+    return {
+        **os.environ,
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "TEXTUAL_ANIMATIONS": "none",
+        "PYTHONPATH": str(ROOT),
+    }
 
 
 def yak_round(world: Path, identity: str) -> dict[str, float | None]:

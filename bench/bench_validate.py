@@ -36,22 +36,46 @@ def big_world(entries: int) -> dict[str, dict[str, Any]]:
     sectors = ("industrial", "commercial", "service")
     for i in range(2000):
         data["businesses"][f"gen-biz-{i:05d}"] = {
-            "name": f"Generated business {i}", "owner": characters[i % len(characters)],
-            "province": provinces[i % len(provinces)], "sector": sectors[i % 3], "size": 1 + i % 4,
-            "invested": 3 * (1 + i % 4), "year_counters": {}, "stock": {"Salt": i % 3}, "monopoly": None,
-            "opened": {"year": 300 + i % 12, "season": "Spring"}}
+            "name": f"Generated business {i}",
+            "owner": characters[i % len(characters)],
+            "province": provinces[i % len(provinces)],
+            "sector": sectors[i % 3],
+            "size": 1 + i % 4,
+            "invested": 3 * (1 + i % 4),
+            "year_counters": {},
+            "stock": {"Salt": i % 3},
+            "monopoly": None,
+            "opened": {"year": 300 + i % 12, "season": "Spring"},
+        }
     seasons = ("Spring", "Summer", "Autumn", "Winter")
     for seq in range(1, entries + 1):
         entry: dict[str, Any] = {
-            "id": f"e{seq:06d}", "seq": seq, "date": {"year": 300 + seq // 9000, "season": seasons[seq % 4]},
+            "id": f"e{seq:06d}",
+            "seq": seq,
+            "date": {"year": 300 + seq // 9000, "season": seasons[seq % 4]},
             "kind": ("note", "roll", "ducats", "espionage")[seq % 4],
             "text": f"Generated event {seq}: caravans, rumours and the price of salt in the market of Saltcross.",
-            "audience": AUDIENCES[seq % 4], "actor": "gm", "command": "note", "rolls": []}
+            "audience": AUDIENCES[seq % 4],
+            "actor": "gm",
+            "command": "note",
+            "rolls": [],
+        }
         if seq % 2 == 0:
-            entry["rolls"] = [{"purpose": "RtD for the harvest", "naturals": [seq % 6 + 1],
-                               "modifiers": [{"value": 1, "reason": "good weather"}], "total": seq % 6 + 2,
-                               "band": "success", "source": "seeded", "roller": "gm", "audience": "public",
-                               "blind": False, "seed": seq, "outcome": "success"}]
+            entry["rolls"] = [
+                {
+                    "purpose": "RtD for the harvest",
+                    "naturals": [seq % 6 + 1],
+                    "modifiers": [{"value": 1, "reason": "good weather"}],
+                    "total": seq % 6 + 2,
+                    "band": "success",
+                    "source": "seeded",
+                    "roller": "gm",
+                    "audience": "public",
+                    "blind": False,
+                    "seed": seq,
+                    "outcome": "success",
+                }
+            ]
         if seq % 5 == 0:
             entry["amounts"] = {"kingdoms:elbreth": 1.5, "characters:corvin": -1.5}
             entry["refs"] = {"kingdom": "elbreth", "character": "corvin"}
@@ -62,11 +86,21 @@ def big_world(entries: int) -> dict[str, dict[str, Any]]:
     meta = data["meta"]["world"]
     meta["chronicle_seq"] = entries
     kingdoms = {k: {"treasury": 10, "manpower": 5} for k in data["kingdoms"]}
-    meta["history"] = [{"date": {"year": 300 + i // 4, "season": seasons[i % 4]}, "kingdoms": kingdoms}
-                       for i in range(40)]
-    meta["undo"] = [{"command": "note", "identity": "gm", "date": {"year": 312, "season": "Spring"},
-                     "changes": {"kingdoms": {"elbreth": dict(data["kingdoms"]["elbreth"])}, "chronicle": {
-                         f"e{entries + i:06d}": None}}} for i in range(50)]
+    meta["history"] = [
+        {"date": {"year": 300 + i // 4, "season": seasons[i % 4]}, "kingdoms": kingdoms} for i in range(40)
+    ]
+    meta["undo"] = [
+        {
+            "command": "note",
+            "identity": "gm",
+            "date": {"year": 312, "season": "Spring"},
+            "changes": {
+                "kingdoms": {"elbreth": dict(data["kingdoms"]["elbreth"])},
+                "chronicle": {f"e{entries + i:06d}": None},
+            },
+        }
+        for i in range(50)
+    ]
     return data
 
 
@@ -105,9 +139,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"validate_world:  {check * 1e3:8.1f} ms, GC off {raw_check * 1e3:8.1f} ms")
     for label, value in (("ratio validate / loads", ratio), ("ratio with the GC off", raw_ratio)):
         print(f"{label}: {value:.2f}x (target <= 0.5x) {'OK' if value <= 0.5 else 'ABOVE TARGET'}")
-    print(json.dumps({"documents": documents, "megabytes": round(len(raw) / 1e6, 1),
-                      "loads_ms": round(loads * 1e3, 1), "validate_ms": round(check * 1e3, 1),
-                      "ratio": round(ratio, 2), "ratio_gc_off": round(raw_ratio, 2)}))
+    print(
+        json.dumps(
+            {
+                "documents": documents,
+                "megabytes": round(len(raw) / 1e6, 1),
+                "loads_ms": round(loads * 1e3, 1),
+                "validate_ms": round(check * 1e3, 1),
+                "ratio": round(ratio, 2),
+                "ratio_gc_off": round(raw_ratio, 2),
+            }
+        )
+    )
     return 0
 
 

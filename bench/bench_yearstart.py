@@ -48,9 +48,16 @@ def build_world_with_businesses(count: int) -> dict[str, dict[str, Any]]:
         sector = SECTORS[i % 3]
         size = 1 + i % 8
         doc: dict[str, Any] = {
-            "name": f"Generated business {i}", "owner": characters[i % len(characters)],
-            "province": provinces[i % len(provinces)], "pc": None, "sector": sector, "size": size,
-            "invested": COST[sector] * size, "monopoly": None, "stock": {}, "warehouse": {},
+            "name": f"Generated business {i}",
+            "owner": characters[i % len(characters)],
+            "province": provinces[i % len(provinces)],
+            "pc": None,
+            "sector": sector,
+            "size": size,
+            "invested": COST[sector] * size,
+            "monopoly": None,
+            "stock": {},
+            "warehouse": {},
         }
         if i % 50 == 0:
             doc["income_looted_by"] = kingdoms[i % len(kingdoms)]
@@ -64,12 +71,21 @@ def build_world_with_businesses(count: int) -> dict[str, dict[str, Any]]:
         debtor = characters[(i + 3) % len(characters)]
         kind = "credit" if i % 2 else "loan"
         world.data["ledger"][f"bench-{i:04d}"] = {
-            "kind": kind, "lender": lender, "lender_name": f"Generated business {lender}",
-            "lender_owner": world.data["businesses"][lender]["owner"], "debtor": debtor, "amount": 4,
-            "outstanding": 4, "owed_to_lender": 0, "lender_paid": 0, "bad_debt": 0,
+            "kind": kind,
+            "lender": lender,
+            "lender_name": f"Generated business {lender}",
+            "lender_owner": world.data["businesses"][lender]["owner"],
+            "debtor": debtor,
+            "amount": 4,
+            "outstanding": 4,
+            "owed_to_lender": 0,
+            "lender_paid": 0,
+            "bad_debt": 0,
             "drawn": {"year": 312, "season": "Spring"},
-            "due": {"year": 313 if i % 4 < 2 else 314, "season": "Spring"}, "status": "open",
-            "parties": [f"character:{debtor}"], "history": [],
+            "due": {"year": 313 if i % 4 < 2 else 314, "season": "Spring"},
+            "status": "open",
+            "parties": [f"character:{debtor}"],
+            "history": [],
         }
     for kingdom_id in kingdoms:
         pool = world.data["specialists"].setdefault(kingdom_id, {"kingdom": kingdom_id})
@@ -121,8 +137,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"year start (advance, Winter into Spring): median {took * 1000:.1f} ms, best {min(times) * 1000:.1f} ms")
     for name in ("business-income", "credit-loans", "production"):
         print(f"  {name}: {steps.get(name)}")
-    print(f"ratio: {ratio:.2f}x (median of {args.repeat} interleaved pairs; best runs {min(times) / min(baseline):.2f}x;"
-          f" target <= 3x)")
+    print(
+        f"ratio: {ratio:.2f}x (median of {args.repeat} interleaved pairs; best runs {min(times) / min(baseline):.2f}x;"
+        f" target <= 3x)"
+    )
     return 0
 
 

@@ -29,8 +29,12 @@ async def visit(path: Path, name: str, profile: cProfile.Profile) -> float:
 
     def ready() -> bool:
         loader = getattr(app.screen, "loader", None)
-        return (app.current_mode == name and app.screen.is_mounted
-                and not (loader is not None and loader.pending) and app.screen._seen_version >= 0)
+        return (
+            app.current_mode == name
+            and app.screen.is_mounted
+            and not (loader is not None and loader.pending)
+            and app.screen._seen_version >= 0
+        )
 
     start = time.perf_counter()
     if name == "dashboard":

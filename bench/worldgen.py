@@ -24,8 +24,17 @@ from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.demo import build_world
 
 SEASONS = ("Spring", "Summer", "Autumn", "Winter")
-GROWN_TABLES = ("kingdoms", "provinces", "pcs", "characters", "units", "businesses", "specialists",
-                "academies", "effects")
+GROWN_TABLES = (
+    "kingdoms",
+    "provinces",
+    "pcs",
+    "characters",
+    "units",
+    "businesses",
+    "specialists",
+    "academies",
+    "effects",
+)
 MAP_SPAN = (12, 10)  # columns and rows one copy of the demo map takes, with a margin
 """The demo's hexes fit in 12 x 10; copies are laid out in a square grid of such blocks."""
 
@@ -59,15 +68,32 @@ def _shift_hexes(doc: dict[str, Any], offset: tuple[int, int]) -> None:
 def _chronicle_entry(seq: int, kingdom: str, character: str, year: int) -> dict[str, Any]:
     audiences = ("public", f"kingdom:{kingdom}", "adjudicators", f"character:{character}")
     entry: dict[str, Any] = {
-        "id": f"e{seq:07d}", "seq": seq, "date": {"year": year, "season": SEASONS[seq % 4]},
+        "id": f"e{seq:07d}",
+        "seq": seq,
+        "date": {"year": year, "season": SEASONS[seq % 4]},
         "kind": ("note", "roll", "ducats", "espionage")[seq % 4],
         "text": f"Generated event {seq}: caravans, rumours and the price of salt in the markets.",
-        "audience": audiences[seq % 4], "actor": "gm", "command": "note", "rolls": []}
+        "audience": audiences[seq % 4],
+        "actor": "gm",
+        "command": "note",
+        "rolls": [],
+    }
     if seq % 2 == 0:
-        entry["rolls"] = [{"purpose": "RtD for the harvest", "naturals": [seq % 6 + 1],
-                           "modifiers": [{"value": 1, "reason": "good weather"}], "total": seq % 6 + 2,
-                           "band": "success", "source": "seeded", "roller": "gm", "audience": "public",
-                           "blind": False, "seed": seq, "outcome": "success"}]
+        entry["rolls"] = [
+            {
+                "purpose": "RtD for the harvest",
+                "naturals": [seq % 6 + 1],
+                "modifiers": [{"value": 1, "reason": "good weather"}],
+                "total": seq % 6 + 2,
+                "band": "success",
+                "source": "seeded",
+                "roller": "gm",
+                "audience": "public",
+                "blind": False,
+                "seed": seq,
+                "outcome": "success",
+            }
+        ]
     if seq % 5 == 0:
         entry["amounts"] = {f"kingdoms:{kingdom}": 1.5, f"characters:{character}": -1.5}
         entry["refs"] = {"kingdom": kingdom, "character": character}
@@ -81,7 +107,7 @@ def grow(factor: int, chronicle_per_copy: int = 100, season: str = "Winter") -> 
     data = copy.deepcopy(demo)
     for table in GROWN_TABLES:
         data[table] = {}
-    side = max(1, int(factor ** 0.5 + 0.999))
+    side = max(1, int(factor**0.5 + 0.999))
     seq = 0
     for copy_no in range(factor):
         offset = ((copy_no % side) * MAP_SPAN[0], (copy_no // side) * MAP_SPAN[1])
@@ -97,7 +123,8 @@ def grow(factor: int, chronicle_per_copy: int = 100, season: str = "Winter") -> 
         for i in range(chronicle_per_copy):
             seq += 1
             data["chronicle"][f"e{seq:07d}"] = _chronicle_entry(
-                seq, kingdoms[i % len(kingdoms)], characters[i % len(characters)], 300 + i * 12 // chronicle_per_copy)
+                seq, kingdoms[i % len(kingdoms)], characters[i % len(characters)], 300 + i * 12 // chronicle_per_copy
+            )
     meta = data["meta"]["world"]
     meta["chronicle_seq"] = seq
     meta["date"] = GameDate.of(312, season).to_dict()

@@ -72,9 +72,12 @@ def _every_journal_entry_says_what_its_write_did() -> Iterator[None]:
         written = self._decode(self.path.read_bytes())  # not through the storage: tests count its reads
         as_json = orjson.OPT_SORT_KEYS
         if orjson.dumps(applied, option=as_json) != orjson.dumps(written, option=as_json):
-            wrong = sorted(f"{table}:{doc_id}" for table in written for doc_id in
-                           set(written[table]) | set(applied.get(table, {}))
-                           if written[table].get(doc_id) != applied.get(table, {}).get(doc_id))
+            wrong = sorted(
+                f"{table}:{doc_id}"
+                for table in written
+                for doc_id in set(written[table]) | set(applied.get(table, {}))
+                if written[table].get(doc_id) != applied.get(table, {}).get(doc_id)
+            )
             raise AssertionError(f"the change journal misses what this write did: {wrong[:10]}")
 
     WorldFile._write = checked  # type: ignore[method-assign]

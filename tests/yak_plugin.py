@@ -40,14 +40,24 @@ class Table:
         """The world as saved right now."""
         return World(self.save.read())
 
-    def run(self, identity: str | Identity, command: str, /, *, dice: Sequence[int] = (),
-            **params: Any) -> CommandResult:
+    def run(
+        self, identity: str | Identity, command: str, /, *, dice: Sequence[int] = (), **params: Any
+    ) -> CommandResult:
         """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params`."""
         who = identity if isinstance(identity, Identity) else Identity.parse(identity)
         return run_command(self.save, who, command, params, ScriptedDice(list(dice)))
 
-    def refused(self, identity: str | Identity, command: str, /, *, field: str, text: str = "",
-                dice: Sequence[int] = (), **params: Any) -> CommandError:
+    def refused(
+        self,
+        identity: str | Identity,
+        command: str,
+        /,
+        *,
+        field: str,
+        text: str = "",
+        dice: Sequence[int] = (),
+        **params: Any,
+    ) -> CommandError:
         """The command is refused on `field` (its reason holding `text`) and the file is unchanged."""
         before = self.path.read_bytes()
         with pytest.raises(CommandError) as caught:
@@ -106,14 +116,19 @@ def write_journal(save: WorldFile, entries: list[dict[str, Any]], *, key: bytes 
     save.journal.write_bytes(b"".join(storage._journal_line(key, orjson.dumps(entry)) for entry in entries))
 
 
-def signed_vouch(save: WorldFile, digest: str, *, key: bytes | None = None,
-                 altered: Mapping[str, Any] | None = None) -> bytes:
+def signed_vouch(
+    save: WorldFile, digest: str, *, key: bytes | None = None, altered: Mapping[str, Any] | None = None
+) -> bytes:
     """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
     default the campaign's own key, as a yak writer signs it; then its `altered` fields changed."""
     if key is None:
         key = storage.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
     rules = storage._vouched_rules()
-    vouch = {"sha256": digest, "schema_version": storage.SCHEMA_VERSION, "rules": rules,
-             "hmac": storage._vouch_mac(key, digest, storage.SCHEMA_VERSION, rules)}
+    vouch = {
+        "sha256": digest,
+        "schema_version": storage.SCHEMA_VERSION,
+        "rules": rules,
+        "hmac": storage._vouch_mac(key, digest, storage.SCHEMA_VERSION, rules),
+    }
     return orjson.dumps({**vouch, **(altered or {})})

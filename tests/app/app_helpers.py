@@ -63,21 +63,51 @@ def populate(path: Path | str) -> WorldFile:
     run_command(save, GM, "note", {"text": ADJUDICATORS_NOTE, "audience": "adjudicators"})
     with save.transaction() as data:
         world = World(data)
-        record = RollRecord(purpose="Nyx scouts Varosgate", naturals=[5], modifiers=[Modifier(2, BLIND_MODIFIER)],
-                            total=7, band=BLIND_BAND, source="scripted", roller="gm", audience="character:nyx",
-                            blind=True, outcome=BLIND_OUTCOME)
-        append_entry(world, "Nyx's scouting of Varosgate is done.", kind="roll", audience="character:nyx",
-                     actor="gm", command="roll", rolls=[record], secret=GM_NOTE, adjudicator="gm")
-    run_command(save, NYX, "order-file", {"command": "roll", "params": '{"reason": "Slip past the March Patrol"}',
-                                          "note": "at night"})
+        record = RollRecord(
+            purpose="Nyx scouts Varosgate",
+            naturals=[5],
+            modifiers=[Modifier(2, BLIND_MODIFIER)],
+            total=7,
+            band=BLIND_BAND,
+            source="scripted",
+            roller="gm",
+            audience="character:nyx",
+            blind=True,
+            outcome=BLIND_OUTCOME,
+        )
+        append_entry(
+            world,
+            "Nyx's scouting of Varosgate is done.",
+            kind="roll",
+            audience="character:nyx",
+            actor="gm",
+            command="roll",
+            rolls=[record],
+            secret=GM_NOTE,
+            adjudicator="gm",
+        )
+    run_command(
+        save,
+        NYX,
+        "order-file",
+        {"command": "roll", "params": '{"reason": "Slip past the March Patrol"}', "note": "at night"},
+    )
     return save
 
 
 def screen_text(app: YakApp) -> str:
     """Exactly what the terminal shows now (every screen layer), as plain text."""
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system="truecolor",
-                      record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system="truecolor",
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()
 
@@ -144,8 +174,12 @@ def _pending_timers(app: YakApp) -> list[Timer]:
     nodes: list[Any] = [app]
     for screen in app.screen_stack:
         nodes.extend(screen.walk_children(with_self=True))
-    return [timer for node in nodes for timer in list(node._timers)
-            if timer._repeat is not None and timer._task is not None and not timer._task.done()]
+    return [
+        timer
+        for node in nodes
+        for timer in list(node._timers)
+        if timer._repeat is not None and timer._task is not None and not timer._task.done()
+    ]
 
 
 def busy(app: Any) -> str:

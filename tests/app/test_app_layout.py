@@ -32,8 +32,11 @@ def _screen_classes(area: Path) -> set[str]:
     names: set[str] = set()
     for source in area.glob("*.py"):
         module = importlib.import_module(f"yak_tui.app.areas.{area.name}.{source.stem}")
-        names |= {name for name, value in vars(module).items()
-                  if isinstance(value, type) and issubclass(value, Screen) and value.__module__ == module.__name__}
+        names |= {
+            name
+            for name, value in vars(module).items()
+            if isinstance(value, type) and issubclass(value, Screen) and value.__module__ == module.__name__
+        }
     return names
 
 
@@ -43,5 +46,9 @@ def test_every_selector_of_an_area_stylesheet_starts_with_one_of_its_screens(she
     text = re.sub(r"/\*.*?\*/", "", sheet.read_text(), flags=re.S)
     selectors = [s.strip() for rule in re.findall(r"(?m)^([^\s}][^{]*)\{", text) for s in rule.split(",")]
     assert selectors
-    stray = [s for s in selectors if re.match(r"[A-Za-z_]\w*", s) is None or re.match(r"[A-Za-z_]\w*", s).group() not in owners]
+    stray = [
+        s
+        for s in selectors
+        if re.match(r"[A-Za-z_]\w*", s) is None or re.match(r"[A-Za-z_]\w*", s).group() not in owners
+    ]
     assert stray == [], f"{sheet.name}: not scoped to {sorted(owners)}"

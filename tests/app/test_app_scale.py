@@ -23,8 +23,9 @@ from yak_tui.store.storage import WorldFile
 SCREENS = {name: key for name, (_, _, key, _) in SCREEN_TABLE.items()}
 
 
-async def test_every_screen_builds_its_read_model_off_the_event_loop(save_path: Path,
-                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_every_screen_builds_its_read_model_off_the_event_loop(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     built: dict[str, str] = {}
     original = YakScreen._build
 
@@ -34,6 +35,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(save_path: 
 
     monkeypatch.setattr(YakScreen, "_build", recording)
     from yak_tui.app.areas.court import chronicle
+
     original_filtered = chronicle.ChronicleScreen._build_filtered
 
     def recording_filtered(self: Any, world: World, identity: Any, filters: Any) -> Any:
@@ -42,6 +44,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(save_path: 
 
     monkeypatch.setattr(chronicle.ChronicleScreen, "_build_filtered", recording_filtered)
     from yak_tui.app.areas.espionage import screen as espionage
+
     original_board = espionage.EspionageScreen._build_board
 
     def recording_board(self: Any, *args: Any) -> Any:
@@ -50,6 +53,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(save_path: 
 
     monkeypatch.setattr(espionage.EspionageScreen, "_build_board", recording_board)
     from yak_tui.app.areas.warfare import screen as warfare
+
     original_sieges = warfare.SiegesScreen._build_sieges
 
     def recording_sieges(self: Any, *args: Any) -> Any:
@@ -103,7 +107,8 @@ async def test_the_chronicle_pages_its_entries_and_says_how_many(save_path: Path
 
 
 async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_own(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reads: list[int] = []
     original = WorldFile.read
 
@@ -135,8 +140,9 @@ async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_
         assert len(reads) == 1
 
 
-async def test_apps_of_one_process_on_one_save_share_each_read(save_path: Path,
-                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_apps_of_one_process_on_one_save_share_each_read(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reads: list[int] = []
     original = WorldFile.read
 
@@ -171,10 +177,15 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
 
     opened: list[Any] = []
 
-    def opening(path: Any, identity: Any, animations: bool = True, world: World | None = None,
-                stamp: Any = None, gm_pin: str | None = None) -> int:
-        opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp,
-                                      gm_pin=gm_pin))
+    def opening(
+        path: Any,
+        identity: Any,
+        animations: bool = True,
+        world: World | None = None,
+        stamp: Any = None,
+        gm_pin: str | None = None,
+    ) -> int:
+        opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp, gm_pin=gm_pin))
         return 0
 
     monkeypatch.setattr(WorldFile, "read", counting)

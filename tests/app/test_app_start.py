@@ -28,7 +28,9 @@ def _dashboard_painted(app: object) -> bool:
     return isinstance(screen, DashboardScreen) and screen.view is not None and not screen.loader.pending
 
 
-async def test_the_start_reparses_the_stylesheets_at_most_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_start_reparses_the_stylesheets_at_most_once(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reparsed: list[int] = []
     original = Stylesheet.reparse
 
@@ -51,8 +53,9 @@ async def test_the_start_reparses_the_stylesheets_at_most_once(save_path: Path, 
 
 
 @pytest.mark.parametrize(("wanted", "theme"), [("dark", YAK_DARK), ("light", YAK_LIGHT)])
-async def test_the_start_paints_the_theme_it_chose(save_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   wanted: str, theme: Theme) -> None:
+async def test_the_start_paints_the_theme_it_chose(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, wanted: str, theme: Theme
+) -> None:
     monkeypatch.setenv("YAK_THEME", wanted)
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -82,8 +85,11 @@ async def test_the_treasury_text_before_the_plot_is_a_screenful(save_path: Path)
         await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
         plot = app.screen.query_one(TreasuryPlot)
         plot.ready = False  # as before plotext is in
-        plot.set_series(tuple(Series(f"k{i}", f"Realm {i}", "#D8A441", ("Spring 300",), (float(i),))
-                              for i in range(TEXT_LINES + 25)))
+        plot.set_series(
+            tuple(
+                Series(f"k{i}", f"Realm {i}", "#D8A441", ("Spring 300",), (float(i),)) for i in range(TEXT_LINES + 25)
+            )
+        )
         lines = str(plot.query_one("#plot-text", Static).render()).splitlines()
         assert len(lines) == TEXT_LINES + 1
         assert lines[0] == "Realm 0: 0" and lines[TEXT_LINES - 1] == f"Realm {TEXT_LINES - 1}: {TEXT_LINES - 1}"
@@ -92,7 +98,9 @@ async def test_the_treasury_text_before_the_plot_is_a_screenful(save_path: Path)
         assert str(plot.query_one("#plot-text", Static).render()).splitlines()[-1] == "Realm 2: 1"
 
 
-async def test_the_kingdoms_panel_makes_only_the_rows_it_draws(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_kingdoms_panel_makes_only_the_rows_it_draws(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """At 1000x the dashboard made the cells of all 3,000 kingdoms to draw the first 50."""
     from yak_tui.app.areas.court import panels
     from yak_tui.app.kit.rowtable import RowTable

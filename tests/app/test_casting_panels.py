@@ -13,8 +13,14 @@ from yak_tui.app.areas.magic.screen import CastingScreen
 from yak_tui.areas.magic import cast_setup, stage_odds_rows
 from yak_tui.kernel.identity import GM
 
-VALUES = {"caster": "maelis", "source": "ley-line", "power_modifier": 0, "control_modifier": 0,
-          "resolution_modifier": 0, "reason": ""}
+VALUES = {
+    "caster": "maelis",
+    "source": "ley-line",
+    "power_modifier": 0,
+    "control_modifier": 0,
+    "resolution_modifier": 0,
+    "reason": "",
+}
 
 
 def text_of(screen: CastingScreen, selector: str) -> str:

@@ -28,15 +28,21 @@ async def open_casting(app: Any, pilot: Any, by_hand: bool = False) -> CastingSc
     screen: CastingScreen = app.screen
     await pilot.press("tab", *"Ley Line", "tab", *"ward the bridge")  # the mage is preset: he is the only one
     screen.query_one("#cast-by-hand", Switch).value = by_hand
-    await wait_for(pilot, lambda: screen.setup is not None and screen.setup.caster == "maelis"
-                   and screen.problem is None, what="a castable spell")
+    await wait_for(
+        pilot,
+        lambda: screen.setup is not None and screen.setup.caster == "maelis" and screen.problem is None,
+        what="a castable spell",
+    )
     return screen
 
 
 def odds_text(stage: str, known: list[int], save: Path) -> list[str]:
     """The exact odds the world layer gives before this stage, as the screen prints them."""
-    odds = stage_odds(world_of(save), {**PARAMS, "power_modifier": 0, "control_modifier": 0,
-                                       "resolution_modifier": 0, "reason": ""}, known)
+    odds = stage_odds(
+        world_of(save),
+        {**PARAMS, "power_modifier": 0, "control_modifier": 0, "resolution_modifier": 0, "reason": ""},
+        known,
+    )
     return [f"{band}" for band in odds] + [f"{p * 100:5.1f}%" for p in odds.values()]
 
 
@@ -53,8 +59,11 @@ async def test_dice_by_hand_stage_by_stage_with_odds_given_the_dice_before(save_
         await pilot.press("6", "enter")
         await wait_for(pilot, lambda: app.focused is screen.query_one("#die-control", Input), what="the Control die")
         # The die's line is painted on the frame after the focus moved: wait for what is on screen.
-        await wait_for(pilot, lambda: "rolled 6" in screen_text(app) and "overwhelming" in screen_text(app),
-                       what="the Power die's result on screen")
+        await wait_for(
+            pilot,
+            lambda: "rolled 6" in screen_text(app) and "overwhelming" in screen_text(app),
+            what="the Power die's result on screen",
+        )
         control = str(screen.query_one("#odds-control").render())
         assert all(part in control for part in odds_text("control", [6], save_path))
         assert screen.query_one("#stage-control").border_subtitle == "odds given Power 6"
@@ -83,8 +92,7 @@ async def test_dice_by_hand_stage_by_stage_with_odds_given_the_dice_before(save_
         await pilot.press(*"The bridge groans", "enter")
         await wait_for(pilot, lambda: not world_of(save_path).get("chronicle", pending[0]["id"])["pending"])
         await pilot.press("escape")
-        await wait_for(pilot, lambda: "1 consequence for the GM to describe" in flat(screen_text(app)),
-                       what="one left")
+        await wait_for(pilot, lambda: "1 consequence for the GM to describe" in flat(screen_text(app)), what="one left")
 
 
 async def test_a_failed_power_ends_the_spell_after_one_die(save_path: Path) -> None:
@@ -119,8 +127,13 @@ async def test_the_apps_dice_reveal_each_stage_and_the_carry_is_spent(save_path:
         carry = world_of(save_path).get("characters", "maelis")["power_carry"]
         assert carry.get("ley-line", 0) == {"bonded": 1, "oversealed": -1}.get(spell["rolls"][-1]["band"], 0)
         await pilot.press("ctrl+n")  # a new casting reads the new carry
-        await wait_for(pilot, lambda: screen.phase == "setup" and screen.setup is not None
-                       and screen.setup.carry == carry.get("ley-line", 0), what="the carry read again")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.phase == "setup" and screen.setup is not None and screen.setup.carry == carry.get("ley-line", 0)
+            ),
+            what="the carry read again",
+        )
 
 
 async def test_a_player_files_his_casting_as_an_order(save_path: Path) -> None:

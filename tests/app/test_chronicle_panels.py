@@ -32,7 +32,9 @@ async def test_the_entries_panel_draws_the_view_it_is_shown_not_the_screens(busy
         assert panel.border_title == f"Chronicle · 2 of {view.total} entries"
         assert panel.highlighted() == newest
         assert "1 selected" in str(panel.query_one("#chronicle-status").render())
-        assert "●" in str(listing.get_option_at_index(1).prompt) and "●" not in str(listing.get_option_at_index(0).prompt)
+        assert "●" in str(listing.get_option_at_index(1).prompt) and "●" not in str(
+            listing.get_option_at_index(0).prompt
+        )
 
         panel.mark(newest, True)
         assert "●" in str(listing.get_option_at_index(0).prompt) and panel.highlighted() == older

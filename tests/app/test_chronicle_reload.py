@@ -77,15 +77,17 @@ async def test_a_players_page_after_an_outside_write_holds_only_what_he_may_read
         assert lines[1:] == before
 
 
-async def test_the_gm_handing_the_keyboard_to_a_player_redraws_the_page_without_the_gms_notes(
-        busy_save: Path) -> None:
+async def test_the_gm_handing_the_keyboard_to_a_player_redraws_the_page_without_the_gms_notes(busy_save: Path) -> None:
     app = make_app(busy_save, poll_interval=0.05)
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await _open(app, pilot)
         assert GM_NOTE in "\n".join(_lines(app))
         app.switch_identity("player:nyx")
-        await wait_for(pilot, lambda: not screen.loader.pending and VAROS_PRIVATE not in "\n".join(_lines(app)),
-                       what="the player's page")
+        await wait_for(
+            pilot,
+            lambda: not screen.loader.pending and VAROS_PRIVATE not in "\n".join(_lines(app)),
+            what="the player's page",
+        )
         await settle(pilot)
         text = "\n".join(_lines(app))
         assert GM_NOTE not in text and VAROS_PRIVATE not in text

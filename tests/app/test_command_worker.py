@@ -118,6 +118,7 @@ async def test_a_cancelled_job_delivers_nothing() -> None:
 async def test_a_job_that_raises_leaves_nothing_pending() -> None:
     app = Board()
     async with app.run_test() as pilot:
+
         def broken() -> str:
             raise ValueError("a bug in the job")
 

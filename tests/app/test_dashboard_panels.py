@@ -34,8 +34,14 @@ async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens
         full = dashboard_view(app.world, GM)
         assert full.queue and full.chronicle
         # A quieter season than the screen's: one kingdom, no orders, no chronicle, no history.
-        view = full._replace(date="Spring 1999", kingdoms=full.kingdoms[:1], queue=(), chronicle=(), history=(),
-                             due=(DueItem("treasury", "Something urgent", urgent=True),))
+        view = full._replace(
+            date="Spring 1999",
+            kingdoms=full.kingdoms[:1],
+            queue=(),
+            chronicle=(),
+            history=(),
+            due=(DueItem("treasury", "Something urgent", urgent=True),),
+        )
 
         queue.show(view)
         assert queue.border_title == "Order queue" and queue.border_subtitle == ""
@@ -51,8 +57,11 @@ async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens
         assert season.border_subtitle == "Spring 1999"
         latest = screen.query_one(LatestPanel)
         latest.show(view)
-        await wait_for(pilot, lambda: "Something urgent" in widget_text(app)
-                       and "The chronicle is empty." in widget_text(app), what="the due item and the empty chronicle")
+        await wait_for(
+            pilot,
+            lambda: "Something urgent" in widget_text(app) and "The chronicle is empty." in widget_text(app),
+            what="the due item and the empty chronicle",
+        )
         # The GM holds nothing and files no orders: those panels hide for him.
         for panel in (screen.query_one(HoldingsPanel), screen.query_one(MyOrdersPanel)):
             panel.show(view)

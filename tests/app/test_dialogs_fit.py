@@ -91,8 +91,11 @@ async def test_a_long_command_help_is_shown_whole_at_80x24(save_path: Path) -> N
     app = make_app(save_path)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        app.open_command("produce", intro="An intro line long enough to push the command's own help onto the rows "
-                                          "that a three-row limit used to cut off, as a rule screen's intro does.")
+        app.open_command(
+            "produce",
+            intro="An intro line long enough to push the command's own help onto the rows "
+            "that a three-row limit used to cut off, as a rule screen's intro does.",
+        )
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the command dialog")
         await settle(pilot)
         shown = " ".join(screen_text(app).replace("│", " ").split())

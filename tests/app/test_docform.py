@@ -34,8 +34,10 @@ def test_only_changed_fields_are_set_and_an_emptied_one_is_cleared(save_path: Pa
     before = document_texts("kingdoms", world.get("kingdoms", "elbreth"))
     after = {**before, "treasury": "50", "faith": ""}
     params = set_params("kingdoms", "elbreth", before, after)
-    assert params == [{"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "50"},
-                      {"table": "kingdoms", "id": "elbreth", "field": "faith", "clear": "true"}]
+    assert params == [
+        {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "50"},
+        {"table": "kingdoms", "id": "elbreth", "field": "faith", "clear": "true"},
+    ]
     for one in params:
         assert check_command(world, GM, "gm-set", one) is None
         run_command(WorldFile(save_path), GM, "gm-set", one)
@@ -44,14 +46,31 @@ def test_only_changed_fields_are_set_and_an_emptied_one_is_cleared(save_path: Pa
 
 
 def test_a_new_document_from_the_form_and_its_problems(save_path: Path) -> None:
-    texts = {"name": "Kingdom of Norland", "treasury": "40", "manpower": "3", "influence": "0",
-             "business_tax": "10", "player": "false", "goods": '{"Grain": 2}'}
+    texts = {
+        "name": "Kingdom of Norland",
+        "treasury": "40",
+        "manpower": "3",
+        "influence": "0",
+        "business_tax": "10",
+        "player": "false",
+        "goods": '{"Grain": 2}',
+    }
     doc, problem = new_document("kingdoms", texts)
     assert problem is None
-    assert doc == {"name": "Kingdom of Norland", "ruler": None, "capital": None, "treasury": 40, "manpower": 3,
-                   "influence": 0, "business_tax": 10, "player": False, "goods": {"Grain": 2}}
-    run_command(WorldFile(save_path), GM, "gm-add", {"table": "kingdoms", "id": "norland",
-                                                      "fields": orjson.dumps(doc).decode()})
+    assert doc == {
+        "name": "Kingdom of Norland",
+        "ruler": None,
+        "capital": None,
+        "treasury": 40,
+        "manpower": 3,
+        "influence": 0,
+        "business_tax": 10,
+        "player": False,
+        "goods": {"Grain": 2},
+    }
+    run_command(
+        WorldFile(save_path), GM, "gm-add", {"table": "kingdoms", "id": "norland", "fields": orjson.dumps(doc).decode()}
+    )
     assert world_of(save_path).get("kingdoms", "norland")["goods"] == {"Grain": 2}
     _, problem = new_document("kingdoms", {**texts, "goods": "Grain: 2"})
     assert problem is not None and problem.field == "goods"

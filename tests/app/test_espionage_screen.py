@@ -60,8 +60,11 @@ async def highlight(pilot: Pilot[Any], screen: EspionageScreen, slug: str) -> No
     table = screen.query_one("#missions-table", YakTable)
     table.focus()
     table.move_cursor(row=table.get_row_index(slug))
-    await wait_for(pilot, lambda: screen._mission_line().slug == slug,  # type: ignore[union-attr]
-                   what=f"{slug} highlighted")
+    await wait_for(
+        pilot,
+        lambda: screen._mission_line().slug == slug,  # type: ignore[union-attr]
+        what=f"{slug} highlighted",
+    )
     await settle(pilot)  # the mission's panel has followed the cursor
 
 
@@ -180,8 +183,11 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
         assert names == {"field-province", "field-bandits"}
         world = world_of(save_path)
         varos = {pid for pid, p in world.all("provinces") if p.get("kingdom") == "varos"}
-        assert {value for _, value in province._options if value is not Select.NULL} == varos == {
-            "varos-march", "amber-coast"}
+        assert (
+            {value for _, value in province._options if value is not Select.NULL}
+            == varos
+            == {"varos-march", "amber-coast"}
+        )
         assert dialog.query_one("#submit").disabled  # no province yet
         province.value = "varos-march"
         dialog.query_one("#param-bandits", Input).value = "2"
@@ -190,8 +196,11 @@ async def test_the_form_asks_only_what_the_mission_needs_and_says_why_it_refuses
         # A mission whose prerequisite only his King may know of (RULINGS §1) is not refused: the form
         # says who knows, and that it fails at resolution if the kingdom lacks it.
         dialog.query_one("#spy-mission", Select).value = "embezzlement"
-        await wait_for(pilot, lambda: "against the target: only your King knows." in screen_text(app),
-                       what="the prerequisite he cannot know")
+        await wait_for(
+            pilot,
+            lambda: "against the target: only your King knows." in screen_text(app),
+            what="the prerequisite he cannot know",
+        )
         assert "✗ missing" not in screen_text(app) and "✓ held" not in screen_text(app)
         dialog.query_one("#spy-mission", Select).value = "fund-bandits"
         (await query_ready(pilot, dialog, "#param-province", Select)).value = "varos-march"
@@ -208,16 +217,24 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await open_board(app, pilot)
         inbox = screen.query_one("#inbox-table", YakTable)
-        await wait_for(pilot, lambda: inbox.has_focus and keys(screen, "#inbox-table") == {order_id}
-                       and NOTE in widget_text(app), what="the inbox with Corvin's order, focused")
+        await wait_for(
+            pilot,
+            lambda: inbox.has_focus and keys(screen, "#inbox-table") == {order_id} and NOTE in widget_text(app),
+            what="the inbox with Corvin's order, focused",
+        )
         assert cells(screen, "#inbox-table", order_id)[0:3] == ["Corvin Hale", "Infiltrate Treasury", "Varos"]
         await pilot.press("x")
         await wait_for(pilot, lambda: on_top(app, SpyDiceScreen), what="the resolve dialog")
         dialog: SpyDiceScreen = app.screen  # type: ignore[assignment]
         # The adjudicator sees every modifier and the exact odds before rolling.
-        await wait_for(pilot, lambda: "33.3%" in screen_text(app)
-                       and "nation-wide counter-spy -1, spy ring infiltrated by target -1" in screen_text(app),
-                       what="the odds and every modifier")
+        await wait_for(
+            pilot,
+            lambda: (
+                "33.3%" in screen_text(app)
+                and "nation-wide counter-spy -1, spy ring infiltrated by target -1" in screen_text(app)
+            ),
+            what="the odds and every modifier",
+        )
         dialog.query_one("#param-gm_modifier", Input).value = "1"
         dialog.query_one("#param-gm_reason", Input).value = RAIN
         await wait_for(pilot, lambda: "50.0%" in screen_text(app), what="odds with the GM's modifier")
@@ -229,8 +246,11 @@ async def test_gm_resolves_an_order_blind_from_the_inbox_with_the_dice(save_path
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
         tray = dialog.query_one(DiceTray)
         assert [r.naturals for r in tray.rolls] == [(5,), (4,)]
-        await wait_for(pilot, lambda: all(part in screen_text(app) for part in ("rolled 5", "rolled 4", RAIN[:20])),
-                       what="the rolls and the GM's secret on screen")  # the GM sees it all
+        await wait_for(
+            pilot,
+            lambda: all(part in screen_text(app) for part in ("rolled 5", "rolled 4", RAIN[:20])),
+            what="the rolls and the GM's secret on screen",
+        )  # the GM sees it all
         world = world_of(save_path)
         order = world.get("orders", order_id)
         assert order["status"] == "resolved" and "success" in order["outcome"]
@@ -269,8 +289,9 @@ async def test_gm_rejects_and_a_player_withdraws(save_path: Path) -> None:
         await pilot.press("w")
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the withdraw dialog")
         dialog = app.screen
-        await wait_for(pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled,
-                       what="run enabled")
+        await wait_for(
+            pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled, what="run enabled"
+        )
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("orders", second)["status"] == "withdrawn")
 
@@ -307,8 +328,9 @@ async def test_a_king_stations_a_counter_spy(save_path: Path) -> None:
         await pilot.press("k")
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the counter-spy dialog")
         dialog = app.screen
-        await wait_for(pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled,
-                       what="run enabled")
+        await wait_for(
+            pilot, lambda: dialog.is_mounted and not dialog.query_one("#run", Button).disabled, what="run enabled"
+        )
         assert not dialog.query("#param-kingdom")  # his own kingdom, not a choice
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: world_of(save_path).get("specialists", "elbreth")["counter_spies"]["nation"] == 1)
@@ -336,14 +358,23 @@ async def test_the_board_follows_another_process_and_the_identity(save_path: Pat
 
 
 def resolve_blind(path: Path, order_id: str, dice: list[int]) -> None:
-    run_command(WorldFile(path), GM, "spy-resolve", {"order": order_id, "gm_modifier": 1, "gm_reason": RAIN},
-                ScriptedDice(dice))
+    run_command(
+        WorldFile(path), GM, "spy-resolve", {"order": order_id, "gm_modifier": 1, "gm_reason": RAIN}, ScriptedDice(dice)
+    )
 
 
 # What only the adjudicator may see: the GM's reason, the modifiers, naturals ("rolled"), band names,
 # and whether the target detected it (the GM's "Seen" column).
-SECRETS = (RAIN, "nation-wide counter-spy -1", "spy ring infiltrated", "rolled", "captured-silent", "succeeds",
-           "det.", "Seen")
+SECRETS = (
+    RAIN,
+    "nation-wide counter-spy -1",
+    "spy ring infiltrated",
+    "rolled",
+    "captured-silent",
+    "succeeds",
+    "det.",
+    "Seen",
+)
 
 
 async def test_the_sponsor_sees_only_the_outcome(save_path: Path) -> None:
@@ -355,15 +386,19 @@ async def test_the_sponsor_sees_only_the_outcome(save_path: Path) -> None:
         screen = await open_board(app, pilot)
         table = screen.query_one("#my-orders-table", YakTable)
         table.focus()
-        await wait_for(pilot, lambda: cells(screen, "#my-orders-table", order_id)[2:] == ["resolved", "success"],
-                       what="the resolved order")
+        await wait_for(
+            pilot,
+            lambda: cells(screen, "#my-orders-table", order_id)[2:] == ["resolved", "success"],
+            what="the resolved order",
+        )
         text = widget_text(app) + screen_text(app)
         assert outcome in widget_text(app).replace("\n", " ")
         for secret in SECRETS:
             assert secret not in text, secret
         # He holds the infiltration now (his side's view: no word of what the target knows).
         assert [cells(screen, "#infiltrations-table", k) for k in keys(screen, "#infiltrations-table")] == [
-            ["→ Varos", "Treasury", "Spring 312"]]
+            ["→ Varos", "Treasury", "Spring 312"]
+        ]
 
 
 async def test_another_kingdom_learns_only_what_detection_revealed(save_path: Path) -> None:
@@ -383,8 +418,9 @@ async def test_another_kingdom_learns_only_what_detection_revealed(save_path: Pa
     app = make_app(save_path, "king:varos")  # the target's King: an infiltration by someone unknown
     async with app.run_test(size=(140, 45)) as pilot:
         screen = await open_board(app, pilot)
-        suffered = [cells(screen, "#infiltrations-table", k) for k in keys(screen, "#infiltrations-table")
-                    if k.startswith("fx")]
+        suffered = [
+            cells(screen, "#infiltrations-table", k) for k in keys(screen, "#infiltrations-table") if k.startswith("fx")
+        ]
         assert suffered == [["← unknown", "Treasury", "Spring 312"]]
         text = widget_text(app)
         for secret in (order_id, NOTE, "Corvin", RAIN, "rolled"):
@@ -392,9 +428,13 @@ async def test_another_kingdom_learns_only_what_detection_revealed(save_path: Pa
 
 
 async def test_gm_plays_out_a_pending_assassination_attempt(save_path: Path) -> None:
-    run_command(WorldFile(save_path), GM, "spy-mission", {"sponsor": "elbreth", "target": "varos",
-                                                          "mission": "assassinate-private-citizen",
-                                                          "character": "lysa"}, ScriptedDice([6]))
+    run_command(
+        WorldFile(save_path),
+        GM,
+        "spy-mission",
+        {"sponsor": "elbreth", "target": "varos", "mission": "assassinate-private-citizen", "character": "lysa"},
+        ScriptedDice([6]),
+    )
     [(attempt_id, attempt)] = list(world_of(save_path).where("effects", kind="assassination-attempt"))
     assert attempt["status"] == "pending"
     app = make_app(save_path)

@@ -56,15 +56,17 @@ def _record_calls(monkeypatch: pytest.MonkeyPatch, screen: type, method: str) ->
     return calls
 
 
-async def test_the_market_draws_the_first_detail_with_the_board(save_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_market_draws_the_first_detail_with_the_board(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     workers = _record_calls(monkeypatch, MarketScreen, "_compute_detail")
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("b")
-        await wait_for(pilot, lambda: isinstance(app.screen, MarketScreen) and app.screen.board is not None,
-                       what="the market")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, MarketScreen) and app.screen.board is not None, what="the market"
+        )
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, MarketScreen)
@@ -80,8 +82,9 @@ async def test_the_market_draws_the_first_detail_with_the_board(save_path: Path,
             assert workers == [screen.business]
 
 
-async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(save_path: Path,
-                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     threads: list[str] = []
     for name in ("_extent", "_by_row"):
         original = getattr(hexmap, name)
@@ -97,15 +100,23 @@ async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(save_path: 
         main = threading.current_thread().name
         await settle(pilot)
         await pilot.press("m")
-        await wait_for(pilot, lambda: app.current_mode == "map" and app.screen._seen_version >= 0
-                       and app.screen.query_one(hexmap.HexMap).view is not None, what="the map")
+        await wait_for(
+            pilot,
+            lambda: (
+                app.current_mode == "map"
+                and app.screen._seen_version >= 0
+                and app.screen.query_one(hexmap.HexMap).view is not None
+            ),
+            what="the map",
+        )
         await settle(pilot)
     assert len(threads) >= 2
     assert main not in threads, threads
 
 
-async def test_the_sieges_weigh_the_first_place_with_the_monitor(save_path: Path,
-                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_sieges_weigh_the_first_place_with_the_monitor(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from yak_tui.app.areas.warfare.screen import SiegesScreen
 
     workers = _record_calls(monkeypatch, SiegesScreen, "_verdicts")
@@ -113,8 +124,9 @@ async def test_the_sieges_weigh_the_first_place_with_the_monitor(save_path: Path
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, SiegesScreen) and app.screen.monitor is not None,
-                       what="the sieges")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, SiegesScreen) and app.screen.monitor is not None, what="the sieges"
+        )
         await settle(pilot)
         screen = app.screen
         assert isinstance(screen, SiegesScreen)

@@ -85,8 +85,7 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
     app = make_app(save_path, "player:corvin")
     async with app.run_test(size=(120, 45)) as pilot:
         await pilot.press("e")
-        await wait_for(pilot, lambda: on_top(app, EspionageScreen) and app.screen.view is not None,
-                       what="the board")
+        await wait_for(pilot, lambda: on_top(app, EspionageScreen) and app.screen.view is not None, what="the board")
         built: list[ParamForm] = []
         original = SpyOrderScreen._show_fields
 
@@ -99,8 +98,11 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
             app.push_screen(SpyOrderScreen("elbreth", "kesh", "establish-smuggling-ring"))
             await wait_for(pilot, lambda: on_top(app, SpyOrderScreen), what="the order form")
             dialog = app.screen
-            await wait_for(pilot, lambda: dialog.focused is dialog.query_one("#param-province", Select),
-                           what="the province focused")
+            await wait_for(
+                pilot,
+                lambda: dialog.focused is dialog.query_one("#param-province", Select),
+                what="the province focused",
+            )
             province = dialog.query_one("#param-province", Select)
             await settle(pilot)  # every message the mount queued has run
             assert len(built) == 1 and built[0].is_attached
@@ -111,4 +113,3 @@ async def test_the_spy_order_form_is_built_once_and_its_first_field_keeps_the_fo
         await wait_for(pilot, lambda: not isinstance(app.screen, SpyOrderScreen), what="the dialog closed")
         await pilot.press("q")
         await wait_for(pilot, lambda: app._exit, what="q quits")
-

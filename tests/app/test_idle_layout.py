@@ -51,13 +51,15 @@ async def settle(pilot: Pilot[Any], layouts: LayoutCounter, what: str) -> None:
 
 @pytest.mark.parametrize("size", [(10, 5), (20, 8), (40, 12), (5, 3)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("who", ["gm", "player:corvin", "king:elbreth"])
-async def test_every_screen_goes_quiet_in_a_small_terminal(save_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                           who: str, size: tuple[int, int]) -> None:
+async def test_every_screen_goes_quiet_in_a_small_terminal(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, who: str, size: tuple[int, int]
+) -> None:
     layouts = LayoutCounter(monkeypatch)
     app = make_app(save_path, who)
     async with app.run_test(size=size) as pilot:
         for mode in SCREENS:
             app.switch_mode(mode)
-            await wait_for(pilot, lambda mode=mode: app.current_mode == mode and app.screen.is_mounted,
-                           what=f"the {mode} screen")
+            await wait_for(
+                pilot, lambda mode=mode: app.current_mode == mode and app.screen.is_mounted, what=f"the {mode} screen"
+            )
             await settle(pilot, layouts, f"{who} {mode} at {size[0]}x{size[1]}")

@@ -27,8 +27,9 @@ def orders_save(busy_save: Path) -> Path:
     """`populate`'s two seasons plus Corvin's orders: an infiltration resolved (he holds it), a
     mission waiting, and a business expansion carried out (a long outcome)."""
     save = add_spy_orders(busy_save)
-    expand = run_command(save, CORVIN, "order-file", {"command": "business-expand",
-                                                      "params": '{"business": "hale-bank", "sizes": 1}'}).data["order"]
+    expand = run_command(
+        save, CORVIN, "order-file", {"command": "business-expand", "params": '{"business": "hale-bank", "sizes": 1}'}
+    ).data["order"]
     run_command(save, GM, "order-resolve", {"order": expand}, ScriptedDice([6, 6, 6]))
     return busy_save
 
@@ -39,6 +40,7 @@ async def _dashboard(pilot, app) -> None:  # type: ignore[no-untyped-def]
 
 
 # -- 1. narrow columns --------------------------------------------------------------------------------
+
 
 async def test_ruler_column_reads_a_name_at_80x24(busy_save: Path) -> None:
     app = make_app(busy_save, poll_interval=0)
@@ -73,6 +75,7 @@ async def test_my_orders_outcome_is_readable_at_160_columns(orders_save: Path) -
 
 # -- 2. the treasury plot -----------------------------------------------------------------------------
 
+
 def _plot_rows(text: str) -> tuple[list[str], list[str], int]:
     """The treasury panel's rows inside the plot's frame, the rows under it, and the frame's right column."""
     lines = text.splitlines()
@@ -81,13 +84,14 @@ def _plot_rows(text: str) -> tuple[list[str], list[str], int]:
     bottom = next(i for i in range(top + 2, len(lines)) if "└" in lines[i][:right])
     end = next(i for i in range(bottom, len(lines)) if "╰" in lines[i][:right])
     width = right + 3  # the plot, its right border and the panel's
-    return [line[:width] for line in lines[top + 2:bottom]], [line[:width] for line in lines[bottom + 1:end]], right
+    return [line[:width] for line in lines[top + 2 : bottom]], [line[:width] for line in lines[bottom + 1 : end]], right
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("history", ["one season", "three seasons"])
 async def test_treasury_plot_stays_in_its_frame_and_its_legend_off_the_data(
-        request: pytest.FixtureRequest, history: str, size: tuple[int, int]) -> None:
+    request: pytest.FixtureRequest, history: str, size: tuple[int, int]
+) -> None:
     save = request.getfixturevalue("save_path" if history == "one season" else "busy_save")
     app = make_app(save, poll_interval=0)
     async with app.run_test(size=size) as pilot:
@@ -95,7 +99,7 @@ async def test_treasury_plot_stays_in_its_frame_and_its_legend_off_the_data(
         inside, under, right = _plot_rows(screen_text(app))
         for row in inside:
             assert row[right] in "│┤", f"something is drawn over the plot's right border: {row!r}"
-            assert not any(0x2800 <= ord(c) <= 0x28FF or c == "●" for c in row[right + 1:right + 3]), row
+            assert not any(0x2800 <= ord(c) <= 0x28FF or c == "●" for c in row[right + 1 : right + 3]), row
             for kingdom in ("Elbreth", "Kesh", "Varos"):
                 assert kingdom not in row, f"the legend is drawn over the data: {row!r}"
         legend = [row for row in under if "Elbreth" in row]

@@ -28,8 +28,25 @@ from yak_tui.app.messages import SCREENS
 DOCUMENT_ID = re.compile(r"\b[a-z]+-\d{4}\b|\b[er]\d{6}\b")
 CALL_SYNTAX = re.compile(r"\b[\w-]+\(\s*\w+=")
 APP_KEYS = ("r", "a", "o", "g", "i", "u", "R", "H", "question_mark")
-NOT_DIALOG_KEYS = {"q", "escape", "tab", "shift+tab", "up", "down", "left", "right", "home", "end", "pageup",
-                   "pagedown", "ctrl+t", "ctrl+c", "ctrl+q", "ctrl+p", *(key for _, _, key, _ in SCREENS.values())}
+NOT_DIALOG_KEYS = {
+    "q",
+    "escape",
+    "tab",
+    "shift+tab",
+    "up",
+    "down",
+    "left",
+    "right",
+    "home",
+    "end",
+    "pageup",
+    "pagedown",
+    "ctrl+t",
+    "ctrl+c",
+    "ctrl+q",
+    "ctrl+p",
+    *(key for _, _, key, _ in SCREENS.values()),
+}
 IDENTITIES = ["gm", "king:elbreth", "player:corvin"]
 
 
@@ -84,8 +101,11 @@ async def try_key(pilot: Pilot[Any], base: Any, key: str, where: str, widget: Wi
 
 @pytest.mark.parametrize("who", IDENTITIES)
 @pytest.mark.parametrize("name", list(SCREENS))
-async def test_no_ids_nor_call_syntax_on_a_screen_or_its_dialogs(orders_save: Path, name: str,  # noqa: F811
-                                                                  who: str) -> None:
+async def test_no_ids_nor_call_syntax_on_a_screen_or_its_dialogs(
+    orders_save: Path,  # noqa: F811
+    name: str,
+    who: str,
+) -> None:
     app = make_app(orders_save, who, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), what="the plot")

@@ -35,8 +35,7 @@ PIN = "4711-gm"
 # ---------------------------------------------------------------- 1. the order dialog
 
 
-async def test_the_order_dialog_says_who_reads_the_order_and_the_kernel_files_spying_privately(
-        save_path: Path) -> None:
+async def test_the_order_dialog_says_who_reads_the_order_and_the_kernel_files_spying_privately(save_path: Path) -> None:
     app = make_app(save_path, "player:corvin", poll_interval=0)
     async with app.run_test(size=(110, 40)) as pilot:
         await settle(pilot)
@@ -49,8 +48,9 @@ async def test_the_order_dialog_says_who_reads_the_order_and_the_kernel_files_sp
         await wait_for(pilot, lambda: "Public: every seat reads this order." in screen_text(app), what="public")
         assert not audience.has_class("-private")
         dialog.query_one("#order-command", Select).value = "spy-mission"
-        await wait_for(pilot, lambda: "Private: only you, your adjudicator and the GM read it." in screen_text(app),
-                       what="private")
+        await wait_for(
+            pilot, lambda: "Private: only you, your adjudicator and the GM read it." in screen_text(app), what="private"
+        )
         assert audience.has_class("-private") and "Public:" not in screen_text(app)
         # An adjudicator's value is not in an order's form (the kernel leaves it out).
         assert not dialog.query("#param-modifier")
@@ -76,15 +76,20 @@ async def test_a_player_is_told_what_only_his_king_knows(save_path: Path) -> Non
         assert cells(screen, "#missions-table", "create-security-breach")[1] == "? Spy Ring"
         await highlight(pilot, screen, "embezzlement")
         text = widget_text(app)
-        assert ("? Needs the Treasury infiltration in Varos: only your King knows whether your kingdom holds it. "
-                "If it does not, the mission fails when resolved, and only you are told.") in text
+        assert (
+            "? Needs the Treasury infiltration in Varos: only your King knows whether your kingdom holds it. "
+            "If it does not, the mission fails when resolved, and only you are told."
+        ) in text
         assert "✗ Needs" not in text and "✓" not in cells(screen, "#missions-table", "embezzlement")[1]
         assert keys(screen, "#pools-table") == set() and "Only your King sees the kingdom's spies." in text
         assert "Only you, your adjudicator and the GM see your missions." in text
         await pilot.press("n")
         await wait_for(pilot, lambda: on_top(app, SpyOrderScreen), what="the mission form")
-        await wait_for(pilot, lambda: "Needs Infiltrate Treasury against the target: only your King knows."
-                       in screen_text(app), what="the needs line")
+        await wait_for(
+            pilot,
+            lambda: "Needs Infiltrate Treasury against the target: only your King knows." in screen_text(app),
+            what="the needs line",
+        )
         assert "✗ missing" not in screen_text(app)
 
 
@@ -104,10 +109,37 @@ async def test_the_king_still_sees_met_and_missing(save_path: Path) -> None:
 # ---------------------------------------------------------------- 3. an observer acts on nothing
 
 # Actions that change the world (or open a dialog that would): none may be live for an observer.
-ACTING = {"roll", "advance", "file_order", "cast", "undo", "undo_advance", "switch_identity", "edit_row",
-          "run_mission", "submit_mission", "counter_spy", "resolve_inbox", "order", "order_here", "play_out", "act",
-          "begin", "decide", "siege", "relocate", "command", "pick_mover", "move_here", "deadline", "ready",
-          "roll_back", "add", "edit", "remove"}
+ACTING = {
+    "roll",
+    "advance",
+    "file_order",
+    "cast",
+    "undo",
+    "undo_advance",
+    "switch_identity",
+    "edit_row",
+    "run_mission",
+    "submit_mission",
+    "counter_spy",
+    "resolve_inbox",
+    "order",
+    "order_here",
+    "play_out",
+    "act",
+    "begin",
+    "decide",
+    "siege",
+    "relocate",
+    "command",
+    "pick_mover",
+    "move_here",
+    "deadline",
+    "ready",
+    "roll_back",
+    "add",
+    "edit",
+    "remove",
+}
 # Every key an acting binding uses somewhere (screen keys, q, i, R, H and ? left out: they only navigate).
 PRESSES = ("r", "a", "o", "g", "u", "x", "j", "w", "p", "n", "k", "y", "v", "t", "l", "h", "f", "z", "E", "enter")
 
@@ -118,8 +150,11 @@ def _action(binding_action: str) -> str:
 
 def live_acting(app: YakApp) -> set[str]:
     """The acting actions among the bindings live now (the key bar's, shown or not)."""
-    return {f"{key}:{active.binding.action}" for key, active in app.screen.active_bindings.items()
-            if _action(active.binding.action) in ACTING}
+    return {
+        f"{key}:{active.binding.action}"
+        for key, active in app.screen.active_bindings.items()
+        if _action(active.binding.action) in ACTING
+    }
 
 
 async def _each_focus(pilot: Pilot[Any], app: YakApp) -> list[str]:
@@ -149,15 +184,37 @@ async def test_an_observer_sees_no_acting_key_anywhere_and_pressing_them_changes
     app = make_app(busy_save, "observer", poll_interval=0)
     async with app.run_test(size=(140, 45)) as pilot:
         await settle(pilot)
-        for key, mode in (("d", "dashboard"), ("e", "espionage"), ("b", "market"), ("s", "sieges"), ("m", "map"),
-                          ("c", "chronicle")):
+        for key, mode in (
+            ("d", "dashboard"),
+            ("e", "espionage"),
+            ("b", "market"),
+            ("s", "sieges"),
+            ("m", "map"),
+            ("c", "chronicle"),
+        ):
             await pilot.press(key)
             await wait_for(pilot, lambda mode=mode: app.current_mode == mode and app.screen.is_mounted, what=mode)
             await settle(pilot)
             assert await _each_focus(pilot, app) == [], mode
             footer = screen_text(app).splitlines()[-1]
-            for label in ("Roll", "Order", "Advance", "Resolve", "Reject", "Submit", "Counter-spy", "Expand",
-                          "Produce", "Begin siege", "Raid", "Relocate", "Incite", "Usurp", "Move", "Identity"):
+            for label in (
+                "Roll",
+                "Order",
+                "Advance",
+                "Resolve",
+                "Reject",
+                "Submit",
+                "Counter-spy",
+                "Expand",
+                "Produce",
+                "Begin siege",
+                "Raid",
+                "Relocate",
+                "Incite",
+                "Usurp",
+                "Move",
+                "Identity",
+            ):
                 assert label not in footer, f"{label} in the footer of {mode}: {footer}"
             presses = PRESSES if mode != "chronicle" else tuple(k for k in PRESSES if k != "x")  # x: export preview
             await _press_everything(pilot, app, app.screen, presses)
@@ -204,14 +261,16 @@ async def test_a_players_x_copies_the_report_and_writes_no_file(save_path: Path)
     app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_reports(pilot, app)
-        await wait_for(pilot, lambda: screen.view is not None and screen.view.recipient == "player:nyx",
-                       what="his own report")
+        await wait_for(
+            pilot, lambda: screen.view is not None and screen.view.recipient == "player:nyx", what="his own report"
+        )
         live = {active.binding.description for active in app.screen.active_bindings.values()}
         assert "Copy report" in live and "Export files" not in live
         await pilot.press("x")
         await wait_for(pilot, lambda: on_top(app, ReportTextScreen), what="the report's text")
-        [report] = [r for r in reports_for(world_of(save_path), Identity.parse("player:nyx"))
-                    if r["recipient"] == "player:nyx"]
+        [report] = [
+            r for r in reports_for(world_of(save_path), Identity.parse("player:nyx")) if r["recipient"] == "player:nyx"
+        ]
         markdown = render_report(report, "markdown")
         assert copied == [markdown] and NYX_SECRET in markdown
         assert str(app.screen.query_one("#report-markdown", Static).render()).strip() == markdown.strip()
@@ -258,8 +317,9 @@ async def test_going_back_to_the_gm_seat_asks_for_the_pin(save_path: Path) -> No
         assert not isinstance(app.screen, PinScreen)
         await _choose_seat(pilot, app, "gm")
         await _type_pin(pilot, app, "0000")
-        await wait_for(pilot, lambda: any("Wrong PIN" in str(n.message) for n in app._notifications),
-                       what="the warning")
+        await wait_for(
+            pilot, lambda: any("Wrong PIN" in str(n.message) for n in app._notifications), what="the warning"
+        )
         assert str(app.identity) == "player:corvin"
         app.identity = GM  # no path around the PIN: a plain assignment is refused too
         await settle(pilot)
@@ -279,7 +339,8 @@ async def test_going_back_to_the_gm_seat_asks_for_the_pin(save_path: Path) -> No
             await wait_for(pilot, lambda: not isinstance(app.screen, PinScreen), what="cancelled")
             assert app.identity.is_king
     assert PIN not in repr(vars(app._gm_pin)) and PIN.encode() not in b"".join(
-        v for v in vars(app._gm_pin).values() if isinstance(v, bytes))
+        v for v in vars(app._gm_pin).values() if isinstance(v, bytes)
+    )
 
 
 async def test_without_a_pin_the_gm_seat_comes_back_at_once(save_path: Path) -> None:

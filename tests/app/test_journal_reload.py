@@ -24,7 +24,8 @@ def _data(world: Any) -> bytes:
 
 
 async def test_an_app_applies_an_outside_note_from_the_journal_and_shows_it(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(save_path, poll_interval=0.05)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -34,9 +35,13 @@ async def test_an_app_applies_an_outside_note_from_the_journal_and_shows_it(
 
         def shown() -> bool:
             screen = app.screen
-            return (isinstance(screen, DashboardScreen) and screen.view is not None
-                    and app.world.meta.get("revision") == revision and not screen.loader.pending
-                    and any("JOURNAL-NOTE" in entry.text for entry in screen.view.chronicle))
+            return (
+                isinstance(screen, DashboardScreen)
+                and screen.view is not None
+                and app.world.meta.get("revision") == revision
+                and not screen.loader.pending
+                and any("JOURNAL-NOTE" in entry.text for entry in screen.view.chronicle)
+            )
 
         await wait_for(pilot, shown, what="the note on the dashboard")
         assert reads == []
@@ -45,7 +50,8 @@ async def test_an_app_applies_an_outside_note_from_the_journal_and_shows_it(
 
 @pytest.mark.parametrize("journal", [b"not json", b'{"entries": []}'])
 def test_a_journal_that_does_not_hold_up_is_a_full_read_with_the_same_world(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch, journal: bytes) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, journal: bytes
+) -> None:
     shared = SharedReads()
     save = WorldFile(save_path)
     shared.read(save)
@@ -58,7 +64,8 @@ def test_a_journal_that_does_not_hold_up_is_a_full_read_with_the_same_world(
 
 
 def test_a_journal_document_that_fails_validation_is_a_full_read(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shared = SharedReads()
     save = WorldFile(save_path)
     shared.read(save)
@@ -87,8 +94,11 @@ async def test_the_world_an_app_held_before_a_reload_is_freed_with_the_collector
             old = weakref.ref(app.world)
             revision = int(app.world.meta.get("revision", 0)) + 1
             run_command(WorldFile(save_path), GM, "note", {"text": f"JOURNAL-NOTE {number}"})
-            await wait_for(pilot, lambda r=revision: app.world.meta.get("revision") == r
-                           and not app.screen.loader.pending, what="the reload")
+            await wait_for(
+                pilot,
+                lambda r=revision: app.world.meta.get("revision") == r and not app.screen.loader.pending,
+                what="the reload",
+            )
             await settle(pilot)
             gc.freeze()  # whatever is alive now is out of the collector's reach: only references free it
             await wait_for(pilot, lambda o=old: o() is None, timeout=10, what="the old world freed")

@@ -35,18 +35,27 @@ def _counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
 def _shows_revision(app: Any, revision: int) -> bool:
     screen = app.screen
-    return (isinstance(screen, DashboardScreen) and screen.view is not None and app.world_version > 0
-            and app.world.meta.get("revision") == revision and not screen.loader.pending
-            and any("MANY-NOTE" in entry.text for entry in screen.view.chronicle))
+    return (
+        isinstance(screen, DashboardScreen)
+        and screen.view is not None
+        and app.world_version > 0
+        and app.world.meta.get("revision") == revision
+        and not screen.loader.pending
+        and any("MANY-NOTE" in entry.text for entry in screen.view.chronicle)
+    )
 
 
 async def test_apps_of_one_process_on_one_seat_build_one_read_model_per_change(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     built = _counting_builds(monkeypatch)
     first, second = make_app(save_path, poll_interval=0.05), make_app(save_path, poll_interval=0.05)
     king = make_app(save_path, "king:varos", poll_interval=0.05)
-    async with (first.run_test(size=(100, 30)) as one, second.run_test(size=(100, 30)) as two,
-                king.run_test(size=(100, 30)) as three):
+    async with (
+        first.run_test(size=(100, 30)) as one,
+        second.run_test(size=(100, 30)) as two,
+        king.run_test(size=(100, 30)) as three,
+    ):
         for pilot in (one, two, three):
             await settle(pilot)
         revision = int(first.world.meta.get("revision", 0)) + 1
@@ -85,7 +94,8 @@ async def test_a_note_redraws_the_latest_chronicle_and_not_the_kingdoms_table(sa
 
 
 async def test_a_screen_not_shown_does_not_rebuild_until_it_is_shown(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     built = _counting_builds(monkeypatch)
     app = make_app(save_path, poll_interval=0.05)
     async with app.run_test(size=(100, 30)) as pilot:

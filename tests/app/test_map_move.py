@@ -42,8 +42,11 @@ def background_at(hexmap: HexMap, key: tuple[int, int]) -> Color | None:
 def land_of(hexmap: HexMap, kingdom: str) -> list[tuple[int, int]]:
     """Hexes of a kingdom's land with nothing drawn over them (no place, no cursor)."""
     assert hexmap.view is not None
-    return sorted(h for h, claim in hexmap.view.territory.items()
-                  if claim.controller == kingdom and h not in hexmap.view.cells and h != hexmap.cursor)
+    return sorted(
+        h
+        for h, claim in hexmap.view.territory.items()
+        if claim.controller == kingdom and h not in hexmap.view.cells and h != hexmap.cursor
+    )
 
 
 def cursor_in_view(hexmap: HexMap, scroll: Any) -> bool:
@@ -56,7 +59,9 @@ def hexes_in_view(hexmap: HexMap, scroll: Any) -> int:
     view = scroll.scrollable_content_region.reset_offset.translate(scroll.scroll_offset)
     assert hexmap.view is not None
     keys = set(hexmap.view.territory) | set(hexmap.view.cells)
-    return sum(1 for key in keys if view.contains_region(hexmap.hex_region(key).translate(hexmap.virtual_region.offset)))
+    return sum(
+        1 for key in keys if view.contains_region(hexmap.hex_region(key).translate(hexmap.virtual_region.offset))
+    )
 
 
 async def test_each_kingdoms_land_has_its_own_tint_on_the_rendered_map(save_path: Path) -> None:
@@ -111,8 +116,11 @@ async def start_moving(app: Any, pilot: Any, hexmap: HexMap, start: tuple[int, i
     screen = app.screen
     await wait_for(pilot, lambda: screen.mover is not None, what="move mode")
     hexmap.focus_hex(target)
-    await wait_for(pilot, lambda: screen.preview is not None and screen.preview.target == target
-                   and not screen._previewer.pending, what="the preview")
+    await wait_for(
+        pilot,
+        lambda: screen.preview is not None and screen.preview.target == target and not screen._previewer.pending,
+        what="the preview",
+    )
     await settle(pilot)
     return screen
 
@@ -127,15 +135,24 @@ async def test_move_mode_moves_a_unit_and_the_chronicle_records_it(save_path: Pa
         assert "Move ♞ Royal Guard" in details and "marches 3 hexes to Greywatch" in details
         assert set(screen.preview.path) <= set(hexmap.overlays) and hexmap.notes[GREYWATCH][0] == "→3"
         await pilot.press("enter")
-        await wait_for(pilot, lambda: world_of(save_path).get("units", "elbreth-royal-guard")["hex"] == [6, 4],
-                       what="the unit moved in the world file")
+        await wait_for(
+            pilot,
+            lambda: world_of(save_path).get("units", "elbreth-royal-guard")["hex"] == [6, 4],
+            what="the unit moved in the world file",
+        )
         await wait_for(pilot, lambda: screen.mover is None, what="move mode over")
         world = world_of(save_path)
         moves = [e for _, e in world.all("chronicle") if e.get("kind") == "move"]
         assert len(moves) == 1 and "Royal Guard marches from 4,3 to Greywatch: 3 hexes" in moves[0]["text"]
         await wait_for(pilot, lambda: any(n.title == "Moved" for n in app._notifications), what="the notice")
-        await wait_for(pilot, lambda: "units:elbreth-royal-guard" in hexmap.view.where
-                       and hexmap.view.where["units:elbreth-royal-guard"] == GREYWATCH, what="the map redrawn")
+        await wait_for(
+            pilot,
+            lambda: (
+                "units:elbreth-royal-guard" in hexmap.view.where
+                and hexmap.view.where["units:elbreth-royal-guard"] == GREYWATCH
+            ),
+            what="the map redrawn",
+        )
         assert not hexmap.overlays
 
 
@@ -164,14 +181,18 @@ async def test_a_refused_move_says_why_and_writes_nothing(save_path: Path) -> No
         await pilot.press("m")  # King Aldric, to an empty hex: a character goes to a place or a unit
         await wait_for(pilot, lambda: screen.mover.table == "characters", what="the king")
         hexmap.focus_hex(EMPTY)
-        await wait_for(pilot, lambda: screen.preview is not None and screen.preview.target == EMPTY
-                       and not screen._previewer.pending, what="the preview")
+        await wait_for(
+            pilot,
+            lambda: screen.preview is not None and screen.preview.target == EMPTY and not screen._previewer.pending,
+            what="the preview",
+        )
         assert not screen.preview.ok and hexmap.notes[EMPTY][0] == "✘4"
         details = " ".join(str(screen.query_one("#hex-details").render()).split())
         assert "✘ a character goes to a place or with a unit" in details
         await pilot.press("enter")
-        await wait_for(pilot, lambda: any(n.title.startswith("Cannot move") for n in app._notifications),
-                       what="the refusal")
+        await wait_for(
+            pilot, lambda: any(n.title.startswith("Cannot move") for n in app._notifications), what="the refusal"
+        )
         assert screen.mover is not None  # still moving: the GM may pick another hex
         assert save_path.read_bytes() == before
 
@@ -188,7 +209,6 @@ async def test_only_the_gm_enters_move_mode(save_path: Path) -> None:
         await settle(pilot)
         assert app.screen.mover is None and on_top(app, MapScreen)
         assert save_path.read_bytes() == before
-
 
 
 async def test_the_kept_map_lines_are_redrawn_in_the_other_theme(save_path: Path) -> None:
@@ -214,8 +234,13 @@ async def test_redrawing_only_the_changed_rows_gives_the_whole_drawing(save_path
         screen = await start_moving(app, pilot, hexmap, HIGHMOOR, EMPTY)
         for target in (GREYWATCH, (9, 6), (2, 7)):
             hexmap.focus_hex(target)
-            await wait_for(pilot, lambda target=target: screen.preview is not None
-                           and screen.preview.target == target and not screen._previewer.pending, what="the preview")
+            await wait_for(
+                pilot,
+                lambda target=target: (
+                    screen.preview is not None and screen.preview.target == target and not screen._previewer.pending
+                ),
+                what="the preview",
+            )
             await settle(pilot)
             assert hexmap.notes and target in hexmap.notes
             in_parts = drawn(hexmap)

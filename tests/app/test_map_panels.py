@@ -39,7 +39,8 @@ async def test_the_map_panels_draw_what_they_are_shown_not_the_screens(save_path
         noble = screen.query_one(NoblePanel)
         noble.show(nobles, "tobias", relocation, targets)
         assert "Tobias Venn" in text_of(screen, "#noble-details") and "12 reachable · 2 blocked" in text_of(
-            screen, "#noble-details")
+            screen, "#noble-details"
+        )
         assert noble.border_title.endswith(f"/{len(nobles)}")
         noble.show(nobles)
         assert noble.border_title == "Noble" and "choose a noble" in text_of(screen, "#noble-details")

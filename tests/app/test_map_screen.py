@@ -155,8 +155,7 @@ async def test_a_player_sees_only_himself_and_files_the_relocation_as_an_order(s
         assert world_of(save_path).get("characters", "tobias")["location"] == "greywatch"  # not yet
         adjudicator = identity_name(world_of(save_path), Identity.parse(order["adjudicator"]))
         notice = f"Order received; it waits for {adjudicator}. Odds:"  # names, not the order's id
-        await wait_for(pilot, lambda: any(n.message.startswith(notice) for n in app._notifications),
-                       what="the notice")
+        await wait_for(pilot, lambda: any(n.message.startswith(notice) for n in app._notifications), what="the notice")
 
 
 async def test_a_king_moves_his_own_nobles_only(save_path: Path) -> None:

@@ -33,9 +33,13 @@ async def test_the_market_panels_draw_the_view_they_are_shown_not_the_screens(sa
         full = board.market_board(app.world, GM)
         # A view of one province only: the panels draw that, whatever the screen holds.
         province = full.sectors[0].province_id
-        view = full._replace(sectors=tuple(s for s in full.sectors if s.province_id == province),
-                             businesses=tuple(b for b in full.businesses if b.province_id == province),
-                             ledger=(), academies=full.academies[:1], specialists=full.specialists[:1])
+        view = full._replace(
+            sectors=tuple(s for s in full.sectors if s.province_id == province),
+            businesses=tuple(b for b in full.businesses if b.province_id == province),
+            ledger=(),
+            academies=full.academies[:1],
+            specialists=full.specialists[:1],
+        )
 
         sectors = screen.query_one(SectorsPanel)
         sectors.show(view)

@@ -28,8 +28,9 @@ CORVIN = Identity.parse("player:corvin")
 
 
 def credit(path: Path, lender: str, debtor: str, amount: int) -> str:
-    result = run_command(WorldFile(path), GM, "credit-extend", {"lender": lender, "debtor": debtor, "amount": amount},
-                         ScriptedDice([]))
+    result = run_command(
+        WorldFile(path), GM, "credit-extend", {"lender": lender, "debtor": debtor, "amount": amount}, ScriptedDice([])
+    )
     return str(result.data["ledger"])
 
 
@@ -53,8 +54,11 @@ async def select_business(pilot: Any, screen: MarketScreen, business_id: str) ->
     await wait_for(pilot, lambda: business_id in table.rows, what=business_id)
     table.focus()
     table.move_cursor(row=table.get_row_index(business_id))
-    await wait_for(pilot, lambda: screen.query_one("#detail").border_title == screen.yak.world.display_name(
-        "businesses", business_id), what="the detail panel")
+    await wait_for(
+        pilot,
+        lambda: screen.query_one("#detail").border_title == screen.yak.world.display_name("businesses", business_id),
+        what="the detail panel",
+    )
 
 
 async def run_enabled(pilot: Any, dialog: Any) -> None:
@@ -68,6 +72,7 @@ def detail_text(screen: MarketScreen) -> str:
 
 
 # -- headless ---------------------------------------------------------------------------------------
+
 
 def test_board_sectors_income_and_fill_follow_the_rules(save_path: Path) -> None:
     world = world_of(save_path)
@@ -117,8 +122,10 @@ def test_who_acts_directly_and_who_files_an_order(save_path: Path) -> None:
     expand = {"business": "hale-bank", "sizes": 1}
     assert board.action_route(world, GM, "business-expand", expand).kind == "direct"
     assert board.action_route(world, CORVIN, "business-expand", expand).kind == "order"  # competition
-    assert board.action_route(world, CORVIN, "produce", {"business": "salt-works", "good": "Salt",
-                                                         "quantity": 1}).kind == "direct"
+    assert (
+        board.action_route(world, CORVIN, "produce", {"business": "salt-works", "good": "Salt", "quantity": 1}).kind
+        == "direct"
+    )
     assert board.action_route(world, Identity.parse("player:lysa"), "business-expand", expand).kind == "refused"
     assert board.action_route(world, CORVIN, "hire", {"kingdom": "elbreth", "type": "spy"}).kind == "refused"
 
@@ -127,18 +134,22 @@ def test_competition_groups_read_the_recorded_rolls() -> None:
     def roll(purpose: str, natural: int, band: str) -> views.RollView:
         return views.RollView(purpose, (natural,), (), natural, band, band, False, False, "")
 
-    rolls = (roll("competition: Hale & Sons Bank expands", 5, "gains"),
-             roll("competition: Brine Traders defends", 2, "loses"),
-             roll("competition: Hale & Sons Bank expands", 1, "fails"),
-             roll("competition: Brine Traders defends", 6, "holds"))
+    rolls = (
+        roll("competition: Hale & Sons Bank expands", 5, "gains"),
+        roll("competition: Brine Traders defends", 2, "loses"),
+        roll("competition: Hale & Sons Bank expands", 1, "fails"),
+        roll("competition: Brine Traders defends", 6, "holds"),
+    )
     groups = competition_groups(rolls)
     assert [[(c.name, c.expander, c.die_index) for c in g] for g in groups] == [
         [("Hale & Sons Bank", True, 0), ("Brine Traders", False, 1)],
-        [("Hale & Sons Bank", True, 2), ("Brine Traders", False, 3)]]
+        [("Hale & Sons Bank", True, 2), ("Brine Traders", False, 3)],
+    ]
     assert competition_groups((roll("RtD for a bridge", 4, "success"),)) == []
 
 
 # -- the screen ---------------------------------------------------------------------------------------
+
 
 async def test_gm_sees_sectors_fill_and_the_business_in_detail(save_path: Path) -> None:
     app = make_app(save_path)
@@ -194,8 +205,9 @@ async def test_gm_expands_into_a_full_sector_and_sees_every_die_land(save_path: 
         await pilot.press("escape")
         await wait_for(pilot, lambda: on_top(app, MarketScreen))
         sectors = screen.query_one("#sectors-table", DataTable)
-        await wait_for(pilot, lambda: "Brine" not in str(sectors.get_row("saltmarsh:commercial")[6]),
-                       what="the market catching up")
+        await wait_for(
+            pilot, lambda: "Brine" not in str(sectors.get_row("saltmarsh:commercial")[6]), what="the market catching up"
+        )
         assert "Hale & Sons Bank (9)" in str(sectors.get_row("saltmarsh:commercial")[6])
 
 
@@ -215,7 +227,9 @@ async def test_a_failed_competition_spends_the_ducats(save_path: Path) -> None:
         await click(pilot, "#run")
         await wait_for(pilot, lambda: "nobody rolls lower: the ducats are spent" in screen_text(app))
         world = world_of(save_path)
-        assert world.get("businesses", "hale-bank")["size"] == 8 and world.get("businesses", "brine-traders")["size"] == 1
+        assert (
+            world.get("businesses", "hale-bank")["size"] == 8 and world.get("businesses", "brine-traders")["size"] == 1
+        )
         assert world.get("characters", "corvin")["treasury"] == 12
 
 
@@ -300,8 +314,11 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         assert "you see the public record" in detail_text(screen) and "Income" not in detail_text(screen)
         assert str(businesses.get_row("brine-traders")[4]) == "—"
         await pilot.press("x")
-        await wait_for(pilot, lambda: any("does not act for Duchess Rowena" in n.message
-                                          for n in app._notifications), what="the refusal")
+        await wait_for(
+            pilot,
+            lambda: any("does not act for Duchess Rowena" in n.message for n in app._notifications),
+            what="the refusal",
+        )
         assert isinstance(app.screen, MarketScreen)
         # His own bank in a full sector: an order for the adjudicator, not a roll.
         await select_business(pilot, screen, "hale-bank")
@@ -314,7 +331,8 @@ async def test_a_player_acts_on_his_own_businesses_and_files_orders_for_the_rest
         await wait_for(pilot, lambda: on_top(app, MarketScreen), what="filed")
         orders = [o for _, o in world_of(save_path).all("orders")]
         assert [(o["command"], o["params"]["business"], o["filed_by"]) for o in orders] == [
-            ("business-expand", "hale-bank", "player:corvin")]
+            ("business-expand", "hale-bank", "player:corvin")
+        ]
         assert world_of(save_path).get("businesses", "hale-bank")["size"] == 8  # nothing rolled yet
 
 
@@ -358,8 +376,16 @@ async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save
     with WorldFile(save_path).transaction() as data:
         data["provinces"]["saltmarsh"]["potentials"]["commercial"] = 11
         for bid, name, monopoly in (("salt-exchange", "Salt Exchange", None), ("fish-hall", "Fish Hall", "trade")):
-            data["businesses"][bid] = {"name": name, "owner": "rowena", "province": "saltmarsh", "pc": "brinehaven",
-                                       "sector": "commercial", "size": 1, "invested": 3, "monopoly": monopoly}
+            data["businesses"][bid] = {
+                "name": name,
+                "owner": "rowena",
+                "province": "saltmarsh",
+                "pc": "brinehaven",
+                "sector": "commercial",
+                "size": 1,
+                "invested": 3,
+                "monopoly": monopoly,
+            }
     app = make_app(save_path, animations=True)
     app.animation_level = "full"
     async with app.run_test(size=(120, 44)) as pilot:
@@ -383,15 +409,23 @@ async def test_every_rivals_die_tumbles_then_lands_on_the_recorded_naturals(save
         assert "loses 1 Size" not in screen_text(app)
         # What is on screen is painted a frame after the state changes: wait for it, do not race it.
         tumbled: list[bool] = []
-        await wait_for(pilot, lambda: tumbled.append("…" in screen_text(app)) or any(tumbled) or not tray.animating,
-                       what="the tumble on screen")
+        await wait_for(
+            pilot,
+            lambda: tumbled.append("…" in screen_text(app)) or any(tumbled) or not tray.animating,
+            what="the tumble on screen",
+        )
         assert any(tumbled)  # the dice were seen tumbling before they landed
         await wait_for(pilot, lambda: not tray.animating, what="landing")
-        await wait_for(pilot, lambda: "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in screen_text(app),
-                       what="the result on screen")
+        await wait_for(
+            pilot,
+            lambda: "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in screen_text(app),
+            what="the result on screen",
+        )
         shown = screen_text(app)
         assert "Brine Traders loses 1 Size, Hale & Sons Bank gains 1" in shown
         assert "6+3 = 9" in shown and "holds" in shown and "= 4" in shown
         world = world_of(save_path)
         assert world.get("businesses", "hale-bank")["size"] == 9 and world.find("businesses", "brine-traders") is None
-        assert world.get("businesses", "fish-hall")["size"] == 1 and world.get("businesses", "salt-exchange")["size"] == 1
+        assert (
+            world.get("businesses", "fish-hall")["size"] == 1 and world.get("businesses", "salt-exchange")["size"] == 1
+        )

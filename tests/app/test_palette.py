@@ -53,7 +53,8 @@ def test_the_names_are_gathered_once_per_world_and_seat(save_path: Path) -> None
 
 
 async def test_the_palette_lists_its_actions_before_the_names_then_finds_a_name(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     gathered = threading.Event()
     release = threading.Event()
     real = providers.name_lines

@@ -9,9 +9,11 @@ from textual.widgets import Label
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.kernel.forms import ParamField
 
-FIELDS = [ParamField("power_modifier", "int", False, "0", "added to the Power roll"),
-          ParamField("resistance_modifier", "int", False, "0", "added to the resistance"),
-          ParamField("reason", "str", True, "", "why")]
+FIELDS = [
+    ParamField("power_modifier", "int", False, "0", "added to the Power roll"),
+    ParamField("resistance_modifier", "int", False, "0", "added to the resistance"),
+    ParamField("reason", "str", True, "", "why"),
+]
 
 
 class FormApp(App[None]):

@@ -24,15 +24,21 @@ async def test_a_co_gm_resolves_an_order_and_the_act_is_signed(busy_save: Path) 
         dialog = app.screen
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="the run button")
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: world_of(busy_save).get("orders", "o-0001")["status"] == "resolved",
-                       what="the order resolved")
+        await wait_for(
+            pilot,
+            lambda: world_of(busy_save).get("orders", "o-0001")["status"] == "resolved",
+            what="the order resolved",
+        )
         order = world_of(busy_save).get("orders", "o-0001")
         assert order["resolved_by"] == "gm:alice"
         await pilot.press("escape")
         await settle(pilot)
         await pilot.press("c")
-        await wait_for(pilot, lambda: app.current_mode == "chronicle" and "by alice" in widget_text(app),
-                       what="the signature in the GM's chronicle")
+        await wait_for(
+            pilot,
+            lambda: app.current_mode == "chronicle" and "by alice" in widget_text(app),
+            what="the signature in the GM's chronicle",
+        )
 
 
 async def test_a_player_does_not_see_which_gm_acted(busy_save: Path) -> None:

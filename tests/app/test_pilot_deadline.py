@@ -33,11 +33,17 @@ async def test_the_gm_sets_the_deadline_from_the_dashboard(save_path: Path) -> N
         dialog = await set_deadline(pilot, app, "2026-12-07 20:00")
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled, what="a valid deadline")
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: world_of(save_path).meta.get("deadline") == "2026-12-07 20:00",
-                       what="the deadline in the save")
+        await wait_for(
+            pilot,
+            lambda: world_of(save_path).meta.get("deadline") == "2026-12-07 20:00",
+            what="the deadline in the save",
+        )
         await pilot.press("escape")
-        await wait_for(pilot, lambda: panel.display and "Orders due by 2026-12-07 20:00" in screen_text(app),
-                       what="the deadline on the dashboard")
+        await wait_for(
+            pilot,
+            lambda: panel.display and "Orders due by 2026-12-07 20:00" in screen_text(app),
+            what="the deadline on the dashboard",
+        )
         text = screen_text(app)
         assert "King · Kingdom of Elbreth" in text and "no orders" in text  # the Kings' seats, nothing sent yet
 
@@ -64,8 +70,9 @@ async def test_a_player_marks_himself_ready_and_back(save_path: Path) -> None:
         await wait_for(pilot, lambda: panel.display and "ready" in screen_text(app), what="his state shown")
         assert "king:elbreth" not in str(panel.query_one("#readiness-table").rows)  # a player sees his own seat
         await pilot.press("y")
-        await wait_for(pilot, lambda: "player:nyx" not in world_of(save_path).meta.get("ready", []),
-                       what="not ready yet")
+        await wait_for(
+            pilot, lambda: "player:nyx" not in world_of(save_path).meta.get("ready", []), what="not ready yet"
+        )
 
 
 async def test_a_king_sees_who_filed_who_is_ready_and_who_sent_nothing(save_path: Path) -> None:

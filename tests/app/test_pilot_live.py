@@ -44,8 +44,11 @@ async def test_another_process_writing_the_save_refreshes_the_open_screen(save_p
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
         writing = True
-        subprocess.run([YAK, "--save", str(save_path), "do", "note", "text=A raven arrives from Keshar"],
-                       check=True, capture_output=True)  # blocks the app's loop: no poll runs meanwhile
+        subprocess.run(
+            [YAK, "--save", str(save_path), "do", "note", "text=A raven arrives from Keshar"],
+            check=True,
+            capture_output=True,
+        )  # blocks the app's loop: no poll runs meanwhile
         await wait_for(pilot, lambda: "A raven arrives from Keshar" in widget_text(app), what="the external note")
         assert polls and polls[0], f"the first poll after the write did not reload: {polls}"
         assert app.poll_interval == 0.5

@@ -88,8 +88,11 @@ async def test_the_gm_rejects_with_a_reason_and_the_player_sees_it(busy_save: Pa
         # Hotseat: the GM hands the keyboard to Nyx, who sees his order's state and the reason.
         app.switch_identity("player:nyx")
         await wait_for(pilot, lambda: "◆ Player · Nyx" in screen_text(app))
-        await wait_for(pilot, lambda: "rejected" in widget_text(app) and "The patrol is doubled tonight" in widget_text(app),
-                       what="the player's view of the rejection")
+        await wait_for(
+            pilot,
+            lambda: "rejected" in widget_text(app) and "The patrol is doubled tonight" in widget_text(app),
+            what="the player's view of the rejection",
+        )
 
 
 async def test_a_player_withdraws_his_waiting_order(busy_save: Path) -> None:

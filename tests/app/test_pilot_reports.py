@@ -60,8 +60,11 @@ async def test_a_player_reads_his_report_and_the_post_never_another_players(save
         assert NYX_SECRET in screen_text(app)  # his own report first
         for recipient in ("public", "player:nyx"):
             screen.query_one("#report-recipient", Select).value = recipient
-            await wait_for(pilot, lambda r=recipient: screen.view is not None and screen.view.recipient == r,
-                           what=f"the {recipient} report")
+            await wait_for(
+                pilot,
+                lambda r=recipient: screen.view is not None and screen.view.recipient == r,
+                what=f"the {recipient} report",
+            )
             await settle(pilot)
             assert ALDRIC_SECRET not in widget_text(app)  # nowhere on any screen of his
             if recipient == "public":
@@ -78,13 +81,23 @@ async def test_the_gm_reads_every_report_and_exports_one_as_files(save_path: Pat
         assert {"gm", "public", "player:nyx", "player:aldric", "king:elbreth"} <= recipients_offered(screen)
         screen.query_one("#report-recipient", Select).value = "player:aldric"
         # The GM's own report (shown first) tells every secret too: wait for Aldric's itself.
-        await wait_for(pilot, lambda: screen.view is not None and screen.view.recipient == "player:aldric"
-                       and ALDRIC_SECRET in report_text(screen) and "report for King Aldric" in report_text(screen),
-                       what="Aldric's report")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.view is not None
+                and screen.view.recipient == "player:aldric"
+                and ALDRIC_SECRET in report_text(screen)
+                and "report for King Aldric" in report_text(screen)
+            ),
+            what="Aldric's report",
+        )
         await pilot.press("x")
         folder = save_path.parent / "reports" / "spring-312"
-        await wait_for(pilot, lambda: (folder / "player-aldric.md").exists() and (folder / "player-aldric.bbcode")
-                       .exists(), what="the exported files")
+        await wait_for(
+            pilot,
+            lambda: (folder / "player-aldric.md").exists() and (folder / "player-aldric.bbcode").exists(),
+            what="the exported files",
+        )
         assert ALDRIC_SECRET in (folder / "player-aldric.md").read_text(encoding="utf-8")
         assert "[b]" in (folder / "player-aldric.bbcode").read_text(encoding="utf-8")
 
@@ -119,5 +132,8 @@ async def test_a_screen_key_leaves_the_reports_behind(save_path: Path) -> None:
         await pilot.press("c")
         await wait_for(pilot, lambda: app.current_mode == "chronicle", what="the chronicle")
         await pilot.press("d")
-        await wait_for(pilot, lambda: app.current_mode == "dashboard" and isinstance(app.screen, DashboardScreen),
-                       what="the dashboard itself, not the reports left on top of it")
+        await wait_for(
+            pilot,
+            lambda: app.current_mode == "dashboard" and isinstance(app.screen, DashboardScreen),
+            what="the dashboard itself, not the reports left on top of it",
+        )

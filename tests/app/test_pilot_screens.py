@@ -22,8 +22,14 @@ from yak_tui.areas.economy.read import market_board
 from yak_tui.areas.warfare import fort_name
 from yak_tui.kernel.identity import GM
 
-SCREENS = [("d", DashboardScreen), ("e", EspionageScreen), ("b", MarketScreen), ("s", SiegesScreen),
-           ("m", MapScreen), ("c", ChronicleScreen)]
+SCREENS = [
+    ("d", DashboardScreen),
+    ("e", EspionageScreen),
+    ("b", MarketScreen),
+    ("s", SiegesScreen),
+    ("m", MapScreen),
+    ("c", ChronicleScreen),
+]
 
 
 @pytest.mark.parametrize(("key", "screen"), SCREENS)
@@ -51,9 +57,14 @@ async def test_dashboard_shows_kingdoms_treasuries_and_due(busy_save: Path) -> N
             row = app.screen.query_one("#kingdoms-table", RowTable).get_row(kid)
             assert str(kingdom["treasury"]) == str(row[1])
             assert str(kingdom["manpower"]) == str(row[2])
-        await wait_for(pilot, lambda: "1 order waiting for adjudication" in screen_text(app),
-                       what="what is due (loaded after the first paint)")
-        await wait_for(pilot, lambda: "Roll — reason Slip past the March Patrol" in screen_text(app), what="the order queue")
+        await wait_for(
+            pilot,
+            lambda: "1 order waiting for adjudication" in screen_text(app),
+            what="what is due (loaded after the first paint)",
+        )
+        await wait_for(
+            pilot, lambda: "Roll — reason Slip past the March Patrol" in screen_text(app), what="the order queue"
+        )
         assert "Envoys of Varos reach Highmoor." in widget_text(app)  # latest chronicle
 
 
@@ -65,8 +76,9 @@ async def test_treasury_plot_draws_every_season(busy_save: Path) -> None:
         plot = app.screen.query_one(TreasuryPlot)
         await wait_for(pilot, lambda: plot.ready, what="plotext")
         history = world_of(busy_save).meta["history"]
-        assert [s.values for s in plot.series if s.key == "elbreth"] == [tuple(float(p["kingdoms"]["elbreth"]["treasury"])
-                                                                           for p in history)]
+        assert [s.values for s in plot.series if s.key == "elbreth"] == [
+            tuple(float(p["kingdoms"]["elbreth"]["treasury"]) for p in history)
+        ]
         assert "Au 312" in screen_text(app)
 
 
@@ -98,8 +110,11 @@ async def test_market_shows_potentials_and_fill(save_path: Path) -> None:
         assert "Highmoor Weavers (3)" in str(vale[6])
         table.focus()
         table.move_cursor(row=table.get_row_index("saltmarsh:commercial"))
-        await wait_for(pilot, lambda: app.screen.query_one("#businesses").border_title == "Businesses in Saltmarsh",
-                       what="Saltmarsh's businesses")
+        await wait_for(
+            pilot,
+            lambda: app.screen.query_one("#businesses").border_title == "Businesses in Saltmarsh",
+            what="Saltmarsh's businesses",
+        )
         assert "Hale & Sons Bank" in widget_text(app)
 
 
@@ -147,10 +162,26 @@ async def test_palette_reaches_every_screen_action_and_name(save_path: Path) -> 
     app = make_app(save_path)
     async with app.run_test(size=(120, 40)) as pilot:
         titles = [e.title for e in app.palette_entries(app.screen)]
-        for title in ("Go to Dashboard", "Go to Espionage", "Go to Market", "Go to Sieges", "Go to Map",
-                      "Go to Chronicle", "Roll the dice", "Advance the season", "Switch identity", "Help: keys",
-                      "Undo the last command", "Run command: roll", "Run command: note", "Act as King · Kingdom of Varos",
-                      "Jump to Keshar", "Jump to Saltmarsh", "Jump to Queen Mirela", "Jump to Principality of Kesh"):
+        for title in (
+            "Go to Dashboard",
+            "Go to Espionage",
+            "Go to Market",
+            "Go to Sieges",
+            "Go to Map",
+            "Go to Chronicle",
+            "Roll the dice",
+            "Advance the season",
+            "Switch identity",
+            "Help: keys",
+            "Undo the last command",
+            "Run command: roll",
+            "Run command: note",
+            "Act as King · Kingdom of Varos",
+            "Jump to Keshar",
+            "Jump to Saltmarsh",
+            "Jump to Queen Mirela",
+            "Jump to Principality of Kesh",
+        ):
             assert title in titles, title
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: on_top(app, CommandPalette), what="the palette")
@@ -175,8 +206,19 @@ async def test_help_lists_the_keys(save_path: Path) -> None:
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: "Keys" in screen_text(app))
         text = screen_text(app)
-        for line in ("d  Dashboard", "e  Espionage", "b  Market", "s  Sieges", "m  Map", "c  Chronicle", "r  Roll",
-                     "a  Advance", "i  Identity", "?  Help", "q  Quit"):
+        for line in (
+            "d  Dashboard",
+            "e  Espionage",
+            "b  Market",
+            "s  Sieges",
+            "m  Map",
+            "c  Chronicle",
+            "r  Roll",
+            "a  Advance",
+            "i  Identity",
+            "?  Help",
+            "q  Quit",
+        ):
             assert line in text, line
         assert "ctrl+p" in text
         await pilot.press("escape")

@@ -49,8 +49,12 @@ async def test_the_year_start_preview_shows_the_pipeline_sums(save_path: Path) -
         await wait_for(pilot, lambda: on_top(app, AdvanceScreen))
         await wait_for(pilot, lambda: not app.screen.query_one("#confirm", Button).disabled, what="the preview")
         tax = next(s for s in expected["steps"] if s["step"] == "tax")
-        wanted = ["Winter 312 → Spring 313", "The year turns", tax["title"],
-                  *(f"{key} {value:g}" for key, value in tax["sums"].items())]
+        wanted = [
+            "Winter 312 → Spring 313",
+            "The year turns",
+            tax["title"],
+            *(f"{key} {value:g}" for key, value in tax["sums"].items()),
+        ]
         # The button is enabled with the preview's data: its lines are drawn on a later frame.
         await wait_for(pilot, lambda: all(part in screen_text(app) for part in wanted), what=f"the preview's {wanted}")
         await pilot.press("enter")

@@ -35,8 +35,15 @@ from yak_tui.app.main import SCREENS
 from yak_tui.store.storage import WorldFile
 
 TREASURIES = {"elbreth": 5555.5, "varos": 7777.25, "kesh": 6666.75}
-FORBIDDEN = (*(f"{v:g}" for v in TREASURIES.values()), BLIND_MODIFIER, BLIND_BAND, GM_NOTE, ADJUDICATORS_NOTE,
-             VAROS_PRIVATE, "Nyx scouts Varosgate: rolled")
+FORBIDDEN = (
+    *(f"{v:g}" for v in TREASURIES.values()),
+    BLIND_MODIFIER,
+    BLIND_BAND,
+    GM_NOTE,
+    ADJUDICATORS_NOTE,
+    VAROS_PRIVATE,
+    "Nyx scouts Varosgate: rolled",
+)
 
 
 @pytest.fixture
@@ -68,8 +75,9 @@ async def walk(app, pilot) -> list[str]:  # type: ignore[no-untyped-def]
     keys = {key: mode for mode, (_, _, key, _) in SCREENS.items()}
     for key in "ebsmcd":
         await pilot.press(key)
-        await wait_for(pilot, lambda key=key: app.current_mode == keys[key] and mounted(app.screen),
-                       what=f"the {keys[key]} screen")
+        await wait_for(
+            pilot, lambda key=key: app.current_mode == keys[key] and mounted(app.screen), what=f"the {keys[key]} screen"
+        )
         await settle(pilot)
         look()
     await pilot.press("m")

@@ -20,13 +20,22 @@ from yak_tui.app.themes import YAK_DARK, YAK_LIGHT
 
 async def _visit(app: Any, pilot: Any, key: str, mode: str) -> None:
     await pilot.press(key)
-    await wait_for(pilot, lambda: app.current_mode == mode and app.screen.is_mounted
-                   and not app.screen.loader.pending and app.screen._seen_version >= 0, what=mode)
+    await wait_for(
+        pilot,
+        lambda: (
+            app.current_mode == mode
+            and app.screen.is_mounted
+            and not app.screen.loader.pending
+            and app.screen._seen_version >= 0
+        ),
+        what=mode,
+    )
     await settle(pilot)
 
 
 async def test_a_screen_shown_again_is_not_restyled_and_its_table_keeps_its_rendered_cells(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
@@ -67,7 +76,8 @@ async def test_a_return_to_a_built_screen_holds_no_frame_but_a_first_visit_does(
 
 @pytest.mark.parametrize("first", ["dark", "light"])
 async def test_a_screen_shown_again_after_a_theme_change_wears_the_new_theme(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch, first: str) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, first: str
+) -> None:
     monkeypatch.setenv("YAK_THEME", first)
     before, after = (YAK_DARK, YAK_LIGHT) if first == "dark" else (YAK_LIGHT, YAK_DARK)
     app = make_app(save_path, poll_interval=0)

@@ -49,8 +49,9 @@ def siege_doc(path: Path) -> dict[str, Any]:
 async def open_sieges(pilot: Pilot[Any]) -> SiegesScreen:
     await pilot.press("s")
     # The surrender-or-sally prompt may open over it at once.
-    await wait_for(pilot, lambda: any(isinstance(s, SiegesScreen) for s in pilot.app.screen_stack),
-                   what="the siege monitor")
+    await wait_for(
+        pilot, lambda: any(isinstance(s, SiegesScreen) for s in pilot.app.screen_stack), what="the siege monitor"
+    )
     screen = next(s for s in pilot.app.screen_stack if isinstance(s, SiegesScreen))
     await wait_for(pilot, lambda: screen.monitor is not None, what="the monitor's data")
     await settle(pilot)  # the data painted, not only there
@@ -170,7 +171,9 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         prompt = await dialog_of(pilot, SiegeDecisionScreen)
         await click(pilot, "#sally")
         await wait_for(pilot, lambda: prompt.recorded, what="the choice recorded")
-        await wait_for(pilot, lambda: "sally against the besiegers" in screen_text(app), what="the recorded choice shown")
+        await wait_for(
+            pilot, lambda: "sally against the besiegers" in screen_text(app), what="the recorded choice shown"
+        )
         doc = siege_doc(save_path)
         assert (doc["decision"], doc["decided"]) == ("sally", {"year": 312, "season": "Summer"})
         await pilot.press("escape")
@@ -392,8 +395,9 @@ async def test_a_player_sees_the_siege_but_not_the_garrison_and_files_orders(sav
         assert fort.value == "brinehaven"
 
 
-@pytest.mark.parametrize(("identity", "prompted"), [("gm", True), ("king:elbreth", True), ("king:varos", False),
-                                                    ("player:corvin", False)])
+@pytest.mark.parametrize(
+    ("identity", "prompted"), [("gm", True), ("king:elbreth", True), ("king:varos", False), ("player:corvin", False)]
+)
 async def test_only_the_defender_or_the_gm_is_asked_to_choose(save_path: Path, identity: str, prompted: bool) -> None:
     besiege(save_path)
     advance_season(WorldFile(save_path), GM, ScriptedDice([]))
@@ -422,12 +426,15 @@ def test_monitor_data_through_the_audience_filter(save_path: Path) -> None:
         assert tuple(d.name for d in card.defenders) == defenders
         assert (card.regiments, card.provisions, card.seasons_left, card.state) == (2, 2, 1, "in effect")
         assert [(a.kind, a.natural, a.success, a.result) for a in card.attempts] == [
-            ("messenger", 6, True, "got through")]
+            ("messenger", 6, True, "got through")
+        ]
         assert card.smuggle_odds == ((0, 0.5), (1, 0.666667), (2, 0.833333))
         assert [f.id for f in view.forts][:3] == ["varosgate", "highmoor", "keshar"]
         assert next(p for p in view.places if p.id == "brinehaven").besieged
-    assert [f.id for f in monitor.siege_forces(world, VAROS, "brinehaven")] == ["varos-blockade-squadron",
-                                                                               "varos-siege-host"]
+    assert [f.id for f in monitor.siege_forces(world, VAROS, "brinehaven")] == [
+        "varos-blockade-squadron",
+        "varos-siege-host",
+    ]
     assert monitor.siege_forces(world, CORVIN, "brinehaven") == ()
 
 
@@ -447,9 +454,14 @@ async def test_the_palette_offers_the_siege_actions(save_path: Path) -> None:
         screen = await open_sieges(pilot)
         await wait_for(pilot, lambda: screen.place_id != "")
         titles = [entry.title for entry in app.palette_entries(screen)]
-        for title in ("Sieges: begin a siege", "Sieges: messenger out of Brinehaven",
-                      "Sieges: smuggle provisions into Brinehaven", "Sieges: lift the siege of Brinehaven",
-                      "Sieges: raid Amberport", "Sieges: loot Amberport"):
+        for title in (
+            "Sieges: begin a siege",
+            "Sieges: messenger out of Brinehaven",
+            "Sieges: smuggle provisions into Brinehaven",
+            "Sieges: lift the siege of Brinehaven",
+            "Sieges: raid Amberport",
+            "Sieges: loot Amberport",
+        ):
             assert title in titles
         entry = next(e for e in app.palette_entries(screen) if e.title == "Sieges: messenger out of Brinehaven")
         entry.callback()

@@ -33,8 +33,9 @@ async def visit(pilot: Pilot[Any], screen: str) -> None:
     """From the settled dashboard to `screen`, mounted and settled."""
     await settle(pilot)
     await pilot.press(SCREEN_KEYS[screen])
-    await wait_for(pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted,
-                   what=f"the {screen} screen")
+    await wait_for(
+        pilot, lambda: pilot.app.current_mode == screen and pilot.app.screen.is_mounted, what=f"the {screen} screen"
+    )
     await settle(pilot)
 
 

@@ -34,11 +34,23 @@ def add_spy_orders(path: Path) -> WorldFile:
     """Corvin's espionage: an infiltration resolved with scripted dice (he holds it) and a mission
     waiting for the GM."""
     save = WorldFile(path)
-    done = run_command(save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"},
-                       ScriptedDice([])).data["order"]
+    done = run_command(
+        save, CORVIN, "spy-order", {"mission": "infiltrate-treasury", "target": "varos"}, ScriptedDice([])
+    ).data["order"]
     run_command(save, GM, "spy-resolve", {"order": done}, ScriptedDice([6, 6]))
-    run_command(save, CORVIN, "spy-order", {"mission": "fund-bandits", "target": "varos", "province": "varos-march",
-                                            "bandits": 1, "note": "on the Amber road"}, ScriptedDice([]))
+    run_command(
+        save,
+        CORVIN,
+        "spy-order",
+        {
+            "mission": "fund-bandits",
+            "target": "varos",
+            "province": "varos-march",
+            "bandits": 1,
+            "note": "on the Amber road",
+        },
+        ScriptedDice([]),
+    )
     return save
 
 
@@ -131,8 +143,9 @@ async def run_mission_by_hand(pilot: Pilot[Any]) -> None:
     await pilot.press("ctrl+r")
     await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
     close = dialog.query_one("#close", Button)
-    await wait_for(pilot, lambda: pilot.app.focused is close and close.is_on_screen,
-                   what="Close focused and scrolled into view")
+    await wait_for(
+        pilot, lambda: pilot.app.focused is close and close.is_on_screen, what="Close focused and scrolled into view"
+    )
     await settle(pilot)
     # Where the dialog's body stands once the result is in depends on what held the focus while the
     # result's lines grew (on a loaded machine, a line later or sooner): the snapshot is of the result

@@ -44,8 +44,9 @@ async def moving_the_guard(pilot: Pilot[Any]) -> None:
     screen = app.screen
     await wait_for(pilot, lambda: screen.mover is not None)
     hexmap.focus_hex((6, 4))
-    await wait_for(pilot, lambda: screen.preview is not None and screen.preview.target == (6, 4)
-                   and not screen._previewer.pending)
+    await wait_for(
+        pilot, lambda: screen.preview is not None and screen.preview.target == (6, 4) and not screen._previewer.pending
+    )
     await settle(pilot)
 
 

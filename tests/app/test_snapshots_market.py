@@ -43,9 +43,17 @@ async def market_ready(pilot: Pilot[Any], sector: str | None = None) -> None:
     if sector is not None:
         table.move_cursor(row=table.get_row_index(sector), animate=False)
     business = screen.query_one("#businesses-table", DataTable)
-    await wait_for(pilot, lambda: business.row_count > 0 and screen.query_one("#detail").border_title
-                   == app.world.display_name("businesses", business.coordinate_to_cell_key(
-                       business.cursor_coordinate).row_key.value), what="the detail panel")
+    await wait_for(
+        pilot,
+        lambda: (
+            business.row_count > 0
+            and screen.query_one("#detail").border_title
+            == app.world.display_name(
+                "businesses", business.coordinate_to_cell_key(business.cursor_coordinate).row_key.value
+            )
+        ),
+        what="the detail panel",
+    )
     await settle(pilot)
 
 
@@ -77,7 +85,9 @@ def test_competition_dice_land_in_the_expand_dialog(snap_compare: Any, market_sa
         await pilot.press("x")
         await wait_for(pilot, lambda: pilot.app.screen.query("#by-hand"), what="the expand dialog")
         screen: Any = pilot.app.screen
-        await wait_for(pilot, lambda: "Who may lose" in str(screen.query_one("#market-preview").render()), what="preview")
+        await wait_for(
+            pilot, lambda: "Who may lose" in str(screen.query_one("#market-preview").render()), what="preview"
+        )
         screen.query_one("#by-hand", Switch).value = True
         await wait_for(pilot, lambda: screen.query_one("#naturals").display, what="the naturals field")
         screen.query_one("#naturals", Input).value = "4,1"

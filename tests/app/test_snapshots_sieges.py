@@ -32,10 +32,16 @@ VAROS = Identity.parse("king:varos")
 def siege_save(save_path: Path) -> Path:
     save = WorldFile(save_path)
     run_command(save, VAROS, "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
-    run_command(save, GM, "messenger", {"fort": "brinehaven", "ducats": "3", "purpose": "to Highmoor"},
-                ScriptedDice([2]))
-    run_command(save, GM, "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": "2", "bribe": "1"},
-                ScriptedDice([5]))
+    run_command(
+        save, GM, "messenger", {"fort": "brinehaven", "ducats": "3", "purpose": "to Highmoor"}, ScriptedDice([2])
+    )
+    run_command(
+        save,
+        GM,
+        "smuggle",
+        {"fort": "brinehaven", "merchant": "corvin", "shipments": "2", "bribe": "1"},
+        ScriptedDice([5]),
+    )
     return save_path
 
 

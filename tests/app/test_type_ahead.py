@@ -37,8 +37,9 @@ async def test_a_key_typed_right_after_tab_lands_in_the_next_field(save_path: Pa
         await pilot.press("g")
         await wait_for(pilot, lambda: on_top(app, CastingScreen), what="the casting screen")
         screen = app.screen
-        await wait_for(pilot, lambda: screen.focused is screen.query_one("#param-caster", Select),
-                       what="the caster focused")
+        await wait_for(
+            pilot, lambda: screen.focused is screen.query_one("#param-caster", Select), what="the caster focused"
+        )
         send_at_once(app, "tab", "l", "e", "y")
         source = screen.query_one("#param-source", Input)
         await wait_for(pilot, lambda: source.value == "ley", what="the keys in the source field")
@@ -46,7 +47,8 @@ async def test_a_key_typed_right_after_tab_lands_in_the_next_field(save_path: Pa
 
 
 async def test_enter_typed_right_after_the_last_character_rolls_once_it_is_checked(
-        save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The dialog validates each keystroke in a worker; enter must not be refused because the check
     of the characters before it has not come back yet. The check is held until enter has arrived."""
     gate = threading.Event()
@@ -63,13 +65,17 @@ async def test_enter_typed_right_after_the_last_character_rolls_once_it_is_check
         await pilot.press("r")
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the roll dialog")
         dialog = app.screen
-        await wait_for(pilot, lambda: dialog.focused is dialog.query_one("#param-reason", Input),
-                       what="the reason focused")
+        await wait_for(
+            pilot, lambda: dialog.focused is dialog.query_one("#param-reason", Input), what="the reason focused"
+        )
         send_at_once(app, *"Hold", "enter")
         await wait_for(pilot, lambda: dialog.query_one("#param-reason", Input).value == "Hold", what="typed")
         await pilot.pause()  # enter has been handled, with the check of "Hold" still out
         gate.set()
-        await wait_for(pilot, lambda: any(e.get("kind") == "roll" for _, e in world_of(save_path).all("chronicle")),
-                       what="the roll written")
+        await wait_for(
+            pilot,
+            lambda: any(e.get("kind") == "roll" for _, e in world_of(save_path).all("chronicle")),
+            what="the roll written",
+        )
         [entry] = [e for _, e in world_of(save_path).all("chronicle") if e.get("kind") == "roll"]
         assert "Hold" in entry["text"]

@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-OTHER_SCREENS = {f"yak_tui.app.areas.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen",
-                                                         "nobles.screen")}
+OTHER_SCREENS = {
+    f"yak_tui.app.areas.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen", "nobles.screen")
+}
 PROBE = """
 import asyncio, gc, json, sys
 sys.path.insert(0, sys.argv[2])
@@ -61,8 +62,13 @@ asyncio.run(main())
 @pytest.mark.app
 def test_after_the_warm_up_a_first_visit_imports_nothing_and_parses_no_css(save_path: Path) -> None:
     env = {**os.environ, "TEXTUAL_ANIMATIONS": "none"}
-    done = subprocess.run([sys.executable, "-c", PROBE, str(save_path), str(Path(__file__).parent)],
-                          capture_output=True, text=True, env=env, timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, str(save_path), str(Path(__file__).parent)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     # The start imports the dashboard, not the screens a session may never open...

@@ -68,8 +68,11 @@ async def test_the_gm_edits_a_kingdoms_ducats_from_the_world_screen_and_undoes_i
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the undo dialog")
         await settle(pilot)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: world_of(save_path).get("kingdoms", "elbreth")["treasury"] == before,
-                       what="undo to restore the treasury")
+        await wait_for(
+            pilot,
+            lambda: world_of(save_path).get("kingdoms", "elbreth")["treasury"] == before,
+            what="undo to restore the treasury",
+        )
 
 
 async def test_a_refused_edit_names_the_field_and_writes_nothing(save_path: Path) -> None:
@@ -96,8 +99,14 @@ async def test_the_gm_adds_a_kingdom_then_removes_it(save_path: Path) -> None:
         await wait_for(pilot, lambda: on_top(app, DocumentEditor), what="the empty editor")
         editor = app.screen
         assert isinstance(editor, DocumentEditor) and editor.adding
-        for field, text in (("id", "norland"), ("name", "Kingdom of Norland"), ("treasury", "40"),
-                            ("manpower", "3"), ("influence", "0"), ("business_tax", "10")):
+        for field, text in (
+            ("id", "norland"),
+            ("name", "Kingdom of Norland"),
+            ("treasury", "40"),
+            ("manpower", "3"),
+            ("influence", "0"),
+            ("business_tax", "10"),
+        ):
             await type_into(pilot, editor, field, text)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not on_top(app, DocumentEditor), what="the editor to close")
@@ -108,8 +117,9 @@ async def test_the_gm_adds_a_kingdom_then_removes_it(save_path: Path) -> None:
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the remove dialog")
         await settle(pilot)
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: world_of(save_path).find("kingdoms", "norland") is None,
-                       what="the kingdom to be removed")
+        await wait_for(
+            pilot, lambda: world_of(save_path).find("kingdoms", "norland") is None, what="the kingdom to be removed"
+        )
 
 
 async def test_shift_e_on_a_row_of_a_rule_screen_opens_its_document(busy_save: Path) -> None:
@@ -164,5 +174,8 @@ async def test_the_world_screen_closes_when_the_keyboard_passes_to_a_player(busy
     async with app.run_test(size=(120, 40)) as pilot:
         await open_world(pilot)
         app.switch_identity("player:nyx")
-        await wait_for(pilot, lambda: not any(isinstance(s, WorldScreen) for s in app.screen_stack),
-                       what="the World screen to close")
+        await wait_for(
+            pilot,
+            lambda: not any(isinstance(s, WorldScreen) for s in app.screen_stack),
+            what="the World screen to close",
+        )

@@ -33,8 +33,13 @@ def frames(app: Any) -> list[tuple[bool, bool, int]]:
         if renderable is not None:
             table = app.query_one(YakTable)
             drawn = app.screen._compositor.full_map
-            seen.append((table._vertical_scrollbar in drawn, table._horizontal_scrollbar in drawn,
-                         drawn[app.query_one("#below")].region.y))
+            seen.append(
+                (
+                    table._vertical_scrollbar in drawn,
+                    table._horizontal_scrollbar in drawn,
+                    drawn[app.query_one("#below")].region.y,
+                )
+            )
 
     app._display = display
     return seen
@@ -46,8 +51,7 @@ async def test_the_first_frame_with_the_rows_has_the_scrollbars_of_the_settled_o
         await settle(pilot)
         seen = frames(app)
         table = app.query_one(YakTable)
-        table.fill(["Place", "Held by"], [(f"p{n}", [f"Place {n}" * (6 if n == 7 else 1), "Varos"])
-                                          for n in range(30)])
+        table.fill(["Place", "Held by"], [(f"p{n}", [f"Place {n}" * (6 if n == 7 else 1), "Varos"]) for n in range(30)])
         await wait_for(pilot, lambda: bool(seen), what="a frame with the rows")
         await settle(pilot)
         assert seen[-1][:2] == (True, True)

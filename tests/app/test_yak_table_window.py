@@ -98,7 +98,7 @@ async def test_a_small_table_is_drawn_whole_without_a_line_under_it() -> None:
     app = OneTable()
     async with app.run_test(size=(80, 20)) as pilot:
         table = app.query_one(YakTable)
-        table.fill(["Name", "Number"], ROWS[:YakTable.WINDOW])
+        table.fill(["Name", "Number"], ROWS[: YakTable.WINDOW])
         await settle(pilot)
         assert table.row_count == table.total_rows == YakTable.WINDOW
         assert not [note for note in app.query(".table-empty") if note.display]  # mounted with the table, hidden
@@ -192,8 +192,11 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
             hexmap._drawing = None
             rows = hexmap.render_rows()  # the whole map drawn afresh
             hexmap._drawing = None
-            return all(strip.text == rows[crop.y + i].plain[crop.x:crop.right]
-                       for i, strip in enumerate(strips) if crop.y + i < len(rows))
+            return all(
+                strip.text == rows[crop.y + i].plain[crop.x : crop.right]
+                for i, strip in enumerate(strips)
+                if crop.y + i < len(rows)
+            )
 
         assert hexmap.natural_size(hexmap.zoom)[0] > 4 * scroll.size.width  # far wider than the view
         await settle(pilot)
@@ -216,8 +219,8 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
                 for y, (plain, spans) in enumerate(whole):
                     part = hexmap._line(y, need)
                     assert part is not None
-                    assert part.plain[need[0]:need[1]] == plain[need[0]:need[1]]
-                    assert list(part[need[0]:need[1]].spans) == list(Content(plain, spans)[need[0]:need[1]].spans)
+                    assert part.plain[need[0] : need[1]] == plain[need[0] : need[1]]
+                    assert list(part[need[0] : need[1]].spans) == list(Content(plain, spans)[need[0] : need[1]].spans)
                 drawn = hexmap._drawing.drawn if hexmap._drawing is not None else {}
                 assert any(span != (0, width) for span in drawn.values())  # drawn in part, not whole
 
@@ -233,4 +236,3 @@ async def test_the_line_under_a_big_table_goes_when_the_table_is_refilled_small(
         table.fill(["Name", "Number"], ROWS[:3])
         await settle(pilot)
         assert not note.display and table.total_rows == table.row_count == 3
-

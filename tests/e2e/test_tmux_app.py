@@ -25,8 +25,14 @@ def test_switch_screens_roll_and_advance_in_a_real_terminal(session: tuple[Tmux,
     # The whole first frame (a capture may land while the terminal is still being written).
     term.wait_for(lambda text: "Due this season" in text and "◆ GM" in text and "Spring 312" in text)
 
-    for key, marker in (("e", "Specialist pools"), ("b", "Sectors by province"), ("s", "Walled places"),
-                        ("m", "Legend"), ("c", "Chronicle ·"), ("d", "Due this season")):
+    for key, marker in (
+        ("e", "Specialist pools"),
+        ("b", "Sectors by province"),
+        ("s", "Walled places"),
+        ("m", "Legend"),
+        ("c", "Chronicle ·"),
+        ("d", "Due this season"),
+    ):
         term.keys(key)
         term.wait_for(marker)
 
@@ -60,6 +66,10 @@ def test_switch_screens_roll_and_advance_in_a_real_terminal(session: tuple[Tmux,
 def test_the_terminal_shows_other_processes_writes(session: tuple[Tmux, Path]) -> None:
     term, save = session
     term.wait_for("Due this season")
-    subprocess.run([str(YAK), "--save", str(save), "do", "note", "text=Riders seen on the Keshar road"], check=True,
-                   capture_output=True, env={**os.environ})
+    subprocess.run(
+        [str(YAK), "--save", str(save), "do", "note", "text=Riders seen on the Keshar road"],
+        check=True,
+        capture_output=True,
+        env={**os.environ},
+    )
     term.wait_for("Riders seen on the")

@@ -43,8 +43,9 @@ def terminals(tmp_path: Path, save: Path) -> Iterator[tuple[Tmux, Tmux]]:
         gm.kill()
 
 
-def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(save: Path,
-                                                                       terminals: tuple[Tmux, Tmux]) -> None:
+def test_submits_a_private_order_as_a_player_and_resolves_it_as_the_gm(
+    save: Path, terminals: tuple[Tmux, Tmux]
+) -> None:
     player, gm = terminals
     player.wait_for("Player · Corvin Hale")
     gm.wait_for("Due this season")

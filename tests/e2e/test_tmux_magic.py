@@ -23,7 +23,8 @@ def flat(text: str) -> str:
 
 
 def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by_hand(
-        session: tuple[Tmux, Path]) -> None:
+    session: tuple[Tmux, Path],
+) -> None:
     term, save = session
     term.wait_for("Due this season")
 
@@ -88,5 +89,7 @@ def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by
     assert [r["naturals"] for r in spell["rolls"]] == [[4], [5], [3]]
     assert [r["source"] for r in spell["rolls"]] == ["manual"] * 3
     assert [r["band"] for r in spell["rolls"]] == ["strong", "finesse", "sealed"]
-    assert (next(e for _, e in world.all("chronicle") if e["kind"] == "relocate")["text"]
-            == "Tobias Venn relocates from Greywatch to Millbrook.")
+    assert (
+        next(e for _, e in world.all("chronicle") if e["kind"] == "relocate")["text"]
+        == "Tobias Venn relocates from Greywatch to Millbrook."
+    )

@@ -44,7 +44,8 @@ def advance(term: Tmux, target: str) -> None:
 
 
 def test_besieges_the_demo_port_fort_over_several_seasons_until_the_defender_must_choose(
-        session: tuple[Tmux, Path]) -> None:
+    session: tuple[Tmux, Path],
+) -> None:
     term, save = session
     term.wait_for("Due this season")
     term.keys("s")
@@ -63,8 +64,23 @@ def test_besieges_the_demo_port_fort_over_several_seasons_until_the_defender_mus
     assert (doc["besieger"], doc["provisions"], doc["effective"]) == ("varos", 2, True)
 
     # A merchant runs two shipments of grain past the lines (another process writes the save).
-    subprocess.run([str(YAK), "--save", str(save), "do", "smuggle", "fort=brinehaven", "merchant=corvin",
-                    "shipments=2", "--dice", "6"], check=True, capture_output=True, env={**os.environ})
+    subprocess.run(
+        [
+            str(YAK),
+            "--save",
+            str(save),
+            "do",
+            "smuggle",
+            "fort=brinehaven",
+            "merchant=corvin",
+            "shipments=2",
+            "--dice",
+            "6",
+        ],
+        check=True,
+        capture_output=True,
+        env={**os.environ},
+    )
     term.wait_for(lambda t: "2 seasons left" in siege_row(t))
 
     # Season by season the countdown falls.

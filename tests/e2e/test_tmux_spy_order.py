@@ -71,7 +71,8 @@ def test_there_is_a_form_for_each_kind_of_mission() -> None:
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_mission_form_closes_with_escape_and_the_app_still_takes_keys(
-        kind: str, save: Path, terminals: dict[str, Tmux]) -> None:
+    kind: str, save: Path, terminals: dict[str, Tmux]
+) -> None:
     slug = KINDS[kind]
     mission = catalogue()[slug]
     world = World(WorldFile(save).read())
@@ -89,10 +90,15 @@ def test_the_mission_form_closes_with_escape_and_the_app_still_takes_keys(
         # The freeze was a race (it depended on how fast the form was built): open the form three times.
         for _ in range(3):
             term.keys("n")
-            text = term.wait_for(lambda t: "Submit a private mission" in t
-                                 and f"{mission.name}  · {mission.family}" in t and "Costs " in t)
+            text = term.wait_for(
+                lambda t: (
+                    "Submit a private mission" in t and f"{mission.name}  · {mission.family}" in t and "Costs " in t
+                )
+            )
             for need in mission_needs(mission):
                 assert need.replace("_", " ") in text, (seat, need)
             term.keys("Escape")
-            term.wait_for(lambda t, board=f"Missions against {target}": "Submit a private mission" not in t and board in t)
+            term.wait_for(
+                lambda t, board=f"Missions against {target}": "Submit a private mission" not in t and board in t
+            )
         term.quit()

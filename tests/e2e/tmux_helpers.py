@@ -72,8 +72,10 @@ class Tmux:
         assert not self.alive(), f"yak did not quit on q; the screen:\n{self.screen()}"
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", self.name],
-                              capture_output=True).returncode == 0
+        return (
+            subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", self.name], capture_output=True).returncode
+            == 0
+        )
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
@@ -84,6 +86,8 @@ class Tmux:
 def yak_command(tmp_path: Path, save: Path, identity: str | None = None) -> str:
     """The shell line that starts the real `yak` on `save` (as `identity`, or the GM)."""
     # tmux may hand its default 80×24 down as COLUMNS/LINES, which would override the pane's real size.
-    env = f"-u COLUMNS -u LINES TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
+    env = (
+        f"-u COLUMNS -u LINES TERM=xterm-256color COLORTERM=truecolor YAK_THEME=dark HOME={shlex.quote(str(tmp_path))}"
+    )
     command = f"cd {shlex.quote(str(tmp_path))} && env {env} {shlex.quote(str(YAK))} --save {shlex.quote(str(save))}"
     return command + (f" --as {identity}" if identity else "")

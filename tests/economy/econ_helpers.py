@@ -12,8 +12,9 @@ from yak_tui.kernel.commands import CommandResult
 from yak_tui.store.storage import WorldFile
 
 
-def run(save: WorldFile, who: str, name: str, params: dict[str, Any] | None = None,
-        dice: Sequence[int] = ()) -> CommandResult:
+def run(
+    save: WorldFile, who: str, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = ()
+) -> CommandResult:
     """`Table.run` on `save`: with no dice given, any die rolled fails the test."""
     return Table(save).run(who, name, dice=dice, **(params or {}))
 

@@ -42,17 +42,39 @@ def test_credit_draws_now_and_falls_due_in_four_seasons(save: WorldFile) -> None
     ledger_id = result.data["ledger"]
     doc = state(save)["ledger"][ledger_id]
     assert result.data["due"] == "Spring 313" and result.data["left"] == 14
-    assert {k: doc[k] for k in ("kind", "lender", "lender_owner", "debtor", "amount", "outstanding", "status",
-                                "drawn", "due", "parties")} == {
-        "kind": "credit", "lender": "hale-bank", "lender_owner": "corvin", "debtor": "edmund", "amount": 10,
-        "outstanding": 10, "status": "open", "drawn": {"year": 312, "season": "Spring"},
-        "due": {"year": 313, "season": "Spring"}, "parties": ["character:edmund", "character:corvin"]}
+    assert {
+        k: doc[k]
+        for k in (
+            "kind",
+            "lender",
+            "lender_owner",
+            "debtor",
+            "amount",
+            "outstanding",
+            "status",
+            "drawn",
+            "due",
+            "parties",
+        )
+    } == {
+        "kind": "credit",
+        "lender": "hale-bank",
+        "lender_owner": "corvin",
+        "debtor": "edmund",
+        "amount": 10,
+        "outstanding": 10,
+        "status": "open",
+        "drawn": {"year": 312, "season": "Spring"},
+        "due": {"year": 313, "season": "Spring"},
+        "parties": ["character:edmund", "character:corvin"],
+    }
     assert treasury(save, "characters", "edmund") == 18
     assert money_sum(result.entries) == {"characters:edmund": 10}
 
 
-@pytest.mark.parametrize(("lender", "size", "limit"), [("amber-counting-house", 4, 12), ("hale-bank", 8, 24),
-                                                       ("hale-bank", 5, 15)])
+@pytest.mark.parametrize(
+    ("lender", "size", "limit"), [("amber-counting-house", 4, 12), ("hale-bank", 8, 24), ("hale-bank", 5, 15)]
+)
 def test_credit_limit_is_three_times_size(save: WorldFile, lender: str, size: int, limit: int) -> None:
     _size(save, lender, size)
     _refused(save, "gm", "credit-extend", {"lender": lender, "debtor": "dario", "amount": limit + 1}, "amount")
@@ -70,27 +92,41 @@ def test_credit_limit_counts_what_is_outstanding(save: WorldFile) -> None:
     first = run(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "dario", "amount": 8})
     _refused(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas", "amount": 5}, "amount")
     run(save, "gm", "credit-repay", {"debt": first.data["ledger"], "amount": 3})
-    assert run(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas",
-                                             "amount": 7}).data["left"] == 0
+    assert (
+        run(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas", "amount": 7}).data[
+            "left"
+        ]
+        == 0
+    )
 
 
 def test_credit_binds_the_debtor_so_a_player_files_an_order(save: WorldFile) -> None:
     params = {"lender": "hale-bank", "debtor": "edmund", "amount": 5}
     _refused(save, "player:corvin", "credit-extend", params, "identity")
-    filed = run(save, "player:corvin", "order-file", {"command": "credit-extend",
-                                                      "params": '{"lender": "hale-bank", "debtor": "edmund", '
-                                                                '"amount": 5}'})
+    filed = run(
+        save,
+        "player:corvin",
+        "order-file",
+        {"command": "credit-extend", "params": '{"lender": "hale-bank", "debtor": "edmund", "amount": 5}'},
+    )
     assert filed.data["adjudicator"] == "king:elbreth"
     run(save, "king:elbreth", "order-resolve", {"order": filed.data["order"]})
     assert treasury(save, "characters", "edmund") == 13
 
 
 def test_unpaid_credit_is_paid_by_the_lender_owner(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
+        "ledger"
+    ]
     result = _year_start(save, 312)
     doc = state(save)["ledger"][ledger_id]
     assert (doc["status"], doc["outstanding"], doc["owed_to_lender"], doc["lender_paid"], doc["bad_debt"]) == (
-        "covered", 10, 10, 10, 0)
+        "covered",
+        10,
+        10,
+        10,
+        0,
+    )
     paid = [e for e in result.entries if "unpaid credit" in e["text"] and e.get("amounts")]
     assert money_sum(paid) == {"characters:corvin": -10}
     assert step(result, "credit-loans")["sums"] == {"credit covered by lenders": 10}
@@ -101,7 +137,9 @@ def test_unpaid_credit_is_paid_by_the_lender_owner(save: WorldFile) -> None:
 
 
 def test_credit_repaid_in_time_costs_the_lender_nothing(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
+        "ledger"
+    ]
     repaid = run(save, "player:edmund", "credit-repay", {"debt": ledger_id, "amount": 4})
     assert money_sum(repaid.entries) == {"characters:edmund": -4}
     _refused(save, "player:edmund", "credit-repay", {"debt": ledger_id, "amount": 7}, "amount")
@@ -123,7 +161,9 @@ def _corvin_year_start_receipts(save: WorldFile) -> float:
 
 
 def test_a_lender_without_cash_liquidates_size(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
+        "ledger"
+    ]
     receipts = _corvin_year_start_receipts(save)
     assert receipts == 14
     edit(save, lambda data: data["characters"]["corvin"].update(treasury=5 - receipts))  # 5 in hand at the step
@@ -137,7 +177,9 @@ def test_a_lender_without_cash_liquidates_size(save: WorldFile) -> None:
 
 
 def test_a_lender_that_is_sold_out_leaves_a_bad_debt(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 24}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 24}).data[
+        "ledger"
+    ]
     edit(save, lambda data: data["characters"]["corvin"].update(treasury=-_corvin_year_start_receipts(save)))
     result = _year_start(save, 312)
     data = state(save)
@@ -157,10 +199,11 @@ def test_a_lender_that_is_sold_out_leaves_a_bad_debt(save: WorldFile) -> None:
 
 
 def test_ledger_and_entries_are_seen_by_the_parties_only(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
+        "ledger"
+    ]
     world = World(state(save))
-    for who, sees in (("player:edmund", True), ("player:corvin", True), ("player:lysa", False),
-                      ("king:varos", False)):
+    for who, sees in (("player:edmund", True), ("player:corvin", True), ("player:lysa", False), ("king:varos", False)):
         viewer = Identity.parse(who)
         assert (ledger_id in visible_table(world, viewer, "ledger")) is sees, who
         assert any("credit" in e["text"] and "Hale" in e["text"] for e in visible_entries(world, viewer)) is sees, who
@@ -183,7 +226,9 @@ def test_due_reporter_warns_both_parties(save: WorldFile) -> None:
 
 def test_credit_due_mid_year_is_settled_at_that_season_start(save: WorldFile) -> None:
     set_date(save, "Summer 312")
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 3}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 3}).data[
+        "ledger"
+    ]
     set_date(save, "Spring 313")
     result = run(save, "gm", "advance")
     assert state(save)["ledger"][ledger_id]["status"] == "covered"
@@ -211,8 +256,9 @@ def test_loan_limits_at_size_eight(save: WorldFile) -> None:
 
 def test_a_loan_past_its_term_costs_the_lender_a_quarter_a_year(save: WorldFile) -> None:
     edit(save, lambda data: data["characters"]["corvin"].update(treasury=100))
-    ledger_id = run(save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10,
-                                                "term": 1}).data["ledger"]
+    ledger_id = run(
+        save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10, "term": 1}
+    ).data["ledger"]
     paid = []
     for year in (312, 313, 314, 315, 316):
         result = _year_start(save, year)
@@ -223,8 +269,9 @@ def test_a_loan_past_its_term_costs_the_lender_a_quarter_a_year(save: WorldFile)
 
 
 def test_a_loan_repaid_within_its_term_costs_nothing(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10,
-                                                "term": 1}).data["ledger"]
+    ledger_id = run(
+        save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10, "term": 1}
+    ).data["ledger"]
     assert treasury(save, "characters", "dario") == 16
     run(save, "player:dario", "loan-repay", {"debt": ledger_id, "amount": 8})
     result = _year_start(save, 312)
@@ -233,10 +280,12 @@ def test_a_loan_repaid_within_its_term_costs_nothing(save: WorldFile) -> None:
 
 
 def test_a_sold_bank_takes_its_book_along(save: WorldFile) -> None:
-    ledger_id = run(save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10,
-                                                "term": 1}).data["ledger"]
+    ledger_id = run(
+        save, "gm", "loan-extend", {"lender": "hale-bank", "debtor": "dario", "principal": 10, "term": 1}
+    ).data["ledger"]
     assert run(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "lysa", "price": 0}).data["ledger"] == [
-        ledger_id]
+        ledger_id
+    ]
     doc = state(save)["ledger"][ledger_id]
     assert doc["lender_owner"] == "lysa" and doc["parties"] == ["character:dario", "character:lysa"]
 

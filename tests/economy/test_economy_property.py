@@ -20,10 +20,31 @@ from yak_tui.kernel.dice import SeededDice
 from yak_tui.kernel.identity import GM
 from yak_tui.kernel.model import SECTORS, World
 
-ACTIONS = ("business-open", "business-expand", "produce", "goods-store", "goods-ship", "goods-release",
-           "business-sell", "business-dismantle", "monopoly-grant", "monopoly-revoke", "credit-extend",
-           "credit-repay", "loan-extend", "loan-repay", "hire", "sponsor-training", "academy-found",
-           "engineer-assign", "trap", "trap-resolve", "convert", "convert-counter", "advance")
+ACTIONS = (
+    "business-open",
+    "business-expand",
+    "produce",
+    "goods-store",
+    "goods-ship",
+    "goods-release",
+    "business-sell",
+    "business-dismantle",
+    "monopoly-grant",
+    "monopoly-revoke",
+    "credit-extend",
+    "credit-repay",
+    "loan-extend",
+    "loan-repay",
+    "hire",
+    "sponsor-training",
+    "academy-found",
+    "engineer-assign",
+    "trap",
+    "trap-resolve",
+    "convert",
+    "convert-counter",
+    "advance",
+)
 
 
 @cache
@@ -37,10 +58,14 @@ def _pick(items: list[Any], i: int) -> Any:
 
 # Which businesses an action mostly picks from (refusals on the others are still tried).
 ELIGIBLE = {
-    "goods-store": lambda b: bool(b.get("stock")), "goods-ship": lambda b: bool(b.get("stock") or b.get("warehouse")),
-    "goods-release": lambda b: bool(b.get("warehouse")), "monopoly-revoke": lambda b: bool(b.get("monopoly")),
-    "produce": lambda b: b["sector"] == "industrial", "sponsor-training": lambda b: b["sector"] == "service",
-    "credit-extend": lambda b: b["sector"] == "commercial", "loan-extend": lambda b: b["sector"] == "commercial",
+    "goods-store": lambda b: bool(b.get("stock")),
+    "goods-ship": lambda b: bool(b.get("stock") or b.get("warehouse")),
+    "goods-release": lambda b: bool(b.get("warehouse")),
+    "monopoly-revoke": lambda b: bool(b.get("monopoly")),
+    "produce": lambda b: b["sector"] == "industrial",
+    "sponsor-training": lambda b: b["sector"] == "service",
+    "credit-extend": lambda b: b["sector"] == "commercial",
+    "loan-extend": lambda b: b["sector"] == "commercial",
 }
 
 
@@ -56,8 +81,13 @@ def _params(world: World, action: str, i: int, k: int) -> dict[str, Any] | None:
     if action == "business-open":
         province = _pick(provinces, i)
         pcs = sorted(pid for pid, pc in world.all("pcs") if pc["province"] == province)
-        return {"owner": _pick(chars, k), "province": province, "pc": _pick(pcs, k), "sector": _pick(list(SECTORS), i),
-                "name": f"P{i}"}
+        return {
+            "owner": _pick(chars, k),
+            "province": province,
+            "pc": _pick(pcs, k),
+            "sector": _pick(list(SECTORS), i),
+            "name": f"P{i}",
+        }
     if action in ("business-expand", "business-dismantle", "monopoly-grant", "monopoly-revoke"):
         bid = _pick(businesses, i)
         if bid is None:
@@ -74,8 +104,9 @@ def _params(world: World, action: str, i: int, k: int) -> dict[str, Any] | None:
         if bid is None:
             return None
         biz = world.get("businesses", bid)
-        source = "warehouse" if action == "goods-release" or (action == "goods-ship" and not biz.get("stock")) \
-            else "stock"
+        source = (
+            "warehouse" if action == "goods-release" or (action == "goods-ship" and not biz.get("stock")) else "stock"
+        )
         held = biz.get(source) or {"Salt": 1}
         params: dict[str, Any] = {"business": bid, "good": _pick(sorted(held), k), "quantity": 1 + k % 2}
         if action == "goods-ship":
@@ -98,8 +129,12 @@ def _params(world: World, action: str, i: int, k: int) -> dict[str, Any] | None:
         debt = _pick(ledger, i)
         return None if debt is None else {"debt": debt, **({"amount": 1 + k % 7} if k % 2 else {})}
     if action == "hire":
-        return {"kingdom": _pick(kingdoms, i), "type": _pick(list(eco.HIRED_TYPES), k), "immediate": bool(k % 2),
-                "count": 1 + k % 3}
+        return {
+            "kingdom": _pick(kingdoms, i),
+            "type": _pick(list(eco.HIRED_TYPES), k),
+            "immediate": bool(k % 2),
+            "count": 1 + k % 3,
+        }
     if action == "sponsor-training":
         bid = _pick(businesses, i)
         return None if bid is None else {"business": bid, "type": "spy", "count": 1 + k % 3}
@@ -126,17 +161,24 @@ def _params(world: World, action: str, i: int, k: int) -> dict[str, Any] | None:
 
 
 def _treasuries(data: dict[str, dict[str, Any]]) -> dict[str, float]:
-    return {f"{table}:{doc_id}": float(doc.get("treasury", 0))
-            for table in ("kingdoms", "characters") for doc_id, doc in data[table].items()}
+    return {
+        f"{table}:{doc_id}": float(doc.get("treasury", 0))
+        for table in ("kingdoms", "characters")
+        for doc_id, doc in data[table].items()
+    }
 
 
 @pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(season=st.integers(0, 3), wealth=st.integers(0, 60), seed=st.integers(0, 2**16),
-       actions=st.lists(st.tuples(st.sampled_from(ACTIONS), st.integers(0, 1000), st.integers(0, 1000)),
-                        min_size=1, max_size=20))
-def test_every_ducat_is_accounted_for(season: int, wealth: int, seed: int,
-                                      actions: list[tuple[str, int, int]]) -> None:
+@given(
+    season=st.integers(0, 3),
+    wealth=st.integers(0, 60),
+    seed=st.integers(0, 2**16),
+    actions=st.lists(
+        st.tuples(st.sampled_from(ACTIONS), st.integers(0, 1000), st.integers(0, 1000)), min_size=1, max_size=20
+    ),
+)
+def test_every_ducat_is_accounted_for(season: int, wealth: int, seed: int, actions: list[tuple[str, int, int]]) -> None:
     data = copy.deepcopy(_base())
     data["meta"]["world"]["date"] = GameDate(312, season).to_dict()
     for table in ("kingdoms", "characters"):

@@ -29,12 +29,15 @@ def house_rules(tmp_path: Path) -> Iterator[Path]:
 def test_help_with_the_default_tables_reads_as_the_dialogs_always_did() -> None:
     assert read.expand_help() == (
         "Each Size beyond the sector's Potential is won in competition: the expander and every rival roll a d6 "
-        "(monopolies +3); the lowest rival below the expander loses 1 Size.")
+        "(monopolies +3); the lowest rival below the expander loses 1 Size."
+    )
     assert read.production_help() == (
         "Goods cost max(1, base price − 4) ducats each; a business makes up to its Size a season. Unless "
-        "stored or shipped they sell at season end.")
-    assert read.hire_help() == ("One hire per controlled province per type a year; 2 ducats each arriving next "
-                                "season, or 3 at once.")
+        "stored or shipped they sell at season end."
+    )
+    assert read.hire_help() == (
+        "One hire per controlled province per type a year; 2 ducats each arriving next season, or 3 at once."
+    )
     assert read.lending_requirement("credit") == "commercial Size 4+"
     assert read.lending_requirement("loan") == "commercial Size 8+"
 
@@ -45,20 +48,25 @@ def test_a_house_rule_changes_the_numbers_the_help_quotes(house_rules: Path) -> 
         "[production]\ndiscount = 3\ngoods_per_size = 2\n"
         "[hiring]\ncost_next_season = 4\ncost_immediate = 6\narrival_next_season = 2\nper_province_per_year = 2\n"
         "[credit]\nmin_size = 5\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     set_override_dir(str(house_rules))
     assert "(monopolies +2)" in read.expand_help()
     assert read.production_help().startswith(
-        "Goods cost max(1, base price − 3) ducats each; a business makes up to 2 × its Size a season.")
-    assert read.hire_help() == ("2 hires per controlled province per type a year; 4 ducats each arriving in 2 "
-                                "seasons, or 6 at once.")
+        "Goods cost max(1, base price − 3) ducats each; a business makes up to 2 × its Size a season."
+    )
+    assert read.hire_help() == (
+        "2 hires per controlled province per type a year; 4 ducats each arriving in 2 seasons, or 6 at once."
+    )
     assert read.lending_requirement("credit") == "commercial Size 5+"
 
 
 def test_a_ledger_line_with_a_garbage_amount_raises_instead_of_reading_as_zero(save: WorldFile) -> None:
     """Saves are validated on load, so garbage can only come from a bug in memory: the read model
     must raise on it, not show the debt as 0 (it used to read any bad number as 0.0)."""
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
+        "ledger"
+    ]
     world = World(save.read())
     preview = read.lending_preview(world, GM, "hale-bank", "credit")
     assert preview is not None and preview.out == 10
@@ -79,11 +87,14 @@ def test_action_route_follows_the_one_run_or_order_rule(table: Table) -> None:
     refusal = check_command(world, corvin, "business-expand", expand)
     assert refusal is not None and refusal.field == "identity"
     assert read.action_route(world, corvin, "business-expand", expand) == read.Route(
-        "order", refusal.reason, refusal.who_may)
+        "order", refusal.reason, refusal.who_may
+    )
     filed = check_order(world, lysa, "business-expand", expand)
     assert filed is not None and filed.field == "order.identity"
     assert read.action_route(world, lysa, "business-expand", expand) == read.Route(
-        "refused", filed.reason, filed.who_may)
+        "refused", filed.reason, filed.who_may
+    )
     # Any other refusal is the dialog's to show: the action opens it.
-    assert read.action_route(world, corvin, "produce", {"business": "salt-works", "good": "Salt",
-                                                        "quantity": -1}) == read.Route("direct")
+    assert read.action_route(
+        world, corvin, "produce", {"business": "salt-works", "good": "Salt", "quantity": -1}
+    ) == read.Route("direct")

@@ -20,8 +20,9 @@ print([fn.__module__ for fn in seasons._due_reporters])
 
 
 def _step_order(path: str) -> str:
-    done = subprocess.run([sys.executable, "-c", STEP_ORDER, path], capture_output=True, text=True, timeout=120,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", STEP_ORDER, path], capture_output=True, text=True, timeout=120, check=True
+    )
     return done.stdout
 
 
@@ -32,10 +33,12 @@ def test_the_cli_loads_the_season_steps_in_the_same_order_as_a_session() -> None
 
 
 def test_importing_the_package_registers_the_economy_headless() -> None:
-    code = ("import sys, yak_tui.areas.economy as economy\n"
-            "from yak_tui.kernel.commands import COMMANDS\n"
-            "assert {'business-open', 'produce', 'credit-extend', 'hire', 'academy-found', 'trap', 'convert'}"
-            " <= set(COMMANDS), sorted(COMMANDS)\n"
-            "assert 'textual' not in sys.modules\n"
-            "assert all(hasattr(economy, name) for name in economy.__all__)\n")
+    code = (
+        "import sys, yak_tui.areas.economy as economy\n"
+        "from yak_tui.kernel.commands import COMMANDS\n"
+        "assert {'business-open', 'produce', 'credit-extend', 'hire', 'academy-found', 'trap', 'convert'}"
+        " <= set(COMMANDS), sorted(COMMANDS)\n"
+        "assert 'textual' not in sys.modules\n"
+        "assert all(hasattr(economy, name) for name in economy.__all__)\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -125,9 +125,7 @@ def test_monopoly_bonus_and_unknown_kind() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _compete(
-    dice: list[int], rivals: list[Rival], monopoly: bool = False, size: int = 2
-) -> eco.CompetitionOutcome:
+def _compete(dice: list[int], rivals: list[Rival], monopoly: bool = False, size: int = 2) -> eco.CompetitionOutcome:
     scripted = ScriptedDice(dice)
     outcome = eco.competition(scripted, "me", size, monopoly, rivals)
     assert scripted.remaining == 0  # exactly one die per business
@@ -262,9 +260,7 @@ def test_competition_odds_single_rival_exact() -> None:
         (False, [Rival("a", 1, True), Rival("b", 3), Rival("c", 3)]),
     ],
 )
-def test_competition_odds_match_brute_force_and_sum_to_one(
-    monopoly: bool, rivals: list[Rival]
-) -> None:
+def test_competition_odds_match_brute_force_and_sum_to_one(monopoly: bool, rivals: list[Rival]) -> None:
     expected = _brute_force(monopoly, rivals)
     odds = eco.competition_odds(monopoly, rivals)
     for rival in rivals:
@@ -298,9 +294,7 @@ def test_competition_face_formula_equals_enumeration(mons: tuple[bool, ...]) -> 
     are exercised.
     """
     rivals = [Rival(f"r{i}", (i * 7) % 3 + 1, mon) for i, mon in enumerate(mons[1:])]
-    enumerated = exact_odds(
-        lambda d: eco.competition(d, "e", 1, mons[0], rivals), lambda o: o.loser
-    )
+    enumerated = exact_odds(lambda d: eco.competition(d, "e", 1, mons[0], rivals), lambda o: o.loser)
     closed = eco._competition_odds_by_faces(mons[0], rivals)
     assert {k: v for k, v in closed.items() if v} == enumerated
 
@@ -317,9 +311,7 @@ def test_competition_odds_many_rivals_is_fast_and_sums_to_one() -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("base", "cost"), [(1, 1), (2, 1), (4, 1), (5, 1), (6, 2), (9, 5), (12, 8)]
-)
+@pytest.mark.parametrize(("base", "cost"), [(1, 1), (2, 1), (4, 1), (5, 1), (6, 2), (9, 5), (12, 8)])
 def test_production_cost(base: int, cost: int) -> None:
     assert eco.production_cost(base) == cost
 
@@ -467,9 +459,7 @@ def test_training_limit(size: int, limit: int) -> None:
     assert eco.training_limit(size, "commercial") == 0
 
 
-@pytest.mark.parametrize(
-    ("size", "sponsored", "ok"), [(2, 0, False), (3, 0, True), (3, 2, True), (3, 3, False)]
-)
+@pytest.mark.parametrize(("size", "sponsored", "ok"), [(2, 0, False), (3, 0, True), (3, 2, True), (3, 3, False)])
 def test_training_allowed(size: int, sponsored: int, ok: bool) -> None:
     assert eco.training_allowed(size, sponsored) is ok
 
@@ -507,9 +497,7 @@ def test_hire_allowed(hired: int, provinces: int, ok: bool) -> None:
     assert eco.hire_limit(provinces) == provinces
 
 
-@pytest.mark.parametrize(
-    ("specialists", "levels"), [(0, 0), (2, 0), (3, 1), (5, 1), (6, 2), (9, 3)]
-)
+@pytest.mark.parametrize(("specialists", "levels"), [(0, 0), (2, 0), (3, 1), (5, 1), (6, 2), (9, 3)])
 def test_academy_levels(specialists: int, levels: int) -> None:
     assert eco.academy_levels(specialists) == levels
     assert eco.academy_output(levels) == levels

@@ -128,12 +128,18 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
     _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "saltcross", "type": "spy"}, "pc")  # market
     _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "old-shrine", "type": "spy"}, "pc")  # temple
     _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "varosgate", "type": "spy"}, "pc")
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2},
-             "levels")
+    _refused(
+        save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, "levels"
+    )
     out = run(save, "king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
     assert out["expended"] == 3 and _pool(save, "elbreth", "spy") == 0
     assert state(save)["academies"][out["academy"]] | {} == {
-        "kingdom": "elbreth", "pc": "millbrook", "type": "spy", "level": 1, "founded": {"year": 312, "season": "Spring"}}
+        "kingdom": "elbreth",
+        "pc": "millbrook",
+        "type": "spy",
+        "level": 1,
+        "founded": {"year": 312, "season": "Spring"},
+    }
     edit(save, lambda data: data["specialists"]["elbreth"].update(spy=7))
     _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, "pc")
     assert run(save, "gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
@@ -143,8 +149,9 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
 
 def _production_sums(data: dict) -> dict[str, int]:
     graduates = sum(a["level"] for a in data["academies"].values())
-    sailors = sum(1 for p in data["provinces"].values() for port in p.get("ports", [])
-                  if data["pcs"][port].get("controller"))
+    sailors = sum(
+        1 for p in data["provinces"].values() for port in p.get("ports", []) if data["pcs"][port].get("controller")
+    )
     return {"academy graduates": graduates, "sailors": sailors}
 
 
@@ -170,10 +177,17 @@ def test_sailors_follow_the_ports(save: WorldFile) -> None:
 
 
 def _interference(data: dict, kind: str, target: str, known: bool, **extra: object) -> None:
-    data["effects"]["fx-0001"] = {"kind": kind, "sponsor_kingdom": "varos", "target_kingdom": target,
-                                  "holder_kingdom": "varos", "active": True, "known_to_target": known,
-                                  "due": {"year": 313, "season": "Spring"}, "end": {"year": 313, "season": "Spring"},
-                                  "data": dict(extra)}
+    data["effects"]["fx-0001"] = {
+        "kind": kind,
+        "sponsor_kingdom": "varos",
+        "target_kingdom": target,
+        "holder_kingdom": "varos",
+        "active": True,
+        "known_to_target": known,
+        "due": {"year": 313, "season": "Spring"},
+        "end": {"year": 313, "season": "Spring"},
+        "data": dict(extra),
+    }
 
 
 @pytest.mark.parametrize(("level", "gained"), [(1, 0), (2, 0), (3, 1)])
@@ -261,11 +275,18 @@ def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {}
 
 
-@pytest.mark.parametrize(("escaped", "winner", "fate", "elbreth", "varos"),
-                         [(True, "varos", "returned", 2, 1), (False, "varos", "defected", 1, 2),
-                          (False, "elbreth", "returned", 2, 1), (False, None, "lost", 1, 1)])
-def test_a_trap_costs_a_ducat_and_an_engineer(save: WorldFile, escaped: bool, winner: str | None, fate: str,
-                                              elbreth: int, varos: int) -> None:
+@pytest.mark.parametrize(
+    ("escaped", "winner", "fate", "elbreth", "varos"),
+    [
+        (True, "varos", "returned", 2, 1),
+        (False, "varos", "defected", 1, 2),
+        (False, "elbreth", "returned", 2, 1),
+        (False, None, "lost", 1, 1),
+    ],
+)
+def test_a_trap_costs_a_ducat_and_an_engineer(
+    save: WorldFile, escaped: bool, winner: str | None, fate: str, elbreth: int, varos: int
+) -> None:
     result = run(save, "king:elbreth", "trap", {"kingdom": "elbreth", "fight": "the Greywood ford"})
     trap_id = result.data["trap"]
     assert money_sum(result.entries) == {"kingdoms:elbreth": -1}
@@ -282,12 +303,14 @@ def test_a_trap_costs_a_ducat_and_an_engineer(save: WorldFile, escaped: bool, wi
 # ---------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("natural", "ducats", "success"), [(4, 0, False), (5, 0, True), (3, 2, True), (1, 5, False),
-                                                            (2, 2, False)])
+@pytest.mark.parametrize(
+    ("natural", "ducats", "success"), [(4, 0, False), (5, 0, True), (3, 2, True), (1, 5, False), (2, 2, False)]
+)
 def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats: int, success: bool) -> None:
     _money(save, "kingdoms", "elbreth")
-    result = run(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats},
-                 dice=[natural])
+    result = run(
+        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats}, dice=[natural]
+    )
     data = state(save)
     assert result.data["success"] is success
     assert data["provinces"]["varos-march"]["faith"] == ("Cyclicism" if success else "Suulian Orthodoxy")
@@ -298,8 +321,13 @@ def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats
 
 
 def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
-    result = run(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": 2,
-                                         "counter_kingdom": "varos", "counter_ducats": 1}, dice=[5])
+    result = run(
+        save,
+        "gm",
+        "convert",
+        {"province": "varos-march", "sponsor": "elbreth", "ducats": 2, "counter_kingdom": "varos", "counter_ducats": 1},
+        dice=[5],
+    )
     assert (result.data["total"], result.data["success"]) == (5 - 2 + 2 - 3 - 1, False)
     assert (_pool(save, "elbreth", "missionary"), _pool(save, "varos", "missionary")) == (0, 1)
     assert money_sum(result.entries) == {"kingdoms:elbreth": -2, "kingdoms:varos": -1}
@@ -308,8 +336,11 @@ def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
 def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
     run(save, "king:varos", "convert-counter", {"kingdom": "varos", "province": "varos-march", "ducats": 1})
     world = World(state(save))
-    odds = spec_for("convert").odds(world, GM, {"province": "varos-march", "sponsor": "elbreth", "ducats": 0,
-                                                 "counter_kingdom": None, "counter_ducats": 0})
+    odds = spec_for("convert").odds(
+        world,
+        GM,
+        {"province": "varos-march", "sponsor": "elbreth", "ducats": 0, "counter_kingdom": None, "counter_ducats": 0},
+    )
     assert odds["countered"] is True
     assert odds["success"] == rules.conversion_odds(0, True, 1)[1]
     assert odds["success"] == pytest.approx(1 / 6, abs=1e-6)  # only the natural 6
@@ -324,20 +355,35 @@ def test_conversion_refusals(save: WorldFile) -> None:
     _refused(save, "gm", "convert", {"province": "varos-march", "sponsor": "kesh"}, "sponsor")  # no missionary
     _refused(save, "gm", "convert", {"province": "highmoor-vale", "sponsor": "elbreth"}, "province")  # same faith
     _refused(save, "king:elbreth", "convert", {"province": "varos-march", "sponsor": "elbreth"}, "identity")
-    _refused(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1},
-             "counter_ducats")
-    _refused(save, "king:elbreth", "order-file", {"command": "convert", "params": '{"province": "varos-march", '
-                                                   '"sponsor": "elbreth", "counter_kingdom": "varos"}'},
-             "order.counter_kingdom")
+    _refused(
+        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1}, "counter_ducats"
+    )
+    _refused(
+        save,
+        "king:elbreth",
+        "order-file",
+        {
+            "command": "convert",
+            "params": '{"province": "varos-march", "sponsor": "elbreth", "counter_kingdom": "varos"}',
+        },
+        "order.counter_kingdom",
+    )
     edit(save, lambda data: data["specialists"]["varos"].update(missionary=0))
-    _refused(save, "gm", "convert", {"province": "amber-coast", "sponsor": "elbreth", "counter_kingdom": "varos"},
-             "counter_kingdom")
+    _refused(
+        save,
+        "gm",
+        "convert",
+        {"province": "amber-coast", "sponsor": "elbreth", "counter_kingdom": "varos"},
+        "counter_kingdom",
+    )
 
 
 def test_conversion_odds_match_the_rules(save: WorldFile) -> None:
-    odds = spec_for("convert").odds(World(state(save)), GM, {"province": "varos-march", "sponsor": "elbreth",
-                                                             "ducats": 3, "counter_kingdom": None,
-                                                             "counter_ducats": 0})
+    odds = spec_for("convert").odds(
+        World(state(save)),
+        GM,
+        {"province": "varos-march", "sponsor": "elbreth", "ducats": 3, "counter_kingdom": None, "counter_ducats": 0},
+    )
     bands, success = rules.conversion_odds(3)
     assert odds == {"odds": bands, "success": success, "countered": False}
     assert treasury(save, "kingdoms", "elbreth") == 42

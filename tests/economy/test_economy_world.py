@@ -43,8 +43,12 @@ def _rich(save: WorldFile, *characters: str, amount: int = 100) -> None:
 
 @pytest.mark.parametrize(("sector", "cost"), [("industrial", 3), ("commercial", 3), ("service", 4)])
 def test_open_pays_the_sector_cost(save: WorldFile, sector: str, cost: int) -> None:
-    result = run(save, "gm", "business-open", {"owner": "tobias", "province": "stonereach", "pc": "ironhold",
-                                               "sector": sector, "name": "Venn & Co"})
+    result = run(
+        save,
+        "gm",
+        "business-open",
+        {"owner": "tobias", "province": "stonereach", "pc": "ironhold", "sector": sector, "name": "Venn & Co"},
+    )
     data = state(save)
     biz = data["businesses"][result.data["business"]]
     assert (biz["size"], biz["invested"], biz["owner"], biz["sector"]) == (1, cost, "tobias", sector)
@@ -63,14 +67,28 @@ def test_open_refusals(save: WorldFile) -> None:
 
 def test_expand_fills_the_room_without_dice_then_competes(save: WorldFile) -> None:
     _rich(save, "tobias", amount=30)
-    opened = run(save, "gm", "business-open", {"owner": "tobias", "province": "stonereach", "pc": "ironhold",
-                                               "sector": "industrial", "name": "Ironhold Forge"})
+    opened = run(
+        save,
+        "gm",
+        "business-open",
+        {
+            "owner": "tobias",
+            "province": "stonereach",
+            "pc": "ironhold",
+            "sector": "industrial",
+            "name": "Ironhold Forge",
+        },
+    )
     bid = opened.data["business"]
     # Potential 5: Sizes 2..5 fit, no die is rolled (ScriptedDice([]) would fail).
     grown = run(save, "gm", "business-expand", {"business": bid, "sizes": 4})
     assert (grown.data["size"], grown.data["invested"], grown.data["competitions"]) == (5, 15, 0)
     assert eco.sector_usage(World(state(save)), "stonereach")["industrial"] == {
-        "potential": 5, "used": 5, "room": 0, "full": True}
+        "potential": 5,
+        "used": 5,
+        "room": 0,
+        "full": True,
+    }
     # At the cap with no rival: the expander rolls, nobody is lower, the money is spent.
     failed = run(save, "gm", "business-expand", {"business": bid}, dice=[6])
     data = state(save)
@@ -94,8 +112,9 @@ def test_competition_needs_an_uninvolved_adjudicator(save: WorldFile) -> None:
     assert error.who_may == ("gm", "king:varos")
     _refused(save, "king:elbreth", "business-expand", {"business": "hale-bank"}, "identity")
     _refused(save, "king:varos", "business-expand", {"business": "hale-bank"}, "identity")  # not his business
-    filed = run(save, "player:corvin", "order-file", {"command": "business-expand",
-                                                      "params": '{"business": "hale-bank"}'})
+    filed = run(
+        save, "player:corvin", "order-file", {"command": "business-expand", "params": '{"business": "hale-bank"}'}
+    )
     assert filed.data["adjudicator"] == "gm"
     run(save, "gm", "order-resolve", {"order": filed.data["order"]}, dice=[2, 1])
     assert state(save)["businesses"]["hale-bank"]["size"] == 9
@@ -116,8 +135,13 @@ def test_competition_lowest_loses_and_size_one_is_removed(save: WorldFile) -> No
 
 def _open_in_saltmarsh(save: WorldFile, dice: list[int]) -> dict:
     _rich(save, "tobias")
-    return run(save, "gm", "business-open", {"owner": "tobias", "province": "saltmarsh", "pc": "brinehaven",
-                                             "sector": "commercial", "name": "Venn Ledger"}, dice=dice).data
+    return run(
+        save,
+        "gm",
+        "business-open",
+        {"owner": "tobias", "province": "saltmarsh", "pc": "brinehaven", "sector": "commercial", "name": "Venn Ledger"},
+        dice=dice,
+    ).data
 
 
 def test_competition_tie_for_lowest_the_largest_loses(save: WorldFile) -> None:
@@ -195,8 +219,12 @@ def test_monopoly_authority_and_limits(save: WorldFile) -> None:
     _refused(save, "gm", "monopoly-revoke", {"business": "salt-works"}, "business")
     # A province no kingdom rules: only the GM grants.
     _rich(save, "tobias")
-    bid = run(save, "gm", "business-open", {"owner": "tobias", "province": "the-wilds", "pc": "hollow-oak",
-                                            "sector": "service", "name": "Wilds Guides"}).data["business"]
+    bid = run(
+        save,
+        "gm",
+        "business-open",
+        {"owner": "tobias", "province": "the-wilds", "pc": "hollow-oak", "sector": "service", "name": "Wilds Guides"},
+    ).data["business"]
     _refused(save, "king:elbreth", "monopoly-grant", {"business": bid}, "identity")
     run(save, "gm", "monopoly-grant", {"business": bid})
 
@@ -224,11 +252,15 @@ def test_sell_by_the_gm_moves_the_price(save: WorldFile) -> None:
 
 
 def test_a_player_sells_through_an_order(save: WorldFile) -> None:
-    _refused(save, "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5},
-             "identity")
-    filed = run(save, "player:corvin", "order-file", {"command": "business-sell",
-                                                      "params": '{"business": "hale-bank", "buyer": "edmund", '
-                                                                '"price": 5}'})
+    _refused(
+        save, "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5}, "identity"
+    )
+    filed = run(
+        save,
+        "player:corvin",
+        "order-file",
+        {"command": "business-sell", "params": '{"business": "hale-bank", "buyer": "edmund", "price": 5}'},
+    )
     assert filed.data["adjudicator"] == "king:elbreth"
     run(save, "king:elbreth", "order-resolve", {"order": filed.data["order"]})
     assert state(save)["businesses"]["hale-bank"]["owner"] == "edmund"
@@ -292,8 +324,9 @@ def test_year_start_business_income_on_the_demo(save: WorldFile) -> None:
     expected = {f"characters:{k}": v for k, v in income.items()}
     expected.update({f"kingdoms:{k}": v for k, v in tax.items()})
     assert _income_entries(result) == expected
-    summary = next(e for e in result.entries if e["kind"] == "year-start" and e.get("refs", {}).get("step") ==
-               "business-income")
+    summary = next(
+        e for e in result.entries if e["kind"] == "year-start" and e.get("refs", {}).get("step") == "business-income"
+    )
     assert summary["refs"]["sums"] == sums
     # One line per recipient, not per business; each owner sees his own line only.
     lines = [e for e in result.entries if "business income (" in e["text"]]
@@ -305,8 +338,15 @@ def test_year_start_business_income_on_the_demo(save: WorldFile) -> None:
 def test_a_long_income_line_names_six_and_counts_the_rest(save: WorldFile) -> None:
     def many(data: dict) -> None:
         for i in range(9):
-            data["businesses"][f"extra-{i}"] = {"name": f"Stall {i}", "owner": "nyx", "province": "the-wilds",
-                                                "pc": "hollow-oak", "sector": "service", "size": 1, "invested": 4}
+            data["businesses"][f"extra-{i}"] = {
+                "name": f"Stall {i}",
+                "owner": "nyx",
+                "province": "the-wilds",
+                "pc": "hollow-oak",
+                "sector": "service",
+                "size": 1,
+                "invested": 4,
+            }
 
     edit(save, many)
     set_date(save, "Winter 312")
@@ -326,8 +366,7 @@ def test_business_tax_goes_to_the_state(save: WorldFile) -> None:
     assert tax == {"elbreth": 1 + 1 + 4 + 0 + 1 + 1 + 2, "varos": 1}
     set_date(save, "Winter 312")
     result = run(save, "gm", "advance")
-    assert step(result, "business-income")["sums"] == {"business income": sum(income.values()),
-                                                       "business tax": 11}
+    assert step(result, "business-income")["sums"] == {"business income": sum(income.values()), "business tax": 11}
     assert _income_entries(result)["kingdoms:elbreth"] == 10
     assert _income_entries(result)["characters:corvin"] == 4 + 2  # hale 8-4, salt works 3-1
 
@@ -370,9 +409,10 @@ def test_produce_costs_and_the_per_season_limit(save: WorldFile) -> None:
     assert data["characters"]["corvin"]["treasury"] == 15 - 3
 
 
-@pytest.mark.parametrize(("business", "good", "each"), [("silverdell-smiths", "Silver", 4),
-                                                         ("greywood-lumber", "Timber", 1),
-                                                         ("greywood-lumber", "Furs", 2)])
+@pytest.mark.parametrize(
+    ("business", "good", "each"),
+    [("silverdell-smiths", "Silver", 4), ("greywood-lumber", "Timber", 1), ("greywood-lumber", "Furs", 2)],
+)
 def test_produce_costs_base_less_four(save: WorldFile, business: str, good: str, each: int) -> None:
     owner = state(save)["businesses"][business]["owner"]
     _rich(save, owner)
@@ -405,8 +445,9 @@ def test_unsold_goods_sell_at_season_end_with_the_province_price(save: WorldFile
     sale = next(e for e in result.entries if e["kind"] == "market")
     assert sale["rolls"][0]["naturals"] == [6] and sale["refs"]["price"] == 7
     assert sale["audience"] == "character:corvin"
-    assert [e["text"] for e in visible_entries(World(data), Identity.parse("player:lysa"))
-            if e.get("kind") == "market"] == []
+    assert [
+        e["text"] for e in visible_entries(World(data), Identity.parse("player:lysa")) if e.get("kind") == "market"
+    ] == []
     # A new season: the limit is free again.
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
 
@@ -422,12 +463,26 @@ def test_market_sale_faces(save: WorldFile, natural: int, price: int) -> None:
 def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
     run(save, "player:corvin", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1})
-    run(save, "player:corvin", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1,
-                                               "warehouse": "hale-bank"})
-    _refused(save, "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1,
-                                         "warehouse": "brine-traders"}, "warehouse")
-    _refused(save, "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1,
-                                         "warehouse": "millbrook-mill"}, "warehouse")
+    run(
+        save,
+        "player:corvin",
+        "goods-store",
+        {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "hale-bank"},
+    )
+    _refused(
+        save,
+        "gm",
+        "goods-store",
+        {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "brine-traders"},
+        "warehouse",
+    )
+    _refused(
+        save,
+        "gm",
+        "goods-store",
+        {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "millbrook-mill"},
+        "warehouse",
+    )
     _refused(save, "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 2}, "quantity")
     run(save, "gm", "advance", dice=[3])  # one Salt left in stock: one roll
     data = state(save)
@@ -442,13 +497,22 @@ def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
 
 def test_ship_goods_to_the_owner(save: WorldFile) -> None:
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
-    result = run(save, "player:corvin", "goods-ship", {"business": "salt-works", "good": "Salt", "quantity": 2,
-                                                       "destination": "highmoor-vale"})
+    result = run(
+        save,
+        "player:corvin",
+        "goods-ship",
+        {"business": "salt-works", "good": "Salt", "quantity": 2, "destination": "highmoor-vale"},
+    )
     data = state(save)
     assert result.data["owner_goods"] == {"Salt": 2} == data["characters"]["corvin"]["goods"]
     assert data["businesses"]["salt-works"]["stock"] == {"Salt": 1}
-    _refused(save, "gm", "goods-ship", {"business": "salt-works", "good": "Salt", "quantity": 1,
-                                        "destination": "saltmarsh"}, "destination")
+    _refused(
+        save,
+        "gm",
+        "goods-ship",
+        {"business": "salt-works", "good": "Salt", "quantity": 1, "destination": "saltmarsh"},
+        "destination",
+    )
 
 
 def test_prices_helper_and_command(save: WorldFile) -> None:
@@ -479,8 +543,9 @@ def test_cli_expand_into_a_full_sector(save: WorldFile, capsys: pytest.CaptureFi
     code = main(["--save", str(save.path), "do", "business-expand", "business=hale-bank", "--dice", "5,2", "--json"])
     out = orjson.loads(capsys.readouterr().out)
     assert code == 0 and out["gained"] == 1 and out["losers"] == ["brine-traders"]
-    code = main(["--save", str(save.path), "--as", "player:corvin", "do", "business-expand", "business=hale-bank",
-                 "--json"])
+    code = main(
+        ["--save", str(save.path), "--as", "player:corvin", "do", "business-expand", "business=hale-bank", "--json"]
+    )
     assert code == 2
     assert "identity" in capsys.readouterr().err
 
@@ -492,12 +557,27 @@ def test_npc_sales_tax_is_halved_by_a_smuggling_ring(save: WorldFile, ring: bool
     Saltmarsh; a ring in Saltmarsh halves it."""
     run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
     if ring:
-        edit(save, lambda data: data["effects"].update({"fx-ring": {
-            "kind": "smuggling-ring", "mission": "establish-smuggling-ring", "sponsor_kingdom": "kesh",
-            "target_kingdom": "elbreth", "province": "saltmarsh", "holder_kingdom": "kesh",
-            "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
-            "start": data["meta"]["world"]["date"], "end": None, "known_to_target": False,
-            "known_sponsor": False, "active": True}}))
+        edit(
+            save,
+            lambda data: data["effects"].update(
+                {
+                    "fx-ring": {
+                        "kind": "smuggling-ring",
+                        "mission": "establish-smuggling-ring",
+                        "sponsor_kingdom": "kesh",
+                        "target_kingdom": "elbreth",
+                        "province": "saltmarsh",
+                        "holder_kingdom": "kesh",
+                        "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
+                        "start": data["meta"]["world"]["date"],
+                        "end": None,
+                        "known_to_target": False,
+                        "known_sponsor": False,
+                        "active": True,
+                    }
+                }
+            ),
+        )
     corvin, crown = treasury(save, "characters", "corvin"), treasury(save, "kingdoms", "elbreth")
     result = run(save, "gm", "advance", dice=[3])
     assert treasury(save, "characters", "corvin") == money(corvin + 8 - tax)

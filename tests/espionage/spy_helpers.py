@@ -24,8 +24,9 @@ KING_VAROS = Identity.parse("king:varos")
 KING_KESH = Identity.parse("king:kesh")
 
 
-def do(save: WorldFile, name: str, params: dict[str, Any], dice: Iterable[int] = (),
-       who: Identity = GM) -> CommandResult:
+def do(
+    save: WorldFile, name: str, params: dict[str, Any], dice: Iterable[int] = (), who: Identity = GM
+) -> CommandResult:
     """`Table.run` on `save` (tests/yak_plugin.py), as `who`."""
     return Table(save).run(who, name, dice=list(dice), **params)
 
@@ -38,12 +39,20 @@ def mutate(save: WorldFile, fn: Callable[[World], None]) -> None:
     Table(save).edit(lambda data: fn(World(data)))
 
 
-def put_effect(world: World, effect_id: str, kind: str, mission: str, sponsor: str, target: str,
-               **extra: Any) -> None:
-    doc: dict[str, Any] = {"kind": kind, "mission": mission, "sponsor_kingdom": sponsor, "target_kingdom": target,
-                           "data": extra.pop("data", {}), "start": world.meta["date"], "end": extra.pop("end", None),
-                           "holder_kingdom": sponsor, "known_to_target": extra.pop("known", False),
-                           "known_sponsor": False, "active": True}
+def put_effect(world: World, effect_id: str, kind: str, mission: str, sponsor: str, target: str, **extra: Any) -> None:
+    doc: dict[str, Any] = {
+        "kind": kind,
+        "mission": mission,
+        "sponsor_kingdom": sponsor,
+        "target_kingdom": target,
+        "data": extra.pop("data", {}),
+        "start": world.meta["date"],
+        "end": extra.pop("end", None),
+        "holder_kingdom": sponsor,
+        "known_to_target": extra.pop("known", False),
+        "known_sponsor": False,
+        "active": True,
+    }
     doc.update(extra)
     world.put("effects", effect_id, doc)
 

@@ -46,8 +46,16 @@ def _walk_keys(value: Any) -> set[str]:
 def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": [], "nation": 0}))
     # 1. The player files privately.
-    filed = yak(capsys, save, "do", "spy-order", "mission=create-security-breach", "target=Kingdom of Elbreth",
-                "note=before the spring feast", who="player:silas")
+    filed = yak(
+        capsys,
+        save,
+        "do",
+        "spy-order",
+        "mission=create-security-breach",
+        "target=Kingdom of Elbreth",
+        "note=before the spring feast",
+        who="player:silas",
+    )
     order_id = filed["order"]
     assert filed["adjudicator"] == "gm" and filed["private"] is True
     world = read(save)
@@ -59,19 +67,22 @@ def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture
     for king in (KING_ELBRETH, KING_VAROS, KING_KESH):
         assert queue_for(world, king) == []
     assert [i["text"] for i in due_for(world, GM) if i["kind"] == "order"] == [
-        "Silas Crow's private espionage order, Create Security Breach against Kingdom of Elbreth, waits for your ruling"]
+        "Silas Crow's private espionage order, Create Security Breach against Kingdom of Elbreth, waits for your ruling"
+    ]
     for viewer in (KING_ELBRETH, KING_VAROS, SILAS):
         assert not [i for i in due_for(world, viewer) if i["kind"] == "order"]
     assert yak(capsys, save, "show", "orders", who="king:varos")["documents"] == {}
     assert order_id in yak(capsys, save, "show", "orders", who="player:silas")["documents"]
     # A King who is a party may not resolve it.
-    code = main(["--save", str(save.path), "--as", "king:elbreth", "do", "spy-resolve", f"order={order_id}",
-                 "--dice", "4,6"])
+    code = main(
+        ["--save", str(save.path), "--as", "king:elbreth", "do", "spy-resolve", f"order={order_id}", "--dice", "4,6"]
+    )
     assert code == 2
     capsys.readouterr()
     # 3. The GM resolves it with dice by hand and a modifier the player never sees.
-    resolved = yak(capsys, save, "do", "spy-resolve", f"order={order_id}", "gm_modifier=-1", "gm_reason=rain",
-                   "--dice", "4,6")
+    resolved = yak(
+        capsys, save, "do", "spy-resolve", f"order={order_id}", "gm_modifier=-1", "gm_reason=rain", "--dice", "4,6"
+    )
     result = resolved["result"]
     assert result["outcome"] == "success"
     assert result["success_roll"] == {"natural": 4, "total": 3}
@@ -86,8 +97,13 @@ def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture
     assert mission_entry["text"].startswith("Espionage: Create Security Breach against Kingdom of Elbreth: success.")
     assert mission_entry["rolls"] == [
         {"purpose": "Create Security Breach: success roll", "outcome": "success", "blind": True, "ghosts": 1},
-        {"purpose": "Create Security Breach: detection roll", "outcome": "spy returns at year start", "blind": True,
-         "ghosts": 1}]
+        {
+            "purpose": "Create Security Breach: detection roll",
+            "outcome": "spy returns at year start",
+            "blind": True,
+            "ghosts": 1,
+        },
+    ]
     assert "rain" not in json.dumps(log)
     shown = yak(capsys, save, "show", "effects", who="player:silas")["documents"]
     assert not set(SECRET_KEYS) & _walk_keys(shown)
@@ -130,12 +146,24 @@ def test_gm_cannot_file_a_private_order_and_public_ones_are_not_private(save: Wo
     with pytest.raises(CommandError, match="directly"):
         do(save, "spy-order", {"mission": "infiltrate-spy-ring", "target": "kesh"})
     with pytest.raises(CommandError, match="only NPC espionage"):
-        do(save, "order-file", {"command": "hire", "params": '{"kingdom": "varos", "type": "spy"}', "private": "true"},
-           who=KING_VAROS)
+        do(
+            save,
+            "order-file",
+            {"command": "hire", "params": '{"kingdom": "varos", "type": "spy"}', "private": "true"},
+            who=KING_VAROS,
+        )
     # order-file with the espionage command directly works too, and is private whatever it says (RULINGS §1).
     for private in ("true", "false"):
-        filed = do(save, "order-file", {"command": "spy-mission", "private": private,
-                                        "params": '{"mission": "infiltrate-spy-ring", "target": "kesh"}'}, who=SILAS)
+        filed = do(
+            save,
+            "order-file",
+            {
+                "command": "spy-mission",
+                "private": private,
+                "params": '{"mission": "infiltrate-spy-ring", "target": "kesh"}',
+            },
+            who=SILAS,
+        )
         assert read(save).get("orders", filed.data["order"])["private"] is True
 
 
@@ -145,17 +173,31 @@ def _run(save: WorldFile, detection: int) -> dict[str, Any]:
     return do(save, "spy-resolve", {"order": order.data["order"]}, [4, detection]).data
 
 
-@pytest.mark.parametrize(("detection", "elbreth_sees"), [
-    (6, []),
-    (4, []),
-    (3, ["An enemy operation was detected: Create Security Breach. The perpetrator is unknown."]),
-    (2, ["An enemy operation was detected: Create Security Breach. The enemy spy was captured. "
-         "The perpetrator is unknown."]),
-    (1, ["An enemy operation was detected: Create Security Breach. The enemy spy was captured. "
-         "He talked: the operation was ordered by Silas Crow of Kingdom of Varos."]),
-])
-def test_target_sees_only_what_detection_revealed(save: WorldFile, capsys: pytest.CaptureFixture[str],
-                                                  detection: int, elbreth_sees: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("detection", "elbreth_sees"),
+    [
+        (6, []),
+        (4, []),
+        (3, ["An enemy operation was detected: Create Security Breach. The perpetrator is unknown."]),
+        (
+            2,
+            [
+                "An enemy operation was detected: Create Security Breach. The enemy spy was captured. "
+                "The perpetrator is unknown."
+            ],
+        ),
+        (
+            1,
+            [
+                "An enemy operation was detected: Create Security Breach. The enemy spy was captured. "
+                "He talked: the operation was ordered by Silas Crow of Kingdom of Varos."
+            ],
+        ),
+    ],
+)
+def test_target_sees_only_what_detection_revealed(
+    save: WorldFile, capsys: pytest.CaptureFixture[str], detection: int, elbreth_sees: list[str]
+) -> None:
     _run(save, detection)
     entries = yak(capsys, save, "log", who="king:elbreth")["entries"]
     assert [e["text"] for e in entries] == elbreth_sees
@@ -175,12 +217,19 @@ def test_sponsor_is_not_told_whether_it_was_detected(save: WorldFile) -> None:
         world_save = create_world(path)
         _run(world_save, detection)
         world = read(world_save)
-        seen.append([(e["text"], [r.get("outcome") for r in e["rolls"]]) for e in visible_entries(world, SILAS)
-                     if e["kind"] == "espionage" and not e.get("amounts")])
+        seen.append(
+            [
+                (e["text"], [r.get("outcome") for r in e["rolls"]])
+                for e in visible_entries(world, SILAS)
+                if e["kind"] == "espionage" and not e.get("amounts")
+            ]
+        )
     # Same success; the fate differs (escaped vs captured), the evidence is never said.
     for view in seen:
-        assert all("detected" not in text and "identified" not in text and "Varos" not in text.split(":")[0]
-                   for text, _ in view)
+        assert all(
+            "detected" not in text and "identified" not in text and "Varos" not in text.split(":")[0]
+            for text, _ in view
+        )
     assert seen[0][0][1] == ["success", "spy returns at year start"]
     assert seen[1][0][1] == ["success", "spy lost"]
 
@@ -199,13 +248,15 @@ def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
 def test_generic_order_resolve_keeps_the_false_report(save: WorldFile) -> None:
     """`order-resolve` works for espionage orders too; the order's outcome is what the filer may read."""
     mutate(save, lambda w: w.edit("effects", "varos-spy-ring-in-elbreth").update(known_to_target=True))
-    order = do(save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-spy-ring"},
-               who=KING_ELBRETH)
+    order = do(
+        save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-spy-ring"}, who=KING_ELBRETH
+    )
     do(save, "order-resolve", {"order": order.data["order"]}, [2])  # 2 < T=3: the purge fails
     world = read(save)
     assert world.get("effects", "varos-spy-ring-in-elbreth")["active"] is True
     assert world.get("orders", order.data["order"])["outcome"] == (
-        "Espionage: Purge Administration: cleared. Infiltrate Spy Ring: cleared.")
+        "Espionage: Purge Administration: cleared. Infiltrate Spy Ring: cleared."
+    )
     mine = texts(world, KING_ELBRETH)
     assert "failure" not in " ".join(mine) and "FAILED" not in " ".join(mine)
     assert texts(world, KING_VAROS) == []

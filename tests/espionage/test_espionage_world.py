@@ -39,8 +39,13 @@ def _ready(world: World, skip: str = "") -> None:
     for effect_id, effect in list(world.all("effects")):
         if effect["kind"] == "infiltration":
             world.delete("effects", effect_id)
-    wanted = ["infiltrate-spy-ring", "infiltrate-treasury", "infiltrate-admiralty", "infiltrate-general-staff",
-              "infiltrate-government"]
+    wanted = [
+        "infiltrate-spy-ring",
+        "infiltrate-treasury",
+        "infiltrate-admiralty",
+        "infiltrate-general-staff",
+        "infiltrate-government",
+    ]
     infiltrate(world, "varos", "elbreth", *[s for s in wanted if s != skip])
 
 
@@ -129,8 +134,9 @@ def _embezzle(before: World, after: World, data: dict[str, Any]) -> None:
 
 def _crash(before: World, after: World, data: dict[str, Any]) -> None:
     assert after.get("provinces", "saltmarsh")["price_modifiers"] == {"Salt": 3}
-    _effect_kind("crash-market", commodity="Salt", **{"data.increments": 3},
-                 end={"year": 313, "season": "Spring"})(before, after, data)
+    _effect_kind("crash-market", commodity="Salt", **{"data.increments": 3}, end={"year": 313, "season": "Spring"})(
+        before, after, data
+    )
 
 
 def _limit(before: World, after: World, data: dict[str, Any]) -> None:
@@ -170,8 +176,11 @@ def _purge(before: World, after: World, data: dict[str, Any]) -> None:
 
 
 MISSIONS: list[tuple[str, dict[str, Any], Check]] = [
-    ("establish-smuggling-ring", {"province": "saltmarsh"},
-     _effect_kind("smuggling-ring", province="saltmarsh", end={"year": 313, "season": "Spring"})),
+    (
+        "establish-smuggling-ring",
+        {"province": "saltmarsh"},
+        _effect_kind("smuggling-ring", province="saltmarsh", end={"year": 313, "season": "Spring"}),
+    ),
     ("purge-administration", {"infiltration": "infiltrate-treasury"}, _purge),
     ("fund-bandits", {"province": "saltmarsh", "bandits": "1"}, _bandits),
     ("fund-privateers", {"province": "saltmarsh", "privateers": "1"}, _privateers),
@@ -180,16 +189,27 @@ MISSIONS: list[tuple[str, dict[str, Any], Check]] = [
     ("create-security-breach", {}, _effect_kind("security-breach", end=None)),
     ("support-rebels", {"province": "greywood", "rebels": "2"}, _rebels),
     ("assassinate-enemy-spies", {}, _pool_change("spy", 3, 1)),
-    ("interfere-with-academies", {"specialist": "engineer"},
-     _effect_kind("academy-interference", due={"year": 313, "season": "Spring"},
-                  **{"data.specialist": "engineer", "data.reduction": 2})),
+    (
+        "interfere-with-academies",
+        {"specialist": "engineer"},
+        _effect_kind(
+            "academy-interference",
+            due={"year": 313, "season": "Spring"},
+            **{"data.specialist": "engineer", "data.reduction": 2},
+        ),
+    ),
     ("infiltrate-treasury", {}, _infiltration_held("infiltrate-treasury")),
     ("embezzlement", {}, _embezzle),
     ("crash-commodity-market", {"province": "saltmarsh", "commodity": "salt", "direction": "raise"}, _crash),
     ("limit-trade", {"province": "saltmarsh"}, _limit),
-    ("inspire-commercial-animosity", {"province": "saltmarsh", "against": "Varosi merchants"},
-     _effect_kind("commercial-animosity", **{"data.against": "Varosi merchants", "data.buy_penalty": 1,
-                                             "data.sell_penalty": -1})),
+    (
+        "inspire-commercial-animosity",
+        {"province": "saltmarsh", "against": "Varosi merchants"},
+        _effect_kind(
+            "commercial-animosity",
+            **{"data.against": "Varosi merchants", "data.buy_penalty": 1, "data.sell_penalty": -1},
+        ),
+    ),
     ("infiltrate-admiralty", {}, _infiltration_held("infiltrate-admiralty")),
     ("interfere-with-shipbuilding", {"choice": "sailors"}, _pool_change("sailor", 2, 0)),
     ("cripple-naval-morale", {}, _effect_kind("morale-penalty", **{"data.engagement": "naval", "data.morale": -2})),
@@ -199,16 +219,25 @@ MISSIONS: list[tuple[str, dict[str, Any], Check]] = [
     ("control-admiralty", {}, _infiltration_held("control-admiralty")),
     ("infiltrate-general-staff", {}, _infiltration_held("infiltrate-general-staff")),
     ("assassinate-engineers", {}, _pool_change("engineer", 2, 0)),
-    ("cripple-military-morale", {},
-     _effect_kind("morale-penalty", **{"data.engagement": "military", "data.morale": -2})),
-    ("uncover-military-disposition", {}, _disposition("regiments", "Royal Guard (elbreth-royal-guard): 4 regiments "
-                                                                   "at (4, 3)")),
+    (
+        "cripple-military-morale",
+        {},
+        _effect_kind("morale-penalty", **{"data.engagement": "military", "data.morale": -2}),
+    ),
+    (
+        "uncover-military-disposition",
+        {},
+        _disposition("regiments", "Royal Guard (elbreth-royal-guard): 4 regiments at (4, 3)"),
+    ),
     ("poison-regiment", {"unit": "brinehaven-watch"}, _unit("brinehaven-watch", regiments=1)),
     ("suborn-commander", {"unit": "elbreth-scouts"}, _unit("elbreth-scouts", owner="varos", regiments=1)),
     ("suborn-general-staff", {}, _infiltration_held("suborn-general-staff")),
     ("infiltrate-government", {}, _infiltration_held("infiltrate-government")),
-    ("counterfeit-currency", {},
-     _effect_kind("counterfeit", due={"year": 313, "season": "Spring"}, **{"data.debt": 5})),
+    (
+        "counterfeit-currency",
+        {},
+        _effect_kind("counterfeit", due={"year": 313, "season": "Spring"}, **{"data.debt": 5}),
+    ),
     ("assassinate-clergy", {}, _pool_change("missionary", 1, 0)),
     ("assassinate-noble-bureaucrat", {"character": "edmund"}, _attempt("edmund", False)),
     ("assassinate-ruler", {}, _attempt("aldric", False)),
@@ -234,8 +263,12 @@ def test_every_mission_end_to_end(save: WorldFile, slug: str, params: dict[str, 
     after = read(save)
     data = result.data
     entry = mission(slug)
-    extras = {"bandit-regiment": int(params.get("bandits", 0)), "privateer-ship": int(params.get("privateers", 0)),
-              "infantry-regiment": int(params.get("rebels", 0)), "poison": 1 if params.get("poison") else 0}
+    extras = {
+        "bandit-regiment": int(params.get("bandits", 0)),
+        "privateer-ship": int(params.get("privateers", 0)),
+        "infantry-regiment": int(params.get("rebels", 0)),
+        "poison": 1 if params.get("poison") else 0,
+    }
     cost = mission_cost(entry, {k: v for k, v in extras.items() if v})
     assert data["cost"] == cost
     if slug != "embezzlement":
@@ -262,47 +295,70 @@ def test_prerequisite_refused_with_a_clear_message(save: WorldFile) -> None:
     assert save.path.read_bytes() == raw
     # The same refusal stops a King's order at filing: he knows what his kingdom holds.
     with pytest.raises(CommandError) as filed:
-        do(save, "spy-order", {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"},
-           who=KING_VAROS)
+        do(
+            save,
+            "spy-order",
+            {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"},
+            who=KING_VAROS,
+        )
     assert filed.value.field == "order.mission"
     assert "Infiltrate General Staff" in filed.value.reason
     assert save.path.read_bytes() == raw
     # A player is not his kingdom's King: filing tells him nothing of what it holds (RULINGS §1); the
     # mission fails at resolution, nothing spent, and he alone is told why.
-    order = do(save, "spy-order", {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"},
-               who=SILAS).data["order"]
+    order = do(
+        save, "spy-order", {"mission": "poison-regiment", "target": "elbreth", "unit": "brinehaven-watch"}, who=SILAS
+    ).data["order"]
     before = read(save)
     done = do(save, "spy-resolve", {"order": order}, [6, 6]).data
     assert done["result"]["outcome"] == "not-attempted" and done["result"]["cost"] == 0
     after = read(save)
     assert after.get("specialists", "varos")["spy"] == before.get("specialists", "varos")["spy"]
     assert after.get("characters", "silas")["treasury"] == before.get("characters", "silas")["treasury"]
-    told = [e["text"] for e in visible_entries(after, SILAS)[len(visible_entries(before, SILAS)):]]
+    told = [e["text"] for e in visible_entries(after, SILAS)[len(visible_entries(before, SILAS)) :]]
     assert any("could not be attempted" in t and "Infiltrate General Staff" in t for t in told)
     for other in (KING_VAROS, KING_ELBRETH):
         assert not [e for e in visible_entries(after, other) if "could not be attempted" in e["text"]]
 
 
-@pytest.mark.parametrize(("params", "field", "words"), [
-    ({"mission": "fund-bandits", "target": "elbreth"}, "province", "needs a province"),
-    ({"mission": "fund-bandits", "target": "elbreth", "province": "amber-coast"}, "province", "not a province of"),
-    ({"mission": "fund-privateers", "target": "elbreth", "province": "greywood"}, "province", "has no port"),
-    ({"mission": "scuttle-ship", "target": "elbreth", "unit": "elbreth-royal-guard"}, "unit", "has no ships"),
-    ({"mission": "poison-regiment", "target": "elbreth", "unit": "varos-lancers"}, "unit", "does not belong"),
-    ({"mission": "assassinate-ruler", "target": "elbreth", "character": "edmund"}, "character", "not the ruler"),
-    ({"mission": "assassinate-private-citizen", "target": "elbreth", "character": "rowena"}, "character",
-     "nobility"),
-    ({"mission": "crash-commodity-market", "target": "elbreth", "province": "saltmarsh", "commodity": "unobtainium"},
-     "commodity", "unknown commodity"),
-    ({"mission": "fund-bandits", "target": "elbreth", "province": "saltmarsh", "privateers": "1"}, "privateers",
-     "offers no extra"),
-    ({"mission": "embezzlement", "target": "varos"}, "target", "does not spy on itself"),
-    ({"mission": "counter-spy", "target": "elbreth"}, "mission", "yak do counter-spy"),
-    ({"mission": "no-such-thing", "target": "elbreth"}, "mission", "unknown spy mission"),
-    ({"mission": "infiltrate-treasury", "target": "elbreth", "gm_modifier": "1"}, "gm_reason", "needs its reason"),
-])
-def test_bad_orders_are_refused_and_change_nothing(save: WorldFile, params: dict[str, Any], field: str,
-                                                   words: str) -> None:
+@pytest.mark.parametrize(
+    ("params", "field", "words"),
+    [
+        ({"mission": "fund-bandits", "target": "elbreth"}, "province", "needs a province"),
+        ({"mission": "fund-bandits", "target": "elbreth", "province": "amber-coast"}, "province", "not a province of"),
+        ({"mission": "fund-privateers", "target": "elbreth", "province": "greywood"}, "province", "has no port"),
+        ({"mission": "scuttle-ship", "target": "elbreth", "unit": "elbreth-royal-guard"}, "unit", "has no ships"),
+        ({"mission": "poison-regiment", "target": "elbreth", "unit": "varos-lancers"}, "unit", "does not belong"),
+        ({"mission": "assassinate-ruler", "target": "elbreth", "character": "edmund"}, "character", "not the ruler"),
+        (
+            {"mission": "assassinate-private-citizen", "target": "elbreth", "character": "rowena"},
+            "character",
+            "nobility",
+        ),
+        (
+            {
+                "mission": "crash-commodity-market",
+                "target": "elbreth",
+                "province": "saltmarsh",
+                "commodity": "unobtainium",
+            },
+            "commodity",
+            "unknown commodity",
+        ),
+        (
+            {"mission": "fund-bandits", "target": "elbreth", "province": "saltmarsh", "privateers": "1"},
+            "privateers",
+            "offers no extra",
+        ),
+        ({"mission": "embezzlement", "target": "varos"}, "target", "does not spy on itself"),
+        ({"mission": "counter-spy", "target": "elbreth"}, "mission", "yak do counter-spy"),
+        ({"mission": "no-such-thing", "target": "elbreth"}, "mission", "unknown spy mission"),
+        ({"mission": "infiltrate-treasury", "target": "elbreth", "gm_modifier": "1"}, "gm_reason", "needs its reason"),
+    ],
+)
+def test_bad_orders_are_refused_and_change_nothing(
+    save: WorldFile, params: dict[str, Any], field: str, words: str
+) -> None:
     mutate(save, _ready)
     raw = save.path.read_bytes()
     with pytest.raises(CommandError) as refused:
@@ -316,8 +372,12 @@ def test_ship_out_of_port_cannot_be_scuttled(save: WorldFile) -> None:
     mutate(save, _ready)
     mutate(save, lambda w: w.edit("units", "elbreth-fleet").update(hex=[1, 1]))
     with pytest.raises(CommandError, match="not in port"):
-        do(save, "spy-mission", {"mission": "scuttle-ship", "sponsor": "varos", "target": "elbreth",
-                                 "unit": "elbreth-fleet"}, [6, 6])
+        do(
+            save,
+            "spy-mission",
+            {"mission": "scuttle-ship", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-fleet"},
+            [6, 6],
+        )
 
 
 # ---------------------------------------------------------------- costs and spies
@@ -326,8 +386,12 @@ def test_ship_out_of_port_cannot_be_scuttled(save: WorldFile) -> None:
 def test_failure_still_costs_ducats_and_the_spy(save: WorldFile) -> None:
     mutate(save, _ready)
     # Fund Bandits T3 D3: success natural 2 fails (2 = T-1), detection 1 -> captured, identified.
-    result = do(save, "spy-mission", {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth",
-                                      "province": "saltmarsh", "bandits": "2"}, [2, 1])
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh", "bandits": "2"},
+        [2, 1],
+    )
     world = read(save)
     assert result.data["outcome"] == "failure" and result.data["spy"] == "captured"
     assert world.get("kingdoms", "varos")["treasury"] == 200 - 6
@@ -349,8 +413,12 @@ def test_not_enough_ducats_is_refused(save: WorldFile) -> None:
     mutate(save, lambda w: w.edit("kingdoms", "varos").update(treasury=3))
     raw = save.path.read_bytes()
     with pytest.raises(CommandError) as refused:
-        do(save, "spy-mission", {"mission": "fund-privateers", "sponsor": "varos", "target": "elbreth",
-                                 "province": "saltmarsh"}, [6, 6])
+        do(
+            save,
+            "spy-mission",
+            {"mission": "fund-privateers", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh"},
+            [6, 6],
+        )
     assert refused.value.field == "treasury"
     assert "4 are needed" in refused.value.reason
     assert save.path.read_bytes() == raw
@@ -370,12 +438,20 @@ def test_captured_spy_is_lost_escaped_spy_goes_cold_and_returns_at_year_start(sa
     mutate(save, _ready)
     mutate(save, lambda w: w.edit("specialists", "varos").update(spy=3, cold_spy=0))
     # Fund Bandits T3 D3: natural 6 = T+3 -> succeeds, spy escapes (goes cold).
-    escaped = do(save, "spy-mission", {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth",
-                                       "province": "saltmarsh"}, [6, 6])
+    escaped = do(
+        save,
+        "spy-mission",
+        {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh"},
+        [6, 6],
+    )
     assert escaped.data["spy"] == "escaped" and escaped.data["spy_cold"]
     # Success 2 (T-1) fails; detection 1 (≤ D-2): spy captured and lost.
-    captured = do(save, "spy-mission", {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth",
-                                        "province": "saltmarsh"}, [2, 1])
+    captured = do(
+        save,
+        "spy-mission",
+        {"mission": "fund-bandits", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh"},
+        [2, 1],
+    )
     assert captured.data["spy"] == "captured" and captured.data["spy_lost"]
     world = read(save)
     assert (pool(world, "varos")["spy"], pool(world, "varos")["cold_spy"]) == (1, 1)
@@ -403,37 +479,51 @@ def _mods(data: dict[str, Any]) -> list[tuple[int, str]]:
 
 def test_province_counter_spy_applies_is_spent_and_does_not_stack_with_the_nation_one(save: WorldFile) -> None:
     mutate(save, _ready)
-    mutate(save, lambda w: w.edit("specialists", "elbreth").update(
-        counter_spies={"provinces": ["highmoor-vale", "saltmarsh"], "nation": 1}))
+    mutate(
+        save,
+        lambda w: w.edit("specialists", "elbreth").update(
+            counter_spies={"provinces": ["highmoor-vale", "saltmarsh"], "nation": 1}
+        ),
+    )
     # Infiltrate Treasury happens in the capital province (Highmoor Vale): -2 only, province spy spent.
-    first = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
-               [5, 6])
+    first = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}, [5, 6])
     assert _mods(first.data) == [(-2, "province counter-spy")]
     assert first.data["success_roll"] == {"natural": 5, "total": 3}
     assert first.data["detection_roll"] == {"natural": 6, "total": 4}
     assert read(save).get("specialists", "elbreth")["counter_spies"] == {"provinces": ["saltmarsh"], "nation": 1}
     # Next, again in the capital: no province spy left there, the nation-wide -1 applies and is spent.
-    second = do(save, "spy-mission", {"mission": "infiltrate-government", "sponsor": "varos", "target": "elbreth"},
-                [5, 6])
+    second = do(
+        save, "spy-mission", {"mission": "infiltrate-government", "sponsor": "varos", "target": "elbreth"}, [5, 6]
+    )
     assert _mods(second.data) == [(-1, "nation-wide counter-spy")]
     assert read(save).get("specialists", "elbreth")["counter_spies"] == {"provinces": ["saltmarsh"], "nation": 0}
     # Then nothing guards the capital any more.
-    third = do(save, "spy-mission", {"mission": "counterfeit-currency", "sponsor": "varos", "target": "elbreth"},
-               [5, 6])
+    third = do(
+        save, "spy-mission", {"mission": "counterfeit-currency", "sponsor": "varos", "target": "elbreth"}, [5, 6]
+    )
     assert _mods(third.data) == []
     # A province mission in Saltmarsh meets its own -2.
-    fourth = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                                      "province": "saltmarsh"}, [5, 6])
+    fourth = do(
+        save,
+        "spy-mission",
+        {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh"},
+        [5, 6],
+    )
     assert _mods(fourth.data) == [(-2, "province counter-spy")]
     assert read(save).get("specialists", "elbreth")["counter_spies"] == {"provinces": [], "nation": 0}
 
 
 def test_unit_mission_meets_the_counter_spy_of_the_units_province(save: WorldFile) -> None:
     mutate(save, _ready)
-    mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": ["saltmarsh"],
-                                                                                  "nation": 0}))
-    result = do(save, "spy-mission", {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth",
-                                      "unit": "brinehaven-watch"}, [6, 6])
+    mutate(
+        save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": ["saltmarsh"], "nation": 0})
+    )
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth", "unit": "brinehaven-watch"},
+        [6, 6],
+    )
     assert _mods(result.data) == [(-2, "province counter-spy")]
     # 6-2 = 4 = T: poisoned; detection 6-2 = 4 = D-1: spy captured, mission detected.
     assert result.data["outcome"] == "success" and result.data["spy"] == "captured"
@@ -451,13 +541,18 @@ def test_spy_ring_infiltrated_by_the_target_gives_minus_one(save: WorldFile) -> 
 
 def test_security_breach_gives_plus_two_once(save: WorldFile) -> None:
     mutate(save, _ready)
-    breach = do(save, "spy-mission", {"mission": "create-security-breach", "sponsor": "varos",
-                                      "target": "elbreth"}, [3, 6])
+    breach = do(
+        save, "spy-mission", {"mission": "create-security-breach", "sponsor": "varos", "target": "elbreth"}, [3, 6]
+    )
     assert breach.data["outcome"] == "success"
     assert len(_effects(read(save), kind="security-breach")) == 1
     # Suborn Captain T5: natural 3 + 2 = 5 succeeds; the breach is spent.
-    helped = do(save, "spy-mission", {"mission": "suborn-captain", "sponsor": "varos", "target": "elbreth",
-                                      "unit": "elbreth-fleet"}, [3, 6])
+    helped = do(
+        save,
+        "spy-mission",
+        {"mission": "suborn-captain", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-fleet"},
+        [3, 6],
+    )
     assert _mods(helped.data) == [(2, "security breach")]
     assert helped.data["outcome"] == "success"
     world = read(save)
@@ -465,16 +560,30 @@ def test_security_breach_gives_plus_two_once(save: WorldFile) -> None:
     spent = world.get("effects", breach.data["effect"])
     assert spent["active"] is False and spent["ended_by"] == "spent"
     # The next one goes without.
-    plain = do(save, "spy-mission", {"mission": "suborn-captain", "sponsor": "varos", "target": "elbreth",
-                                     "unit": "elbreth-fleet"}, [3, 6])
+    plain = do(
+        save,
+        "spy-mission",
+        {"mission": "suborn-captain", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-fleet"},
+        [3, 6],
+    )
     assert _mods(plain.data) == [] and plain.data["outcome"] == "failure"
 
 
 def test_gm_modifier_with_reason_goes_on_both_rolls(save: WorldFile) -> None:
     mutate(save, _ready)
-    result = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                                      "province": "saltmarsh", "gm_modifier": "-1", "gm_reason": "feast day"},
-                [3, 4])
+    result = do(
+        save,
+        "spy-mission",
+        {
+            "mission": "limit-trade",
+            "sponsor": "varos",
+            "target": "elbreth",
+            "province": "saltmarsh",
+            "gm_modifier": "-1",
+            "gm_reason": "feast day",
+        },
+        [3, 4],
+    )
     assert _mods(result.data) == [(-1, "feast day")]
     assert [(m["value"], m["reason"]) for m in result.data["modifiers"]["detection"]] == [(-1, "feast day")]
     assert result.data["outcome"] == "failure" and result.data["detection_roll"]["total"] == 3
@@ -485,11 +594,11 @@ def test_gm_modifier_with_reason_goes_on_both_rolls(save: WorldFile) -> None:
 
 def test_an_infiltration_cannot_be_doubled(save: WorldFile) -> None:
     mutate(save, lambda w: _ready(w, skip="infiltrate-treasury"))
-    first = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
-               [4, 6])
+    first = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}, [4, 6])
     assert first.data["effect"] is not None
-    second = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
-                [4, 6])
+    second = do(
+        save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}, [4, 6]
+    )
     assert second.data["outcome"] == "success" and second.data["effect"] is None
     assert "changes nothing" in second.data["outcome_text"]
     assert "cannot be doubled" in second.data["outcome_text"]
@@ -507,8 +616,9 @@ def test_infiltrations_persist_until_purged(save: WorldFile) -> None:
 @pytest.mark.parametrize(("natural", "truly_cleared"), [(1, False), (2, False), (3, True), (6, True)])
 def test_purge_false_report(save: WorldFile, natural: int, truly_cleared: bool) -> None:
     mutate(save, _ready)  # Varos holds Elbreth's treasury (among others)
-    order = do(save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-treasury"},
-               who=KING_ELBRETH)
+    order = do(
+        save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-treasury"}, who=KING_ELBRETH
+    )
     result = do(save, "spy-resolve", {"order": order.data["order"]}, [natural])
     world = read(save)
     held = "infiltrate-treasury" in state.infiltrations_held(world, "varos", "elbreth")
@@ -518,8 +628,9 @@ def test_purge_false_report(save: WorldFile, natural: int, truly_cleared: bool) 
     mine = [e for e in visible_entries(world, KING_ELBRETH) if e["kind"] == "espionage" and not e.get("amounts")]
     assert [e["text"] for e in mine] == ["Espionage: Purge Administration: cleared. Infiltrate Treasury: cleared."]
     assert "secret" not in mine[0]
-    assert mine[0]["rolls"] == [{"purpose": "Purge Administration: success roll", "outcome": "cleared",
-                                 "blind": True, "ghosts": 1}]
+    assert mine[0]["rolls"] == [
+        {"purpose": "Purge Administration: success roll", "outcome": "cleared", "blind": True, "ghosts": 1}
+    ]
     # The adjudicator sees the truth.
     truth = world.get("chronicle", mine[0]["id"])["secret"]
     assert ("purge succeeded" in truth) is truly_cleared
@@ -533,8 +644,17 @@ def test_purge_false_report(save: WorldFile, natural: int, truly_cleared: bool) 
 def test_purge_clears_a_smuggling_ring(save: WorldFile) -> None:
     mutate(save, lambda w: w.edit("kingdoms", "elbreth").update(treasury=50))
     ring = "elbreth-smuggling-varos-march"
-    result = do(save, "spy-mission", {"mission": "purge-administration", "sponsor": "varos",
-                                      "infiltration": "establish-smuggling-ring", "province": "varos-march"}, [4])
+    result = do(
+        save,
+        "spy-mission",
+        {
+            "mission": "purge-administration",
+            "sponsor": "varos",
+            "infiltration": "establish-smuggling-ring",
+            "province": "varos-march",
+        },
+        [4],
+    )
     assert result.data["reported"] == "cleared"
     world = read(save)
     assert world.get("effects", ring)["active"] is False
@@ -544,20 +664,28 @@ def test_purge_clears_a_smuggling_ring(save: WorldFile) -> None:
 # ---------------------------------------------------------------- detection and what the target learns
 
 
-@pytest.mark.parametrize(("detection", "evidence", "told", "named"), [
-    (6, "undetected", False, False),   # 6 >= D+1 (D=4): escapes, undetected
-    (5, "undetected", False, False),
-    (4, "detected", True, False),      # = D: escapes, detected, perpetrator unknown
-    (3, "detected", True, False),      # D-1: captured silent
-    (2, "identified", True, True),     # D-2: captured, talks
-])
-def test_detection_reveals_to_the_target_only_what_it_found(save: WorldFile, detection: int, evidence: str,
-                                                            told: bool, named: bool) -> None:
+@pytest.mark.parametrize(
+    ("detection", "evidence", "told", "named"),
+    [
+        (6, "undetected", False, False),  # 6 >= D+1 (D=4): escapes, undetected
+        (5, "undetected", False, False),
+        (4, "detected", True, False),  # = D: escapes, detected, perpetrator unknown
+        (3, "detected", True, False),  # D-1: captured silent
+        (2, "identified", True, True),  # D-2: captured, talks
+    ],
+)
+def test_detection_reveals_to_the_target_only_what_it_found(
+    save: WorldFile, detection: int, evidence: str, told: bool, named: bool
+) -> None:
     mutate(save, _ready)
     before = read(save)
     seen_before = len(visible_entries(before, KING_ELBRETH))
-    result = do(save, "spy-mission", {"mission": "cripple-military-morale", "sponsor": "varos",
-                                      "target": "elbreth"}, [4, detection])
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "cripple-military-morale", "sponsor": "varos", "target": "elbreth"},
+        [4, detection],
+    )
     assert result.data["evidence"] == evidence
     world = read(save)
     new = visible_entries(world, KING_ELBRETH)[seen_before:]
@@ -580,8 +708,12 @@ def test_detection_reveals_to_the_target_only_what_it_found(save: WorldFile, det
 
 def test_targets_see_plain_facts_of_their_own_holdings_without_attribution(save: WorldFile) -> None:
     mutate(save, _ready)
-    do(save, "spy-mission", {"mission": "scuttle-ship", "sponsor": "varos", "target": "elbreth",
-                             "unit": "elbreth-fleet"}, [6, 6])
+    do(
+        save,
+        "spy-mission",
+        {"mission": "scuttle-ship", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-fleet"},
+        [6, 6],
+    )
     seen = texts(read(save), KING_ELBRETH)
     assert seen == ["Saltmarsh Squadron lost 1 ship, sunk in port."]
 
@@ -605,8 +737,13 @@ def test_smuggling_ring_one_per_province(save: WorldFile) -> None:
 
 def test_crash_market_does_not_stack(save: WorldFile) -> None:
     mutate(save, _ready)
-    params = {"mission": "crash-commodity-market", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh",
-              "commodity": "Fish"}
+    params = {
+        "mission": "crash-commodity-market",
+        "sponsor": "varos",
+        "target": "elbreth",
+        "province": "saltmarsh",
+        "commodity": "Fish",
+    }
     do(save, "spy-mission", params, [4, 6])
     second = do(save, "spy-mission", {**params, "direction": "raise"}, [4, 6])
     assert "changes nothing" in second.data["outcome_text"]
@@ -618,8 +755,9 @@ def test_crash_market_does_not_stack(save: WorldFile) -> None:
 def test_kill_spies_takes_active_first_then_cold(save: WorldFile) -> None:
     mutate(save, _ready)
     mutate(save, lambda w: w.edit("specialists", "elbreth").update(spy=1, cold_spy=3))
-    result = do(save, "spy-mission", {"mission": "assassinate-enemy-spies", "sponsor": "varos",
-                                      "target": "elbreth"}, [4, 6])
+    result = do(
+        save, "spy-mission", {"mission": "assassinate-enemy-spies", "sponsor": "varos", "target": "elbreth"}, [4, 6]
+    )
     world = read(save)
     assert (pool(world, "elbreth")["spy"], pool(world, "elbreth")["cold_spy"]) == (0, 2)
     assert "1 spy and 1 cold spy" in result.data["outcome_text"]
@@ -627,8 +765,12 @@ def test_kill_spies_takes_active_first_then_cold(save: WorldFile) -> None:
 
 def test_shipbuilding_recruitment_choice(save: WorldFile) -> None:
     mutate(save, _ready)
-    do(save, "spy-mission", {"mission": "interfere-with-shipbuilding", "sponsor": "varos", "target": "elbreth",
-                             "choice": "recruitment"}, [4, 6])
+    do(
+        save,
+        "spy-mission",
+        {"mission": "interfere-with-shipbuilding", "sponsor": "varos", "target": "elbreth", "choice": "recruitment"},
+        [4, 6],
+    )
     world = read(save)
     cut = _effects(world, kind="sailor-recruitment-cut")
     assert len(cut) == 1 and cut[0]["data"]["reduction"] == 3 and cut[0]["due"] == {"year": 313, "season": "Spring"}
@@ -637,8 +779,12 @@ def test_shipbuilding_recruitment_choice(save: WorldFile) -> None:
 
 def test_suborn_commander_of_a_larger_unit_splits_one_regiment(save: WorldFile) -> None:
     mutate(save, _ready)
-    do(save, "spy-mission", {"mission": "suborn-commander", "sponsor": "varos", "target": "elbreth",
-                             "unit": "elbreth-royal-guard"}, [5, 6])
+    do(
+        save,
+        "spy-mission",
+        {"mission": "suborn-commander", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-royal-guard"},
+        [5, 6],
+    )
     world = read(save)
     assert world.get("units", "elbreth-royal-guard")["regiments"] == 3
     turned = [u for _, u in world.where("units", owner="varos") if u.get("suborned_from") == "elbreth"]
@@ -647,8 +793,12 @@ def test_suborn_commander_of_a_larger_unit_splits_one_regiment(save: WorldFile) 
 
 def test_poisoning_the_last_regiment_removes_the_unit(save: WorldFile) -> None:
     mutate(save, _ready)
-    do(save, "spy-mission", {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth",
-                             "unit": "elbreth-scouts"}, [6, 6])
+    do(
+        save,
+        "spy-mission",
+        {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth", "unit": "elbreth-scouts"},
+        [6, 6],
+    )
     assert read(save).find("units", "elbreth-scouts") is None
 
 
@@ -666,12 +816,15 @@ def test_counter_spy_is_stationed_for_one_spy(save: WorldFile) -> None:
     assert pool(read(save), "elbreth")["counter_spies"]["nation"] == 1
 
 
-@pytest.mark.parametrize(("who", "params", "field"), [
-    (SILAS, {"kingdom": "varos"}, "identity"),
-    (KING_VAROS, {"kingdom": "elbreth"}, "identity"),
-    (KING_ELBRETH, {"province": "amber-coast"}, "province"),
-    (GM, {}, "kingdom"),
-])
+@pytest.mark.parametrize(
+    ("who", "params", "field"),
+    [
+        (SILAS, {"kingdom": "varos"}, "identity"),
+        (KING_VAROS, {"kingdom": "elbreth"}, "identity"),
+        (KING_ELBRETH, {"province": "amber-coast"}, "province"),
+        (GM, {}, "kingdom"),
+    ],
+)
 def test_counter_spy_refusals(save: WorldFile, who: Any, params: dict[str, Any], field: str) -> None:
     with pytest.raises(CommandError) as refused:
         do(save, "counter-spy", params, who=who)
@@ -690,8 +843,12 @@ def test_counter_spy_without_spies(save: WorldFile) -> None:
 def test_assassination_attempt_waits_for_the_gm_and_is_closed(save: WorldFile) -> None:
     mutate(save, _ready)
     # Detection 2 vs D=5 (assassinate-ruler): identified, but only once the attack happens.
-    result = do(save, "spy-mission", {"mission": "assassinate-ruler", "sponsor": "varos", "target": "elbreth",
-                                      "poison": "true"}, [2])
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "assassinate-ruler", "sponsor": "varos", "target": "elbreth", "poison": "true"},
+        [2],
+    )
     assert result.data["evidence"] == "identified" and result.data["target_entry"] is None
     assert read(save).get("kingdoms", "varos")["treasury"] == 200 - 11
     attempt_id = result.data["effect"]
@@ -701,8 +858,11 @@ def test_assassination_attempt_waits_for_the_gm_and_is_closed(save: WorldFile) -
     assert not [t for t in texts(world, KING_ELBRETH) if "assassin" in t.lower()]
     with pytest.raises(CommandError):
         do(save, "assassination-resolve", {"attempt": attempt_id, "result": "x"}, who=KING_VAROS)
-    do(save, "assassination-resolve", {"attempt": attempt_id, "result": "the King falls to a poisoned blade",
-                                       "killed": "true"})
+    do(
+        save,
+        "assassination-resolve",
+        {"attempt": attempt_id, "result": "the King falls to a poisoned blade", "killed": "true"},
+    )
     world = read(save)
     assert world.get("characters", "aldric")["alive"] is False
     attempt = world.get("effects", attempt_id)
@@ -754,12 +914,16 @@ def test_capture_guaranteed_by_the_success_roll_is_always_detected(save: WorldFi
     mutate(save, _ready)
     # Poison Regiment T4 D5: success 1 (≤ T-3) fails and the spy is captured; detection 6 (≥ D+1) would
     # mean "undetected", but a captured spy is itself evidence: the mission is detected.
-    result = do(save, "spy-mission", {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth",
-                                      "unit": "brinehaven-watch"}, [1, 6])
-    assert (result.data["outcome"], result.data["spy"], result.data["evidence"]) == ("failure", "captured",
-                                                                                      "detected")
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "poison-regiment", "sponsor": "varos", "target": "elbreth", "unit": "brinehaven-watch"},
+        [1, 6],
+    )
+    assert (result.data["outcome"], result.data["spy"], result.data["evidence"]) == ("failure", "captured", "detected")
     world = read(save)
     assert texts(world, KING_ELBRETH) == [
         "An enemy operation was detected: Poison Regiment (Brinehaven Watch). The enemy spy was captured. "
-        "The perpetrator is unknown."]
+        "The perpetrator is unknown."
+    ]
     assert world.get("units", "brinehaven-watch")["regiments"] == 2

@@ -39,8 +39,7 @@ def world() -> World:
 
 
 def _secret_sums(world: World, step: str) -> dict[str, Any]:
-    found = [e for _, e in world.all("chronicle") if e["kind"] == "espionage-year-start"
-             and e["refs"]["step"] == step]
+    found = [e for _, e in world.all("chronicle") if e["kind"] == "espionage-year-start" and e["refs"]["step"] == step]
     assert len(found) == 1
     assert found[0]["audience"] == "adjudicators"
     sums: dict[str, Any] = found[0]["refs"]["sums"]
@@ -52,13 +51,41 @@ def _secret_sums(world: World, step: str) -> dict[str, Any]:
 
 def test_counterfeit_debt_may_go_below_zero(world: World) -> None:
     world.edit("kingdoms", "elbreth")["treasury"] = 2
-    put_effect(world, "fx-c1", "counterfeit", "counterfeit-currency", "varos", "elbreth", data={"debt": 5},
-               due={"year": 312, "season": "Spring"}, end={"year": 312, "season": "Spring"})
-    put_effect(world, "fx-c2", "counterfeit", "counterfeit-currency", "kesh", "elbreth", data={"debt": 5},
-               due={"year": 312, "season": "Spring"}, end={"year": 312, "season": "Spring"}, known=True)
+    put_effect(
+        world,
+        "fx-c1",
+        "counterfeit",
+        "counterfeit-currency",
+        "varos",
+        "elbreth",
+        data={"debt": 5},
+        due={"year": 312, "season": "Spring"},
+        end={"year": 312, "season": "Spring"},
+    )
+    put_effect(
+        world,
+        "fx-c2",
+        "counterfeit",
+        "counterfeit-currency",
+        "kesh",
+        "elbreth",
+        data={"debt": 5},
+        due={"year": 312, "season": "Spring"},
+        end={"year": 312, "season": "Spring"},
+        known=True,
+    )
     # Not due yet: a counterfeit done this year falls due next year.
-    put_effect(world, "fx-c3", "counterfeit", "counterfeit-currency", "kesh", "varos", data={"debt": 5},
-               due={"year": 313, "season": "Spring"}, end={"year": 313, "season": "Spring"})
+    put_effect(
+        world,
+        "fx-c3",
+        "counterfeit",
+        "counterfeit-currency",
+        "kesh",
+        "varos",
+        data={"debt": 5},
+        due={"year": 313, "season": "Spring"},
+        end={"year": 313, "season": "Spring"},
+    )
     run_step(world, year_start._counterfeit_debts, "counterfeit")
     assert world.get("kingdoms", "elbreth")["treasury"] == 2 - 10
     assert world.get("kingdoms", "varos")["treasury"] == 30
@@ -68,8 +95,10 @@ def test_counterfeit_debt_may_go_below_zero(world: World) -> None:
     # Elbreth reads both debts (its ledger reconciles, issue 14 leak 7); only the counterfeit it
     # detected is named, the other is an unexplained loss.
     seen = texts(world, KING_ELBRETH)
-    assert sorted(seen) == ["Kingdom of Elbreth pays 5 ducats: debt from counterfeit coin",
-                            "Kingdom of Elbreth pays 5 ducats: unexplained loss"]
+    assert sorted(seen) == [
+        "Kingdom of Elbreth pays 5 ducats: debt from counterfeit coin",
+        "Kingdom of Elbreth pays 5 ducats: unexplained loss",
+    ]
 
 
 def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
@@ -80,8 +109,9 @@ def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
     for _ in range(4):
         do(save, "advance", {})
     world = read(save)
-    spring = sorted((e for _, e in world.all("chronicle") if e["date"] == {"year": 313, "season": "Spring"}),
-                    key=lambda e: e["seq"])
+    spring = sorted(
+        (e for _, e in world.all("chronicle") if e["date"] == {"year": 313, "season": "Spring"}), key=lambda e: e["seq"]
+    )
     debt = [e for e in spring if "counterfeit" in e.get("secret", "")]
     assert len(debt) == 1 and debt[0]["amounts"] == {"kingdoms:elbreth": -5}
     first_tax = min(e["seq"] for e in spring if "tax for the year" in e["text"])
@@ -92,14 +122,18 @@ def test_counterfeit_is_taken_before_tax_and_upkeep(save: WorldFile) -> None:
 # ---------------------------------------------------------------- treasury theft
 
 
-@pytest.mark.parametrize(("provinces", "treasury", "stolen", "share"), [
-    (4, 42, 4, 2),   # the demo: Elbreth holds 4 provinces
-    (3, 42, 3, 1),   # odd: the sponsor's half is rounded down
-    (4, 3, 3, 1),    # never more than the treasury holds
-    (4, 0, 0, 0),
-])
-def test_treasury_theft_half_to_the_sponsor(world: World, provinces: int, treasury: float, stolen: int,
-                                            share: int) -> None:
+@pytest.mark.parametrize(
+    ("provinces", "treasury", "stolen", "share"),
+    [
+        (4, 42, 4, 2),  # the demo: Elbreth holds 4 provinces
+        (3, 42, 3, 1),  # odd: the sponsor's half is rounded down
+        (4, 3, 3, 1),  # never more than the treasury holds
+        (4, 0, 0, 0),
+    ],
+)
+def test_treasury_theft_half_to_the_sponsor(
+    world: World, provinces: int, treasury: float, stolen: int, share: int
+) -> None:
     for prov in ("highmoor-vale", "saltmarsh", "greywood", "stonereach")[provinces:]:
         world.edit("provinces", prov)["kingdom"] = "kesh"
     world.edit("kingdoms", "elbreth")["treasury"] = treasury
@@ -113,8 +147,9 @@ def test_treasury_theft_half_to_the_sponsor(world: World, provinces: int, treasu
         # its ledger reconciles, the cause stays secret).
         assert any("skimmed from the tax" in t for t in texts(world, KING_VAROS))
         seen = [e for e in visible_entries(world, KING_ELBRETH)]
-        assert [e["text"] for e in seen] == [f"Kingdom of Elbreth pays {stolen} ducats: unexplained loss from the "
-                                             "tax collection"]
+        assert [e["text"] for e in seen] == [
+            f"Kingdom of Elbreth pays {stolen} ducats: unexplained loss from the tax collection"
+        ]
         assert sum(v for e in seen for v in e["amounts"].values()) == -stolen
 
 
@@ -160,8 +195,10 @@ def test_government_infiltration_cuts_a_quarter_of_manpower(world: World) -> Non
     # 18 - 18//4 = 14 (Kesh's, known to Elbreth), then 14 - 14//4 = 11 (Varos's, unknown).
     assert world.get("kingdoms", "elbreth")["manpower"] == 11
     assert _secret_sums(world, "government") == {"manpower cut elbreth": 7}
-    assert texts(world, KING_ELBRETH) == ["Kingdom of Elbreth loses 4 manpower to a corrupt bureaucracy (14 left).",
-                                          "Kingdom of Elbreth loses 3 manpower in an unexplained loss (11 left)."]
+    assert texts(world, KING_ELBRETH) == [
+        "Kingdom of Elbreth loses 4 manpower to a corrupt bureaucracy (14 left).",
+        "Kingdom of Elbreth loses 3 manpower in an unexplained loss (11 left).",
+    ]
 
 
 def test_cold_spies_become_active(world: World) -> None:
@@ -192,8 +229,18 @@ def test_public_step_lines_show_no_espionage_sums(save: WorldFile) -> None:
 def test_one_year_effect_expires_after_exactly_four_seasons(save: WorldFile) -> None:
     do(save, "advance", {})  # Summer 312
     mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
-    result = do(save, "spy-mission", {"mission": "crash-commodity-market", "sponsor": "varos", "target": "elbreth",
-                                      "province": "saltmarsh", "commodity": "Salt"}, [4, 6])
+    result = do(
+        save,
+        "spy-mission",
+        {
+            "mission": "crash-commodity-market",
+            "sponsor": "varos",
+            "target": "elbreth",
+            "province": "saltmarsh",
+            "commodity": "Salt",
+        },
+        [4, 6],
+    )
     effect_id = result.data["effect"]
     assert read(save).get("effects", effect_id)["end"] == {"year": 313, "season": "Summer"}
     for label in ("Autumn 312", "Winter 312", "Spring 313"):
@@ -221,8 +268,12 @@ def test_limit_trade_stacks_and_persists(save: WorldFile) -> None:
     mutate(save, lambda w: no_counter_spies(w, "elbreth", "varos"))
     mutate(save, lambda w: w.edit("provinces", "greywood").update(market_allowance=26))
     for _ in range(2):
-        result = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                                          "province": "greywood"}, [4, 6])
+        result = do(
+            save,
+            "spy-mission",
+            {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth", "province": "greywood"},
+            [4, 6],
+        )
         assert result.data["outcome"] == "success"
         assert "changes nothing" not in str(result.data)
     assert read(save).get("provinces", "greywood")["market_allowance"] == 6
@@ -245,8 +296,12 @@ def test_limit_trade_duration_is_a_table_value(save: WorldFile, tmp_path: Path) 
     try:
         mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
         mutate(save, lambda w: w.edit("provinces", "greywood").update(market_allowance=6))
-        do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                                 "province": "greywood"}, [4, 6])
+        do(
+            save,
+            "spy-mission",
+            {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth", "province": "greywood"},
+            [4, 6],
+        )
         assert read(save).get("provinces", "greywood")["market_allowance"] == 0  # never below 0
         for _ in range(4):
             do(save, "advance", {})
@@ -269,8 +324,12 @@ def test_demo_smuggling_ring_runs_out_in_winter(save: WorldFile) -> None:
 def test_next_year_effects_last_through_the_production_step(save: WorldFile) -> None:
     mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-spy-ring"))
     mutate(save, lambda w: no_counter_spies(w, "elbreth"))
-    result = do(save, "spy-mission", {"mission": "interfere-with-academies", "sponsor": "varos",
-                                      "target": "elbreth", "specialist": "engineer"}, [4, 6])
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "interfere-with-academies", "sponsor": "varos", "target": "elbreth", "specialist": "engineer"},
+        [4, 6],
+    )
     effect_id = result.data["effect"]
     seen_in_production: list[bool] = []
 

@@ -53,16 +53,28 @@ def test_a_player_sees_the_infiltration_his_own_mission_placed(save: WorldFile) 
     assert len(visible_table(world, CORVIN, "effects")) == 1
 
 
-@pytest.mark.parametrize(("viewer", "sponsor", "target"),
-                         [(GM, "varos", "elbreth"), (KING_VAROS, "varos", "elbreth"), (SILAS, "varos", "elbreth"),
-                          (GM, "elbreth", "kesh"), (CORVIN, "elbreth", "kesh"), (KING_ELBRETH, "elbreth", "varos")],
-                         ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("viewer", "sponsor", "target"),
+    [
+        (GM, "varos", "elbreth"),
+        (KING_VAROS, "varos", "elbreth"),
+        (SILAS, "varos", "elbreth"),
+        (GM, "elbreth", "kesh"),
+        (CORVIN, "elbreth", "kesh"),
+        (KING_ELBRETH, "elbreth", "varos"),
+    ],
+    ids=lambda v: str(v),
+)
 def test_every_viewer_reads_one_answer(ring_save: WorldFile, viewer: Identity, sponsor: str, target: str) -> None:
     """Whatever the sponsor and target: the missions marked held are the infiltrations listed as held."""
     world = read(ring_save)
     view = board_view(world, viewer, sponsor, target)
     marked = {m.name for m in view.missions if m.held}
-    listed = {e.mission for e in view.infiltrations if e.side in ("held", "all")
-              and e.sponsor == view.sponsors[[c.value for c in view.sponsors].index(sponsor)].label
-              and e.target == next(c.label for c in view.targets if c.value == target)}
+    listed = {
+        e.mission
+        for e in view.infiltrations
+        if e.side in ("held", "all")
+        and e.sponsor == view.sponsors[[c.value for c in view.sponsors].index(sponsor)].label
+        and e.target == next(c.label for c in view.targets if c.value == target)
+    }
     assert marked == listed

@@ -39,8 +39,9 @@ def _to_year_start(save: WorldFile) -> None:
     assert main(["--save", str(save.path), "advance"]) == 0
 
 
-def test_upkeep_surcharges_of_undetected_infiltrations_stay_hidden(save: WorldFile,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_upkeep_surcharges_of_undetected_infiltrations_stay_hidden(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Infiltrate General Staff: "The upkeep cost of every regiment under the nation's
     command increases by 0.5d/year", and "All spy rolls are conducted blind". The target's own line
     shows one upkeep figure without causes; the public year-start line shows no upkeep total."""
@@ -62,9 +63,11 @@ def test_public_year_start_sums_carry_no_secret_figures(save: WorldFile, capsys:
     end" is the kingdom's own business, and Interfere with Academies "Reduces the number of
     specialists ... produced in the following year": public year-start lines carry neither the
     barrels nor the academy and sailor totals from which interference could be read."""
+
     def gunpowder(world: World) -> None:
         world.edit("specialists", "elbreth").setdefault("engineers_assigned", {"siege": {}, "gunpowder": 0})[
-            "gunpowder"] = 1
+            "gunpowder"
+        ] = 1
 
     mutate(save, gunpowder)
     _to_year_start(save)
@@ -78,15 +81,17 @@ def test_public_year_start_sums_carry_no_secret_figures(save: WorldFile, capsys:
 
 
 def test_a_counter_spy_spent_by_an_undetected_operation_shows_as_an_unexplained_loss(
-        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Counter-Spy: "Provides a -2 malus to success & detection for one enemy operation,
     but the spy is destroyed therafter." The owner sees his counter-spy go; an operation he did not
     detect stays unnamed ("unexplained loss")."""
     from spy_helpers import do
 
     mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": [], "nation": 1}))
-    result = do(save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"},
-                [6, 6])
+    result = do(
+        save, "spy-mission", {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}, [6, 6]
+    )
     assert result.data["outcome"] == "success"
     capsys.readouterr()
     seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
@@ -105,8 +110,9 @@ def _silas_order(save: WorldFile, mission: str, dice: list[int], **params: Any) 
     return do(save, "spy-resolve", {"order": order.data["order"]}, dice).data["result"]
 
 
-def test_a_players_mission_tells_his_king_of_the_kingdom_spy_used(save: WorldFile,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_players_mission_tells_his_king_of_the_kingdom_spy_used(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Espionage: "Any mission will expend 1 Spy in its use in addition to any other
     costs." The spy comes from the kingdom's pool, so its King sees the pool change and who used
     it, but not the mission, its target or its outcome."""
@@ -115,12 +121,15 @@ def test_a_players_mission_tells_his_king_of_the_kingdom_spy_used(save: WorldFil
     assert result["outcome"] == "success"
     capsys.readouterr()
     king = [e["text"] for e in log_as(capsys, save, "king:varos")]
-    assert king == [f"Silas Crow used one of the kingdom's spies on a private mission; he went to ground and is "
-                    f"active again at the next year start ({before['spy'] - 1} active, {before['cold_spy'] + 1} cold)."]
+    assert king == [
+        f"Silas Crow used one of the kingdom's spies on a private mission; he went to ground and is "
+        f"active again at the next year start ({before['spy'] - 1} active, {before['cold_spy'] + 1} cold)."
+    ]
 
 
-def test_theft_income_of_a_players_mission_is_told_to_his_king(save: WorldFile,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_theft_income_of_a_players_mission_is_told_to_his_king(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Embezzlement: "1/5th of the treasury or 10 ducats (whichever sum is larger) will be
     stolen on a success; half will be diverted to the sponsor country." The half reaches the
     kingdom's treasury, so its King gets the line with the sum, and the ledger of Varos reconciles."""
@@ -134,9 +143,11 @@ def test_theft_income_of_a_players_mission_is_told_to_his_king(save: WorldFile,
     king = log_as(capsys, save, "king:varos")
     income = [e for e in king if e.get("amounts", {}).get("kingdoms:varos")]
     assert [e["text"] for e in income] == [
-        "Kingdom of Varos receives 5 ducats: embezzled from Kingdom of Elbreth (the mission of Silas Crow)"]
-    assert sum(e["amounts"]["kingdoms:varos"] for e in king if "kingdoms:varos" in e.get("amounts", {})) \
-        == after - before
+        "Kingdom of Varos receives 5 ducats: embezzled from Kingdom of Elbreth (the mission of Silas Crow)"
+    ]
+    assert (
+        sum(e["amounts"]["kingdoms:varos"] for e in king if "kingdoms:varos" in e.get("amounts", {})) == after - before
+    )
     # And the year-start skim of a player's treasury infiltration reaches the King too.
     _to_year_start(save)
     capsys.readouterr()
@@ -189,7 +200,8 @@ def test_the_targets_chronicle_reconciles_his_treasury(save: WorldFile, capsys: 
 
 
 def test_hidden_cuts_to_manpower_and_specialists_are_told_as_unexplained(
-        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Infiltrate Government: "Reduces the available manpower of the country by one
     quarter (rounded down)"; Interfere with Academies: "Reduces the number of specialists of a
     given type produced in the following year by 2". The owner sees both changes to his own
@@ -199,32 +211,47 @@ def test_hidden_cuts_to_manpower_and_specialists_are_told_as_unexplained(
     def setup(world: World) -> None:
         infiltrate(world, "varos", "elbreth", "infiltrate-government")
         world.edit("academies", "highmoor-engineers")["level"] = 3
-        put_effect(world, "fx-acad", "academy-interference", "interfere-with-academies", "varos", "elbreth",
-                   data={"specialist": "engineer", "reduction": 2}, due={"year": 313, "season": "Spring"},
-                   end={"year": 313, "season": "Spring"})
+        put_effect(
+            world,
+            "fx-acad",
+            "academy-interference",
+            "interfere-with-academies",
+            "varos",
+            "elbreth",
+            data={"specialist": "engineer", "reduction": 2},
+            due={"year": 313, "season": "Spring"},
+            end={"year": 313, "season": "Spring"},
+        )
 
     mutate(save, setup)
     manpower = int(World(save.read()).get("kingdoms", "elbreth")["manpower"])
     _to_year_start(save)
     capsys.readouterr()
     seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]
-    assert f"Kingdom of Elbreth loses {manpower // 4} manpower in an unexplained loss " \
-           f"({manpower - manpower // 4} left)." in seen, seen
+    assert (
+        f"Kingdom of Elbreth loses {manpower // 4} manpower in an unexplained loss "
+        f"({manpower - manpower // 4} left)." in seen
+    ), seen
     academy = [text for text in seen if "engineer academies graduate" in text]
     assert academy and "fewer than due: unexplained loss" in academy[0], academy
     assert "interference" not in json.dumps(seen).lower()
 
 
 def test_a_secret_limit_trade_is_told_to_the_owner_as_an_unexplained_loss(
-        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Seed 002, Limit Trade: "Reduces the Market Allowance of a province by 10 ducats". The owner
     sees his province's allowance fall; an undetected operation stays unnamed."""
     from spy_helpers import do, no_counter_spies
 
     mutate(save, lambda w: no_counter_spies(w, "elbreth"))
     mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
-    result = do(save, "spy-mission", {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth",
-                                      "province": "saltmarsh"}, [4, 6])
+    result = do(
+        save,
+        "spy-mission",
+        {"mission": "limit-trade", "sponsor": "varos", "target": "elbreth", "province": "saltmarsh"},
+        [4, 6],
+    )
     assert result.data["evidence"] == "undetected"
     capsys.readouterr()
     seen = [e["text"] for e in log_as(capsys, save, "king:elbreth")]

@@ -20,7 +20,7 @@ from yak_tui.kernel.tables import TABLES_DIR, RulesTableError, set_override_dir
 
 DEFAULT = (TABLES_DIR / "espionage.toml").read_text(encoding="utf-8")
 
-TELEPORT = '''
+TELEPORT = """
 [[missions]]
 slug = "teleport-treasury"
 name = "Teleport Treasury"
@@ -35,7 +35,7 @@ extras = []
 text = "Moves the enemy treasury to the moon."
 effect = "teleport"
 [missions.params]
-'''
+"""
 
 
 @pytest.fixture
@@ -71,7 +71,9 @@ def test_each_effect_document_kind_has_one_writer_label_and_end() -> None:
     assert kind_of_document("sailor-recruitment-cut") is KINDS["shipbuilding"]
     assert kind_of_document("morale-penalty") is not None
     assert kind_of_document("no-such-effect") is None
-    assert KINDS["crash-market"].label_for({"commodity": "Grain", "data": {"increments": -3}}, None) == "Grain market -3"
+    assert (
+        KINDS["crash-market"].label_for({"commodity": "Grain", "data": {"increments": -3}}, None) == "Grain market -3"
+    )
     assert KINDS["counterfeit"].expires_at_its_step and KINDS["infiltration"].until == "until purged"
 
 
@@ -98,7 +100,7 @@ def _priced(text: str) -> str:
     text = text.replace('kind = "poison", ducats_each = 3', 'kind = "poison", ducats_each = 7')
     start = text.index('slug = "counter-spy"')
     cost = text.index("cost = 0", start)
-    return text[:cost] + "cost = 1" + text[cost + len("cost = 0"):]
+    return text[:cost] + "cost = 1" + text[cost + len("cost = 0") :]
 
 
 def test_order_help_quotes_the_loaded_prices(house: Path) -> None:
@@ -121,8 +123,15 @@ def test_a_house_rule_changes_the_command_list(house: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "YAK_RULES"}
 
     def listing(*rules: str) -> str:
-        done = subprocess.run([sys.executable, "-m", "yak_tui", *rules, "do", "--list"], capture_output=True,
-                              text=True, env=env, cwd=house, timeout=120, check=True)
+        done = subprocess.run(
+            [sys.executable, "-m", "yak_tui", *rules, "do", "--list"],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=house,
+            timeout=120,
+            check=True,
+        )
         return next(line for line in done.stdout.splitlines() if line.startswith("counter-spy"))
 
     assert "(costs 0d and one spy)" in listing()
@@ -138,7 +147,8 @@ def test_mission_text_quotes_the_missions_own_numbers(house: Path) -> None:
     assert "provides a +2 bonus to the success" in texts["create-security-breach"]
     assert "will last for 1 year" in texts["establish-smuggling-ring"]
     assert not any("{" in text or "}" in text for text in texts.values())
-    (house / "espionage.toml").write_text('''
+    (house / "espionage.toml").write_text(
+        """
 [modifiers]
 security_breach = 3
 
@@ -154,7 +164,9 @@ extras = [{ kind = "bandit-regiment", ducats_each = 5 }]
 [[missions]]
 slug = "establish-smuggling-ring"
 duration_seasons = 8
-''', encoding="utf-8")
+""",
+        encoding="utf-8",
+    )
     set_override_dir(str(house))
     texts = {slug: entry.text for slug, entry in catalogue().items()}
     assert "2 ducat/province will be stolen" in texts["infiltrate-treasury"]
@@ -165,7 +177,8 @@ duration_seasons = 8
 
 def test_a_mission_text_naming_no_value_is_refused(house: Path) -> None:
     (house / "espionage.toml").write_text(
-        '[[missions]]\nslug = "limit-trade"\ntext = "Cuts the allowance by {allowance} ducats."\n', encoding="utf-8")
+        '[[missions]]\nslug = "limit-trade"\ntext = "Cuts the allowance by {allowance} ducats."\n', encoding="utf-8"
+    )
     set_override_dir(str(house))
     with pytest.raises(RulesTableError, match=r"limit-trade.*allowance"):
         catalogue()

@@ -157,9 +157,7 @@ def test_mission_matches_seed(heading: str, name: str, line: str, used_up: bool)
 
 
 @pytest.mark.parametrize(("heading", "name", "line", "used_up"), SEED, ids=[s[1] for s in SEED])
-def test_prerequisites_follow_rulings_table(
-    heading: str, name: str, line: str, used_up: bool
-) -> None:
+def test_prerequisites_follow_rulings_table(heading: str, name: str, line: str, used_up: bool) -> None:
     entry = mission(kebab(name))
     expected = PREREQUISITE_OF_FAMILY[entry.family]
     if entry.slug.startswith("infiltrate-"):
@@ -306,9 +304,7 @@ def test_success_band_names(offset: int, band: str) -> None:
         (3, "escaped", "undetected", "escaped-undetected"),
     ],
 )
-def test_detection_band_edges(
-    success_offset: int, offset: int, spy: str, evidence: str, band: str
-) -> None:
+def test_detection_band_edges(success_offset: int, offset: int, spy: str, evidence: str, band: str) -> None:
     result = roll("poison-regiment", 4 + success_offset, 5 + offset)  # T 4, D 5
     assert result.outcome == ("success" if success_offset >= 0 else "failure")
     assert result.spy == spy
@@ -352,13 +348,9 @@ def test_escaped_spy_on_used_up_mission_is_lost_not_cold() -> None:
 
 def test_naturals_do_not_override_totals() -> None:
     """No RtD natural-1/6 rule: a natural 1 at +5 is a total 6, a natural 6 at -5 a total 1."""
-    high = resolve_mission(
-        "fund-bandits", ScriptedDice([1, 1]), [Modifier(5, "t")], [Modifier(5, "t")]
-    )
+    high = resolve_mission("fund-bandits", ScriptedDice([1, 1]), [Modifier(5, "t")], [Modifier(5, "t")])
     assert (high.outcome, high.spy, high.evidence) == ("success", "escaped", "undetected")
-    low = resolve_mission(
-        "fund-bandits", ScriptedDice([6, 6]), [Modifier(-5, "t")], [Modifier(-5, "t")]
-    )
+    low = resolve_mission("fund-bandits", ScriptedDice([6, 6]), [Modifier(-5, "t")], [Modifier(-5, "t")])
     assert (low.outcome, low.spy, low.evidence) == ("failure", "captured", "identified")
 
 
@@ -450,9 +442,7 @@ def test_other_missions_report_their_true_outcome() -> None:
     [(True, True, -2, "province"), (True, False, -2, "province"),
      (False, True, -1, "nation"), (False, False, 0, None)],
 )  # fmt: skip
-def test_counter_spies_never_stack(
-    province: bool, nation: bool, value: int, spent: str | None
-) -> None:
+def test_counter_spies_never_stack(province: bool, nation: bool, value: int, spent: str | None) -> None:
     applied = spy_modifiers(SpyModifiers(province_counter_spy=province, nation_counter_spy=nation))
     assert sum(m.value for m in applied.success) == value
     assert sum(m.value for m in applied.detection) == value
@@ -585,9 +575,7 @@ def test_cli_run_shape() -> None:
 
 
 def test_cli_detection_modifier() -> None:
-    data = run(
-        parse("--mission", "scuttle-ship", "--detection-modifier", "-2"), ScriptedDice([4, 5])
-    )
+    data = run(parse("--mission", "scuttle-ship", "--detection-modifier", "-2"), ScriptedDice([4, 5]))
     assert data["detection_roll"] == {"natural": 5, "total": 3}
     assert (data["spy"], data["evidence"], data["spy_lost"]) == ("captured", "identified", True)
 
@@ -619,9 +607,7 @@ def test_cli_list() -> None:
     ]  # fmt: skip
     by_slug = {m["slug"]: m for m in data["missions"]}
     assert by_slug["fund-bandits"]["extras"] == [{"kind": "bandit-regiment", "ducats_each": 2}]
-    assert by_slug["assassinate-ruler"]["extras"] == [
-        {"kind": "poison", "ducats_each": 3, "max": 1}
-    ]
+    assert by_slug["assassinate-ruler"]["extras"] == [{"kind": "poison", "ducats_each": 3, "max": 1}]
     assert by_slug["embezzlement"]["prerequisite"] == "infiltrate-treasury"
     assert by_slug["establish-smuggling-ring"]["duration_seasons"] == 4
 

@@ -30,8 +30,11 @@ def read_models() -> list[tuple[str, Callable[..., Any]]]:
             function = getattr(package, name)
             if not inspect.isfunction(function):
                 continue
-            required = [p.name for p in inspect.signature(function).parameters.values()
-                        if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD]
+            required = [
+                p.name
+                for p in inspect.signature(function).parameters.values()
+                if p.default is p.empty and p.kind is p.POSITIONAL_OR_KEYWORD
+            ]
             if required in (["world", "viewer"], ["world", "identity"]):
                 found.append((f"{area}.{name}", function))
     return found

@@ -63,14 +63,28 @@ def test_each_command_leaves_a_journal_that_rebuilds_exactly_what_a_full_read_gi
     reader = Reader(save)
     commands: list[tuple[str, Callable[[], Any]]] = [
         ("note", lambda: table.run("gm", "note", text="a note for every reader")),
-        ("roll (a dice ledger record)", lambda: table.run("gm", "roll", dice=[4], reason="Storm the gate",
-                                                          modifier="1")),
+        (
+            "roll (a dice ledger record)",
+            lambda: table.run("gm", "roll", dice=[4], reason="Storm the gate", modifier="1"),
+        ),
         ("gm-set", lambda: table.run("gm", "gm-set", table="kingdoms", id="elbreth", field="treasury", value="99")),
-        ("business-open", lambda: table.run("gm", "business-open", owner="tobias", province="stonereach",
-                                            pc="ironhold", sector="industrial", name="Venn & Co")),
+        (
+            "business-open",
+            lambda: table.run(
+                "gm",
+                "business-open",
+                owner="tobias",
+                province="stonereach",
+                pc="ironhold",
+                sector="industrial",
+                name="Venn & Co",
+            ),
+        ),
         ("undo", lambda: table.run("gm", "undo")),
-        ("spy-order", lambda: table.run("player:silas", "spy-order", mission="create-security-breach",
-                                        target="elbreth")),
+        (
+            "spy-order",
+            lambda: table.run("player:silas", "spy-order", mission="create-security-breach", target="elbreth"),
+        ),
     ]
     for label, run in commands:
         run()
@@ -105,7 +119,8 @@ def test_each_command_leaves_a_journal_that_rebuilds_exactly_what_a_full_read_gi
 
 
 def test_a_reader_several_writes_behind_applies_the_chain_and_one_the_journal_forgot_reads_in_full(
-        table: Table) -> None:
+    table: Table,
+) -> None:
     save = table.save
     behind, far_behind = Reader(save), Reader(save)
     table.run("gm", "note", text="first")
@@ -143,8 +158,10 @@ def _rewrite_journal(save: WorldFile, change: Callable[[dict[str, Any]], None]) 
     write_journal(save, journal["entries"])
 
 
-@pytest.mark.parametrize("damage", ["bad json", "not a journal", "other schema", "chain not from the held world",
-                                    "broken chain", "short of the save"])
+@pytest.mark.parametrize(
+    "damage",
+    ["bad json", "not a journal", "other schema", "chain not from the held world", "broken chain", "short of the save"],
+)
 def test_a_journal_that_does_not_hold_up_means_a_full_read(table: Table, damage: str) -> None:
     save = table.save
     reader = Reader(save)
@@ -172,8 +189,12 @@ def test_a_journal_document_that_fails_validation_is_refused(table: Table) -> No
     table.run("gm", "note", text="one")
     assert reader.stamp is not None
     journal = save.journal.read_bytes()
-    _rewrite_journal(save, lambda j: j["entries"][0]["docs"]["chronicle"].update(
-        {next(iter(j["entries"][0]["docs"]["chronicle"])): {"text": 5}}))
+    _rewrite_journal(
+        save,
+        lambda j: j["entries"][0]["docs"]["chronicle"].update(
+            {next(iter(j["entries"][0]["docs"]["chronicle"])): {"text": 5}}
+        ),
+    )
     changes = save.changes_between(reader.stamp, save.stamp() or (0, 0, 0))
     assert changes is not None
     held = _bytes(reader.world)
@@ -213,7 +234,8 @@ def test_reading_never_changes_the_directory(table: Table) -> None:
 
 
 def test_a_journal_that_cannot_be_written_leaves_the_write_whole_and_readers_read_in_full(
-        table: Table, monkeypatch: pytest.MonkeyPatch) -> None:
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     save = table.save
     reader = Reader(save)
     table.run("gm", "note", text="one")
@@ -278,8 +300,9 @@ def test_the_first_write_after_a_migration_leaves_no_journal(table: Table) -> No
     assert reader.follow() and _bytes(reader.world) == _bytes(_full(save))
 
 
-def test_a_write_of_more_documents_than_the_journal_keeps_is_read_in_full(table: Table,
-                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_write_of_more_documents_than_the_journal_keeps_is_read_in_full(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A season's close at scale changes thousands of documents: no journal entry (each later write
     would rewrite them all into the journal), the readers read the save; the next command starts a
     new chain. The vouch still holds: the documents it changed were checked."""

@@ -35,8 +35,7 @@ def _counting_walks(monkeypatch: pytest.MonkeyPatch) -> list[Identity]:
 
 def _shown(world: World, viewer: Identity) -> tuple[Any, ...]:
     view = chronicle_view(world, viewer)
-    return (view.total, view.entries.ids, list(view.entries), view.seasons, view.kinds, view.kingdoms,
-            view.characters)
+    return (view.total, view.entries.ids, list(view.entries), view.seasons, view.kinds, view.kingdoms, view.characters)
 
 
 def _note(save: WorldFile) -> None:
@@ -54,7 +53,8 @@ def _undo(save: WorldFile) -> None:
 
 @pytest.mark.parametrize(("write", "extended"), [(_note, True), (_rename, True), (_undo, False)])
 def test_the_gms_view_after_a_journal_write_is_the_full_reads(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch, write: Callable[[WorldFile], None], extended: bool) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, write: Callable[[WorldFile], None], extended: bool
+) -> None:
     run_command(save, GM, "note", {"text": "FOLLOW-CHRONICLE the first entry"})
     held = follow_save(save, None)
     chronicle_view(held[1], GM)  # the view the app showed before the write
@@ -68,7 +68,8 @@ def test_the_gms_view_after_a_journal_write_is_the_full_reads(
 
 
 def test_a_note_after_a_note_is_extended_again_and_a_players_view_is_built_whole(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     held = follow_save(save, None)
     chronicle_view(held[1], GM)
     walks = _counting_walks(monkeypatch)
@@ -85,8 +86,9 @@ def test_a_note_after_a_note_is_extended_again_and_a_players_view_is_built_whole
     assert walks == [nyx, nyx]
 
 
-def test_an_entry_edited_since_is_built_whole_with_its_new_text(save: WorldFile,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_entry_edited_since_is_built_whole_with_its_new_text(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A write that edits an entry already there (a spell's pending consequence is marked so): the
     view is not extended but built whole, and shows the entry as it now is."""
     for number in range(2):

@@ -31,18 +31,25 @@ def sorted_newest_seen(world: World, viewer: Identity, limit: int) -> list[dict[
 
 def sorted_seen_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
     ordered = sorted(world.table("chronicle").values(), key=lambda entry: entry.get("seq", 0))
-    return [entry for entry in ordered if viewer.is_gm or may_see(world, viewer, str(entry.get("audience", PUBLIC)),
-                                                                  entry)]
+    return [
+        entry for entry in ordered if viewer.is_gm or may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)
+    ]
 
 
-entry_strategy = st.fixed_dictionaries({"audience": st.sampled_from(AUDIENCES)},
-                                       optional={"seq": st.integers(min_value=0, max_value=12)})
+entry_strategy = st.fixed_dictionaries(
+    {"audience": st.sampled_from(AUDIENCES)}, optional={"seq": st.integers(min_value=0, max_value=12)}
+)
 
 
 def world_of(entries: list[dict[str, Any]]) -> World:
     chronicle = {f"e{index:03d}": {**entry, "id": f"e{index:03d}"} for index, entry in enumerate(entries)}
-    return World({"meta": {"world": {"name": "t", "date": {"year": 312, "season": "Spring"}}}, "chronicle": chronicle,
-                  "kingdoms": {"elbreth": {"name": "Elbreth", "ruler": "nyx"}, "varos": {"name": "Varos", "ruler": "lysa"}}})
+    return World(
+        {
+            "meta": {"world": {"name": "t", "date": {"year": 312, "season": "Spring"}}},
+            "chronicle": chronicle,
+            "kingdoms": {"elbreth": {"name": "Elbreth", "ruler": "nyx"}, "varos": {"name": "Varos", "ruler": "lysa"}},
+        }
+    )
 
 
 @settings(max_examples=300, deadline=None)

@@ -26,11 +26,32 @@ def long_chronicle(world: World) -> World:
         if number % 250 == 0:
             world.meta["date"] = GameDate(312 + number // 500, (number // 250) % 4).to_dict()
         audience = AUDIENCES[number % len(AUDIENCES)]
-        rolls = [RollRecord(purpose="scouting", naturals=[3], total=3, band="fail", source="scripted", roller="gm",
-                            audience=audience, blind=True, outcome="nothing seen")] if number % 7 == 0 else None
-        append_entry(world, f"Entry {number}", kind=("note", "roll", "war")[number % 3], audience=audience,
-                     rolls=rolls, secret="only the GM knows" if number % 11 == 0 else "",
-                     refs={"kingdom": "varos"} if number % 2 else None)
+        rolls = (
+            [
+                RollRecord(
+                    purpose="scouting",
+                    naturals=[3],
+                    total=3,
+                    band="fail",
+                    source="scripted",
+                    roller="gm",
+                    audience=audience,
+                    blind=True,
+                    outcome="nothing seen",
+                )
+            ]
+            if number % 7 == 0
+            else None
+        )
+        append_entry(
+            world,
+            f"Entry {number}",
+            kind=("note", "roll", "war")[number % 3],
+            audience=audience,
+            rolls=rolls,
+            secret="only the GM knows" if number % 11 == 0 else "",
+            refs={"kingdom": "varos"} if number % 2 else None,
+        )
     return world
 
 

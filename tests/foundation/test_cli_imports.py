@@ -21,8 +21,16 @@ sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
 
-HEAVY = ("yak_tui.areas", "yak_tui.kernel.dice", "yak_tui.kernel.checks", "yak_tui.kernel.commands",
-         "yak_tui.kernel.session", "filelock", "textual", "yak_tui.app")
+HEAVY = (
+    "yak_tui.areas",
+    "yak_tui.kernel.dice",
+    "yak_tui.kernel.checks",
+    "yak_tui.kernel.commands",
+    "yak_tui.kernel.session",
+    "filelock",
+    "textual",
+    "yak_tui.app",
+)
 
 
 def run_probe(*argv: str) -> tuple[str, set[str]]:

@@ -69,8 +69,9 @@ def test_a_co_gm_seat_on_the_roster_and_on_the_cli(save: WorldFile, capsys: pyte
     assert entry["actor"] == "gm:alice"
 
 
-def test_a_co_gms_roll_is_signed_in_the_dice_ledger_and_verifies(save: WorldFile,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_co_gms_roll_is_signed_in_the_dice_ledger_and_verifies(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_command(save, ALICE, "roll", {"reason": "Storm the gate", "modifier": "1"}, ScriptedDice([4]))
     records = [doc for _, doc in World(save.read()).all("dice")]
     assert records and max(records, key=lambda r: r["seq"])["roll"]["roller"] == "gm:alice"

@@ -24,8 +24,12 @@ REPRESENTATIVES: list[tuple[str, str, dict[str, Any], list[int]]] = [
     ("gm", "hire", {"kingdom": "elbreth", "type": "spy"}, []),
     ("gm", "counter-spy", {"kingdom": "elbreth"}, []),
     ("gm", "cast", CAST, [3, 3, 3]),
-    ("player:corvin", "order-file", {"command": "business-expand", "params": '{"business": "hale-bank", "sizes": 1}'},
-     []),
+    (
+        "player:corvin",
+        "order-file",
+        {"command": "business-expand", "params": '{"business": "hale-bank", "sizes": 1}'},
+        [],
+    ),
     ("gm", "advance", {}, []),
 ]
 
@@ -62,11 +66,18 @@ def _touched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return tables
 
 
-@pytest.mark.parametrize(("who", "command", "params", "dice"), REPRESENTATIVES,
-                         ids=[command for _, command, _, _ in REPRESENTATIVES])
-def test_a_command_writes_only_schema_checked_documents(table: Table, validated: list[str],
-                                                        monkeypatch: pytest.MonkeyPatch, who: str, command: str,
-                                                        params: dict[str, Any], dice: list[int]) -> None:
+@pytest.mark.parametrize(
+    ("who", "command", "params", "dice"), REPRESENTATIVES, ids=[command for _, command, _, _ in REPRESENTATIVES]
+)
+def test_a_command_writes_only_schema_checked_documents(
+    table: Table,
+    validated: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    who: str,
+    command: str,
+    params: dict[str, Any],
+    dice: list[int],
+) -> None:
     assert command in COMMANDS
     touched = _touched(monkeypatch)
     if command == "advance":

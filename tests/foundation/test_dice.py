@@ -119,9 +119,19 @@ def test_recording_dice_remembers() -> None:
 
 
 def test_roll_record_round_trip() -> None:
-    record = RollRecord("storm the gate", [4, 2], [Modifier(1, "ladders"), Modifier(-2, "walls")], total=5,
-                        band="great-success", source="manual", roller="gm", audience="kingdom:elbreth",
-                        blind=True, seed=None, outcome="breach")
+    record = RollRecord(
+        "storm the gate",
+        [4, 2],
+        [Modifier(1, "ladders"), Modifier(-2, "walls")],
+        total=5,
+        band="great-success",
+        source="manual",
+        roller="gm",
+        audience="kingdom:elbreth",
+        blind=True,
+        seed=None,
+        outcome="breach",
+    )
     data = record.to_dict()
     assert data["modifiers"] == [{"value": 1, "reason": "ladders"}, {"value": -2, "reason": "walls"}]
     assert orjson.loads(orjson.dumps(data)) == data
@@ -170,7 +180,11 @@ def test_roll_command_records_scripted_and_manual_sources() -> None:
     scripted = _roll_entry(world)["rolls"][0]
     manual = _roll_entry(world2)["rolls"][0]
     assert (scripted["source"], scripted["seed"], scripted["naturals"], scripted["band"]) == (
-        "scripted", None, [6], "overshoot")
+        "scripted",
+        None,
+        [6],
+        "overshoot",
+    )
     assert (manual["source"], manual["naturals"], manual["band"]) == ("manual", [1], "critical-failure")
 
 

@@ -135,8 +135,9 @@ def test_undo_keeps_the_roll_in_the_ledger(save: WorldFile, capsys: pytest.Captu
     assert code == 0 and reply["saves"][0]["undone"] == 1
 
 
-def test_a_save_from_before_the_ledger_starts_its_chain_on_migration(save: WorldFile,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_save_from_before_the_ledger_starts_its_chain_on_migration(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     _roll(save, "old roll", 4)
     data = _data(save)
     meta = data["meta"]["world"]

@@ -54,14 +54,27 @@ def exported(save: WorldFile, viewer: Identity) -> str:
 
 
 def test_a_sum_roll_adds_up() -> None:
-    roll = {"purpose": "Hold the bridge", "naturals": [4], "modifiers": [{"value": 1, "reason": "high ground"}],
-            "total": 5, "band": "great-success", "outcome": "great-success"}
+    roll = {
+        "purpose": "Hold the bridge",
+        "naturals": [4],
+        "modifiers": [{"value": 1, "reason": "high ground"}],
+        "total": 5,
+        "band": "great-success",
+        "outcome": "great-success",
+    }
     assert roll_line(roll) == "Hold the bridge: rolled 4 +1 (high ground) = 5 → great-success"
 
 
 def test_two_dice_are_added_in_the_line() -> None:
-    roll = {"purpose": "2d6 check", "naturals": [4, 2], "modifiers": [{"value": -1, "reason": "rain"}],
-            "total": 5, "band": "success", "outcome": "success", "source": "manual"}
+    roll = {
+        "purpose": "2d6 check",
+        "naturals": [4, 2],
+        "modifiers": [{"value": -1, "reason": "rain"}],
+        "total": 5,
+        "band": "success",
+        "outcome": "success",
+        "source": "manual",
+    }
     assert roll_line(roll) == "2d6 check: rolled 4 + 2 -1 (rain) = 5 → success [dice by hand]"
 
 
@@ -74,7 +87,8 @@ def test_an_outcome_other_than_the_band_follows_it_once() -> None:
 
 def test_a_blind_roll_shows_only_its_outcome() -> None:
     assert roll_line({"purpose": "Sabotage: success roll", "outcome": "success", "blind": True}) == (
-        "Sabotage: success roll: success (blind roll)")
+        "Sabotage: success roll: success (blind roll)"
+    )
 
 
 # --- every kind of roll, through the world ------------------------------------------------------
@@ -86,8 +100,10 @@ def test_rtd_roll_line_and_entry(save: WorldFile) -> None:
     do(save, "roll", {"reason": "Ford the river"}, [2])
     world = World(save.read())
     texts = [e["text"] for e in visible_entries(world, GM) if e["kind"] == "roll"]
-    assert texts == ["RtD for Hold the bridge: rolled 4 +1 = 5 → great-success.",
-                     "RtD for Ford the river: rolled 2 = 2 → failure."]
+    assert texts == [
+        "RtD for Hold the bridge: rolled 4 +1 = 5 → great-success.",
+        "RtD for Ford the river: rolled 2 = 2 → failure.",
+    ]
     do(save, "roll", {"reason": "Leap the wall", "modifier": -3}, [6])
     texts = [e["text"] for e in visible_entries(World(save.read()), GM) if e["kind"] == "roll"]
     assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → overshoot, a success."
@@ -100,7 +116,8 @@ def test_percent_swing_line(save: WorldFile) -> None:
     do(save, "incite", {"noble": "tobias"}, [11])
     assert lines_of(save, GM, "noble-command") == [
         "Incite Rebellion in Thornfield: day swing: d31 rolled 11: day swing 11 - 16 = -5%; "
-        "Power 4 -5% = 3.8 against Resistance 3.5 → success"]
+        "Power 4 -5% = 3.8 against Resistance 3.5 → success"
+    ]
     assert "rolled 11 -5 (day swing, percent) = -5" not in exported(save, GM)
 
 
@@ -108,8 +125,10 @@ def test_percent_swing_line(save: WorldFile) -> None:
 def test_chance_by_title_line(save: WorldFile, natural: int, verdict: str) -> None:
     # Varos has a nation-wide counter-spy: an Ambassador's 20% becomes 30%.
     do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [natural])
-    expected = (f"discovery of Tobias Venn's relocation to Amberport: d100 rolled {natural}, discovered on 30 or "
-                f"less (the Ambassador's chance, with a nation-wide counter-spy) → {verdict}")
+    expected = (
+        f"discovery of Tobias Venn's relocation to Amberport: d100 rolled {natural}, discovered on 30 or "
+        f"less (the Ambassador's chance, with a nation-wide counter-spy) → {verdict}"
+    )
     assert lines_of(save, GM, "discovery-roll") == [expected]
     assert expected in exported(save, GM)
     # GM-only: the roll never reaches the mover or the owner.
@@ -121,8 +140,10 @@ def test_chance_by_title_line(save: WorldFile, natural: int, verdict: str) -> No
 def test_price_roll_line(save: WorldFile, natural: int, price: int) -> None:
     do(save, "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, [])
     do(save, "advance", {}, [natural])
-    expected = (f"market sale: 2 Salt of Saltcross Salt Works: d6 rolled {natural} on base 4 (1: -1, 2-5: +0, 6: +1) "
-                f"→ price {price}")
+    expected = (
+        f"market sale: 2 Salt of Saltcross Salt Works: d6 rolled {natural} on base 4 (1: -1, 2-5: +0, 6: +1) "
+        f"→ price {price}"
+    )
     assert lines_of(save, Identity.parse("player:corvin"), "market") == [expected]
 
 
@@ -150,13 +171,20 @@ def test_raid_d6_line(save: WorldFile) -> None:
     edit(save, "units", "varos-raiders", hex=world.get("pcs", "brinehaven")["hex"])
     do(save, "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, [4])
     (line,) = lines_of(save, GM, "raid")
-    assert line == ("ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted → took 4 ducats "
-                    "(4 from the treasury, 0 from the coming tax)")
+    assert line == (
+        "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted → took 4 ducats "
+        "(4 from the treasury, 0 from the coming tax)"
+    )
 
 
 def test_messenger_line_names_what_it_needs(save: WorldFile) -> None:
-    do(save, "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"}, [],
-       who="king:varos")
+    do(
+        save,
+        "siege-begin",
+        {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"},
+        [],
+        who="king:varos",
+    )
     do(save, "messenger", {"fort": "brinehaven"}, [2])
     (line,) = lines_of(save, GM, "siege")
     assert line.startswith("messenger out of Brinehaven: rolled 2")

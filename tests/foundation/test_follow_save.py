@@ -29,7 +29,8 @@ def test_an_unchanged_save_is_the_world_held(save: WorldFile, monkeypatch: pytes
 
 
 def test_a_note_is_applied_from_the_journal_and_kept_out_of_the_collectors_sight(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     held = follow_save(save, None)
     run_command(save, GM, "note", {"text": "FOLLOW-NOTE from another process"})
     reads = counting_full_reads(monkeypatch)

@@ -30,25 +30,43 @@ READERS = ("gm", "king:elbreth", "king:varos", "player:corvin", "player:lysa", "
 
 # Each season: (filer, command, params) filed as orders; the GM or the filer's King adjudicates them.
 ORDERS: tuple[tuple[tuple[str, str, dict[str, Any]], ...], ...] = (
-    (("player:corvin", "business-expand", {"business": "hale-bank", "sizes": 1}),
-     ("player:corvin", "spy-mission", {"mission": "infiltrate-treasury", "target": "kesh"}),
-     ("player:lysa", "cast", {"caster": "lysa", "source": "ley-line", "spell": "a fog over Greywatch"}),
-     ("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "count": 1}),
-     ("king:varos", "roll", {"reason": "watch the pass", "kingdom": "varos"})),
-    (("player:edmund", "relocate", {"character": "edmund", "pc": "millbrook"}),
-     ("player:silas", "spy-mission", {"mission": "fund-bandits", "target": "elbreth", "province": "greywood"}),
-     ("king:varos", "hire", {"kingdom": "varos", "type": "spy", "count": 1}),
-     ("player:lysa", "business-expand", {"business": "amber-vintners", "sizes": 1})),
-    (("king:elbreth", "cast", {"caster": "maelis", "source": "ley-line", "spell": "rain over Thornfield"}),
-     ("player:corvin", "spy-mission", {"mission": "infiltrate-admiralty", "target": "varos"}),
-     ("king:varos", "spy-mission", {"mission": "create-security-breach", "target": "elbreth"}),
-     ("player:corvin", "business-expand", {"business": "salt-works", "sizes": 1})),
-    (("player:edmund", "spy-mission", {"mission": "infiltrate-government", "target": "varos"}),
-     ("player:lysa", "spy-mission", {"mission": "inspire-commercial-animosity", "target": "elbreth",
-                                     "province": "saltmarsh", "against": "the salt traders"}),
-     ("king:elbreth", "roll", {"reason": "mend the walls"})),
-    (("player:silas", "spy-mission", {"mission": "infiltrate-treasury", "target": "kesh"}),
-     ("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "count": 1})),
+    (
+        ("player:corvin", "business-expand", {"business": "hale-bank", "sizes": 1}),
+        ("player:corvin", "spy-mission", {"mission": "infiltrate-treasury", "target": "kesh"}),
+        ("player:lysa", "cast", {"caster": "lysa", "source": "ley-line", "spell": "a fog over Greywatch"}),
+        ("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "count": 1}),
+        ("king:varos", "roll", {"reason": "watch the pass", "kingdom": "varos"}),
+    ),
+    (
+        ("player:edmund", "relocate", {"character": "edmund", "pc": "millbrook"}),
+        ("player:silas", "spy-mission", {"mission": "fund-bandits", "target": "elbreth", "province": "greywood"}),
+        ("king:varos", "hire", {"kingdom": "varos", "type": "spy", "count": 1}),
+        ("player:lysa", "business-expand", {"business": "amber-vintners", "sizes": 1}),
+    ),
+    (
+        ("king:elbreth", "cast", {"caster": "maelis", "source": "ley-line", "spell": "rain over Thornfield"}),
+        ("player:corvin", "spy-mission", {"mission": "infiltrate-admiralty", "target": "varos"}),
+        ("king:varos", "spy-mission", {"mission": "create-security-breach", "target": "elbreth"}),
+        ("player:corvin", "business-expand", {"business": "salt-works", "sizes": 1}),
+    ),
+    (
+        ("player:edmund", "spy-mission", {"mission": "infiltrate-government", "target": "varos"}),
+        (
+            "player:lysa",
+            "spy-mission",
+            {
+                "mission": "inspire-commercial-animosity",
+                "target": "elbreth",
+                "province": "saltmarsh",
+                "against": "the salt traders",
+            },
+        ),
+        ("king:elbreth", "roll", {"reason": "mend the walls"}),
+    ),
+    (
+        ("player:silas", "spy-mission", {"mission": "infiltrate-treasury", "target": "kesh"}),
+        ("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "count": 1}),
+    ),
 )
 
 
@@ -94,8 +112,12 @@ def _play(directory: Path) -> dict[str, Any]:
             for index, report in enumerate(reports_for(world, Identity.parse(reader))):
                 reports[f"{closing} {reader} {index}"] = render_report(report, "markdown")
     raw = save.path.read_bytes()
-    return {"save_sha256": hashlib.sha256(raw).hexdigest(), "save_bytes": len(raw), "outcomes": outcomes,
-            "reports": reports}
+    return {
+        "save_sha256": hashlib.sha256(raw).hexdigest(),
+        "save_bytes": len(raw),
+        "outcomes": outcomes,
+        "reports": reports,
+    }
 
 
 def test_a_scripted_campaign_writes_exactly_what_it_wrote(tmp_path: Path) -> None:

@@ -31,8 +31,9 @@ PROBE = textwrap.dedent(
 
 
 def probe(*roots: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", PROBE.format(roots=roots)], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(roots=roots)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return orjson.loads(done.stdout)
 
@@ -41,8 +42,14 @@ def test_core_imports_without_textual() -> None:
     result = probe(*CORE)
     assert result["ui"] == [], f"the core imported the UI: {result['ui']}"
     imported = set(result["imported"])
-    for module in ("yak_tui.kernel.dice", "yak_tui.kernel.rtd", "yak_tui.kernel.commands", "yak_tui.kernel.audience",
-                   "yak_tui.kernel.seasons", "yak_tui.store.storage"):
+    for module in (
+        "yak_tui.kernel.dice",
+        "yak_tui.kernel.rtd",
+        "yak_tui.kernel.commands",
+        "yak_tui.kernel.audience",
+        "yak_tui.kernel.seasons",
+        "yak_tui.store.storage",
+    ):
         assert module in imported
     assert len(imported) >= 15
 
@@ -54,6 +61,10 @@ def test_each_core_package_alone_is_headless() -> None:
 
 def test_the_probe_can_fail() -> None:
     """The same probe sees Textual when something does import it."""
-    done = subprocess.run([sys.executable, "-c", "import textual, sys; print('textual' in sys.modules)"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", "import textual, sys; print('textual' in sys.modules)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout.strip() == "True"

@@ -9,8 +9,18 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-CONTRACTS = ("kernel", "store", "areas", "front-ends", "court-internals", "economy-internals", "espionage-internals",
-             "magic-internals", "nobles-internals", "warfare-internals")
+CONTRACTS = (
+    "kernel",
+    "store",
+    "areas",
+    "front-ends",
+    "court-internals",
+    "economy-internals",
+    "espionage-internals",
+    "magic-internals",
+    "nobles-internals",
+    "warfare-internals",
+)
 
 
 def lint_imports(*args: str) -> subprocess.CompletedProcess[str]:
@@ -38,9 +48,11 @@ def test_every_contract_is_run_by_a_test() -> None:
 def test_the_checker_can_fail(tmp_path: Path) -> None:
     """The same checker, given a contract the code breaks (the court imports the kernel), says so."""
     config = tmp_path / "broken.toml"
-    config.write_text('[tool.importlinter]\nroot_packages = ["yak_tui"]\n\n[[tool.importlinter.contracts]]\n'
-                      'name = "court never imports the kernel"\ntype = "forbidden"\n'
-                      'source_modules = ["yak_tui.areas.court"]\nforbidden_modules = ["yak_tui.kernel"]\n')
+    config.write_text(
+        '[tool.importlinter]\nroot_packages = ["yak_tui"]\n\n[[tool.importlinter.contracts]]\n'
+        'name = "court never imports the kernel"\ntype = "forbidden"\n'
+        'source_modules = ["yak_tui.areas.court"]\nforbidden_modules = ["yak_tui.kernel"]\n'
+    )
     done = lint_imports("--config", str(config))
     assert done.returncode == 1, done.stdout + done.stderr
     assert "BROKEN" in done.stdout and "yak_tui.areas.court" in done.stdout

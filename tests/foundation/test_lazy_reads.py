@@ -24,8 +24,12 @@ print("read models:", ",".join(sorted(name for name in sys.modules if name.start
 
 
 def test_a_command_that_changes_the_world_loads_no_read_model(tmp_path: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", CHANGE_THE_WORLD, str(tmp_path / "world.json")],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", CHANGE_THE_WORLD, str(tmp_path / "world.json")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "read models: "
 

@@ -20,23 +20,36 @@ def _every_visible_holding(world: World, viewer: Identity) -> list[tuple[str, st
     kingdom = viewer.subject if viewer.is_king else None
     character = viewer.subject if viewer.is_player else None
     rows = [("kingdoms", kingdom)] if kingdom else []
-    rows += [("characters", cid) for cid, doc in sorted(visible_table(world, viewer, "characters").items())
-             if cid == character or (kingdom and doc.get("kingdom") == kingdom)]
-    rows += [("pcs", pid) for pid, doc in sorted(visible_table(world, viewer, "pcs").items())
-             if (character and doc.get("owner_character") == character)
-             or (kingdom and doc.get("controller") == kingdom)]
-    rows += [("units", uid) for uid, doc in sorted(visible_table(world, viewer, "units").items())
-             if (kingdom and doc.get("owner") == kingdom) or (character and doc.get("commander") == character)]
+    rows += [
+        ("characters", cid)
+        for cid, doc in sorted(visible_table(world, viewer, "characters").items())
+        if cid == character or (kingdom and doc.get("kingdom") == kingdom)
+    ]
+    rows += [
+        ("pcs", pid)
+        for pid, doc in sorted(visible_table(world, viewer, "pcs").items())
+        if (character and doc.get("owner_character") == character) or (kingdom and doc.get("controller") == kingdom)
+    ]
+    rows += [
+        ("units", uid)
+        for uid, doc in sorted(visible_table(world, viewer, "units").items())
+        if (kingdom and doc.get("owner") == kingdom) or (character and doc.get("commander") == character)
+    ]
     mine = {cid for cid, c in world.all("characters") if kingdom and c.get("kingdom") == kingdom}
-    rows += [("businesses", bid) for bid, doc in sorted(visible_table(world, viewer, "businesses").items())
-             if doc.get("owner") == character or doc.get("owner") in mine]
+    rows += [
+        ("businesses", bid)
+        for bid, doc in sorted(visible_table(world, viewer, "businesses").items())
+        if doc.get("owner") == character or doc.get("owner") in mine
+    ]
     return rows
 
 
 def _seats(world: World) -> list[Identity]:
-    return ([Identity.parse("gm"), Identity.parse("observer")]
-            + [Identity("king", k) for k, _ in world.all("kingdoms")]
-            + [Identity("player", c) for c, _ in world.all("characters")])
+    return (
+        [Identity.parse("gm"), Identity.parse("observer")]
+        + [Identity("king", k) for k, _ in world.all("kingdoms")]
+        + [Identity("player", c) for c, _ in world.all("characters")]
+    )
 
 
 def test_holdings_are_what_filtering_every_document_gives_for_every_seat() -> None:

@@ -52,8 +52,21 @@ def test_the_form_lists_only_what_that_identity_may_order(save: WorldFile) -> No
     world = World(save.read())
     player = {c.name for c in order_commands(world, CORVIN)}
     king = {c.name for c in order_commands(world, Identity.parse("king:varos"))}
-    never = {"gm-set", "gm-add", "rules-set", "schedule", "user-add", "advance", "note", "prices",
-             "consequence-fill", "trap-resolve", "spy-resolve", "order-resolve", "season-deadline"}
+    never = {
+        "gm-set",
+        "gm-add",
+        "rules-set",
+        "schedule",
+        "user-add",
+        "advance",
+        "note",
+        "prices",
+        "consequence-fill",
+        "trap-resolve",
+        "spy-resolve",
+        "order-resolve",
+        "season-deadline",
+    }
     assert not (player | king) & never
     assert {"business-expand", "roll", "spy-mission"} <= player and "recruit" not in player
     assert {"recruit", "siege-begin", "roll"} <= king
@@ -61,17 +74,34 @@ def test_the_form_lists_only_what_that_identity_may_order(save: WorldFile) -> No
     assert check_order(world, CORVIN, "business-expand", {"business": "salt-works", "sizes": "40"}) is None
 
 
-def test_over_ssh_and_the_cli_the_filer_reads_the_same_verdicts(save: WorldFile,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    code, out = submit_orders(save.path, CORVIN, "business-expand business=salt-works sizes=40\n"
-                                                 "roll reason=scout\nbusiness-expand business=nowhere\n")
+def test_over_ssh_and_the_cli_the_filer_reads_the_same_verdicts(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = submit_orders(
+        save.path,
+        CORVIN,
+        "business-expand business=salt-works sizes=40\nroll reason=scout\nbusiness-expand business=nowhere\n",
+    )
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith("line 1: received with warnings as o-") and "; warning: on today's numbers" in lines[0]
     assert lines[1].startswith("line 2: received as o-") and "; odds: " in lines[1]
     assert lines[2].startswith("line 3: refused: order.business: no business with id 'nowhere'")
-    assert main(["--save", str(save.path), "--as", "player:corvin", "do", "order-file",
-                 "command=business-expand", "params=business=salt-works;sizes=40"]) == 0
+    assert (
+        main(
+            [
+                "--save",
+                str(save.path),
+                "--as",
+                "player:corvin",
+                "do",
+                "order-file",
+                "command=business-expand",
+                "params=business=salt-works;sizes=40",
+            ]
+        )
+        == 0
+    )
     assert "Order received with a warning; it waits for the GM." in capsys.readouterr().out
 
 
@@ -79,8 +109,10 @@ def test_a_spy_order_reads_as_mission_names_not_slugs(save: WorldFile) -> None:
     """Issue 17 item 4: players read names and sentences; slugs and ids belong to --json."""
     from yak_tui.kernel.orders import describe_order
 
-    order = {"command": "spy-order", "params": {"mission": "fund-bandits", "target": "varos",
-                                                  "infiltration": "infiltrate-treasury"}}
+    order = {
+        "command": "spy-order",
+        "params": {"mission": "fund-bandits", "target": "varos", "infiltration": "infiltrate-treasury"},
+    }
     text = describe_order(World(save.read()), order)
     assert "Fund Bandits" in text and "Kingdom of Varos" in text and "Infiltrate Treasury" in text
     assert "fund-bandits" not in text and "infiltrate-treasury" not in text

@@ -32,10 +32,20 @@ def leaks(text: str) -> list[str]:
 def played(tmp_path_factory: pytest.TempPathFactory) -> WorldFile:
     save = create_world(tmp_path_factory.mktemp("words") / "w.json")
     corvin = Identity.parse("player:corvin")
-    run_command(save, corvin, "order-file", {"command": "business-expand",
-                                             "params": "business=salt-works;sizes=1"}, ScriptedDice([]))
-    run_command(save, Identity.parse("king:elbreth"), "order-file",
-                {"command": "roll", "params": "reason=Ford the river"}, ScriptedDice([]))
+    run_command(
+        save,
+        corvin,
+        "order-file",
+        {"command": "business-expand", "params": "business=salt-works;sizes=1"},
+        ScriptedDice([]),
+    )
+    run_command(
+        save,
+        Identity.parse("king:elbreth"),
+        "order-file",
+        {"command": "roll", "params": "reason=Ford the river"},
+        ScriptedDice([]),
+    )
     with pytest.raises(CommandError) as refused:
         run_command(save, Identity.parse("king:elbreth"), "raze", {"pc": "amberport"}, ScriptedDice([]))
     assert not leaks(refused.value.reason), refused.value.reason
@@ -91,8 +101,9 @@ def test_an_order_reads_as_words(played: WorldFile) -> None:
     world = World(played.read())
     corvin = Identity.parse("player:corvin")
     lines = [e["text"] for e in visible_entries(world, corvin) if e["kind"] == "order"]
-    assert any(line.startswith("Corvin Hale files an order: business expand: business Saltcross Salt Works")
-               for line in lines), lines
+    assert any(
+        line.startswith("Corvin Hale files an order: business expand: business Saltcross Salt Works") for line in lines
+    ), lines
 
 
 def test_a_step_that_did_something_never_says_nothing_to_do(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -105,4 +116,6 @@ def test_a_step_that_did_something_never_says_nothing_to_do(tmp_path_factory: py
     lines = [e["text"] for e in visible_entries(world, Identity.parse("gm")) if e["kind"] == "year-start"]
     (cold,) = [line for line in lines if "Cold spies" in line and line.startswith("Year start")]
     assert cold.endswith(": done"), cold
-    assert any("cold spy" in e["text"] and e["kind"] != "year-start" for e in visible_entries(world, Identity.parse("gm")))
+    assert any(
+        "cold spy" in e["text"] and e["kind"] != "year-start" for e in visible_entries(world, Identity.parse("gm"))
+    )

@@ -41,11 +41,20 @@ def _adjust(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 TEST_COMMANDS = {
-    "test-transfer": CommandSpec("test-transfer", "", {
-        "source": Param(str, required=False, default=""), "target": Param(str, required=False, default=""),
-        "amount": Param(float), "debt": Param(bool, required=False, default=False)}, _transfer),
-    "test-adjust": CommandSpec("test-adjust", "", {
-        "table": Param(str), "id": Param(str), "field": Param(str), "delta": Param(int)}, _adjust),
+    "test-transfer": CommandSpec(
+        "test-transfer",
+        "",
+        {
+            "source": Param(str, required=False, default=""),
+            "target": Param(str, required=False, default=""),
+            "amount": Param(float),
+            "debt": Param(bool, required=False, default=False),
+        },
+        _transfer,
+    ),
+    "test-adjust": CommandSpec(
+        "test-adjust", "", {"table": Param(str), "id": Param(str), "field": Param(str), "delta": Param(int)}, _adjust
+    ),
 }
 
 
@@ -62,13 +71,16 @@ def treasury_total(world: World) -> float:
 party_keys = st.sampled_from([f"{t}:{i}" for t, i in PARTIES])
 amounts = st.integers(min_value=0, max_value=400).map(lambda halves: halves / 2)
 transfers = st.lists(
-    st.fixed_dictionaries({
-        "source": st.one_of(st.just(""), party_keys),
-        "target": st.one_of(st.just(""), party_keys),
-        "amount": amounts,
-        "debt": st.booleans(),
-    }),
-    min_size=1, max_size=25,
+    st.fixed_dictionaries(
+        {
+            "source": st.one_of(st.just(""), party_keys),
+            "target": st.one_of(st.just(""), party_keys),
+            "amount": amounts,
+            "debt": st.booleans(),
+        }
+    ),
+    min_size=1,
+    max_size=25,
 )
 
 
@@ -105,11 +117,12 @@ def test_move_ducats_conserves_money(moves: list[dict[str, Any]]) -> None:
     assert sum(logged.values()) == pytest.approx(created - spent)
 
 
-COUNT_FIELDS = [
-    ("kingdoms", k, f) for k in KINGDOMS for f in ("manpower", "influence", "business_tax")
-] + [("provinces", p, "surplus_manpower") for p in sorted(BASE["provinces"])] + [
-    ("pcs", p, f) for p in sorted(BASE["pcs"]) for f in ("tax", "resistance", "fort_level")
-] + [("businesses", b, f) for b in sorted(BASE["businesses"]) for f in ("size", "invested")]
+COUNT_FIELDS = (
+    [("kingdoms", k, f) for k in KINGDOMS for f in ("manpower", "influence", "business_tax")]
+    + [("provinces", p, "surplus_manpower") for p in sorted(BASE["provinces"])]
+    + [("pcs", p, f) for p in sorted(BASE["pcs"]) for f in ("tax", "resistance", "fort_level")]
+    + [("businesses", b, f) for b in sorted(BASE["businesses"]) for f in ("size", "invested")]
+)
 
 
 def all_counts(world: World) -> dict[tuple[str, str, str], Any]:
@@ -121,7 +134,8 @@ operations = st.lists(
         st.tuples(st.just("adjust"), st.sampled_from(COUNT_FIELDS), st.integers(-30, 30)),
         st.tuples(st.just("pay"), party_keys, amounts),
     ),
-    min_size=1, max_size=30,
+    min_size=1,
+    max_size=30,
 )
 
 
@@ -172,9 +186,33 @@ FOUNDATION = {
     "order-resolve": ("order",),
 }
 junk_text = st.one_of(
-    st.sampled_from(["", " ", "abc", "-1", "1.5", "yes", "maybe", "kingdom:atlantis", "character:", "elbreth",
-                     "kingdom:elbreth", "Spring 312", "Winter 311", "Summer 312", "o-0001", "o-9999", "roll",
-                     "advance", "reason=x;modifier=q", "{", "[1]", "public", "adjudicators"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "abc",
+            "-1",
+            "1.5",
+            "yes",
+            "maybe",
+            "kingdom:atlantis",
+            "character:",
+            "elbreth",
+            "kingdom:elbreth",
+            "Spring 312",
+            "Winter 311",
+            "Summer 312",
+            "o-0001",
+            "o-9999",
+            "roll",
+            "advance",
+            "reason=x;modifier=q",
+            "{",
+            "[1]",
+            "public",
+            "adjudicators",
+        ]
+    ),
     st.text(max_size=12),
 )
 
@@ -203,8 +241,9 @@ def base_save() -> Any:
 
 @SETTINGS
 @given(bad_calls())
-def test_failed_command_leaves_the_save_unchanged(base_save: tuple[WorldFile, bytes],
-                                                  call: tuple[Identity, str, dict[str, str], list[int]]) -> None:
+def test_failed_command_leaves_the_save_unchanged(
+    base_save: tuple[WorldFile, bytes], call: tuple[Identity, str, dict[str, str], list[int]]
+) -> None:
     save, base = base_save
     save.path.write_bytes(base)
     identity, name, params, dice = call

@@ -21,8 +21,9 @@ def yak(capsys: pytest.CaptureFixture[str], save: WorldFile, *argv: str, who: st
     return code, orjson.loads(captured.out or captured.err)
 
 
-def test_a_season_with_a_deadline_names_ready_filed_and_silent_seats(save: WorldFile,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_season_with_a_deadline_names_ready_filed_and_silent_seats(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert yak(capsys, save, "season", "deadline", "2026-12-07  20:00")[0] == 0
     assert yak(capsys, save, "do", "order-file", "command=roll", "params=reason=scout", who="player:corvin")[0] == 0
     assert yak(capsys, save, "ready", who="king:elbreth")[0] == 0
@@ -45,13 +46,17 @@ def test_a_season_with_a_deadline_names_ready_filed_and_silent_seats(save: World
     assert after.meta.get("deadline") is None and after.meta["ready"] == []
 
 
-@pytest.mark.parametrize(("argv", "who", "field"), [
-    (("season", "deadline", "next tuesday"), "gm", "at"),
-    (("season", "deadline", "2026-12-07"), "king:varos", "identity"),
-    (("ready",), "gm", "identity"),
-])
-def test_bad_deadline_or_seat_is_refused_and_changes_nothing(save: WorldFile, capsys: pytest.CaptureFixture[str],
-                                                             argv: tuple[str, ...], who: str, field: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "who", "field"),
+    [
+        (("season", "deadline", "next tuesday"), "gm", "at"),
+        (("season", "deadline", "2026-12-07"), "king:varos", "identity"),
+        (("ready",), "gm", "identity"),
+    ],
+)
+def test_bad_deadline_or_seat_is_refused_and_changes_nothing(
+    save: WorldFile, capsys: pytest.CaptureFixture[str], argv: tuple[str, ...], who: str, field: str
+) -> None:
     before = save.path.read_bytes()
     code, reply = yak(capsys, save, *argv, who=who)
     assert code == 2 and reply["field"] == field

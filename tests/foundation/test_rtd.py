@@ -98,8 +98,15 @@ def test_modifiers_keep_reasons_and_sum() -> None:
 
 
 def test_band_names_are_exactly_the_rulings() -> None:
-    assert BANDS == ("critical-failure", "failure", "minor-success", "success", "great-success",
-                     "grand-success", "overshoot")
+    assert BANDS == (
+        "critical-failure",
+        "failure",
+        "minor-success",
+        "success",
+        "great-success",
+        "grand-success",
+        "overshoot",
+    )
 
 
 # --- odds ------------------------------------------------------------------------------------
@@ -188,8 +195,14 @@ def test_cli_json_exact_shape(capsys: pytest.CaptureFixture[str], natural: int, 
 def test_cli_json_anywhere(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     code, out, err = run_cli(capsys, *argv)
     assert code == 0, err
-    assert one_json(out) == {"check": "rtd", "natural": 4, "modifier": 0, "total": 4, "band": "success",
-                             "success": True}
+    assert one_json(out) == {
+        "check": "rtd",
+        "natural": 4,
+        "modifier": 0,
+        "total": 4,
+        "band": "success",
+        "success": True,
+    }
 
 
 @pytest.mark.parametrize("modifier", [-3, -1, 0, 2, 5])
@@ -242,8 +255,7 @@ def test_cli_text_output_without_json(capsys: pytest.CaptureFixture[str]) -> Non
         (["--json", "resolve"], "rtd"),
     ],
 )
-def test_cli_errors_go_to_stderr_with_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str],
-                                             needle: str) -> None:
+def test_cli_errors_go_to_stderr_with_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str], needle: str) -> None:
     code, out, err = run_cli(capsys, *argv)
     assert code == 2
     assert out == ""
@@ -267,8 +279,14 @@ def test_installed_yak_json_both_positions() -> None:
     for argv in (["--json", "resolve", "rtd", "--dice", "4"], ["resolve", "rtd", "--dice", "4", "--json"]):
         done = yak(*argv)
         assert done.returncode == 0, done.stderr
-        assert orjson.loads(done.stdout) == {"check": "rtd", "natural": 4, "modifier": 0, "total": 4,
-                                             "band": "success", "success": True}
+        assert orjson.loads(done.stdout) == {
+            "check": "rtd",
+            "natural": 4,
+            "modifier": 0,
+            "total": 4,
+            "band": "success",
+            "success": True,
+        }
         assert done.stdout.count("\n") == 1
 
 
@@ -281,9 +299,14 @@ def test_installed_yak_odds() -> None:
     assert payload["success"] == 0.5  # naturals 4 and 5 (totals 3 and 4) and the natural 6
 
 
-@pytest.mark.parametrize("argv", [["resolve", "rtd", "--dice", "7", "--json"],
-                                  ["resolve", "rtd", "--dice", "x"],
-                                  ["resolve", "no-such-check", "--json"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["resolve", "rtd", "--dice", "7", "--json"],
+        ["resolve", "rtd", "--dice", "x"],
+        ["resolve", "no-such-check", "--json"],
+    ],
+)
 def test_installed_yak_errors(argv: list[str]) -> None:
     done = yak(*argv)
     assert done.returncode == 2

@@ -48,14 +48,15 @@ def season(save: WorldFile) -> WorldFile:
     run_command(save, GM, "advance", {}, ScriptedDice([3] * 40))  # Spring: the reports' starting point
     run_command(save, GM, "season-deadline", {"at": "2026-12-07 20:00"})
     corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")
-    filed = run_command(save, corvin, "order-file", {"command": "business-expand",
-                                                     "params": "business=salt-works;sizes=1"})
-    warned = run_command(save, corvin, "order-file", {"command": "business-expand",
-                                                      "params": "business=salt-works;sizes=40"})
+    filed = run_command(
+        save, corvin, "order-file", {"command": "business-expand", "params": "business=salt-works;sizes=1"}
+    )
+    warned = run_command(
+        save, corvin, "order-file", {"command": "business-expand", "params": "business=salt-works;sizes=40"}
+    )
     assert warned.data["status"] == "received with warnings"  # 40 sizes: more than his purse holds today
     with pytest.raises(CommandError):  # refused: Lysa owns no salt works
-        run_command(save, lysa, "order-file", {"command": "business-expand",
-                                               "params": "business=salt-works;sizes=1"})
+        run_command(save, lysa, "order-file", {"command": "business-expand", "params": "business=salt-works;sizes=1"})
     run_command(save, GM, "order-resolve", {"order": filed.data["order"]}, ScriptedDice([6, 6, 6, 6]))
     for name, (secret, _) in PRIVATE.items():
         run_command(save, GM, "note", {"text": f"The GM tells you: {secret}.", "audience": f"character:{name}"})
@@ -84,8 +85,15 @@ def test_each_player_reads_his_own_private_results_and_nothing_of_another(season
         assert secret not in public_text
     assert "Summer 312 closes." in public_text
     # The GM's report carries every kingdom; a player reads only the public post and his own.
-    assert {r["recipient"] for r in reports_for(world, GM)} >= {"public", "gm", "king:elbreth", "king:varos",
-                                                                 "player:corvin", "player:lysa", "player:maelis"}
+    assert {r["recipient"] for r in reports_for(world, GM)} >= {
+        "public",
+        "gm",
+        "king:elbreth",
+        "king:varos",
+        "player:corvin",
+        "player:lysa",
+        "player:maelis",
+    }
     assert {r["recipient"] for r in reports_for(world, Identity.parse("player:lysa"))} == {"public", "player:lysa"}
 
 
@@ -96,8 +104,10 @@ def test_a_report_shows_holdings_their_changes_and_what_is_due(season: WorldFile
     assert any(line.startswith("Business Saltcross Salt Works: size") for line in sections["Holdings"])
     assert sections["Changes this season"] == ["Purse (ducats): 15 → 12 (-3)"]  # he paid for the expansion
     assert "Due in Autumn 312" in sections
-    assert any(line.startswith("Order still waiting (Corvin Hale, for the GM): business expand") and "sizes 40" in line
-               for line in sections["Due in Autumn 312"])
+    assert any(
+        line.startswith("Order still waiting (Corvin Hale, for the GM): business expand") and "sizes 40" in line
+        for line in sections["Due in Autumn 312"]
+    )
 
 
 def test_year_start_steps_that_did_nothing_are_left_out(save: WorldFile) -> None:
@@ -109,32 +119,44 @@ def test_year_start_steps_that_did_nothing_are_left_out(save: WorldFile) -> None
     assert "Year start" in text and "nothing to do" not in text
 
 
-def test_yak_report_prints_and_exports_bbcode_and_markdown(season: WorldFile, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_yak_report_prints_and_exports_bbcode_and_markdown(
+    season: WorldFile, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code = main(["--save", str(season.path), "--as", "player:lysa", "report", "--format", "bbcode"])
     out = capsys.readouterr().out
     assert code == 0 and out.startswith("[size=150][b]") and PRIVATE["lysa"][0] in out
     code, reply = yak(capsys, season, "report", "--out", str(tmp_path / "reports"), who="player:lysa")
     assert code == 0
     files = sorted(p.relative_to(tmp_path).as_posix() for p in (tmp_path / "reports").rglob("*.*"))
-    assert files == ["reports/summer-312/player-lysa.bbcode", "reports/summer-312/player-lysa.md",
-                     "reports/summer-312/public.bbcode", "reports/summer-312/public.md"]
+    assert files == [
+        "reports/summer-312/player-lysa.bbcode",
+        "reports/summer-312/player-lysa.md",
+        "reports/summer-312/public.bbcode",
+        "reports/summer-312/public.md",
+    ]
     code, reply = yak(capsys, season, "report", "--season", "Autumn 320")
     assert code == 2 and "Autumn 320" in reply["error"]
 
 
 # -- gathered once: a year start writes hundreds of reports over thousands of entries (issue 13) -----
 
+
 def _every_audience(world: World) -> list[str]:
-    return (["adjudicators"] + [f"kingdom:{kid}" for kid, _ in world.all("kingdoms")]
-            + [f"character:{cid}" for cid, _ in world.all("characters")])
+    return (
+        ["adjudicators"]
+        + [f"kingdom:{kid}" for kid, _ in world.all("kingdoms")]
+        + [f"character:{cid}" for cid, _ in world.all("characters")]
+    )
 
 
 def _every_viewer(world: World) -> list[Identity]:
     from yak_tui.kernel.identity import OBSERVER
 
-    return ([GM, OBSERVER] + [Identity.parse(f"king:{kid}") for kid, _ in world.all("kingdoms")]
-            + [Identity.parse(f"player:{cid}") for cid, _ in world.all("characters")])
+    return (
+        [GM, OBSERVER]
+        + [Identity.parse(f"king:{kid}") for kid, _ in world.all("kingdoms")]
+        + [Identity.parse(f"player:{cid}") for cid, _ in world.all("characters")]
+    )
 
 
 def test_the_audiences_a_viewer_sees_are_those_may_see_lets_him(season: WorldFile) -> None:
@@ -159,8 +181,15 @@ def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(seaso
     adjudicators = [None, "gm", "player:lysa", "player:corvin", "king:varos"]
     for n in range(60):  # entries of this season for every audience, some adjudicated by a player or a King
         seq = world.next_seq()
-        entry = {"id": f"e-test-{n}", "seq": seq, "date": world.date.to_dict(), "kind": "note", "text": f"entry {n}",
-                 "audience": audiences[n % len(audiences)], "secret": f"secret {n}"}
+        entry = {
+            "id": f"e-test-{n}",
+            "seq": seq,
+            "date": world.date.to_dict(),
+            "kind": "note",
+            "text": f"entry {n}",
+            "audience": audiences[n % len(audiences)],
+            "secret": f"secret {n}",
+        }
         if adjudicators[n % len(adjudicators)] is not None:
             entry["adjudicator"] = adjudicators[n % len(adjudicators)]
         world.put("chronicle", f"e-test-{n}", entry)
@@ -171,11 +200,15 @@ def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(seaso
     assert len(written) == len(opening.recipients) > 5
     for recipient in opening.recipients:
         viewer = recipient.identity or OBSERVER
-        expected = [_entry_items(shown, viewer) for entry in entries
-                    if (shown := filter_entry(world, viewer, entry)) is not None
-                    and (recipient.identity is None) == (entry.get("audience", PUBLIC) == PUBLIC)]
-        report = next(r for _, r in world.all("reports") if r["recipient"] == recipient.key
-                      and r["season"] == closing.to_dict())
+        expected = [
+            _entry_items(shown, viewer)
+            for entry in entries
+            if (shown := filter_entry(world, viewer, entry)) is not None
+            and (recipient.identity is None) == (entry.get("audience", PUBLIC) == PUBLIC)
+        ]
+        report = next(
+            r for _, r in world.all("reports") if r["recipient"] == recipient.key and r["season"] == closing.to_dict()
+        )
         told = next(s["items"] for s in report["sections"] if s["title"] in ("What happened", "Your private chronicle"))
         assert told == expected, recipient.key
         assert any("entry" in item["text"] for item in told) or recipient.key.startswith("player:")

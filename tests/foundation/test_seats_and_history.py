@@ -44,8 +44,12 @@ def test_an_observer_reads_the_public_record_only(save: WorldFile) -> None:
 
 def test_an_observer_may_do_nothing(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     before = save.path.read_bytes()
-    for name, params in (("note", {"text": "hi"}), ("roll", {"reason": "x"}), ("ready", {}),
-                         ("order-file", {"command": "roll", "params": "reason=x"})):
+    for name, params in (
+        ("note", {"text": "hi"}),
+        ("roll", {"reason": "x"}),
+        ("ready", {}),
+        ("order-file", {"command": "roll", "params": "reason=x"}),
+    ):
         with pytest.raises(CommandError) as refused:
             run_command(save, OBSERVER, name, params)
         assert refused.value.field == "identity", name

@@ -60,8 +60,9 @@ def cli(capsys: pytest.CaptureFixture[str], save: WorldFile, *argv: str) -> tupl
     return code, (orjson.loads(out) if out.strip() else None), err
 
 
-def assert_refused_unchanged(save: WorldFile, identity: Identity, name: str, params: dict[str, Any],
-                             field: str, dice: Any = None) -> CommandError:
+def assert_refused_unchanged(
+    save: WorldFile, identity: Identity, name: str, params: dict[str, Any], field: str, dice: Any = None
+) -> CommandError:
     """The command is refused naming `field`, and the file is neither changed nor rewritten."""
     before = save.path.read_bytes()
     inode = os.stat(save.path).st_ino
@@ -128,8 +129,7 @@ def test_notes_keep_their_order(save: WorldFile) -> None:
         (GM, {"text": "x", "colour": "red"}, "colour"),
     ],
 )
-def test_note_refusals_name_the_field(save: WorldFile, identity: Identity, params: dict[str, Any],
-                                      field: str) -> None:
+def test_note_refusals_name_the_field(save: WorldFile, identity: Identity, params: dict[str, Any], field: str) -> None:
     error = assert_refused_unchanged(save, identity, "note", params, field)
     if identity.is_player:
         assert error.who_may == ("gm",)
@@ -158,8 +158,9 @@ def test_unknown_command_suggests(save: WorldFile) -> None:
         ("order-file", {"command": "roll", "private": "maybe"}, "private"),
     ],
 )
-def test_bad_params_name_the_field_and_change_nothing(save: WorldFile, name: str, params: dict[str, Any],
-                                                      field: str) -> None:
+def test_bad_params_name_the_field_and_change_nothing(
+    save: WorldFile, name: str, params: dict[str, Any], field: str
+) -> None:
     assert_refused_unchanged(save, GM, name, params, field, ScriptedDice([4]))
 
 
@@ -186,9 +187,15 @@ def test_failed_validation_on_the_way_in(save: WorldFile, monkeypatch: pytest.Mo
 
 def test_cli_refusal_is_stderr_exit_2_and_file_unchanged(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     before = save.path.read_bytes()
-    for argv in (["do", "note"], ["do", "note", "text=hi", "audience=nowhere"], ["--as", "player:nyx", "do", "note",
-                 "text=hi"], ["--as", "king:atlantis", "do", "note", "text=hi"], ["do", "roll", "reason=x",
-                 "modifier=z"], ["do", "note", "text"], ["do", "nope"]):
+    for argv in (
+        ["do", "note"],
+        ["do", "note", "text=hi", "audience=nowhere"],
+        ["--as", "player:nyx", "do", "note", "text=hi"],
+        ["--as", "king:atlantis", "do", "note", "text=hi"],
+        ["do", "roll", "reason=x", "modifier=z"],
+        ["do", "note", "text"],
+        ["do", "nope"],
+    ):
         code, out, err = cli(capsys, save, *argv)
         assert code == 2, argv
         assert out is None, argv
@@ -199,11 +206,17 @@ def test_cli_refusal_is_stderr_exit_2_and_file_unchanged(save: WorldFile, capsys
 
 
 def test_cli_note_writes_once_and_reports(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = cli(capsys, save, "do", "note", "text=Rain in Highmoor", "--as", "king:elbreth",
-                         "audience=kingdom:elbreth")
+    code, out, err = cli(
+        capsys, save, "do", "note", "text=Rain in Highmoor", "--as", "king:elbreth", "audience=kingdom:elbreth"
+    )
     assert code == 0, err
-    assert out == {"command": "note", "ok": True, "entry": "e000001", "audience": "kingdom:elbreth",
-                   "entries": ["e000001"]}
+    assert out == {
+        "command": "note",
+        "ok": True,
+        "entry": "e000001",
+        "audience": "kingdom:elbreth",
+        "entries": ["e000001"],
+    }
 
 
 # --- seasons and the year-start pipeline ------------------------------------------------------
@@ -230,8 +243,10 @@ def expected_tax_and_upkeep() -> tuple[dict[tuple[str, str], float], dict[str, f
     upkeep: dict[str, float] = {}
     for kingdom in data["kingdoms"]:
         units = [u for u in data["units"] if u["owner"] == kingdom["id"]]
-        raw = (sum(u.get("regiments", 0) for u in units) * rates["regiment"]
-               + sum(u.get("ships", 0) for u in units) * rates["ship"])
+        raw = (
+            sum(u.get("regiments", 0) for u in units) * rates["regiment"]
+            + sum(u.get("ships", 0) for u in units) * rates["ship"]
+        )
         upkeep[kingdom["id"]] = math.ceil(raw * 2) / 2
     return tax, upkeep
 
@@ -259,16 +274,22 @@ def test_demo_numbers_are_what_the_test_expects() -> None:
     assert upkeep["elbreth"] == 4 + 2 + 1 + 2
 
 
-def test_advance_through_the_year_with_only_the_foundation_steps(save: WorldFile,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_advance_through_the_year_with_only_the_foundation_steps(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Exact treasury changes when tax, upkeep and resets are the whole pipeline."""
-    core = {name: [fn for fn in fns if fn.__module__ == "yak_tui.areas.court.commands"]
-            for name, fns in seasons._year_start.items()}
+    core = {
+        name: [fn for fn in fns if fn.__module__ == "yak_tui.areas.court.commands"]
+        for name, fns in seasons._year_start.items()
+    }
     monkeypatch.setattr(seasons, "_year_start", core)
     monkeypatch.setattr(core_commands, "UPKEEP_SURCHARGES", [])
     monkeypatch.setattr(seasons, "_season_end", [])
-    monkeypatch.setattr(seasons, "_season_start",
-                        [(t, f) for t, f in seasons._season_start if f.__module__ == "yak_tui.areas.court.commands"])
+    monkeypatch.setattr(
+        seasons,
+        "_season_start",
+        [(t, f) for t, f in seasons._season_start if f.__module__ == "yak_tui.areas.court.commands"],
+    )
     start = treasuries(read(save))
     steps = advance_to_next_year(save)
     end = treasuries(read(save))
@@ -293,8 +314,7 @@ def test_year_start_pipeline_runs_named_steps_with_sums(save: WorldFile) -> None
     world = read(save)
     assert world.date.label() == "Spring 313"
     spring = [e for e in entries(world) if e["date"] == {"year": 313, "season": "Spring"}]
-    logged_steps = [e["refs"]["step"] for e in spring
-                    if e["kind"] == "year-start" and "step" in (e.get("refs") or {})]
+    logged_steps = [e["refs"]["step"] for e in spring if e["kind"] == "year-start" and "step" in (e.get("refs") or {})]
     assert logged_steps == [name for name, _ in seasons.YEAR_START_STEPS]
     # Tax and upkeep lines carry exactly the sums of the demo data.
     tax, upkeep = expected_tax_and_upkeep()
@@ -521,8 +541,9 @@ def test_adjudicator_for(world: World, stakes: Stakes, queue: str) -> None:
 def test_roll_command_uses_the_authority(save: WorldFile) -> None:
     run_command(save, KING_E, "roll", {"reason": "bridge holds", "kingdom": "elbreth"}, ScriptedDice([4]))
     run_command(save, KING_E, "roll", {"reason": "storm at sea"}, ScriptedDice([2]))
-    error = assert_refused_unchanged(save, KING_E, "roll", {"reason": "x", "kingdom": "Kingdom of Varos"},
-                                     "identity", ScriptedDice([4]))
+    error = assert_refused_unchanged(
+        save, KING_E, "roll", {"reason": "x", "kingdom": "Kingdom of Varos"}, "identity", ScriptedDice([4])
+    )
     assert error.who_may == ("gm", "king:varos")
     error = assert_refused_unchanged(save, NYX, "roll", {"reason": "x"}, "identity", ScriptedDice([4]))
     assert "orders" in error.reason
@@ -532,8 +553,16 @@ def test_roll_command_uses_the_authority(save: WorldFile) -> None:
 
 
 def chronicle_fixture(world: World) -> dict[str, str]:
-    blind = RollRecord("Is the spy seen?", [3], [Modifier(1, "cover")], total=4, band="success",
-                       audience="public", blind=True, outcome="unseen")
+    blind = RollRecord(
+        "Is the spy seen?",
+        [3],
+        [Modifier(1, "cover")],
+        total=4,
+        band="success",
+        audience="public",
+        blind=True,
+        outcome="unseen",
+    )
     open_roll = RollRecord("Harvest", [5], [], total=5, band="great-success")
     made = {
         "public": append_entry(world, "A public event.", rolls=[open_roll]),
@@ -652,15 +681,23 @@ def mission(monkeypatch: pytest.MonkeyPatch) -> str:
     def stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
         return Stakes.of(p["target"], [world.kingdom_of_character(identity.subject) if identity.is_player else None])
 
-    spec = CommandSpec("test-mission", "", {"target": Param(str, ref="kingdoms")}, handler, category="espionage",
-                       stakes=stakes, filed_by=SEATS)
+    spec = CommandSpec(
+        "test-mission",
+        "",
+        {"target": Param(str, ref="kingdoms")},
+        handler,
+        category="espionage",
+        stakes=stakes,
+        filed_by=SEATS,
+    )
     monkeypatch.setitem(commands_module.COMMANDS, "test-mission", spec)
     return "test-mission"
 
 
 def test_order_file_is_validated_as_written(save: WorldFile, mission: str) -> None:
-    assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "reason=x;modifier=many"},
-                             "order.modifier")
+    assert_refused_unchanged(
+        save, NYX, "order-file", {"command": "roll", "params": "reason=x;modifier=many"}, "order.modifier"
+    )
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "modifier=1"}, "order.modifier")
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "kingdom=elbreth"}, "order.reason")
     assert_refused_unchanged(save, NYX, "order-file", {"command": "roll", "params": "reason"}, "params")
@@ -668,8 +705,9 @@ def test_order_file_is_validated_as_written(save: WorldFile, mission: str) -> No
     assert_refused_unchanged(save, NYX, "order-file", {"command": "teleport"}, "command")
     for forbidden in ("advance", "undo", "order-reject"):
         assert_refused_unchanged(save, NYX, "order-file", {"command": forbidden}, "command")
-    assert_refused_unchanged(save, NYX, "order-file", {"command": mission, "params": '{"target": "atlantis"}'},
-                             "order.target")
+    assert_refused_unchanged(
+        save, NYX, "order-file", {"command": mission, "params": '{"target": "atlantis"}'}, "order.target"
+    )
     # Nyx has 3 ducats: a mission she cannot pay for today is received with a warning (issue 16),
     # since her purse may fill before it is carried out.
     with save.transaction() as data:
@@ -679,8 +717,9 @@ def test_order_file_is_validated_as_written(save: WorldFile, mission: str) -> No
 
 
 def test_private_orders_only_for_espionage(save: WorldFile, mission: str) -> None:
-    error = assert_refused_unchanged(save, NYX, "order-file",
-                                     {"command": "roll", "params": "reason=x", "private": "yes"}, "private")
+    error = assert_refused_unchanged(
+        save, NYX, "order-file", {"command": "roll", "params": "reason=x", "private": "yes"}, "private"
+    )
     assert "espionage" in error.reason
     result = run_command(save, NYX, "order-file", {"command": mission, "params": "target=varos", "private": "yes"})
     world = read(save)
@@ -720,8 +759,11 @@ def test_order_queue_resolve_reject_withdraw(save: WorldFile, mission: str) -> N
     assert resolved.data["result"] == {"outcome": "succeeded"}
     world = read(save)
     order = world.get("orders", ids[0])
-    assert (order["status"], order["outcome"], order["resolved"]) == ("resolved", "succeeded",
-                                                                       {"year": 312, "season": "Spring"})
+    assert (order["status"], order["outcome"], order["resolved"]) == (
+        "resolved",
+        "succeeded",
+        {"year": 312, "season": "Spring"},
+    )
     assert world.get("characters", "nyx")["treasury"] == before_nyx - 1  # the filer paid, not the King
     assert all(world.get("chronicle", e)["command"] == mission for e in order["entries"])
     assert queue_for(world, KING_V) == []
@@ -747,15 +789,17 @@ def test_a_resolved_order_that_fails_changes_nothing(save: WorldFile, mission: s
     filed = run_command(save, NYX, "order-file", {"command": mission, "params": "target=varos"})
     with save.transaction() as data:
         data["characters"]["nyx"]["treasury"] = 0  # she spent her money meanwhile
-    error = assert_refused_unchanged(save, KING_V, "order-resolve", {"order": filed.data["order"]},
-                                     "order.treasury", ScriptedDice([5]))
+    error = assert_refused_unchanged(
+        save, KING_V, "order-resolve", {"order": filed.data["order"]}, "order.treasury", ScriptedDice([5])
+    )
     assert "Nyx" in error.reason
     assert read(save).get("orders", filed.data["order"])["status"] == "waiting"
 
 
 def test_orders_through_the_cli(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = cli(capsys, save, "--as", "player:nyx", "do", "order-file", "command=roll",
-                         "params=reason=scout;modifier=1")
+    code, out, err = cli(
+        capsys, save, "--as", "player:nyx", "do", "order-file", "command=roll", "params=reason=scout;modifier=1"
+    )
     assert code == 2 and "set by the adjudicator" in err  # the modifier is the adjudicator's
     code, out, err = cli(capsys, save, "--as", "player:nyx", "do", "order-file", "command=roll", "params=reason=scout")
     assert code == 0, err

@@ -21,8 +21,14 @@ from yak_tui.kernel.session import preview_advance
 
 
 def _unit(owner: str, regiments: int) -> dict[str, Any]:
-    return {"name": "Levy", "owner": owner, "kind": "infantry", "size": "company", "regiments": regiments,
-            "hex": [1, 1]}
+    return {
+        "name": "Levy",
+        "owner": owner,
+        "kind": "infantry",
+        "size": "company",
+        "regiments": regiments,
+        "hex": [1, 1],
+    }
 
 
 def test_upkeep_sees_every_write_of_one_transaction() -> None:
@@ -57,20 +63,25 @@ def test_where_keeps_table_order_after_a_delete_and_a_reinsert() -> None:
 
 OWNERS = ["a", "b", "c"]
 HEXES = [[0, 0], [0, 1], [1, 0]]
-ops = st.lists(st.one_of(
-    st.tuples(st.just("put"), st.integers(0, 9), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
-    st.tuples(st.just("edit"), st.integers(0, 9), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
-    st.tuples(st.just("delete"), st.integers(0, 9)),
-    st.tuples(st.just("undo"),),
-    st.tuples(st.just("query"), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
-), max_size=40)
+ops = st.lists(
+    st.one_of(
+        st.tuples(st.just("put"), st.integers(0, 9), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
+        st.tuples(st.just("edit"), st.integers(0, 9), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
+        st.tuples(st.just("delete"), st.integers(0, 9)),
+        st.tuples(
+            st.just("undo"),
+        ),
+        st.tuples(st.just("query"), st.sampled_from(OWNERS), st.sampled_from(HEXES)),
+    ),
+    max_size=40,
+)
 
 
 @settings(max_examples=150, deadline=None)
-@given(start=st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from(OWNERS), st.sampled_from(HEXES))),
-       steps=ops)
-def test_indexed_where_equals_a_plain_scan(start: dict[int, tuple[str, list[int]]],
-                                            steps: list[tuple[Any, ...]]) -> None:
+@given(start=st.dictionaries(st.integers(0, 9), st.tuples(st.sampled_from(OWNERS), st.sampled_from(HEXES))), steps=ops)
+def test_indexed_where_equals_a_plain_scan(
+    start: dict[int, tuple[str, list[int]]], steps: list[tuple[Any, ...]]
+) -> None:
     units = {f"u{n}": {**_unit(owner, n), "hex": list(hex_)} for n, (owner, hex_) in start.items()}
     world = World({"units": units})
 

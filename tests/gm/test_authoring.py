@@ -58,12 +58,18 @@ def test_every_problem_is_named_at_once_with_its_line() -> None:
     def line_of(fragment: str) -> int:
         return next(i for i, line in enumerate(lines, 1) if fragment in line)
 
-    assert f"w.toml:{line_of('duke-harlx')}: kingdoms 'morvain', field ruler: names characters 'duke-harlx'" in \
-        " ".join(problems)
-    assert any(p.startswith(f"w.toml:{line_of('[30, 5]')}: units 'morvain-fleet', field hex: [30, 5] is off the map")
-               for p in problems)
-    assert any(p.startswith(f"w.toml:{line_of('colour =')}: pcs 'stonebridge', field colour: is not a field of pcs")
-               for p in problems)
+    assert (
+        f"w.toml:{line_of('duke-harlx')}: kingdoms 'morvain', field ruler: names characters 'duke-harlx'"
+        in " ".join(problems)
+    )
+    assert any(
+        p.startswith(f"w.toml:{line_of('[30, 5]')}: units 'morvain-fleet', field hex: [30, 5] is off the map")
+        for p in problems
+    )
+    assert any(
+        p.startswith(f"w.toml:{line_of('colour =')}: pcs 'stonebridge', field colour: is not a field of pcs")
+        for p in problems
+    )
     assert any("pcs 'stonebridge', field resistance: must be a number" in p for p in problems)
     assert any("characters 'vessa', field legion: names units 'nowhere'" in p for p in problems)
     assert len(problems) == 5
@@ -92,8 +98,7 @@ def test_cli_new_from_bad_file_writes_nothing_and_exits_2(tmp_path: Path, capsys
     assert not (tmp_path / "c.json").exists()
 
 
-def test_cli_template_then_new_from_then_export_round_trip(tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_template_then_new_from_then_export_round_trip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "--template"]) == 0
     (tmp_path / "world.toml").write_text(capsys.readouterr().out)
     assert main(["new", str(tmp_path / "c.json"), "--from", str(tmp_path / "world.toml")]) == 0

@@ -25,11 +25,22 @@ from yak_tui.kernel.session import advance_season
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")
-MORALE = {"kind": "morale-penalty", "mission": "cripple-military-morale", "sponsor_kingdom": "morvain",
-          "target_kingdom": "aurel", "data": {"engagement": "military", "morale": -2, "engagements": 1},
-          "active": True}
-STAFF = {"kind": "infiltration", "mission": "suborn-general-staff", "sponsor_kingdom": "aurel",
-         "target_kingdom": "morvain", "data": {"branch": "general-staff-control"}, "active": True}
+MORALE = {
+    "kind": "morale-penalty",
+    "mission": "cripple-military-morale",
+    "sponsor_kingdom": "morvain",
+    "target_kingdom": "aurel",
+    "data": {"engagement": "military", "morale": -2, "engagements": 1},
+    "active": True,
+}
+STAFF = {
+    "kind": "infiltration",
+    "mission": "suborn-general-staff",
+    "sponsor_kingdom": "aurel",
+    "target_kingdom": "morvain",
+    "data": {"branch": "general-staff-control"},
+    "active": True,
+}
 
 
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -40,8 +51,10 @@ def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # The GM writes his world: the template, with a raiding company of his own added.
     text = _cli(capsys, "new", "--template")
-    text += ('\n[[units]]\nid = "morvain-raiders"\nname = "Morvain Raiders"\nowner = "morvain"\n'
-             'kind = "cavalry"\nsize = "company"\nregiments = 1\nhex = [7, 3]\n')
+    text += (
+        '\n[[units]]\nid = "morvain-raiders"\nname = "Morvain Raiders"\nowner = "morvain"\n'
+        'kind = "cavalry"\nsize = "company"\nregiments = 1\nhex = [7, 3]\n'
+    )
     (tmp_path / "world.toml").write_text(text)
     save_path = str(tmp_path / "c.json")
     _cli(capsys, "new", save_path, "--from", str(tmp_path / "world.toml"))
@@ -58,8 +71,15 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     do("gm-move", unit="aurel-horse", to="Gullhaven", garrison=True)
     do("siege-begin", "king:morvain", fort="gullhaven", units="morvain-host")
     # The defenders sally; their morale penalty is read and spent, the besiegers' sabotage read.
-    sally = do("battle", attacker="aurel", defender="morvain", winner="defender", fort="gullhaven",
-               units="aurel-horse,morvain-host", losses="aurel-horse:1,morvain-host:1")
+    sally = do(
+        "battle",
+        attacker="aurel",
+        defender="morvain",
+        winner="defender",
+        fort="gullhaven",
+        units="aurel-horse,morvain-host",
+        losses="aurel-horse:1,morvain-host:1",
+    )
     assert [m["value"] for m in sally["modifiers"]["aurel"]] == [-2]
     assert [m["value"] for m in sally["modifiers"]["morvain"]] == [-1]
     assert sally["spent"] == ["fx-morale"] and not sally["lifted"]
@@ -68,8 +88,14 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     assert world.get("units", "aurel-horse")["regiments"] == 1
     assert world.get("units", "morvain-host")["regiments"] == 5
     # The penalty is gone for the next battle; the General Staff's sabotage stays.
-    again = do("battle", attacker="aurel", defender="morvain", winner="attacker", units="aurel-guard,morvain-raiders",
-               losses="morvain-raiders:1")
+    again = do(
+        "battle",
+        attacker="aurel",
+        defender="morvain",
+        winner="attacker",
+        units="aurel-guard,morvain-raiders",
+        losses="morvain-raiders:1",
+    )
     assert again["modifiers"]["aurel"] == [] and [m["value"] for m in again["modifiers"]["morvain"]] == [-1]
     assert again["destroyed"] == ["Morvain Raiders"]
     # Conquest: the coast passes to Morvain after the siege.
@@ -87,14 +113,17 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     assert worlds_equal(save.read(), load_world_text(exported, "export.toml"))
 
 
-@pytest.mark.parametrize(("name", "params"), [
-    ("gm-set", {"table": "kingdoms", "id": "varos", "field": "treasury", "value": "999"}),
-    ("gm-add", {"table": "units", "id": "x", "fields": "{}"}),
-    ("gm-remove", {"table": "units", "id": "brinehaven-watch"}),
-    ("gm-move", {"unit": "varos-siege-host", "to": "Brinehaven"}),
-    ("gm-conquer", {"province": "saltmarsh", "kingdom": "varos"}),
-    ("gm-transfer", {"source": "elbreth", "target": "varos", "ducats": "5"}),
-])
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("gm-set", {"table": "kingdoms", "id": "varos", "field": "treasury", "value": "999"}),
+        ("gm-add", {"table": "units", "id": "x", "fields": "{}"}),
+        ("gm-remove", {"table": "units", "id": "brinehaven-watch"}),
+        ("gm-move", {"unit": "varos-siege-host", "to": "Brinehaven"}),
+        ("gm-conquer", {"province": "saltmarsh", "kingdom": "varos"}),
+        ("gm-transfer", {"source": "elbreth", "target": "varos", "ducats": "5"}),
+    ],
+)
 def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[str, str], tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())
@@ -105,17 +134,19 @@ def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[
     assert save.path.read_bytes() == before
 
 
-@pytest.mark.parametrize(("params", "field", "text"), [
-    ({"table": "kingdoms", "id": "elbreth", "field": "colour", "value": "red"}, "field", "has no field 'colour'"),
-    ({"table": "characters", "id": "nyx", "field": "vault", "value": "atlantis"}, "vault", "names pcs 'atlantis'"),
-    ({"table": "characters", "id": "nyx", "field": "status", "value": "sleepy"}, "status", "must be one of"),
-    ({"table": "kingdoms", "id": "elbreth", "field": "ruler", "clear": "true"}, "ruler", ""),
-    ({"table": "chronicle", "id": "e000001", "field": "text", "value": "x"}, "table", "must be one of"),
-    # The dice ledger is written by rolls only: a GM act editing it would be a forgery `yak verify` names.
-    ({"table": "dice", "id": "d000001", "field": "total", "value": "6"}, "table", "must be one of"),
-])
-def test_gm_set_refuses_what_the_schema_refuses(params: dict[str, str], field: str, text: str,
-                                                tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("params", "field", "text"),
+    [
+        ({"table": "kingdoms", "id": "elbreth", "field": "colour", "value": "red"}, "field", "has no field 'colour'"),
+        ({"table": "characters", "id": "nyx", "field": "vault", "value": "atlantis"}, "vault", "names pcs 'atlantis'"),
+        ({"table": "characters", "id": "nyx", "field": "status", "value": "sleepy"}, "status", "must be one of"),
+        ({"table": "kingdoms", "id": "elbreth", "field": "ruler", "clear": "true"}, "ruler", ""),
+        ({"table": "chronicle", "id": "e000001", "field": "text", "value": "x"}, "table", "must be one of"),
+        # The dice ledger is written by rolls only: a GM act editing it would be a forgery `yak verify` names.
+        ({"table": "dice", "id": "d000001", "field": "total", "value": "6"}, "table", "must be one of"),
+    ],
+)
+def test_gm_set_refuses_what_the_schema_refuses(params: dict[str, str], field: str, text: str, tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())
     before = save.path.read_bytes()
@@ -142,8 +173,12 @@ def test_remove_is_refused_while_something_names_the_document(tmp_path: Path) ->
 def test_conquest_moves_a_treasury_kept_in_the_lost_province_home(tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())
-    run_command(save, GM, "gm-set", {"table": "pcs", "id": "brinehaven", "field": "holds_treasury_of",
-                                     "value": '["kingdoms:elbreth"]'})
+    run_command(
+        save,
+        GM,
+        "gm-set",
+        {"table": "pcs", "id": "brinehaven", "field": "holds_treasury_of", "value": '["kingdoms:elbreth"]'},
+    )
     run_command(save, GM, "gm-set", {"table": "pcs", "id": "highmoor", "field": "holds_treasury_of", "value": "[]"})
     run_command(save, GM, "gm-conquer", {"province": "saltmarsh", "kingdom": "varos"})
     world = World(save.read())
@@ -155,59 +190,117 @@ def test_conquest_moves_a_treasury_kept_in_the_lost_province_home(tmp_path: Path
 # -- property: GM acts, each undone, leave the world exactly as it was ------------------------------------
 
 ACTS = st.one_of(
-    st.tuples(st.just("gm-set"), st.sampled_from([
-        {"table": "kingdoms", "id": "elbreth", "field": "business_tax", "value": "25"},
-        {"table": "characters", "id": "nyx", "field": "status", "value": "exhausted"},
-        {"table": "characters", "id": "nyx", "field": "vault", "value": "highmoor"},
-        {"table": "characters", "id": "nyx", "field": "faith", "value": "Folk faiths"},
-        {"table": "provinces", "id": "saltmarsh", "field": "potentials.trade", "value": "9"},
-        {"table": "kingdoms", "id": "varos", "field": "ruler", "clear": "true"},
-        {"table": "characters", "id": "corvin", "field": "alive", "value": "false"},
-        {"table": "characters", "id": "rowena", "field": "alive", "value": "false"},
-    ])),
-    st.tuples(st.just("gm-add"), st.sampled_from([
-        {"table": "units", "id": "red-co", "fields": '{"name": "Red Co", "owner": "kesh", "kind": "infantry", '
-                                                    '"size": "company", "hex": [3, 9], "regiments": 1}'},
-        {"table": "units", "id": "hill-bandits", "fields": '{"name": "Hill Bandits", "owner": "kesh", "kind": "raider", '
-                                                           '"size": "company", "hex": [5, 8], "regiments": 1, '
-                                                           '"raised_by": "fund-bandits", "friendly_to": "varos"}'},
-    ])),
-    st.tuples(st.just("ship-build"), st.sampled_from([
-        {"kingdom": "elbreth", "port": "brinehaven"}, {"kingdom": "elbreth", "port": "brinehaven",
-                                                       "unit": "elbreth-fleet", "cost": "1"},
-    ])),
-    st.tuples(st.just("ship-disband"), st.sampled_from([{"unit": "elbreth-fleet", "ships": "1"},
-                                                        {"unit": "varos-blockade-squadron"}])),
-    st.tuples(st.just("ship-sink"), st.sampled_from([
-        {"unit": "elbreth-fleet", "raider": "varos-raiders", "sailors": "sell"},
-        {"unit": "elbreth-fleet", "raider": "varos-raiders", "ships": "2", "sailors": "employ"},
-    ])),
+    st.tuples(
+        st.just("gm-set"),
+        st.sampled_from(
+            [
+                {"table": "kingdoms", "id": "elbreth", "field": "business_tax", "value": "25"},
+                {"table": "characters", "id": "nyx", "field": "status", "value": "exhausted"},
+                {"table": "characters", "id": "nyx", "field": "vault", "value": "highmoor"},
+                {"table": "characters", "id": "nyx", "field": "faith", "value": "Folk faiths"},
+                {"table": "provinces", "id": "saltmarsh", "field": "potentials.trade", "value": "9"},
+                {"table": "kingdoms", "id": "varos", "field": "ruler", "clear": "true"},
+                {"table": "characters", "id": "corvin", "field": "alive", "value": "false"},
+                {"table": "characters", "id": "rowena", "field": "alive", "value": "false"},
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("gm-add"),
+        st.sampled_from(
+            [
+                {
+                    "table": "units",
+                    "id": "red-co",
+                    "fields": '{"name": "Red Co", "owner": "kesh", "kind": "infantry", '
+                    '"size": "company", "hex": [3, 9], "regiments": 1}',
+                },
+                {
+                    "table": "units",
+                    "id": "hill-bandits",
+                    "fields": '{"name": "Hill Bandits", "owner": "kesh", "kind": "raider", '
+                    '"size": "company", "hex": [5, 8], "regiments": 1, '
+                    '"raised_by": "fund-bandits", "friendly_to": "varos"}',
+                },
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("ship-build"),
+        st.sampled_from(
+            [
+                {"kingdom": "elbreth", "port": "brinehaven"},
+                {"kingdom": "elbreth", "port": "brinehaven", "unit": "elbreth-fleet", "cost": "1"},
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("ship-disband"),
+        st.sampled_from([{"unit": "elbreth-fleet", "ships": "1"}, {"unit": "varos-blockade-squadron"}]),
+    ),
+    st.tuples(
+        st.just("ship-sink"),
+        st.sampled_from(
+            [
+                {"unit": "elbreth-fleet", "raider": "varos-raiders", "sailors": "sell"},
+                {"unit": "elbreth-fleet", "raider": "varos-raiders", "ships": "2", "sailors": "employ"},
+            ]
+        ),
+    ),
     st.tuples(st.just("raise-guard"), st.sampled_from([{"character": "edmund"}, {"character": "mirela"}])),
-    st.tuples(st.just("gm-capture"), st.sampled_from([
-        {"character": "nyx", "captor": "varos", "rob": "true"}, {"character": "nyx", "release": "true"},
-        {"character": "dario", "captor": "elbreth"},
-    ])),
-    st.tuples(st.just("gm-estate"), st.sampled_from([{"character": "corvin", "heir": "lysa"},
-                                                     {"character": "rowena"}])),
+    st.tuples(
+        st.just("gm-capture"),
+        st.sampled_from(
+            [
+                {"character": "nyx", "captor": "varos", "rob": "true"},
+                {"character": "nyx", "release": "true"},
+                {"character": "dario", "captor": "elbreth"},
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("gm-estate"), st.sampled_from([{"character": "corvin", "heir": "lysa"}, {"character": "rowena"}])
+    ),
     st.tuples(st.just("loot-share"), st.sampled_from([{"unit": "hill-bandits", "take": "5"}])),
     st.tuples(st.just("messenger"), st.sampled_from([{"fort": "highmoor", "ducats": "4"}])),
-    st.tuples(st.just("gm-move"), st.sampled_from([
-        {"unit": "elbreth-royal-guard", "to": "2,5"}, {"unit": "varos-siege-host", "to": "Brinehaven"},
-        {"character": "nyx", "to": "highmoor"}, {"character": "edmund", "to": "elbreth-royal-guard"},
-        {"unit": "varos-lancers", "to": "4,4"},
-    ])),
+    st.tuples(
+        st.just("gm-move"),
+        st.sampled_from(
+            [
+                {"unit": "elbreth-royal-guard", "to": "2,5"},
+                {"unit": "varos-siege-host", "to": "Brinehaven"},
+                {"character": "nyx", "to": "highmoor"},
+                {"character": "edmund", "to": "elbreth-royal-guard"},
+                {"unit": "varos-lancers", "to": "4,4"},
+            ]
+        ),
+    ),
     st.tuples(st.just("siege-begin"), st.sampled_from([{"fort": "highmoor", "units": "varos-lancers"}])),
-    st.tuples(st.just("recruit"), st.sampled_from([{"kingdom": "elbreth", "pc": "greywatch", "kind": "infantry",
-                                                    "regiments": "1"}])),
-    st.tuples(st.just("gm-conquer"), st.sampled_from([{"province": "saltmarsh", "kingdom": "varos"},
-                                                      {"province": "redfen", "kingdom": "elbreth"}])),
-    st.tuples(st.just("gm-transfer"), st.sampled_from([
-        {"source": "elbreth", "target": "varos", "ducats": "5", "manpower": "1"},
-        {"source": "kingdoms:varos", "target": "characters:nyx", "ducats": "2.5"},
-    ])),
-    st.tuples(st.just("battle"), st.sampled_from([
-        {"attacker": "varos", "defender": "elbreth", "winner": "draw", "losses": "varos-siege-host:1"},
-    ])),
+    st.tuples(
+        st.just("recruit"),
+        st.sampled_from([{"kingdom": "elbreth", "pc": "greywatch", "kind": "infantry", "regiments": "1"}]),
+    ),
+    st.tuples(
+        st.just("gm-conquer"),
+        st.sampled_from([{"province": "saltmarsh", "kingdom": "varos"}, {"province": "redfen", "kingdom": "elbreth"}]),
+    ),
+    st.tuples(
+        st.just("gm-transfer"),
+        st.sampled_from(
+            [
+                {"source": "elbreth", "target": "varos", "ducats": "5", "manpower": "1"},
+                {"source": "kingdoms:varos", "target": "characters:nyx", "ducats": "2.5"},
+            ]
+        ),
+    ),
+    st.tuples(
+        st.just("battle"),
+        st.sampled_from(
+            [
+                {"attacker": "varos", "defender": "elbreth", "winner": "draw", "losses": "varos-siege-host:1"},
+            ]
+        ),
+    ),
 )
 
 
@@ -216,10 +309,14 @@ def _snapshot(world: World) -> dict[str, bytes]:
     a roll once made stays on the record), and the chronicle without the undo notes, as canonical
     bytes (keys sorted: undo puts a removed document back at the end of its table)."""
     sort = orjson.OPT_SORT_KEYS
-    out = {name: orjson.dumps(docs, option=sort) for name, docs in world.data.items()
-           if name not in ("meta", "chronicle", "dice")}
-    out["chronicle"] = orjson.dumps({i: e for i, e in world.data["chronicle"].items() if e.get("kind") != "undo"},
-                                    option=sort)
+    out = {
+        name: orjson.dumps(docs, option=sort)
+        for name, docs in world.data.items()
+        if name not in ("meta", "chronicle", "dice")
+    }
+    out["chronicle"] = orjson.dumps(
+        {i: e for i, e in world.data["chronicle"].items() if e.get("kind") != "undo"}, option=sort
+    )
     return out
 
 

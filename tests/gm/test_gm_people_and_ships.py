@@ -42,6 +42,7 @@ def _sailors(world: World, kingdom: str) -> int:
 
 # -- ships and sailors --------------------------------------------------------------------------------
 
+
 def test_building_a_ship_takes_sailors_and_disbanding_returns_them() -> None:
     # Seed 002: "Sailors are required to construct ships of any kind. When a ship is voluntarily
     # disbanded, the Sailors are returned to the recruiting pool."
@@ -83,6 +84,7 @@ def test_only_a_sea_raider_captures_sailors() -> None:
 
 # -- the personal guard, reset each year ----------------------------------------------------------------
 
+
 def test_a_personal_guard_is_raised_once_a_year_and_reset_at_year_start(tmp_path: Path) -> None:
     # Seed 002: "At the start of each year ... several abilities such as raising personal guard
     # regiments are reset."
@@ -106,6 +108,7 @@ def test_a_personal_guard_is_raised_once_a_year_and_reset_at_year_start(tmp_path
 
 # -- capture and robbery ---------------------------------------------------------------------------------
 
+
 def test_a_captured_character_is_robbed_of_the_treasury_he_carries() -> None:
     # Seed 002: "Other citizens are presumed to either carry their Treasuries with them ..."
     world = _world()
@@ -125,6 +128,7 @@ def test_a_treasury_kept_elsewhere_is_not_on_the_captive() -> None:
 
 
 # -- a dead character's estate -----------------------------------------------------------------------------
+
 
 def test_an_estate_passes_to_the_named_heir() -> None:
     world = _world()
@@ -164,6 +168,7 @@ def test_a_dead_character_draws_no_income_and_pays_no_tax(tmp_path: Path) -> Non
 
 # -- recruiting past a siege -------------------------------------------------------------------------------
 
+
 def _besiege_highmoor(world: World) -> None:
     _do(world, "gm-move", unit="varos-lancers", to="4,4")
     _do(world, "siege-begin", "king:varos", fort="highmoor", units="varos-lancers")
@@ -175,29 +180,42 @@ def test_recruiting_outside_a_besieged_treasury_needs_a_messenger_carrying_the_d
     # messenger will put those Ducats in the hands of the captors."
     world = _world()
     _besiege_highmoor(world)
-    error = _refused(world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry",
-                     regiments=1)
+    error = _refused(world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry", regiments=1)
     assert error.field == "regiments" and "shut in besieged Highmoor" in error.reason
     caught = _do(world, "messenger", "gm", dice=[1], fort="highmoor", ducats=4)
     assert not caught["success"] and caught["ducats_captured"] == 4
-    assert _refused(world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry",
-                    regiments=1).field == "regiments"
+    assert (
+        _refused(
+            world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry", regiments=1
+        ).field
+        == "regiments"
+    )
     through = _do(world, "messenger", "gm", dice=[6], fort="highmoor", ducats=4)
     assert through["success"]
     _do(world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry", regiments=2)
     assert world.get("kingdoms", "elbreth")["treasury"] == 42 - 4 - 4
-    assert _refused(world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry",
-                    regiments=1).field == "regiments"  # the 4 ducats he carried are spent
+    assert (
+        _refused(
+            world, "recruit", "king:elbreth", kingdom="elbreth", pc="greywatch", kind="infantry", regiments=1
+        ).field
+        == "regiments"
+    )  # the 4 ducats he carried are spent
 
 
 # -- sponsored bands pay out at season end ----------------------------------------------------------------
 
+
 def test_sponsored_bandits_send_their_sponsor_a_share_of_the_loot_once_a_season() -> None:
     # Seed 002, Fund Bandits: "Bandits provide a share of the loot."
     world = _world()
-    _do(world, "gm-add", table="units", id="hill-bandits",
+    _do(
+        world,
+        "gm-add",
+        table="units",
+        id="hill-bandits",
         fields='{"name": "Hill Bandits", "owner": "kesh", "kind": "raider", "size": "company", "hex": [5, 8], '
-               '"regiments": 1, "raised_by": "fund-bandits", "friendly_to": "varos"}')
+        '"regiments": 1, "raised_by": "fund-bandits", "friendly_to": "varos"}',
+    )
     paid = _do(world, "loot-share", unit="hill-bandits", take=5)
     assert paid["share"] == 2 and paid["sponsor"] == "varos"
     assert world.get("kingdoms", "varos")["treasury"] == 32 and world.get("kingdoms", "kesh")["treasury"] == 23
@@ -205,10 +223,13 @@ def test_sponsored_bandits_send_their_sponsor_a_share_of_the_loot_once_a_season(
     assert "not raised by Fund" in _refused(world, "loot-share", unit="kesh-riders", take=5).reason
 
 
-@pytest.mark.parametrize(("name", "params"), [
-    ("gm-capture", {"character": "nyx", "captor": "varos", "rob": "true"}),
-    ("gm-estate", {"character": "corvin", "heir": "lysa"}),
-])
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("gm-capture", {"character": "nyx", "captor": "varos", "rob": "true"}),
+        ("gm-estate", {"character": "corvin", "heir": "lysa"}),
+    ],
+)
 def test_the_new_gm_acts_are_refused_for_a_king(name: str, params: dict[str, str], tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())

@@ -23,8 +23,7 @@ def yak(capsys: pytest.CaptureFixture[str], argv: Sequence[str]) -> tuple[int, s
     return code, out, err
 
 
-def assert_refused(capsys: pytest.CaptureFixture[str], argv: Sequence[str], save: Path | None,
-                   *names: str) -> str:
+def assert_refused(capsys: pytest.CaptureFixture[str], argv: Sequence[str], save: Path | None, *names: str) -> str:
     """The command is refused cleanly; the error line mentions every one of `names`."""
     before = sha256(save) if save is not None and save.exists() else None
     code, out, err = yak(capsys, argv)

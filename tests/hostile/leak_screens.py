@@ -26,8 +26,10 @@ from yak_tui.app.messages import SCREENS
 
 SIZE = (120, 40)
 # Missions a seat's kingdom may send through the board's form with no field but the target.
-FORM_MISSIONS = {"elbreth": (("varos", "infiltrate-admiralty"), ("varos", "infiltrate-government")),
-                 "varos": (("elbreth", "create-security-breach"), ("elbreth", "infiltrate-admiralty"))}
+FORM_MISSIONS = {
+    "elbreth": (("varos", "infiltrate-admiralty"), ("varos", "infiltrate-government")),
+    "varos": (("elbreth", "create-security-breach"), ("elbreth", "infiltrate-admiralty")),
+}
 
 
 async def file_order(app: Any, pilot: Any, command: str, values: dict[str, str], note: str) -> None:
@@ -65,8 +67,9 @@ async def file_mission(app: Any, pilot: Any, target: str, mission: str, note: st
     await settle(pilot)
 
 
-async def file_through_forms(path: Path, seat: str, orders: list[tuple[str, dict[str, str], str]],
-                             missions: list[tuple[str, str, str]]) -> None:
+async def file_through_forms(
+    path: Path, seat: str, orders: list[tuple[str, dict[str, str], str]], missions: list[tuple[str, str, str]]
+) -> None:
     """One app for `seat`: each (command, values, note) through the order dialog, each (target,
     mission, note) through the board."""
     app = make_app(path, seat)
@@ -119,8 +122,11 @@ async def every_screen(path: Path, seat: str, scan: Callable[[str, str], None]) 
         keys = {key: mode for mode, (_, _, key, _) in SCREENS.items()}
         for key in "debsmc":
             await pilot.press(key)
-            await wait_for(pilot, lambda key=key: app.current_mode == keys[key] and on_top(app, type(app.screen)),
-                           what=f"the {keys[key]} screen")
+            await wait_for(
+                pilot,
+                lambda key=key: app.current_mode == keys[key] and on_top(app, type(app.screen)),
+                what=f"the {keys[key]} screen",
+            )
             await settle(pilot)
             look(f"{keys[key]} screen (key {key})")
         await chronicle_pages_and_export(app, pilot, look)
@@ -130,8 +136,13 @@ async def every_screen(path: Path, seat: str, scan: Callable[[str, str], None]) 
             if not app.check_action(name, ()):
                 continue
             await pilot.press(key)
-            await wait_for(pilot, lambda name=name: getattr(app.screen, "SCREEN_NAME", "") == name
-                           or type(app.screen).__name__.lower().startswith(name), what=f"the {name} screen")
+            await wait_for(
+                pilot,
+                lambda name=name: (
+                    getattr(app.screen, "SCREEN_NAME", "") == name or type(app.screen).__name__.lower().startswith(name)
+                ),
+                what=f"the {name} screen",
+            )
             await settle(pilot)
             look(f"{name} screen (key {key})")
             for select in list(app.screen.query(Select)):

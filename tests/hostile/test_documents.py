@@ -23,8 +23,11 @@ def test_every_table_has_a_schema() -> None:
 
 
 def _fields(spec: Field) -> list[Field]:
-    nested = [*([spec.items] if spec.items else []), *([spec.values] if spec.values else []),
-              *(spec.fields or {}).values()]
+    nested = [
+        *([spec.items] if spec.items else []),
+        *([spec.values] if spec.values else []),
+        *(spec.fields or {}).values(),
+    ]
     return [spec, *(inner for field in nested for inner in _fields(field))]
 
 
@@ -48,10 +51,15 @@ def test_the_demo_world_validates_and_every_field_it_holds_is_described() -> Non
             assert set(doc) <= set(known), (table, doc_id, set(doc) - set(known))
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX)
-                    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                    max_leaves=8)
+JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(INT64_MIN, INT64_MAX)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
 DOCUMENTS = [(table, doc_id) for table, docs in sorted(DEMO.items()) for doc_id in sorted(docs)]
 
 
@@ -70,9 +78,10 @@ def _by_kind(spec: Field) -> st.SearchStrategy[Any]:
     from yak_tui.kernel.documents import DATE, RECORD, SEASON_CHOICES
 
     if spec.kind == DATE:
-        return st.fixed_dictionaries({"year": st.integers(-(2**70), 2**70) | WRITTEN,
-                                      "season": st.sampled_from(SEASON_CHOICES) | WRITTEN},
-                                     optional={"extra": WRITTEN})
+        return st.fixed_dictionaries(
+            {"year": st.integers(-(2**70), 2**70) | WRITTEN, "season": st.sampled_from(SEASON_CHOICES) | WRITTEN},
+            optional={"extra": WRITTEN},
+        )
     if spec.kind == MAP:
         assert spec.values is not None
         keys = st.text(max_size=4) | st.integers(0, 3) | st.sampled_from(sorted(spec.choices or ("k",)))
@@ -82,8 +91,9 @@ def _by_kind(spec: Field) -> st.SearchStrategy[Any]:
         return st.lists(_by_kind(spec.items) | WRITTEN, max_size=3)
     if spec.kind == RECORD:
         fields = spec.fields or {}
-        return st.fixed_dictionaries({}, optional={**{name: _by_kind(inner) for name, inner in fields.items()},
-                                                   "extra": WRITTEN})
+        return st.fixed_dictionaries(
+            {}, optional={**{name: _by_kind(inner) for name, inner in fields.items()}, "extra": WRITTEN}
+        )
     return WRITTEN
 
 
@@ -122,22 +132,42 @@ def test_the_fast_check_agrees_with_the_explaining_one(where: tuple[str, str], d
 
 
 # What a command may put in a document: JSON and what JSON cannot hold faithfully.
-UNFAITHFUL = st.sampled_from([float("nan"), float("inf"), -float("inf"), 2**64, -(2**63) - 1, (1, 2), {1: "a"},
-                              {"k": float("nan")}, [float("inf")], b"bytes", {("t",): 1},
-                              {"year": 2**70, "season": "Spring"},  # a date: a year beyond 64 bits
-                              {"year": 312, "season": "Spring", "note": float("nan")},  # a date, an odd extra
-                              {"a": 1, 2: "b"}, [{"k": [2**65]}]])
-WRITTEN = st.recursive(st.none() | st.booleans() | st.integers(INT64_MIN, INT64_MAX)
-                       | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=5) | UNFAITHFUL,
-                       lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                     max_size=3),
-                       max_leaves=8)
+UNFAITHFUL = st.sampled_from(
+    [
+        float("nan"),
+        float("inf"),
+        -float("inf"),
+        2**64,
+        -(2**63) - 1,
+        (1, 2),
+        {1: "a"},
+        {"k": float("nan")},
+        [float("inf")],
+        b"bytes",
+        {("t",): 1},
+        {"year": 2**70, "season": "Spring"},  # a date: a year beyond 64 bits
+        {"year": 312, "season": "Spring", "note": float("nan")},  # a date, an odd extra
+        {"a": 1, 2: "b"},
+        [{"k": [2**65]}],
+    ]
+)
+WRITTEN = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(INT64_MIN, INT64_MAX)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5)
+    | UNFAITHFUL,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(DOCUMENTS), st.data())
 def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refuses_it(
-        where: tuple[str, str], data: st.DataObject) -> None:
+    where: tuple[str, str], data: st.DataObject
+) -> None:
     """`validate_document` (and `validate_written`) take the strict compiled predicate
     (`WRITE_CHECKS`) for a quick yes; their verdict, and the words of a refusal, are the explaining
     checker's."""
@@ -146,8 +176,9 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
     table, doc_id = where
     doc, path = _mutated(data, DEMO[table][doc_id], WRITTEN)
     if data.draw(st.booleans()):
-        doc[data.draw(st.text(min_size=1, max_size=4).filter(lambda k: k not in SCHEMAS[table].fields))] = \
-            data.draw(WRITTEN)
+        doc[data.draw(st.text(min_size=1, max_size=4).filter(lambda k: k not in SCHEMAS[table].fields))] = data.draw(
+            WRITTEN
+        )
 
     if data.draw(st.booleans()):  # a field of the schema (present in the demo or not), by its kind
         name = data.draw(st.sampled_from(sorted(SCHEMAS[table].fields)))
@@ -159,9 +190,23 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
 
 
 # Shapes a command might write where the schema leaves values open or keyed by free text.
-ODD_VALUES: list[Any] = [float("nan"), float("inf"), 2**64, (1, 2), b"x", {1: "a"}, {1: 2}, {"k": float("nan")},
-                         {"k": [2**65]}, {"year": 2**70, "season": "Spring"},
-                         {"year": 312, "season": "Spring", "note": float("inf")}, [float("nan")], "text", 3, None]
+ODD_VALUES: list[Any] = [
+    float("nan"),
+    float("inf"),
+    2**64,
+    (1, 2),
+    b"x",
+    {1: "a"},
+    {1: 2},
+    {"k": float("nan")},
+    {"k": [2**65]},
+    {"year": 2**70, "season": "Spring"},
+    {"year": 312, "season": "Spring", "note": float("inf")},
+    [float("nan")],
+    "text",
+    3,
+    None,
+]
 
 
 def _open_fields(fields: dict[str, Field], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -211,7 +256,8 @@ def test_every_open_field_of_every_table_is_refused_as_the_explaining_checker_re
                 for step in path[:-1]:
                     target = target.setdefault(step, {}) if isinstance(target.get(step), dict) else target
                 target[path[-1]] = odd
-                assert (_verdict(validate_document, name, doc_id, doc)
-                        == _verdict(explain_document, name, doc_id, doc)), (name, path, odd)
+                assert _verdict(validate_document, name, doc_id, doc) == _verdict(
+                    explain_document, name, doc_id, doc
+                ), (name, path, odd)
                 checked += 1
     assert checked > 100

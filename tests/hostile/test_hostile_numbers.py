@@ -45,12 +45,14 @@ def test_the_registry_has_numeric_parameters_to_try() -> None:
 
 
 @pytest.mark.parametrize(("command", "param"), NUMERIC, ids=[f"{c}.{p}" for c, p in NUMERIC])
-def test_every_numeric_parameter_refuses_hostile_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                         command: str, param: str) -> None:
+def test_every_numeric_parameter_refuses_hostile_numbers(
+    capsys: pytest.CaptureFixture[str], save_path: Path, command: str, param: str
+) -> None:
     for value in HOSTILE_TEXT:
         for json_flag in ((), ("--json",)):
-            line = assert_refused(capsys, ["--save", str(save_path), *json_flag, "do", command, f"{param}={value}"],
-                                  save_path, param)
+            line = assert_refused(
+                capsys, ["--save", str(save_path), *json_flag, "do", command, f"{param}={value}"], save_path, param
+            )
             if json_flag:
                 assert orjson.loads(line)["field"] == param
 
@@ -66,22 +68,41 @@ def _filer(command: str) -> str:
 
 
 @pytest.mark.parametrize(("command", "param"), FILED_NUMERIC, ids=[f"{c}.{p}" for c, p in FILED_NUMERIC])
-def test_order_parameters_as_json_refuse_hostile_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                         command: str, param: str) -> None:
+def test_order_parameters_as_json_refuse_hostile_numbers(
+    capsys: pytest.CaptureFixture[str], save_path: Path, command: str, param: str
+) -> None:
     for value in HOSTILE_JSON:
         params = orjson.dumps({param: value}).decode()
-        assert_refused(capsys, ["--save", str(save_path), "--as", _filer(command), "do", "order-file",
-                                f"command={command}", f"params={params}"], save_path, f"order.{param}")
+        assert_refused(
+            capsys,
+            [
+                "--save",
+                str(save_path),
+                "--as",
+                _filer(command),
+                "do",
+                "order-file",
+                f"command={command}",
+                f"params={params}",
+            ],
+            save_path,
+            f"order.{param}",
+        )
 
 
 @pytest.mark.parametrize(("command", "param"), ADJUDICATOR_NUMERIC, ids=[f"{c}.{p}" for c, p in ADJUDICATOR_NUMERIC])
-def test_adjudicator_values_refuse_hostile_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                   command: str, param: str) -> None:
+def test_adjudicator_values_refuse_hostile_numbers(
+    capsys: pytest.CaptureFixture[str], save_path: Path, command: str, param: str
+) -> None:
     order_id = _file_raw_order(save_path, command, {}, _filer(command).replace("corvin", "edmund"))
     for value in HOSTILE_JSON:
         adjust = orjson.dumps({param: value}).decode()
-        assert_refused(capsys, ["--save", str(save_path), "do", "order-resolve", f"order={order_id}",
-                                f"adjust={adjust}"], save_path, f"order.{param}")
+        assert_refused(
+            capsys,
+            ["--save", str(save_path), "do", "order-resolve", f"order={order_id}", f"adjust={adjust}"],
+            save_path,
+            f"order.{param}",
+        )
 
 
 def test_the_lists_cover_what_seats_and_adjudicators_type() -> None:
@@ -95,38 +116,68 @@ def _file_raw_order(save: Path, command: str, params: dict[str, Any], filer: str
         world = World(data)
         order_id = world.new_id("orders", "o")
         character = filer.partition(":")[2] if filer.startswith("player:") else None
-        data["orders"][order_id] = {"command": command, "params": params, "filed_by": filer,
-                                    "character": character, "kingdom": "elbreth", "adjudicator": "gm",
-                                    "private": False, "status": "waiting", "filed": world.meta["date"],
-                                    "note": "", "outcome": "", "reason": ""}
+        data["orders"][order_id] = {
+            "command": command,
+            "params": params,
+            "filed_by": filer,
+            "character": character,
+            "kingdom": "elbreth",
+            "adjudicator": "gm",
+            "private": False,
+            "status": "waiting",
+            "filed": world.meta["date"],
+            "note": "",
+            "outcome": "",
+            "reason": "",
+        }
     return order_id
 
 
 @pytest.mark.parametrize("command", ["credit-repay", "loan-repay"])
-def test_a_stored_order_with_hostile_numbers_is_refused_when_resolved(capsys: pytest.CaptureFixture[str],
-                                                                      save_path: Path, command: str) -> None:
-    code, out, _ = yak(capsys, ["--save", str(save_path), "--json", "do", "credit-extend", "lender=hale-bank",
-                                "debtor=edmund", "amount=10"])
+def test_a_stored_order_with_hostile_numbers_is_refused_when_resolved(
+    capsys: pytest.CaptureFixture[str], save_path: Path, command: str
+) -> None:
+    code, out, _ = yak(
+        capsys,
+        ["--save", str(save_path), "--json", "do", "credit-extend", "lender=hale-bank", "debtor=edmund", "amount=10"],
+    )
     assert code == 0
     debt = orjson.loads(out)["ledger"]
     for value in HOSTILE_JSON:
         order_id = _file_raw_order(save_path, command, {"debt": debt, "amount": value})
-        assert_refused(capsys, ["--save", str(save_path), "do", "order-resolve", f"order={order_id}"], save_path,
-                       "order.amount")
+        assert_refused(
+            capsys, ["--save", str(save_path), "do", "order-resolve", f"order={order_id}"], save_path, "order.amount"
+        )
 
 
 def test_nan_repayment_cannot_poison_the_treasuries(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
     """The reported case: `credit-repay amount=nan` exited 0 and wrote null treasuries, after which
     every money command and the year start failed."""
-    code, out, _ = yak(capsys, ["--save", str(save_path), "--json", "do", "credit-extend", "lender=hale-bank",
-                                "debtor=edmund", "amount=10"])
+    code, out, _ = yak(
+        capsys,
+        ["--save", str(save_path), "--json", "do", "credit-extend", "lender=hale-bank", "debtor=edmund", "amount=10"],
+    )
     assert code == 0
     debt = orjson.loads(out)["ledger"]
     for value in ("nan", "inf", "-inf", "1e308"):
-        assert_refused(capsys, ["--save", str(save_path), "--as", "player:edmund", "do", "credit-repay",
-                                f"debt={debt}", f"amount={value}"], save_path, "amount")
-    code, _, err = yak(capsys, ["--save", str(save_path), "--as", "player:edmund", "do", "credit-repay",
-                                f"debt={debt}", "amount=4"])
+        assert_refused(
+            capsys,
+            [
+                "--save",
+                str(save_path),
+                "--as",
+                "player:edmund",
+                "do",
+                "credit-repay",
+                f"debt={debt}",
+                f"amount={value}",
+            ],
+            save_path,
+            "amount",
+        )
+    code, _, err = yak(
+        capsys, ["--save", str(save_path), "--as", "player:edmund", "do", "credit-repay", f"debt={debt}", "amount=4"]
+    )
     assert code == 0, err
     world = World(WorldFile(save_path).read())
     assert world.get("characters", "edmund")["treasury"] == 18 - 4
@@ -135,12 +186,14 @@ def test_nan_repayment_cannot_poison_the_treasuries(capsys: pytest.CaptureFixtur
 
 def test_a_seed_beyond_64_bits_is_refused(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
     for seed in (str(2**64), str(-(2**63) - 1), "nan"):
-        assert_refused(capsys, ["--save", str(save_path), "do", "roll", "reason=x", "--seed", seed], save_path,
-                       "--seed")
+        assert_refused(
+            capsys, ["--save", str(save_path), "do", "roll", "reason=x", "--seed", seed], save_path, "--seed"
+        )
 
 
-def test_a_reply_that_json_cannot_hold_commits_nothing(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_reply_that_json_cannot_hold_commits_nothing(
+    capsys: pytest.CaptureFixture[str], save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A command whose reply cannot be serialised is refused before the write: a script that
     retries a failed command must never apply it twice."""
 
@@ -148,8 +201,9 @@ def test_a_reply_that_json_cannot_hold_commits_nothing(capsys: pytest.CaptureFix
         ctx.log("A note that must not be written.", kind="note")
         return {"huge": 2**70, "infinite": float("inf")}
 
-    monkeypatch.setitem(COMMANDS, "test-overflow",
-                        CommandSpec("test-overflow", "", {"x": Param(int, required=False)}, overflowing))
+    monkeypatch.setitem(
+        COMMANDS, "test-overflow", CommandSpec("test-overflow", "", {"x": Param(int, required=False)}, overflowing)
+    )
     for json_flag in ((), ("--json",)):
         before = sha256(save_path)
         assert_refused(capsys, ["--save", str(save_path), *json_flag, "do", "test-overflow"], save_path, "reply")
@@ -162,8 +216,11 @@ def resolve_numeric_options() -> Iterator[tuple[str, str, dict[str, str]]]:
     resolve = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices["resolve"]
     checks = next(a for a in resolve._actions if isinstance(a, argparse._SubParsersAction)).choices
     for check, sub in sorted(checks.items()):
-        required = {a.option_strings[0]: ("1" if a.type in (whole_option, number_option) else "x")
-                    for a in sub._actions if a.required and a.option_strings}
+        required = {
+            a.option_strings[0]: ("1" if a.type in (whole_option, number_option) else "x")
+            for a in sub._actions
+            if a.required and a.option_strings
+        }
         for action in sub._actions:
             if action.type in (whole_option, number_option):
                 yield check, action.option_strings[0], required
@@ -178,8 +235,9 @@ def test_resolve_has_numeric_options_to_try() -> None:
 
 
 @pytest.mark.parametrize(("check", "option", "required"), RESOLVE, ids=[f"{c}{o}" for c, o, _ in RESOLVE])
-def test_every_resolve_option_refuses_hostile_numbers(capsys: pytest.CaptureFixture[str], check: str, option: str,
-                                                      required: dict[str, str]) -> None:
+def test_every_resolve_option_refuses_hostile_numbers(
+    capsys: pytest.CaptureFixture[str], check: str, option: str, required: dict[str, str]
+) -> None:
     for value in HOSTILE_TEXT:
         others = [item for key, default in required.items() if key != option for item in (key, default)]
         for json_flag in ((), ("--json",)):
@@ -191,8 +249,12 @@ def test_numbers_inside_text_parameters_are_bounded_too(capsys: pytest.CaptureFi
     from yak_tui.kernel.forms import parse_naturals
 
     for hex_text in ("9" * 5000 + ",1", "99999999999,1", f"1,{-(2**64)}"):
-        assert_refused(capsys, ["--save", str(save_path), "do", "relocate", "character=edmund", f"hex={hex_text}"],
-                       save_path, "hex")
+        assert_refused(
+            capsys,
+            ["--save", str(save_path), "do", "relocate", "character=edmund", f"hex={hex_text}"],
+            save_path,
+            "hex",
+        )
     for typed in ("²", "9" * 5000, "4,nan", "inf"):
         naturals, problem = parse_naturals(typed)
         assert naturals == [] and problem and "whole number" in problem

@@ -78,8 +78,18 @@ SEATS = (GM, *FILERS, OBSERVER)
 WATCHED = (*FILERS, OBSERVER)  # the GM may see everything: every other seat is watched
 RULER_SEAT = {"aldric": "king:elbreth", "mirela": "king:varos"}  # a King reads his ruler's own lines
 KINGDOM_CHARACTERS = {"elbreth": ("corvin", "edmund", "aldric"), "varos": ("lysa", "silas", "mirela")}
-GM_AUDIENCES = ("character:corvin", "character:edmund", "character:lysa", "character:silas", "character:aldric",
-                "character:mirela", "kingdom:elbreth", "kingdom:varos", "kingdom:kesh", "adjudicators")
+GM_AUDIENCES = (
+    "character:corvin",
+    "character:edmund",
+    "character:lysa",
+    "character:silas",
+    "character:aldric",
+    "character:mirela",
+    "kingdom:elbreth",
+    "kingdom:varos",
+    "kingdom:kesh",
+    "adjudicators",
+)
 START_SEASONS = ("Spring 312", "Summer 312", "Autumn 312", "Winter 312")
 CANARY = re.compile(r"CANARY\d{5}x")
 ORDER_KINDS = ("order-note", "ask-text", "against", "reject-reason", "gm-reason")
@@ -95,6 +105,7 @@ KNOWN_LEAKS: dict[str, str] = {}  # none left: the two the hunter found are fixe
 
 
 # --------------------------------------------------------------------------------------- canaries
+
 
 @dataclass
 class Canary:
@@ -157,6 +168,7 @@ class Leak:
 
 # --------------------------------------------------------------------------------------- the world
 
+
 def _cli(argv: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -183,8 +195,14 @@ def build_base(directory: Path, start: str) -> bytes:
         ["do", "spy-mission", "sponsor=varos", "target=elbreth", "mission=infiltrate-treasury", "--dice", "6,6"],
         ["do", "spy-mission", "sponsor=elbreth", "target=varos", "mission=infiltrate-treasury", "--dice", "6,6"],
         ["do", "gm-move", "character=maelis", "to=thornfield"],
-        ["do", "gm-set", "table=characters", "id=lysa", "field=ranks",
-         'value={"power": 1, "control": 1, "resolution": 1}'],
+        [
+            "do",
+            "gm-set",
+            "table=characters",
+            "id=lysa",
+            "field=ranks",
+            'value={"power": 1, "control": 1, "resolution": 1}',
+        ],
         ["do", "gm-move", "character=lysa", "to=greywatch"],
     )
     for argv in setup:
@@ -203,6 +221,7 @@ def bases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
 
 # --------------------------------------------------------------------------------------- orders
 
+
 @dataclass
 class OrderSpec:
     command: str  # the command to be carried out, or "ask"
@@ -219,6 +238,7 @@ def _spy(mission: str, target: str, **extra: Any) -> Callable[[Hunter, Draw, str
         if mission == "inspire-commercial-animosity":
             params["against"] = hunter.canary("against", seat, f"`against` of {seat}'s {mission} against {target}")
         return OrderSpec("spy-mission", params, "spy")
+
     return make
 
 
@@ -238,39 +258,69 @@ def _ask(hunter: Hunter, draw: Draw, seat: str) -> OrderSpec:
 def _plain(command: str, **params: Any) -> Callable[[Hunter, Draw, str], OrderSpec]:
     def make(hunter: Hunter, draw: Draw, seat: str) -> OrderSpec:
         return OrderSpec(command, dict(params), "order")
+
     return make
 
 
 TEMPLATES: dict[str, tuple[Callable[[Hunter, Draw, str], OrderSpec], ...]] = {
-    "player:corvin": (_roll, _ask, _plain("business-expand", business="hale-bank", sizes=1),
-                      _plain("business-expand", business="salt-works", sizes=1),
-                      _spy("infiltrate-admiralty", "varos"), _spy("infiltrate-treasury", "kesh"),
-                      _spy("inspire-commercial-animosity", "varos", province="varos-march"),
-                      _spy("fund-bandits", "varos", province="amber-coast")),
-    "player:edmund": (_roll, _ask, _plain("business-expand", business="scribes-guild", sizes=1),
-                      _plain("relocate", character="edmund", pc="millbrook"),
-                      _spy("infiltrate-government", "varos"),
-                      _spy("inspire-commercial-animosity", "varos", province="amber-coast")),
-    "player:lysa": (_roll, _ask, _plain("business-expand", business="amber-vintners", sizes=1),
-                    _plain("cast", caster="lysa", source="ley-line", spell="a fog over Greywatch"),
-                    _plain("cast", caster="lysa", source="ley-line", spell="a wind over Greywatch"),
-                    _spy("infiltrate-admiralty", "elbreth"),
-                    _spy("inspire-commercial-animosity", "elbreth", province="saltmarsh")),
-    "player:silas": (_roll, _ask, _spy("create-security-breach", "elbreth"), _spy("infiltrate-treasury", "kesh"),
-                     _spy("fund-bandits", "elbreth", province="greywood"),
-                     _spy("inspire-commercial-animosity", "elbreth", province="greywood")),
-    "king:elbreth": (_roll, _ask, _plain("cast", caster="maelis", source="ley-line", spell="a fog over the march"),
-                     _plain("cast", caster="maelis", source="ley-line", spell="rain over Thornfield"),
-                     _plain("hire", kingdom="elbreth", type="spy", count=1),
-                     _spy("infiltrate-admiralty", "varos"),
-                     _spy("inspire-commercial-animosity", "varos", province="amber-coast")),
-    "king:varos": (_roll, _ask, _spy("create-security-breach", "elbreth"), _spy("infiltrate-government", "elbreth"),
-                   _spy("inspire-commercial-animosity", "elbreth", province="greywood"),
-                   _plain("hire", kingdom="varos", type="spy", count=1)),
+    "player:corvin": (
+        _roll,
+        _ask,
+        _plain("business-expand", business="hale-bank", sizes=1),
+        _plain("business-expand", business="salt-works", sizes=1),
+        _spy("infiltrate-admiralty", "varos"),
+        _spy("infiltrate-treasury", "kesh"),
+        _spy("inspire-commercial-animosity", "varos", province="varos-march"),
+        _spy("fund-bandits", "varos", province="amber-coast"),
+    ),
+    "player:edmund": (
+        _roll,
+        _ask,
+        _plain("business-expand", business="scribes-guild", sizes=1),
+        _plain("relocate", character="edmund", pc="millbrook"),
+        _spy("infiltrate-government", "varos"),
+        _spy("inspire-commercial-animosity", "varos", province="amber-coast"),
+    ),
+    "player:lysa": (
+        _roll,
+        _ask,
+        _plain("business-expand", business="amber-vintners", sizes=1),
+        _plain("cast", caster="lysa", source="ley-line", spell="a fog over Greywatch"),
+        _plain("cast", caster="lysa", source="ley-line", spell="a wind over Greywatch"),
+        _spy("infiltrate-admiralty", "elbreth"),
+        _spy("inspire-commercial-animosity", "elbreth", province="saltmarsh"),
+    ),
+    "player:silas": (
+        _roll,
+        _ask,
+        _spy("create-security-breach", "elbreth"),
+        _spy("infiltrate-treasury", "kesh"),
+        _spy("fund-bandits", "elbreth", province="greywood"),
+        _spy("inspire-commercial-animosity", "elbreth", province="greywood"),
+    ),
+    "king:elbreth": (
+        _roll,
+        _ask,
+        _plain("cast", caster="maelis", source="ley-line", spell="a fog over the march"),
+        _plain("cast", caster="maelis", source="ley-line", spell="rain over Thornfield"),
+        _plain("hire", kingdom="elbreth", type="spy", count=1),
+        _spy("infiltrate-admiralty", "varos"),
+        _spy("inspire-commercial-animosity", "varos", province="amber-coast"),
+    ),
+    "king:varos": (
+        _roll,
+        _ask,
+        _spy("create-security-breach", "elbreth"),
+        _spy("infiltrate-government", "elbreth"),
+        _spy("inspire-commercial-animosity", "elbreth", province="greywood"),
+        _plain("hire", kingdom="varos", type="spy", count=1),
+    ),
 }
-WAYS = {"order": ("cli-order-file", "exec"),
-        "spy": ("cli-order-file", "cli-spy-order", "exec", "exec-spy-order"),
-        "ask": ("cli-ask", "exec-ask")}
+WAYS = {
+    "order": ("cli-order-file", "exec"),
+    "spy": ("cli-order-file", "cli-spy-order", "exec", "exec-spy-order"),
+    "ask": ("cli-ask", "exec-ask"),
+}
 
 
 def _word(key: str, value: Any) -> str:
@@ -285,8 +335,12 @@ STARTED = time.monotonic()
 
 def write_report() -> None:
     if REPORT:
-        Path(REPORT).write_text(orjson.dumps({**STATS, "wall_seconds": round(time.monotonic() - STARTED, 1)},
-                                             option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS).decode())
+        Path(REPORT).write_text(
+            orjson.dumps(
+                {**STATS, "wall_seconds": round(time.monotonic() - STARTED, 1)},
+                option=orjson.OPT_INDENT_2 | orjson.OPT_SORT_KEYS,
+            ).decode()
+        )
 
 
 @dataclass
@@ -335,8 +389,9 @@ class Hunter:
             self.scan(seat, result[1] + result[2], f"yak {' '.join(argv)}")
         return result
 
-    def exec(self, seat: str, verb: str, stdin: str = "", scan: bool = True,
-             save: Path | None = None) -> tuple[int, str]:
+    def exec(
+        self, seat: str, verb: str, stdin: str = "", scan: bool = True, save: Path | None = None
+    ) -> tuple[int, str]:
         if verb == "orders submit":
             self.steps.append(f"run_exec($W, {seat}, 'orders submit', {stdin!r})")
         code, text = run_exec(save or self.path, Identity.parse(seat), verb, stdin.encode())
@@ -373,8 +428,24 @@ class Hunter:
 
     # -- actions ----------------------------------------------------------------------------------
     def act(self) -> None:
-        kind = self.draw(st.sampled_from(("file", "file", "file", "file", "adjudicate", "adjudicate", "adjudicate",
-                                          "note", "roll", "schedule", "withdraw", "ready")))
+        kind = self.draw(
+            st.sampled_from(
+                (
+                    "file",
+                    "file",
+                    "file",
+                    "file",
+                    "adjudicate",
+                    "adjudicate",
+                    "adjudicate",
+                    "note",
+                    "roll",
+                    "schedule",
+                    "withdraw",
+                    "ready",
+                )
+            )
+        )
         getattr(self, f"act_{kind}")()
         self.refresh()
         STATS[f"action {kind}"] += 1
@@ -387,21 +458,35 @@ class Hunter:
             lines = [self.exec_line(seat, spec, way)]
             for _ in range(self.draw(st.integers(0, 2))):  # one submission may carry several orders
                 more = self.draw(st.sampled_from(TEMPLATES[seat]))(self, self.draw, seat)
-                lines.append(self.exec_line(seat, more, self.draw(st.sampled_from(
-                    [w for w in WAYS[more.kind] if w.startswith("exec")]))))
+                lines.append(
+                    self.exec_line(
+                        seat, more, self.draw(st.sampled_from([w for w in WAYS[more.kind] if w.startswith("exec")]))
+                    )
+                )
             self.exec(seat, "orders submit", "# orders\n\n" + "\n".join(lines) + "\n")
             return
         note = self.note_for(seat, spec)
         if way == "cli-ask":
             self.cli(seat, "do", "ask", _word("text", spec.params["text"]), *([_word("note", note)] if note else []))
         elif way == "cli-spy-order":
-            self.cli(seat, "do", "spy-order", *(_word(k, v) for k, v in spec.params.items()),
-                     *([_word("note", note)] if note else []))
+            self.cli(
+                seat,
+                "do",
+                "spy-order",
+                *(_word(k, v) for k, v in spec.params.items()),
+                *([_word("note", note)] if note else []),
+            )
         else:
             private = spec.kind == "spy" and self.draw(st.booleans())
-            self.cli(seat, "do", "order-file", _word("command", spec.command),
-                     _word("params", orjson.dumps(spec.params).decode()), *(["private=true"] if private else []),
-                     *([_word("note", note)] if note else []))
+            self.cli(
+                seat,
+                "do",
+                "order-file",
+                _word("command", spec.command),
+                _word("params", orjson.dumps(spec.params).decode()),
+                *(["private=true"] if private else []),
+                *([_word("note", note)] if note else []),
+            )
         STATS[f"way {way}"] += 1
 
     def note_for(self, seat: str, spec: OrderSpec) -> str:
@@ -423,8 +508,11 @@ class Hunter:
 
     def act_adjudicate(self) -> None:
         def queue(actor: str) -> list[str]:
-            return [oid for oid, o in sorted(self.orders.items())
-                    if o["status"] == "waiting" and (actor == GM or o["adjudicator"] == actor)]
+            return [
+                oid
+                for oid, o in sorted(self.orders.items())
+                if o["status"] == "waiting" and (actor == GM or o["adjudicator"] == actor)
+            ]
 
         kings = [king for king in KINGS if queue(king)]  # a King with orders waiting for him rules half the time
         actor = kings[self.draw(st.integers(0, 9)) % len(kings)] if kings and self.draw(st.booleans()) else GM
@@ -436,14 +524,24 @@ class Hunter:
         seed = str(self.draw(st.integers(0, 2**31)))
         verb = self.draw(st.sampled_from(("resolve", "resolve", "reject")))
         if verb == "reject":
-            reason = self.canary("reject-reason", actor, f"{actor}'s reason for rejecting {order['filed_by']}'s "
-                                 f"{order['command']} order", order=oid, resolver=actor)
+            reason = self.canary(
+                "reject-reason",
+                actor,
+                f"{actor}'s reason for rejecting {order['filed_by']}'s {order['command']} order",
+                order=oid,
+                resolver=actor,
+            )
             self.cli(actor, "do", "order-reject", f"order={oid}", f"reason=the roads are closed {reason}")
         elif order["command"] == "spy-mission":
             extra: list[str] = []
             if self.draw(st.booleans()):
-                reason = self.canary("gm-reason", actor, f"{actor}'s modifier reason on {order['filed_by']}'s "
-                                     f"{order['params'].get('mission')}", order=oid, resolver=actor)
+                reason = self.canary(
+                    "gm-reason",
+                    actor,
+                    f"{actor}'s modifier reason on {order['filed_by']}'s {order['params'].get('mission')}",
+                    order=oid,
+                    resolver=actor,
+                )
                 extra = ["gm_modifier=1", f"gm_reason=a moonless night {reason}"]
             self.cli(actor, "do", "spy-resolve", f"order={oid}", *extra, "--seed", seed)
         else:
@@ -454,8 +552,9 @@ class Hunter:
         if actor == GM:
             return str(self.draw(st.sampled_from(GM_AUDIENCES)))
         kingdom = actor.split(":")[1]
-        return str(self.draw(st.sampled_from((f"kingdom:{kingdom}",
-                                              *(f"character:{c}" for c in KINGDOM_CHARACTERS[kingdom])))))
+        return str(
+            self.draw(st.sampled_from((f"kingdom:{kingdom}", *(f"character:{c}" for c in KINGDOM_CHARACTERS[kingdom]))))
+        )
 
     def act_note(self) -> None:
         actor = self.draw(st.sampled_from((GM, GM, *KINGS)))
@@ -470,8 +569,16 @@ class Hunter:
             audience = "kingdom:elbreth" if actor == GM else f"kingdom:{actor.split(':')[1]}"
         text = self.canary("roll", actor, f"{actor}'s roll for {audience}", audience=audience)
         where = [] if actor == GM else [f"kingdom={actor.split(':')[1]}"]
-        self.cli(actor, "do", "roll", f"reason=a secret ride {text}", f"audience={audience}", *where,
-                 "--seed", str(self.draw(st.integers(0, 2**31))))
+        self.cli(
+            actor,
+            "do",
+            "roll",
+            f"reason=a secret ride {text}",
+            f"audience={audience}",
+            *where,
+            "--seed",
+            str(self.draw(st.integers(0, 2**31))),
+        )
 
     def act_schedule(self) -> None:
         audience = self._audience(GM)
@@ -521,10 +628,20 @@ class Hunter:
             self.cli(seat, "log")
             self.cli(seat, "log", "--kind", str(self.draw(st.sampled_from(("order", "note", "roll", "schedule")))))
             self.cli(seat, "log", "--kingdom", str(self.draw(st.sampled_from(("elbreth", "varos", "kesh")))))
-            self.cli(seat, "log", "--character", str(self.draw(st.sampled_from(("corvin", "silas", "lysa",
-                                                                                 "edmund", "aldric")))))
-            self.cli(seat, "export", "--kingdom", str(self.draw(st.sampled_from(("elbreth", "varos", "kesh")))),
-                     "--season", str(self.draw(st.sampled_from(self.closed or [current]))))
+            self.cli(
+                seat,
+                "log",
+                "--character",
+                str(self.draw(st.sampled_from(("corvin", "silas", "lysa", "edmund", "aldric")))),
+            )
+            self.cli(
+                seat,
+                "export",
+                "--kingdom",
+                str(self.draw(st.sampled_from(("elbreth", "varos", "kesh")))),
+                "--season",
+                str(self.draw(st.sampled_from(self.closed or [current]))),
+            )
             for fmt in ("bbcode", "markdown"):
                 self.cli(seat, "export", "--format", fmt)
                 if seat != OBSERVER:
@@ -553,22 +670,38 @@ class Hunter:
         """What the seat reads of this season (what is due, who has filed, his orders, the preview of the
         close) is scanned, and must be what he would read if the private orders he may not know of had
         never been filed (the public ones are public: the table knows they were filed)."""
-        hidden = [oid for oid, o in sorted(self.orders.items())
-                  if o.get("private") and seat not in (o["filed_by"], o["adjudicator"])]
+        hidden = [
+            oid
+            for oid, o in sorted(self.orders.items())
+            if o.get("private") and seat not in (o["filed_by"], o["adjudicator"])
+        ]
         twin = self.twin(seat, hidden, "private") if hidden else None
         for argv in (["due"], ["season", "status"], ["show"], ["show", "orders"], ["advance", "--preview"]):
             a = self.cli(seat, *argv)
             if twin is not None:
-                self.same(seat, f"yak {' '.join(argv)}", a, self.cli(seat, *argv, save=twin, scan=False),
-                          twin, hidden)
+                self.same(seat, f"yak {' '.join(argv)}", a, self.cli(seat, *argv, save=twin, scan=False), twin, hidden)
         for verb in ("orders list", "report"):
             code, text = self.exec(seat, verb)
             if twin is not None:
-                self.same(seat, f"ssh exec {verb!r}", (code, text, ""), (*self.exec(seat, verb, scan=False, save=twin), ""),
-                          twin, hidden)
+                self.same(
+                    seat,
+                    f"ssh exec {verb!r}",
+                    (code, text, ""),
+                    (*self.exec(seat, verb, scan=False, save=twin), ""),
+                    twin,
+                    hidden,
+                )
 
-    def same(self, seat: str, where: str, a: tuple[int, str, str], b: tuple[int, str, str], twin: Path,
-             hidden: list[str], save: Path | None = None) -> None:
+    def same(
+        self,
+        seat: str,
+        where: str,
+        a: tuple[int, str, str],
+        b: tuple[int, str, str],
+        twin: Path,
+        hidden: list[str],
+        save: Path | None = None,
+    ) -> None:
         """`a` (read on `save`, by default the save itself) is `b` (read on `twin`), paths aside."""
         STATS["existence checks"] += 1
         a, b = _normal(a, save or self.path), _normal(b, twin)
@@ -576,8 +709,15 @@ class Hunter:
             known = where
             if where == "yak due" and _without_deadline(a) == _without_deadline(b):
                 known = DUE_LINE
-            self.record(Leak(seat, f"{where}: {a!r}, but without them: {b!r}", "(existence)",
-                             f"the private orders {', '.join(hidden)}, which {seat} may not know of"), known)
+            self.record(
+                Leak(
+                    seat,
+                    f"{where}: {a!r}, but without them: {b!r}",
+                    "(existence)",
+                    f"the private orders {', '.join(hidden)}, which {seat} may not know of",
+                ),
+                known,
+            )
 
     def probe(self, seat: str) -> None:
         """Act on orders as `seat` on a copy of the save: scan the replies; for an order he may not see,
@@ -598,17 +738,28 @@ class Hunter:
             for oid in hidden:
                 del data["orders"][oid]
         for oid in picked:
-            for argv in (["do", "order-withdraw", f"order={oid}"], ["do", "order-resolve", f"order={oid}"],
-                         ["do", "order-reject", f"order={oid}", "reason=no"], ["do", "spy-resolve", f"order={oid}"],
-                         ["show", "orders", oid]):
+            for argv in (
+                ["do", "order-withdraw", f"order={oid}"],
+                ["do", "order-resolve", f"order={oid}"],
+                ["do", "order-reject", f"order={oid}", "reason=no"],
+                ["do", "spy-resolve", f"order={oid}"],
+                ["show", "orders", oid],
+            ):
                 if argv[0] == "do":
                     argv = [*argv, "--seed", "1"]
                 STATS["probes"] += 1
                 a = self.cli(seat, *argv, save=with_orders, scan=False)
                 self.scan(seat, a[1] + a[2], f"yak {' '.join(argv)} (a refusal probe)")
                 if oid in hidden:
-                    self.same(seat, f"yak {' '.join(argv)} (order {oid})", a,
-                              self.cli(seat, *argv, save=without, scan=False), without, hidden, with_orders)
+                    self.same(
+                        seat,
+                        f"yak {' '.join(argv)} (order {oid})",
+                        a,
+                        self.cli(seat, *argv, save=without, scan=False),
+                        without,
+                        hidden,
+                        with_orders,
+                    )
                 if a[0] == 0:  # it was his to act on: start again from the save as it is
                     _copy_save(self.path, with_orders)
 
@@ -646,18 +797,23 @@ def assert_no_leak(hunter: Hunter) -> None:
     if hunter.leaks:
         lines = "\n".join(f"  - {leak}" for leak in hunter.leaks[:30])
         steps = "\n".join(f"    {step}" for step in hunter.steps)
-        raise AssertionError(f"{len(hunter.leaks)} leaks:\n{lines}\n  reproduce on a copy of the demo world "
-                             f"(see build_base) with:\n{steps}")
+        raise AssertionError(
+            f"{len(hunter.leaks)} leaks:\n{lines}\n  reproduce on a copy of the demo world "
+            f"(see build_base) with:\n{steps}"
+        )
 
 
 # --------------------------------------------------------------------------------------- the tests
 
 # An example takes seconds: shrinking one would take many minutes, and a failure already prints the
 # commands that reproduce it.
-HUNT = settings(max_examples=EXAMPLES, deadline=None, database=None,
-                phases=(Phase.explicit, Phase.reuse, Phase.generate),
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+HUNT = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    database=None,
+    phases=(Phase.explicit, Phase.reuse, Phase.generate),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],
+)
 
 
 @HUNT
@@ -688,7 +844,10 @@ def test_the_scanner_finds_a_planted_canary(bases: dict[str, bytes]) -> None:
             hunter.cli(seat, "log")
             hunter.exec(seat, "report")
         assert {(leak.seat, leak.canary) for leak in hunter.leaks} >= {
-            ("player:corvin", text), ("king:varos", text), (OBSERVER, text)}
+            ("player:corvin", text),
+            ("king:varos", text),
+            (OBSERVER, text),
+        }
         assert all(leak.canary == text for leak in hunter.leaks)
 
 
@@ -723,12 +882,14 @@ def test_no_seat_sees_a_secret_on_any_screen(bases: dict[str, bytes], data: st.D
             def read(text: str, where: str) -> None:
                 walked.setdefault(seat, set()).update(CANARY.findall(text))
                 hunter.scan(seat, text, where)
+
             return read
 
         for _ in range(data.draw(st.integers(1, 2), label="seasons")):
             for seat in data.draw(st.lists(st.sampled_from(FILERS), min_size=1, max_size=2, unique=True)):
                 kingdom = {"king:elbreth": "elbreth", "player:corvin": "elbreth", "player:edmund": "elbreth"}.get(
-                    seat, "varos")
+                    seat, "varos"
+                )
                 target, mission = data.draw(st.sampled_from(leak_screens.FORM_MISSIONS[kingdom]))
                 note = hunter.canary("order-note", seat, f"the note of {seat}'s roll order (app form)")
                 spy_note = hunter.canary("order-note", seat, f"the note of {seat}'s {mission} (app form)")
@@ -758,8 +919,15 @@ def test_advance_preview_shows_no_seat_a_secret_it_may_not(bases: dict[str, byte
         (root / "world.json").write_bytes(bases["Spring 312"])
         hunter = Hunter(root, _no_draws)
         against = hunter.canary("against", "player:silas", "`against` of Silas's mission")
-        hunter.cli("player:silas", "do", "spy-order", "mission=inspire-commercial-animosity", "target=elbreth",
-                   "province=greywood", f"against={against}")
+        hunter.cli(
+            "player:silas",
+            "do",
+            "spy-order",
+            "mission=inspire-commercial-animosity",
+            "target=elbreth",
+            "province=greywood",
+            f"against={against}",
+        )
         ask = hunter.canary("ask-text", "player:corvin", "Corvin's request to the GM")
         hunter.cli("player:corvin", "do", "ask", f"text=a ship {ask}")
         hunter.refresh()

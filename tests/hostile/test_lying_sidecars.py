@@ -53,8 +53,12 @@ def sha256(raw: bytes) -> str:
 def stranger_seat(name: str = "evil") -> tuple[asyncssh.SSHKey, dict[str, Any]]:
     """A stranger's key, and the roster document that would make it a GM seat."""
     key = asyncssh.generate_private_key("ssh-ed25519", comment="stranger@elsewhere")
-    doc = {"identity": "gm", "key": key.export_public_key().decode().strip(),
-           "fingerprint": key.get_fingerprint("sha256"), "added": "2025-01-01T00:00:00Z"}
+    doc = {
+        "identity": "gm",
+        "key": key.export_public_key().decode().strip(),
+        "fingerprint": key.get_fingerprint("sha256"),
+        "added": "2025-01-01T00:00:00Z",
+    }
     return key, doc
 
 
@@ -84,20 +88,26 @@ def add_seat(doc: dict[str, Any], name: str = "evil") -> Callable[[dict[str, Any
     return change
 
 
-FORGERIES = ["entry edited, its signature kept", "journal in the format before issue 25", "signed with another key",
-             "signed with a key planted beside the save, readable by others",
-             "signed with the key file of another user"]
+FORGERIES = [
+    "entry edited, its signature kept",
+    "journal in the format before issue 25",
+    "signed with another key",
+    "signed with a key planted beside the save, readable by others",
+    "signed with the key file of another user",
+]
 
 
-def forge(save: WorldFile, how: str, change: Callable[[dict[str, Any]], None],
-          monkeypatch: pytest.MonkeyPatch) -> None:
+def forge(save: WorldFile, how: str, change: Callable[[dict[str, Any]], None], monkeypatch: pytest.MonkeyPatch) -> None:
     """Lie in the change journal about the last write, in one of the ways of FORGERIES."""
     if how == FORGERIES[0]:
         edit_last_entry(save, change)
         return
     if how == FORGERIES[1]:
-        entry = journal_entries(save)[-1] if not save.journal.read_bytes().startswith(b"{") \
+        entry = (
+            journal_entries(save)[-1]
+            if not save.journal.read_bytes().startswith(b"{")
             else orjson.loads(save.journal.read_bytes())["entries"][-1]
+        )
         change(entry)
         save.journal.write_bytes(orjson.dumps({"entries": [entry]}))
         return
@@ -122,9 +132,11 @@ def save(tmp_path: Path) -> WorldFile:
 
 # -- 1. the change journal -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("how", FORGERIES)
-def test_a_gm_seat_forged_into_the_journal_logs_nobody_in(save: WorldFile, how: str,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_gm_seat_forged_into_the_journal_logs_nobody_in(
+    save: WorldFile, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     roster = Roster(save.path)
     key, doc = stranger_seat()
     fingerprint = key.get_fingerprint("sha256")
@@ -146,14 +158,17 @@ def test_a_gm_seat_forged_into_the_journal_logs_nobody_in(save: WorldFile, how: 
 
 
 @pytest.mark.parametrize("how", FORGERIES[:3])
-def test_a_document_edited_in_a_journal_entry_is_not_believed(save: WorldFile, how: str,
-                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_document_edited_in_a_journal_entry_is_not_believed(
+    save: WorldFile, how: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     held = follow_save(save, None)
     run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "250"})
 
     def richer(entry: dict[str, Any]) -> None:
         entry["docs"].setdefault("kingdoms", {})["elbreth"] = {
-            **held[1].get("kingdoms", "elbreth"), "treasury": 999_999}
+            **held[1].get("kingdoms", "elbreth"),
+            "treasury": 999_999,
+        }
 
     forge(save, how, richer, monkeypatch)
     reads = counting_full_reads(monkeypatch)
@@ -163,7 +178,8 @@ def test_a_document_edited_in_a_journal_entry_is_not_believed(save: WorldFile, h
 
 
 def test_a_save_that_is_not_what_the_journal_says_was_written_is_read_in_full(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The save edited in place after a journaled write, its size and time put back: its stamp is the
     one the journal's last entry names, but not its bytes. The reader believes the save."""
     held = follow_save(save, None)
@@ -189,14 +205,16 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[ServerThread, WorldFile, Any]]:
     save, users = make_world(tmp_path / "served", {"gm": "gm"})
-    config = ServeConfig(save=save.path, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=8,
-                         refusal_lines_per_second=1000)
+    config = ServeConfig(
+        save=save.path, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=8, refusal_lines_per_second=1000
+    )
     with ServerThread(config) as thread:
         yield thread, save, users["gm"]
 
 
 def test_a_real_server_refuses_the_strangers_key_forged_into_the_journal(
-        served: tuple[ServerThread, WorldFile, Any], capsys: pytest.CaptureFixture[str]) -> None:
+    served: tuple[ServerThread, WorldFile, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
     """`yak serve` running; a note written by another process; a GM seat for a stranger's key added
     to the journal's last entry. For longer than the server takes to look at the save again, the
     stranger's key is refused at every try, and never runs `orders list`; the GM's own key still works."""
@@ -208,15 +226,20 @@ def test_a_real_server_refuses_the_strangers_key_forged_into_the_journal(
             return str(done.stdout)
 
     run(gm_orders())  # the server's roster now holds the world
-    done = subprocess.run([sys.executable, "-m", "yak_tui", "--save", str(save.path), "do", "note",
-                           "text=written while the server runs"], capture_output=True, text=True, timeout=BOUND)
+    done = subprocess.run(
+        [sys.executable, "-m", "yak_tui", "--save", str(save.path), "do", "note", "text=written while the server runs"],
+        capture_output=True,
+        text=True,
+        timeout=BOUND,
+    )
     assert done.returncode == 0, done.stderr
     key, doc = stranger_seat()
     edit_last_entry(save, add_seat(doc))
 
     async def stranger_orders() -> str:
-        async with await asyncssh.connect("127.0.0.1", server.port, username="evil", client_keys=[key],
-                                          known_hosts=None, agent_path=None) as conn:
+        async with await asyncssh.connect(
+            "127.0.0.1", server.port, username="evil", client_keys=[key], known_hosts=None, agent_path=None
+        ) as conn:
             finished = await conn.run("orders list")
             return str(finished.stdout)
 
@@ -233,6 +256,7 @@ def test_a_real_server_refuses_the_strangers_key_forged_into_the_journal(
 
 # -- 2. the vouch -----------------------------------------------------------------------------------
 
+
 def _plant_bad_treasury(save: WorldFile) -> bytes:
     data = orjson.loads(save.path.read_bytes())
     data["kingdoms"]["elbreth"]["treasury"] = "abc"
@@ -241,8 +265,12 @@ def _plant_bad_treasury(save: WorldFile) -> bytes:
     return raw
 
 
-VOUCH_FORGERIES = ["format before issue 25 (no MAC)", "made-up MAC", "signed with another key",
-                   "signed with a key planted beside the save, readable by others"]
+VOUCH_FORGERIES = [
+    "format before issue 25 (no MAC)",
+    "made-up MAC",
+    "signed with another key",
+    "signed with a key planted beside the save, readable by others",
+]
 
 
 def _forged_vouch(save: WorldFile, raw: bytes, how: str) -> bytes:
@@ -250,8 +278,9 @@ def _forged_vouch(save: WorldFile, raw: bytes, how: str) -> bytes:
     if how == VOUCH_FORGERIES[0]:
         return orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules()})
     if how == VOUCH_FORGERIES[1]:
-        return orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules(),
-                             "hmac": "0" * 64})
+        return orjson.dumps(
+            {"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules(), "hmac": "0" * 64}
+        )
     key = secrets.token_bytes(storage.KEY_BYTES)
     if how == VOUCH_FORGERIES[3]:
         save.key.unlink()
@@ -261,8 +290,9 @@ def _forged_vouch(save: WorldFile, raw: bytes, how: str) -> bytes:
 
 
 @pytest.mark.parametrize("how", VOUCH_FORGERIES)
-def test_a_forged_vouch_skips_nothing_and_nothing_is_vouched_again(save: WorldFile, how: str,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_forged_vouch_skips_nothing_and_nothing_is_vouched_again(
+    save: WorldFile, how: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     run_command(save, GM, "note", {"text": "a vouched save"})
     raw = _plant_bad_treasury(save)
     vouch = _forged_vouch(save, raw, how)
@@ -280,7 +310,8 @@ def test_a_forged_vouch_skips_nothing_and_nothing_is_vouched_again(save: WorldFi
 
 
 def test_the_year_start_refuses_a_bad_value_that_got_past_the_read_naming_it(
-        save: WorldFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Were a bad value to get past the read (here: the read's checks switched off), the season's
     close refuses naming the document and field, never an "internal error"; nothing is written."""
     raw = _plant_bad_treasury(save)
@@ -294,7 +325,8 @@ def test_the_year_start_refuses_a_bad_value_that_got_past_the_read_naming_it(
 
 
 def test_a_write_over_a_state_that_was_never_validated_vouches_for_nothing(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A write checks only the documents it changed when what it read was validated or vouched for;
     a state read without either (the read's checks switched off) is checked whole before a vouch."""
     _plant_bad_treasury(save)
@@ -309,8 +341,10 @@ def test_a_write_over_a_state_that_was_never_validated_vouches_for_nothing(
 
 # -- ordinary operation keeps the journal and the vouch ---------------------------------------------
 
-def test_readers_follow_a_chain_of_ordinary_writes_without_a_full_read(save: WorldFile,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+
+def test_readers_follow_a_chain_of_ordinary_writes_without_a_full_read(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     roster = Roster(save.path)
     key, _ = stranger_seat()
     assert roster.lookup(key.get_fingerprint("sha256")) == (None, "unknown key")

@@ -44,17 +44,25 @@ def half_done(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_several_commands_are_one_write_and_a_refused_one_leaves_no_trace(
-        save_path: Path, writes: list[Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    save_path: Path, writes: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from yak_tui.kernel.commands import run_commands
 
     monkeypatch.setitem(COMMANDS, "test-half-done", CommandSpec("test-half-done", "", {}, half_done))
     save = WorldFile(save_path)
     before = World(save.read())
     treasury = before.get("kingdoms", "elbreth")["treasury"]
-    answers = run_commands(save, GM, [("note", {"text": "first"}), ("test-half-done", {}),
-                                      ("no-such-command", {}), ("note", {"text": "last"})])
-    assert [type(answer).__name__ for answer in answers] == ["CommandResult", "CommandError", "CommandError",
-                                                             "CommandResult"]
+    answers = run_commands(
+        save,
+        GM,
+        [("note", {"text": "first"}), ("test-half-done", {}), ("no-such-command", {}), ("note", {"text": "last"})],
+    )
+    assert [type(answer).__name__ for answer in answers] == [
+        "CommandResult",
+        "CommandError",
+        "CommandError",
+        "CommandResult",
+    ]
     assert "refused after it changed the world" in str(answers[1])
     assert writes == [save.path]
     after = World(save.read())
@@ -84,8 +92,9 @@ def test_a_stop_writes_nothing(save_path: Path, writes: list[Path]) -> None:
     assert len(asked) == 3 and writes == [] and sha256(save_path) == before
 
 
-def test_the_season_cap_holds_for_every_way_an_order_is_filed(save_path: Path, capsys: pytest.CaptureFixture[str],
-                                                               tmp_path: Path) -> None:
+def test_the_season_cap_holds_for_every_way_an_order_is_filed(
+    save_path: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     from yak_tui.kernel.commands import run_commands
 
     save = WorldFile(save_path)
@@ -95,26 +104,31 @@ def test_the_season_cap_holds_for_every_way_an_order_is_filed(save_path: Path, c
     run_command(save, CORVIN, "order-withdraw", {"order": withdrawn})  # a withdrawn order still counts
     as_corvin = ["--save", str(save_path), "--as", "player:corvin", "do"]
     cap = ("Corvin Hale has filed 50 orders this season", "orders_per_seat_per_season = 50")
-    for argv in (["order-file", "command=roll", "params=reason=x"],
-                 ["order-file", "command=business-expand", 'params={"business": "salt-works", "sizes": 1}'],
-                 ["spy-order", "mission=fund-bandits", "target=varos"],
-                 ["ask", "text=one more"]):
+    for argv in (
+        ["order-file", "command=roll", "params=reason=x"],
+        ["order-file", "command=business-expand", 'params={"business": "salt-works", "sizes": 1}'],
+        ["spy-order", "mission=fund-bandits", "target=varos"],
+        ["ask", "text=one more"],
+    ):
         assert_refused(capsys, [*as_corvin, *argv], save_path, *cap)
     # Another seat is not held back by Corvin's orders.
-    code, _, err = yak(capsys, ["--save", str(save_path), "--as", "player:lysa", "do", "order-file",
-                                  "command=roll", "params=reason=x"])
+    code, _, err = yak(
+        capsys, ["--save", str(save_path), "--as", "player:lysa", "do", "order-file", "command=roll", "params=reason=x"]
+    )
     assert code == 0, err
     # The cap is a rule of the table: a house rule changes it (and 0 lifts it).
     rules = tmp_path / "house"
     rules.mkdir()
     (rules / "core.toml").write_text("[orders]\norders_per_seat_per_season = 2\n")
     try:
-        code, _, err = yak(capsys, ["--save", str(save_path), "--rules", str(rules), "--as", "player:lysa", "do",
-                                      "ask", "text=x"])
+        code, _, err = yak(
+            capsys, ["--save", str(save_path), "--rules", str(rules), "--as", "player:lysa", "do", "ask", "text=x"]
+        )
         assert code == 0, err  # Lysa's second order of the season
         before = sha256(save_path)
-        code, _, err = yak(capsys, ["--save", str(save_path), "--rules", str(rules), "--as", "player:lysa", "do",
-                                      "ask", "text=y"])
+        code, _, err = yak(
+            capsys, ["--save", str(save_path), "--rules", str(rules), "--as", "player:lysa", "do", "ask", "text=y"]
+        )
         assert code == 2 and "orders_per_seat_per_season = 2" in err and sha256(save_path) == before
         (rules / "core.toml").write_text("[orders]\norders_per_seat_per_season = 0\n")
         code, _, err = yak(capsys, [*as_corvin[:2], "--rules", str(rules), *as_corvin[2:], "ask", "text=z"])
@@ -127,11 +141,24 @@ def test_a_null_or_missing_value_never_reads_none(save_path: Path, capsys: pytes
     world = World(WorldFile(save_path).read())
     stored = {"command": "credit-repay", "params": {"debt": "l-0001", "amount": None}}
     assert describe_order(world, stored) == "credit repay: debt l-0001"
-    assert describe_order(world, {"command": "roll", "params": {"reason": "scout", "kingdom": None,
-                                                                 "audience": ""}}) == "roll: reason scout"
+    assert (
+        describe_order(world, {"command": "roll", "params": {"reason": "scout", "kingdom": None, "audience": ""}})
+        == "roll: reason scout"
+    )
     # Given as JSON null: filed, and read back, without a "None".
-    code, out, err = yak(capsys, ["--save", str(save_path), "--as", "player:corvin", "do", "order-file",
-                                  "command=roll", 'params={"reason": "scout", "kingdom": null}'])
+    code, out, err = yak(
+        capsys,
+        [
+            "--save",
+            str(save_path),
+            "--as",
+            "player:corvin",
+            "do",
+            "order-file",
+            "command=roll",
+            'params={"reason": "scout", "kingdom": null}',
+        ],
+    )
     assert code == 0, err
     code, listed, err = yak(capsys, ["--save", str(save_path), "--as", "player:corvin", "log"])
     assert code == 0, err

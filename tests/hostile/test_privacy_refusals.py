@@ -30,16 +30,25 @@ def ok(capsys: pytest.CaptureFixture[str], *argv: str) -> Any:
 def _spy_order_resolved(capsys: pytest.CaptureFixture[str], save: Path, detection: int) -> str:
     with WorldFile(save).transaction() as data:
         World(data).edit("specialists", "elbreth")["counter_spies"] = {"provinces": [], "nation": 0}
-    filed = ok(capsys, "--save", str(save), "--as", "player:silas", "do", "spy-order",
-               "mission=create-security-breach", "target=elbreth")
+    filed = ok(
+        capsys,
+        "--save",
+        str(save),
+        "--as",
+        "player:silas",
+        "do",
+        "spy-order",
+        "mission=create-security-breach",
+        "target=elbreth",
+    )
     ok(capsys, "--save", str(save), "do", "spy-resolve", f"order={filed['order']}", "--dice", f"4,{detection}")
     return str(filed["order"])
 
 
 @pytest.mark.parametrize("detection", [6, 3, 1])
-def test_the_filer_cannot_tell_whether_the_target_detected_his_spy(capsys: pytest.CaptureFixture[str],
-                                                                   tmp_path: Path, demo_bytes: bytes,
-                                                                   detection: int) -> None:
+def test_the_filer_cannot_tell_whether_the_target_detected_his_spy(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, demo_bytes: bytes, detection: int
+) -> None:
     save = tmp_path / "w.json"
     save.write_bytes(demo_bytes)
     order_id = _spy_order_resolved(capsys, save, detection)
@@ -59,8 +68,9 @@ def test_the_filer_cannot_tell_whether_the_target_detected_his_spy(capsys: pytes
     assert ok(capsys, "--save", str(save), "show", "orders", order_id)["document"]["entries"] == all_ids
 
 
-def test_the_filer_sees_the_same_order_whatever_the_detection(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                              demo_bytes: bytes) -> None:
+def test_the_filer_sees_the_same_order_whatever_the_detection(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, demo_bytes: bytes
+) -> None:
     views = []
     for detection in (6, 3):
         save = tmp_path / f"w{detection}.json"
@@ -71,23 +81,33 @@ def test_the_filer_sees_the_same_order_whatever_the_detection(capsys: pytest.Cap
 
 
 @pytest.mark.parametrize("who", ["player:corvin", "king:elbreth", "king:varos"])
-def test_gm_only_commands_refuse_before_looking_anything_up(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                            who: str) -> None:
-    for argv in (["assassination-resolve", "attempt=zz", "result=x"], ["assassination-resolve", "attempt=fx",
-                 "result=x"], ["schedule", "text=x", "due=nonsense"], ["user-remove", "name=nobody"]):
-        line = assert_refused(capsys, ["--save", str(save_path), "--as", who, "do", *argv], save_path,
-                              "only the GM may")
+def test_gm_only_commands_refuse_before_looking_anything_up(
+    capsys: pytest.CaptureFixture[str], save_path: Path, who: str
+) -> None:
+    for argv in (
+        ["assassination-resolve", "attempt=zz", "result=x"],
+        ["assassination-resolve", "attempt=fx", "result=x"],
+        ["schedule", "text=x", "due=nonsense"],
+        ["user-remove", "name=nobody"],
+    ):
+        line = assert_refused(
+            capsys, ["--save", str(save_path), "--as", who, "do", *argv], save_path, "only the GM may"
+        )
         assert not any(effect in line for effect in EFFECT_IDS), line
 
 
 # Which of the demo's effects each identity may know of.
-MAY_SEE = {"player:corvin": (), "king:elbreth": ("elbreth-smuggling-varos-march",),
-           "king:varos": ("varos-spy-ring-in-elbreth",)}
+MAY_SEE = {
+    "player:corvin": (),
+    "king:elbreth": ("elbreth-smuggling-varos-march",),
+    "king:varos": ("varos-spy-ring-in-elbreth",),
+}
 
 
 @pytest.mark.parametrize("who", sorted(MAY_SEE))
-def test_refusals_name_only_ids_the_identity_may_see(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                     who: str) -> None:
+def test_refusals_name_only_ids_the_identity_may_see(
+    capsys: pytest.CaptureFixture[str], save_path: Path, who: str
+) -> None:
     hidden = [effect for effect in EFFECT_IDS if effect not in MAY_SEE[who]]
     attempts = (
         ["do", "trap-resolve", "trap=zz", "friendly_escaped=true"],
@@ -106,16 +126,30 @@ def test_refusals_name_only_ids_the_identity_may_see(capsys: pytest.CaptureFixtu
 
 
 def test_suggestions_still_help_with_what_one_may_see(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
-    line = assert_refused(capsys, ["--save", str(save_path), "--as", "king:varos", "do", "trap-resolve",
-                                   "trap=varos-spy-ring", "friendly_escaped=true"], save_path)
+    line = assert_refused(
+        capsys,
+        [
+            "--save",
+            str(save_path),
+            "--as",
+            "king:varos",
+            "do",
+            "trap-resolve",
+            "trap=varos-spy-ring",
+            "friendly_escaped=true",
+        ],
+        save_path,
+    )
     assert "did you mean varos-spy-ring-in-elbreth" in line
-    line = assert_refused(capsys, ["--save", str(save_path), "do", "trap-resolve", "trap=zz",
-                                   "friendly_escaped=true"], save_path)
+    line = assert_refused(
+        capsys, ["--save", str(save_path), "do", "trap-resolve", "trap=zz", "friendly_escaped=true"], save_path
+    )
     assert all(effect in line for effect in EFFECT_IDS)  # the GM may see them all
 
 
-def test_a_reply_lists_only_the_entries_its_reader_may_see(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_reply_lists_only_the_entries_its_reader_may_see(
+    capsys: pytest.CaptureFixture[str], save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def mixed(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.log("Corvin does something in public.", kind="note")
         ctx.log("The adjudicators note what Corvin cannot know.", kind="note", audience="adjudicators")

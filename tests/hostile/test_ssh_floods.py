@@ -38,8 +38,7 @@ def run(coro: Coroutine[Any, Any, T], bound: float = 60) -> T:
 
 
 def config(save: Path, **limits: Any) -> ServeConfig:
-    return ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, refusal_lines_per_second=1000,
-                       **limits)
+    return ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, refusal_lines_per_second=1000, **limits)
 
 
 async def until(condition: Any, what: str, timeout: float = TIMEOUT) -> None:
@@ -81,11 +80,13 @@ def digest(path: Path) -> str:
 
 # -- 5: pre-auth floods ---------------------------------------------------------------------------
 def test_thirty_silent_connections_from_one_address_do_not_lock_out_another(
-        world: tuple[Path, dict[str, User]]) -> None:
+    world: tuple[Path, dict[str, User]],
+) -> None:
     save, users = world
     # Long graces, so that only the per-address cap keeps the silent ones from the other slots.
-    limits = config(save, max_unauthenticated=10, max_unauthenticated_per_address=3, banner_timeout=60.0,
-                    login_timeout=60.0)
+    limits = config(
+        save, max_unauthenticated=10, max_unauthenticated_per_address=3, banner_timeout=60.0, login_timeout=60.0
+    )
 
     async def body(server: ServerThread) -> tuple[float, str, str]:
         port = server.port
@@ -108,11 +109,14 @@ def test_thirty_silent_connections_from_one_address_do_not_lock_out_another(
 
     with ServerThread(limits) as server:
         took, out, err = run(body(server))
-        refused = [line for line in server.log.text().splitlines() if line.startswith(f"refused connection from={FLOODER}:")]
+        refused = [
+            line for line in server.log.text().splitlines() if line.startswith(f"refused connection from={FLOODER}:")
+        ]
     assert "no orders filed by player:edmund" in out, (out, err)
     assert took < 5.0, f"the login from {OTHER} took {took:.1f} s"
-    assert len(refused) == 28 and all(f"connections from {FLOODER} are already logging in (at most 3 from one "
-                                       "address)" in line for line in refused), refused[:3]
+    assert len(refused) == 28 and all(
+        f"connections from {FLOODER} are already logging in (at most 3 from one address)" in line for line in refused
+    ), refused[:3]
 
 
 def test_silent_connections_are_dropped_after_the_banner_grace(world: tuple[Path, dict[str, User]]) -> None:
@@ -153,8 +157,9 @@ def orders_of(save: Path, identity: str) -> list[dict[str, Any]]:
     return [order for _, order in World(WorldFile(save).read()).all("orders") if order["filed_by"] == identity]
 
 
-def test_a_64kb_submit_is_one_write_of_at_most_the_caps(world: tuple[Path, dict[str, User]],
-                                                        writes: list[Path]) -> None:
+def test_a_64kb_submit_is_one_write_of_at_most_the_caps(
+    world: tuple[Path, dict[str, User]], writes: list[Path]
+) -> None:
     save, users = world
     flood = LINE * (MAX_ORDERS_BYTES // len(LINE))
     lines = flood.count("\n")
@@ -175,8 +180,10 @@ def test_a_64kb_submit_is_one_write_of_at_most_the_caps(world: tuple[Path, dict[
     out = str(first.stdout).splitlines()
     assert first.exit_status == 1
     assert out[0].startswith("line 1: received as o-") and out[49].startswith("line 50: received as o-")
-    assert out[50] == (f"lines 51-{lines} ({lines - 50} more): refused, not read: one submit carries out at most 50 "
-                       "lines (orders_per_submit = 50, core.toml [orders]); send them in another submit")
+    assert out[50] == (
+        f"lines 51-{lines} ({lines - 50} more): refused, not read: one submit carries out at most 50 "
+        "lines (orders_per_submit = 50, core.toml [orders]); send them in another submit"
+    )
     assert out[51:] == [f"50 received, {lines - 50} refused"]
     assert took < 15.0, f"the submit took {took:.1f} s"
     # One write for the whole submit, and the save holds the 50 orders it filed and their 50 lines.
@@ -196,8 +203,9 @@ def test_a_64kb_submit_is_one_write_of_at_most_the_caps(world: tuple[Path, dict[
     assert len(orders_of(save, "player:corvin")) == 50
 
 
-def test_a_client_that_goes_mid_submit_has_nothing_filed(world: tuple[Path, dict[str, User]], writes: list[Path],
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_client_that_goes_mid_submit_has_nothing_filed(
+    world: tuple[Path, dict[str, User]], writes: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
     save, users = world
     before = digest(save)
     third_order = threading.Event()  # the server is filing the third line of the submit

@@ -12,27 +12,41 @@ from hostile_helpers import assert_refused, yak
 
 
 @pytest.mark.parametrize("dice", ["1,9", "4,2", "3,3,3"])
-def test_dice_typed_and_never_read_are_refused_and_nothing_is_written(capsys: pytest.CaptureFixture[str],
-                                                                      save_path: Path, dice: str) -> None:
+def test_dice_typed_and_never_read_are_refused_and_nothing_is_written(
+    capsys: pytest.CaptureFixture[str], save_path: Path, dice: str
+) -> None:
     left = dice.split(",", 1)[1].replace(",", ", ")
-    assert_refused(capsys, ["--save", str(save_path), "do", "roll", "reason=scout", "--dice", dice], save_path,
-                   "dice given", "reads only 1", f"{left} would be left unread")
+    assert_refused(
+        capsys,
+        ["--save", str(save_path), "do", "roll", "reason=scout", "--dice", dice],
+        save_path,
+        "dice given",
+        "reads only 1",
+        f"{left} would be left unread",
+    )
     code, out, err = yak(capsys, ["--save", str(save_path), "--json", "do", "roll", "reason=scout", "--dice", "4"])
     assert code == 0 and json.loads(out)["natural"] == 4, err
 
 
-def test_a_rule_check_names_a_die_it_did_not_read_and_refuses_one_no_die_shows(capsys: pytest.CaptureFixture[str]
-                                                                               ) -> None:
+def test_a_rule_check_names_a_die_it_did_not_read_and_refuses_one_no_die_shows(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, err = yak(capsys, ["--json", "resolve", "rtd", "--dice", "4,2"])
     assert code == 0 and json.loads(out)["natural"] == 4 and "not read: 2" in err
     assert_refused(capsys, ["resolve", "rtd", "--dice", "1,9"], None, "9 would be left unread")
 
 
 @pytest.mark.parametrize("typed", ["١٢", "１２", "1_2", "١.٥"])
-def test_digits_of_other_scripts_are_not_numbers(capsys: pytest.CaptureFixture[str], save_path: Path,
-                                                 typed: str) -> None:
-    assert_refused(capsys, ["--save", str(save_path), "do", "roll", "reason=scout", f"modifier={typed}"], save_path,
-                   "modifier", "digits 0-9")
+def test_digits_of_other_scripts_are_not_numbers(
+    capsys: pytest.CaptureFixture[str], save_path: Path, typed: str
+) -> None:
+    assert_refused(
+        capsys,
+        ["--save", str(save_path), "do", "roll", "reason=scout", f"modifier={typed}"],
+        save_path,
+        "modifier",
+        "digits 0-9",
+    )
     assert_refused(capsys, ["resolve", "rtd", "--dice", typed], None, "not a die's face")
 
 
@@ -52,8 +66,9 @@ def test_a_deadline_keeps_its_years_four_digits(capsys: pytest.CaptureFixture[st
 
 
 @pytest.mark.parametrize("depth", [40, 5000])
-def test_toml_nested_too_deep_is_refused_with_words(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                    save_path: Path, depth: int) -> None:
+def test_toml_nested_too_deep_is_refused_with_words(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, save_path: Path, depth: int
+) -> None:
     deep = "a = " + "[" * depth + "]" * depth + "\n"
     world = tmp_path / "deep.toml"
     world.write_text(deep, encoding="utf-8")

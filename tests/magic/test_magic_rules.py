@@ -242,9 +242,7 @@ def test_dice_come_from_the_source() -> None:
 
 def _brute_force(**kwargs: Any) -> dict[str, Counter[str]]:
     """Independent count over all 216 triples (extra dice unused when Power fails)."""
-    counts: dict[str, Counter[str]] = {
-        k: Counter() for k in ("power", "control", "resolution", "effect", "next")
-    }
+    counts: dict[str, Counter[str]] = {k: Counter() for k in ("power", "control", "resolution", "effect", "next")}
     for triple in itertools.product(range(1, 7), repeat=3):
         o = cast_spell(ScriptedDice(triple), **kwargs)
         counts["power"][o.power.band] += 1
@@ -293,9 +291,7 @@ def test_odds_plain_values() -> None:
     assert odds["power"]["tapped"] == Fraction(1, 3)
     assert odds["control"][NOT_ROLLED] == Fraction(1, 3)
     # Control works on 3-4, after Power 3-5 (no penalty) or Power 6 (needs natural 4 or 5).
-    assert odds["effect"]["works"] == Fraction(1, 2) * Fraction(1, 3) + Fraction(1, 6) * Fraction(
-        1, 3
-    )
+    assert odds["effect"]["works"] == Fraction(1, 2) * Fraction(1, 3) + Fraction(1, 6) * Fraction(1, 3)
 
 
 def test_odds_with_high_power_rank_never_fail_by_total() -> None:
@@ -347,9 +343,7 @@ def test_cli_failed_power_shape() -> None:
 
 
 def test_cli_ranks() -> None:
-    result = SPELL.run(
-        _args("--control-rank", "2", "--resolution-rank", "1"), ScriptedDice([6, 2, 6])
-    )
+    result = SPELL.run(_args("--control-rank", "2", "--resolution-rank", "1"), ScriptedDice([6, 2, 6]))
     assert result["control"] == {"natural": 2, "total": 3, "band": "works"}
     assert result["resolution"] == {"natural": 6, "total": 6, "band": "oversealed"}
     assert result["next_power_modifier"] == -1

@@ -31,8 +31,9 @@ def save(tmp_path: Path) -> WorldFile:
     return create_world(tmp_path / "w.json")
 
 
-def cast(save: WorldFile, dice: Sequence[int], who: str = "gm", source: str = "ley-line",
-         **params: Any) -> CommandResult:
+def cast(
+    save: WorldFile, dice: Sequence[int], who: str = "gm", source: str = "ley-line", **params: Any
+) -> CommandResult:
     raw = {"caster": "maelis", "source": source, "spell": "ward the bridge", **params}
     return run_command(save, Identity.parse(who), "cast", raw, ScriptedDice(list(dice)))
 
@@ -47,8 +48,7 @@ def change(save: WorldFile, fn: Callable[[World], None]) -> None:
 
 
 def entries(save: WorldFile, kind: str) -> list[dict[str, Any]]:
-    return [e for _, e in sorted(world(save).all("chronicle"), key=lambda i: i[1]["seq"])
-            if e["kind"] == kind]
+    return [e for _, e in sorted(world(save).all("chronicle"), key=lambda i: i[1]["seq"]) if e["kind"] == kind]
 
 
 def refused(save: WorldFile, field: str, match: str, fn: Callable[[], Any]) -> None:
@@ -85,11 +85,18 @@ BANDS = [
 ]
 
 
-@pytest.mark.parametrize(("dice", "extra", "power", "control", "resolution", "effect", "carry",
-                          "consequences"), BANDS)
-def test_every_band_through_the_world(save: WorldFile, dice: list[int], extra: dict[str, Any],
-                                      power: str, control: str | None, resolution: str | None,
-                                      effect: str, carry: int, consequences: list[str]) -> None:
+@pytest.mark.parametrize(("dice", "extra", "power", "control", "resolution", "effect", "carry", "consequences"), BANDS)
+def test_every_band_through_the_world(
+    save: WorldFile,
+    dice: list[int],
+    extra: dict[str, Any],
+    power: str,
+    control: str | None,
+    resolution: str | None,
+    effect: str,
+    carry: int,
+    consequences: list[str],
+) -> None:
     result = cast(save, dice, **extra)
     data = result.data
     assert data["power"]["band"] == power
@@ -109,8 +116,9 @@ def test_every_band_through_the_world(save: WorldFile, dice: list[int], extra: d
     rolls = spell_entries[0]["rolls"]
     assert [r["naturals"] for r in rolls] == [[n] for n in dice]
     assert [r["band"] for r in rolls] == [b for b in (power, control, resolution) if b]
-    assert [r["purpose"].split(":")[0] for r in rolls] == ["spell power", "spell control",
-                                                           "spell resolution"][: len(dice)]
+    assert [r["purpose"].split(":")[0] for r in rolls] == ["spell power", "spell control", "spell resolution"][
+        : len(dice)
+    ]
     # Each consequence is a pending entry for the GM.
     notes = entries(save, "consequence")
     assert [n["refs"]["consequence"] for n in notes] == consequences
@@ -122,8 +130,10 @@ def test_stage_totals_carry_rank_and_gm_modifier(save: WorldFile) -> None:
     result = cast(save, [3, 3, 3], power_modifier=-2, reason="consecrated ground")
     rolls = entries(save, "spell")[0]["rolls"]
     assert result.data["power"] == {"natural": 3, "total": 2, "band": "failed"}
-    assert rolls[0]["modifiers"] == [{"value": 1, "reason": "Power rank"},
-                                     {"value": -2, "reason": "consecrated ground"}]
+    assert rolls[0]["modifiers"] == [
+        {"value": 1, "reason": "Power rank"},
+        {"value": -2, "reason": "consecrated ground"},
+    ]
     assert len(rolls) == 1
 
 
@@ -183,8 +193,7 @@ def test_carry_does_not_cross_sources(save: WorldFile) -> None:
     other = cast(save, [3, 3, 6], source="spirits of the wood").data
     assert other["carry_used"] == 0
     assert other["power"]["total"] == 4
-    assert world(save).get("characters", "maelis")["power_carry"] == {
-        "ley-line": 1, "spirits-of-the-wood": -1}
+    assert world(save).get("characters", "maelis")["power_carry"] == {"ley-line": 1, "spirits-of-the-wood": -1}
     back = cast(save, [3, 3, 3]).data
     assert back["carry_used"] == 1
     assert world(save).get("characters", "maelis")["power_carry"] == {"spirits-of-the-wood": -1}
@@ -224,8 +233,9 @@ def test_consequence_fill(save: WorldFile) -> None:
     assert not any(note["id"] in item["text"] for item in due)  # the id stays out of the words
     assert not [i for i in due_for(world(save), Identity.parse("player:maelis")) if i["kind"] == "consequence"]
 
-    result = run_command(save, GM, "consequence-fill",
-                         {"entry": note["id"], "text": "The ley line lashes back: Maelis is Weary."})
+    result = run_command(
+        save, GM, "consequence-fill", {"entry": note["id"], "text": "The ley line lashes back: Maelis is Weary."}
+    )
     filled = world(save).get("chronicle", note["id"])
     assert filled["pending"] is False
     assert filled["detail"] == "The ley line lashes back: Maelis is Weary."
@@ -235,8 +245,12 @@ def test_consequence_fill(save: WorldFile) -> None:
     assert pending_consequences(world(save)) == []
     assert not [i for i in due_for(world(save), GM) if i["kind"] == "consequence"]
 
-    refused(save, "entry", "already described", lambda: run_command(
-        save, GM, "consequence-fill", {"entry": note["id"], "text": "again"}))
+    refused(
+        save,
+        "entry",
+        "already described",
+        lambda: run_command(save, GM, "consequence-fill", {"entry": note["id"], "text": "again"}),
+    )
 
 
 def test_consequence_fill_refusals(save: WorldFile) -> None:
@@ -244,29 +258,51 @@ def test_consequence_fill_refusals(save: WorldFile) -> None:
     spill, opened = entries(save, "consequence")
     assert (spill["refs"]["stage"], opened["refs"]["stage"]) == ("control", "resolution")
     casting = entries(save, "spell")[0]["id"]
-    refused(save, "entry", "not a spell consequence", lambda: run_command(
-        save, GM, "consequence-fill", {"entry": casting, "text": "x"}))
-    refused(save, "identity", "only the GM", lambda: run_command(
-        save, Identity.parse("king:varos"), "consequence-fill", {"entry": spill["id"], "text": "x"}))
-    refused(save, "text", "empty", lambda: run_command(
-        save, GM, "consequence-fill", {"entry": spill["id"], "text": "  "}))
-    refused(save, "entry", "no chronicle entry", lambda: run_command(
-        save, GM, "consequence-fill", {"entry": "e999999", "text": "x"}))
+    refused(
+        save,
+        "entry",
+        "not a spell consequence",
+        lambda: run_command(save, GM, "consequence-fill", {"entry": casting, "text": "x"}),
+    )
+    refused(
+        save,
+        "identity",
+        "only the GM",
+        lambda: run_command(
+            save, Identity.parse("king:varos"), "consequence-fill", {"entry": spill["id"], "text": "x"}
+        ),
+    )
+    refused(
+        save, "text", "empty", lambda: run_command(save, GM, "consequence-fill", {"entry": spill["id"], "text": "  "})
+    )
+    refused(
+        save,
+        "entry",
+        "no chronicle entry",
+        lambda: run_command(save, GM, "consequence-fill", {"entry": "e999999", "text": "x"}),
+    )
 
 
 def test_adjudicating_king_fills_his_own_castings_consequences(save: WorldFile) -> None:
     # In Varos's Thornfield, Queen Mirela adjudicates the mage's order (RULINGS §1).
     change(save, lambda w: w.edit("characters", "maelis").update(location="thornfield"))
-    filed = run_command(save, Identity.parse("player:maelis"), "order-file",
-                        {"command": "cast", "params": json.dumps({"caster": "maelis", "source": "x",
-                                                                  "spell": "y"})})
+    filed = run_command(
+        save,
+        Identity.parse("player:maelis"),
+        "order-file",
+        {"command": "cast", "params": json.dumps({"caster": "maelis", "source": "x", "spell": "y"})},
+    )
     assert filed.data["adjudicator"] == "king:varos"
     varos = Identity.parse("king:varos")
     run_command(save, varos, "order-resolve", {"order": filed.data["order"]}, ScriptedDice([1]))
     (note,) = entries(save, "consequence")
     assert note["adjudicator"] == "king:varos"
-    refused(save, "identity", "only the GM", lambda: run_command(
-        save, Identity.parse("king:kesh"), "consequence-fill", {"entry": note["id"], "text": "x"}))
+    refused(
+        save,
+        "identity",
+        "only the GM",
+        lambda: run_command(save, Identity.parse("king:kesh"), "consequence-fill", {"entry": note["id"], "text": "x"}),
+    )
     run_command(save, varos, "consequence-fill", {"entry": note["id"], "text": "ouch"})
     assert world(save).get("chronicle", note["id"])["pending"] is False
 
@@ -275,29 +311,49 @@ def test_adjudicating_king_fills_his_own_castings_consequences(save: WorldFile) 
 
 
 def test_refusals_change_nothing(save: WorldFile) -> None:
-    refused(save, "caster", "no mage", lambda: run_command(
-        save, GM, "cast", {"caster": "tobias", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])))
+    refused(
+        save,
+        "caster",
+        "no mage",
+        lambda: run_command(
+            save, GM, "cast", {"caster": "tobias", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])
+        ),
+    )
     refused(save, "source", "power source", lambda: cast(save, [3, 3, 3], source=" !! "))
     refused(save, "spell", "empty", lambda: cast(save, [3, 3, 3], spell=" "))
-    refused(save, "caster", "no character", lambda: run_command(
-        save, GM, "cast", {"caster": "nobody", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])))
+    refused(
+        save,
+        "caster",
+        "no character",
+        lambda: run_command(
+            save, GM, "cast", {"caster": "nobody", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])
+        ),
+    )
     change(save, lambda w: w.edit("characters", "maelis").update(alive=False))
     refused(save, "caster", "dead", lambda: cast(save, [3, 3, 3]))
 
 
-@pytest.mark.parametrize(("who", "why"), [("king:elbreth", "his own forces or his own person"),
-                                          ("player:maelis", "players never roll"),
-                                          # may adjudicate, but only the mage's order: not his own act
-                                          ("king:varos", "does not act for")])
+@pytest.mark.parametrize(
+    ("who", "why"),
+    [
+        ("king:elbreth", "his own forces or his own person"),
+        ("player:maelis", "players never roll"),
+        # may adjudicate, but only the mage's order: not his own act
+        ("king:varos", "does not act for"),
+    ],
+)
 def test_only_an_uninvolved_adjudicator_rolls(save: WorldFile, who: str, why: str) -> None:
     # Greywatch is Elbreth's and Elbreth is a party: its King may not roll.
     refused(save, "identity", why, lambda: cast(save, [3, 3, 3], who=who))
 
 
 def test_order_filed_by_the_mage_and_resolved_by_the_gm(save: WorldFile) -> None:
-    filed = run_command(save, Identity.parse("player:maelis"), "order-file",
-                        {"command": "cast", "params": json.dumps({"caster": "maelis", "source": "ley-line",
-                                                                  "spell": "ward"})})
+    filed = run_command(
+        save,
+        Identity.parse("player:maelis"),
+        "order-file",
+        {"command": "cast", "params": json.dumps({"caster": "maelis", "source": "ley-line", "spell": "ward"})},
+    )
     assert filed.data["adjudicator"] == "gm"
     done = run_command(save, GM, "order-resolve", {"order": filed.data["order"]}, ScriptedDice([3, 3, 5]))
     assert done.data["result"]["next_power_modifier"] == 1
@@ -311,8 +367,16 @@ def test_casting_is_public_by_default_and_private_on_request(save: WorldFile) ->
     assert [e["kind"] for e in visible_entries(world(save), varos)] == ["spell", "consequence"]
     cast(save, [1], audience="kingdom:elbreth")
     assert len(visible_entries(world(save), varos)) == 2
-    assert len([e for e in visible_entries(world(save), Identity.parse("king:elbreth"))
-                if e["kind"] in ("spell", "consequence")]) == 4
+    assert (
+        len(
+            [
+                e
+                for e in visible_entries(world(save), Identity.parse("king:elbreth"))
+                if e["kind"] in ("spell", "consequence")
+            ]
+        )
+        == 4
+    )
 
 
 def test_undo_restores_the_carry(save: WorldFile) -> None:
@@ -327,8 +391,16 @@ def test_undo_restores_the_carry(save: WorldFile) -> None:
 def _odds(save: WorldFile, **params: Any) -> dict[str, Any]:
     spec = spec_for("cast")
     assert spec.odds is not None
-    raw = {"caster": "maelis", "source": "ley-line", "spell": "x", "power_modifier": 0,
-           "control_modifier": 0, "resolution_modifier": 0, "reason": "", **params}
+    raw = {
+        "caster": "maelis",
+        "source": "ley-line",
+        "spell": "x",
+        "power_modifier": 0,
+        "control_modifier": 0,
+        "resolution_modifier": 0,
+        "reason": "",
+        **params,
+    }
     return spec.odds(world(save), GM, raw)
 
 
@@ -346,17 +418,26 @@ def test_cast_odds_sum_to_one_and_see_the_carry(save: WorldFile) -> None:
 
 
 def test_stage_odds_before_each_stage(save: WorldFile) -> None:
-    params = {"caster": "maelis", "source": "ley-line", "power_modifier": 0, "control_modifier": 0,
-              "resolution_modifier": 0, "reason": ""}
+    params = {
+        "caster": "maelis",
+        "source": "ley-line",
+        "power_modifier": 0,
+        "control_modifier": 0,
+        "resolution_modifier": 0,
+        "reason": "",
+    }
     w = world(save)
     assert stage_odds(w, params) == pytest.approx(
-        {"backlash": 1 / 6, "failed": 0, "tapped": 2 / 6, "strong": 2 / 6, "overwhelming": 1 / 6}, abs=1e-6)
+        {"backlash": 1 / 6, "failed": 0, "tapped": 2 / 6, "strong": 2 / 6, "overwhelming": 1 / 6}, abs=1e-6
+    )
     # After a natural-6 Power, Control is at rank 1 - 1 = 0.
     assert stage_odds(w, params, [6]) == pytest.approx(
-        {"backlash": 1 / 6, "failed": 1 / 6, "works": 2 / 6, "finesse": 1 / 6, "spills": 1 / 6}, abs=1e-6)
+        {"backlash": 1 / 6, "failed": 1 / 6, "works": 2 / 6, "finesse": 1 / 6, "spills": 1 / 6}, abs=1e-6
+    )
     # After Power 3 and a Control backlash, Resolution is at -1.
     assert stage_odds(w, params, [3, 1]) == pytest.approx(
-        {"mishap": 1 / 6, "failed": 2 / 6, "sealed": 2 / 6, "bonded": 0, "oversealed": 1 / 6}, abs=1e-6)
+        {"mishap": 1 / 6, "failed": 2 / 6, "sealed": 2 / 6, "bonded": 0, "oversealed": 1 / 6}, abs=1e-6
+    )
     assert stage_odds(w, params, [1]) == {}  # the spell ended at Power
     assert stage_odds(w, params, [3, 3, 3]) == {}
 
@@ -365,8 +446,20 @@ def test_stage_odds_before_each_stage(save: WorldFile) -> None:
 
 
 def test_cli_cast_and_odds(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["--save", str(save.path), "--json", "do", "cast", "caster=Maelis the Grey",
-                 "source=ley-line", "spell=ward the bridge", "--dice", "4,3,5"])
+    code = main(
+        [
+            "--save",
+            str(save.path),
+            "--json",
+            "do",
+            "cast",
+            "caster=Maelis the Grey",
+            "source=ley-line",
+            "spell=ward the bridge",
+            "--dice",
+            "4,3,5",
+        ]
+    )
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["ok"] is True
@@ -374,12 +467,27 @@ def test_cli_cast_and_odds(save: WorldFile, capsys: pytest.CaptureFixture[str]) 
     assert out["resolution"]["band"] == "bonded"
     assert len(out["entries"]) == 1
 
-    code = main(["--save", str(save.path), "--json", "do", "cast", "caster=maelis", "source=ley-line",
-                 "spell=again", "--odds"])
+    code = main(
+        ["--save", str(save.path), "--json", "do", "cast", "caster=maelis", "source=ley-line", "spell=again", "--odds"]
+    )
     odds = json.loads(capsys.readouterr().out)
     assert code == 0 and odds["command"] == "cast" and odds["carry"] == 1
 
-    code = main(["--save", str(save.path), "--json", "--as", "king:elbreth", "do", "cast", "caster=maelis",
-                 "source=x", "spell=y", "--dice", "3,3,3"])
+    code = main(
+        [
+            "--save",
+            str(save.path),
+            "--json",
+            "--as",
+            "king:elbreth",
+            "do",
+            "cast",
+            "caster=maelis",
+            "source=x",
+            "spell=y",
+            "--dice",
+            "3,3,3",
+        ]
+    )
     assert code == 2
     assert json.loads(capsys.readouterr().err)["field"] == "identity"

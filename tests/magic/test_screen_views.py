@@ -31,13 +31,16 @@ def world(save: WorldFile) -> World:
     return World(save.read())
 
 
-@pytest.mark.parametrize(("who", "ids"), [
-    ("gm", ["rowena", "nyx", "edmund", "seraphine", "tobias", "dario", "bertil"]),
-    ("king:elbreth", ["rowena", "nyx", "edmund", "seraphine", "tobias"]),
-    ("king:varos", ["dario"]),
-    ("player:tobias", ["tobias"]),
-    ("player:corvin", []),  # a merchant gives no Noble Commands
-])
+@pytest.mark.parametrize(
+    ("who", "ids"),
+    [
+        ("gm", ["rowena", "nyx", "edmund", "seraphine", "tobias", "dario", "bertil"]),
+        ("king:elbreth", ["rowena", "nyx", "edmund", "seraphine", "tobias"]),
+        ("king:varos", ["dario"]),
+        ("player:tobias", ["tobias"]),
+        ("player:corvin", []),  # a merchant gives no Noble Commands
+    ],
+)
 def test_commanders_are_those_whose_whereabouts_the_viewer_knows(save: WorldFile, who: str, ids: list[str]) -> None:
     assert [c.id for c in map_views.commanders(world(save), Identity.parse(who))] == ids
 
@@ -93,8 +96,11 @@ def test_the_preview_lands_where_the_real_casting_does(save: WorldFile, naturals
         stages = [(r.purpose, r.band, str(r.total)) for r in preview.rolls]
         assert preview.done == (count == len(naturals))
     result = run_command(save, GM, "cast", CAST, HandDice(naturals))
-    recorded = [(s, result.data[s.lower()]["band"], str(result.data[s.lower()]["total"]))
-                for s in ("Power", "Control", "Resolution") if result.data[s.lower()]]
+    recorded = [
+        (s, result.data[s.lower()]["band"], str(result.data[s.lower()]["total"]))
+        for s in ("Power", "Control", "Resolution")
+        if result.data[s.lower()]
+    ]
     assert stages == recorded
 
 
@@ -107,18 +113,30 @@ def test_casters_and_the_carry_follow_the_viewer(save: WorldFile) -> None:
     setup = casting_views.cast_setup(world(save), GM, {"caster": "maelis", "source": "Ley Line"})
     assert (setup.source, setup.carry) == ("ley-line", -1) and "oversealed" in setup.carry_text
     assert abs(sum(p for _, p in setup.power_odds) - 1) < 1e-5
-    refused = casting_views.cast_setup(world(save), Identity.parse("king:varos"), {"caster": "maelis",
-                                                                                    "source": "ley-line"})
+    refused = casting_views.cast_setup(
+        world(save), Identity.parse("king:varos"), {"caster": "maelis", "source": "ley-line"}
+    )
     assert refused.problem is not None and refused.problem.field == "caster"
 
 
-@pytest.mark.parametrize(("stage", "band", "tone"), [
-    ("power", "backlash", "bad"), ("power", "failed", "bad"), ("power", "tapped", "ok"),
-    ("power", "strong", "good"), ("power", "overwhelming", "warn"),
-    ("control", "backlash", "bad"), ("control", "works", "ok"), ("control", "finesse", "good"),
-    ("control", "spills", "warn"),
-    ("resolution", "mishap", "bad"), ("resolution", "failed", "bad"), ("resolution", "sealed", "ok"),
-    ("resolution", "bonded", "good"), ("resolution", "oversealed", "warn"),
-])
+@pytest.mark.parametrize(
+    ("stage", "band", "tone"),
+    [
+        ("power", "backlash", "bad"),
+        ("power", "failed", "bad"),
+        ("power", "tapped", "ok"),
+        ("power", "strong", "good"),
+        ("power", "overwhelming", "warn"),
+        ("control", "backlash", "bad"),
+        ("control", "works", "ok"),
+        ("control", "finesse", "good"),
+        ("control", "spills", "warn"),
+        ("resolution", "mishap", "bad"),
+        ("resolution", "failed", "bad"),
+        ("resolution", "sealed", "ok"),
+        ("resolution", "bonded", "good"),
+        ("resolution", "oversealed", "warn"),
+    ],
+)
 def test_band_tones(stage: str, band: str, tone: str) -> None:
     assert casting_views.band_tone(stage, band) == tone

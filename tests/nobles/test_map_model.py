@@ -33,6 +33,7 @@ def demo() -> World:
 
 # -- geometry -----------------------------------------------------------------------------------
 
+
 def test_hex_line_steps_one_hex_at_a_time_from_end_to_end() -> None:
     for a, b in (((0, 0), (3, -1)), ((4, 3), (7, 4)), ((2, 5), (-3, 1)), ((1, 1), (1, 1))):
         line = hex_line(a, b)
@@ -51,6 +52,7 @@ def test_claim_hexes_gives_each_hex_to_its_nearest_seed_first_seed_on_a_tie() ->
 
 
 # -- colours and land -----------------------------------------------------------------------------
+
 
 def test_kingdoms_keep_their_colour_and_the_others_take_unused_palette_colours() -> None:
     colours = kingdom_colours({"b": {"color": KINGDOM_PALETTE[0]}, "a": {}, "c": {"color": ""}})
@@ -93,6 +95,7 @@ def test_a_conquest_changes_the_tint_of_the_province() -> None:
 
 # -- move preview ------------------------------------------------------------------------------------
 
+
 def test_move_preview_says_what_gm_move_would_do_and_writes_nothing() -> None:
     world = demo()
     before = orjson.dumps(world.data)
@@ -128,7 +131,8 @@ def test_the_land_stops_at_the_worlds_extent() -> None:
     data["meta"]["world"]["map"] = {"columns": 14, "rows": 10}
     view = map_view(World(data), GM)
     assert view.extent == (14, 10)
-    assert view.territory and all(0 <= axial_to_offset(h)[0] < 14 and 0 <= axial_to_offset(h)[1] < 10
-                                  for h in view.territory)
+    assert view.territory and all(
+        0 <= axial_to_offset(h)[0] < 14 and 0 <= axial_to_offset(h)[1] < 10 for h in view.territory
+    )
     unbounded = map_view(demo(), GM)
     assert unbounded.extent is None and len(view.territory) < len(unbounded.territory)

@@ -158,9 +158,7 @@ def test_incite_resistance_modifier() -> None:
         (10, 20.01, False, 20.01, "executed"),
     ],
 )
-def test_usurp_edges(
-    power: float, resistance: float, controlled: bool, used: float, outcome: str
-) -> None:
+def test_usurp_edges(power: float, resistance: float, controlled: bool, used: float, outcome: str) -> None:
     result = usurp(power, resistance, controlled)
     assert result.resistance == used
     assert result.outcome == outcome
@@ -284,9 +282,7 @@ def test_discovery_is_a_d100() -> None:
         relocate_discovery(ScriptedDice([101]), 50)
 
 
-@pytest.mark.parametrize(
-    ("chance", "p"), [(0, 0), (20, Fraction(1, 5)), (60, Fraction(3, 5)), (100, 1), (110, 1)]
-)
+@pytest.mark.parametrize(("chance", "p"), [(0, 0), (20, Fraction(1, 5)), (60, Fraction(3, 5)), (100, 1), (110, 1)])
 def test_discovery_odds(chance: int, p: Fraction) -> None:
     assert discovery_odds(chance) == p
 
@@ -304,9 +300,7 @@ def house_rules(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_house_rule_ratio_and_swing(house_rules: Path) -> None:
-    (house_rules / "nobles.toml").write_text(
-        "[outcome]\neviction_ratio = 0.25\n[swing]\nmax_percent = 10\n"
-    )
+    (house_rules / "nobles.toml").write_text("[outcome]\neviction_ratio = 0.25\n[swing]\nmax_percent = 10\n")
     assert incite(10, 12.5).outcome == "evicted"
     assert swing_die_sides() == 21
     assert swing_percent(21) == 10
@@ -401,9 +395,7 @@ def test_cli_command_odds() -> None:
         },
         "success": round(15 / 31, 6),
     }
-    result = USURP.odds(
-        _args(USURP, "--power", "10", "--resistance", "10", "--controlled", "--no-swing")
-    )
+    result = USURP.odds(_args(USURP, "--power", "10", "--resistance", "10", "--controlled", "--no-swing"))
     assert result["odds"]["evicted"] == 1.0
     assert sum(result["odds"].values()) == pytest.approx(1)
 

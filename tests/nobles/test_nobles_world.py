@@ -41,8 +41,7 @@ def change(save: WorldFile, fn: Callable[[World], None]) -> None:
         fn(World(data))
 
 
-def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int] = (),
-       who: str = "gm") -> CommandResult:
+def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int] = (), who: str = "gm") -> CommandResult:
     return run_command(save, Identity.parse(who), name, params, ScriptedDice(list(dice)))
 
 
@@ -63,8 +62,16 @@ def set_pc(save: WorldFile, pc: str, **fields: Any) -> None:
 
 
 def add_pc(save: WorldFile, pc_id: str, hex_: list[int], controller: str | None = None) -> None:
-    doc = {"name": pc_id.title(), "kind": "town", "province": "the-wilds", "hex": hex_,
-           "controller": controller, "tax": 1, "resistance": 5, "fort_level": 0}
+    doc = {
+        "name": pc_id.title(),
+        "kind": "town",
+        "province": "the-wilds",
+        "hex": hex_,
+        "controller": controller,
+        "tax": 1,
+        "resistance": 5,
+        "fort_level": 0,
+    }
     change(save, lambda w: w.put("pcs", pc_id, doc))
 
 
@@ -131,8 +138,9 @@ def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, ou
 def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=4.5)
-    result = do(save, "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds",
-                                 "swing": "false"}).data  # no die at all
+    result = do(
+        save, "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds", "swing": "false"}
+    ).data  # no die at all
     assert (result["power"], result["outcome"], result["swing"]) == (5, "success", None)
     text = world(save).get("chronicle", result["entry"])["text"]
     assert "+1 bribed the guilds" in text and "no day swing" in text
@@ -159,8 +167,9 @@ def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, ou
     w = world(save)
     assert w.get("pcs", "thornfield")["controller"] == ("elbreth" if outcome == "success" else "varos")
     assert w.get("characters", "tobias")["treasury"] == 3
-    assert w.get("characters", "tobias")["location"] == {"evicted": "highmoor",
-                                                         "executed": None}.get(outcome, "thornfield")
+    assert w.get("characters", "tobias")["location"] == {"evicted": "highmoor", "executed": None}.get(
+        outcome, "thornfield"
+    )
 
 
 @pytest.mark.parametrize(
@@ -172,8 +181,7 @@ def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, out
     set_pc(save, "hollow-oak", resistance=resistance)
     result = do(save, "usurp", {"noble": "tobias"}, [NO_SWING]).data
     assert (result["resistance"], result["outcome"]) == (resistance, outcome)
-    assert world(save).get("pcs", "hollow-oak").get("controller") == (
-        "elbreth" if outcome == "success" else None)
+    assert world(save).get("pcs", "hollow-oak").get("controller") == ("elbreth" if outcome == "success" else None)
 
 
 def test_executed_noble_gives_no_more_commands(save: WorldFile) -> None:
@@ -196,8 +204,9 @@ def test_command_refusals(save: WorldFile) -> None:
     # Tobias is in Greywatch, his own kingdom's PC.
     refused(save, "pc", "own kingdom", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
     refused(save, "pc", "own kingdom", lambda: do(save, "usurp", {"noble": "tobias"}, [NO_SWING]))
-    refused(save, "pc", "not Thornfield", lambda: do(save, "incite", {"noble": "tobias", "pc": "thornfield"},
-                                                      [NO_SWING]))
+    refused(
+        save, "pc", "not Thornfield", lambda: do(save, "incite", {"noble": "tobias", "pc": "thornfield"}, [NO_SWING])
+    )
     refused(save, "noble", "is a king", lambda: do(save, "incite", {"noble": "aldric"}, [NO_SWING]))
     refused(save, "noble", "is a mage", lambda: do(save, "incite", {"noble": "maelis"}, [NO_SWING]))
     place(save, "tobias", "hollow-oak")
@@ -210,13 +219,15 @@ def test_command_refusals(save: WorldFile) -> None:
 
 def test_an_agent_riding_with_a_legion_is_not_in_a_pc(save: WorldFile) -> None:
     place(save, "nyx", "elbreth-scouts", legion="elbreth-scouts")
-    refused(save, "noble", "with Greywood Rangers, not in a PC",
-            lambda: do(save, "usurp", {"noble": "nyx"}, [NO_SWING]))
+    refused(
+        save, "noble", "with Greywood Rangers, not in a PC", lambda: do(save, "usurp", {"noble": "nyx"}, [NO_SWING])
+    )
 
 
-@pytest.mark.parametrize(("who", "why"), [("king:elbreth", "his own forces"),
-                                          ("king:varos", "his own forces"),
-                                          ("player:tobias", "players never roll")])
+@pytest.mark.parametrize(
+    ("who", "why"),
+    [("king:elbreth", "his own forces"), ("king:varos", "his own forces"), ("player:tobias", "players never roll")],
+)
 def test_command_authority(save: WorldFile, who: str, why: str) -> None:
     place(save, "tobias", "thornfield")
     refused(save, "identity", why, lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING], who))
@@ -224,8 +235,7 @@ def test_command_authority(save: WorldFile, who: str, why: str) -> None:
 
 def test_command_order_waits_for_the_gm_and_spends_on_resolution(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
-    filed = do(save, "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})},
-               who="king:elbreth")
+    filed = do(save, "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})}, who="king:elbreth")
     assert filed.data["adjudicator"] == "gm"
     assert tobias(save)["treasury"] == 4
     do(save, "order-resolve", {"order": filed.data["order"]}, [NO_SWING])
@@ -240,8 +250,11 @@ def test_command_odds_and_targets(save: WorldFile) -> None:
     set_pc(save, "thornfield", resistance=4)
     spec = spec_for("usurp")
     assert spec.odds is not None
-    odds = spec.odds(world(save), GM, {"noble": "tobias", "pc": None, "modifier": 0.0,
-                                       "resistance_modifier": 0.0, "reason": "", "swing": True})
+    odds = spec.odds(
+        world(save),
+        GM,
+        {"noble": "tobias", "pc": None, "modifier": 0.0, "resistance_modifier": 0.0, "reason": "", "swing": True},
+    )
     assert sum(odds["odds"].values()) == pytest.approx(1, abs=1e-5)
     assert odds["controlled"] is True and odds["resistance"] == 4 and odds["power"] == 4
 
@@ -256,7 +269,9 @@ def test_command_odds_and_targets(save: WorldFile) -> None:
     assert home["pc"] == "highmoor"
     assert not home["incite"]["ok"] and "own kingdom" in home["incite"]["reason"]
     assert command_targets(world(save), "aldric")["usurp"] == {
-        "ok": False, "reason": "King Aldric is a king; noble commands are for: noble, agent, high priestess"}
+        "ok": False,
+        "reason": "King Aldric is a king; noble commands are for: noble, agent, high priestess",
+    }
 
 
 def test_cli_incite(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
@@ -276,8 +291,12 @@ def test_cli_incite(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None
 def test_relocate_range_7_ok_and_8_refused(save: WorldFile) -> None:
     add_pc(save, "far-seven", [13, 4])  # 7 hexes east of Greywatch (6, 4)
     add_pc(save, "far-eight", [14, 4])
-    refused(save, "pc", "8 hexes away; the range is 7",
-            lambda: do(save, "relocate", {"character": "tobias", "pc": "far-eight"}))
+    refused(
+        save,
+        "pc",
+        "8 hexes away; the range is 7",
+        lambda: do(save, "relocate", {"character": "tobias", "pc": "far-eight"}),
+    )
     refused(save, "hex", "8 hexes away", lambda: do(save, "relocate", {"character": "tobias", "hex": "14,4"}))
     result = do(save, "relocate", {"character": "tobias", "hex": "13,4"}).data
     assert (result["outcome"], result["location"], result["discovery"]) == ("relocated", "far-seven", None)
@@ -323,8 +342,12 @@ def test_high_priestess_weary_ok_exhausted_refused(save: WorldFile) -> None:
     assert result["outcome"] == "relocated"
     assert world(save).get("characters", "seraphine")["treasury"] == 4
     change(save, lambda w: w.edit("characters", "seraphine").update(status="exhausted"))
-    refused(save, "character", "may not relocate while exhausted",
-            lambda: do(save, "relocate", {"character": "seraphine", "pc": "old-shrine"}))
+    refused(
+        save,
+        "character",
+        "may not relocate while exhausted",
+        lambda: do(save, "relocate", {"character": "seraphine", "pc": "old-shrine"}),
+    )
     # A noble is not limited by his status.
     change(save, lambda w: w.edit("characters", "tobias").update(status="exhausted"))
     assert do(save, "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
@@ -335,27 +358,39 @@ def test_agent_onto_a_friendly_legion(save: WorldFile) -> None:
     assert (result["outcome"], result["location"], result["hex"]) == ("relocated", "elbreth-scouts", [6, 4])
     nyx = world(save).get("characters", "nyx")
     assert (nyx["legion"], nyx["treasury"]) == ("elbreth-scouts", 2)
-    refused(save, "legion", "already there",
-            lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-scouts"}))
+    refused(
+        save, "legion", "already there", lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-scouts"})
+    )
     # From the legion's hex back to a PC: the legion is left behind.
     assert do(save, "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
     assert "legion" not in world(save).get("characters", "nyx")
 
 
 def test_legion_refusals(save: WorldFile) -> None:
-    refused(save, "legion", "only an Agent", lambda: do(save, "relocate", {"character": "tobias",
-                                                                          "legion": "elbreth-scouts"}))
-    refused(save, "legion", "only onto a friendly legion",
-            lambda: do(save, "relocate", {"character": "nyx", "legion": "varos-patrol"}))
-    refused(save, "legion", "a fleet", lambda: do(save, "relocate", {"character": "nyx",
-                                                                     "legion": "elbreth-fleet"}))
+    refused(
+        save,
+        "legion",
+        "only an Agent",
+        lambda: do(save, "relocate", {"character": "tobias", "legion": "elbreth-scouts"}),
+    )
+    refused(
+        save,
+        "legion",
+        "only onto a friendly legion",
+        lambda: do(save, "relocate", {"character": "nyx", "legion": "varos-patrol"}),
+    )
+    refused(save, "legion", "a fleet", lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-fleet"}))
 
 
 def test_relocate_refusals(save: WorldFile) -> None:
     refused(save, "pc", "already there", lambda: do(save, "relocate", {"character": "tobias", "pc": "greywatch"}))
     refused(save, "hex", "exactly one target", lambda: do(save, "relocate", {"character": "tobias"}))
-    refused(save, "hex", "exactly one target",
-            lambda: do(save, "relocate", {"character": "tobias", "hex": "8,6", "pc": "hollow-oak"}))
+    refused(
+        save,
+        "hex",
+        "exactly one target",
+        lambda: do(save, "relocate", {"character": "tobias", "hex": "8,6", "pc": "hollow-oak"}),
+    )
     refused(save, "hex", "not a hex", lambda: do(save, "relocate", {"character": "tobias", "hex": "north"}))
     refused(save, "character", "is a mage", lambda: do(save, "relocate", {"character": "maelis", "pc": "ironhold"}))
     change(save, lambda w: w.edit("characters", "tobias").update(treasury=0))
@@ -383,12 +418,17 @@ def test_parse_hex() -> None:
 )
 @pytest.mark.parametrize("over", [0, 1])
 def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, chance: int, over: int) -> None:
-    change(save, lambda w: w.edit("specialists", "varos").update(
-        counter_spies={"provinces": provinces, "nation": nation}))
+    change(
+        save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": provinces, "nation": nation})
+    )
     result = do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [chance + over]).data
     discovered = over == 0
-    assert result["discovery"] == {"chance": chance, "natural": chance + over, "discovered": discovered,
-                                   "counter_spy": {20: None, 30: "nation", 40: "province"}[chance]}
+    assert result["discovery"] == {
+        "chance": chance,
+        "natural": chance + over,
+        "discovered": discovered,
+        "counter_spy": {20: None, 30: "nation", 40: "province"}[chance],
+    }
     assert tobias(save)["location"] == "amberport"
 
     w = world(save)
@@ -425,10 +465,18 @@ def test_no_discovery_roll_on_own_or_neutral_pc(save: WorldFile) -> None:
 def test_relocate_authority(save: WorldFile) -> None:
     # Onto Varos's PC: Varos is a party (the discovery roll is about it), Elbreth moves: only the GM.
     for who in ("king:varos", "king:elbreth", "king:kesh"):
-        refused(save, "identity", "party|not a player kingdom", lambda who=who: do(save, "relocate", {"character": "tobias",
-                                                                            "pc": "amberport"}, [99], who))
-    filed = do(save, "order-file", {"command": "relocate", "params": json.dumps(
-        {"character": "tobias", "pc": "amberport"})}, who="king:elbreth")
+        refused(
+            save,
+            "identity",
+            "party|not a player kingdom",
+            lambda who=who: do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [99], who),
+        )
+    filed = do(
+        save,
+        "order-file",
+        {"command": "relocate", "params": json.dumps({"character": "tobias", "pc": "amberport"})},
+        who="king:elbreth",
+    )
     assert filed.data["adjudicator"] == "gm"
 
 
@@ -458,8 +506,19 @@ def test_relocate_targets(save: WorldFile) -> None:
     assert by_hex[(6, 9)]["pc"] == "keshar" and by_hex[(6, 9)]["reason"] == "blocked"  # Kesh's brigade
     assert all(t["legions"] == [] for t in targets)  # not an Agent
     assert {t["pc"] for t in targets if t["ok"]} == {
-        "highmoor", "millbrook", "brinehaven", "saltcross", "old-shrine", "ironhold", "varosgate",
-        "amberport", "silverdell", "redfen-village", "hollow-oak", "ravenrock"}
+        "highmoor",
+        "millbrook",
+        "brinehaven",
+        "saltcross",
+        "old-shrine",
+        "ironhold",
+        "varosgate",
+        "amberport",
+        "silverdell",
+        "redfen-village",
+        "hollow-oak",
+        "ravenrock",
+    }
 
 
 def test_relocate_targets_for_an_agent_and_an_exhausted_hp(save: WorldFile) -> None:
@@ -473,8 +532,7 @@ def test_relocate_targets_for_an_agent_and_an_exhausted_hp(save: WorldFile) -> N
 
 
 def test_cli_relocate(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["--save", str(save.path), "--json", "do", "relocate", "character=tobias", "hex=11,5",
-                 "--dice", "31"])
+    code = main(["--save", str(save.path), "--json", "do", "relocate", "character=tobias", "hex=11,5", "--dice", "31"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
     assert out["location"] == "amberport" and out["discovery"]["discovered"] is False

@@ -84,9 +84,15 @@ CHECKS = {
 
 # Help lines with digits that quote no number of the tables (a date, a section, a die the code fixes).
 NOT_FROM_TABLES = {
-    ("business-open", ""), ("schedule", "due"), ("spy-order", ""),
-    ("check", "rtd"), ("check", "competition"), ("check", "spell"), ("check", "relocate-discovery"),
-    ("battle", "losses"), ("gm-transfer", "goods"),  # examples of the syntax ("a:2,b:1", "Grain:3")
+    ("business-open", ""),
+    ("schedule", "due"),
+    ("spy-order", ""),
+    ("check", "rtd"),
+    ("check", "competition"),
+    ("check", "spell"),
+    ("check", "relocate-discovery"),
+    ("battle", "losses"),
+    ("gm-transfer", "goods"),  # examples of the syntax ("a:2,b:1", "Grain:3")
     ("season-deadline", "at"),  # a date format
 }
 
@@ -107,11 +113,20 @@ def _help(command: str, param: str) -> str:
 
 def test_every_help_that_quotes_a_number_is_made_from_the_tables() -> None:
     """A fixed help string with a digit in it is allowed only where the number is not a table's."""
-    fixed = {(name, "") for name, spec in COMMANDS.items() if isinstance(spec.help, str) and re.search(r"\d", spec.help)}
-    fixed |= {(name, param) for name, spec in COMMANDS.items() for param, p in spec.params.items()
-              if isinstance(p.help, str) and re.search(r"\d", p.help)}
-    fixed |= {("check", name) for name, check in RESOLVE_CHECKS.items()
-              if isinstance(check.help, str) and re.search(r"\d", check.help)}
+    fixed = {
+        (name, "") for name, spec in COMMANDS.items() if isinstance(spec.help, str) and re.search(r"\d", spec.help)
+    }
+    fixed |= {
+        (name, param)
+        for name, spec in COMMANDS.items()
+        for param, p in spec.params.items()
+        if isinstance(p.help, str) and re.search(r"\d", p.help)
+    }
+    fixed |= {
+        ("check", name)
+        for name, check in RESOLVE_CHECKS.items()
+        if isinstance(check.help, str) and re.search(r"\d", check.help)
+    }
     assert fixed <= NOT_FROM_TABLES, sorted(fixed - NOT_FROM_TABLES)
 
 
@@ -135,8 +150,15 @@ def test_a_house_rule_changes_the_help_in_process(house: Path) -> None:
 
 def _yak(cwd: Path, *argv: str) -> str:
     env = {k: v for k, v in os.environ.items() if k != "YAK_RULES"}
-    done = subprocess.run([sys.executable, "-m", "yak_tui", *argv], capture_output=True, text=True, env=env,
-                          cwd=cwd, timeout=120, check=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "yak_tui", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd,
+        timeout=120,
+        check=True,
+    )
     return done.stdout
 
 

@@ -195,20 +195,14 @@ def test_relocate_status(kind: str, status: str | None, reason: str) -> None:
 
 
 def test_exhausted_hp_refused_before_range() -> None:
-    assert relocate_check(9, True, character_kind="high_priestess", status="exhausted").reason == (
-        "exhausted"
-    )
+    assert relocate_check(9, True, character_kind="high_priestess", status="exhausted").reason == ("exhausted")
 
 
 def test_agent_onto_friendly_legion() -> None:
-    check = relocate_check(
-        7, has_pc=False, is_agent_onto_friendly_legion=True, character_kind="agent"
-    )
+    check = relocate_check(7, has_pc=False, is_agent_onto_friendly_legion=True, character_kind="agent")
     assert check.ok and check.cost_spent
     # range still applies
-    far = relocate_check(
-        8, has_pc=False, is_agent_onto_friendly_legion=True, character_kind="agent"
-    )
+    far = relocate_check(8, has_pc=False, is_agent_onto_friendly_legion=True, character_kind="agent")
     assert far.reason == "out-of-range"
 
 

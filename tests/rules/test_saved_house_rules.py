@@ -50,8 +50,9 @@ def _upkeep_paid(capsys: pytest.CaptureFixture[str], table_: Table, *extra: str)
     return before - float(table_.world.get("kingdoms", "elbreth")["treasury"])
 
 
-def test_saved_rules_apply_to_an_advance_without_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                       table: Table) -> None:
+def test_saved_rules_apply_to_an_advance_without_rules(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, table: Table
+) -> None:
     """The issue: "one `advance` without `--rules` silently used the stock upkeep". Once kept in
     the save, the house upkeep applies to every later process, with or without `--rules`."""
     stock = Table(WorldFile(tmp_path / "stock.json"))
@@ -77,8 +78,9 @@ def test_every_reader_of_the_save_plays_by_its_rules(table: Table, tmp_path: Pat
     assert rules_table("core")["upkeep"]["ship"] == 1.0
 
 
-def test_rules_show_names_where_each_value_comes_from(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                      table: Table) -> None:
+def test_rules_show_names_where_each_value_comes_from(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, table: Table
+) -> None:
     save = ["--save", str(table.path)]
     house = _house(tmp_path, "house", espionage='[[missions]]\nslug = "limit-trade"\nduration_seasons = 4\n')
     code, out, err = yak(capsys, [*save, "--rules", str(house), "rules", "show", "--json"])
@@ -86,20 +88,26 @@ def test_rules_show_names_where_each_value_comes_from(capsys: pytest.CaptureFixt
     rows = {(r["table"], r["key"]): r for r in orjson.loads(out)["values"]}
     assert rows[("espionage", "missions[limit-trade].duration_seasons")]["source"] == "house file"
     assert rows[("espionage", "missions[limit-trade].cost")] == {
-        "table": "espionage", "key": "missions[limit-trade].cost", "value": 3, "source": "stock"}
+        "table": "espionage",
+        "key": "missions[limit-trade].cost",
+        "value": 3,
+        "source": "stock",
+    }
     assert rows[("core", "upkeep.regiment")]["source"] == "stock"
     assert yak(capsys, [*save, "rules", "set", str(house)])[0] == 0
     code, out, err = yak(capsys, [*save, "rules", "show", "--changed", "--json"])
     payload = orjson.loads(out)
     assert (payload["rules"], payload["saved_from"]) == ("saved override", str(house))
     assert [(r["key"], r["value"], r["source"]) for r in payload["values"]] == [
-        ("missions[limit-trade].duration_seasons", 4, "saved override")]
+        ("missions[limit-trade].duration_seasons", 4, "saved override")
+    ]
     code, out, err = yak(capsys, [*save, "rules", "show", "core"])
     assert code == 0 and out.startswith("rules in use: saved override") and "core.upkeep.ship = 1.0  [stock]" in out
 
 
-def test_rules_given_for_a_save_with_its_own_are_ignored_with_a_warning(capsys: pytest.CaptureFixture[str],
-                                                                        tmp_path: Path, table: Table) -> None:
+def test_rules_given_for_a_save_with_its_own_are_ignored_with_a_warning(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, table: Table
+) -> None:
     save = ["--save", str(table.path)]
     kept = _house(tmp_path, "kept", core="[upkeep]\nship = 2.0\n")
     other = _house(tmp_path, "other", core="[upkeep]\nship = 9.0\n")
@@ -121,15 +129,22 @@ def test_rules_given_for_a_save_with_its_own_are_ignored_with_a_warning(capsys: 
     assert orjson.loads(table.path.read_bytes())["meta"]["world"]["rules_overrides"] == {}
 
 
-@pytest.mark.parametrize(("who", "files", "names"), [
-    ("gm", {"core": "[upkeep]\nshipp = 2.0\n"}, ("core.toml", "shipp")),
-    ("gm", {"espionage": '[[missions]]\nslug = "limit-trade"\neffect = "no-such-effect"\n'},
-     ("no-such-effect",)),
-    ("king:elbreth", {"core": "[upkeep]\nship = 2.0\n"}, ("only the GM",)),
-])
-def test_bad_or_unauthorised_rules_set_changes_nothing(capsys: pytest.CaptureFixture[str], tmp_path: Path,
-                                                       table: Table, who: str, files: dict[str, str],
-                                                       names: tuple[str, ...]) -> None:
+@pytest.mark.parametrize(
+    ("who", "files", "names"),
+    [
+        ("gm", {"core": "[upkeep]\nshipp = 2.0\n"}, ("core.toml", "shipp")),
+        ("gm", {"espionage": '[[missions]]\nslug = "limit-trade"\neffect = "no-such-effect"\n'}, ("no-such-effect",)),
+        ("king:elbreth", {"core": "[upkeep]\nship = 2.0\n"}, ("only the GM",)),
+    ],
+)
+def test_bad_or_unauthorised_rules_set_changes_nothing(
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    table: Table,
+    who: str,
+    files: dict[str, str],
+    names: tuple[str, ...],
+) -> None:
     house = _house(tmp_path, "house", **files)
     before = table.path.read_bytes()
     code, out, err = yak(capsys, ["--save", str(table.path), "--as", who, "rules", "set", str(house)])

@@ -57,9 +57,11 @@ def test_business_tax_rounding_is_a_house_rule(house: Path) -> None:
 
 
 def _holdings() -> list[OwnedStructure]:
-    return [OwnedStructure("small-castle", "town", size=2, fort_level=4),
-            OwnedStructure("big-market", "market", size=5, fort_level=1),
-            OwnedStructure("the-capital", "city", is_capital=True, size=1, fort_level=0)]
+    return [
+        OwnedStructure("small-castle", "town", size=2, fort_level=4),
+        OwnedStructure("big-market", "market", size=5, fort_level=1),
+        OwnedStructure("the-capital", "city", is_capital=True, size=1, fort_level=0),
+    ]
 
 
 def test_treasury_goes_to_the_capital_then_the_largest_then_the_best_defended(house: Path) -> None:
@@ -101,9 +103,18 @@ def _guard_capital(table: Table) -> None:
         data["specialists"]["elbreth"]["counter_spies"] = {"provinces": [province], "nation": 0}
         data["specialists"]["varos"]["spy"] = 5
         data["effects"]["fx-test-treasury"] = {
-            "kind": "infiltration", "mission": "infiltrate-treasury", "sponsor_kingdom": "varos",
-            "target_kingdom": "elbreth", "data": {}, "start": data["meta"]["world"]["date"], "end": None,
-            "holder_kingdom": "varos", "known_to_target": False, "known_sponsor": False, "active": True}
+            "kind": "infiltration",
+            "mission": "infiltrate-treasury",
+            "sponsor_kingdom": "varos",
+            "target_kingdom": "elbreth",
+            "data": {},
+            "start": data["meta"]["world"]["date"],
+            "end": None,
+            "holder_kingdom": "varos",
+            "known_to_target": False,
+            "known_sponsor": False,
+            "active": True,
+        }
 
     table.edit(change)
 
@@ -131,8 +142,9 @@ def test_the_capitals_counter_spy_may_guard_only_infiltrations(house: Path, tabl
     assert "province counter-spy" not in _reasons(result)
     province = _capital_province(table, "elbreth")
     assert table.world.get("specialists", "elbreth")["counter_spies"]["provinces"] == [province]
-    result = table.run("gm", "spy-mission", dice=[4, 6], mission="infiltrate-government", sponsor="varos",
-                       target="elbreth")
+    result = table.run(
+        "gm", "spy-mission", dice=[4, 6], mission="infiltrate-government", sponsor="varos", target="elbreth"
+    )
     assert "province counter-spy" in _reasons(result)
 
 

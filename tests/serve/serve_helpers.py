@@ -51,8 +51,12 @@ def make_world(directory: Path, users: dict[str, str]) -> tuple[WorldFile, dict[
         key.write_private_key(str(key_file))
         os.chmod(key_file, 0o600)
         key.write_public_key(str(key_file) + ".pub")
-        run_command(save, Identity.parse("gm"), "user-add",
-                    {"name": name, "identity": identity, "key": key.export_public_key().decode()})
+        run_command(
+            save,
+            Identity.parse("gm"),
+            "user-add",
+            {"name": name, "identity": identity, "key": key.export_public_key().decode()},
+        )
         made[name] = User(name, identity, key, key_file)
     return save, made
 
@@ -193,8 +197,9 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
             if self.closed.is_set():
                 break
             await asyncio.sleep(0.02)
-        raise AssertionError(f"screen never showed {predicate!r}; screen:\n{self.text()}\n"
-                             f"stderr: {bytes(self.stderr)!r}")
+        raise AssertionError(
+            f"screen never showed {predicate!r}; screen:\n{self.text()}\nstderr: {bytes(self.stderr)!r}"
+        )
 
     def _why(self, timeout: float) -> str:
         """Why a wait ended without its text: the session closed, or the time ran out."""
@@ -204,8 +209,10 @@ class Terminal(asyncssh.SSHClientSession):  # type: ignore[type-arg]
         deadline = time.monotonic() + timeout
         while needle not in self.raw:
             if time.monotonic() > deadline or self.closed.is_set():
-                raise AssertionError(f"output never had {needle!r} ({self._why(timeout)}); "
-                                     f"got {bytes(self.raw[-2000:])!r}; stderr {bytes(self.stderr)!r}")
+                raise AssertionError(
+                    f"output never had {needle!r} ({self._why(timeout)}); "
+                    f"got {bytes(self.raw[-2000:])!r}; stderr {bytes(self.stderr)!r}"
+                )
             await asyncio.sleep(0.02)
 
     async def wait_stderr(self, needle: bytes, timeout: float = TIMEOUT) -> bytes:
@@ -248,16 +255,18 @@ async def connect(port: int, user: User | None = None, **kwargs: Any) -> asyncss
     return await asyncio.wait_for(asyncssh.connect("127.0.0.1", port, **options), TIMEOUT)
 
 
-async def open_terminal(conn: asyncssh.SSHClientConnection, columns: int = 100, rows: int = 30,
-                        term: str | None = "xterm", **kwargs: Any) -> Terminal:
+async def open_terminal(
+    conn: asyncssh.SSHClientConnection, columns: int = 100, rows: int = 30, term: str | None = "xterm", **kwargs: Any
+) -> Terminal:
     def factory() -> Terminal:
         return Terminal(columns, rows)
 
     if term is None:
         _, terminal = await conn.create_session(factory, encoding=None, **kwargs)
     else:
-        _, terminal = await conn.create_session(factory, term_type=term, term_size=(columns, rows),
-                                                encoding=None, **kwargs)
+        _, terminal = await conn.create_session(
+            factory, term_type=term, term_size=(columns, rows), encoding=None, **kwargs
+        )
     return terminal
 
 
@@ -328,9 +337,14 @@ class YakServe:
 
         self.stderr_path = save.parent / f"serve-{time.monotonic_ns()}.log"
         self._stderr = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "yak_tui", "--save", str(save), "serve", "--port", "0",
-                                      *args], stdout=subprocess.PIPE, stderr=self._stderr, text=True,
-                                     env={**os.environ, **(env or {})}, cwd=Path(__file__).parents[2])
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "yak_tui", "--save", str(save), "serve", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=self._stderr,
+            text=True,
+            env={**os.environ, **(env or {})},
+            cwd=Path(__file__).parents[2],
+        )
         self.banner: list[str] = []
         assert self.proc.stdout is not None
         while True:

@@ -32,8 +32,10 @@ def main() -> None:
     tty.setraw(0)
     ctty = os.getsid(0) == os.getpid() and os.tcgetpgrp(0) == os.getpgrp()
     signal.signal(signal.SIGWINCH, lambda *_: say(f"WINCH size={size()}"))
-    say(f"STUB identity={identity} term={os.environ.get('TERM')} served={os.environ.get('YAK_SERVED')} "
-        f"user={os.environ.get('YAK_USER')} save={save} pid={os.getpid()} ctty={ctty} size={size()}")
+    say(
+        f"STUB identity={identity} term={os.environ.get('TERM')} served={os.environ.get('YAK_SERVED')} "
+        f"user={os.environ.get('YAK_USER')} save={save} pid={os.getpid()} ctty={ctty} size={size()}"
+    )
     while True:
         try:
             data = os.read(0, 1024)

@@ -24,8 +24,10 @@ T = TypeVar("T")
 
 pytestmark = [
     pytest.mark.e2e,
-    pytest.mark.skipif(importlib.util.find_spec("yak_tui.app.main") is None,
-                       reason="the Textual app (yak_tui.app.main) is not there yet"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("yak_tui.app.main") is None,
+        reason="the Textual app (yak_tui.app.main) is not there yet",
+    ),
 ]
 
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos"}
@@ -64,8 +66,13 @@ def server(world: tuple[WorldFile, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
     # The key sweep runs SWEEP_SESSIONS sessions of one player at once.
     # The sweep logs in SWEEP_SESSIONS times at once from one address: more than a table of players does.
-    config = ServeConfig(save=save.path, port=0, kill_grace=1.0, max_sessions_per_user=SWEEP_SESSIONS + 2,
-                         max_unauthenticated_per_address=SWEEP_SESSIONS)
+    config = ServeConfig(
+        save=save.path,
+        port=0,
+        kill_grace=1.0,
+        max_sessions_per_user=SWEEP_SESSIONS + 2,
+        max_unauthenticated_per_address=SWEEP_SESSIONS,
+    )
     with ServerThread(config) as thread:
         yield thread
 
@@ -78,7 +85,9 @@ async def dashboard(term: Terminal) -> str:
     return await term.wait_for(lambda text: "Spring 312" in text and "edmund" in text.lower(), STARTUP)
 
 
-def test_a_player_logs_in_and_sees_his_dashboard(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+def test_a_player_logs_in_and_sees_his_dashboard(
+    server: ServerThread, world: tuple[WorldFile, dict[str, User]]
+) -> None:
     _, users = world
 
     async def body() -> str:
@@ -110,13 +119,17 @@ def test_a_resize_reaches_the_app(server: ServerThread, world: tuple[WorldFile, 
     assert "Spring 312" in run(body())
 
 
-def test_the_gms_change_shows_on_the_players_screen(server: ServerThread, world: tuple[WorldFile, dict[str, User]]) -> None:
+def test_the_gms_change_shows_on_the_players_screen(
+    server: ServerThread, world: tuple[WorldFile, dict[str, User]]
+) -> None:
     save, users = world
     news = f"Heralds-{int(time.time()) % 100000}-cry-the-tourney"
 
     async def body() -> tuple[float, str]:
-        async with await connect(server.port, users["gm"]) as gm_conn, \
-                await connect(server.port, users["edmund"]) as conn:
+        async with (
+            await connect(server.port, users["gm"]) as gm_conn,
+            await connect(server.port, users["edmund"]) as conn,
+        ):
             gm = await open_terminal(gm_conn, 120, 40)
             player = await open_terminal(conn, 120, 40)
             await gm.wait_for("Spring 312", STARTUP)
@@ -125,8 +138,9 @@ def test_the_gms_change_shows_on_the_players_screen(server: ServerThread, world:
             # on the shared save (here through the same command path as `yak do note`).
             loop = asyncio.get_running_loop()
             started = time.monotonic()
-            await loop.run_in_executor(None, lambda: run_command(save, Identity.parse("gm"), "note",
-                                                                 {"text": news, "audience": "public"}))
+            await loop.run_in_executor(
+                None, lambda: run_command(save, Identity.parse("gm"), "note", {"text": news, "audience": "public"})
+            )
             text = await player.wait_for(news, 10)
             latency = time.monotonic() - started
             await gm.wait_for(news, 10)
@@ -157,16 +171,39 @@ def test_closing_the_client_leaves_no_process(server: ServerThread, world: tuple
 
 # Key sequences a curious player may try: every screen and what Tab/Enter/arrows open there, the
 # command palette asked for GM screens, identities and other kingdoms, and every single key.
-PALETTE_QUERIES = ("gm", "identity", "switch", "act as", "hotseat", "varos", "kesh", "treasury", "advance",
-                   "undo", "roster", "user", "export", "chronicle", "adjudicat", "mirela", "aldric", "secret",
-                   "run command", "orhan")
-SINGLE_KEYS = ([chr(c) for c in range(ord("a"), ord("z") + 1) if chr(c) != "q"]
-               + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
-               + [str(d) for d in range(10)] + list("?!/:;.,<>[]{}+-=*&^%$#@~`|\\\"'")
-               + ["\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"] + [f"\x1b[{n}~" for n in (15, 17, 18, 19, 20, 21, 23, 24)]
-               + ["\t", "\x1b[Z", "\r", " ", "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[5~", "\x1b[6~", "\x1b[H",
-                  "\x1b[F"]
-               + [chr(c) for c in range(1, 27) if chr(c) not in "\x03\x11"] + ["q"])
+PALETTE_QUERIES = (
+    "gm",
+    "identity",
+    "switch",
+    "act as",
+    "hotseat",
+    "varos",
+    "kesh",
+    "treasury",
+    "advance",
+    "undo",
+    "roster",
+    "user",
+    "export",
+    "chronicle",
+    "adjudicat",
+    "mirela",
+    "aldric",
+    "secret",
+    "run command",
+    "orhan",
+)
+SINGLE_KEYS = (
+    [chr(c) for c in range(ord("a"), ord("z") + 1) if chr(c) != "q"]
+    + [chr(c) for c in range(ord("A"), ord("Z") + 1)]
+    + [str(d) for d in range(10)]
+    + list("?!/:;.,<>[]{}+-=*&^%$#@~`|\\\"'")
+    + ["\x1bOP", "\x1bOQ", "\x1bOR", "\x1bOS"]
+    + [f"\x1b[{n}~" for n in (15, 17, 18, 19, 20, 21, 23, 24)]
+    + ["\t", "\x1b[Z", "\r", " ", "\x1b[A", "\x1b[B", "\x1b[C", "\x1b[D", "\x1b[5~", "\x1b[6~", "\x1b[H", "\x1b[F"]
+    + [chr(c) for c in range(1, 27) if chr(c) not in "\x03\x11"]
+    + ["q"]
+)
 # (keys, seconds to let the app paint) steps, spread over SWEEP_SESSIONS sessions run at once: the
 # sweep mostly waits for paints, so more sessions side by side finish it sooner.
 Step = tuple[str, float]
@@ -176,8 +213,20 @@ SWEEP_SESSIONS = 8
 def key_lots(sessions: int = SWEEP_SESSIONS) -> list[list[Step]]:
     """The sweep cut into units that each go back to where they began, dealt longest first to the
     lot with the least time so far, so that the lots take about the same time."""
-    screens = [[(key, 0.4), *(("\t", 0.1),) * 6, ("\r", 0.3), ("\x1b", 0.15), ("\x1b[B", 0.1), ("\x1b[B", 0.1),
-                ("\r", 0.3), ("\x1b", 0.15), ("\x1b", 0.15)] for key in "debsmc"]
+    screens = [
+        [
+            (key, 0.4),
+            *(("\t", 0.1),) * 6,
+            ("\r", 0.3),
+            ("\x1b", 0.15),
+            ("\x1b[B", 0.1),
+            ("\x1b[B", 0.1),
+            ("\r", 0.3),
+            ("\x1b", 0.15),
+            ("\x1b", 0.15),
+        ]
+        for key in "debsmc"
+    ]
     palette = [[("\x10", 0.3), (query, 0.3), ("\r", 0.4), ("\x1b", 0.15), ("\x1b", 0.15)] for query in PALETTE_QUERIES]
     singles = [[(key, 0.2), ("\x1b", 0.1)] for key in SINGLE_KEYS]
     lots: list[list[Step]] = [[] for _ in range(sessions)]
@@ -186,8 +235,9 @@ def key_lots(sessions: int = SWEEP_SESSIONS) -> list[list[Step]]:
     return lots
 
 
-def test_a_player_cannot_reach_gm_screens_or_other_kingdoms(server: ServerThread,
-                                                            world: tuple[WorldFile, dict[str, User]]) -> None:
+def test_a_player_cannot_reach_gm_screens_or_other_kingdoms(
+    server: ServerThread, world: tuple[WorldFile, dict[str, User]]
+) -> None:
     _, users = world
 
     async def sweep(steps: list[Step]) -> tuple[list[str], int]:

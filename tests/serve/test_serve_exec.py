@@ -31,10 +31,16 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Use
 @pytest.fixture(scope="module")
 def server(world: tuple[Path, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
-    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=16,
-                         # Many tests share this server: a burst of refused logins from one test must not
-                         # hold back the refusal line the next one waits for (the limit has its own test).
-                         refusal_lines_per_second=1000)
+    config = ServeConfig(
+        save=save,
+        port=0,
+        app_argv=stub_argv,
+        kill_grace=0.5,
+        max_sessions=16,
+        # Many tests share this server: a burst of refused logins from one test must not
+        # hold back the refusal line the next one waits for (the limit has its own test).
+        refusal_lines_per_second=1000,
+    )
     with ServerThread(config) as thread:
         yield thread
 
@@ -43,8 +49,9 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, 60))
 
 
-def ssh(server: ServerThread, user: User, command: str, stdin: str | None = None,
-        **kwargs: Any) -> asyncssh.SSHCompletedProcess:
+def ssh(
+    server: ServerThread, user: User, command: str, stdin: str | None = None, **kwargs: Any
+) -> asyncssh.SSHCompletedProcess:
     async def body() -> asyncssh.SSHCompletedProcess:
         async with await connect(server.port, user) as conn:
             return await conn.run(command, input=stdin, **kwargs)
@@ -52,11 +59,14 @@ def ssh(server: ServerThread, user: User, command: str, stdin: str | None = None
     return run(body())
 
 
-def test_orders_submitted_over_ssh_are_filed_as_the_keys_identity(server: ServerThread,
-                                                                   world: tuple[Path, dict[str, User]]) -> None:
+def test_orders_submitted_over_ssh_are_filed_as_the_keys_identity(
+    server: ServerThread, world: tuple[Path, dict[str, User]]
+) -> None:
     save, users = world
-    orders = ('# Corvin, Spring\nroll reason="scout the ford"\n'
-              'business-open name="Corvin Cloth" province=nowhere sector=commercial\n')
+    orders = (
+        '# Corvin, Spring\nroll reason="scout the ford"\n'
+        'business-open name="Corvin Cloth" province=nowhere sector=commercial\n'
+    )
     result = ssh(server, users["corvin"], "orders submit", orders, env={"YAK_AS": "gm"})
     assert result.exit_status == 1  # one refused
     out = str(result.stdout)
@@ -66,9 +76,14 @@ def test_orders_submitted_over_ssh_are_filed_as_the_keys_identity(server: Server
     world_now = World(WorldFile(save).read())
     filed = [o for _, o in world_now.all("orders")]
     assert [(o["filed_by"], o["command"], o["params"]) for o in filed] == [
-        ("player:corvin", "roll", {"reason": "scout the ford"})]
+        ("player:corvin", "roll", {"reason": "scout the ford"})
+    ]
     listed = ssh(server, users["corvin"], "orders list")
-    assert listed.exit_status == 0 and "waiting" in str(listed.stdout) and "roll: reason scout the ford" in str(listed.stdout)
+    assert (
+        listed.exit_status == 0
+        and "waiting" in str(listed.stdout)
+        and "roll: reason scout the ford" in str(listed.stdout)
+    )
     # Another seat's list does not show Corvin's order.
     other = ssh(server, users["mirela"], "orders list")
     assert other.exit_status == 0 and "scout the ford" not in str(other.stdout)
@@ -81,10 +96,18 @@ def test_report_is_what_the_key_may_read(server: ServerThread, world: tuple[Path
     assert str(result.stdout).startswith("# Elbreth chronicle")
 
 
-@pytest.mark.parametrize("command", [
-    "orders submit --as gm", "yak --as gm do note text=hacked", "orders", "report; rm -rf /", "orders  list extra",
-    "ORDERS LIST", "sh -c 'orders list'",
-])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "orders submit --as gm",
+        "yak --as gm do note text=hacked",
+        "orders",
+        "report; rm -rf /",
+        "orders  list extra",
+        "ORDERS LIST",
+        "sh -c 'orders list'",
+    ],
+)
 def test_everything_else_is_refused(server: ServerThread, world: tuple[Path, dict[str, User]], command: str) -> None:
     save, users = world
     before = Path(save).read_bytes()
@@ -102,15 +125,20 @@ def test_the_allow_list_is_exact() -> None:
         assert exec_verb(refused) is None, refused
 
 
-def test_after_an_advance_report_is_the_keys_own_stored_report(server: ServerThread,
-                                                                world: tuple[Path, dict[str, User]]) -> None:
+def test_after_an_advance_report_is_the_keys_own_stored_report(
+    server: ServerThread, world: tuple[Path, dict[str, User]]
+) -> None:
     from yak_tui.kernel.commands import run_command
     from yak_tui.kernel.dice import ScriptedDice
     from yak_tui.kernel.identity import Identity
 
     save, users = world
-    run_command(WorldFile(save), Identity.parse("gm"), "note",
-                {"text": "Only Corvin hears the bells", "audience": "character:corvin"})
+    run_command(
+        WorldFile(save),
+        Identity.parse("gm"),
+        "note",
+        {"text": "Only Corvin hears the bells", "audience": "character:corvin"},
+    )
     run_command(WorldFile(save), Identity.parse("gm"), "advance", {}, ScriptedDice([3] * 40))
     corvin = ssh(server, users["corvin"], "report")
     assert corvin.exit_status == 0

@@ -77,8 +77,9 @@ def test_a_huge_pty_is_clamped_and_the_apps_memory_is_limited(world: tuple[Path,
 
     async def body(port: int) -> tuple[str, tuple[str, str], bytes]:
         async with await connect(port, users["edmund"]) as conn:
-            _, term = await conn.create_session(lambda: Terminal(100, 30), term_type="xterm",
-                                                term_size=(65535, 65535), encoding=None)
+            _, term = await conn.create_session(
+                lambda: Terminal(100, 30), term_type="xterm", term_size=(65535, 65535), encoding=None
+            )
             line = await term.wait_line("STUB")
             limit = address_space_limit(stub_pid(line))
             term.chan.change_terminal_size(80, 24)
@@ -118,8 +119,11 @@ def test_bare_channels_time_out_and_one_user_cannot_hold_every_slot(world: tuple
     config = stub_config(save, request_timeout=1.5, max_sessions_per_user=4, max_sessions=16)
 
     async def body(port: int) -> tuple[list[bytes], str]:
-        async with await connect(port, users["edmund"]) as first, await connect(port, users["edmund"]) as second, \
-                await connect(port, users["gm"]) as gm_conn:
+        async with (
+            await connect(port, users["edmund"]) as first,
+            await connect(port, users["edmund"]) as second,
+            await connect(port, users["gm"]) as gm_conn,
+        ):
             gm = await open_terminal(gm_conn)  # a real session, started before the bare channels
             await gm.wait_line("STUB")
             bare = [await BareChannel.open(conn) for conn in (first, first, second, second)]
@@ -246,14 +250,21 @@ def test_refusal_lines_past_the_rate_are_summed_up() -> None:
             live = RefusalLog(2, window=0.2)
             for n in range(5):
                 live.warning("refused session n=%d", n)
-            await until(lambda: "suppressed 3 similar refusal line(s) in the last 0.2s" in recorder.text(),
-                        "the summary at the end of the window")
+            await until(
+                lambda: "suppressed 3 similar refusal line(s) in the last 0.2s" in recorder.text(),
+                "the summary at the end of the window",
+            )
 
         run(timed())
     finally:
         logger.removeHandler(recorder)
-    assert recorder.lines[:5] == ["refused login n=0", "refused login n=1", "refused login n=2",
-                                  "suppressed 7 similar refusal line(s) in the last 1s", "refused login n=10"]
+    assert recorder.lines[:5] == [
+        "refused login n=0",
+        "refused login n=1",
+        "refused login n=2",
+        "suppressed 7 similar refusal line(s) in the last 1s",
+        "refused login n=10",
+    ]
 
 
 # -- 11: a seat that goes --------------------------------------------------------------------------
@@ -287,8 +298,11 @@ def test_a_user_whose_seat_goes_is_sent_away(tmp_path: Path) -> None:
         await terms["mirela"].wait_closed()
         for conn in conns.values():
             conn.close()
-        return {"stderr": {name: bytes(term.stderr) for name, term in terms.items()}, "pids": pids,
-                "raw": bytes(terms["edmund"].raw)}
+        return {
+            "stderr": {name: bytes(term.stderr) for name, term in terms.items()},
+            "pids": pids,
+            "raw": bytes(terms["edmund"].raw),
+        }
 
     with ServerThread(stub_config(save.path, roster_poll=0.1)) as server:
         seen = run(body(server.port))

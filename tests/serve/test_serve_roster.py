@@ -48,17 +48,20 @@ def test_user_add_stores_identity_key_and_fingerprint(save: WorldFile) -> None:
     assert not any("SSH user" in e["text"] for e in visible_entries(world, Identity.parse("player:edmund")))
 
 
-@pytest.mark.parametrize(("params", "field", "reason"), [
-    ({"name": "Edmund"}, "name", "lowercase"),
-    ({"name": "ed mund"}, "name", "lowercase"),
-    ({"name": "x" * 33}, "name", "1-32"),
-    ({"identity": "wizard"}, "identity", "is not one of"),
-    ({"identity": "king:atlantis"}, "identity", "no kingdom 'atlantis'"),
-    ({"identity": "player:nobody"}, "identity", "no character 'nobody'"),
-    ({"key": "ssh-ed25519 AAAAnotbase64"}, "key", "not an OpenSSH public key"),
-    ({"key": ""}, "key", "is required"),
-    ({"key": "# only a comment\n"}, "key", "is empty"),
-])
+@pytest.mark.parametrize(
+    ("params", "field", "reason"),
+    [
+        ({"name": "Edmund"}, "name", "lowercase"),
+        ({"name": "ed mund"}, "name", "lowercase"),
+        ({"name": "x" * 33}, "name", "1-32"),
+        ({"identity": "wizard"}, "identity", "is not one of"),
+        ({"identity": "king:atlantis"}, "identity", "no kingdom 'atlantis'"),
+        ({"identity": "player:nobody"}, "identity", "no character 'nobody'"),
+        ({"key": "ssh-ed25519 AAAAnotbase64"}, "key", "not an OpenSSH public key"),
+        ({"key": ""}, "key", "is required"),
+        ({"key": "# only a comment\n"}, "key", "is empty"),
+    ],
+)
 def test_user_add_refusals_name_the_field(save: WorldFile, params: dict[str, str], field: str, reason: str) -> None:
     text, _ = public_key()
     before = save.path.read_bytes()

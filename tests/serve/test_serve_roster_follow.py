@@ -21,8 +21,9 @@ YAK = "import sys\nfrom yak_tui.cli import main\nsys.exit(main(sys.argv[1:]))"
 
 def _yak(save: WorldFile, *args: str) -> None:
     """`yak --save SAVE ARGS` in a process of its own, as the GM's terminal would run it."""
-    done = subprocess.run([sys.executable, "-c", YAK, "--save", str(save.path), *args], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", YAK, "--save", str(save.path), *args], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -33,14 +34,14 @@ def _key(tmp_path: Path) -> tuple[Path, str]:
     return path, key.get_fingerprint("sha256")
 
 
-
 @pytest.fixture()
 def save(tmp_path: Path) -> WorldFile:
     return create_world(tmp_path / "w.json")
 
 
 def test_a_seat_added_and_removed_by_another_process_is_seen_from_the_journal(
-        save: WorldFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     roster = Roster(save.path)
     key, fingerprint = _key(tmp_path)
     assert roster.lookup(fingerprint) == (None, "unknown key")
@@ -59,7 +60,8 @@ def test_a_seat_added_and_removed_by_another_process_is_seen_from_the_journal(
 
 @pytest.mark.parametrize("spoil", ["gone", "not json"])
 def test_when_the_journal_cannot_say_the_roster_reads_the_save_in_full(
-        save: WorldFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str) -> None:
+    save: WorldFile, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spoil: str
+) -> None:
     roster = Roster(save.path)
     key, fingerprint = _key(tmp_path)
     assert roster.lookup(fingerprint) == (None, "unknown key")

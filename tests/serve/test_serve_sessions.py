@@ -42,10 +42,16 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Use
 @pytest.fixture(scope="module")
 def server(world: tuple[Path, dict[str, User]]) -> Iterator[ServerThread]:
     save, _ = world
-    config = ServeConfig(save=save, port=0, app_argv=stub_argv, kill_grace=0.5, max_sessions=16,
-                         # Many tests share this server: a burst of refused logins from one test must not
-                         # hold back the refusal line the next one waits for (the limit has its own test).
-                         refusal_lines_per_second=1000)
+    config = ServeConfig(
+        save=save,
+        port=0,
+        app_argv=stub_argv,
+        kill_grace=0.5,
+        max_sessions=16,
+        # Many tests share this server: a burst of refused logins from one test must not
+        # hold back the refusal line the next one waits for (the limit has its own test).
+        refusal_lines_per_second=1000,
+    )
     with ServerThread(config) as thread:
         yield thread
 
@@ -54,7 +60,9 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(asyncio.wait_for(coro, 60))
 
 
-def test_key_decides_identity_whatever_the_client_sends(server: ServerThread, world: tuple[Path, dict[str, User]]) -> None:
+def test_key_decides_identity_whatever_the_client_sends(
+    server: ServerThread, world: tuple[Path, dict[str, User]]
+) -> None:
     save, users = world
 
     async def body() -> str:
@@ -97,8 +105,9 @@ def test_unknown_key_is_refused_and_logged(server: ServerThread) -> None:
     stranger = asyncssh.generate_private_key("ssh-ed25519")
 
     async def body() -> None:
-        await asyncssh.connect("127.0.0.1", server.port, username="edmund", client_keys=[stranger],
-                               known_hosts=None, agent_path=None)
+        await asyncssh.connect(
+            "127.0.0.1", server.port, username="edmund", client_keys=[stranger], known_hosts=None, agent_path=None
+        )
 
     with pytest.raises(asyncssh.PermissionDenied):
         run(body())
@@ -109,8 +118,16 @@ def test_unknown_key_is_refused_and_logged(server: ServerThread) -> None:
 @pytest.mark.parametrize("method", ["password", "keyboard-interactive"])
 def test_password_and_keyboard_interactive_are_refused(server: ServerThread, method: str) -> None:
     async def body() -> None:
-        await asyncssh.connect("127.0.0.1", server.port, username=f"by-{method}", password="edmund",
-                               client_keys=None, known_hosts=None, agent_path=None, preferred_auth=method)
+        await asyncssh.connect(
+            "127.0.0.1",
+            server.port,
+            username=f"by-{method}",
+            password="edmund",
+            client_keys=None,
+            known_hosts=None,
+            agent_path=None,
+            preferred_auth=method,
+        )
 
     with pytest.raises(asyncssh.PermissionDenied):
         run(body())
@@ -153,7 +170,9 @@ def test_app_exit_closes_the_session_with_its_status(server: ServerThread, world
 
 
 @pytest.mark.parametrize("stubborn", [False, True], ids=["hangs-up", "ignores-sighup"])
-def test_client_gone_leaves_no_process(server: ServerThread, world: tuple[Path, dict[str, User]], stubborn: bool) -> None:
+def test_client_gone_leaves_no_process(
+    server: ServerThread, world: tuple[Path, dict[str, User]], stubborn: bool
+) -> None:
     _, users = world
 
     async def body() -> int:
@@ -177,8 +196,10 @@ def test_a_crashing_session_takes_no_other_down(server: ServerThread, world: tup
     _, users = world
 
     async def body() -> tuple[str | None, str]:
-        async with await connect(server.port, users["gm"]) as gm_conn, \
-                await connect(server.port, users["edmund"]) as conn:
+        async with (
+            await connect(server.port, users["gm"]) as gm_conn,
+            await connect(server.port, users["edmund"]) as conn,
+        ):
             gm = await open_terminal(gm_conn)
             await gm.wait_line("STUB")
             crasher = await open_terminal(conn)
@@ -198,8 +219,9 @@ def test_a_crashing_session_takes_no_other_down(server: ServerThread, world: tup
 
 
 @pytest.mark.parametrize("with_pty", [False, True])
-def test_exec_requests_are_refused_with_a_message(server: ServerThread, world: tuple[Path, dict[str, User]],
-                                                  with_pty: bool) -> None:
+def test_exec_requests_are_refused_with_a_message(
+    server: ServerThread, world: tuple[Path, dict[str, User]], with_pty: bool
+) -> None:
     _, users = world
 
     async def body() -> asyncssh.SSHCompletedProcess:
@@ -279,16 +301,21 @@ def test_roster_changes_apply_without_restart(server: ServerThread, world: tuple
     newcomer = asyncssh.generate_private_key("ssh-ed25519")
 
     async def login() -> str:
-        async with await asyncssh.connect("127.0.0.1", server.port, username="rowena", client_keys=[newcomer],
-                                          known_hosts=None, agent_path=None) as conn:
+        async with await asyncssh.connect(
+            "127.0.0.1", server.port, username="rowena", client_keys=[newcomer], known_hosts=None, agent_path=None
+        ) as conn:
             term = await open_terminal(conn)
             return await term.wait_line("STUB")
 
     with pytest.raises(asyncssh.PermissionDenied):
         run(login())
     file = WorldFile(save)
-    run_command(file, Identity.parse("gm"), "user-add",
-                {"name": "rowena", "identity": "player:rowena", "key": newcomer.export_public_key().decode()})
+    run_command(
+        file,
+        Identity.parse("gm"),
+        "user-add",
+        {"name": "rowena", "identity": "player:rowena", "key": newcomer.export_public_key().decode()},
+    )
     assert "identity=player:rowena" in run(login())
     run_command(file, Identity.parse("gm"), "user-remove", {"name": "rowena"})
     with pytest.raises(asyncssh.PermissionDenied):
@@ -373,27 +400,37 @@ def test_only_the_gm_changes_the_roster(world: tuple[Path, dict[str, User]]) -> 
     save, _ = world
     key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
     with pytest.raises(CommandError, match="only the GM"):
-        run_command(WorldFile(save), Identity.parse("king:varos"), "user-add",
-                    {"name": "x", "identity": "king:varos", "key": key})
+        run_command(
+            WorldFile(save),
+            Identity.parse("king:varos"),
+            "user-add",
+            {"name": "x", "identity": "king:varos", "key": key},
+        )
     with pytest.raises(CommandError, match="only the GM"):
         run_command(WorldFile(save), Identity.parse("player:edmund"), "user-remove", {"name": "gm"})
 
 
-def test_a_user_whose_identity_no_longer_exists_is_refused(server: ServerThread,
-                                                           world: tuple[Path, dict[str, User]]) -> None:
+def test_a_user_whose_identity_no_longer_exists_is_refused(
+    server: ServerThread, world: tuple[Path, dict[str, User]]
+) -> None:
     from yak_tui.store.storage import WorldFile
 
     save, _ = world
     ghost = asyncssh.generate_private_key("ssh-ed25519")
     file = WorldFile(save)
-    run_command(file, Identity.parse("gm"), "user-add",
-                {"name": "ghost", "identity": "player:tobias", "key": ghost.export_public_key().decode()})
+    run_command(
+        file,
+        Identity.parse("gm"),
+        "user-add",
+        {"name": "ghost", "identity": "player:tobias", "key": ghost.export_public_key().decode()},
+    )
     with file.transaction() as data:  # the character leaves the world after the user was added
         data["users"]["ghost"]["identity"] = "player:tobias-the-dead"
 
     async def login() -> None:
-        await asyncssh.connect("127.0.0.1", server.port, username="ghost", client_keys=[ghost], known_hosts=None,
-                               agent_path=None)
+        await asyncssh.connect(
+            "127.0.0.1", server.port, username="ghost", client_keys=[ghost], known_hosts=None, agent_path=None
+        )
 
     with pytest.raises(asyncssh.PermissionDenied):
         run(login())

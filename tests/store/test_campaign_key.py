@@ -57,12 +57,14 @@ def assert_sound_key(save: WorldFile) -> bytes:
 
 
 def test_the_first_write_makes_the_key_and_a_save_from_before_it_is_validated_once(
-        save: WorldFile, validations: list[int]) -> None:
+    save: WorldFile, validations: list[int]
+) -> None:
     assert_sound_key(save)
     # A save from before issue 25: no key, a vouch without a MAC. Read in full, then vouched again.
     save.key.unlink()
-    save.vouch.write_bytes(orjson.dumps({"sha256": "0" * 64, "schema_version": SCHEMA_VERSION,
-                                         "rules": storage._vouched_rules()}))
+    save.vouch.write_bytes(
+        orjson.dumps({"sha256": "0" * 64, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules()})
+    )
     validations.clear()
     WorldFile(save.path).read()
     assert validations == [1]
@@ -78,7 +80,8 @@ UNTRUSTED = ["readable by others", "the wrong size", "a link to a sound key", "a
 
 @pytest.mark.parametrize("how", UNTRUSTED)
 def test_a_key_that_cannot_be_trusted_is_no_key_and_the_next_write_makes_a_sound_one(
-        save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
     held = follow_save(save, None)
     run_command(save, GM, "note", {"text": "journaled and vouched"})
     key = save.key.read_bytes()
@@ -115,7 +118,8 @@ def test_a_key_that_cannot_be_trusted_is_no_key_and_the_next_write_makes_a_sound
 
 
 def test_a_key_that_cannot_be_made_leaves_the_write_whole_and_unvouched(
-        save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     save.key.unlink()
     real_mkstemp = storage.tempfile.mkstemp
 
@@ -136,8 +140,16 @@ def test_the_key_is_in_no_backup_and_never_printed(save: WorldFile, capsys: pyte
     key = save.key.read_bytes()
     path = str(save.path)
     outputs = []
-    for argv in (["do", "note", "text=hello"], ["advance"], ["show"], ["log"], ["restore"], ["user", "list"],
-                 ["verify"], ["--json", "show", "meta"]):
+    for argv in (
+        ["do", "note", "text=hello"],
+        ["advance"],
+        ["show"],
+        ["log"],
+        ["restore"],
+        ["user", "list"],
+        ["verify"],
+        ["--json", "show", "meta"],
+    ):
         capsys.readouterr()
         main(["--save", path, *argv])
         outputs.append("".join(capsys.readouterr()))

@@ -72,8 +72,9 @@ class Worker:
     """A warm `yak` in its own process (yak_worker.py): two told at once really race."""
 
     def __init__(self) -> None:
-        self.proc = subprocess.Popen([PYTHON, str(HERE / "yak_worker.py")], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, text=True, bufsize=1)
+        self.proc = subprocess.Popen(
+            [PYTHON, str(HERE / "yak_worker.py")], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
+        )
         assert self.proc.stdout is not None
         self.reader = LineReader(self.proc.stdout)
         assert self.reader.next("the worker to start") == "ready"
@@ -191,7 +192,8 @@ def back_to(path: Path, raw: bytes) -> None:
 
 @pytest.mark.slow
 def test_racing_advances_from_the_same_season_one_wins_and_one_is_refused(
-        winter: tuple[Path, bytes], workers: tuple[Worker, Worker]) -> None:
+    winter: tuple[Path, bytes], workers: tuple[Worker, Worker]
+) -> None:
     path, raw = winter
     argv = ["--save", str(path), "--json", "advance", "--from", "Winter 312"]
     for worker in workers:  # warm: every module the advance needs is imported before the race
@@ -214,7 +216,8 @@ def test_racing_advances_from_the_same_season_one_wins_and_one_is_refused(
 
 @pytest.mark.slow
 def test_racing_advances_without_from_back_up_each_season_they_close(
-        winter: tuple[Path, bytes], workers: tuple[Worker, Worker]) -> None:
+    winter: tuple[Path, bytes], workers: tuple[Worker, Worker]
+) -> None:
     path, raw = winter
     argv = ["--save", str(path), "--json", "advance"]
     for worker in workers:
@@ -233,7 +236,8 @@ def test_racing_advances_without_from_back_up_each_season_they_close(
 
 
 def test_advance_from_a_season_that_has_passed_is_refused_and_changes_nothing(
-        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = yak(capsys, "--save", str(save.path), "--json", "advance", "--from", "Spring 312")
     assert code == 0, err
     assert orjson.loads(out)["to"] == "Summer 312"
@@ -273,8 +277,11 @@ def test_the_app_refuses_to_advance_a_season_that_closed_after_its_preview(save:
             assert str(confirm.label) == "Advance to Summer 312"
             advance_season(WorldFile(save.path), GM)  # another terminal closes Spring meanwhile
             dialog.query_one("#confirm", Button).press()
-            await until(pilot, lambda: not dialog.running and dialog.query_one("#close", Button).label == "Close",
-                        "the advance to finish")
+            await until(
+                pilot,
+                lambda: not dialog.running and dialog.query_one("#close", Button).label == "Close",
+                "the advance to finish",
+            )
             return str(dialog.query_one("#preview", Static).render())
 
     shown = asyncio.run(scenario())
@@ -296,8 +303,9 @@ def linked(tmp_path: Path) -> tuple[Path, Path]:
     return link, target
 
 
-def test_commands_through_a_symlink_land_in_the_target(linked: tuple[Path, Path],
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_commands_through_a_symlink_land_in_the_target(
+    linked: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
     link, target = linked
     assert yak(capsys, "--save", str(link), "do", "note", "text=via the link")[0] == 0
     assert yak(capsys, "--save", str(target), "do", "note", "text=via the target")[0] == 0
@@ -338,9 +346,15 @@ def test_new_through_a_dangling_symlink_creates_the_target(tmp_path: Path, capsy
 def test_a_link_and_its_target_share_one_lock(linked: tuple[Path, Path], tmp_path: Path) -> None:
     link, target = linked
     go = tmp_path / "go"
-    workers = [subprocess.Popen([PYTHON, str(HERE / "note_worker.py"), str(path), name, "50", str(go)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for name, path in (("link", link), ("target", target))]
+    workers = [
+        subprocess.Popen(
+            [PYTHON, str(HERE / "note_worker.py"), str(path), name, "50", str(go)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name, path in (("link", link), ("target", target))
+    ]
     try:
         for worker in workers:
             assert worker.stdout is not None
@@ -372,8 +386,11 @@ def test_restore_racing_a_command_loses_nothing(linked: tuple[Path, Path], worke
         assert worker.run("--save", str(target), "restore", "--json")["code"] == 0
     for round_no in range(ROUNDS):
         note = f"round {round_no}"
-        answers = race(workers, ["--save", str(link), "restore", backup.name],
-                       ["--save", str(target), "do", "note", f"text={note}"])
+        answers = race(
+            workers,
+            ["--save", str(link), "restore", backup.name],
+            ["--save", str(target), "do", "note", f"text={note}"],
+        )
         assert [a["code"] for a in answers] == [0, 0], answers
         assert link.is_symlink() and link.resolve() == target
         current = target.read_bytes()
@@ -389,21 +406,32 @@ def test_restore_racing_a_command_loses_nothing(linked: tuple[Path, Path], worke
 
 
 def test_kill_9_inside_the_backup_write_leaves_a_temp_the_next_command_sweeps(
-        save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = save.path.read_bytes()
     save.backup_dir.mkdir()
     # Not ours to sweep: another save's temp in the shared backups/, and a stranger's file.
-    others = [save.backup_dir / ".world-2--312-spring--20240101T000000000000.json.abcd1234.tmp",
-              save.backup_dir / ".notes.tmp", save.backup_dir / "world--312-spring--x.json.tmp",
-              save.path.with_name(".world.json.old.json.abcd1234.tmp")]  # the temp of a save world.json.old.json
-    ours = [save.path.with_name(".world.json.k1ll3d_x.tmp"), save.path.with_name(".world.json.before-restore.k1ll3d_x.tmp"),
-            save.path.with_name(".world.json.vouch.k1ll3d_x.tmp")]
+    others = [
+        save.backup_dir / ".world-2--312-spring--20240101T000000000000.json.abcd1234.tmp",
+        save.backup_dir / ".notes.tmp",
+        save.backup_dir / "world--312-spring--x.json.tmp",
+        save.path.with_name(".world.json.old.json.abcd1234.tmp"),
+    ]  # the temp of a save world.json.old.json
+    ours = [
+        save.path.with_name(".world.json.k1ll3d_x.tmp"),
+        save.path.with_name(".world.json.before-restore.k1ll3d_x.tmp"),
+        save.path.with_name(".world.json.vouch.k1ll3d_x.tmp"),
+    ]
     for stale in ours:
         stale.write_bytes(b"a killed writer's")
     for other in others:
         other.write_bytes(b"someone else's")
-    victim = subprocess.Popen([PYTHON, str(HERE / "backup_victim.py"), str(save.path)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = subprocess.Popen(
+        [PYTHON, str(HERE / "backup_victim.py"), str(save.path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert victim.stdout is not None
     reader = LineReader(victim.stdout)
     try:
@@ -435,8 +463,9 @@ def test_kill_9_inside_the_backup_write_leaves_a_temp_the_next_command_sweeps(
     code, _, err = yak(capsys, "--save", str(save.path), "advance")
     assert code == 0, err
     assert len(save.backups()) == 1
-    assert sorted(p.name for p in save.backup_dir.iterdir()) == sorted([save.backups()[0].name,
-                                                                          *(o.name for o in others[:3])])
+    assert sorted(p.name for p in save.backup_dir.iterdir()) == sorted(
+        [save.backups()[0].name, *(o.name for o in others[:3])]
+    )
 
 
 def _refuse_lock_files(monkeypatch: pytest.MonkeyPatch, code: int) -> None:
@@ -458,21 +487,31 @@ def with_backup(save: WorldFile) -> str:
 
 @pytest.mark.parametrize("code", [errno.EACCES, errno.EROFS], ids=["EACCES", "EROFS"])
 def test_a_lock_file_that_cannot_be_created_is_a_clear_error(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], code: int) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], code: int
+) -> None:
     name = with_backup(save)
     Path(f"{save.path}.lock").unlink()
     before = tree(save.path.parent)
     _refuse_lock_files(monkeypatch, code)
     for argv in (["do", "note", "text=x"], ["advance"], ["undo"], ["restore", name]):
         code_, out, err = yak(capsys, "--save", str(save.path), *argv)
-        assert_one_line_error(code_, out, err, f"{save.path}.lock", str(save.path.parent), "not writable",
-                              os.strerror(code), "nothing was changed")
+        assert_one_line_error(
+            code_,
+            out,
+            err,
+            f"{save.path}.lock",
+            str(save.path.parent),
+            "not writable",
+            os.strerror(code),
+            "nothing was changed",
+        )
     monkeypatch.undo()
     assert tree(save.path.parent) == before
 
 
-def test_an_unwritable_save_file_is_a_clear_error(save: WorldFile, monkeypatch: pytest.MonkeyPatch,
-                                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unwritable_save_file_is_a_clear_error(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Fault injection (root may write anything): the system says the save may not be written."""
     name = with_backup(save)
     before = tree(save.path.parent)
@@ -518,8 +557,7 @@ def unprivileged(tmp_path: Path) -> list[str]:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("fault", ["read-only directory", "read-only directory with its lock file",
-                                   "read-only save"])
+@pytest.mark.parametrize("fault", ["read-only directory", "read-only directory with its lock file", "read-only save"])
 def test_real_read_only_files_give_clear_errors(save: WorldFile, unprivileged: list[str], fault: str) -> None:
     name = with_backup(save)
     directory = save.path.parent
@@ -534,20 +572,23 @@ def test_real_read_only_files_give_clear_errors(save: WorldFile, unprivileged: l
     before = tree(directory)
     try:
         for argv in (["do", "note", "text=x"], ["advance"], ["restore", name]):
-            done = subprocess.run([*unprivileged, YAK, "--save", str(save.path), *argv],
-                                  capture_output=True, text=True, timeout=BOUND)
+            done = subprocess.run(
+                [*unprivileged, YAK, "--save", str(save.path), *argv], capture_output=True, text=True, timeout=BOUND
+            )
             assert_one_line_error(done.returncode, done.stdout, done.stderr, *needles, "nothing was changed")
             assert tree(directory) == before, argv
-        done = subprocess.run([*unprivileged, YAK, "--save", str(save.path), "show"],
-                              capture_output=True, text=True, timeout=BOUND)
+        done = subprocess.run(
+            [*unprivileged, YAK, "--save", str(save.path), "show"], capture_output=True, text=True, timeout=BOUND
+        )
         assert done.returncode == 0, done.stderr  # reading needs no write access
     finally:
         directory.chmod(0o755)
         save.path.chmod(0o644)
 
 
-def test_a_missing_directory_is_a_clear_error_and_is_not_created(tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_missing_directory_is_a_clear_error_and_is_not_created(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     gone = tmp_path / "gone" / "deeper" / "world.json"
     with pytest.raises(StoreError, match="does not exist"):
         with WorldFile(gone).transaction():
@@ -560,17 +601,24 @@ def test_a_missing_directory_is_a_clear_error_and_is_not_created(tmp_path: Path,
     assert sorted(p.name for p in tmp_path.iterdir()) == []
 
 
-def test_a_lock_held_too_long_is_a_clear_error(save: WorldFile, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_lock_held_too_long_is_a_clear_error(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     name = with_backup(save)
     monkeypatch.setattr(storage, "LOCK_TIMEOUT", 0.05)
     with WorldFile(save.path, lock_timeout=BOUND).transaction():
         before = tree(save.path.parent)
-        for argv in (["do", "note", "text=x"], ["advance"], ["advance", "--from", "Summer 312"], ["undo"],
-                     ["restore", name]):
+        for argv in (
+            ["do", "note", "text=x"],
+            ["advance"],
+            ["advance", "--from", "Summer 312"],
+            ["undo"],
+            ["restore", name],
+        ):
             code, out, err = yak(capsys, "--save", str(save.path), *argv)
-            assert_one_line_error(code, out, err, str(save.path), "locked by another", f"{save.path}.lock",
-                                  "nothing was changed")
+            assert_one_line_error(
+                code, out, err, str(save.path), "locked by another", f"{save.path}.lock", "nothing was changed"
+            )
         assert tree(save.path.parent) == before
 
 
@@ -635,7 +683,8 @@ def _lock_is_held(save: WorldFile) -> bool:
 
 
 def test_advance_reads_the_save_once_inside_the_lock_and_backs_up_those_bytes(
-        save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
     reads: list[bool] = []
     real_read = storage.AtomicOrjsonStorage.read_bytes
 

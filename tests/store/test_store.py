@@ -54,8 +54,12 @@ def big_world(path: Path, entries: int = 6000) -> WorldFile:
     """The demo world plus a long generated chronicle: about 1.7 MB of JSON."""
     world = World(build_world())
     for i in range(entries):
-        append_entry(world, f"Generated event {i} in the long history of the realm, with words enough to weigh.",
-                     kind="history", amounts={"kingdoms:elbreth": 1})
+        append_entry(
+            world,
+            f"Generated event {i} in the long history of the realm, with words enough to weigh.",
+            kind="history",
+            amounts={"kingdoms:elbreth": 1},
+        )
     world.originals.clear()
     save = WorldFile(path)
     save.create(world.data)
@@ -89,8 +93,13 @@ def test_kill_9_during_saves_leaves_old_or_new_state(tmp_path: Path) -> None:
     log.touch()
     rng = random.Random(20240611)
     kills, torn_windows = 50, 0
-    server = subprocess.Popen([PYTHON, str(HERE / "crash_writer.py"), str(save.path), str(log)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    server = subprocess.Popen(
+        [PYTHON, str(HERE / "crash_writer.py"), str(save.path), str(log)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert server.stdin is not None and server.stdout is not None
 
     def ask(line: str) -> str:
@@ -148,9 +157,15 @@ def test_kill_9_during_saves_leaves_old_or_new_state(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_two_processes_fifty_notes_each_none_lost(save: WorldFile, tmp_path: Path) -> None:
     go = tmp_path / "go"
-    workers = [subprocess.Popen([PYTHON, str(HERE / "note_worker.py"), str(save.path), name, "50", str(go)],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-               for name in ("alpha", "beta")]
+    workers = [
+        subprocess.Popen(
+            [PYTHON, str(HERE / "note_worker.py"), str(save.path), name, "50", str(go)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("alpha", "beta")
+    ]
     try:
         for worker in workers:
             assert worker.stdout is not None
@@ -205,16 +220,19 @@ def _inject(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         real_fdopen = os.fdopen
         monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: _FailingWrites(real_fdopen(fd, *a, **k)))
     elif where == "fsync":
+
         def fsync(fd: int) -> None:
             raise OSError(errno.EIO, "Input/output error")
 
         monkeypatch.setattr(os, "fsync", fsync)
     elif where == "replace":
+
         def replace(src: Any, dst: Any) -> None:
             raise OSError(errno.EACCES, "Permission denied")
 
         monkeypatch.setattr(os, "replace", replace)
     elif where == "mkstemp":
+
         def mkstemp(*a: Any, **k: Any) -> Any:
             raise OSError(errno.EDQUOT, "Disk quota exceeded")
 
@@ -223,8 +241,12 @@ def _inject(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         raise AssertionError(where)
 
 
-REASONS = {"write": "No space left", "fsync": "Input/output error", "replace": "Permission denied",
-           "mkstemp": "Disk quota exceeded"}
+REASONS = {
+    "write": "No space left",
+    "fsync": "Input/output error",
+    "replace": "Permission denied",
+    "mkstemp": "Disk quota exceeded",
+}
 
 
 @pytest.mark.parametrize("where", ["write", "fsync", "replace", "mkstemp"])
@@ -250,8 +272,9 @@ def test_injected_oserror_loses_nothing(save: WorldFile, monkeypatch: pytest.Mon
 
 
 @pytest.mark.parametrize("where", ["write", "fsync", "replace"])
-def test_injected_oserror_through_the_cli(save: WorldFile, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str], where: str) -> None:
+def test_injected_oserror_through_the_cli(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], where: str
+) -> None:
     before = save.path.read_bytes()
     _inject(monkeypatch, where)
     code = main(["--save", str(save.path), "do", "note", "text=hello", "--json"])
@@ -340,8 +363,15 @@ def test_corrupt_save_gives_clear_error_and_stays_untouched(save: WorldFile, kin
 def test_corrupt_save_through_the_cli(save: WorldFile, capsys: pytest.CaptureFixture[str], kind: str) -> None:
     bad = _corruptions(save.path.read_bytes())[kind]
     save.path.write_bytes(bad)
-    for argv in (["show"], ["show", "--json"], ["do", "note", "text=x"], ["advance"], ["log", "--json"],
-                 ["undo"], ["--as", "king:elbreth", "show"]):
+    for argv in (
+        ["show"],
+        ["show", "--json"],
+        ["do", "note", "text=x"],
+        ["advance"],
+        ["log", "--json"],
+        ["undo"],
+        ["--as", "king:elbreth", "show"],
+    ):
         code = main(["--save", str(save.path), *argv])
         out, err = capsys.readouterr()
         assert code == 2, argv
@@ -355,8 +385,9 @@ def test_corrupt_save_through_the_cli(save: WorldFile, capsys: pytest.CaptureFix
 def test_corrupt_save_through_the_installed_yak(save: WorldFile) -> None:
     bad = save.path.read_bytes()[:100]
     save.path.write_bytes(bad)
-    done = subprocess.run([str(Path(PYTHON).parent / "yak"), "--save", str(save.path), "show"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [str(Path(PYTHON).parent / "yak"), "--save", str(save.path), "show"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2
     assert done.stdout == ""
     assert str(save.path) in done.stderr and "restore" in done.stderr
@@ -375,8 +406,9 @@ def test_unreadable_save_is_a_store_error(tmp_path: Path) -> None:
 # --- (e) backups and restore ---------------------------------------------------------------------
 
 
-def test_restore_lists_and_restores_keeping_the_replaced_file(save: WorldFile,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_restore_lists_and_restores_keeping_the_replaced_file(
+    save: WorldFile, capsys: pytest.CaptureFixture[str]
+) -> None:
     spring = save.path.read_bytes()
     advance_season(save, GM)
     summer = save.path.read_bytes()
@@ -460,8 +492,9 @@ def test_reads_reopen_the_file(save: WorldFile) -> None:
     assert len(World(other.read()).table("chronicle")) == 3
 
 
-def test_write_happens_once_per_command(save: WorldFile, monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_write_happens_once_per_command(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     replaced: list[str] = []
     real = os.replace
 

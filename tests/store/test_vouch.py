@@ -56,8 +56,10 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 def tree(root: Path) -> dict[str, tuple[bytes, int, int]]:
     """Every file under root: bytes, mode and mtime; to prove a read changed nothing."""
-    return {str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode, p.stat().st_mtime_ns)
-            for p in sorted(root.rglob("*"))}
+    return {
+        str(p.relative_to(root)): (p.read_bytes() if p.is_file() else b"", p.stat().st_mode, p.stat().st_mtime_ns)
+        for p in sorted(root.rglob("*"))
+    }
 
 
 def vouch_of(save: WorldFile) -> dict[str, Any]:
@@ -76,7 +78,8 @@ def refusal(save: WorldFile) -> str:
 
 
 def test_a_command_vouches_for_the_bytes_it_wrote_and_a_read_skips_only_validation(
-        save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
+    save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_command(save, GM, "note", {"text": "vouched"})
     vouch = vouch_of(save)
     assert vouch["sha256"] == digest(save.path.read_bytes())
@@ -93,7 +96,8 @@ def test_a_command_vouches_for_the_bytes_it_wrote_and_a_read_skips_only_validati
 
 
 def test_a_hand_edit_of_a_vouched_save_is_refused_with_the_words_of_an_unvouched_one(
-        save: WorldFile, validations: list[int]) -> None:
+    save: WorldFile, validations: list[int]
+) -> None:
     run_command(save, GM, "note", {"text": "vouched"})
     data = orjson.loads(save.path.read_bytes())
     kingdom = sorted(data["kingdoms"])[0]
@@ -108,8 +112,9 @@ def test_a_hand_edit_of_a_vouched_save_is_refused_with_the_words_of_an_unvouched
 
 
 @pytest.mark.parametrize("forged", ["sha256", "rules", "schema_version"])
-def test_a_vouch_for_other_bytes_rules_or_schema_is_ignored(save: WorldFile, validations: list[int],
-                                                            forged: str) -> None:
+def test_a_vouch_for_other_bytes_rules_or_schema_is_ignored(
+    save: WorldFile, validations: list[int], forged: str
+) -> None:
     data = orjson.loads(save.path.read_bytes())
     data["kingdoms"][sorted(data["kingdoms"])[0]]["treasury"] = "lots"
     corrupt = orjson.dumps(data)
@@ -154,8 +159,9 @@ def test_reading_leaves_the_directory_as_it_was(save: WorldFile, validations: li
         assert tree(save.path.parent) == before
 
 
-def test_advance_vouches_for_the_whole_world_and_restore_drops_the_vouch(save: WorldFile,
-                                                                         validations: list[int]) -> None:
+def test_advance_vouches_for_the_whole_world_and_restore_drops_the_vouch(
+    save: WorldFile, validations: list[int]
+) -> None:
     advance_season(save, GM)
     assert vouch_of(save)["sha256"] == digest(save.path.read_bytes())
     validations.clear()
@@ -180,16 +186,22 @@ def test_a_write_of_a_state_that_does_not_validate_drops_the_vouch(save: WorldFi
 
 
 def test_a_writer_killed_between_its_vouch_and_its_save_leaves_a_vouch_no_read_trusts(
-        save: WorldFile, validations: list[int]) -> None:
+    save: WorldFile, validations: list[int]
+) -> None:
     run_command(save, GM, "note", {"text": "landed"})
     before = save.path.read_bytes()
-    victim = subprocess.Popen([sys.executable, str(HERE / "vouch_victim.py"), str(save.path)],
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    victim = subprocess.Popen(
+        [sys.executable, str(HERE / "vouch_victim.py"), str(save.path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert victim.stdout is not None
         lines: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=lambda: lines.put(victim.stdout.readline()) if victim.stdout else None,
-                         daemon=True).start()
+        threading.Thread(
+            target=lambda: lines.put(victim.stdout.readline()) if victim.stdout else None, daemon=True
+        ).start()
         line = lines.get(timeout=BOUND)  # the victim stopped before the replace (or died: an empty line)
         assert line.startswith("mid-write "), (line, victim.stderr.read() if victim.poll() is not None else "")
         temp = Path(line.split(" ", 1)[1].strip())
@@ -210,12 +222,18 @@ def test_a_writer_killed_between_its_vouch_and_its_save_leaves_a_vouch_no_read_t
     run_command(save, GM, "note", {"text": "after the kill"})  # sweeps the temp, vouches again
     assert not temp.exists()
     assert vouch_of(save)["sha256"] == digest(save.path.read_bytes())
-    assert sorted(p.name for p in save.path.parent.iterdir()) == ["world.json", "world.json.changes", "world.json.key",
-                                                                  "world.json.lock", "world.json.vouch"]
+    assert sorted(p.name for p in save.path.parent.iterdir()) == [
+        "world.json",
+        "world.json.changes",
+        "world.json.key",
+        "world.json.lock",
+        "world.json.vouch",
+    ]
 
 
-def test_a_vouch_that_cannot_be_written_is_no_vouch(save: WorldFile, validations: list[int],
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_vouch_that_cannot_be_written_is_no_vouch(
+    save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     run_command(save, GM, "note", {"text": "vouched"})
     real_mkstemp = storage.tempfile.mkstemp
 
@@ -232,8 +250,9 @@ def test_a_vouch_that_cannot_be_written_is_no_vouch(save: WorldFile, validations
     assert validations == [1]
 
 
-def test_readers_hash_a_big_save_beside_the_parse(save: WorldFile, validations: list[int],
-                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+def test_readers_hash_a_big_save_beside_the_parse(
+    save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The digest of a save past the thread threshold is computed in a thread, and agrees."""
     monkeypatch.setattr(storage, "_DIGEST_IN_THREAD", 1)
     threads: list[str] = []

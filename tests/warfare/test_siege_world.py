@@ -38,11 +38,21 @@ def due(t: Table, kind: str) -> list[dict[str, Any]]:
 
 def test_siege_of_the_demo_port_fort_with_both_blockades(t: Table) -> None:
     data = besiege(t)
-    assert data == {"siege": "siege-0001", "provisions": 2, "effective": True, "port_access": True,
-                    "land_blockade": True, "sea_blockade": True}
+    assert data == {
+        "siege": "siege-0001",
+        "provisions": 2,
+        "effective": True,
+        "port_access": True,
+        "land_blockade": True,
+        "sea_blockade": True,
+    }
     doc = siege(t)
-    assert (doc["fort"], doc["besieger"], doc["defender"], doc["status"]) == ("brinehaven", "varos", "elbreth",
-                                                                              "active")
+    assert (doc["fort"], doc["besieger"], doc["defender"], doc["status"]) == (
+        "brinehaven",
+        "varos",
+        "elbreth",
+        "active",
+    )
     assert doc["units"] == ["varos-siege-host", "varos-blockade-squadron"]
     assert doc["started"] == doc["effective_from"] == {"year": 312, "season": "Spring"}
     assert t.get("pcs", "brinehaven")["siege"] == "siege-0001"
@@ -79,8 +89,7 @@ def test_a_fort_is_besieged_once(t: Table) -> None:
 def test_a_unit_besieges_one_fort_at_a_time(t: Table) -> None:
     besiege(t)
     t.set("pcs", "saltcross", fort_level=1, walled=True)  # a walled market next door
-    t.refused("siege-begin", {"fort": "saltcross", "units": "varos-siege-host"}, "units",
-              "already besieges Brinehaven")
+    t.refused("siege-begin", {"fort": "saltcross", "units": "varos-siege-host"}, "units", "already besieges Brinehaven")
 
 
 # --- provisions carry over within 4 seasons -----------------------------------------------------------
@@ -98,8 +107,7 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     t.set("units", "brinehaven-watch", regiments=1)
     besiege(t)
     t.advance()  # Spring ends: 1 regiment eats 1 of 2
-    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for Kingdom of Varos",
-              who="king:elbreth")
+    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
     lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
     assert lifted.data["provisions"] == 1
     pc = t.get("pcs", "brinehaven")
@@ -127,14 +135,19 @@ def test_a_port_fort_needs_both_blockades(t: Table) -> None:
     assert recruit_refusal_at(t.world, "brinehaven") is None  # not in effect: recruiting goes on
     t.advance()  # not in effect: nothing eaten
     assert siege(t)["provisions"] == 2 and siege(t)["seasons"] == 0
-    t.refused("blockade", {"fort": "brinehaven", "kind": "land", "unit": "varos-blockade-squadron"}, "unit",
-              "needs land troops")
-    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"}, "unit",
-              "needs ships")
-    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"}, "unit",
-              "is not Kingdom of Varos's")
-    result = t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"},
-                  who="king:varos")
+    t.refused(
+        "blockade",
+        {"fort": "brinehaven", "kind": "land", "unit": "varos-blockade-squadron"},
+        "unit",
+        "needs land troops",
+    )
+    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"}, "unit", "needs ships")
+    t.refused(
+        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"}, "unit", "is not Kingdom of Varos's"
+    )
+    result = t.do(
+        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}, who="king:varos"
+    )
     assert result.data["effective"] is True
     assert siege(t)["effective_from"] == {"year": 312, "season": "Summer"}
     t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True})
@@ -151,9 +164,17 @@ def test_an_inland_fort_needs_only_a_land_blockade(t: Table) -> None:
 def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> None:
     # A castle in Saltmarsh, whose port Brinehaven Elbreth still holds: sea blockade needed too.
     def add_castle(world: Any) -> None:
-        world.data["pcs"]["salt-keep"] = {"name": "Salt Keep", "kind": "castle", "province": "saltmarsh",
-                                          "hex": [2, 6], "controller": "elbreth", "tax": 1, "resistance": 5,
-                                          "fort_level": 1, "walled": True}
+        world.data["pcs"]["salt-keep"] = {
+            "name": "Salt Keep",
+            "kind": "castle",
+            "province": "saltmarsh",
+            "hex": [2, 6],
+            "controller": "elbreth",
+            "tax": 1,
+            "resistance": 5,
+            "fort_level": 1,
+            "walled": True,
+        }
 
     t.edit(add_castle)
     assert besiege(t, {"fort": "salt-keep", "units": "varos-siege-host"})["effective"] is False
@@ -173,21 +194,36 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     t.advance()  # Spring 312 closes: 2 regiments eat 2
     doc = siege(t)
     assert (doc["provisions"], doc["seasons"]) == (0, 1)
-    assert doc["consumption"] == [{"date": {"year": 312, "season": "Spring"}, "regiments": 2, "eaten": 2,
-                                   "provisions": 0, "short": False}]
+    assert doc["consumption"] == [
+        {"date": {"year": 312, "season": "Spring"}, "regiments": 2, "eaten": 2, "provisions": 0, "short": False}
+    ]
     assert t.get("pcs", "brinehaven")["last_besieged"] == {"year": 312, "season": "Spring"}
     # Summer: nothing is left to eat, so the defenders must choose before Summer may close (RULINGS §3).
     urgent = due(t, "siege-decision")
     assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert any("Brinehaven" in reason for reason in blockers(t.world))
-    t.refused("advance", {}, "season", "the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)")
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, "identity",
-              "does not act for Kingdom of Elbreth", who="king:varos")
+    t.refused(
+        "advance",
+        {},
+        "season",
+        "the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)",
+    )
+    t.refused(
+        "siege-decide",
+        {"fort": "brinehaven", "choice": "surrender"},
+        "identity",
+        "does not act for Kingdom of Elbreth",
+        who="king:varos",
+    )
     t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
     result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
-    assert result.data == {"siege": "siege-0001", "choice": "surrender", "captor": "varos",
-                           "surrendered_units": ["brinehaven-watch"]}
+    assert result.data == {
+        "siege": "siege-0001",
+        "choice": "surrender",
+        "captor": "varos",
+        "surrendered_units": ["brinehaven-watch"],
+    }
     pc = t.get("pcs", "brinehaven")
     assert (pc["controller"], pc["captured_by"], pc["siege"]) == ("varos", "varos", None)
     assert pc["last_besieged"] == {"year": 312, "season": "Summer"}
@@ -252,8 +288,12 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     ("params", "who", "field", "text"),
     [
         ({"kingdom": "elbreth", "pc": "varosgate", "kind": "infantry", "regiments": 1}, "gm", "pc", "not held by"),
-        ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 1}, "king:varos", "identity",
-         "does not act for Kingdom of Elbreth"),
+        (
+            {"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 1},
+            "king:varos",
+            "identity",
+            "does not act for Kingdom of Elbreth",
+        ),
         ({"kingdom": "elbreth", "pc": "highmoor", "kind": "infantry", "regiments": 0}, "gm", "regiments", "at least 1"),
     ],
 )
@@ -299,8 +339,11 @@ def test_messenger_odds(t: Table) -> None:
     spec = spec_for("messenger")
     assert spec.odds is not None
     t.set("units", "varos-patrol", hex=[3, 5])
-    odds = spec.odds(t.world, Identity.parse("gm"), {"fort": "brinehaven", "ducats": 0, "scouts": [],
-                                                      "enemy_scouts": None, "purpose": ""})
+    odds = spec.odds(
+        t.world,
+        Identity.parse("gm"),
+        {"fort": "brinehaven", "ducats": 0, "scouts": [], "enemy_scouts": None, "purpose": ""},
+    )
     assert odds["success"] == 0.5 and odds["enemy_scouts"] == ["varos-patrol"]
     assert sum(odds["odds"].values()) == pytest.approx(1)
 
@@ -323,8 +366,9 @@ def test_messenger_refusals(t: Table, params: dict[str, Any], field: str, text: 
 def test_no_messenger_needed_before_the_siege_takes_effect(t: Table) -> None:
     besiege(t, {"fort": "brinehaven", "units": "varos-siege-host"})
     t.refused("messenger", {"fort": "brinehaven"}, "fort", "messengers pass freely", [3])
-    t.refused("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "fort",
-              "provisions pass freely", [6])
+    t.refused(
+        "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "fort", "provisions pass freely", [6]
+    )
 
 
 def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
@@ -345,8 +389,7 @@ def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
         (2, 2, True, 15 - 2 + 4, 4),
     ],
 )
-def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, corvin: int,
-                                 provisions: int) -> None:
+def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, corvin: int, provisions: int) -> None:
     besiege(t)
     result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, [die])
     assert result.data["success"] is success
@@ -354,8 +397,12 @@ def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, 
     assert siege(t)["provisions"] == provisions
     assert t.treasury("kingdoms", "elbreth") == (38 if success else 42)  # 2 ducats a shipment
     attempt = siege(t)["smuggling"][0]
-    assert (attempt["merchant"], attempt["good"], attempt["bribe"], attempt["success"]) == ("corvin", "Grain",
-                                                                                         bribe, success)
+    assert (attempt["merchant"], attempt["good"], attempt["bribe"], attempt["success"]) == (
+        "corvin",
+        "Grain",
+        bribe,
+        success,
+    )
     assert attempt["paid"] == (4 if success else 0)
 
 
@@ -394,8 +441,14 @@ def test_smuggle_refusals(t: Table, params: dict[str, Any], field: str, text: st
 
 def test_smuggling_by_the_merchants_own_player_is_adjudicated_by_others(t: Table) -> None:
     besiege(t)
-    t.refused("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "identity",
-              "players never roll", [6], who="player:corvin")
+    t.refused(
+        "smuggle",
+        {"fort": "brinehaven", "merchant": "corvin", "shipments": 1},
+        "identity",
+        "players never roll",
+        [6],
+        who="player:corvin",
+    )
 
 
 # --- the monitor's view and the CLI ------------------------------------------------------------------
@@ -406,8 +459,9 @@ def test_siege_view_for_the_monitor(t: Table) -> None:
     row = siege_view(t.world)[0]
     assert row["fort_name"] == "Brinehaven" and row["level"] == 2 and row["level_name"] == "Fort"
     assert row["regiments"] == 2 and row["provisions"] == 2 and row["seasons_left"] == 1
-    assert row["defenders"] == [{"id": "brinehaven-watch", "name": "Brinehaven Watch", "owner": "elbreth",
-                                 "regiments": 2}]
+    assert row["defenders"] == [
+        {"id": "brinehaven-watch", "name": "Brinehaven Watch", "owner": "elbreth", "regiments": 2}
+    ]
     assert row["effective"] and row["blockade_missing"] is None and not row["decision_needed"]
     assert row["doc"]["besieger"] == "varos"
 
@@ -421,14 +475,43 @@ def test_everyone_sees_the_siege(t: Table) -> None:
 
 def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> None:
     path = str(t.save.path)
-    assert main(["--save", path, "--as", "king:varos", "do", "siege-begin", "fort=brinehaven",
-                 "units=varos-siege-host,varos-blockade-squadron", "--json"]) == 0
+    assert (
+        main(
+            [
+                "--save",
+                path,
+                "--as",
+                "king:varos",
+                "do",
+                "siege-begin",
+                "fort=brinehaven",
+                "units=varos-siege-host,varos-blockade-squadron",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert orjson.loads(capsys.readouterr().out)["effective"] is True
     assert main(["--save", path, "do", "messenger", "fort=brinehaven", "--odds", "--json"]) == 0
     odds = orjson.loads(capsys.readouterr().out)
     assert odds["command"] == "messenger" and odds["success"] == 0.666667
-    assert main(["--save", path, "do", "smuggle", "fort=brinehaven", "merchant=corvin", "shipments=1", "bribe=2",
-                 "--odds", "--json"]) == 0
+    assert (
+        main(
+            [
+                "--save",
+                path,
+                "do",
+                "smuggle",
+                "fort=brinehaven",
+                "merchant=corvin",
+                "shipments=1",
+                "bribe=2",
+                "--odds",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert orjson.loads(capsys.readouterr().out)["success"] == pytest.approx(5 / 6, abs=1e-6)
     assert main(["--save", path, "do", "messenger", "fort=brinehaven", "ducats=4", "--dice", "1", "--json"]) == 0
     out = orjson.loads(capsys.readouterr().out)
@@ -437,8 +520,12 @@ def test_siege_through_the_cli(t: Table, capsys: pytest.CaptureFixture[str]) -> 
     capsys.readouterr()
     assert main(["--save", path, "advance", "--json"]) == 2
     assert "Brinehaven" in capsys.readouterr().err
-    assert main(["--save", path, "--as", "king:elbreth", "do", "siege-decide", "fort=brinehaven",
-                 "choice=sally", "--json"]) == 0
+    assert (
+        main(
+            ["--save", path, "--as", "king:elbreth", "do", "siege-decide", "fort=brinehaven", "choice=sally", "--json"]
+        )
+        == 0
+    )
     capsys.readouterr()
     assert main(["--save", path, "advance", "--json"]) == 0
 
@@ -448,12 +535,24 @@ def _ring(t: Table, sponsor: str) -> None:
     province = t.get("pcs", "brinehaven")["province"]
 
     def put(world: Any) -> None:
-        world.put("effects", f"fx-ring-{sponsor}", {
-            "kind": "smuggling-ring", "mission": "establish-smuggling-ring", "sponsor_kingdom": sponsor,
-            "target_kingdom": "varos", "province": province, "holder_kingdom": sponsor,
-            "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
-            "start": world.meta["date"], "end": None, "known_to_target": False, "known_sponsor": False,
-            "active": True})
+        world.put(
+            "effects",
+            f"fx-ring-{sponsor}",
+            {
+                "kind": "smuggling-ring",
+                "mission": "establish-smuggling-ring",
+                "sponsor_kingdom": sponsor,
+                "target_kingdom": "varos",
+                "province": province,
+                "holder_kingdom": sponsor,
+                "data": {"npc_sales_tax_divisor": 2, "merchant_smuggling_bonus": 2},
+                "start": world.meta["date"],
+                "end": None,
+                "known_to_target": False,
+                "known_sponsor": False,
+                "active": True,
+            },
+        )
 
     t.edit(put)
 

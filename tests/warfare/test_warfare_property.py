@@ -36,8 +36,9 @@ def _money(world: World) -> dict[tuple[str, str], float]:
     capture=st.booleans(),
     loot=st.booleans(),
 )
-def test_raids_and_looting_conserve_ducats(treasuries: tuple[int, ...], tax: int, taken_before: int,
-                                           raids: list[int], capture: bool, loot: bool) -> None:
+def test_raids_and_looting_conserve_ducats(
+    treasuries: tuple[int, ...], tax: int, taken_before: int, raids: list[int], capture: bool, loot: bool
+) -> None:
     world = World(copy.deepcopy(BASE))
     for party, amount in zip(VICTIMS, treasuries, strict=True):
         world.data[party[0]][party[1]]["treasury"] = amount

@@ -32,8 +32,7 @@ def test_a_rules_refusal_is_shown_as_its_message_alone(t: Table, monkeypatch: py
     assert verdict == read.Verdict("loot", False, "no such structure kind 'hovel'")
 
 
-def test_a_bug_in_a_trial_run_raises_instead_of_reading_as_a_refusal(t: Table,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_bug_in_a_trial_run_raises_instead_of_reading_as_a_refusal(t: Table, monkeypatch: pytest.MonkeyPatch) -> None:
     def broken(*args: Any, **kwargs: Any) -> None:
         raise KeyError("hex")
 

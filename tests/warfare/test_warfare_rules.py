@@ -120,9 +120,7 @@ def test_second_raid_in_a_season_is_refused_even_for_a_raider() -> None:
     ("garrisoned", "walled", "named"),
     [(True, False, "a garrison"), (False, True, "walls"), (True, True, "a garrison and walls")],
 )
-def test_ordinary_unit_cannot_raid_a_defended_structure(
-    garrisoned: bool, walled: bool, named: str
-) -> None:
+def test_ordinary_unit_cannot_raid_a_defended_structure(garrisoned: bool, walled: bool, named: str) -> None:
     reason = raid_refusal("town", "cavalry", True, garrisoned, walled, False)
     assert reason is not None
     assert f"has {named}:" in reason and "defenceless" in reason
@@ -146,8 +144,11 @@ def test_sea_raider_raids_any_coastal_structure(unit: str) -> None:
 def test_sea_raider_inland_is_any_other_unit(unit: str) -> None:
     # Inland, a Sea Raider is "any other unit": a defenceless structure only (RULINGS §2).
     assert raid_refusal("town", unit, False, False, False, False) is None
-    for garrisoned, walled, named in ((True, False, "a garrison"), (False, True, "walls"),
-                                      (True, True, "a garrison and walls")):
+    for garrisoned, walled, named in (
+        (True, False, "a garrison"),
+        (False, True, "walls"),
+        (True, True, "a garrison and walls"),
+    ):
         reason = raid_refusal("town", unit, False, garrisoned, walled, False)
         assert reason is not None
         assert f"has {named}:" in reason
@@ -255,9 +256,7 @@ def test_slave_raid_odds(surplus: int, expected: dict[int, float]) -> None:
         (6, 0, True, 9.5, LootOutcome(6, 4)),
     ],
 )
-def test_loot(
-    tax: float, raided: float, holds: bool, treasury: float, expected: LootOutcome
-) -> None:
+def test_loot(tax: float, raided: float, holds: bool, treasury: float, expected: LootOutcome) -> None:
     assert loot(tax, raided, holds, treasury) == expected
 
 
@@ -303,9 +302,7 @@ def test_vault_wins_over_everything() -> None:
 
 
 def test_capital_first() -> None:
-    citizen = CitizenHoldings(
-        (S("big", "town", size=9, fort=5), S("cap", "castle", capital=True, size=1))
-    )
+    citizen = CitizenHoldings((S("big", "town", size=9, fort=5), S("cap", "castle", capital=True, size=1)))
     assert citizen.owns_capital
     place = treasury_placement(citizen, "home")
     assert place.where == "cap" and "capital" in place.reason
@@ -324,9 +321,7 @@ def test_largest_without_a_capital() -> None:
 
 
 def test_best_defended_among_equally_large() -> None:
-    citizen = CitizenHoldings(
-        (S("a", "town", size=3, fort=1), S("b", "town", size=3, fort=4), S("c", "town", size=1))
-    )
+    citizen = CitizenHoldings((S("a", "town", size=3, fort=1), S("b", "town", size=3, fort=4), S("c", "town", size=1)))
     place = treasury_placement(citizen)
     assert place.where == "b" and "best defended" in place.reason
 
@@ -369,9 +364,7 @@ def test_unwalled_town_cannot_be_besieged(level: int | None) -> None:
     assert siege_refusal(level) == "an unwalled town cannot be besieged; it is taken by fighting"
 
 
-@pytest.mark.parametrize(
-    ("level", "name"), [(1, "Walls"), (2, "Fort"), (3, "Castle"), (4, "Fortress"), (5, "Citadel")]
-)
+@pytest.mark.parametrize(("level", "name"), [(1, "Walls"), (2, "Fort"), (3, "Castle"), (4, "Fortress"), (5, "Citadel")])
 def test_fort_levels(level: int, name: str) -> None:
     assert siege_refusal(level) is None
     assert fort_name(level) == name
@@ -445,9 +438,7 @@ def test_blockade_refusal_names_what_is_missing() -> None:
         (-1, 1, 0, 0, True),  # never below 0
     ],
 )
-def test_season_end_consumption(
-    provisions: int, regiments: int, after: int, eaten: int, short: bool
-) -> None:
+def test_season_end_consumption(provisions: int, regiments: int, after: int, eaten: int, short: bool) -> None:
     end = season_end_consumption(provisions, regiments)
     assert (end.provisions_after, end.eaten, end.short) == (after, eaten, short)
     assert end.choices == (("surrender", "sally") if short else ())

@@ -20,8 +20,15 @@ from yak_tui.kernel.seasons import due_items
 from yak_tui.kernel.session import due_for
 
 SPRING_312 = {"year": 312, "season": "Spring"}
-HEX = {"brinehaven": [2, 5], "millbrook": [5, 2], "saltcross": [3, 5], "greywatch": [6, 4], "ironhold": [5, 6],
-       "highmoor": [4, 3], "redfen-village": [3, 9]}
+HEX = {
+    "brinehaven": [2, 5],
+    "millbrook": [5, 2],
+    "saltcross": [3, 5],
+    "greywatch": [6, 4],
+    "ironhold": [5, 6],
+    "highmoor": [4, 3],
+    "redfen-village": [3, 9],
+}
 
 
 def at(t: Table, unit: str, pc: str) -> None:
@@ -71,8 +78,9 @@ def test_raid_is_made_in_the_structures_hex(t: Table) -> None:
     t.refused("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, "unit", "a raid needs it in its hex", [3])
 
 
-@pytest.mark.parametrize(("unit", "pc"), [("varos-raiders", "millbrook"), ("varos-lancers", "millbrook"),
-                                          ("kesh-riders", "highmoor")])
+@pytest.mark.parametrize(
+    ("unit", "pc"), [("varos-raiders", "millbrook"), ("varos-lancers", "millbrook"), ("kesh-riders", "highmoor")]
+)
 def test_defenceless_or_raider(t: Table, unit: str, pc: str) -> None:
     # Inland and defenceless: a Sea Raider or cavalry may; a Raider may raid even the walled capital.
     at(t, unit, pc)
@@ -84,8 +92,13 @@ def test_second_raid_in_a_season_is_refused_then_allowed_next_season(t: Table) -
     at(t, "kesh-riders", "brinehaven")
     t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [2])
     t.refused("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, "pc", "once per season, by anyone", [5])
-    t.refused("slave-raid", {"unit": "kesh-riders", "pc": "brinehaven", "take": "manpower"}, "pc",
-              "already raided in Spring 312", [5])
+    t.refused(
+        "slave-raid",
+        {"unit": "kesh-riders", "pc": "brinehaven", "take": "manpower"},
+        "pc",
+        "already raided in Spring 312",
+        [5],
+    )
     t.advance()
     assert t.do("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, [1]).data["taken"] == 1
 
@@ -103,12 +116,18 @@ def test_a_king_with_a_stake_may_not_roll_the_raid(t: Table) -> None:
 
 def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
-    filed = t.do("order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
-                 who="king:varos")
+    filed = t.do(
+        "order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'}, who="king:varos"
+    )
     assert filed.data["adjudicator"] == "gm"
     # Elbreth's King cannot file a raid with Varos's units.
-    t.refused("order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
-              "order.identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.refused(
+        "order-file",
+        {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
+        "order.identity",
+        "does not act for Kingdom of Varos",
+        who="king:elbreth",
+    )
     resolved = t.do("order-resolve", {"order": filed.data["order"]}, [5])
     assert resolved.data["result"]["taken"] == 5
     assert t.treasury("kingdoms", "varos") == 35
@@ -128,8 +147,9 @@ def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
         (0, 4, 5, 0, 0),  # nothing left anywhere: nothing taken
     ],
 )
-def test_every_source_of_raided_ducats(t: Table, treasury: int, taken_before: int, die: int,
-                                       from_treasury: int, from_tax: int) -> None:
+def test_every_source_of_raided_ducats(
+    t: Table, treasury: int, taken_before: int, die: int, from_treasury: int, from_tax: int
+) -> None:
     t.set("kingdoms", "elbreth", treasury=treasury)
     t.set("pcs", "brinehaven", tax_taken=taken_before)
     at(t, "varos-raiders", "brinehaven")
@@ -203,8 +223,13 @@ def test_slave_raid_on_an_empty_province_takes_nothing(t: Table) -> None:
 def test_slave_raid_choice_comes_before_the_roll(t: Table) -> None:
     at(t, "kesh-riders", "greywatch")
     t.refused("slave-raid", {"unit": "kesh-riders", "pc": "greywatch"}, "take", "is required", [6])
-    t.refused("slave-raid", {"unit": "kesh-riders", "pc": "greywatch", "take": "ducats"}, "take",
-              "must be one of manpower, slaves", [6])
+    t.refused(
+        "slave-raid",
+        {"unit": "kesh-riders", "pc": "greywatch", "take": "ducats"},
+        "take",
+        "must be one of manpower, slaves",
+        [6],
+    )
 
 
 def test_slave_raid_odds(t: Table) -> None:
@@ -400,8 +425,9 @@ def test_looted_business_income_contract(t: Table) -> None:
 
 
 def test_owner_dismantles_for_half_the_invested(t: Table) -> None:
-    t.refused("dismantle", {"business": "millbrook-mill"}, "identity", "does not act for Prince Edmund",
-              who="king:elbreth")
+    t.refused(
+        "dismantle", {"business": "millbrook-mill"}, "identity", "does not act for Prince Edmund", who="king:elbreth"
+    )
     result = t.do("dismantle", {"business": "millbrook-mill"}, who="player:edmund")
     assert result.data == {"business": "millbrook-mill", "ducats": 4, "to": "characters:edmund"}
     assert t.treasury("characters", "edmund") == 12
@@ -447,8 +473,11 @@ def test_vault_and_capital_fallback(t: Table) -> None:
     assert treasury_place(world, ("characters", "aldric")) == "greywatch"
     assert ("characters", "aldric") in exposed_treasuries(world, "greywatch")
     assert treasury_place(world, ("kingdoms", "elbreth")) == "highmoor"  # the capital
-    assert exposed_treasuries(world, "highmoor") == [("kingdoms", "elbreth"), ("characters", "edmund"),
-                                                     ("characters", "rowena")]
+    assert exposed_treasuries(world, "highmoor") == [
+        ("kingdoms", "elbreth"),
+        ("characters", "edmund"),
+        ("characters", "rowena"),
+    ]
 
 
 # --- through the real CLI ----------------------------------------------------------------------------

@@ -42,12 +42,14 @@ class Table:
 
         self.edit(change)
 
-    def do(self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (),
-           who: str = "gm") -> CommandResult:
+    def do(
+        self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (), who: str = "gm"
+    ) -> CommandResult:
         return self.table.run(who, name, dice=dice, **(params or {}))
 
-    def refused(self, name: str, params: dict[str, Any], field: str, text: str, dice: Sequence[int] = (),
-                who: str = "gm") -> CommandError:
+    def refused(
+        self, name: str, params: dict[str, Any], field: str, text: str, dice: Sequence[int] = (), who: str = "gm"
+    ) -> CommandError:
         """`Table.refused`: refused on `field`, its reason holding `text`, the file unchanged."""
         return self.table.refused(who, name, field=field, text=text, dice=dice, **params)
 

@@ -99,8 +99,10 @@ class YakApp(App[None]):
 
     # Absolute: subclasses may live anywhere. The dashboard's own sheet too: it is the first screen
     # of every start, and a sheet a screen brings when it mounts makes Textual parse every sheet again.
-    CSS_PATH: ClassVar[list[str | PurePath]] = [Path(__file__).with_name("yak.tcss"),
-                                                 Path(__file__).parent / "areas" / "court" / "dashboard.tcss"]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        Path(__file__).with_name("yak.tcss"),
+        Path(__file__).parent / "areas" / "court" / "dashboard.tcss",
+    ]
     TITLE = "yak"
     COMMANDS = App.COMMANDS | {YakCommands}
     COMMAND_PALETTE_DISPLAY = "^p"
@@ -132,9 +134,18 @@ class YakApp(App[None]):
     dice_by_hand: reactive[bool] = reactive(False, init=False)
     world_version: var[int] = var(0)
 
-    def __init__(self, path: str | Path, identity: Identity | str = GM, animations: bool = True, *,
-                 world: World | None = None, poll_interval: float = 0.5, cursor_blink: bool | None = None,
-                 stamp: Stamp | None = None, gm_pin: str | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        identity: Identity | str = GM,
+        animations: bool = True,
+        *,
+        world: World | None = None,
+        poll_interval: float = 0.5,
+        cursor_blink: bool | None = None,
+        stamp: Stamp | None = None,
+        gm_pin: str | None = None,
+    ) -> None:
         super().__init__()
         # Hotseat (`yak tui --gm-pin`): going back to a GM seat asks for this PIN; only its hash is kept.
         self._gm_pin: GmPin | None = None
@@ -265,8 +276,9 @@ class YakApp(App[None]):
             screen.post_message(WorldChanged(self.world, self.world_version))
 
     # -- commands (call from thread workers) -------------------------------------------------------
-    def execute(self, name: str, params: dict[str, Any], dice: Dice | None = None,
-                identity: Identity | None = None) -> Outcome:
+    def execute(
+        self, name: str, params: dict[str, Any], dice: Dice | None = None, identity: Identity | None = None
+    ) -> Outcome:
         """Run one world command in its transaction (blocking: call it from a thread worker)."""
         from yak_tui.kernel.commands import run_command
 
@@ -383,8 +395,14 @@ class YakApp(App[None]):
         self.switch_mode("map")
         self.call_after_refresh(lambda: self.screen.post_message(FocusPlace(table, doc_id)))
 
-    def open_command(self, name: str, preset: dict[str, Any] | None = None, hidden: Iterable[str] = (),
-                     title: str | None = None, intro: str = "") -> None:
+    def open_command(
+        self,
+        name: str,
+        preset: dict[str, Any] | None = None,
+        hidden: Iterable[str] = (),
+        title: str | None = None,
+        intro: str = "",
+    ) -> None:
         """Open the command dialog: fields, odds, dice by hand, the dice animation and the result.
 
         Rule screens call this for their actions (e.g. `open_command("spy", {"kingdom": k})`).
@@ -519,40 +537,82 @@ class YakApp(App[None]):
             entries.append(PaletteEntry(f"Go to {title}", f"screen ({key})", partial(self.action_goto, name), True))
         actions = [
             ("roll", "Roll the dice", "an ad hoc RtD roll with odds, written to the chronicle (r)", self.action_roll),
-            ("advance", "Advance the season", "preview what closes and what year start does, then confirm (a)",
-             self.action_advance),
-            ("file_order", "File an order", "an order for your own holdings, for its adjudicator (o)",
-             self.action_file_order),
+            (
+                "advance",
+                "Advance the season",
+                "preview what closes and what year start does, then confirm (a)",
+                self.action_advance,
+            ),
+            (
+                "file_order",
+                "File an order",
+                "an order for your own holdings, for its adjudicator (o)",
+                self.action_file_order,
+            ),
             ("cast", "Cast a spell", "Power, Control, Resolution with odds before each stage (g)", self.action_cast),
-            ("switch_identity", "Switch identity", "hand the keyboard to a King or a player (i)",
-             self.action_switch_identity),
+            (
+                "switch_identity",
+                "Switch identity",
+                "hand the keyboard to a King or a player (i)",
+                self.action_switch_identity,
+            ),
             ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
             ("edit_row", "Edit the highlighted row", "its document as a form (GM, E)", self.action_edit_row),
-            ("undo_advance", "Undo the last advance", "restore the backup the last advance took (GM, confirms first)",
-             self.action_undo_advance),
-            ("reports", "Season reports", "the reports of closed seasons you may read; export them (R)",
-             self.action_reports),
-            ("history", "Season history", "what changed between two kept seasons; roll back to one (GM, H)",
-             self.action_history),
+            (
+                "undo_advance",
+                "Undo the last advance",
+                "restore the backup the last advance took (GM, confirms first)",
+                self.action_undo_advance,
+            ),
+            (
+                "reports",
+                "Season reports",
+                "the reports of closed seasons you may read; export them (R)",
+                self.action_reports,
+            ),
+            (
+                "history",
+                "Season history",
+                "what changed between two kept seasons; roll back to one (GM, H)",
+                self.action_history,
+            ),
             ("help", "Help: keys", "every key of this screen (?)", self.action_help),
         ]
         for action, title, help_text, callback in actions:
             if self.check_action(action, ()):
                 entries.append(PaletteEntry(title, help_text, callback, True))
         if self.identity.is_gm:
-            entries.append(PaletteEntry("World: every table", "search, add, edit and remove any document (GM, w)",
-                                        self.action_world, True))
-        entries.append(PaletteEntry(f"Dice animation: turn {'off' if self.animations else 'on'}",
-                                    "show results at once, or let the dice tumble", self.action_toggle_animations, True))
-        entries.append(PaletteEntry(f"Dice by hand: turn {'off' if self.dice_by_hand else 'on'}",
-                                    "type the naturals of physical dice at a hotseat table",
-                                    self.action_toggle_dice_by_hand, True))
-        entries.append(PaletteEntry("Toggle light/dark theme", "for light or dark terminals (ctrl+t)",
-                                    self.action_toggle_theme, True))
+            entries.append(
+                PaletteEntry(
+                    "World: every table", "search, add, edit and remove any document (GM, w)", self.action_world, True
+                )
+            )
+        entries.append(
+            PaletteEntry(
+                f"Dice animation: turn {'off' if self.animations else 'on'}",
+                "show results at once, or let the dice tumble",
+                self.action_toggle_animations,
+                True,
+            )
+        )
+        entries.append(
+            PaletteEntry(
+                f"Dice by hand: turn {'off' if self.dice_by_hand else 'on'}",
+                "type the naturals of physical dice at a hotseat table",
+                self.action_toggle_dice_by_hand,
+                True,
+            )
+        )
+        entries.append(
+            PaletteEntry(
+                "Toggle light/dark theme", "for light or dark terminals (ctrl+t)", self.action_toggle_theme, True
+            )
+        )
         for name, help_text, category in views.all_commands():
             if self.identity.is_gm or self.identity.is_king:
-                entries.append(PaletteEntry(f"Run command: {name}", f"{category} · {help_text}",
-                                            partial(self.open_command, name)))
+                entries.append(
+                    PaletteEntry(f"Run command: {name}", f"{category} · {help_text}", partial(self.open_command, name))
+                )
         extra = getattr(screen, "palette_entries", None)
         if callable(extra):
             entries.extend(extra())
@@ -560,8 +620,11 @@ class YakApp(App[None]):
 
     def palette_entry(self, name: PaletteName) -> PaletteEntry:
         """A name's palette line (`providers.name_lines`, shared between apps) with this app's action."""
-        handlers: dict[str, Callable[..., Any]] = {"act_as": self.switch_identity, "order": self._order_for,
-                                                   "jump": self.jump_to}
+        handlers: dict[str, Callable[..., Any]] = {
+            "act_as": self.switch_identity,
+            "order": self._order_for,
+            "jump": self.jump_to,
+        }
         return PaletteEntry(name.title, name.help, partial(handlers[name.kind], *name.target))
 
     def _order_for(self, command: str) -> None:
@@ -570,8 +633,14 @@ class YakApp(App[None]):
         self.push_screen(OrderScreen(command=command))
 
 
-def run_app(path: str | Path, identity: Identity | str = GM, animations: bool = True,
-            world: World | None = None, stamp: Stamp | None = None, gm_pin: str | None = None) -> int:
+def run_app(
+    path: str | Path,
+    identity: Identity | str = GM,
+    animations: bool = True,
+    world: World | None = None,
+    stamp: Stamp | None = None,
+    gm_pin: str | None = None,
+) -> int:
     """Open the TUI on a save as an identity (the `yak` default verb); returns the exit code.
 
     `world`: the save as the caller just read it (at version `stamp`), so the app does not read it

@@ -111,13 +111,19 @@ def name_lines(world: World, identity: Identity, may_switch: bool) -> tuple[Pale
 
     lines: list[PaletteName] = []
     if may_switch:
-        lines += [PaletteName(f"Act as {seat.label}", f"identity {seat.identity}", "act_as", (seat.identity,))
-                  for seat in identities(world)]
+        lines += [
+            PaletteName(f"Act as {seat.label}", f"identity {seat.identity}", "act_as", (seat.identity,))
+            for seat in identities(world)
+        ]
     if not identity.is_gm:
-        lines += [PaletteName(f"File order: {choice.name}", choice.help, "order", (choice.name,))
-                  for choice in views.order_commands(world, identity)]
-    lines += [PaletteName(f"Jump to {item.name}", item.detail, "jump", (item.table, item.id))
-              for item in search_items(world, identity)]
+        lines += [
+            PaletteName(f"File order: {choice.name}", choice.help, "order", (choice.name,))
+            for choice in views.order_commands(world, identity)
+        ]
+    lines += [
+        PaletteName(f"Jump to {item.name}", item.detail, "jump", (item.table, item.id))
+        for item in search_items(world, identity)
+    ]
     return tuple(lines)
 
 
@@ -126,8 +132,11 @@ def palette_names(world: World, identity: Identity, may_switch: bool) -> Catalog
     1000x: call it in a thread)."""
     from yak_tui.app.kit.screens import SHARED_VIEWS
 
-    return SHARED_VIEWS.get(world, ("palette names", identity, may_switch),  # type: ignore[no-any-return]
-                            lambda: Catalogue(name_lines(world, identity, may_switch)))
+    return SHARED_VIEWS.get(
+        world,
+        ("palette names", identity, may_switch),  # type: ignore[no-any-return]
+        lambda: Catalogue(name_lines(world, identity, may_switch)),
+    )
 
 
 class YakCommands(Provider):
@@ -151,7 +160,8 @@ class YakCommands(Provider):
         if self._names is None:
             app: Any = self.app
             self._names = asyncio.ensure_future(
-                asyncio.to_thread(palette_names, app.world, app.identity, app.may_switch_identity))
+                asyncio.to_thread(palette_names, app.world, app.identity, app.may_switch_identity)
+            )
         return self._names
 
     async def discover(self) -> Hits:
@@ -182,8 +192,9 @@ class YakCommands(Provider):
             entry = line if isinstance(line, PaletteEntry) else app.palette_entry(line)
             yield Hit(score, matcher.highlight(entry.title), entry.callback, text=entry.title, help=entry.help)
 
-    def _best(self, query: str, names: Catalogue[PaletteName],
-              stopped: Callable[[], bool]) -> list[tuple[float, PaletteEntry | PaletteName]] | None:
+    def _best(
+        self, query: str, names: Catalogue[PaletteName], stopped: Callable[[], bool]
+    ) -> list[tuple[float, PaletteEntry | PaletteName]] | None:
         """The best `LISTED` lines of the actions and the names (the actions first among equals)."""
         found: list[tuple[float, PaletteEntry | PaletteName]] = []
         for catalogue in (self._actions, names):

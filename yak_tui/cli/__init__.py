@@ -100,10 +100,14 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     new = sub.add_parser("new", help="create a world file")
     new.add_argument("path", nargs="?")
     new.add_argument("--demo", action="store_true", help="fill it with the demo world Elbreth")
-    new.add_argument("--from", dest="source", metavar="TOML",
-                     help="build it from a world file you wrote (docs/world-format.md)")
-    new.add_argument("--template", action="store_true",
-                     help="print a commented starting world file (two kingdoms) instead of creating a save")
+    new.add_argument(
+        "--from", dest="source", metavar="TOML", help="build it from a world file you wrote (docs/world-format.md)"
+    )
+    new.add_argument(
+        "--template",
+        action="store_true",
+        help="print a commented starting world file (two kingdoms) instead of creating a save",
+    )
     new.add_argument("--force", action="store_true", help="overwrite an existing file")
 
     resolve = sub.add_parser("resolve", help="run one rule check without a world")
@@ -135,8 +139,12 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
 
     adv = sub.add_parser("advance", help="close the season (Winter into Spring runs year start)")
     adv.add_argument("--preview", action="store_true", help="show what it would do, change nothing")
-    adv.add_argument("--from", dest="expected", metavar="SEASON",
-                     help="close only this season, e.g. 'Winter 312'; refused if another command closed it first")
+    adv.add_argument(
+        "--from",
+        dest="expected",
+        metavar="SEASON",
+        help="close only this season, e.g. 'Winter 312'; refused if another command closed it first",
+    )
 
     sub.add_parser("undo", help="undo the last command of the current season (GM)")
     sub.add_parser("due", help="what is due this season")
@@ -148,32 +156,82 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("bbcode", "markdown", "toml"), default="bbcode")
     export.add_argument("--season")
     export.add_argument("--kingdom")
-    export.add_argument("--audience", default="public",
-                        help="whose record: public (the default, the forum's), gm, kingdom:<id> or player:<id>")
+    export.add_argument(
+        "--audience",
+        default="public",
+        help="whose record: public (the default, the forum's), gm, kingdom:<id> or player:<id>",
+    )
 
     serve = sub.add_parser("serve", help="host the campaign over SSH")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2222)
     serve.add_argument("--host-key")
-    serve.add_argument("--max-sessions", type=int, default=32, metavar="N", help="sessions in all (default %(default)s)")
-    serve.add_argument("--max-sessions-per-user", type=int, default=4, metavar="N",
-                       help="sessions of one user at once (default %(default)s)")
-    serve.add_argument("--idle-timeout", type=float, default=3600.0, metavar="SECONDS",
-                       help="close a session after this long without a keystroke; 0: never (default %(default)g)")
-    serve.add_argument("--request-timeout", type=float, default=10.0, metavar="SECONDS",
-                       help="close a channel that has asked for no terminal after this long (default %(default)g)")
-    serve.add_argument("--session-memory", type=int, default=1024, metavar="MIB",
-                       help="memory limit of each session's app, MiB; 0: none (default %(default)s)")
-    serve.add_argument("--max-auth-tries", type=int, default=6, metavar="N",
-                       help="failed logins on one connection before it is dropped (default %(default)s)")
-    serve.add_argument("--max-unauthenticated", type=int, default=10, metavar="N",
-                       help="connections logging in at once; more are dropped (default %(default)s)")
-    serve.add_argument("--max-unauthenticated-per-address", type=int, default=3, metavar="N",
-                       help="connections logging in at once from one address; more are dropped (default %(default)s)")
-    serve.add_argument("--banner-timeout", type=float, default=10.0, metavar="SECONDS",
-                       help="time a connection has to send its SSH version line (default %(default)g)")
-    serve.add_argument("--login-timeout", type=float, default=30.0, metavar="SECONDS",
-                       help="time a connection has to log in (default %(default)g)")
+    serve.add_argument(
+        "--max-sessions", type=int, default=32, metavar="N", help="sessions in all (default %(default)s)"
+    )
+    serve.add_argument(
+        "--max-sessions-per-user",
+        type=int,
+        default=4,
+        metavar="N",
+        help="sessions of one user at once (default %(default)s)",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="close a session after this long without a keystroke; 0: never (default %(default)g)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a channel that has asked for no terminal after this long (default %(default)g)",
+    )
+    serve.add_argument(
+        "--session-memory",
+        type=int,
+        default=1024,
+        metavar="MIB",
+        help="memory limit of each session's app, MiB; 0: none (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-auth-tries",
+        type=int,
+        default=6,
+        metavar="N",
+        help="failed logins on one connection before it is dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-unauthenticated",
+        type=int,
+        default=10,
+        metavar="N",
+        help="connections logging in at once; more are dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-unauthenticated-per-address",
+        type=int,
+        default=3,
+        metavar="N",
+        help="connections logging in at once from one address; more are dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--banner-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time a connection has to send its SSH version line (default %(default)g)",
+    )
+    serve.add_argument(
+        "--login-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="time a connection has to log in (default %(default)g)",
+    )
 
     user = sub.add_parser("user", help="the SSH roster")
     user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")
@@ -194,8 +252,11 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
 
     tui = sub.add_parser("tui", help="open the terminal app (the default)")
     tui.add_argument("--no-animation", action="store_true")
-    tui.add_argument("--gm-pin", action="store_true",
-                     help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)")
+    tui.add_argument(
+        "--gm-pin",
+        action="store_true",
+        help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)",
+    )
     return parser
 
 
@@ -203,7 +264,6 @@ def _dice_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--dice", help="naturals in the order the check rolls them, e.g. 4,2")
     parser.add_argument("--seed", type=seed_option, help="seed for random dice (recorded, replayable)")
     parser.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
-
 
 
 def seed_option(text: str) -> int:

@@ -106,10 +106,17 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     load_command_modules()
     if args.list or not args.command:
-        listing = {name: {"help": spec.help_text, "category": spec.category,
-                          "params": {k: {"type": p.kind.__name__, "required": p.required, "help": p.help_text}
-                                     for k, p in spec.params.items()}}
-                   for name, spec in sorted(COMMANDS.items())}
+        listing = {
+            name: {
+                "help": spec.help_text,
+                "category": spec.category,
+                "params": {
+                    k: {"type": p.kind.__name__, "required": p.required, "help": p.help_text}
+                    for k, p in spec.params.items()
+                },
+            }
+            for name, spec in sorted(COMMANDS.items())
+        }
         text = "\n".join(f"{name:20} {spec.help_text}" for name, spec in sorted(COMMANDS.items()))
         emit(opts, {"commands": listing}, text)
         return 0
@@ -130,8 +137,15 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     identity = _identity(opts)
     # The identity is checked inside the command's transaction: one read of the save, not two.
-    result = run_command(save, identity, args.command, params, dice_from(args),
-                         check=lambda world: check_identity(world, identity), exact_dice=True)
+    result = run_command(
+        save,
+        identity,
+        args.command,
+        params,
+        dice_from(args),
+        check=lambda world: check_identity(world, identity),
+        exact_dice=True,
+    )
     text_lines = [e["text"] for e in result.shown or []] or [f"{result.command}: done"]
     if result.command == "order-file" and not opts.json:  # received, or received with a warning, and the odds
         from yak_tui.kernel.forms import order_filed_text
@@ -170,8 +184,11 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"no {table} document {args.id!r} that {identity} may see")
         emit(opts, {"table": table, "id": doc_id, "document": docs[doc_id]})
         return 0
-    emit(opts, {"table": table, "documents": docs},
-         "\n".join(f"{doc_id}: {doc.get('name', doc.get('text', ''))}" for doc_id, doc in docs.items()))
+    emit(
+        opts,
+        {"table": table, "documents": docs},
+        "\n".join(f"{doc_id}: {doc.get('name', doc.get('text', ''))}" for doc_id, doc in docs.items()),
+    )
     return 0
 
 
@@ -182,8 +199,9 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
     save = open_save(opts)
     world = World(save.read())
     identity = _identity(opts, world)
-    entries = filter_entries(world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom,
-                                                                        args.character, args.kind))
+    entries = filter_entries(
+        world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, args.character, args.kind)
+    )
     text = "\n".join(f"[{e['date']['season']} {e['date']['year']}] {e['text']}" for e in entries)
     emit(opts, {"entries": entries}, text or "(no entries)")
     return 0
@@ -255,8 +273,9 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
         if not identity.is_gm:
             raise UsageError(f"only the GM may export the whole world (you are {identity})")
         if args.season or args.kingdom or args.audience != "public":
-            raise UsageError("export --format toml writes the whole world: --season, --kingdom and --audience "
-                             "do not apply")
+            raise UsageError(
+                "export --format toml writes the whole world: --season, --kingdom and --audience do not apply"
+            )
         text = export_world(world.data)
         emit(opts, {"format": "toml", "text": text}, text.rstrip("\n"))
         return 0
@@ -299,8 +318,14 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     # One read per start: the app opens on the world read here, unless the save changed meanwhile.
     opened = world if save.stamp() == stamp else None
-    code = run_app(save.path, identity, animations=not getattr(args, "no_animation", False), world=opened,
-                   stamp=stamp if opened is not None else None, gm_pin=pin)
+    code = run_app(
+        save.path,
+        identity,
+        animations=not getattr(args, "no_animation", False),
+        world=opened,
+        stamp=stamp if opened is not None else None,
+        gm_pin=pin,
+    )
     return int(code or 0)
 
 
@@ -321,8 +346,9 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         world = World(save.read())
         if not identity.is_gm:
             raise UsageError("only the GM may read the roster")
-        users = {name: {"identity": u["identity"], "fingerprint": u.get("fingerprint", "")}
-                 for name, u in world.all("users")}
+        users = {
+            name: {"identity": u["identity"], "fingerprint": u.get("fingerprint", "")} for name, u in world.all("users")
+        }
         emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
         return 0
     if args.user_verb == "add":
@@ -330,7 +356,9 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
             key_text = Path(args.key).read_bytes().decode("utf-8")
         except UnicodeDecodeError:
             raise UsageError(f"--key {args.key}: is not a text file (an OpenSSH public key)") from None
-        result = run_command(save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text})
+        result = run_command(
+            save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text}
+        )
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
     emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))

@@ -42,8 +42,11 @@ def _read_save(opts: GlobalOptions) -> WorldFile | None:
 def warn_if_saved_rules_win(opts: GlobalOptions, args: argparse.Namespace) -> None:
     """`--rules DIR` on a save that keeps its own house rules: the saved ones win, say so."""
     directory = house_rules_dir()
-    if not directory or args.verb in (None, "new", "resolve") or (
-            args.verb == "rules" and args.rules_verb in ("set", "clear")):
+    if (
+        not directory
+        or args.verb in (None, "new", "resolve")
+        or (args.verb == "rules" and args.rules_verb in ("set", "clear"))
+    ):
         return
     save = WorldFile(save_path(opts))
     if not save.exists():
@@ -51,9 +54,11 @@ def warn_if_saved_rules_win(opts: GlobalOptions, args: argparse.Namespace) -> No
     meta = save.read()["meta"]["world"]
     if meta.get("rules_overrides"):
         source = meta.get("rules_source") or "yak rules set"
-        sys.stderr.write(f"yak: warning: --rules {directory} is ignored: this save keeps its own house rules "
-                         f"(from {source}; see `yak rules show`). `yak rules set {directory}` replaces them, "
-                         "`yak rules clear` drops them.\n")
+        sys.stderr.write(
+            f"yak: warning: --rules {directory} is ignored: this save keeps its own house rules "
+            f"(from {source}; see `yak rules show`). `yak rules set {directory}` replaces them, "
+            "`yak rules clear` drops them.\n"
+        )
 
 
 def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
@@ -66,12 +71,16 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = _identity(opts, World(save.read()))
         if args.rules_verb == "set":
             tables = read_override_dir(args.dir)
-            result = run_command(save, identity, "rules-set",
-                                 {"tables": orjson.dumps(tables).decode(), "source": str(args.dir)})
+            result = run_command(
+                save, identity, "rules-set", {"tables": orjson.dumps(tables).decode(), "source": str(args.dir)}
+            )
         else:
             result = run_command(save, identity, "rules-clear", {})
-        emit(opts, {"command": f"rules-{args.rules_verb}", **result.data},
-             "\n".join(e["text"] for e in result.shown or []))
+        emit(
+            opts,
+            {"command": f"rules-{args.rules_verb}", **result.data},
+            "\n".join(e["text"] for e in result.shown or []),
+        )
         return 0
     if args.rules_verb not in (None, "show"):
         raise UsageError(f"rules: unknown action {args.rules_verb!r} (set, show, clear)")
@@ -84,12 +93,15 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
     if getattr(args, "changed", False):
         rows = [row for row in rows if row["source"] != "stock"]
     saved = saved_rules()
-    source = ("saved override" if saved is not None else "house file" if house_rules_dir() else "stock")
+    source = "saved override" if saved is not None else "house file" if house_rules_dir() else "stock"
     meta = World(save.read()).meta if save is not None else {}
-    payload = {"rules": source, "saved_from": meta.get("rules_source") if saved is not None else None,
-               "house_dir": house_rules_dir(), "values": rows}
+    payload = {
+        "rules": source,
+        "saved_from": meta.get("rules_source") if saved is not None else None,
+        "house_dir": house_rules_dir(),
+        "values": rows,
+    }
     lines = [f"rules in use: {source}" + (f" (saved from {payload['saved_from']})" if payload["saved_from"] else "")]
-    lines += [f"{row['table']}.{row['key']} = {orjson.dumps(row['value']).decode()}  [{row['source']}]"
-              for row in rows]
+    lines += [f"{row['table']}.{row['key']} = {orjson.dumps(row['value']).decode()}  [{row['source']}]" for row in rows]
     emit(opts, payload, "\n".join(lines))
     return 0

@@ -42,10 +42,12 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     data = save.read()
     result = verify_files(data, save.path.name, ((path, read_state(path)) for path in save.backups()))
     main = result.reports[0]
-    lines = [f"{main.name}: {main.records} dice records"
-             + (f", {main.undone} of them undone (kept in the ledger)" if main.undone else "")
-             + (f"; {main.before_chain} older rolls from before the ledger, not chained" if main.before_chain else ""),
-             f"backups checked: {len(result.reports) - 1}"]
+    lines = [
+        f"{main.name}: {main.records} dice records"
+        + (f", {main.undone} of them undone (kept in the ledger)" if main.undone else "")
+        + (f"; {main.before_chain} older rolls from before the ledger, not chained" if main.before_chain else ""),
+        f"backups checked: {len(result.reports) - 1}",
+    ]
     first = result.first_broken
     if first is None:
         lines.append("the dice ledger holds: every link checks")
@@ -81,8 +83,10 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
     world = World(open_save(opts).read())
     status = season_status(world, _identity(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
-    lines += [f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
-              for row in status["seats"]]
+    lines += [
+        f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
+        for row in status["seats"]
+    ]
     emit(opts, status, "\n".join(lines))
     return 0
 
@@ -104,8 +108,11 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     identity = _identity(opts, world)
     found = reports_for(world, identity, args.season)
     if not found:
-        raise YakError("no season report yet: reports are written when a season closes (`yak advance`)"
-                       if not args.season else f"no report for {args.season}")
+        raise YakError(
+            "no season report yet: reports are written when a season closes (`yak advance`)"
+            if not args.season
+            else f"no report for {args.season}"
+        )
     if args.out is not None:
         formats = (args.format,) if args.format else tuple(FORMATS)
         written = export_reports(found, args.out, formats)

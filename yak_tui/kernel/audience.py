@@ -37,9 +37,7 @@ def validate_audience(world: World, audience: str) -> str:
     kind, _, subject = audience.partition(":")
     table = {"kingdom": "kingdoms", "character": "characters"}.get(kind)
     if table is None or not subject:
-        raise ValidationError(
-            "audience", f"{audience!r} is not public, adjudicators, kingdom:<id> or character:<id>"
-        )
+        raise ValidationError("audience", f"{audience!r} is not public, adjudicators, kingdom:<id> or character:<id>")
     return f"{kind}:{world.resolve_ref(table, subject)}"
 
 
@@ -100,8 +98,12 @@ def redact_roll(roll: dict[str, Any], viewer: Identity, entry: dict[str, Any]) -
     outcome, never a face, a total, a band or its ledger hash (a hash over six faces is guessed)."""
     if not roll.get("blind") or is_adjudicator_of(viewer, entry):
         return roll
-    return {"purpose": roll.get("purpose", ""), "outcome": roll.get("outcome", ""), "blind": True,
-            "ghosts": len(roll.get("naturals") or []) or 1}
+    return {
+        "purpose": roll.get("purpose", ""),
+        "outcome": roll.get("outcome", ""),
+        "blind": True,
+        "ghosts": len(roll.get("naturals") or []) or 1,
+    }
 
 
 def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -187,24 +189,58 @@ PUBLIC_FIELDS: dict[str, tuple[str, ...]] = {
     "kingdoms": ("name", "ruler", "capital", "player", "color", "faith"),
     "characters": ("name", "title", "kingdom", "alive", "kind"),
     "provinces": ("name", "kingdom", "faith", "potentials", "resources", "ports", "terrain"),
-    "pcs": ("name", "kind", "province", "hex", "controller", "fort_level", "walled", "coastal",
-            "port_access", "resistance"),
+    "pcs": (
+        "name",
+        "kind",
+        "province",
+        "hex",
+        "controller",
+        "fort_level",
+        "walled",
+        "coastal",
+        "port_access",
+        "resistance",
+    ),
     "units": ("name", "owner", "kind", "size", "hex"),
     "businesses": ("name", "province", "sector", "size", "owner", "monopoly", "pc"),
     "academies": ("pc", "type", "level", "kingdom"),
     # A siege is fought in the open: its state is public (written by yak_tui.areas.warfare.commands).
-    "sieges": ("fort", "besieger", "defender", "units", "started", "status", "ended", "lifted", "port_access",
-               "land_blockade", "sea_blockade", "effective", "effective_from", "provisions", "starting_provisions",
-               "carried_over_from", "seasons", "consumption", "decision_needed", "decision", "decided",
-               "decisions", "messengers", "smuggling", "surrendered_units"),
+    "sieges": (
+        "fort",
+        "besieger",
+        "defender",
+        "units",
+        "started",
+        "status",
+        "ended",
+        "lifted",
+        "port_access",
+        "land_blockade",
+        "sea_blockade",
+        "effective",
+        "effective_from",
+        "provisions",
+        "starting_provisions",
+        "carried_over_from",
+        "seasons",
+        "consumption",
+        "decision_needed",
+        "decision",
+        "decided",
+        "decisions",
+        "messengers",
+        "smuggling",
+        "surrendered_units",
+    ),
 }
 # Fields even a document's owner may not see (only the GM): what the other side of a secret knows,
 # e.g. whether the target of a spy mission detected it or identified its sponsor.
 HIDDEN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("known_to_target", "known_sponsor", "evidence")}
 # What the target of a secret operation knows of it once detected ("known"): the operation, never who
 # ran it unless the spy talked (then `KNOWN_SPONSOR_FIELDS` too).
-KNOWN_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("kind", "mission", "target_kingdom", "province", "commodity",
-                                                        "start", "end", "active")}
+KNOWN_FIELDS: dict[str, tuple[str, ...]] = {
+    "effects": ("kind", "mission", "target_kingdom", "province", "commodity", "start", "end", "active")
+}
 KNOWN_SPONSOR_FIELDS: dict[str, tuple[str, ...]] = {"effects": ("sponsor_kingdom", "holder_character")}
 # Fields of an order only its filer and its adjudicator read: why it was rejected, the filer's
 # warning about his own numbers, his word to the adjudicator (RULINGS §1).
@@ -282,8 +318,11 @@ def _public_or_none(table: str) -> str:
 def visible_count(world: World, viewer: Identity, table: str) -> int:
     """How many documents of a table the viewer may see: `visible_table` without copying any."""
     if table == "chronicle":
-        return sum(1 for _, entry in world.all("chronicle")
-                   if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry))
+        return sum(
+            1
+            for _, entry in world.all("chronicle")
+            if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)
+        )
     if table == "meta":
         return 1
     if viewer.is_gm:
@@ -291,7 +330,9 @@ def visible_count(world: World, viewer: Identity, table: str) -> int:
     return sum(1 for doc_id, doc in world.all(table) if can_see_document(world, viewer, table, doc_id, doc) != "none")
 
 
-def filter_document(world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]) -> dict[str, Any] | None:
+def filter_document(
+    world: World, viewer: Identity, table: str, doc_id: str, doc: dict[str, Any]
+) -> dict[str, Any] | None:
     """The document as the viewer may see it, or None: for reading only, like `World.get`.
 
     Nothing is copied that the viewer sees whole (a read model of a big world filters every

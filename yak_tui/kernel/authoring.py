@@ -62,8 +62,17 @@ AUTHORED_TABLES = tuple(name for name in TABLE_NAMES if name != META)
 NULLS = "nulls"
 # The campaign's running state (saved house rules, the season's deadline and readiness, the dice
 # ledger's head, the last write's revision): exported as it is so a round trip keeps it.
-STATE_KEYS = ("rules_source", "deadline", "ready", "dice_head", "dice_count", "dice_since", "dice_since_seq",
-              "revision", "changed")
+STATE_KEYS = (
+    "rules_source",
+    "deadline",
+    "ready",
+    "dice_head",
+    "dice_count",
+    "dice_since",
+    "dice_since_seq",
+    "revision",
+    "changed",
+)
 WORLD_KEYS = ("name", "year", "season", "map", "rules_overrides", "counters", "history", *STATE_KEYS)
 COUNTER_KEYS = ("seq", "chronicle_seq", *(f"next_{name}" for name in AUTHORED_TABLES))
 MAX_SHOWN = 40  # problems named in the one-line message (all of them are kept on the error)
@@ -142,6 +151,7 @@ class _Lines:
 
 # -- loading --------------------------------------------------------------------------------------
 
+
 class _Loader:
     def __init__(self, text: str, source: str) -> None:
         self.source = source
@@ -170,7 +180,9 @@ class _Loader:
         for key in spec:
             if key != "world" and key not in AUTHORED_TABLES:
                 line = self.where.tables.get(key) or self.where.row(key, 0)
-                self.add(line, key, None, "", f"is not a table of a world (tables: world, {', '.join(AUTHORED_TABLES)})")
+                self.add(
+                    line, key, None, "", f"is not a table of a world (tables: world, {', '.join(AUTHORED_TABLES)})"
+                )
         for table in AUTHORED_TABLES:
             self.load_table(spec.get(table, []), table, data)
         for table in AUTHORED_TABLES:
@@ -219,8 +231,13 @@ class _Loader:
         for path in nulls:
             steps = [path] if isinstance(path, str) else path
             if not isinstance(steps, list) or not steps or not all(isinstance(s, str | int) for s in steps):
-                self.add(self.field_line(table, doc_id, NULLS), table, doc_id, NULLS,
-                         f"{path!r} is not a field name or a path like [\"field\", \"key\", 0]")
+                self.add(
+                    self.field_line(table, doc_id, NULLS),
+                    table,
+                    doc_id,
+                    NULLS,
+                    f'{path!r} is not a field name or a path like ["field", "key", 0]',
+                )
                 continue
             holder: Any = doc
             for step in steps[:-1]:
@@ -231,25 +248,40 @@ class _Loader:
             elif isinstance(holder, list) and isinstance(last, int) and 0 <= last < len(holder):
                 holder[last] = None
             else:
-                self.add(self.field_line(table, doc_id, NULLS), table, doc_id, NULLS,
-                         f"{path!r} names no value of the document")
+                self.add(
+                    self.field_line(table, doc_id, NULLS),
+                    table,
+                    doc_id,
+                    NULLS,
+                    f"{path!r} names no value of the document",
+                )
 
     def check_document(self, table: str, doc_id: str, doc: dict[str, Any]) -> None:
         for path, reason in document_problems(table, doc):
-            line = self.row_lines.get((table, doc_id)) if reason.startswith("is required") else \
-                self.field_line(table, doc_id, path)
+            line = (
+                self.row_lines.get((table, doc_id))
+                if reason.startswith("is required")
+                else self.field_line(table, doc_id, path)
+            )
             self.add(line, table, doc_id, path, reason)
 
-    def check_references(self, data: dict[str, dict[str, Any]], table: str, doc_id: str,
-                         doc: dict[str, Any]) -> None:
+    def check_references(self, data: dict[str, dict[str, Any]], table: str, doc_id: str, doc: dict[str, Any]) -> None:
         for path, reason in reference_problems(data, table, doc):
             self.add(self.field_line(table, doc_id, path), table, doc_id, path, reason)
 
     def check_map(self, data: dict[str, dict[str, Any]], size: Any) -> None:
-        if not (isinstance(size, dict) and set(size) == {"columns", "rows"}
-                and all(type(v) is int and v > 0 for v in size.values())):
-            self.add(self.where.field(self.where.tables.get("world"), "map"), "world", None, "map",
-                     "must be { columns = N, rows = N } with whole numbers above 0")
+        if not (
+            isinstance(size, dict)
+            and set(size) == {"columns", "rows"}
+            and all(type(v) is int and v > 0 for v in size.values())
+        ):
+            self.add(
+                self.where.field(self.where.tables.get("world"), "map"),
+                "world",
+                None,
+                "map",
+                "must be { columns = N, rows = N } with whole numbers above 0",
+            )
             return
         for table in ("pcs", "units"):
             for doc_id, doc in data[table].items():
@@ -258,8 +290,13 @@ class _Loader:
                     continue
                 col, row = axial_to_offset((at[0], at[1]))
                 if not (0 <= col < size["columns"] and 0 <= row < size["rows"]):
-                    self.add(self.field_line(table, doc_id, "hex"), table, doc_id, "hex",
-                             f"{at} is off the map ({size['columns']} columns by {size['rows']} rows)")
+                    self.add(
+                        self.field_line(table, doc_id, "hex"),
+                        table,
+                        doc_id,
+                        "hex",
+                        f"{at} is off the map ({size['columns']} columns by {size['rows']} rows)",
+                    )
 
     # -- the world's own settings -------------------------------------------------------------------
     def load_world(self, head: Any, data: dict[str, dict[str, Any]]) -> None:
@@ -269,20 +306,34 @@ class _Loader:
             return
         for key in head:
             if key not in WORLD_KEYS:
-                self.add(self.where.field(start, key), "world", None, key,
-                         f"is not a setting of [world] (settings: {', '.join(WORLD_KEYS)})")
+                self.add(
+                    self.where.field(start, key),
+                    "world",
+                    None,
+                    key,
+                    f"is not a setting of [world] (settings: {', '.join(WORLD_KEYS)})",
+                )
         year, season = head.get("year", 312), head.get("season", "Spring")
         if type(year) is not int:
             self.add(self.where.field(start, "year"), "world", None, "year", f"must be a whole number, not {year!r}")
             year = 312
         if season not in SEASONS:
-            self.add(self.where.field(start, "season"), "world", None, "season",
-                     f"must be one of {', '.join(SEASONS)}, not {season!r}")
+            self.add(
+                self.where.field(start, "season"),
+                "world",
+                None,
+                "season",
+                f"must be one of {', '.join(SEASONS)}, not {season!r}",
+            )
             season = "Spring"
         date = GameDate.of(year, season)
-        meta: dict[str, Any] = {"name": head.get("name", Path(self.source).stem), "date": date.to_dict(),
-                                "schema_version": SCHEMA_VERSION, "rules_overrides": head.get("rules_overrides", {}),
-                                "undo": []}
+        meta: dict[str, Any] = {
+            "name": head.get("name", Path(self.source).stem),
+            "date": date.to_dict(),
+            "schema_version": SCHEMA_VERSION,
+            "rules_overrides": head.get("rules_overrides", {}),
+            "undo": [],
+        }
         if "map" in head:
             self.check_map(data, head["map"])
             meta["map"] = head["map"]
@@ -290,13 +341,24 @@ class _Loader:
             meta["history"] = head["history"]
             _whole_amounts(SCHEMAS[META].fields, meta)
         else:
-            meta["history"] = [{"date": date.to_dict(),
-                                "kingdoms": {kid: {"treasury": k.get("treasury", 0), "manpower": k.get("manpower", 0)}
-                                             for kid, k in data["kingdoms"].items()}}]
+            meta["history"] = [
+                {
+                    "date": date.to_dict(),
+                    "kingdoms": {
+                        kid: {"treasury": k.get("treasury", 0), "manpower": k.get("manpower", 0)}
+                        for kid, k in data["kingdoms"].items()
+                    },
+                }
+            ]
         counters = head.get("counters", {})
         if not isinstance(counters, dict) or any(k not in COUNTER_KEYS for k in counters):
-            self.add(self.where.field(start, "counters"), "world", None, "counters",
-                     f"must be a table of {', '.join(COUNTER_KEYS)}")
+            self.add(
+                self.where.field(start, "counters"),
+                "world",
+                None,
+                "counters",
+                f"must be a table of {', '.join(COUNTER_KEYS)}",
+            )
             counters = {}
         meta.update(counters)
         meta.update({key: head[key] for key in STATE_KEYS if key in head})
@@ -340,8 +402,7 @@ def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
-def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]
-                       ) -> list[tuple[str, str]]:
+def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
     """Every id the document names that `data` does not hold (`validation.dangling_references`, the
     check every load and write makes, here with the `history` fields too: a person writing a world
     file or `gm-set` names what is), and a garrison off its place's hex."""
@@ -475,10 +536,15 @@ def export_world(data: Mapping[str, Mapping[str, Any]]) -> str:
     """The world as a file `load_world_text` reads back to an equal world (the undo stack aside)."""
     meta = dict(data.get(META, {}).get(META_ID, {}))
     date = meta.get("date", {"year": 312, "season": "Spring"})
-    out = ["# A yak_tui world, written by `yak export --format toml`.",
-           "# Load it with `yak new campaign.json --from this-file.toml`; docs/world-format.md explains it.",
-           "", "[world]", f"name = {_string(str(meta.get('name', 'world')))}", f"year = {date['year']}",
-           f"season = {_string(date['season'])}"]
+    out = [
+        "# A yak_tui world, written by `yak export --format toml`.",
+        "# Load it with `yak new campaign.json --from this-file.toml`; docs/world-format.md explains it.",
+        "",
+        "[world]",
+        f"name = {_string(str(meta.get('name', 'world')))}",
+        f"year = {date['year']}",
+        f"season = {_string(date['season'])}",
+    ]
     for key in ("map", "rules_overrides", "history", *STATE_KEYS):
         if key in meta:
             out.append(f"{key} = {_value(meta[key], [key], [])}")
@@ -489,8 +555,9 @@ def export_world(data: Mapping[str, Mapping[str, Any]]) -> str:
         keeps_id = "id" in SCHEMAS[table].fields
         for doc_id, doc in data.get(table, {}).items():
             nulls: list[list[str | int]] = []
-            lines = [f"{_key(name)} = {_value(value, [name], nulls)}" for name, value in doc.items()
-                     if value is not None]
+            lines = [
+                f"{_key(name)} = {_value(value, [name], nulls)}" for name, value in doc.items() if value is not None
+            ]
             nulls.extend([name] for name, value in doc.items() if value is None)
             head = [] if keeps_id else [f"id = {_string(doc_id)}"]
             if nulls:
@@ -501,6 +568,7 @@ def export_world(data: Mapping[str, Mapping[str, Any]]) -> str:
 
 def worlds_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     """Equal worlds: every table equal, and the world settings equal but for the undo stack."""
+
     def without_undo(data: Mapping[str, Any]) -> dict[str, Any]:
         copy = {name: dict(docs) for name, docs in data.items() if docs}
         meta = dict(copy.get(META, {}).get(META_ID, {}))
@@ -511,11 +579,19 @@ def worlds_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     return without_undo(a) == without_undo(b)
 
 
-
 # -- the field-by-field reference of docs/world-format.md -------------------------------------------
 
-_KIND_WORDS = {"text": "text", "int": "whole number", "number": "number", "bool": "true/false",
-               "date": "date `{ year, season }`", "list": "list", "record": "table", "map": "table", "json": "any"}
+_KIND_WORDS = {
+    "text": "text",
+    "int": "whole number",
+    "number": "number",
+    "bool": "true/false",
+    "date": "date `{ year, season }`",
+    "list": "list",
+    "record": "table",
+    "map": "table",
+    "json": "any",
+}
 
 
 def _describe(spec: Field) -> str:
@@ -527,12 +603,14 @@ def _describe(spec: Field) -> str:
     if spec.ref and spec.tagged:
         kind += f" ({' or '.join(f'{table}:<id>' for table in spec.ref_tables)})"
     elif spec.ref:
-        kind += f" (an id of {' or '.join(spec.ref_tables)}{', or ' + ' / '.join(spec.besides) if spec.besides else ''}" \
-                f"{'; it may name one since removed' if spec.history else ''})"
+        kind += (
+            f" (an id of {' or '.join(spec.ref_tables)}{', or ' + ' / '.join(spec.besides) if spec.besides else ''}"
+            f"{'; it may name one since removed' if spec.history else ''})"
+        )
     if spec.choices:
         kind += ": " + " / ".join(spec.choices)
     if spec.kind in (INT, NUMBER, DATE):
-        if spec.minimum is not None and spec.maximum is not None and spec.minimum <= -2**63:
+        if spec.minimum is not None and spec.maximum is not None and spec.minimum <= -(2**63):
             kind += ", any 64-bit integer"
         elif spec.minimum is not None and spec.maximum is not None:
             kind += f", {spec.minimum:g} to {spec.maximum:g}"
@@ -548,11 +626,20 @@ def format_reference() -> str:
     out: list[str] = []
     for table in AUTHORED_TABLES:
         schema = SCHEMAS[table]
-        out += [f"### `[[{table}]]`", "", f"{schema.description} `id`: {schema.id_description}.", "",
-                "| field | required | holds | meaning |", "| --- | --- | --- | --- |"]
+        out += [
+            f"### `[[{table}]]`",
+            "",
+            f"{schema.description} `id`: {schema.id_description}.",
+            "",
+            "| field | required | holds | meaning |",
+            "| --- | --- | --- | --- |",
+        ]
         for name, spec in schema.fields.items():
-            need = "yes" + (" (or `nulls`)" if spec.nullable else "") if spec.required else (
-                "no (may be in `nulls`)" if spec.nullable else "no")
+            need = (
+                "yes" + (" (or `nulls`)" if spec.nullable else "")
+                if spec.required
+                else ("no (may be in `nulls`)" if spec.nullable else "no")
+            )
             meaning = spec.description.replace("|", "/")
             if spec.kind == RECORD and spec.fields:
                 meaning += "; keys: " + ", ".join(f"`{key}`" for key in spec.fields)

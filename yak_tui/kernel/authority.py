@@ -34,10 +34,10 @@ class Stakes:
     characters: frozenset[str] = frozenset()  # characters who are a party
 
     @classmethod
-    def of(cls, location_kingdom: str | None, kingdoms: Iterable[str | None] = (),
-           characters: Iterable[str | None] = ()) -> Stakes:
-        return cls(location_kingdom, frozenset(k for k in kingdoms if k),
-                   frozenset(c for c in characters if c))
+    def of(
+        cls, location_kingdom: str | None, kingdoms: Iterable[str | None] = (), characters: Iterable[str | None] = ()
+    ) -> Stakes:
+        return cls(location_kingdom, frozenset(k for k in kingdoms if k), frozenset(c for c in characters if c))
 
 
 def _player_kingdoms(world: World) -> list[str]:
@@ -49,8 +49,9 @@ def _king_involved(world: World, kingdom_id: str, stakes: Stakes) -> bool:
     return kingdom_id in stakes.kingdoms or (kingdom.get("ruler") in stakes.characters)
 
 
-def _king_may(world: World, kingdom_id: str, stakes: Stakes,
-              player_kingdoms: frozenset[str] | None = None) -> tuple[bool, str]:
+def _king_may(
+    world: World, kingdom_id: str, stakes: Stakes, player_kingdoms: frozenset[str] | None = None
+) -> tuple[bool, str]:
     """May this King roll? `player_kingdoms` saves `who_may` a scan of the kingdoms per King."""
     if player_kingdoms is None:
         player_kingdoms = frozenset(_player_kingdoms(world))
@@ -81,8 +82,7 @@ def may_adjudicate(world: World, identity: Identity, stakes: Stakes) -> Verdict:
     if identity.is_observer:
         return Verdict(False, "an observer reads the public record and never rolls", who_may(world, stakes))
     if identity.is_player:
-        return Verdict(False, "players never roll for adjudicated checks; they submit orders",
-                       who_may(world, stakes))
+        return Verdict(False, "players never roll for adjudicated checks; they submit orders", who_may(world, stakes))
     allowed, reason = _king_may(world, identity.subject, stakes)
     return Verdict(allowed, reason, () if allowed else who_may(world, stakes))
 

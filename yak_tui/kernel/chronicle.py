@@ -22,8 +22,9 @@ class ChronicleFilter:
     kind: str | None = None
 
     @classmethod
-    def from_args(cls, world: World, season: str | None, kingdom: str | None, character: str | None,
-                  kind: str | None) -> ChronicleFilter:
+    def from_args(
+        cls, world: World, season: str | None, kingdom: str | None, character: str | None, kind: str | None
+    ) -> ChronicleFilter:
         try:
             date = GameDate.parse(season) if season else None
         except ValueError as error:
@@ -61,9 +62,12 @@ def _mentions_kingdom(world: World, entry: dict[str, Any], kingdom: str) -> bool
 
 def _mentions_character(entry: dict[str, Any], character: str) -> bool:
     refs = entry.get("refs") or {}
-    return (entry.get("audience") == f"character:{character}" or entry.get("actor") == f"player:{character}"
-            or character in (refs.get("character"), refs.get("target_character"))
-            or f"characters:{character}" in entry.get("amounts", {}))
+    return (
+        entry.get("audience") == f"character:{character}"
+        or entry.get("actor") == f"player:{character}"
+        or character in (refs.get("character"), refs.get("target_character"))
+        or f"characters:{character}" in entry.get("amounts", {})
+    )
 
 
 def filter_entries(world: World, viewer: Identity, chosen: ChronicleFilter) -> list[dict[str, Any]]:
@@ -91,8 +95,9 @@ def roll_line(roll: dict[str, Any]) -> str:
     return f"{purpose}: rolled {naturals}{mods} = {roll.get('total')} → {said}{hand}"
 
 
-def export_entries(world: World, entries: list[dict[str, Any]], fmt: str, viewer: Identity,
-                   heading: str | None = None) -> str:
+def export_entries(
+    world: World, entries: list[dict[str, Any]], fmt: str, viewer: Identity, heading: str | None = None
+) -> str:
     """Forum text of already-filtered entries, grouped by season; `heading` is a first line that says
     who may read a private export."""
     if fmt not in ("bbcode", "markdown"):

@@ -91,12 +91,22 @@ KING: tuple[str, ...] = ("king",)
 SEATS: tuple[str, ...] = ("king", "player")
 
 
-def command(name: str, help: HelpText, params: dict[str, Param] | None = None, *, category: str = "general",
-            odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
-            stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
-            undoable: bool = True, rolls: bool = False, gm_only: str = "", filed_by: tuple[str, ...] = (),
-            ) -> Callable[[Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
-                          Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]]:
+def command(
+    name: str,
+    help: HelpText,
+    params: dict[str, Param] | None = None,
+    *,
+    category: str = "general",
+    odds: Callable[[World, Identity, dict[str, Any]], dict[str, Any]] | None = None,
+    stakes: Callable[[World, Identity, dict[str, Any]], Stakes] | None = None,
+    undoable: bool = True,
+    rolls: bool = False,
+    gm_only: str = "",
+    filed_by: tuple[str, ...] = (),
+) -> Callable[
+    [Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
+    Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None],
+]:
     """Register a world command under `name` (the `yak do NAME` verb). A `help` that quotes a
     number from the rules is a function formatting it from the tables (`kernel.helptext`).
 
@@ -107,10 +117,12 @@ def command(name: str, help: HelpText, params: dict[str, Param] | None = None, *
     if unknown_roles:
         raise ValueError(f"{name}: filed_by names no seat: {', '.join(sorted(unknown_roles))}")
 
-    def wrap(fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]
-             ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
-        COMMANDS[name] = CommandSpec(name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only,
-                                     tuple(filed_by))
+    def wrap(
+        fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None],
+    ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
+        COMMANDS[name] = CommandSpec(
+            name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only, tuple(filed_by)
+        )
         return fn
 
     return wrap
@@ -145,8 +157,9 @@ def load_command_modules() -> None:
 COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.orders", "yak_tui.kernel.readiness")
 
 
-def coerce_params(spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None,
-                  viewer: Identity | None = None) -> dict[str, Any]:
+def coerce_params(
+    spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None, viewer: Identity | None = None
+) -> dict[str, Any]:
     """Strings from the command line or a form become typed, validated values.
 
     References (`Param.ref`) are looked up as `viewer` may see them: a name matches only a
@@ -204,8 +217,11 @@ def _coerce(name: str, param: Param, value: Any) -> Any:
         except NumberError as error:
             raise CommandError(name, str(error)) from None
     if param.kind is list:
-        items = [str(item) for item in value] if isinstance(value, list) else \
-            [item.strip() for item in str(value).split(",") if item.strip()]
+        items = (
+            [str(item) for item in value]
+            if isinstance(value, list)
+            else [item.strip() for item in str(value).split(",") if item.strip()]
+        )
         for item in items:
             _plain_text(name, item)
         return items
@@ -259,8 +275,9 @@ class CommandResult:
 class CommandContext:
     """What a command handler gets: the world, who acts, the dice, and the chronicle."""
 
-    def __init__(self, world: World, identity: Identity, dice: Dice, command: str,
-                 principal: Identity | None = None) -> None:
+    def __init__(
+        self, world: World, identity: Identity, dice: Dice, command: str, principal: Identity | None = None
+    ) -> None:
         self.world = world
         self.identity = identity
         # Whose holdings the command acts on: the filer of an order the adjudicator resolves.
@@ -300,39 +317,101 @@ class CommandContext:
                 return
         if ident.is_player and character is not None and ident.subject == character:
             return
-        owner = (self.world.display_name("kingdoms", kingdom) if kingdom
-                 else self.world.display_name("characters", character))
+        owner = (
+            self.world.display_name("kingdoms", kingdom)
+            if kingdom
+            else self.world.display_name("characters", character)
+        )
         raise CommandError("identity", f"{identity_name(self.world, ident)} does not act for {owner}", ("gm",))
 
     def fail(self, field: str, reason: str) -> None:
         raise CommandError(field, reason)
 
     # -- dice -----------------------------------------------------------------------------------
-    def record_roll(self, purpose: str, naturals: list[int], total: int, band: str, modifiers: list[Any] | None = None,
-                    audience: str = PUBLIC, blind: bool = False, outcome: str = "", reading: str = "") -> RollRecord:
+    def record_roll(
+        self,
+        purpose: str,
+        naturals: list[int],
+        total: int,
+        band: str,
+        modifiers: list[Any] | None = None,
+        audience: str = PUBLIC,
+        blind: bool = False,
+        outcome: str = "",
+        reading: str = "",
+    ) -> RollRecord:
         """Record a roll for the chronicle; `reading` is the hand-checkable line of a roll that is
         not naturals plus modifiers (see `chronicle.roll_line`)."""
         seed = getattr(self.dice.inner, "seed", None)
-        record = RollRecord(purpose=purpose, naturals=list(naturals), modifiers=list(modifiers or []), total=total,
-                            band=band, source=self.dice.source, roller=str(self.identity), audience=audience,
-                            blind=blind, seed=seed, outcome=outcome or band, reading=reading)
+        record = RollRecord(
+            purpose=purpose,
+            naturals=list(naturals),
+            modifiers=list(modifiers or []),
+            total=total,
+            band=band,
+            source=self.dice.source,
+            roller=str(self.identity),
+            audience=audience,
+            blind=blind,
+            seed=seed,
+            outcome=outcome or band,
+            reading=reading,
+        )
         self.rolls.append(record)
         return record
 
     # -- chronicle ------------------------------------------------------------------------------
-    def log(self, text: str, *, kind: str = "event", audience: str = PUBLIC, rolls: list[RollRecord] | None = None,
-            amounts: dict[str, float] | None = None, secret: str = "", refs: dict[str, Any] | None = None,
-            adjudicator: str | None = None) -> dict[str, Any]:
-        return append_entry(self.world, text, kind=kind, audience=audience, actor=str(self.identity),
-                            command=self.command, rolls=rolls, amounts=amounts, secret=secret, refs=refs,
-                            adjudicator=adjudicator or self.adjudicator, sink=self.entries)
+    def log(
+        self,
+        text: str,
+        *,
+        kind: str = "event",
+        audience: str = PUBLIC,
+        rolls: list[RollRecord] | None = None,
+        amounts: dict[str, float] | None = None,
+        secret: str = "",
+        refs: dict[str, Any] | None = None,
+        adjudicator: str | None = None,
+    ) -> dict[str, Any]:
+        return append_entry(
+            self.world,
+            text,
+            kind=kind,
+            audience=audience,
+            actor=str(self.identity),
+            command=self.command,
+            rolls=rolls,
+            amounts=amounts,
+            secret=secret,
+            refs=refs,
+            adjudicator=adjudicator or self.adjudicator,
+            sink=self.entries,
+        )
 
-    def move_ducats(self, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
-                    reason: str, *, audience: str = PUBLIC, allow_negative: bool = False,
-                    kind: str = "ducats", secret: str = "") -> dict[str, Any]:
+    def move_ducats(
+        self,
+        source: tuple[str, str] | None,
+        target: tuple[str, str] | None,
+        amount: float,
+        reason: str,
+        *,
+        audience: str = PUBLIC,
+        allow_negative: bool = False,
+        kind: str = "ducats",
+        secret: str = "",
+    ) -> dict[str, Any]:
         """The one transaction path for money: debit, credit, and a chronicle line with the sum."""
-        return move_ducats(self, source, target, amount, reason, audience=audience,
-                           allow_negative=allow_negative, kind=kind, secret=secret)
+        return move_ducats(
+            self,
+            source,
+            target,
+            amount,
+            reason,
+            audience=audience,
+            allow_negative=allow_negative,
+            kind=kind,
+            secret=secret,
+        )
 
 
 def treasury_holder(world: World, party: tuple[str, str]) -> dict[str, Any]:
@@ -340,9 +419,18 @@ def treasury_holder(world: World, party: tuple[str, str]) -> dict[str, Any]:
     return world.edit(table, doc_id)
 
 
-def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tuple[str, str] | None, amount: float,
-                reason: str, *, audience: str = PUBLIC, allow_negative: bool = False, kind: str = "ducats",
-                secret: str = "") -> dict[str, Any]:
+def move_ducats(
+    ctx: CommandContext,
+    source: tuple[str, str] | None,
+    target: tuple[str, str] | None,
+    amount: float,
+    reason: str,
+    *,
+    audience: str = PUBLIC,
+    allow_negative: bool = False,
+    kind: str = "ducats",
+    secret: str = "",
+) -> dict[str, Any]:
     if amount < 0:
         raise CommandError("amount", f"cannot move a negative sum ({amount})")
     world = ctx.world
@@ -351,7 +439,9 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
         balance = float(payer.get("treasury", 0))
         if balance - amount < -1e-9 and not allow_negative:
             name = world.display_name(source[0], source[1])
-            raise ShortfallError("treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}")
+            raise ShortfallError(
+                "treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}"
+            )
         payer["treasury"] = money(balance - amount)
     if target is not None:
         payee = treasury_holder(world, target)
@@ -373,10 +463,21 @@ def move_ducats(ctx: CommandContext, source: tuple[str, str] | None, target: tup
     return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
 
 
-def append_entry(world: World, text: str, *, kind: str = "event", audience: str = PUBLIC, actor: str = "gm",
-                 command: str = "", rolls: list[RollRecord] | None = None, amounts: dict[str, float] | None = None,
-                 secret: str = "", refs: dict[str, Any] | None = None, adjudicator: str | None = None,
-                 sink: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def append_entry(
+    world: World,
+    text: str,
+    *,
+    kind: str = "event",
+    audience: str = PUBLIC,
+    actor: str = "gm",
+    command: str = "",
+    rolls: list[RollRecord] | None = None,
+    amounts: dict[str, float] | None = None,
+    secret: str = "",
+    refs: dict[str, Any] | None = None,
+    adjudicator: str | None = None,
+    sink: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Append one chronicle entry, dated to the current season, in the order things happened."""
     seq = world.next_seq("chronicle_seq")
     entry_id = f"e{seq:06d}"
@@ -410,9 +511,15 @@ def append_entry(world: World, text: str, *, kind: str = "event", audience: str 
 UNDO_KEEP = 50
 
 
-def apply_command(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                  dice: Dice | None = None, principal: Identity | None = None,
-                  viewer: Identity | None = None) -> CommandResult:
+def apply_command(
+    world: World,
+    identity: Identity,
+    name: str,
+    raw_params: Mapping[str, Any],
+    dice: Dice | None = None,
+    principal: Identity | None = None,
+    viewer: Identity | None = None,
+) -> CommandResult:
     """Apply one command to an in-memory world (no I/O). Raises CommandError on refusal.
 
     `viewer` reads the refusals (default: `identity`); they name only what he may see.
@@ -440,8 +547,9 @@ def apply_command(world: World, identity: Identity, name: str, raw_params: Mappi
             if spec.undoable and not nested and world.meta.get("date") == date_before:
                 # Built here from validated originals, so the meta it goes into stays valid.
                 stack = world.meta.setdefault("undo", [])
-                stack.append({"command": name, "identity": str(identity), "date": date_before,
-                              "changes": world.changes()})
+                stack.append(
+                    {"command": name, "identity": str(identity), "date": date_before, "changes": world.changes()}
+                )
                 del stack[:-UNDO_KEEP]
         except ValidationError as error:
             raise CommandError(error.field, error.reason) from None
@@ -469,8 +577,11 @@ def _invalid_world(world: World) -> CommandError | None:
     try:
         validate_world(world.data)
     except ValidationError as error:
-        return CommandError(error.field, f"{error.reason} (the save holds a value its schema refuses; nothing was "
-                                         f"changed: set it right with gm-set, or restore a backup)")
+        return CommandError(
+            error.field,
+            f"{error.reason} (the save holds a value its schema refuses; nothing was "
+            f"changed: set it right with gm-set, or restore a backup)",
+        )
     return None
 
 
@@ -484,9 +595,16 @@ def _record_changed(world: World) -> None:
     world.meta["changed"] = {table_name: sorted(ids) for table_name, ids in sorted(changed.items())}
 
 
-def run_command(save: WorldFile, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                dice: Dice | None = None, *, check: Callable[[World], None] | None = None,
-                exact_dice: bool = False) -> CommandResult:
+def run_command(
+    save: WorldFile,
+    identity: Identity,
+    name: str,
+    raw_params: Mapping[str, Any],
+    dice: Dice | None = None,
+    *,
+    check: Callable[[World], None] | None = None,
+    exact_dice: bool = False,
+) -> CommandResult:
     """The one transaction path: lock, reload, validate, apply, chronicle, write once.
 
     `check` runs on the freshly loaded world first (e.g. that `--as` names a real kingdom), so a
@@ -520,8 +638,9 @@ class Stopped(YakError):
 Batch = Sequence[tuple[str, Mapping[str, Any]]] | Callable[[World], Sequence[tuple[str, Mapping[str, Any]]]]
 
 
-def run_commands(save: WorldFile, identity: Identity, commands: Batch, *,
-                 stop: Callable[[], bool] | None = None) -> list[CommandResult | YakError]:
+def run_commands(
+    save: WorldFile, identity: Identity, commands: Batch, *, stop: Callable[[], bool] | None = None
+) -> list[CommandResult | YakError]:
     """Several commands in ONE transaction of the one path: lock, reload, apply each in turn, write
     once. Each is applied on a trial of the world as the ones before it left it, so a refused one
     (a YakError in its place in the answer) leaves the others applied and the save untouched by
@@ -592,8 +711,9 @@ def written_documents(world: World, sizes: Mapping[str, int], rolls_before: int)
     for (table_name, doc_id), original in world.originals.items():
         through_world.setdefault(table_name, set()).add(doc_id)
         present = doc_id in world.data.get(table_name, {})
-        growth[table_name] = growth.get(table_name, 0) + (present and original is None) - (not present
-                                                                                        and original is not None)
+        growth[table_name] = (
+            growth.get(table_name, 0) + (present and original is None) - (not present and original is not None)
+        )
     written = {table_name: set(ids) for table_name, ids in through_world.items()}
     rolls = int(world.meta.get("dice_count", 0) or 0)
     if rolls > rolls_before:
@@ -621,8 +741,14 @@ def encode_reply(payload: dict[str, Any]) -> bytes:
     raise CommandError(found[0], f"{found[1]}: the command was not applied")
 
 
-def validate_only(world: World, identity: Identity, name: str, raw_params: Mapping[str, Any],
-                  principal: Identity | None = None, viewer: Identity | None = None) -> CommandResult:
+def validate_only(
+    world: World,
+    identity: Identity,
+    name: str,
+    raw_params: Mapping[str, Any],
+    principal: Identity | None = None,
+    viewer: Identity | None = None,
+) -> CommandResult:
     """Check a command as it is written (forms, orders) on a trial of the world: nothing copied
     but what the command touches, and the world itself left as it was."""
     trial = world.trial()

@@ -21,14 +21,23 @@ def build_world(source: Path = DEMO_FILE) -> dict[str, dict[str, Any]]:
 
 def empty_world(name: str) -> dict[str, dict[str, Any]]:
     world = World({})
-    world.meta.update({"name": name, "date": GameDate.of(312, "Spring").to_dict(),
-                       "schema_version": SCHEMA_VERSION, "rules_overrides": {}, "undo": [], "history": []})
+    world.meta.update(
+        {
+            "name": name,
+            "date": GameDate.of(312, "Spring").to_dict(),
+            "schema_version": SCHEMA_VERSION,
+            "rules_overrides": {},
+            "undo": [],
+            "history": [],
+        }
+    )
     start_chain(world.meta)
     return world.data
 
 
-def create_world(path: str | Path, demo: bool = True, overwrite: bool = False,
-                 source: str | Path | None = None) -> WorldFile:
+def create_world(
+    path: str | Path, demo: bool = True, overwrite: bool = False, source: str | Path | None = None
+) -> WorldFile:
     """A new world file: from `source` (a world file the GM wrote), the demo, or empty."""
     save = WorldFile(path)
     if source is not None:

@@ -71,21 +71,20 @@ class ScriptedDice:
 
     @property
     def unread(self) -> list[int]:
-        return self._naturals[self.used:]
+        return self._naturals[self.used :]
 
     def require_all_read(self) -> None:
         """Every die given was read by the roll: one left over is a mistake (a typo, a die meant for
         another roll), refused with its value, never silently dropped."""
         if self.remaining:
             left = ", ".join(str(value) for value in self.unread)
-            raise DiceError(f"{len(self._naturals)} dice given, but the roll reads only {self.used}: "
-                            f"{left} would be left unread")
+            raise DiceError(
+                f"{len(self._naturals)} dice given, but the roll reads only {self.used}: {left} would be left unread"
+            )
 
     def roll(self, sides: int = 6, purpose: str = "") -> int:
         if self.used >= len(self._naturals):
-            raise DiceError(
-                f"not enough dice given: {purpose or 'a roll'} needs die number {self.used + 1}"
-            )
+            raise DiceError(f"not enough dice given: {purpose or 'a roll'} needs die number {self.used + 1}")
         value = self._naturals[self.used]
         if not 1 <= value <= sides:
             raise DiceError(f"die {self.used + 1} is {value}, but a d{sides} shows 1 to {sides}")
@@ -226,5 +225,5 @@ def as_floats(odds: dict[Hashable, Fraction], digits: int = 6) -> dict[str, floa
 
 
 def d6_ceil_half(natural: int) -> int:
-    """"1d6/2 (round up)" of the rules."""
+    """ "1d6/2 (round up)" of the rules."""
     return (natural + 1) // 2

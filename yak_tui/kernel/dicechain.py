@@ -60,8 +60,13 @@ def chain_rolls(data: dict[str, dict[str, Any]], entry_id: str, rolls: Iterable[
     table = data.setdefault(TABLE, {})
     for roll in rolls:
         seq = int(meta["dice_count"]) + 1
-        record: dict[str, Any] = {"seq": seq, "date": meta["date"], "entry": entry_id, "roll": _bare(roll),
-                                  "prev": meta["dice_head"]}
+        record: dict[str, Any] = {
+            "seq": seq,
+            "date": meta["date"],
+            "entry": entry_id,
+            "roll": _bare(roll),
+            "prev": meta["dice_head"],
+        }
         record["hash"] = record_hash(record)
         validate_document(TABLE, record_id(seq), record)
         table[record_id(seq)] = record
@@ -101,10 +106,16 @@ class ChainReport:
         return not self.broken
 
     def to_dict(self) -> dict[str, Any]:
-        return {"save": self.name, "ok": self.ok, "records": self.records, "undone": self.undone,
-                "before_chain": self.before_chain, "since": self.since,
-                "first_broken": self.broken[0].to_dict() if self.broken else None,
-                "broken": [b.to_dict() for b in self.broken]}
+        return {
+            "save": self.name,
+            "ok": self.ok,
+            "records": self.records,
+            "undone": self.undone,
+            "before_chain": self.before_chain,
+            "since": self.since,
+            "first_broken": self.broken[0].to_dict() if self.broken else None,
+            "broken": [b.to_dict() for b in self.broken],
+        }
 
 
 def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainReport:
@@ -122,16 +133,33 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
     previous = GENESIS
     for position, (record_id, record) in enumerate(ordered, start=1):
         where = f"dice record {record_id}"
-        purpose = (record.get("roll") or {}).get("purpose", "a roll") if isinstance(record.get("roll"), dict) else "a roll"
+        purpose = (
+            (record.get("roll") or {}).get("purpose", "a roll") if isinstance(record.get("roll"), dict) else "a roll"
+        )
         if _seq(record) != position or record_id != f"r{position:06d}":
-            report.broken.append(Broken(where, f"is number {_seq(record)} but stands at place {position} of the "
-                                               f"chain (a record was removed or slipped in)"))
+            report.broken.append(
+                Broken(
+                    where,
+                    f"is number {_seq(record)} but stands at place {position} of the "
+                    f"chain (a record was removed or slipped in)",
+                )
+            )
         elif record.get("prev") != previous:
-            report.broken.append(Broken(where, f"({purpose}) does not follow the record before it "
-                                               f"(its prev is {_short(record.get('prev'))}, expected {_short(previous)})"))
+            report.broken.append(
+                Broken(
+                    where,
+                    f"({purpose}) does not follow the record before it "
+                    f"(its prev is {_short(record.get('prev'))}, expected {_short(previous)})",
+                )
+            )
         elif record.get("hash") != record_hash(record):
-            report.broken.append(Broken(where, f"({purpose}) was changed after it was written "
-                                               f"(its contents no longer match its hash {_short(record.get('hash'))})"))
+            report.broken.append(
+                Broken(
+                    where,
+                    f"({purpose}) was changed after it was written "
+                    f"(its contents no longer match its hash {_short(record.get('hash'))})",
+                )
+            )
         previous = str(record.get("hash", ""))
         by_hash[previous] = (record_id, record)
         report.hashes.append(previous)
@@ -140,8 +168,12 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
     if count != len(ordered):
         report.broken.append(Broken("meta dice_count", f"says {count} records, the ledger holds {len(ordered)}"))
     elif meta.get("dice_head") != previous:
-        report.broken.append(Broken("meta dice_head", f"is {_short(meta.get('dice_head'))}, but the newest record's "
-                                                      f"hash is {_short(previous)}"))
+        report.broken.append(
+            Broken(
+                "meta dice_head",
+                f"is {_short(meta.get('dice_head'))}, but the newest record's hash is {_short(previous)}",
+            )
+        )
     chronicle = data.get("chronicle", {})
     since_seq = int(meta.get("dice_since_seq", 0))
     linked: set[str] = set()
@@ -165,8 +197,12 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
             if record.get("entry") != entry_id:
                 report.broken.append(Broken(where, f"is recorded for entry {record.get('entry')} in {record_id}"))
             elif record.get("roll") != _bare(roll):
-                report.broken.append(Broken(where, f"differs from dice record {record_id}: "
-                                                   f"{_difference(record.get('roll') or {}, _bare(roll))}"))
+                report.broken.append(
+                    Broken(
+                        where,
+                        f"differs from dice record {record_id}: {_difference(record.get('roll') or {}, _bare(roll))}",
+                    )
+                )
     for record_id, record in ordered:
         if record_id not in linked and record.get("entry") not in chronicle:
             report.undone += 1
@@ -208,12 +244,17 @@ class Verification:
 
     def to_dict(self) -> dict[str, Any]:
         first = self.first_broken
-        return {"ok": self.ok, "first_broken": first.to_dict() if first else None,
-                "saves": [r.to_dict() for r in self.reports], "forks": [f.to_dict() for f in self.forks]}
+        return {
+            "ok": self.ok,
+            "first_broken": first.to_dict() if first else None,
+            "saves": [r.to_dict() for r in self.reports],
+            "forks": [f.to_dict() for f in self.forks],
+        }
 
 
-def verify_files(save: dict[str, dict[str, Any]], save_name: str,
-                 backups: Iterable[tuple[Path, dict[str, dict[str, Any]] | None]]) -> Verification:
+def verify_files(
+    save: dict[str, dict[str, Any]], save_name: str, backups: Iterable[tuple[Path, dict[str, dict[str, Any]] | None]]
+) -> Verification:
     """The save's chain, each backup's, and that every backup's chain is a beginning of the save's
     (a backup that disagrees means a record was rewritten after it, or a restore dropped rolls)."""
     main = verify_data(save, save_name)
@@ -227,11 +268,21 @@ def verify_files(save: dict[str, dict[str, Any]], save_name: str,
         reports.append(report)
         for position, (theirs, ours) in enumerate(zip(report.hashes, main.hashes, strict=False), start=1):
             if theirs != ours:
-                forks.append(Broken(f"backup {path.name}", f"disagrees with the save from dice record r{position:06d} "
-                                                           f"(rewritten after the backup, or dropped by a restore)"))
+                forks.append(
+                    Broken(
+                        f"backup {path.name}",
+                        f"disagrees with the save from dice record r{position:06d} "
+                        f"(rewritten after the backup, or dropped by a restore)",
+                    )
+                )
                 break
         else:
             if len(report.hashes) > len(main.hashes):
-                forks.append(Broken(f"backup {path.name}", f"holds {len(report.hashes)} dice records, the save only "
-                                                           f"{len(main.hashes)} (records were cut, or dropped by a restore)"))
+                forks.append(
+                    Broken(
+                        f"backup {path.name}",
+                        f"holds {len(report.hashes)} dice records, the save only "
+                        f"{len(main.hashes)} (records were cut, or dropped by a restore)",
+                    )
+                )
     return Verification(reports, forks)

@@ -58,5 +58,13 @@ class UsageError(YakError):
     """Bad command-line input (`yak`, `yak serve`): one line on stderr, exit code 2."""
 
 
-__all__ = ["CommandError", "DiceError", "RuleInputError", "RulesError", "StoreError", "UsageError", "ValidationError",
-           "YakError"]
+__all__ = [
+    "CommandError",
+    "DiceError",
+    "RuleInputError",
+    "RulesError",
+    "StoreError",
+    "UsageError",
+    "ValidationError",
+    "YakError",
+]

@@ -40,15 +40,24 @@ def filing_refusal(filer: Identity, spec: CommandSpec) -> CommandError | None:
     if filer.role in spec.filed_by:
         return None
     if spec.gm_only:
-        return CommandError("command", f"{spec.name} is the GM's act (only the GM may {spec.gm_only}): "
-                                       f"it is never filed as an order; {ASK_HINT}", ("gm",))
+        return CommandError(
+            "command",
+            f"{spec.name} is the GM's act (only the GM may {spec.gm_only}): it is never filed as an order; {ASK_HINT}",
+            ("gm",),
+        )
     if spec.name in SEAT_RUNS or spec.name == "order-file":
         return CommandError("command", f"{spec.name} is not filed as an order: run it yourself")
     if not spec.filed_by:
-        return CommandError("command", f"{spec.name} is never filed as an order: it is what an adjudicator "
-                                       f"or the GM does, not an act of a seat's own; {ASK_HINT}", ("gm",))
-    return CommandError("command", f"only {_role_words(spec.filed_by)} files {spec.name} as an order "
-                                   f"(it acts for a kingdom); {ASK_HINT}")
+        return CommandError(
+            "command",
+            f"{spec.name} is never filed as an order: it is what an adjudicator "
+            f"or the GM does, not an act of a seat's own; {ASK_HINT}",
+            ("gm",),
+        )
+    return CommandError(
+        "command",
+        f"only {_role_words(spec.filed_by)} files {spec.name} as an order (it acts for a kingdom); {ASK_HINT}",
+    )
 
 
 def may_file(filer: Identity, spec: CommandSpec) -> bool:
@@ -73,8 +82,11 @@ def _differs_from_default(spec: CommandSpec, name: str, value: Any) -> bool:
 
 def adjudicator_values(spec: CommandSpec, params: Mapping[str, Any]) -> list[str]:
     """The parameters given that only the adjudicator sets (a modifier, its reason, who hears)."""
-    return [name for name, value in params.items()
-            if name in spec.params and spec.params[name].by_adjudicator and _differs_from_default(spec, name, value)]
+    return [
+        name
+        for name, value in params.items()
+        if name in spec.params and spec.params[name].by_adjudicator and _differs_from_default(spec, name, value)
+    ]
 
 
 def check_filing(filer: Identity, spec: CommandSpec, params: Mapping[str, Any]) -> None:
@@ -84,8 +96,11 @@ def check_filing(filer: Identity, spec: CommandSpec, params: Mapping[str, Any]) 
         raise refusal
     taken = adjudicator_values(spec, params)
     if taken:
-        raise CommandError(f"order.{taken[0]}", f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by "
-                                                "the adjudicator when he carries the order out, not by its filer")
+        raise CommandError(
+            f"order.{taken[0]}",
+            f"{', '.join(taken)} {'is' if len(taken) == 1 else 'are'} set by "
+            "the adjudicator when he carries the order out, not by its filer",
+        )
 
 
 def adjudicator_params(spec: CommandSpec) -> tuple[str, ...]:
@@ -111,6 +126,9 @@ def check_season_cap(world: World, filer: Identity) -> None:
     every way an order is filed (`order-file`, and so `spy-order` and SSH; `ask`)."""
     cap = orders_cap("orders_per_seat_per_season")
     if cap > 0 and filed_this_season(world, filer) >= cap:
-        raise CommandError("order", f"{identity_name(world, filer)} has filed {cap} orders this season, the most a seat may "
-                                    f"(orders_per_seat_per_season = {cap}, core.toml [orders]); "
-                                    "withdrawn ones count too; the next season opens the count again")
+        raise CommandError(
+            "order",
+            f"{identity_name(world, filer)} has filed {cap} orders this season, the most a seat may "
+            f"(orders_per_seat_per_season = {cap}, core.toml [orders]); "
+            "withdrawn ones count too; the next season opens the count again",
+        )

@@ -84,12 +84,15 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
             options = tuple(Choice(str(c), str(c)) for c in param.choices)
         elif param.ref:
             docs = visible_table(world, viewer, param.ref)
-            options = tuple(Choice(i, str(d.get("name") or d.get("command") or i)) for i, d in
-                            sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0]))))
+            options = tuple(
+                Choice(i, str(d.get("name") or d.get("command") or i))
+                for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
+            )
         elif pname == "audience":
             options = audience_choices(world, viewer)
-        fields.append(ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text,
-                                 options))
+        fields.append(
+            ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text, options)
+        )
     return tuple(fields)
 
 
@@ -97,8 +100,14 @@ def command_choice(world: World, viewer: Identity, name: str, *, order: bool = F
     from yak_tui.kernel.commands import spec_for
 
     spec = spec_for(name)
-    return CommandChoice(spec.name, spec.help_text, spec.category, param_fields(world, viewer, name, order=order),
-                         spec.rolls, spec.odds is not None)
+    return CommandChoice(
+        spec.name,
+        spec.help_text,
+        spec.category,
+        param_fields(world, viewer, name, order=order),
+        spec.rolls,
+        spec.odds is not None,
+    )
 
 
 def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
@@ -107,8 +116,11 @@ def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
     from yak_tui.kernel.filing import may_file
 
     load_command_modules()
-    return tuple(command_choice(world, viewer, name, order=True) for name, spec in sorted(COMMANDS.items())
-                 if may_file(viewer, spec))
+    return tuple(
+        command_choice(world, viewer, name, order=True)
+        for name, spec in sorted(COMMANDS.items())
+        if may_file(viewer, spec)
+    )
 
 
 def all_commands() -> tuple[tuple[str, str, str], ...]:
@@ -155,8 +167,9 @@ def clean_params(raw: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in raw.items() if v not in (None, "")}
 
 
-def check_command(world: World, viewer: Identity, name: str, raw: Mapping[str, Any],
-                  principal: Identity | None = None) -> Problem | None:
+def check_command(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], principal: Identity | None = None
+) -> Problem | None:
     """Validate a command as typed, on a throwaway copy (nothing is written)."""
     from yak_tui.kernel.commands import validate_only
 
@@ -167,7 +180,9 @@ def check_command(world: World, viewer: Identity, name: str, raw: Mapping[str, A
     return None
 
 
-def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any], private: bool = False) -> Problem | None:
+def check_order(
+    world: World, filer: Identity, name: str, raw: Mapping[str, Any], private: bool = False
+) -> Problem | None:
     """Would `order-file` accept this order right now? (the filing rule, then checked as the
     adjudicator would carry it out)."""
     from yak_tui.kernel.commands import spec_for, validate_only
@@ -188,8 +203,11 @@ def check_order(world: World, filer: Identity, name: str, raw: Mapping[str, Any]
     except YakError as error:
         problem = problem_of(error)
     if problem is not None:
-        return Problem(f"order.{problem.field}" if not problem.field.startswith("order") else problem.field,
-                       problem.reason, problem.who_may)
+        return Problem(
+            f"order.{problem.field}" if not problem.field.startswith("order") else problem.field,
+            problem.reason,
+            problem.who_may,
+        )
     return None
 
 
@@ -275,8 +293,9 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
     odds = data.get("odds", data)
     rows = tuple((str(k), float(v)) for k, v in odds.items() if isinstance(v, int | float))
     # Extras are probabilities (the odds JSON convention); counts, costs and percents beside them are not.
-    extra = tuple((str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float)
-                  and 0.0 <= v <= 1.0)
+    extra = tuple(
+        (str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float) and 0.0 <= v <= 1.0
+    )
     return OddsView(rows, extra)
 
 
@@ -296,8 +315,9 @@ def parse_naturals(text: str) -> tuple[list[int], str | None]:
     return naturals, None
 
 
-def check_hand_dice(world: World, viewer: Identity, name: str, raw: Mapping[str, Any],
-                    naturals: list[int]) -> str | None:
+def check_hand_dice(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], naturals: list[int]
+) -> str | None:
     """Are these hand-rolled naturals exactly what the command will read? (trial run, nothing written)"""
     from yak_tui.kernel.commands import apply_command
     from yak_tui.kernel.dice import HandDice
@@ -313,6 +333,7 @@ def check_hand_dice(world: World, viewer: Identity, name: str, raw: Mapping[str,
 
 
 # -- rolls just made --------------------------------------------------------------------------------
+
 
 class RollView(NamedTuple):
     """One roll as the viewer may see it: naturals are None for someone else's blind roll."""
@@ -342,16 +363,23 @@ def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, An
             continue
         for roll in shown.get("rolls", []):
             hidden = "naturals" not in roll
-            out.append(RollView(
-                purpose=str(roll.get("purpose", "roll")),
-                naturals=None if hidden else tuple(int(n) for n in roll.get("naturals", [])),
-                modifiers=() if hidden else tuple((int(m["value"]), str(m["reason"])) for m in roll.get("modifiers", [])),
-                total=None if hidden else roll.get("total"), band="" if hidden else str(roll.get("band", "")),
-                outcome=str(roll.get("outcome", "")), blind=bool(roll.get("blind")),
-                manual=roll.get("source") == "manual", line=roll_line(roll),
-                ghosts=int(roll.get("ghosts", 1)) if hidden else 0,
-                reading="" if hidden else str(roll.get("reading", "")),
-            ))
+            out.append(
+                RollView(
+                    purpose=str(roll.get("purpose", "roll")),
+                    naturals=None if hidden else tuple(int(n) for n in roll.get("naturals", [])),
+                    modifiers=()
+                    if hidden
+                    else tuple((int(m["value"]), str(m["reason"])) for m in roll.get("modifiers", [])),
+                    total=None if hidden else roll.get("total"),
+                    band="" if hidden else str(roll.get("band", "")),
+                    outcome=str(roll.get("outcome", "")),
+                    blind=bool(roll.get("blind")),
+                    manual=roll.get("source") == "manual",
+                    line=roll_line(roll),
+                    ghosts=int(roll.get("ghosts", 1)) if hidden else 0,
+                    reading="" if hidden else str(roll.get("reading", "")),
+                )
+            )
     return tuple(out)
 
 

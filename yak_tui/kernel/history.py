@@ -38,11 +38,18 @@ class DocumentChange:
         where = f"{self.table} · {self.name}"
         if self.change != "changed":
             return f"{where}: {self.change}"
-        return f"{where}: " + "; ".join(f"{key} {_shown(old)} → {_shown(new)}" for key, (old, new) in self.fields.items())
+        return f"{where}: " + "; ".join(
+            f"{key} {_shown(old)} → {_shown(new)}" for key, (old, new) in self.fields.items()
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"table": self.table, "id": self.doc_id, "name": self.name, "change": self.change,
-                "fields": {key: {"before": old, "after": new} for key, (old, new) in self.fields.items()}}
+        return {
+            "table": self.table,
+            "id": self.doc_id,
+            "name": self.name,
+            "change": self.change,
+            "fields": {key: {"before": old, "after": new} for key, (old, new) in self.fields.items()},
+        }
 
 
 @dataclass
@@ -53,12 +60,18 @@ class SeasonDiff:
     new_entries: int
 
     def to_dict(self) -> dict[str, Any]:
-        return {"from": self.before.label(), "to": self.after.label(), "new_chronicle_entries": self.new_entries,
-                "changes": [c.to_dict() for c in self.changes]}
+        return {
+            "from": self.before.label(),
+            "to": self.after.label(),
+            "new_chronicle_entries": self.new_entries,
+            "changes": [c.to_dict() for c in self.changes],
+        }
 
     def lines(self) -> list[str]:
-        head = [f"{self.before.label()} → {self.after.label()}: {len(self.changes)} documents changed, "
-                f"{self.new_entries} new chronicle entries"]
+        head = [
+            f"{self.before.label()} → {self.after.label()}: {len(self.changes)} documents changed, "
+            f"{self.new_entries} new chronicle entries"
+        ]
         return head + [f"  {c.line()}" for c in self.changes]
 
 
@@ -113,8 +126,11 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
             elif now is None:
                 changes.append(DocumentChange(table, doc_id, name, "removed"))
             elif was != now:
-                fields = {key: (was.get(key), now.get(key)) for key in sorted(set(was) | set(now))
-                          if was.get(key) != now.get(key)}
+                fields = {
+                    key: (was.get(key), now.get(key))
+                    for key in sorted(set(was) | set(now))
+                    if was.get(key) != now.get(key)
+                }
                 changes.append(DocumentChange(table, doc_id, name, "changed", fields))
     seen = {str(e.get("id")) for e in visible_entries(before, viewer)}
     new_entries = sum(1 for e in visible_entries(after, viewer) if str(e.get("id")) not in seen)
@@ -122,6 +138,7 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
 
 
 # -- the seasons the backups keep ------------------------------------------------------------------
+
 
 def read_state(path: Path) -> dict[str, dict[str, Any]] | None:
     """A save or backup as data (migrated), or None if it cannot be read as one."""
@@ -191,5 +208,4 @@ def season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
     return found
 
 
-__all__ = ["DocumentChange", "KeptSeason", "SeasonDiff", "diff_worlds", "kept_seasons", "read_state",
-           "season_state"]
+__all__ = ["DocumentChange", "KeptSeason", "SeasonDiff", "diff_worlds", "kept_seasons", "read_state", "season_state"]

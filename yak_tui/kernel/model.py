@@ -28,9 +28,19 @@ from yak_tui.kernel.validation import (
 if TYPE_CHECKING:
     from yak_tui.store.storage import Stamp, WorldFile
 
-__all__ = ["META", "META_ID", "PC_KINDS", "SECTORS", "SIZES", "STATUSES", "TABLES", "ValidationError", "World",
-           "follow_save", "validate_document"]
-
+__all__ = [
+    "META",
+    "META_ID",
+    "PC_KINDS",
+    "SECTORS",
+    "SIZES",
+    "STATUSES",
+    "TABLES",
+    "ValidationError",
+    "World",
+    "follow_save",
+    "validate_document",
+]
 
 
 # Every table of a world file.
@@ -178,8 +188,10 @@ class World:
         """A document for reading (do not mutate: use `edit`). Unknown ids name the table."""
         doc = self.table(table).get(doc_id)
         if doc is None:
-            raise ValidationError(_singular(table), f"no {_singular(table)} with id {doc_id!r}"
-                                                    f"{self._suggest(table, doc_id, self.visible)}")
+            raise ValidationError(
+                _singular(table),
+                f"no {_singular(table)} with id {doc_id!r}{self._suggest(table, doc_id, self.visible)}",
+            )
         return doc
 
     def find(self, table: str, doc_id: str | None) -> dict[str, Any] | None:
@@ -203,8 +215,9 @@ class World:
         index: _TableIndex | None = None
         candidates: set[str] = set()
         for match in matches:
-            keyed = [(field, key) for field, key in ((f, _index_key(v)) for f, v in match.items())
-                     if key is not _UNKEYABLE]
+            keyed = [
+                (field, key) for field, key in ((f, _index_key(v)) for f, v in match.items()) if key is not _UNKEYABLE
+            ]
             if not keyed:  # nothing to look up by: every document is a candidate
                 return [(i, d) for i, d in docs.items() if any(_matches(d, m) for m in matches)]
             index = self._table_index(table)
@@ -341,15 +354,15 @@ class World:
         for doc_id, doc in docs.items():
             if str(doc.get("name", "")).lower() == lowered and (visible is None or visible(table, doc_id, doc)):
                 return doc_id
-        raise ValidationError(_singular(table), f"no {_singular(table)} with id {text!r}"
-                                                f"{self._suggest(table, text, visible)}")
+        raise ValidationError(
+            _singular(table), f"no {_singular(table)} with id {text!r}{self._suggest(table, text, visible)}"
+        )
 
     def _suggest(self, table: str, wanted: str, visible: Visible | None) -> str:
         """' (did you mean ...?)' over the ids the reader may see, or ' (known: ...)' if they are few."""
         import difflib
 
-        names = [doc_id for doc_id, doc in self.table(table).items()
-                 if visible is None or visible(table, doc_id, doc)]
+        names = [doc_id for doc_id, doc in self.table(table).items() if visible is None or visible(table, doc_id, doc)]
         close = difflib.get_close_matches(wanted, names, n=3, cutoff=0.5)
         if close:
             return f" (did you mean {', '.join(close)}?)"
@@ -361,8 +374,10 @@ class World:
 def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
     """The meta document for a trial: its own top level and its own lists and tables one level
     down (commands append to the undo stack and history and set counters in place)."""
-    return {key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
-            for key, value in doc.items()}
+    return {
+        key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
+        for key, value in doc.items()
+    }
 
 
 def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
@@ -427,8 +442,13 @@ def _copy_document(doc: dict[str, Any]) -> dict[str, Any]:
 
 
 def _singular(table: str) -> str:
-    return {"businesses": "business", "pcs": "population centre", "specialists": "specialist pool",
-            "academies": "academy", "chronicle": "chronicle entry"}.get(table, table.rstrip("s"))
+    return {
+        "businesses": "business",
+        "pcs": "population centre",
+        "specialists": "specialist pool",
+        "academies": "academy",
+        "chronicle": "chronicle entry",
+    }.get(table, table.rstrip("s"))
 
 
 def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tuple[Stamp | None, World]:

@@ -32,8 +32,9 @@ N = TypeVar("N", int, float)
 # Numbers are typed in ASCII digits: Python's int() and float() would also read other scripts' digits
 # ("١٢" as 12) and underscores ("1_000"), which a person reading the line back would not see as typed.
 _WHOLE_TEXT = re.compile(r"[+-]?[0-9]+")
-_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)",
-                          re.IGNORECASE)
+_NUMBER_TEXT = re.compile(
+    r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?|[+-]?(?:nan|inf|infinity)", re.IGNORECASE
+)
 
 
 def capped(count: int) -> int:

@@ -75,12 +75,19 @@ def order_audience(order: dict[str, Any]) -> str:
     return filer_audience(order) if order.get("private") else PUBLIC
 
 
-@command("order-file", "File an order for your own holdings; it waits for its adjudicator.",
-         {"command": Param(str, help="the command to be carried out"),
-          "params": Param(str, required=False, default="", help='JSON or key=value;key=value'),
-          "private": Param(bool, required=False, default=False,
-                           help="espionage missions are always private; nothing else may be"),
-          "note": Param(str, required=False, default="", help="a word for the adjudicator")}, category="orders")
+@command(
+    "order-file",
+    "File an order for your own holdings; it waits for its adjudicator.",
+    {
+        "command": Param(str, help="the command to be carried out"),
+        "params": Param(str, required=False, default="", help="JSON or key=value;key=value"),
+        "private": Param(
+            bool, required=False, default=False, help="espionage missions are always private; nothing else may be"
+        ),
+        "note": Param(str, required=False, default="", help="a word for the adjudicator"),
+    },
+    category="orders",
+)
 def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     filer = ctx.identity
@@ -106,19 +113,40 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     character = filer.subject if filer.is_player else None
     kingdom = filer.subject if filer.is_king else world.kingdom_of_character(filer.subject) if character else None
     order_id = world.new_id("orders", "o")
-    order = {"command": spec.name, "params": params, "filed_by": str(filer), "character": character,
-             "kingdom": kingdom, "adjudicator": adjudicator, "private": private, "status": WAITING,
-             "filed": world.meta["date"], "note": p["note"], "outcome": "", "reason": ""}
+    order = {
+        "command": spec.name,
+        "params": params,
+        "filed_by": str(filer),
+        "character": character,
+        "kingdom": kingdom,
+        "adjudicator": adjudicator,
+        "private": private,
+        "status": WAITING,
+        "filed": world.meta["date"],
+        "note": p["note"],
+        "outcome": "",
+        "reason": "",
+    }
     if warning:
         order["warning"] = warning  # on the order only: the public line must not tell his numbers
     world.put("orders", order_id, order)
     summary = describe_order(world, order)
-    ctx.log(f"{identity_name(world, filer)} files an order: {summary}", kind="order", audience=order_audience(order),
-            refs={"order": order_id, "character": character, "kingdom": kingdom}, adjudicator=adjudicator)
+    ctx.log(
+        f"{identity_name(world, filer)} files an order: {summary}",
+        kind="order",
+        audience=order_audience(order),
+        refs={"order": order_id, "character": character, "kingdom": kingdom},
+        adjudicator=adjudicator,
+    )
     odds = command_odds(world, filer, spec.name, params)
-    return {"order": order_id, "adjudicator": adjudicator, "private": private,
-            "status": RECEIVED_WITH_WARNINGS if warning else RECEIVED, "warnings": [warning] if warning else [],
-            "odds": dict(odds.rows) if odds is not None and odds.rows else {}}
+    return {
+        "order": order_id,
+        "adjudicator": adjudicator,
+        "private": private,
+        "status": RECEIVED_WITH_WARNINGS if warning else RECEIVED,
+        "warnings": [warning] if warning else [],
+        "odds": dict(odds.rows) if odds is not None and odds.rows else {},
+    }
 
 
 def describe_order(world: World, order: dict[str, Any]) -> str:
@@ -155,15 +183,23 @@ def _waiting_order(ctx: CommandContext, order_id: str) -> dict[str, Any]:
         raise CommandError("order", f"the order to {describe_order(ctx.world, order)} is already {order['status']}")
     ident = ctx.identity
     if not ident.is_gm and order["adjudicator"] != str(ident):
-        raise CommandError("identity", f"the order to {describe_order(ctx.world, order)} waits for "
-                           f"{identity_name(ctx.world, Identity.parse(order['adjudicator']))}, not "
-                           f"{identity_name(ctx.world, ident)}",
-                           ("gm", order["adjudicator"]))
-    refusal = None if order["command"] == REQUEST else filing_refusal(Identity.parse(order["filed_by"]),
-                                                                       spec_for(order["command"]))
+        raise CommandError(
+            "identity",
+            f"the order to {describe_order(ctx.world, order)} waits for "
+            f"{identity_name(ctx.world, Identity.parse(order['adjudicator']))}, not "
+            f"{identity_name(ctx.world, ident)}",
+            ("gm", order["adjudicator"]),
+        )
+    refusal = (
+        None
+        if order["command"] == REQUEST
+        else filing_refusal(Identity.parse(order["filed_by"]), spec_for(order["command"]))
+    )
     if refusal is not None:
-        raise CommandError("order", f"the order to {describe_order(ctx.world, order)} cannot be carried out: "
-                           f"{refusal.reason} (reject it)")
+        raise CommandError(
+            "order",
+            f"the order to {describe_order(ctx.world, order)} cannot be carried out: {refusal.reason} (reject it)",
+        )
     return order
 
 
@@ -175,24 +211,39 @@ def adjusted_params(order: dict[str, Any], adjust: str) -> tuple[dict[str, Any],
     allowed = adjudicator_params(spec)
     for name in values:
         if name not in allowed:
-            what = f"{spec.name} has no parameter {name!r}" if name not in spec.params else f"{name} is the filer's choice"
-            mine = f"; the adjudicator sets: {', '.join(allowed)}" if allowed else "; the adjudicator sets nothing of it"
+            what = (
+                f"{spec.name} has no parameter {name!r}" if name not in spec.params else f"{name} is the filer's choice"
+            )
+            mine = (
+                f"; the adjudicator sets: {', '.join(allowed)}" if allowed else "; the adjudicator sets nothing of it"
+            )
             raise CommandError("adjust", what + mine)
     return {**order.get("params", {}), **values}, values
 
 
-@command("order-resolve", "Carry out a waiting order (its adjudicator), rolling its dice.",
-         {"order": Param(str, ref="orders"),
-          "adjust": Param(str, required=False, default="",
-                          help="the adjudicator's values (a modifier, its reason) as key=value;key=value")},
-         category="orders", rolls=True)
+@command(
+    "order-resolve",
+    "Carry out a waiting order (its adjudicator), rolling its dice.",
+    {
+        "order": Param(str, ref="orders"),
+        "adjust": Param(
+            str,
+            required=False,
+            default="",
+            help="the adjudicator's values (a modifier, its reason) as key=value;key=value",
+        ),
+    },
+    category="orders",
+    rolls=True,
+)
 def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = _waiting_order(ctx, p["order"])
     filer = Identity.parse(order["filed_by"])
     params, adjusted = adjusted_params(order, p["adjust"])
     try:
-        result = apply_command(ctx.world, ctx.identity, order["command"], params, ctx.dice.inner,
-                               principal=filer, viewer=filer)
+        result = apply_command(
+            ctx.world, ctx.identity, order["command"], params, ctx.dice.inner, principal=filer, viewer=filer
+        )
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(result.entries)
@@ -205,27 +256,46 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited["entries"] = [e["id"] for e in result.entries]
     if adjusted:
         edited["adjusted"] = adjusted
-    ctx.log(f"Order to {describe_order(ctx.world, order)} resolved: {edited['outcome']}", kind="order",
-            audience=order_audience(order), refs={"order": p["order"], "character": order.get("character")},
-            adjudicator=str(ctx.identity))
+    ctx.log(
+        f"Order to {describe_order(ctx.world, order)} resolved: {edited['outcome']}",
+        kind="order",
+        audience=order_audience(order),
+        refs={"order": p["order"], "character": order.get("character")},
+        adjudicator=str(ctx.identity),
+    )
     return {"order": p["order"], "status": "resolved", "result": result.data}
 
 
-@command("order-reject", "Reject a waiting order with a reason (its adjudicator); only the filer reads the reason.",
-         {"order": Param(str, ref="orders"), "reason": Param(str)}, category="orders")
+@command(
+    "order-reject",
+    "Reject a waiting order with a reason (its adjudicator); only the filer reads the reason.",
+    {"order": Param(str, ref="orders"), "reason": Param(str)},
+    category="orders",
+)
 def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = _waiting_or_unfileable(ctx, p["order"])
     if not p["reason"].strip():
         raise CommandError("reason", "is empty: say why the order is rejected")
     edited = ctx.world.edit("orders", p["order"])
-    edited.update({"status": "rejected", "reason": p["reason"], "resolved": ctx.world.meta["date"],
-                   "resolved_by": str(ctx.identity)})
+    edited.update(
+        {
+            "status": "rejected",
+            "reason": p["reason"],
+            "resolved": ctx.world.meta["date"],
+            "resolved_by": str(ctx.identity),
+        }
+    )
     what = describe_order(ctx.world, order)
     refs = {"order": p["order"], "character": order.get("character")}
     if not order.get("private"):  # the table learns that it was rejected, never why (RULINGS §1)
         ctx.log(f"Order to {what} rejected.", kind="order", audience=PUBLIC, refs=refs, adjudicator=str(ctx.identity))
-    ctx.log(f"Your order to {what} was rejected: {p['reason']}", kind="order", audience=filer_audience(order),
-            refs=refs, adjudicator=str(ctx.identity))
+    ctx.log(
+        f"Your order to {what} was rejected: {p['reason']}",
+        kind="order",
+        audience=filer_audience(order),
+        refs=refs,
+        adjudicator=str(ctx.identity),
+    )
     return {"order": p["order"], "status": "rejected"}
 
 
@@ -240,25 +310,40 @@ def _waiting_or_unfileable(ctx: CommandContext, order_id: str) -> dict[str, Any]
         raise
 
 
-@command("order-withdraw", "Withdraw one of your own waiting orders.", {"order": Param(str, ref="orders")},
-         category="orders")
+@command(
+    "order-withdraw", "Withdraw one of your own waiting orders.", {"order": Param(str, ref="orders")}, category="orders"
+)
 def order_withdraw(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     order = ctx.world.get("orders", p["order"])
     if order["filed_by"] != str(ctx.identity) and not ctx.identity.is_gm:
-        raise CommandError("identity", f"the order to {describe_order(ctx.world, order)} was filed by "
-                                       f"{identity_name(ctx.world, Identity.parse(order['filed_by']))}")
+        raise CommandError(
+            "identity",
+            f"the order to {describe_order(ctx.world, order)} was filed by "
+            f"{identity_name(ctx.world, Identity.parse(order['filed_by']))}",
+        )
     if order["status"] != WAITING:
         raise CommandError("order", f"the order to {describe_order(ctx.world, order)} is already {order['status']}")
     ctx.world.edit("orders", p["order"])["status"] = "withdrawn"
-    ctx.log(f"Order to {describe_order(ctx.world, order)} withdrawn.", kind="order", audience=order_audience(order),
-            refs={"order": p["order"]}, adjudicator=order["adjudicator"])
+    ctx.log(
+        f"Order to {describe_order(ctx.world, order)} withdrawn.",
+        kind="order",
+        audience=order_audience(order),
+        refs={"order": p["order"]},
+        adjudicator=order["adjudicator"],
+    )
     return {"order": p["order"], "status": "withdrawn"}
 
 
-@command(REQUEST, "Ask the GM for what no command of yours does (a change to your holdings, a ruling): it waits in "
-                  "his queue, private to you and him, and changes nothing by itself.",
-         {"text": Param(str, help="what you ask the GM for"),
-          "note": Param(str, required=False, default="", help="a word for the GM")}, category="orders")
+@command(
+    REQUEST,
+    "Ask the GM for what no command of yours does (a change to your holdings, a ruling): it waits in "
+    "his queue, private to you and him, and changes nothing by itself.",
+    {
+        "text": Param(str, help="what you ask the GM for"),
+        "note": Param(str, required=False, default="", help="a word for the GM"),
+    },
+    category="orders",
+)
 def ask(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     text = p["text"].strip()
@@ -266,10 +351,17 @@ def ask(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("text", "is empty: say what you ask the GM for")
     asker = ctx.principal
     if ctx.identity.is_gm and not asker.is_gm:  # the GM grants it from his queue (`order-resolve`)
-        ctx.log(f"The GM grants the request of {identity_name(world, asker)}: {text}", kind="order",
-                audience=filer_audience({"character": asker.subject if asker.is_player else None,
-                                         "kingdom": asker.subject if asker.is_king else None}),
-                adjudicator=str(ctx.identity))
+        ctx.log(
+            f"The GM grants the request of {identity_name(world, asker)}: {text}",
+            kind="order",
+            audience=filer_audience(
+                {
+                    "character": asker.subject if asker.is_player else None,
+                    "kingdom": asker.subject if asker.is_king else None,
+                }
+            ),
+            adjudicator=str(ctx.identity),
+        )
         return {"outcome_text": "granted"}
     if ctx.identity.is_gm:
         raise CommandError("identity", "the GM does what he is asked himself: he asks no one")
@@ -277,19 +369,38 @@ def ask(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     character = asker.subject if asker.is_player else None
     kingdom = asker.subject if asker.is_king else world.kingdom_of_character(asker.subject)
     order_id = world.new_id("orders", "o")
-    order = {"command": REQUEST, "params": {"text": text}, "filed_by": str(asker), "character": character,
-             "kingdom": kingdom, "adjudicator": "gm", "private": True, "status": WAITING,
-             "filed": world.meta["date"], "note": p["note"], "outcome": "", "reason": ""}
+    order = {
+        "command": REQUEST,
+        "params": {"text": text},
+        "filed_by": str(asker),
+        "character": character,
+        "kingdom": kingdom,
+        "adjudicator": "gm",
+        "private": True,
+        "status": WAITING,
+        "filed": world.meta["date"],
+        "note": p["note"],
+        "outcome": "",
+        "reason": "",
+    }
     world.put("orders", order_id, order)
-    ctx.log(f"{identity_name(world, asker)} asks the GM: {text}", kind="order", audience=filer_audience(order),
-            refs={"order": order_id, "character": character, "kingdom": kingdom}, adjudicator="gm")
+    ctx.log(
+        f"{identity_name(world, asker)} asks the GM: {text}",
+        kind="order",
+        audience=filer_audience(order),
+        refs={"order": order_id, "character": character, "kingdom": kingdom},
+        adjudicator="gm",
+    )
     return {"order": order_id, "adjudicator": "gm", "private": True, "status": RECEIVED, "warnings": [], "odds": {}}
 
 
 def queue_for(world: World, identity: Identity) -> list[tuple[str, dict[str, Any]]]:
     """Orders waiting for this identity to adjudicate (the GM sees every queue)."""
-    return [(oid, o) for oid, o in sorted(world.all("orders"))
-            if o["status"] == WAITING and (identity.is_gm or o["adjudicator"] == str(identity))]
+    return [
+        (oid, o)
+        for oid, o in sorted(world.all("orders"))
+        if o["status"] == WAITING and (identity.is_gm or o["adjudicator"] == str(identity))
+    ]
 
 
 def orders_of(world: World, identity: Identity) -> list[tuple[str, dict[str, Any]]]:

@@ -50,8 +50,13 @@ class SeatStatus:
         return READY if self.ready else FILED if self.filed else NMR
 
     def to_dict(self) -> dict[str, Any]:
-        return {"identity": self.identity, "label": self.label, "filed": self.filed, "ready": self.ready,
-                "status": self.status}
+        return {
+            "identity": self.identity,
+            "label": self.label,
+            "filed": self.filed,
+            "ready": self.ready,
+            "status": self.status,
+        }
 
 
 def _counted_for(order: dict[str, Any], viewer: Identity | None) -> bool:
@@ -90,19 +95,24 @@ def seats(world: World, viewer: Identity | None = None) -> list[Identity]:
 def readiness(world: World, viewer: Identity | None = None) -> list[SeatStatus]:
     filed = _filed_this_season(world, viewer)
     ready = set(world.meta.get("ready", []))
-    return [SeatStatus(str(i), identity_label(world, i), filed.get(str(i), 0), str(i) in ready)
-            for i in seats(world, viewer)]
+    return [
+        SeatStatus(str(i), identity_label(world, i), filed.get(str(i), 0), str(i) in ready)
+        for i in seats(world, viewer)
+    ]
 
 
 def season_status(world: World, viewer: Identity | None = None) -> dict[str, Any]:
     """The deadline and every seat's state, as the dashboard, `yak season status` and the preview show
     it to `viewer` (None: the GM): private orders count only for those who may know of them."""
     rows = readiness(world, viewer)
-    return {"season": world.date.label(), "deadline": world.meta.get("deadline"),
-            "seats": [r.to_dict() for r in rows],
-            "ready": [r.label for r in rows if r.status == READY],
-            "filed": [r.label for r in rows if r.status == FILED],
-            "no_orders": [r.label for r in rows if r.status == NMR]}
+    return {
+        "season": world.date.label(),
+        "deadline": world.meta.get("deadline"),
+        "seats": [r.to_dict() for r in rows],
+        "ready": [r.label for r in rows if r.status == READY],
+        "filed": [r.label for r in rows if r.status == FILED],
+        "no_orders": [r.label for r in rows if r.status == NMR],
+    }
 
 
 def in_use(status: dict[str, Any]) -> bool:
@@ -112,9 +122,14 @@ def in_use(status: dict[str, Any]) -> bool:
     return bool(status["deadline"] or status["ready"])
 
 
-@command("season-deadline", "Set the orders deadline of the current season (GM); empty clears it.",
-         {"at": Param(str, required=False, default="", help="date and time, e.g. 2026-12-07 20:00")},
-         category="season", undoable=False, gm_only="set the orders deadline")
+@command(
+    "season-deadline",
+    "Set the orders deadline of the current season (GM); empty clears it.",
+    {"at": Param(str, required=False, default="", help="date and time, e.g. 2026-12-07 20:00")},
+    category="season",
+    undoable=False,
+    gm_only="set the orders deadline",
+)
 def season_deadline(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     season = ctx.date.label()
     if not p["at"].strip():
@@ -127,9 +142,13 @@ def season_deadline(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"deadline": deadline}
 
 
-@command("ready", "Say you have sent all your orders for this season (ready=false takes it back).",
-         {"ready": Param(bool, required=False, default=True, help="true: ready; false: not yet")},
-         category="orders", undoable=False)
+@command(
+    "ready",
+    "Say you have sent all your orders for this season (ready=false takes it back).",
+    {"ready": Param(bool, required=False, default=True, help="true: ready; false: not yet")},
+    category="orders",
+    undoable=False,
+)
 def mark_ready(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     who = ctx.identity
     if who.is_gm:
@@ -139,8 +158,11 @@ def mark_ready(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ready.append(str(who))
     ctx.world.meta["ready"] = ready
     label = identity_label(ctx.world, who)
-    ctx.log(f"{label} is {'ready' if p['ready'] else 'not ready yet'} for {ctx.date.label()}.", kind="ready",
-            audience=PUBLIC)
+    ctx.log(
+        f"{label} is {'ready' if p['ready'] else 'not ready yet'} for {ctx.date.label()}.",
+        kind="ready",
+        audience=PUBLIC,
+    )
     return {"identity": str(who), "ready": bool(p["ready"])}
 
 
@@ -157,8 +179,14 @@ def _due_orders(world: World) -> list[dict[str, Any]]:
         parts.append(f"filed, not ready: {', '.join(status['filed'])}")
     if status["no_orders"]:
         parts.append(f"no orders: {', '.join(status['no_orders'])}")
-    return [{"kind": "deadline", "text": f"{head}; {'; '.join(parts)}", "audience": PUBLIC,
-             "urgent": bool(status["no_orders"])}]
+    return [
+        {
+            "kind": "deadline",
+            "text": f"{head}; {'; '.join(parts)}",
+            "audience": PUBLIC,
+            "urgent": bool(status["no_orders"]),
+        }
+    ]
 
 
 @season_start_step("Orders deadline and readiness")

@@ -53,6 +53,7 @@ def report_id(date: GameDate, recipient: str) -> str:
 
 # -- who gets a report ---------------------------------------------------------------------------
 
+
 def recipients(world: World) -> list[Recipient]:
     """The public, the GM, the King of every kingdom, and every player: a character on the SSH
     roster or one who filed an order or said he was ready this season (call before the advance)."""
@@ -64,6 +65,7 @@ def recipients(world: World) -> list[Recipient]:
 
 
 # -- holdings --------------------------------------------------------------------------------------
+
 
 def holdings(world: World, recipient: Recipient) -> Holdings:
     """What the recipient holds, as label → amount or words (a label is a name a reader knows)."""
@@ -84,9 +86,11 @@ def holdings(world: World, recipient: Recipient) -> Holdings:
 
 def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
     kingdom = world.find("kingdoms", kingdom_id) or {}
-    out: Holdings = {"Treasury (ducats)": float(kingdom.get("treasury", 0)),
-                     "Manpower": float(kingdom.get("manpower", 0)),
-                     "Influence": float(kingdom.get("influence", 0))}
+    out: Holdings = {
+        "Treasury (ducats)": float(kingdom.get("treasury", 0)),
+        "Manpower": float(kingdom.get("manpower", 0)),
+        "Influence": float(kingdom.get("influence", 0)),
+    }
     # Through the world's indexes: a report per kingdom must not scan every province, place and unit.
     provinces = sorted(str(p.get("name", pid)) for pid, p in world.where("provinces", kingdom=kingdom_id))
     out["Provinces"] = ", ".join(provinces) or "none"
@@ -103,9 +107,10 @@ def _doc_id(item: tuple[str, dict[str, Any]]) -> str:
 
 def _character_holdings(world: World, character_id: str) -> Holdings:
     character = world.find("characters", character_id) or {}
-    out: Holdings = {"Purse (ducats)": float(character.get("treasury", 0)),
-                     "Condition": "alive, " + str(character.get("status", "")) if character.get("alive", True)
-                     else "dead"}
+    out: Holdings = {
+        "Purse (ducats)": float(character.get("treasury", 0)),
+        "Condition": "alive, " + str(character.get("status", "")) if character.get("alive", True) else "dead",
+    }
     for good, count in sorted((character.get("goods") or {}).items()):
         out[f"Goods: {good}"] = float(count)
     for bid, business in sorted(world.where("businesses", owner=character_id), key=_doc_id):
@@ -117,7 +122,8 @@ def _character_holdings(world: World, character_id: str) -> Holdings:
             lender = world.display_name("businesses", str(debt.get("lender", "")))
             side = "owed by you" if debt.get("debtor") == character_id else "owed to you"
             out[f"{str(debt.get('kind', 'debt')).capitalize()} with {lender} ({side}, ducats)"] = float(
-                debt.get("outstanding", 0))
+                debt.get("outstanding", 0)
+            )
     return out
 
 
@@ -147,6 +153,7 @@ def change_lines(before: Holdings, after: Holdings) -> list[str]:
 
 # -- the chronicle of the closing season -----------------------------------------------------------
 
+
 def _did_nothing(entry: dict[str, Any]) -> bool:
     """A year-start step line with no sum to tell ("Year start, Upkeep and wages: done"): its words are
     the same whether or not a secret operation ran in it, so a report leaves it out."""
@@ -156,8 +163,11 @@ def _did_nothing(entry: dict[str, Any]) -> bool:
 def season_entries(world: World, dates: Iterable[GameDate]) -> list[dict[str, Any]]:
     """The entries of these seasons, oldest first (one pass: a 1000x chronicle holds 100,000)."""
     wanted = {(d.year, d.season) for d in dates}
-    return [entry for entry in chronicle_order(world)
-            if (entry["date"]["year"], entry["date"]["season"]) in wanted and not _did_nothing(entry)]
+    return [
+        entry
+        for entry in chronicle_order(world)
+        if (entry["date"]["year"], entry["date"]["season"]) in wanted and not _did_nothing(entry)
+    ]
 
 
 def _entry_items(entry: dict[str, Any], viewer: Identity) -> dict[str, Any]:
@@ -213,8 +223,9 @@ def _chronicle_section(world: World, recipient: Recipient, entries: SeasonEntrie
     return items
 
 
-def _due_section(world: World, recipient: Recipient, due: list[dict[str, Any]],
-                 waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _due_section(
+    world: World, recipient: Recipient, due: list[dict[str, Any]], waiting: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting, by id. Both
     gathered once for every report."""
     from yak_tui.kernel.orders import describe_order
@@ -231,8 +242,9 @@ def _due_section(world: World, recipient: Recipient, due: list[dict[str, Any]],
             if identity.is_gm or order.get("filed_by") == str(identity) or order.get("adjudicator") == str(identity):
                 waits = _name(world, str(order.get("adjudicator", "gm")))
                 who = _name(world, str(order.get("filed_by", "")))
-                items.append({"text": f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}",
-                              "details": []})
+                items.append(
+                    {"text": f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}", "details": []}
+                )
     return items
 
 
@@ -244,6 +256,7 @@ def _name(world: World, identity: str) -> str:
 
 
 # -- writing them ----------------------------------------------------------------------------------
+
 
 @dataclass
 class SeasonOpening:
@@ -261,8 +274,9 @@ def begin_reports(world: World) -> SeasonOpening:
     last: dict[str, Holdings] = {}
     for _, report in sorted(world.all("reports"), key=lambda item: GameDate.from_dict(item[1]["season"])):
         last[str(report["recipient"])] = dict(report.get("holdings") or {})
-    return SeasonOpening(world.date, chosen, {r.key: last[r.key] if r.key in last else holdings(world, r)
-                                              for r in chosen})
+    return SeasonOpening(
+        world.date, chosen, {r.key: last[r.key] if r.key in last else holdings(world, r) for r in chosen}
+    )
 
 
 def _heading(world: World, recipient: Recipient, closing: GameDate) -> str:
@@ -290,16 +304,29 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
         sections: list[dict[str, Any]] = []
         if recipient.identity is not None:
             sections.append({"title": "Holdings", "items": _plain(holding_lines(after))})
-            sections.append({"title": "Changes this season",
-                             "items": _plain(change_lines(opening.before.get(recipient.key, {}), after)
-                                             or ["Nothing changed."])})
+            sections.append(
+                {
+                    "title": "Changes this season",
+                    "items": _plain(change_lines(opening.before.get(recipient.key, {}), after) or ["Nothing changed."]),
+                }
+            )
         chronicle_title = "What happened" if recipient.identity is None else "Your private chronicle"
         sections.append({"title": chronicle_title, "items": _chronicle_section(world, recipient, entries)})
-        sections.append({"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient, due, waiting)})
+        sections.append(
+            {"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient, due, waiting)}
+        )
         doc_id = report_id(opening.closing, recipient.key)
-        world.put("reports", doc_id, {"season": opening.closing.to_dict(), "recipient": recipient.key,
-                                      "heading": _heading(world, recipient, opening.closing), "sections": sections,
-                                      "holdings": after})
+        world.put(
+            "reports",
+            doc_id,
+            {
+                "season": opening.closing.to_dict(),
+                "recipient": recipient.key,
+                "heading": _heading(world, recipient, opening.closing),
+                "sections": sections,
+                "holdings": after,
+            },
+        )
         written.append(doc_id)
     return written
 
@@ -309,6 +336,7 @@ def _plain(lines: list[str]) -> list[dict[str, Any]]:
 
 
 # -- reading and exporting them -------------------------------------------------------------------
+
 
 def may_read_report(viewer: Identity, report: dict[str, Any]) -> bool:
     """The GM reads every report; anyone else the public post and his own."""
@@ -332,7 +360,9 @@ def reports_for(world: World, viewer: Identity, season: str | None = None) -> li
         if not seasons:
             return []
         date = seasons[-1]
-    found = [r for _, r in world.all("reports") if GameDate.from_dict(r["season"]) == date and may_read_report(viewer, r)]
+    found = [
+        r for _, r in world.all("reports") if GameDate.from_dict(r["season"]) == date and may_read_report(viewer, r)
+    ]
     own = "gm" if viewer.is_gm else str(viewer)  # a co-GM's own report is the GM's
     return sorted(found, key=lambda r: (r["recipient"] != own, r["recipient"] != PUBLIC_RECIPIENT, r["recipient"]))
 
@@ -371,6 +401,20 @@ def export_reports(found: list[dict[str, Any]], out: Path, formats: Iterable[str
     return written
 
 
-__all__ = ["FORMATS", "PUBLIC_RECIPIENT", "Recipient", "SeasonOpening", "begin_reports", "change_lines", "export_reports",
-           "holdings", "may_read_report", "render_report", "report_id", "reported_seasons", "reports_for",
-           "season_slug", "write_reports"]
+__all__ = [
+    "FORMATS",
+    "PUBLIC_RECIPIENT",
+    "Recipient",
+    "SeasonOpening",
+    "begin_reports",
+    "change_lines",
+    "export_reports",
+    "holdings",
+    "may_read_report",
+    "render_report",
+    "report_id",
+    "reported_seasons",
+    "reports_for",
+    "season_slug",
+    "write_reports",
+]

@@ -163,5 +163,10 @@ def _log_step(ctx: Any, report: StepReport) -> None:
     ctx.log(text, kind="year-start", amounts=None, refs={"step": report.step, "sums": public})
     if len(public) < len(report.sums):
         every = ", ".join(f"{k} {v:g}" for k, v in report.sums.items())
-        ctx.log(f"Year start, {report.title} (adjudicators): {every}", kind="year-start-secret", amounts=None,
-                audience=ADJUDICATORS, refs={"step": report.step, "sums": dict(report.sums), "secret": True})
+        ctx.log(
+            f"Year start, {report.title} (adjudicators): {every}",
+            kind="year-start-secret",
+            amounts=None,
+            audience=ADJUDICATORS,
+            refs={"step": report.step, "sums": dict(report.sums), "secret": True},
+        )

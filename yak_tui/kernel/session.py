@@ -22,8 +22,9 @@ from yak_tui.kernel.tables import table
 from yak_tui.store.storage import WorldFile
 
 
-def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None, *,
-                   expected: str | None = None) -> CommandResult:
+def advance_season(
+    save: WorldFile, identity: Identity, dice: Dice | None = None, *, expected: str | None = None
+) -> CommandResult:
     """Close the season in one locked transaction: read the save once, refuse unless it is still
     the `expected` season (if given), apply, back up exactly the bytes read, write.
 
@@ -37,8 +38,11 @@ def advance_season(save: WorldFile, identity: Identity, dice: Dice | None = None
         world = World(snapshot.data)
         closing = world.date
         if since is not None and closing != since:
-            raise CommandError("from", f"the season is {closing.label()}, not {since.label()}: it changed since you "
-                                       f"looked; nothing was changed")
+            raise CommandError(
+                "from",
+                f"the season is {closing.label()}, not {since.label()}: it changed since you "
+                f"looked; nothing was changed",
+            )
         sizes, rolls_before = table_sizes(world)
         result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
         save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
@@ -78,12 +82,17 @@ def orders_outlook(world: World) -> dict[str, Any]:
     from yak_tui.kernel.orders import WAITING, describe_order
     from yak_tui.kernel.readiness import in_use, season_status
 
-    waiting = [{"order": oid, "filed_by": o["filed_by"], "adjudicator": o["adjudicator"],
-                "text": describe_order(world, o)}
-               for oid, o in sorted(world.all("orders")) if o.get("status") == WAITING]
+    waiting = [
+        {"order": oid, "filed_by": o["filed_by"], "adjudicator": o["adjudicator"], "text": describe_order(world, o)}
+        for oid, o in sorted(world.all("orders"))
+        if o.get("status") == WAITING
+    ]
     status = season_status(world)
-    return {"deadline": status["deadline"], "waiting_orders": waiting,
-            "no_orders": status["no_orders"] if in_use(status) else []}
+    return {
+        "deadline": status["deadline"],
+        "waiting_orders": waiting,
+        "no_orders": status["no_orders"] if in_use(status) else [],
+    }
 
 
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:

@@ -112,8 +112,9 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise RulesTableError(f"{label}: is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset "
-                              f"{error.start})") from None
+        raise RulesTableError(
+            f"{label}: is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})"
+        ) from None
     try:
         return toml_text(text)
     except tomllib.TOMLDecodeError as error:
@@ -141,8 +142,9 @@ def check_override_dir(path: str) -> None:
         if entry.suffix != ".toml":
             continue
         if entry.stem not in names:
-            raise RulesTableError(f"house rules {entry}: no rules table named {entry.stem!r} "
-                                  f"(tables: {', '.join(names)})")
+            raise RulesTableError(
+                f"house rules {entry}: no rules table named {entry.stem!r} (tables: {', '.join(names)})"
+            )
         override = _read(entry)
         _check_table(_read(TABLES_DIR / entry.name), override, _Where(f"house rules {entry}", entry.stem))
 
@@ -194,8 +196,11 @@ def _check_value(base: Any, value: Any, where: _Where, field: str, dotted: str) 
         if not isinstance(value, list):
             where.refuse(field, f"must be a list, not {shown(value)}")
         shape = _shape(base) if base else None
-        required = (set.intersection(*(set(item) for item in base))
-                    if base and all(isinstance(item, dict) for item in base) else set())
+        required = (
+            set.intersection(*(set(item) for item in base))
+            if base and all(isinstance(item, dict) for item in base)
+            else set()
+        )
         key = entry_key(base)
         named = {entry[key]: entry for entry in base} if key else {}
         for index, item in enumerate(value):
@@ -364,8 +369,9 @@ def _override_paths(base: Any, override: Any, path: str, out: set[str]) -> None:
     leaves: dict[str, Any] = {}
     if isinstance(override, dict):
         for key, item in override.items():
-            _override_paths(base.get(key) if isinstance(base, dict) else None, item,
-                            f"{path}.{key}" if path else key, out)
+            _override_paths(
+                base.get(key) if isinstance(base, dict) else None, item, f"{path}.{key}" if path else key, out
+            )
         return
     if isinstance(override, list) and isinstance(base, list):
         key = entry_key(base)
@@ -401,8 +407,7 @@ def rules_listing() -> list[dict[str, Any]]:
         effective: dict[str, Any] = {}
         _flatten(table(name), "", effective)
         for key, value in effective.items():
-            rows.append({"table": name, "key": key, "value": value,
-                         "source": source if key in changed else "stock"})
+            rows.append({"table": name, "key": key, "value": value, "source": source if key in changed else "stock"})
     return rows
 
 

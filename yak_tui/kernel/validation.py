@@ -71,9 +71,17 @@ class DocumentError(ValidationError):
 
 # -- explaining checker --------------------------------------------------------------------------
 
-_NOUNS = {TEXT: "text", INT: "a whole number", NUMBER: "a number", BOOL: "true or false",
-          DATE: "a date like {year = 312, season = \"Spring\"}", LIST: "a list", RECORD: "a table",
-          MAP: "a table", JSON: "plain JSON"}
+_NOUNS = {
+    TEXT: "text",
+    INT: "a whole number",
+    NUMBER: "a number",
+    BOOL: "true or false",
+    DATE: 'a date like {year = 312, season = "Spring"}',
+    LIST: "a list",
+    RECORD: "a table",
+    MAP: "a table",
+    JSON: "plain JSON",
+}
 
 
 def _join(path: str, name: str) -> str:
@@ -92,8 +100,10 @@ _TEXT_ONLY = {str}
 # (U+180E, U+200B ZERO WIDTH SPACE, U+2060-U+2064, the deprecated U+206A-U+206F, U+FEFF, the
 # interlinear annotations U+FFF9-U+FFFB and the tag characters U+E0000-U+E007F). The zero width
 # joiner and non-joiner (U+200C, U+200D) stay: scripts and emoji need them, and they move nothing.
-HIDDEN_CHARACTERS = re.compile(r"[\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
-                               r"\ufff9-\ufffb\U000e0000-\U000e007f]")
+HIDDEN_CHARACTERS = re.compile(
+    r"[\u061c\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+    r"\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
 _hidden = HIDDEN_CHARACTERS.search
 
 
@@ -115,6 +125,7 @@ def _plain(text: str) -> bool:
 
 
 # -- numbers -------------------------------------------------------------------------------------
+
 
 def _bound(value: float) -> str:
     if type(value) is int:
@@ -220,8 +231,7 @@ def problem(spec: Field, value: Any, path: str) -> tuple[str, str] | None:
     if kind in (INT, NUMBER):
         return number_problem(spec, value, path)
     if kind == DATE:
-        if (type(value) is not dict or type(value.get("year")) is not int
-                or value.get("season") not in SEASON_CHOICES):
+        if type(value) is not dict or type(value.get("year")) is not int or value.get("season") not in SEASON_CHOICES:
             return path, f"must be {_NOUNS[DATE]}, not {shown(value)}"
         found = number_problem(spec, value["year"], _join(path, "year"))
         return found or json_problem(value, path)
@@ -288,8 +298,7 @@ def validate_document(table: str, doc_id: str | None, doc: Any, source: str | No
 def explain_document(table: str, doc_id: str | None, doc: Any, source: str | None = None) -> None:
     """The explaining checker alone: raise DocumentError naming the first problem of `doc`."""
     if type(doc) is not dict:
-        raise DocumentError(table, doc_id, "", f"must be a document (a table of fields), not {shown(doc)}",
-                            source)
+        raise DocumentError(table, doc_id, "", f"must be a document (a table of fields), not {shown(doc)}", source)
     schema = SCHEMAS.get(table)
     if table == META and doc_id != META_ID:
         schema = None
@@ -302,8 +311,12 @@ def validate_written(table: str, doc_id: str, doc: Any) -> None:
     """A document a command writes: as `validate_document`, and its table must have a schema
     (a table no schema describes would be written unchecked)."""
     if table not in SCHEMAS:
-        raise DocumentError(table, doc_id, "", "no schema describes this table (kernel/documents.py SCHEMAS), "
-                            "so nothing may be written to it")
+        raise DocumentError(
+            table,
+            doc_id,
+            "",
+            "no schema describes this table (kernel/documents.py SCHEMAS), so nothing may be written to it",
+        )
     validate_document(table, doc_id, doc)
 
 
@@ -356,8 +369,9 @@ def references(spec: Field, value: Any, path: str, *, history: bool = True) -> I
             yield from references(spec.values, item, _join(path, key), history=history)
 
 
-def dangling_references(data: Tables, table: str, doc: Mapping[str, Any], *, history: bool = True
-                        ) -> list[tuple[str, str]]:
+def dangling_references(
+    data: Tables, table: str, doc: Mapping[str, Any], *, history: bool = True
+) -> list[tuple[str, str]]:
     """(path, reason) of every reference of `doc` (a document of `table`) the world does not hold,
     in the schema's order of fields."""
     schema = SCHEMAS.get(table)
@@ -384,9 +398,13 @@ def referrers(data: Tables, table: str, doc_id: str, *, history: bool = True) ->
         for other_id, doc in data.get(other, _NONE).items():
             for name in fields:
                 if name in doc:
-                    out.extend(f"{other} {other_id!r} {path}" for path, spec, named
-                               in references(SCHEMAS[other].fields[name], doc[name], name, history=history)
-                               if table in spec.ref_tables and named == (tagged if spec.tagged else doc_id))
+                    out.extend(
+                        f"{other} {other_id!r} {path}"
+                        for path, spec, named in references(
+                            SCHEMAS[other].fields[name], doc[name], name, history=history
+                        )
+                        if table in spec.ref_tables and named == (tagged if spec.tagged else doc_id)
+                    )
     return out
 
 
@@ -394,8 +412,11 @@ def _tables_named(spec: Field, history: bool) -> frozenset[str]:
     """The tables a field names documents of, through its items, fields and values."""
     if spec.kind == TEXT:
         return frozenset(spec.ref_tables) if history or not spec.history else frozenset()
-    inner = [*([spec.items] if spec.items else []), *([spec.values] if spec.values else []),
-             *(spec.fields or {}).values()]
+    inner = [
+        *([spec.items] if spec.items else []),
+        *([spec.values] if spec.values else []),
+        *(spec.fields or {}).values(),
+    ]
     return frozenset().union(*(_tables_named(field, history) for field in inner))
 
 
@@ -411,7 +432,9 @@ def _referencing_tables(history: bool, target: str | None = None) -> dict[str, t
     """The tables whose documents name others (those that name `target`, if given), and their fields."""
     out: dict[str, tuple[str, ...]] = {}
     for table in SCHEMAS:
-        fields = tuple(name for name, named in _referencing(table, history).items() if target is None or target in named)
+        fields = tuple(
+            name for name, named in _referencing(table, history).items() if target is None or target in named
+        )
         if fields:
             out[table] = fields
     return out
@@ -493,8 +516,13 @@ def _gather(value: Any, steps: tuple[str, ...], at: int, out: set[Any]) -> None:
     step = steps[at]
     last = at + 1 == len(steps)
     if step in ("[]", "{}"):
-        items = value if step == "[]" and type(value) is list else \
-            value.values() if step == "{}" and type(value) is dict else ()
+        items = (
+            value
+            if step == "[]" and type(value) is list
+            else value.values()
+            if step == "{}" and type(value) is dict
+            else ()
+        )
         if last:
             out.update(items)
         else:
@@ -510,6 +538,7 @@ def _gather(value: Any, steps: tuple[str, ...], at: int, out: set[Any]) -> None:
 @functools.cache
 def _ref_leaves(table: str, name: str) -> tuple[tuple[tuple[str, ...], Field], ...]:
     """Where the live references of a field are: (steps from the field's value, the text field)."""
+
     def leaves(spec: Field) -> list[tuple[tuple[str, ...], Field]]:
         if spec.kind == TEXT:
             return [((), spec)] if spec.ref is not None and not spec.history else []
@@ -552,6 +581,7 @@ def check_written_references(data: Tables, written: Mapping[str, Iterable[str]])
 
 # -- compiled fast predicates --------------------------------------------------------------------
 
+
 class _Compiler:
     """Turns field specs into the source of small predicates; `env` holds what they refer to.
 
@@ -560,9 +590,14 @@ class _Compiler:
     check (orjson reads only plain JSON), so its predicate skips the walk."""
 
     def __init__(self, strict: bool = False) -> None:
-        self.env: dict[str, Any] = {"_LO": INT64_MIN, "_HI": INT64_MAX,
-                                    "_SEASONS": tuple(SEASON_CHOICES), "_faithful": json_faithful,
-                                    "_TEXT_ONLY": _TEXT_ONLY, "_plain": _plain}
+        self.env: dict[str, Any] = {
+            "_LO": INT64_MIN,
+            "_HI": INT64_MAX,
+            "_SEASONS": tuple(SEASON_CHOICES),
+            "_faithful": json_faithful,
+            "_TEXT_ONLY": _TEXT_ONLY,
+            "_plain": _plain,
+        }
         self.count = 0
         self.strict = strict
 
@@ -590,8 +625,10 @@ class _Compiler:
             if kind == NUMBER:
                 test = f"(({test}) or (type({v}) is float and {within}))"
         elif kind == DATE:
-            test = (f"type({v}) is dict and type({v}['year']) is int and {spec.low!r} <= {v}['year'] <= {spec.high!r}"
-                    f" and {v}['season'] in _SEASONS")
+            test = (
+                f"type({v}) is dict and type({v}['year']) is int and {spec.low!r} <= {v}['year'] <= {spec.high!r}"
+                f" and {v}['season'] in _SEASONS"
+            )
             if self.strict:
                 test += f" and _faithful({v})"
         elif kind == LIST:
@@ -626,8 +663,10 @@ class _Compiler:
         return self.name("r", self.build(self.record_source(fields)))
 
     # Names the predicates use, bound as default arguments: local lookups are the cheapest.
-    LOCALS = (", type=type, str=str, int=int, float=float, bool=bool, dict=dict, list=list, all=all, map=map, "
-              "_LO=_LO, _HI=_HI, _SEASONS=_SEASONS, _plain=_plain")
+    LOCALS = (
+        ", type=type, str=str, int=int, float=float, bool=bool, dict=dict, list=list, all=all, map=map, "
+        "_LO=_LO, _HI=_HI, _SEASONS=_SEASONS, _plain=_plain"
+    )
 
     def record_source(self, fields: Mapping[str, Field]) -> str:
         """Fields by subscript (a missing required one raises KeyError), optional ones behind `in`:
@@ -638,13 +677,19 @@ class _Compiler:
             if spec.required:
                 lines += [f"        v = d[{field_name!r}]", test, "            return False"]
             else:
-                lines += [f"        if {field_name!r} in d:", f"            v = d[{field_name!r}]", "    " + test,
-                          "                return False"]
+                lines += [
+                    f"        if {field_name!r} in d:",
+                    f"            v = d[{field_name!r}]",
+                    "    " + test,
+                    "                return False",
+                ]
         if self.strict:  # the other fields: text keys and plain JSON, as `fields_problem` says
             known = self.name("n", frozenset(fields))
-            lines += ["        for k in d:",
-                      f"            if k not in {known} and (type(k) is not str or not _faithful(d[k])):",
-                      "                return False"]
+            lines += [
+                "        for k in d:",
+                f"            if k not in {known} and (type(k) is not str or not _faithful(d[k])):",
+                "                return False",
+            ]
         elif not fields:
             lines.append("        pass")
         lines += ["    except KeyError:", "        return False", "    return True"]

@@ -51,8 +51,7 @@ def _parse_order_line(line: str) -> tuple[str, dict[str, str]]:
     return name, params
 
 
-def submit_orders(save: Path, identity: Identity, text: str,
-                  stop: Callable[[], bool] | None = None) -> tuple[int, str]:
+def submit_orders(save: Path, identity: Identity, text: str, stop: Callable[[], bool] | None = None) -> tuple[int, str]:
     """Carry out the order lines in ONE transaction (`kernel.commands.run_commands`: one save
     write for the lot); answer each with "received", "received with warnings" (it would fail on
     today's numbers) or "refused" and the reason, with the odds where there are dice. A refused line
@@ -72,7 +71,7 @@ def submit_orders(save: Path, identity: Identity, text: str,
     lines = [(n, raw.strip()) for n, raw in enumerate(text.splitlines(), start=1)]
     orders = [(n, line) for n, line in lines if line and not line.startswith("#")]
     if not orders:
-        return 1, "no orders given: one order a line, e.g.  roll reason=\"scout the ford\"\n"
+        return 1, 'no orders given: one order a line, e.g.  roll reason="scout the ford"\n'
     answers: dict[int, str] = {}  # line number -> its answer
     refused: set[int] = set()
     ran: list[tuple[int, str]] = []  # (line number, command) of each command carried out, in order
@@ -84,7 +83,7 @@ def submit_orders(save: Path, identity: Identity, text: str,
         cap = orders_cap("orders_per_submit")  # read now: the save's own rules are loaded
         caps.append(cap)
         read = orders if cap <= 0 else orders[:cap]
-        unread.extend(orders[len(read):])
+        unread.extend(orders[len(read) :])
         commands: list[tuple[str, dict[str, str]]] = []
         for number, line in read:
             try:
@@ -94,8 +93,11 @@ def submit_orders(save: Path, identity: Identity, text: str,
                 refused.add(number)
                 continue
             ran.append((number, name))
-            commands.append((name, params) if name in SEAT_RUNS else
-                            ("order-file", {"command": name, "params": orjson.dumps(params).decode()}))
+            commands.append(
+                (name, params)
+                if name in SEAT_RUNS
+                else ("order-file", {"command": name, "params": orjson.dumps(params).decode()})
+            )
         return commands
 
     results = run_commands(world_file, identity, plan, stop=stop)
@@ -111,13 +113,16 @@ def submit_orders(save: Path, identity: Identity, text: str,
                 f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
                 f"{result.data['adjudicator']})"
                 + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
-                + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else ""))
+                + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else "")
+            )
     out = [answers[number] for number, _ in orders if number in answers]
     if unread:
         first, last = unread[0][0], unread[-1][0]
         where = f"line {first}" if first == last else f"lines {first}-{last}"
-        out.append(f"{where} ({len(unread)} more): refused, not read: one submit carries out at most {caps[0]} lines "
-                   f"(orders_per_submit = {caps[0]}, core.toml [orders]); send them in another submit")
+        out.append(
+            f"{where} ({len(unread)} more): refused, not read: one submit carries out at most {caps[0]} lines "
+            f"(orders_per_submit = {caps[0]}, core.toml [orders]); send them in another submit"
+        )
     count = len(refused) + len(unread)
     out.append(f"{len(orders) - count} received, {count} refused")
     return (1 if count else 0), "\n".join(out) + "\n"
@@ -131,9 +136,11 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
 
     load_command_modules()
     world = World(WorldFile(save).read())
-    rows = [f"{oid}  {order['status']:9}  {describe_order(world, order)}"
-            + (f"  -> {order['outcome'] or order['reason']}" if order.get("outcome") or order.get("reason") else "")
-            for oid, order in orders_of(world, identity)]
+    rows = [
+        f"{oid}  {order['status']:9}  {describe_order(world, order)}"
+        + (f"  -> {order['outcome'] or order['reason']}" if order.get("outcome") or order.get("reason") else "")
+        for oid, order in orders_of(world, identity)
+    ]
     return 0, ("\n".join(rows) if rows else f"no orders filed by {identity}") + "\n"
 
 
@@ -155,8 +162,9 @@ def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     return 0, export_entries(world, entries, "markdown", identity) + "\n"
 
 
-def run_exec(save: Path, identity: Identity, verb: str, stdin: bytes,
-             stop: Callable[[], bool] | None = None) -> tuple[int, str]:
+def run_exec(
+    save: Path, identity: Identity, verb: str, stdin: bytes, stop: Callable[[], bool] | None = None
+) -> tuple[int, str]:
     """Answer one allowed verb for the key's identity: (exit status, text for stdout). `stop` says
     the client has gone (an `orders submit` then files nothing)."""
     try:

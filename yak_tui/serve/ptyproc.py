@@ -33,8 +33,10 @@ READ_CHUNK = 65536
 # Sequences that put a client's terminal back in order after an app was killed mid-screen:
 # leave the alternate screen, show the cursor, stop mouse, focus and paste reporting, pop the
 # kitty keyboard mode, reset colours.
-TERMINAL_RESTORE = (b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
-                    b"\x1b[<u\x1b[0m\x1b[?25h\x1b[?1049l\r\n")
+TERMINAL_RESTORE = (
+    b"\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l\x1b[?1015l\x1b[?1004l\x1b[?2004l"
+    b"\x1b[<u\x1b[0m\x1b[?25h\x1b[?1049l\r\n"
+)
 
 
 MAX_COLUMNS = 500
@@ -79,9 +81,17 @@ class PtyProcess:
     `memory_limit`: the child's address-space limit in bytes (None: no limit); if it cannot be
     set, the child is killed and reaped and OSError is raised."""
 
-    def __init__(self, argv: Sequence[str], env: Mapping[str, str], columns: int, rows: int,
-                 on_output: Callable[[bytes], None], on_exit: Callable[[int], None],
-                 loop: asyncio.AbstractEventLoop | None = None, memory_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        env: Mapping[str, str],
+        columns: int,
+        rows: int,
+        on_output: Callable[[bytes], None],
+        on_exit: Callable[[int], None],
+        loop: asyncio.AbstractEventLoop | None = None,
+        memory_limit: int | None = None,
+    ) -> None:
         self.argv = list(argv)
         self.loop = loop or asyncio.get_running_loop()
         self.on_output = on_output
@@ -97,8 +107,11 @@ class PtyProcess:
         try:
             set_winsize(self.master, columns, rows)
             slave_name = os.ttyname(slave)
-            actions = [(os.POSIX_SPAWN_OPEN, 0, slave_name, os.O_RDWR, 0),
-                       (os.POSIX_SPAWN_DUP2, 0, 1), (os.POSIX_SPAWN_DUP2, 0, 2)]
+            actions = [
+                (os.POSIX_SPAWN_OPEN, 0, slave_name, os.O_RDWR, 0),
+                (os.POSIX_SPAWN_DUP2, 0, 1),
+                (os.POSIX_SPAWN_DUP2, 0, 2),
+            ]
             self.pid = os.posix_spawn(self.argv[0], self.argv, dict(env), file_actions=actions, setsid=True)
         except BaseException:
             os.close(self.master)
@@ -275,4 +288,3 @@ class PtyProcess:
             self._writing = False
         os.close(self.master)
         self.master = -1
-

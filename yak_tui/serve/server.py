@@ -53,11 +53,30 @@ DEFAULT_TERM = "xterm-256color"
 HOST_KEY_NAME = "host_key_ed25519"
 # Variables of the server's environment that describe the server's own terminal or SSH
 # connection, or a size: the child gets the client's terminal instead.
-DROPPED_ENV = ("TERM", "COLORTERM", "COLUMNS", "LINES", "TERM_PROGRAM", "TERM_PROGRAM_VERSION", "TMUX",
-               "TMUX_PANE", "STY", "SSH_AUTH_SOCK", "SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "YAK_SAVE",
-               "YAK_AS", "WINDOWID", "VTE_VERSION", "KITTY_WINDOW_ID")
-REFUSE_NO_PTY = ("yak serve runs the campaign app in a terminal, and this session asked for none.\r\n"
-                 "Connect with a terminal: ssh -t -p PORT NAME@HOST\r\n")
+DROPPED_ENV = (
+    "TERM",
+    "COLORTERM",
+    "COLUMNS",
+    "LINES",
+    "TERM_PROGRAM",
+    "TERM_PROGRAM_VERSION",
+    "TMUX",
+    "TMUX_PANE",
+    "STY",
+    "SSH_AUTH_SOCK",
+    "SSH_CONNECTION",
+    "SSH_CLIENT",
+    "SSH_TTY",
+    "YAK_SAVE",
+    "YAK_AS",
+    "WINDOWID",
+    "VTE_VERSION",
+    "KITTY_WINDOW_ID",
+)
+REFUSE_NO_PTY = (
+    "yak serve runs the campaign app in a terminal, and this session asked for none.\r\n"
+    "Connect with a terminal: ssh -t -p PORT NAME@HOST\r\n"
+)
 REFUSE_EXEC = "yak serve runs the campaign app; other commands are refused ({what}); " + USAGE + ".\r\n"
 REFUSE_SUBSYSTEM = "yak serve offers no subsystems; {what} is refused.\r\n"
 SEAT_REMOVED = "yak serve: your seat {name} was removed from the roster; goodbye.\r\n"
@@ -141,7 +160,9 @@ class Roster:
         from yak_tui.kernel.model import follow_save
 
         with self._lock:
-            self._stamp, self._world = follow_save(self.file, None if self._world is None else (self._stamp, self._world))
+            self._stamp, self._world = follow_save(
+                self.file, None if self._world is None else (self._stamp, self._world)
+            )
             return self._world
 
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
@@ -282,8 +303,10 @@ class YakConnection(asyncssh.SSHServer):
             self._drop(f"{pending} connections are already logging in (at most {config.max_unauthenticated})")
             return
         if from_here >= config.max_unauthenticated_per_address:
-            self._drop(f"{from_here} connections from {self.host} are already logging in "
-                       f"(at most {config.max_unauthenticated_per_address} from one address)")
+            self._drop(
+                f"{from_here} connections from {self.host} are already logging in "
+                f"(at most {config.max_unauthenticated_per_address} from one address)"
+            )
             return
         if config.banner_timeout > 0:
             self._banner_timer = asyncio.get_running_loop().call_later(config.banner_timeout, self._banner_overdue)
@@ -298,8 +321,10 @@ class YakConnection(asyncssh.SSHServer):
         self.dropped = why
         self.server.refusals.warning("refused connection from=%s: %s", self.address, why)
         asyncio.get_running_loop().call_soon(
-            self.conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS,
-            "yak serve: too many connections are logging in; try again later")
+            self.conn.disconnect,
+            asyncssh.DISC_TOO_MANY_CONNECTIONS,
+            "yak serve: too many connections are logging in; try again later",
+        )
 
     def _banner_overdue(self) -> None:
         """LoginGraceTime for the first line: a client that has not even sent its SSH version line
@@ -319,8 +344,14 @@ class YakConnection(asyncssh.SSHServer):
             self._banner_timer.cancel()
             self._banner_timer = None
         if self.user is not None:
-            log.info("logout user=%s identity=%s key=%s from=%s after=%.1fs", self.user.name, self.user.identity,
-                     self.fingerprint, self.address, time.monotonic() - self.started)
+            log.info(
+                "logout user=%s identity=%s key=%s from=%s after=%.1fs",
+                self.user.name,
+                self.user.identity,
+                self.fingerprint,
+                self.address,
+                time.monotonic() - self.started,
+            )
             return
         if self.dropped:
             return  # logged when it was dropped
@@ -341,8 +372,9 @@ class YakConnection(asyncssh.SSHServer):
         self._probed, self._key_tried = True, False
         limit = self.server.config.max_auth_tries
         if self.auth_failures >= limit and self.conn is not None:
-            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
-                                 f"yak serve: too many authentication failures ({limit})")
+            self.conn.disconnect(
+                asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, f"yak serve: too many authentication failures ({limit})"
+            )
             return
         assert self._send_auth_failure is not None
         self._send_auth_failure(partial_success)
@@ -380,8 +412,14 @@ class YakConnection(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         self.user, self.fingerprint = self._candidate, self._candidate_fp
         self._refused.clear()
-        log.info("login user=%s identity=%s key=%s from=%s ssh_user=%s", self.user.name, self.user.identity,
-                 self.fingerprint, self.address, self.ssh_user)
+        log.info(
+            "login user=%s identity=%s key=%s from=%s ssh_user=%s",
+            self.user.name,
+            self.user.identity,
+            self.fingerprint,
+            self.address,
+            self.ssh_user,
+        )
 
     # -- channels
     def session_requested(self) -> Any:
@@ -389,18 +427,22 @@ class YakConnection(asyncssh.SSHServer):
             return False
         if self.revoked:
             self.refuse("session", f"the seat is gone ({self.revoked})")
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                            f"yak serve: your seat {self.user.name} is gone")
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, f"yak serve: your seat {self.user.name} is gone"
+            )
         limit = self.server.config.max_sessions
         if len(self.server.sessions) >= limit:
             self.refuse("session", f"the server is full ({limit} sessions)")
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
-                                            f"yak serve is full ({limit} sessions); try again later")
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_RESOURCE_SHORTAGE, f"yak serve is full ({limit} sessions); try again later"
+            )
         per_user = self.server.config.max_sessions_per_user
         if self.server.sessions_of(self.user.name) >= per_user:
             self.refuse("session", f"user {self.user.name} already has {per_user} sessions")
-            raise asyncssh.ChannelOpenError(asyncssh.OPEN_RESOURCE_SHORTAGE,
-                                            f"yak serve: you already have {per_user} sessions open; close one first")
+            raise asyncssh.ChannelOpenError(
+                asyncssh.OPEN_RESOURCE_SHORTAGE,
+                f"yak serve: you already have {per_user} sessions open; close one first",
+            )
         chan = self.conn.create_server_channel(encoding=None)
         session = AppSession(self)
         self._guard_channel(chan, session)
@@ -412,16 +454,16 @@ class YakConnection(asyncssh.SSHServer):
 
         asyncssh already refuses them (agent_forwarding/x11_forwarding off); wrapping the
         handlers lets the refusal be logged and told to the client."""
-        for request, what in (("auth_agent_req_at_openssh_dot_com", "agent forwarding"),
-                              ("x11_req", "X11 forwarding")):
+        for request, what in (("auth_agent_req_at_openssh_dot_com", "agent forwarding"), ("x11_req", "X11 forwarding")):
             name = f"_process_{request}_request"
             if hasattr(chan, name):
                 setattr(chan, name, lambda _packet, what=what: session.refuse_forwarding(what))
 
     def refuse(self, what: str, reason: str) -> None:
         name = self.user.name if self.user is not None else "-"
-        self.server.refusals.warning("refused %s user=%s key=%s from=%s: %s", what, name, self.fingerprint or "-",
-                                     self.address, reason)
+        self.server.refusals.warning(
+            "refused %s user=%s key=%s from=%s: %s", what, name, self.fingerprint or "-", self.address, reason
+        )
 
     def revoke(self, why: str) -> None:
         """The seat this connection logged in as is gone: end its sessions with a message saying
@@ -433,9 +475,15 @@ class YakConnection(asyncssh.SSHServer):
         else:
             note = SEAT_CHANGED.format(name=self.user.name, identity=self.user.identity, why=why)
         mine = [session for session in self.server.sessions if session.owner is self]
-        log.warning("seat gone: ending %d session(s) of user=%s identity=%s key=%s from=%s: %s", len(mine),
-                    self.user.name, self.user.identity, self.fingerprint, self.address,
-                    "removed from the roster" if why == "removed" else why)
+        log.warning(
+            "seat gone: ending %d session(s) of user=%s identity=%s key=%s from=%s: %s",
+            len(mine),
+            self.user.name,
+            self.user.identity,
+            self.fingerprint,
+            self.address,
+            "removed from the roster" if why == "removed" else why,
+        )
         for session in mine:
             session.end(note)
         self.close_if_revoked()
@@ -446,8 +494,9 @@ class YakConnection(asyncssh.SSHServer):
 
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str, orig_port: int) -> Any:
         self.refuse("port forwarding", f"local forward to {dest_host}:{dest_port}")
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        "port forwarding is refused by yak serve")
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "port forwarding is refused by yak serve"
+        )
 
     def server_requested(self, listen_host: str, listen_port: int) -> Any:
         self.refuse("port forwarding", f"remote forward from {listen_host}:{listen_port}")
@@ -455,8 +504,9 @@ class YakConnection(asyncssh.SSHServer):
 
     def unix_connection_requested(self, dest_path: str) -> Any:
         self.refuse("socket forwarding", f"local forward to {dest_path}")
-        raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
-                                        "socket forwarding is refused by yak serve")
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, "socket forwarding is refused by yak serve"
+        )
 
     def unix_server_requested(self, listen_path: str) -> Any:
         self.refuse("socket forwarding", f"remote forward from {listen_path}")
@@ -576,12 +626,27 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         argv = self.server.config.app_argv(self.server.config.save, str(user.identity))
         columns, rows, xpixels, ypixels = self.size
         memory = self.server.config.session_memory
-        self.proc = PtyProcess(argv, self._child_env(), columns, rows, self._output, self._app_exited,
-                               memory_limit=memory * 1024 * 1024 if memory else None)
+        self.proc = PtyProcess(
+            argv,
+            self._child_env(),
+            columns,
+            rows,
+            self._output,
+            self._app_exited,
+            memory_limit=memory * 1024 * 1024 if memory else None,
+        )
         self.proc.resize(columns, rows, xpixels, ypixels)
-        log.info("session start user=%s identity=%s pid=%d term=%s size=%dx%d memory=%s from=%s", user.name,
-                 user.identity, self.proc.pid, self.term, columns, rows, f"{memory}MiB" if memory else "unlimited",
-                 self.owner.address)
+        log.info(
+            "session start user=%s identity=%s pid=%d term=%s size=%dx%d memory=%s from=%s",
+            user.name,
+            user.identity,
+            self.proc.pid,
+            self.term,
+            columns,
+            rows,
+            f"{memory}MiB" if memory else "unlimited",
+            self.owner.address,
+        )
 
     def _child_env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if k not in DROPPED_ENV}
@@ -608,8 +673,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.exec_answered = True
         identity = Identity.parse(str(self.owner.user.identity))
         log.info("exec %r user=%s identity=%s", verb, self.user_name, identity)
-        future = asyncio.get_running_loop().run_in_executor(None, run_exec, self.server.config.save, identity,
-                                                            verb, stdin, self.exec_gone.is_set)
+        future = asyncio.get_running_loop().run_in_executor(
+            None, run_exec, self.server.config.save, identity, verb, stdin, self.exec_gone.is_set
+        )
 
         def done(finished: asyncio.Future[tuple[int, str]]) -> None:
             try:
@@ -618,8 +684,12 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 log.exception("exec %r of user=%s failed", verb, self.user_name)
                 code, text = 2, f"yak serve: {verb} failed: {error}\n"
             if self.exec_gone.is_set():
-                log.info("exec %r of user=%s: the client went away before its answer: %s", verb, self.user_name,
-                         text.strip().splitlines()[-1] if text.strip() else f"status {code}")
+                log.info(
+                    "exec %r of user=%s: the client went away before its answer: %s",
+                    verb,
+                    self.user_name,
+                    text.strip().splitlines()[-1] if text.strip() else f"status {code}",
+                )
             if self.channel_open:
                 with contextlib.suppress(OSError, asyncssh.Error):
                     self.chan.write((text.replace("\n", "\r\n") if self.term else text).encode())
@@ -634,8 +704,10 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.exec_input.extend(data)
             if len(self.exec_input) > MAX_ORDERS_BYTES:
                 self.exec_answered = True
-                self._refuse_session("orders submit over the size limit",
-                                     f"yak serve: orders over {MAX_ORDERS_BYTES} bytes are refused; nothing was filed.\r\n")
+                self._refuse_session(
+                    "orders submit over the size limit",
+                    f"yak serve: orders over {MAX_ORDERS_BYTES} bytes are refused; nothing was filed.\r\n",
+                )
             return
         if self.proc is not None:
             self.proc.write(data)
@@ -748,10 +820,20 @@ class YakServer:
     async def start(self) -> YakServer:
         self.host_key, self.host_key_created = ensure_host_key(self.config.host_key_path)
         self.acceptor = await asyncssh.listen(
-            self.config.host, self.config.port, server_factory=lambda: YakConnection(self),
-            server_host_keys=[self.host_key], encoding=None, line_editor=False, allow_pty=True,
-            agent_forwarding=False, x11_forwarding=False, allow_scp=False, gss_host=None,
-            login_timeout=self.config.login_timeout, keepalive_interval=30, keepalive_count_max=4,
+            self.config.host,
+            self.config.port,
+            server_factory=lambda: YakConnection(self),
+            server_host_keys=[self.host_key],
+            encoding=None,
+            line_editor=False,
+            allow_pty=True,
+            agent_forwarding=False,
+            x11_forwarding=False,
+            allow_scp=False,
+            gss_host=None,
+            login_timeout=self.config.login_timeout,
+            keepalive_interval=30,
+            keepalive_count_max=4,
         )
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._watch_sessions()), loop.create_task(self._watch_roster())]
@@ -769,16 +851,31 @@ class YakServer:
                     continue
                 if session.proc is None and not session.kind and session.channel_open:
                     if 0 < request_limit < now - session.started:  # opened, never asked for a shell
-                        log.info("closing channel of user=%s after %gs without a shell request",
-                                 session.user_name, request_limit)
+                        log.info(
+                            "closing channel of user=%s after %gs without a shell request",
+                            session.user_name,
+                            request_limit,
+                        )
                         session.end(f"yak serve: channel closed after {request_limit:g} s without a request.\r\n")
-                elif (idle_limit > 0 and session.exec_verb and not session.exec_answered
-                      and now - session.last_input > idle_limit):
+                elif (
+                    idle_limit > 0
+                    and session.exec_verb
+                    and not session.exec_answered
+                    and now - session.last_input > idle_limit
+                ):
                     session.end(f"yak serve: no end to the orders after {idle_limit:g} s; nothing was filed.\r\n")
-                elif (idle_limit > 0 and now - session.last_input > idle_limit and session.proc is not None
-                      and session.proc.alive):
-                    log.info("idle: closing session of user=%s pid=%d after %gs without input",
-                             session.user_name, session.proc.pid, idle_limit)
+                elif (
+                    idle_limit > 0
+                    and now - session.last_input > idle_limit
+                    and session.proc is not None
+                    and session.proc.alive
+                ):
+                    log.info(
+                        "idle: closing session of user=%s pid=%d after %gs without input",
+                        session.user_name,
+                        session.proc.pid,
+                        idle_limit,
+                    )
                     session.end(f"yak serve: session closed after {idle_limit:g} s without input.\r\n")
 
     def _seats_gone(self, users: list[Any]) -> list[str]:
@@ -791,8 +888,9 @@ class YakServer:
         while True:
             await asyncio.sleep(self.config.roster_poll)
             stamp = self.roster.file.stamp()
-            unchecked = [c for c in self.connections if c.user is not None and not c.revoked
-                         and c.checked_stamp != stamp]
+            unchecked = [
+                c for c in self.connections if c.user is not None and not c.revoked and c.checked_stamp != stamp
+            ]
             if not unchecked or stamp is None:
                 continue
             try:
@@ -881,7 +979,10 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
         raise UsageError(f"--session-memory: must be 0 (no limit) or at least {MIN_SESSION_MEMORY} MiB, not {memory}")
     host_key = Path(args.host_key).expanduser().resolve() if getattr(args, "host_key", None) else None
     return ServeConfig(
-        save=save, host=args.host, port=port, host_key=host_key,
+        save=save,
+        host=args.host,
+        port=port,
+        host_key=host_key,
         max_sessions=count("--max-sessions", int(args.max_sessions), 1),
         max_sessions_per_user=count("--max-sessions-per-user", int(args.max_sessions_per_user), 1),
         idle_timeout=seconds("--idle-timeout", float(args.idle_timeout), zero_is_never=True),
@@ -889,8 +990,9 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
         session_memory=memory,
         max_auth_tries=count("--max-auth-tries", int(args.max_auth_tries), 1),
         max_unauthenticated=count("--max-unauthenticated", int(args.max_unauthenticated), 1),
-        max_unauthenticated_per_address=count("--max-unauthenticated-per-address",
-                                              int(args.max_unauthenticated_per_address), 1),
+        max_unauthenticated_per_address=count(
+            "--max-unauthenticated-per-address", int(args.max_unauthenticated_per_address), 1
+        ),
         banner_timeout=seconds("--banner-timeout", float(args.banner_timeout), zero_is_never=False),
         login_timeout=seconds("--login-timeout", float(args.login_timeout), zero_is_never=False),
     )
@@ -922,16 +1024,25 @@ async def _serve(config: ServeConfig) -> int:
     users = roster(World(server.roster.file.read()))
     print(f"yak serve: host key {server.host_fingerprint} ({created} {config.host_key_path})", flush=True)
     if not users:
-        print(f"yak serve: no users yet; add one with `yak --save {config.save} user add NAME "
-              "--identity gm --key ~/.ssh/id_ed25519.pub`", flush=True)
+        print(
+            f"yak serve: no users yet; add one with `yak --save {config.save} user add NAME "
+            "--identity gm --key ~/.ssh/id_ed25519.pub`",
+            flush=True,
+        )
     idle = f"{config.idle_timeout:g} s" if config.idle_timeout else "never"
     memory = f"{config.session_memory} MiB" if config.session_memory else "no limit"
-    print(f"yak serve: limits: {config.max_sessions_per_user} sessions per user, idle timeout {idle}, "
-          f"memory per session {memory}, {config.max_auth_tries} login tries, "
-          f"{config.max_unauthenticated} logins at once ({config.max_unauthenticated_per_address} from one address), "
-          f"banner timeout {config.banner_timeout:g} s, login timeout {config.login_timeout:g} s", flush=True)
-    print(f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
-          f"{len(users)} user(s), at most {config.max_sessions} sessions", flush=True)
+    print(
+        f"yak serve: limits: {config.max_sessions_per_user} sessions per user, idle timeout {idle}, "
+        f"memory per session {memory}, {config.max_auth_tries} login tries, "
+        f"{config.max_unauthenticated} logins at once ({config.max_unauthenticated_per_address} from one address), "
+        f"banner timeout {config.banner_timeout:g} s, login timeout {config.login_timeout:g} s",
+        flush=True,
+    )
+    print(
+        f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
+        f"{len(users)} user(s), at most {config.max_sessions} sessions",
+        flush=True,
+    )
     try:
         await stop.wait()
     finally:

@@ -46,8 +46,9 @@ def schema_version(data: Data, path: object = "save") -> int:
     meta = data.get("meta", {}).get("world", {})
     version = meta.get("schema_version", 0)
     if type(version) is not int or version < 0:
-        raise StoreError(f"save {path}: meta 'world', field schema_version: must be a whole number (0 or more), "
-                         f"not {version!r:.40}")
+        raise StoreError(
+            f"save {path}: meta 'world', field schema_version: must be a whole number (0 or more), not {version!r:.40}"
+        )
     return version
 
 
@@ -57,9 +58,7 @@ def migrate(data: Data, target: int, path: object = "save") -> Data:
 
     version = schema_version(data, path)
     if version > target:
-        raise StoreError(
-            f"{path} has schema version {version}, newer than this yak_tui ({target}); upgrade yak_tui"
-        )
+        raise StoreError(f"{path} has schema version {version}, newer than this yak_tui ({target}); upgrade yak_tui")
     while version < target:
         step = MIGRATIONS.get(version)
         if step is None:

@@ -77,6 +77,8 @@ def _replace_sidecar(target: Path, payload: bytes) -> None:
 def journal_worthy(changed: Mapping[str, list[str]]) -> bool:
     """Whether a write that changed these documents goes into the change journal."""
     return sum(map(len, changed.values())) <= JOURNAL_MAX_DOCS
+
+
 VOUCH_SUFFIX = ".vouch"
 _VOUCH_MOST = 4096  # bytes of a vouch file read
 KEY_SUFFIX = ".key"
@@ -255,9 +257,7 @@ class AtomicOrjsonStorage(Storage):
         try:
             return self.path.read_bytes()
         except FileNotFoundError:
-            raise StoreError(
-                f"no save at {self.path}; create one with `yak new {self.path} --demo`"
-            ) from None
+            raise StoreError(f"no save at {self.path}; create one with `yak new {self.path} --demo`") from None
         except OSError as error:
             raise StoreError(f"cannot read save {self.path}: {error.strerror}") from None
 
@@ -290,8 +290,11 @@ def drop_journal(save: Path) -> None:
     except FileNotFoundError:
         pass
     except OSError as error:
-        raise SaveWriteError(f"cannot write {save}: its change journal {journal_path(save)} cannot be removed "
-                             f"({_reason(error)}); the file on disk was left as it was", _reason(error)) from None
+        raise SaveWriteError(
+            f"cannot write {save}: its change journal {journal_path(save)} cannot be removed "
+            f"({_reason(error)}); the file on disk was left as it was",
+            _reason(error),
+        ) from None
 
 
 def _mac(key: bytes, purpose: bytes, body: bytes) -> str:
@@ -363,8 +366,12 @@ def read_campaign_key(save: Path) -> bytes | None:
     try:
         found = os.fstat(fd)
         owner = getattr(os, "geteuid", None)
-        if (not stat.S_ISREG(found.st_mode) or found.st_mode & 0o077 or found.st_size != KEY_BYTES
-                or (owner is not None and found.st_uid != owner())):
+        if (
+            not stat.S_ISREG(found.st_mode)
+            or found.st_mode & 0o077
+            or found.st_size != KEY_BYTES
+            or (owner is not None and found.st_uid != owner())
+        ):
             return None
         key = os.read(fd, KEY_BYTES + 1)
     except OSError:
@@ -556,18 +563,27 @@ class WorldFile:
             return None
         return digest.hexdigest()
 
-    def _extend_journal(self, before: Stamp, after: Stamp, changed: dict[str, list[str]], data: Data,
-                        after_sha256: str, key: bytes) -> None:
+    def _extend_journal(
+        self, before: Stamp, after: Stamp, changed: dict[str, list[str]], data: Data, after_sha256: str, key: bytes
+    ) -> None:
         """Append this write to the change journal (written before the save is replaced, so a reader
         that sees the new save finds its entry), signed with the campaign's key and naming the
         sha256 of the save it writes. Best effort: a journal that cannot be written is removed, and
         readers read in full."""
-        docs: Data = {table: {doc_id: data.get(table, {}).get(doc_id) for doc_id in ids}
-                      for table, ids in changed.items() if ids and table != "meta"}
+        docs: Data = {
+            table: {doc_id: data.get(table, {}).get(doc_id) for doc_id in ids}
+            for table, ids in changed.items()
+            if ids and table != "meta"
+        }
         docs["meta"] = data.get("meta", {})  # the whole meta table, always
         version = data.get("meta", {}).get("world", {}).get("schema_version", SCHEMA_VERSION)
-        entry = {"before": list(before), "after": list(after), "after_sha256": after_sha256,
-                 "schema_version": version, "docs": docs}
+        entry = {
+            "before": list(before),
+            "after": list(after),
+            "after_sha256": after_sha256,
+            "schema_version": version,
+            "docs": docs,
+        }
         try:
             line = _journal_line(key, orjson.dumps(entry))
             try:
@@ -576,7 +592,7 @@ class WorldFile:
                 earlier = []
             last = _signed_entry(key, earlier[-1].rstrip(b"\n")) if earlier else None
             chained = last is not None and last.get("after") == list(before)
-            lines = [*earlier[-(JOURNAL_KEEP - 1):], line] if chained else [line]
+            lines = [*earlier[-(JOURNAL_KEEP - 1) :], line] if chained else [line]
             _replace_sidecar(self.journal, b"".join(lines))
         except (OSError, TypeError, orjson.JSONEncodeError):
             try:
@@ -609,8 +625,11 @@ class WorldFile:
                 vouch = orjson.loads(handle.read(_VOUCH_MOST))  # a vouch is ~300 bytes: a bigger file is none
         except (OSError, orjson.JSONDecodeError):
             return None
-        if (not isinstance(vouch, dict) or vouch.get("schema_version") != SCHEMA_VERSION
-                or vouch.get("rules") != _vouched_rules()):
+        if (
+            not isinstance(vouch, dict)
+            or vouch.get("schema_version") != SCHEMA_VERSION
+            or vouch.get("rules") != _vouched_rules()
+        ):
             return None
         digest, mac = vouch.get("sha256"), vouch.get("hmac")
         if not isinstance(digest, str) or not isinstance(mac, str):
@@ -637,8 +656,11 @@ class WorldFile:
                 f"{restore_hint(self.path)}"
             )
         date = meta.get("date")
-        if not (isinstance(date, dict) and isinstance(date.get("year"), int)
-                and date.get("season") in ("Spring", "Summer", "Autumn", "Winter")):
+        if not (
+            isinstance(date, dict)
+            and isinstance(date.get("year"), int)
+            and date.get("season") in ("Spring", "Summer", "Autumn", "Winter")
+        ):
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
@@ -653,8 +675,9 @@ class WorldFile:
             try:
                 check(data)
             except ValueError as error:
-                raise CorruptSaveError(f"save {self.path}: {error}; it was left untouched. "
-                                       f"{restore_hint(self.path)}") from error
+                raise CorruptSaveError(
+                    f"save {self.path}: {error}; it was left untouched. {restore_hint(self.path)}"
+                ) from error
             ran.add(check)
         checked = all(vouchable.check in ran or vouchable.check in skipped for vouchable in VOUCHABLE)
         return data, migrated, checked
@@ -669,9 +692,11 @@ class WorldFile:
         Call only while holding the lock (no writer of ours is then running), and only names we
         make: the save's own temps and its backups' temps, never another save's or a stranger's.
         """
-        own = re.compile(rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)}|{re.escape(VOUCH_SUFFIX)}"
-                         rf"|{re.escape(KEY_SUFFIX)})?"
-                         rf"\.{_MKSTEMP_PART}\.tmp")
+        own = re.compile(
+            rf"\.{re.escape(self.path.name)}(\.before-restore|{re.escape(JOURNAL_SUFFIX)}|{re.escape(VOUCH_SUFFIX)}"
+            rf"|{re.escape(KEY_SUFFIX)})?"
+            rf"\.{_MKSTEMP_PART}\.tmp"
+        )
         stale = [p for p in self.path.parent.glob(f".{self.path.name}.*.tmp") if own.fullmatch(p.name)]
         if self.backup_dir.is_dir():
             backup_temp = re.compile(rf"\.(.+)\.{_MKSTEMP_PART}\.tmp")
@@ -707,8 +732,9 @@ class WorldFile:
         if not directory.is_dir():
             # Checked first: taking the lock would create the missing directories.
             problem = "does not exist" if not directory.exists() else "is not a directory"
-            raise StoreError(f"the save {self.path} cannot be written: its directory {directory} {problem}; "
-                             f"nothing was changed")
+            raise StoreError(
+                f"the save {self.path} cannot be written: its directory {directory} {problem}; nothing was changed"
+            )
         from filelock import Timeout
 
         lock = self.lock
@@ -730,21 +756,29 @@ class WorldFile:
         lock_file = self.lock.lock_file
         reason = _reason(error)
         if error.errno in _NOT_PERMITTED and not os.path.lexists(lock_file):
-            return StoreError(f"the save's directory {self.path.parent} is not writable ({reason}): the lock file "
-                              f"{lock_file} cannot be created; nothing was changed")
-        return StoreError(f"the save {self.path} cannot be locked: the lock file {lock_file} cannot be opened "
-                          f"({reason}); nothing was changed")
+            return StoreError(
+                f"the save's directory {self.path.parent} is not writable ({reason}): the lock file "
+                f"{lock_file} cannot be created; nothing was changed"
+            )
+        return StoreError(
+            f"the save {self.path} cannot be locked: the lock file {lock_file} cannot be opened "
+            f"({reason}); nothing was changed"
+        )
 
     def _require_writable(self) -> None:
         """Refuse at the start, with the reason, a write that would fail at the end; and refuse to
         replace a save its owner made read-only (an atomic replace would otherwise go through)."""
         directory = self.path.parent
         if not os.access(directory, os.W_OK):
-            raise StoreError(f"the save's directory {directory} is not writable, so the save {self.path} cannot be "
-                             f"replaced; nothing was changed")
+            raise StoreError(
+                f"the save's directory {directory} is not writable, so the save {self.path} cannot be "
+                f"replaced; nothing was changed"
+            )
         if self.path.exists() and not os.access(self.path, os.W_OK):
-            raise StoreError(f"the save {self.path} is read-only; nothing was changed "
-                             f"(to play on, make it writable: chmod u+w {self.path})")
+            raise StoreError(
+                f"the save {self.path} is read-only; nothing was changed "
+                f"(to play on, make it writable: chmod u+w {self.path})"
+            )
 
     @contextmanager
     def transaction(self) -> Iterator[Data]:
@@ -819,8 +853,14 @@ class WorldFile:
         never landed, which no read trusts), signed with the campaign's key. Best effort: one not
         written is removed."""
         rules = _vouched_rules()
-        payload = orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": rules,
-                                "hmac": _vouch_mac(key, digest, SCHEMA_VERSION, rules)})
+        payload = orjson.dumps(
+            {
+                "sha256": digest,
+                "schema_version": SCHEMA_VERSION,
+                "rules": rules,
+                "hmac": _vouch_mac(key, digest, SCHEMA_VERSION, rules),
+            }
+        )
         try:
             _replace_sidecar(self.vouch, payload)
         except OSError:
@@ -834,8 +874,10 @@ class WorldFile:
         """
         with self._locked():
             if self.backup_dir.exists() and not self.backup_dir.is_dir():
-                raise StoreError(f"cannot back up {self.path}: {self.backup_dir} is not a directory "
-                                 f"(move it aside); nothing was changed")
+                raise StoreError(
+                    f"cannot back up {self.path}: {self.backup_dir} is not a directory "
+                    f"(move it aside); nothing was changed"
+                )
             self.sweep_temp_files()
             payload = self.storage.read_bytes() if raw is None else raw
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
@@ -844,8 +886,9 @@ class WorldFile:
                 self.backup_dir.mkdir(exist_ok=True)
                 atomic_write_bytes(target, payload)
             except OSError as error:
-                raise StoreError(f"cannot back up {self.path} into {self.backup_dir}: {_reason(error)}; "
-                                 f"nothing was changed") from None
+                raise StoreError(
+                    f"cannot back up {self.path} into {self.backup_dir}: {_reason(error)}; nothing was changed"
+                ) from None
             for old in self.backups()[:-keep] if keep > 0 else []:
                 old.unlink(missing_ok=True)
         return target

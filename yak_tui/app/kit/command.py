@@ -63,8 +63,14 @@ class CommandScreen(YakModal[None]):
             super().__init__()
             self.problem = problem
 
-    def __init__(self, command: str, preset: dict[str, Any] | None = None, hidden: Iterable[str] = (),
-                 title: str | None = None, intro: str = "") -> None:
+    def __init__(
+        self,
+        command: str,
+        preset: dict[str, Any] | None = None,
+        hidden: Iterable[str] = (),
+        title: str | None = None,
+        intro: str = "",
+    ) -> None:
         super().__init__()
         self.command = command
         self.preset = dict(preset or {})
@@ -172,8 +178,9 @@ class CommandScreen(YakModal[None]):
             self.query_one("#naturals-error", Static).update(error or "")
         self._checker.start(partial(self._check, self.yak.world, self.yak.identity, self._values(), naturals))
 
-    def _check(self, world: World, identity: Identity, values: dict[str, Any],
-               naturals: list[int] | None) -> CommandScreen.Validated:
+    def _check(
+        self, world: World, identity: Identity, values: dict[str, Any], naturals: list[int] | None
+    ) -> CommandScreen.Validated:
         """(In the validation worker.)"""
         try:
             problem = views.check_command(world, identity, self.command, values)
@@ -222,7 +229,9 @@ class CommandScreen(YakModal[None]):
     def _update_run(self) -> None:
         naturals, error = self._naturals()
         by_hand = self._rolls and self.query_one("#by-hand", Switch).value
-        blocked = self.problem is not None or (by_hand and (error is not None or not naturals or bool(self.dice_problem)))
+        blocked = self.problem is not None or (
+            by_hand and (error is not None or not naturals or bool(self.dice_problem))
+        )
         self.query_one("#run", Button).disabled = bool(blocked)
 
     # -- running ------------------------------------------------------------------------------------

@@ -45,7 +45,7 @@ def face_lines(value: int | None) -> list[str]:
             if r == 1:
                 text = "?" if value is None else str(value)[:7]
                 start = (7 - len(text) + 1) // 2
-                cells[start:start + len(text)] = list(text)
+                cells[start : start + len(text)] = list(text)
         else:
             for c in range(3):
                 if (r, c) in PIPS[value]:
@@ -175,7 +175,7 @@ class DiceTray(Widget, can_focus=True):
                     sway = 1 if tumbling and (self.frame + index) % 3 == 1 else 0
                     line_index = row - bounce
                     text = face[line_index] if 0 <= line_index < DIE_HEIGHT else " " * DIE_WIDTH
-                    text = (" " * sway + text)[:DIE_WIDTH + 1].ljust(DIE_WIDTH + 1)
+                    text = (" " * sway + text)[: DIE_WIDTH + 1].ljust(DIE_WIDTH + 1)
                     parts.append((text, style))
                 parts.append(" ")
                 if row < len(summary):
@@ -188,8 +188,11 @@ class DiceTray(Widget, can_focus=True):
         if tumbling:
             return [Content(""), Content(""), Content.styled("rolling…", "italic $foreground-muted")]
         if roll.naturals is None:
-            return [Content(""), Content.styled("blind roll", "italic $secondary"),
-                    Content.assemble(("→ ", "dim"), (roll.outcome or "done", "bold $secondary"))]
+            return [
+                Content(""),
+                Content.styled("blind roll", "italic $secondary"),
+                Content.assemble(("→ ", "dim"), (roll.outcome or "done", "bold $secondary")),
+            ]
         naturals = " + ".join(str(n) for n in roll.naturals)
         head = [Content.assemble(("rolled ", "dim"), (naturals, "bold"))]
         if roll.reading and not roll.modifiers:
@@ -199,7 +202,7 @@ class DiceTray(Widget, can_focus=True):
                 tail.append(Content.styled("dice by hand", "italic dim"))
             room = DIE_HEIGHT + 1 - len(head) - len(tail)
             parts = roll.reading.split("; ")
-            parts = [*parts[: room - 1], "; ".join(parts[room - 1:])] if len(parts) > room else parts
+            parts = [*parts[: room - 1], "; ".join(parts[room - 1 :])] if len(parts) > room else parts
             return [*head, *(Content.styled(part, "dim") for part in parts), *tail]
         total = "" if roll.total is None else f"= {roll.total} "
         tail = [Content.assemble((total, "bold"), ("→ ", "dim"), (roll.band or roll.outcome, band_style(roll)))]

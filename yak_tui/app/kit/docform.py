@@ -42,8 +42,10 @@ def _options(world: World, spec: Field, current: Any) -> tuple[Choice, ...]:
     if spec.choices:
         options = tuple(Choice(choice, choice) for choice in spec.choices)
     elif spec.ref and spec.ref in world.data and len(world.table(spec.ref)) <= MAX_OPTIONS:
-        options = tuple(Choice(doc_id, f"{world.display_name(spec.ref, doc_id)} ({doc_id})")
-                        for doc_id in sorted(world.table(spec.ref)))
+        options = tuple(
+            Choice(doc_id, f"{world.display_name(spec.ref, doc_id)} ({doc_id})")
+            for doc_id in sorted(world.table(spec.ref))
+        )
     if options and isinstance(current, str) and current and current not in {o.value for o in options}:
         options = (Choice(current, f"{current} (as stored)"), *options)  # a Select must not drop it on save
     return options
@@ -58,9 +60,17 @@ def _help(spec: Field) -> str:
 def document_fields(world: World, table: str, doc: Mapping[str, Any] | None = None) -> tuple[ParamField, ...]:
     """The form's fields for a document of `table` (`doc`: the one being edited), in the schema's order."""
     doc = doc or {}
-    return tuple(ParamField(name, PARAM_KINDS.get(spec.kind, "str"), spec.required, "", _help(spec),
-                            _options(world, spec, doc.get(name)))
-                 for name, spec in SCHEMAS[table].fields.items())
+    return tuple(
+        ParamField(
+            name,
+            PARAM_KINDS.get(spec.kind, "str"),
+            spec.required,
+            "",
+            _help(spec),
+            _options(world, spec, doc.get(name)),
+        )
+        for name, spec in SCHEMAS[table].fields.items()
+    )
 
 
 def document_texts(table: str, doc: Mapping[str, Any]) -> dict[str, str]:

@@ -78,8 +78,10 @@ class DocumentEditor(YakModal[bool]):
         doc = world.find(self.table, self.doc_id) if self.doc_id is not None else {}
         if self.adding:
             title = f"Add to {self.table}"
-            fields: tuple[ParamField, ...] = (ParamField(NEW_ID, "str", True, "", schema.id_description),
-                                              *document_fields(world, self.table))
+            fields: tuple[ParamField, ...] = (
+                ParamField(NEW_ID, "str", True, "", schema.id_description),
+                *document_fields(world, self.table),
+            )
         else:
             title = f"Edit {world.display_name(self.table, self.doc_id)} ({self.table} {self.doc_id})"
             fields = document_fields(world, self.table, doc)
@@ -87,8 +89,12 @@ class DocumentEditor(YakModal[bool]):
         verb = "gm-add" if self.adding else "one gm-set per changed field"
         with Vertical(id="dialog", classes="dialog -wide"):
             yield Static(Content.styled(title, "bold"), id="dialog-title")
-            yield Static(f"{schema.description} ctrl+s saves ({verb}: chronicled, u undoes); "
-                         "empty clears a field; lists and tables are JSON.", id="dialog-help", markup=False)
+            yield Static(
+                f"{schema.description} ctrl+s saves ({verb}: chronicled, u undoes); "
+                "empty clears a field; lists and tables are JSON.",
+                id="dialog-help",
+                markup=False,
+            )
             with VerticalScroll(id="dialog-body"):
                 if doc is None:
                     yield Static(f"{self.table} holds no {self.doc_id!r} any longer.", id="editor-gone")
@@ -117,12 +123,15 @@ class DocumentEditor(YakModal[bool]):
         forms = self.query(ParamForm)
         return {k: str(v) for k, v in forms.first().values().items()} if forms else {}
 
-    def _commands(self, texts: dict[str, str]) -> tuple[list[tuple[str, dict[str, str], str | None]],
-                                                           views.Problem | None]:
+    def _commands(
+        self, texts: dict[str, str]
+    ) -> tuple[list[tuple[str, dict[str, str], str | None]], views.Problem | None]:
         """The commands that save `texts`: (name, params, the field it sets), or what stops them."""
         if self.doc_id is not None:
-            return [("gm-set", params, params["field"])
-                    for params in set_params(self.table, self.doc_id, self.before, texts)], None
+            return [
+                ("gm-set", params, params["field"])
+                for params in set_params(self.table, self.doc_id, self.before, texts)
+            ], None
         doc, problem = new_document(self.table, texts)
         params = {"table": self.table, "id": texts.get(NEW_ID, ""), "fields": orjson.dumps(doc).decode()}
         return [("gm-add", params, None)], problem

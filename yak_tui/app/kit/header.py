@@ -38,7 +38,8 @@ class YakHeader(Horizontal):
         year_start = "year start next" if to_spring == 1 else f"{to_spring} seasons to year start"
         self.query_one("#brand", Static).update(Content.from_markup("[b]♛ $name[/b]", name=world.name))
         self.query_one("#when", Static).update(
-            Content.from_markup("[b]$date[/b] [dim]· $rest[/dim]", date=date.label(), rest=year_start))
+            Content.from_markup("[b]$date[/b] [dim]· $rest[/dim]", date=date.label(), rest=year_start)
+        )
         identity = app.identity
         role = "gm" if identity.is_gm else identity.role
         who = self.query_one("#who", Static)

@@ -52,13 +52,22 @@ class KeyBar(Widget):
         parts: list[Content] = []
         for key, shown, description, enabled in self.keys():
             style = "" if enabled else "dim"
-            parts.append(Content.assemble(
-                Content.from_markup(f"[@click=app.simulate_key('{key}')]"
-                                    f"[b $footer-key-foreground] $shown [/][$foreground-muted]$description [/][/]",
-                                    shown=shown, description=description)).stylize(style))
+            parts.append(
+                Content.assemble(
+                    Content.from_markup(
+                        f"[@click=app.simulate_key('{key}')]"
+                        f"[b $footer-key-foreground] $shown [/][$foreground-muted]$description [/][/]",
+                        shown=shown,
+                        description=description,
+                    )
+                ).stylize(style)
+            )
         line = Content("").join(parts)
-        palette = Content.from_markup("[@click=app.command_palette][b $footer-key-foreground]^p[/] palette [/]") \
-            if getattr(self.app, "ENABLE_COMMAND_PALETTE", False) else Content("")
+        palette = (
+            Content.from_markup("[@click=app.command_palette][b $footer-key-foreground]^p[/] palette [/]")
+            if getattr(self.app, "ENABLE_COMMAND_PALETTE", False)
+            else Content("")
+        )
         room = self.size.width - line.cell_length - palette.cell_length
         if room < 1:
             return line

@@ -27,11 +27,24 @@ def odds_bar(p: float, width: int, style: str = "$primary") -> Content:
     return Content.assemble(("█" * filled, style), ("·" * (width - filled), "dim"))
 
 
-def odds_row(label: str, p: float, *, label_width: int, width: int, style: str = "$primary",
-             shown: str | None = None, shown_style: str = "", gap: str = " ") -> Content:
+def odds_row(
+    label: str,
+    p: float,
+    *,
+    label_width: int,
+    width: int,
+    style: str = "$primary",
+    shown: str | None = None,
+    shown_style: str = "",
+    gap: str = " ",
+) -> Content:
     """`label` padded to `label_width`, the bar, and the chance (`shown`, or `percent(p)`)."""
-    return Content.assemble((label.ljust(label_width), "" if p else "dim"), gap, odds_bar(p, width, style),
-                            (f" {percent(p) if shown is None else shown}", shown_style))
+    return Content.assemble(
+        (label.ljust(label_width), "" if p else "dim"),
+        gap,
+        odds_bar(p, width, style),
+        (f" {percent(p) if shown is None else shown}", shown_style),
+    )
 
 
 def outcome_style(label: str) -> str:
@@ -46,8 +59,10 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
     label_width = max(len(label) for label, _ in odds.rows)
     columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
     bar_width = 10 if columns == 2 else 24
-    cells = [odds_row(label, p, label_width=label_width, width=bar_width, style=outcome_style(label))
-             for label, p in odds.rows]
+    cells = [
+        odds_row(label, p, label_width=label_width, width=bar_width, style=outcome_style(label))
+        for label, p in odds.rows
+    ]
     rows = (len(cells) + columns - 1) // columns
     lines = []
     for index in range(rows):

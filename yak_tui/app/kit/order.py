@@ -39,7 +39,10 @@ def audience_line(name: str) -> str:
 
 class OrderScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+s", "file", "File order")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("ctrl+s", "file", "File order"),
+    ]
 
     class Filed(Message):
         def __init__(self, data: dict[str, Any] | None, problem: views.Problem | None = None) -> None:
@@ -64,14 +67,21 @@ class OrderScreen(YakModal[None]):
             holding = f" · for {world.display_name(self.holding[0], self.holding[1])}"
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Content.styled(f"File an order{holding}", "bold"), id="dialog-title")
-            yield Static(f"As {identity_label(world, identity)}. It waits for its adjudicator, who resolves "
-                         "it with dice or rejects it with a reason.", id="dialog-help")
+            yield Static(
+                f"As {identity_label(world, identity)}. It waits for its adjudicator, who resolves "
+                "it with dice or rejects it with a reason.",
+                id="dialog-help",
+            )
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("command", classes="field-label -required")
-                    yield Select([(f"{c.name} — {c.category}", c.name) for c in self.choices.values()],
-                                 id="order-command", prompt="(choose a command)", compact=True,
-                                 value=self.initial if self.initial in self.choices else Select.NULL)
+                    yield Select(
+                        [(f"{c.name} — {c.category}", c.name) for c in self.choices.values()],
+                        id="order-command",
+                        prompt="(choose a command)",
+                        compact=True,
+                        value=self.initial if self.initial in self.choices else Select.NULL,
+                    )
                 # Who reads it, right under the command: the kernel's rule, not the filer's choice.
                 audience = Static("", id="order-audience", markup=False)
                 audience.display = False  # until a command is chosen (`_show_form`)
@@ -168,8 +178,9 @@ class OrderScreen(YakModal[None]):
             return
         self.busy = True
         self.query_one("#file", Button).disabled = True
-        params = views.order_file_params(self._command(), self._values(), False,
-                                         self.query_one("#order-note", Input).value.strip())
+        params = views.order_file_params(
+            self._command(), self._values(), False, self.query_one("#order-note", Input).value.strip()
+        )
         self._file(params)
 
     @on(Input.Submitted)
@@ -194,8 +205,7 @@ class OrderScreen(YakModal[None]):
             if event.problem:
                 self.notify(event.problem.message(), title="Refused", severity="error")
             return
-        self.notify(views.order_filed_text(self.yak.world, event.data),
-                    title="Order filed")
+        self.notify(views.order_filed_text(self.yak.world, event.data), title="Order filed")
         self.dismiss(None)
 
     @on(Button.Pressed, "#close")

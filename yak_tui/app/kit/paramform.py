@@ -49,8 +49,14 @@ class ParamForm(Vertical):
         def control(self) -> ParamForm:
             return self.form
 
-    def __init__(self, fields: Iterable[ParamField], preset: Mapping[str, Any] | None = None,
-                 hidden: Iterable[str] = (), *, id: str | None = None) -> None:
+    def __init__(
+        self,
+        fields: Iterable[ParamField],
+        preset: Mapping[str, Any] | None = None,
+        hidden: Iterable[str] = (),
+        *,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
         self.fields = tuple(fields)
         self.preset = dict(preset or {})
@@ -85,13 +91,25 @@ class ParamForm(Vertical):
             known = {c.value for c in field.options}
             text = str(value) if value not in (None, "") else ""
             prompt = field.help or ("(choose)" if field.required else "(none)")
-            select: Select[str] = Select(options, id=name, allow_blank=True, compact=True, prompt=prompt,
-                                         value=text if text in known else Select.NULL)
+            select: Select[str] = Select(
+                options,
+                id=name,
+                allow_blank=True,
+                compact=True,
+                prompt=prompt,
+                value=text if text in known else Select.NULL,
+            )
             select.tooltip = field.help or None
             return select
         kind = {"int": "integer", "float": "number"}.get(field.kind, "text")
-        control = YakInput(value="" if value is None else str(value), id=name, type=kind,  # type: ignore[arg-type]
-                           placeholder=field.help or field.name, valid_empty=not field.required, compact=True)
+        control = YakInput(
+            value="" if value is None else str(value),
+            id=name,
+            type=kind,  # type: ignore[arg-type]
+            placeholder=field.help or field.name,
+            valid_empty=not field.required,
+            compact=True,
+        )
         control.tooltip = field.help or None
         return control
 
@@ -123,7 +141,12 @@ class ParamForm(Vertical):
             row = self.query_one(f"#field-{field.name}")
             error = self.query_one(f"#error-{field.name}", Static)
             hit = problem is not None and _field_of(problem.field) == field.name
-            quiet = hit and not force and field.name not in self.touched and "required" in (problem.reason if problem else "")
+            quiet = (
+                hit
+                and not force
+                and field.name not in self.touched
+                and "required" in (problem.reason if problem else "")
+            )
             row.set_class(hit and not quiet, "-invalid")
             error.update(problem.reason if hit and problem is not None and not quiet else "")
             taken = taken or hit

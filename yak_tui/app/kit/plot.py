@@ -86,8 +86,10 @@ class TreasuryPlot(Vertical):
     def _show_text(self) -> None:
         if not self.is_mounted:
             return
-        lines = [Content.assemble((s.name, "bold"), f": {', '.join(f'{v:g}' for v in s.values[-6:])}")
-                 for s in self.series[:TEXT_LINES]]
+        lines = [
+            Content.assemble((s.name, "bold"), f": {', '.join(f'{v:g}' for v in s.values[-6:])}")
+            for s in self.series[:TEXT_LINES]
+        ]
         if len(self.series) > TEXT_LINES:
             lines.append(Content(f"and {len(self.series) - TEXT_LINES:,} more"))
         self.query_one("#plot-text", Static).update(Content("\n").join(lines) if lines else "No treasury you may see.")
@@ -114,8 +116,9 @@ class TreasuryPlot(Vertical):
             xs = [float(x) for x in range(longest - len(s.values) + 1, longest + 1)]
             colour = _rgb(s.colour)
             # One season is a point per kingdom: a dot a reader can find, not a line of none.
-            plt.plot(xs, list(s.values), marker="braille" if longest > 1 else "●",
-                     color=colour if colour else "default")
+            plt.plot(
+                xs, list(s.values), marker="braille" if longest > 1 else "●", color=colour if colour else "default"
+            )
         # Every point inside the frame: half a season of room either side, a little above and below.
         plt.xlim(0.5 if longest == 1 else 1.0, longest + 0.5 if longest == 1 else float(longest))
         low, high = _span([v for s in self.series for v in s.values])
@@ -140,7 +143,7 @@ def _round_ticks(low: float, high: float, most: int = 5) -> list[float]:
     """Round ducat values for the y axis (10, 20, 30 rather than 19.4, 30.8), at most `most` of them."""
     span = max(high - low, 1e-9)
     step = 1.0
-    for scale in (10.0 ** e for e in range(-1, 12)):
+    for scale in (10.0**e for e in range(-1, 12)):
         step = next((m * scale for m in (1, 2, 5) if span / (m * scale) <= most), 0.0)
         if step:
             break

@@ -88,8 +88,9 @@ class RowTable(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0)
     WINDOW: ClassVar[int] = 200
 
-    def __init__(self, *, id: str | None = None, classes: str = "", gap: int = 2, focusable: bool = True,
-                 window: int = 0) -> None:
+    def __init__(
+        self, *, id: str | None = None, classes: str = "", gap: int = 2, focusable: bool = True, window: int = 0
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.window = window or self.WINDOW  # rows drawn at once
         self.can_focus = focusable
@@ -100,8 +101,9 @@ class RowTable(Widget, can_focus=True):
         self._start = 0  # the first row drawn
 
     # -- data -----------------------------------------------------------------------------------
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]],
-             empty: str = "") -> None:
+    def fill(
+        self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]], empty: str = ""
+    ) -> None:
         """Replace every row, keeping the cursor on the same key when it is still there. A row's cells
         may be a function, called when the row is first drawn (or asked for): only a window is."""
         keep = self.cursor_row_key()
@@ -198,8 +200,9 @@ class RowTable(Widget, can_focus=True):
             return Content.styled(self._empty or "Nothing here.", "italic $foreground-muted")
         cells, widths, gap = self._fit(self.size.width)
         header_style = self.get_visual_style("rowtable--header", partial=True)
-        header = Content(gap.join(_cut(Content(title), widths[i]).plain.ljust(widths[i])
-                                  for i, title in enumerate(self.columns)))
+        header = Content(
+            gap.join(_cut(Content(title), widths[i]).plain.ljust(widths[i]) for i, title in enumerate(self.columns))
+        )
         lines = [header.stylize(header_style)]
         cursor_style = self.CURSOR_FOCUSED if self.has_focus else self.CURSOR
         for row_index, row in enumerate(cells):
@@ -213,8 +216,12 @@ class RowTable(Widget, can_focus=True):
                 line = line.pad_right(max(0, self.size.width - line.cell_length)).stylize(cursor_style)
             lines.append(line)
         if len(self._rows) > self.window:
-            lines.append(Content.styled(f"rows {self._start + 1:,}-{self._start + len(cells):,} of {len(self._rows):,}",
-                                        "italic $foreground-muted"))
+            lines.append(
+                Content.styled(
+                    f"rows {self._start + 1:,}-{self._start + len(cells):,} of {len(self._rows):,}",
+                    "italic $foreground-muted",
+                )
+            )
         return Content("\n").join(lines)
 
     def _fit(self, room: int) -> tuple[list[list[tuple[Content, str]]], list[int], str]:
@@ -241,8 +248,9 @@ class RowTable(Widget, can_focus=True):
             return sum(widths) + gap * (count - 1) > room
 
         if too_wide():
-            shortened = [any(isinstance(row[i], Shortened) for _, row in self._drawn() if i < len(row))
-                         for i in range(count)]
+            shortened = [
+                any(isinstance(row[i], Shortened) for _, row in self._drawn() if i < len(row)) for i in range(count)
+            ]
             cells, widths = measure()
         if too_wide() and gap > 1:
             gap = 1

@@ -110,8 +110,7 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
             # is styled as it mounts, so Textual need not parse and apply every stylesheet again
             # (twice) on its first visit, as it does for a screen it has never styled.
             self._css_update_count = app._css_update_count
-        self.loader: CommandWorker[tuple[Identity, Any]] = CommandWorker(self, f"load-{self.SCREEN_NAME}",
-                                                                          self._loaded)
+        self.loader: CommandWorker[tuple[Identity, Any]] = CommandWorker(self, f"load-{self.SCREEN_NAME}", self._loaded)
 
     @property
     def yak(self) -> YakApp:
@@ -152,8 +151,7 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
         key = self.view_key()
         if key is None:
             return identity, self.build_view(world, identity)
-        return identity, SHARED_VIEWS.get(world, (type(self), identity, key),
-                                          partial(self.build_view, world, identity))
+        return identity, SHARED_VIEWS.get(world, (type(self), identity, key), partial(self.build_view, world, identity))
 
     def _loaded(self, built: tuple[Identity, Any]) -> None:
         identity, view = built
@@ -222,7 +220,9 @@ def screen_classes() -> list[type[Screen[Any]]]:
     their areas (an area loads them when first used: kernel/lazy.py)."""
     for module, _, _, _ in SCREENS.values():
         importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}.read")
-    return [getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls) for module, cls, _, _ in SCREENS.values()]
+    return [
+        getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls) for module, cls, _, _ in SCREENS.values()
+    ]
 
 
 def css_paths(screen: type[Screen[Any]]) -> list[Path]:

@@ -45,8 +45,9 @@ class YakTable(DataTable[Any]):
         self._index: dict[str, int] = {}
         self._start = 0
 
-    def fill(self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]],
-             empty: str = "") -> None:
+    def fill(
+        self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]], empty: str = ""
+    ) -> None:
         """Replace every row; `rows` are (key, cells), the cells either a sequence or a function that
         makes them (called only when the row is drawn: a big table draws a window of its rows).
         With no rows the table gives way to `empty`."""
@@ -100,7 +101,7 @@ class YakTable(DataTable[Any]):
         total = len(self._all)
         self.clear()
         self._start = max(0, min(index - self.WINDOW // 2, total - self.WINDOW))
-        for key, cells in self._all[self._start:self._start + self.WINDOW]:
+        for key, cells in self._all[self._start : self._start + self.WINDOW]:
             self.add_row(*_cells(cells), key=key)
         self.display = total > 0 or not self._empty
         if self._empty or total > self.WINDOW or self._note is not None:
@@ -108,8 +109,13 @@ class YakTable(DataTable[Any]):
             if total == 0:
                 note.update(Text(self._empty, style="italic"))
             elif total > self.WINDOW:
-                note.update(Text(f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {total:,} "
-                                 "(the cursor keys go on past the edge)", style="italic"))
+                note.update(
+                    Text(
+                        f"rows {self._start + 1:,}-{self._start + self.row_count:,} of {total:,} "
+                        "(the cursor keys go on past the edge)",
+                        style="italic",
+                    )
+                )
             note.display = (total == 0 and bool(self._empty)) or total > self.WINDOW
         if total:
             self.move_cursor(row=min(max(index, 0), total - 1) - self._start, animate=False)
@@ -240,5 +246,3 @@ class YakTable(DataTable[Any]):
         except Exception:
             return None
         return str(key) if key is not None else None
-
-

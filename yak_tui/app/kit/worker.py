@@ -40,8 +40,14 @@ class CommandWorker(Generic[ResultT]):
         self.cancel()
         # The job reaches the thread in a list it is taken from: a finished Worker (Textual keeps it
         # in reference cycles, which a frozen collector never breaks) then holds no world.
-        worker: Worker[None] = self.node.run_worker(partial(self._run, [job]), name=self.group, group=self.group,
-                                                    thread=True, exclusive=True, exit_on_error=False)
+        worker: Worker[None] = self.node.run_worker(
+            partial(self._run, [job]),
+            name=self.group,
+            group=self.group,
+            thread=True,
+            exclusive=True,
+            exit_on_error=False,
+        )
         self._newest = worker
         return worker
 

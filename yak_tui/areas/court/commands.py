@@ -26,10 +26,16 @@ from yak_tui.kernel.seasons import (
 from yak_tui.kernel.tables import table
 
 
-@command("note", "Write a free-text note into the chronicle (GM or a King).",
-         {"text": Param(str, help="what happened"),
-          "audience": Param(str, required=False, default=PUBLIC,
-                            help="public, adjudicators, kingdom:<id> or character:<id>")})
+@command(
+    "note",
+    "Write a free-text note into the chronicle (GM or a King).",
+    {
+        "text": Param(str, help="what happened"),
+        "audience": Param(
+            str, required=False, default=PUBLIC, help="public, adjudicators, kingdom:<id> or character:<id>"
+        ),
+    },
+)
 def note(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if ctx.identity.is_player:
         raise CommandError("identity", "players file orders; notes are written by the GM or a King", ("gm",))
@@ -38,9 +44,13 @@ def note(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("text", "is empty")
     audience = audience_param(ctx.world, p["audience"])
     kind, _, subject = audience.partition(":")
-    if ctx.identity.is_king and ((kind == "kingdom" and subject != ctx.identity.subject) or (
-            kind == "character" and ctx.world.kingdom_of_character(subject) != ctx.identity.subject)):
-        raise CommandError("audience", "a King writes notes for the public, his kingdom, its people or the adjudicators")
+    if ctx.identity.is_king and (
+        (kind == "kingdom" and subject != ctx.identity.subject)
+        or (kind == "character" and ctx.world.kingdom_of_character(subject) != ctx.identity.subject)
+    ):
+        raise CommandError(
+            "audience", "a King writes notes for the public, his kingdom, its people or the adjudicators"
+        )
     entry = ctx.log(text, kind="note", audience=audience)
     return {"entry": entry["id"], "audience": audience}
 
@@ -54,32 +64,56 @@ def _rtd_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, 
     return {"odds": bands, "success": success}
 
 
-@command("roll", "An ad hoc RtD roll for a reason, written to the chronicle (its adjudicator sets any modifier).",
-         {"reason": Param(str, help="what the roll decides"),
-          "modifier": Param(int, required=False, default=0, by_adjudicator=True),
-          "kingdom": Param(str, required=False, ref="kingdoms", help="where it happens (for a King's authority)"),
-          "audience": Param(str, required=False, default=PUBLIC, by_adjudicator=True)},
-         category="dice", odds=_rtd_odds, rolls=True, filed_by=SEATS)
+@command(
+    "roll",
+    "An ad hoc RtD roll for a reason, written to the chronicle (its adjudicator sets any modifier).",
+    {
+        "reason": Param(str, help="what the roll decides"),
+        "modifier": Param(int, required=False, default=0, by_adjudicator=True),
+        "kingdom": Param(str, required=False, ref="kingdoms", help="where it happens (for a King's authority)"),
+        "audience": Param(str, required=False, default=PUBLIC, by_adjudicator=True),
+    },
+    category="dice",
+    odds=_rtd_odds,
+    rolls=True,
+    filed_by=SEATS,
+)
 def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not p["reason"].strip():
         raise CommandError("reason", "is empty: say what the roll decides")
     ctx.require_adjudicator(Stakes.of(p["kingdom"]))
     audience = audience_param(ctx.world, p["audience"])
     outcome = roll_rtd(ctx.dice, _rtd_modifiers(p), purpose=p["reason"])
-    record = ctx.record_roll(p["reason"], [outcome.natural], outcome.total, outcome.band,
-                             outcome.modifiers, audience=audience)
+    record = ctx.record_roll(
+        p["reason"], [outcome.natural], outcome.total, outcome.band, outcome.modifiers, audience=audience
+    )
     verdict = "success" if outcome.success else "failure"
     # The band names the verdict except for a natural 6 or 1 ("overshoot"): say it then.
     said = outcome.band if verdict in outcome.band else f"{outcome.band}, a {verdict}"
     modifier = f" {p['modifier']:+d}" if p["modifier"] else ""
-    ctx.log(f"RtD for {p['reason']}: rolled {outcome.natural}{modifier} = {outcome.total} → {said}.",
-            kind="roll", audience=audience, rolls=[record])
-    return {"natural": outcome.natural, "modifier": p["modifier"], "total": outcome.total,
-            "band": outcome.band, "success": outcome.success}
+    ctx.log(
+        f"RtD for {p['reason']}: rolled {outcome.natural}{modifier} = {outcome.total} → {said}.",
+        kind="roll",
+        audience=audience,
+        rolls=[record],
+    )
+    return {
+        "natural": outcome.natural,
+        "modifier": p["modifier"],
+        "total": outcome.total,
+        "band": outcome.band,
+        "success": outcome.success,
+    }
 
 
-@command("advance", "Close the season; Winter into Spring runs the year-start pipeline.", {},
-         category="season", undoable=False, gm_only="advance the season")
+@command(
+    "advance",
+    "Close the season; Winter into Spring runs the year-start pipeline.",
+    {},
+    category="season",
+    undoable=False,
+    gm_only="advance the season",
+)
 def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     reasons = blockers(ctx.world)
     if reasons:
@@ -91,12 +125,22 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     new = ctx.world.date
     ctx.log(f"{new.label()} begins.", kind="season")
     write_reports(ctx.world, opening)
-    return {"from": old.label(), "to": new.label(), "year_start": new.is_year_start,
-            "steps": [r.to_dict() for r in reports]}
+    return {
+        "from": old.label(),
+        "to": new.label(),
+        "year_start": new.is_year_start,
+        "steps": [r.to_dict() for r in reports],
+    }
 
 
-@command("undo", "Undo the last command of the current season (GM only).", {}, category="season",
-         undoable=False, gm_only="undo")
+@command(
+    "undo",
+    "Undo the last command of the current season (GM only).",
+    {},
+    category="season",
+    undoable=False,
+    gm_only="undo",
+)
 def undo(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     stack = ctx.world.meta.get("undo") or []
     if not stack:
@@ -111,10 +155,17 @@ def undo(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"undone": last["command"], "by": last["identity"]}
 
 
-@command("schedule", "Schedule an event to fall due at the start of a later season (GM).",
-         {"text": Param(str), "due": Param(str, help="e.g. 'Autumn 312'"),
-          "audience": Param(str, required=False, default=PUBLIC)}, category="season",
-         gm_only="schedule events")
+@command(
+    "schedule",
+    "Schedule an event to fall due at the start of a later season (GM).",
+    {
+        "text": Param(str),
+        "due": Param(str, help="e.g. 'Autumn 312'"),
+        "audience": Param(str, required=False, default=PUBLIC),
+    },
+    category="season",
+    gm_only="schedule events",
+)
 def schedule(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     try:
         due = GameDate.parse(p["due"])
@@ -130,8 +181,9 @@ def schedule(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 def schedule_event(world: World, due: GameDate, kind: str, data: dict[str, Any], audience: str = PUBLIC) -> str:
     """Put an event on the calendar; it resolves when its season opens."""
     event_id = world.new_id("schedule", "ev")
-    world.put("schedule", event_id, {"due": due.to_dict(), "kind": kind, "data": data, "audience": audience,
-                                     "done": False})
+    world.put(
+        "schedule", event_id, {"due": due.to_dict(), "kind": kind, "data": data, "audience": audience, "done": False}
+    )
     return event_id
 
 
@@ -177,12 +229,19 @@ def _due_schedule(world: World) -> list[dict[str, Any]]:
         due = GameDate.from_dict(event["due"])
         if due == next_season:
             text = event["data"].get("text") or event["kind"]
-            items.append({"kind": "arrival", "text": f"Next season ({due.label()}): {text}",
-                          "audience": event.get("audience", PUBLIC), "urgent": False})
+            items.append(
+                {
+                    "kind": "arrival",
+                    "text": f"Next season ({due.label()}): {text}",
+                    "audience": event.get("audience", PUBLIC),
+                    "urgent": False,
+                }
+            )
     return items
 
 
 # -- year start: the steps every campaign has ----------------------------------------------------
+
 
 def _tax_recipient(pc: dict[str, Any], dead: set[str]) -> tuple[str, str] | None:
     """The owner takes a place's tax; a dead owner draws none (the controller does, issue 15)."""
@@ -211,8 +270,7 @@ def _tax(ctx: CommandContext, report: StepReport) -> None:
         if taken:
             report.add("lost to raids and looting", taken)
     for recipient, amount in sorted(per_recipient.items()):
-        ctx.move_ducats(None, recipient, amount, "tax for the year",
-                        audience=_money_audience(world, recipient))
+        ctx.move_ducats(None, recipient, amount, "tax for the year", audience=_money_audience(world, recipient))
         report.add("tax paid", amount)
         report.lines.append(f"{world.display_name(*recipient)}: +{amount:g} tax")
 
@@ -256,8 +314,15 @@ def _upkeep(ctx: CommandContext, report: StepReport) -> None:
         # One figure for the kingdom: its parts would name the surcharges of infiltrations it does
         # not know of (issue 14); the breakdown is the adjudicators' (the entry's secret).
         detail = ", ".join(f"{k} {v:g}" for k, v in parts.items() if v)
-        ctx.move_ducats(("kingdoms", kingdom_id), None, total, "upkeep of its regiments and ships",
-                        audience=kingdom_audience(kingdom_id), allow_negative=True, secret=f"upkeep: {detail}")
+        ctx.move_ducats(
+            ("kingdoms", kingdom_id),
+            None,
+            total,
+            "upkeep of its regiments and ships",
+            audience=kingdom_audience(kingdom_id),
+            allow_negative=True,
+            secret=f"upkeep: {detail}",
+        )
         report.add("upkeep paid", total, public=False)
         report.lines.append(f"{world.display_name('kingdoms', kingdom_id)}: -{total:g} upkeep")
 
@@ -281,13 +346,18 @@ def _resets(ctx: CommandContext, report: StepReport) -> None:
 def treasury_history_point(world: World) -> None:
     """Remember each kingdom's treasury and manpower at the close of a season (dashboard plot)."""
     history = world.meta.setdefault("history", [])
-    history.append({"date": world.meta["date"],
-                    "kingdoms": {kid: {"treasury": k.get("treasury", 0), "manpower": k.get("manpower", 0)}
-                                 for kid, k in world.all("kingdoms")}})
+    history.append(
+        {
+            "date": world.meta["date"],
+            "kingdoms": {
+                kid: {"treasury": k.get("treasury", 0), "manpower": k.get("manpower", 0)}
+                for kid, k in world.all("kingdoms")
+            },
+        }
+    )
     del history[:-40]
 
 
 @season_start_step("Treasury history")
 def _history(ctx: CommandContext, report: StepReport) -> None:
     treasury_history_point(ctx.world)
-

@@ -58,6 +58,7 @@ def _refuse_problems(world: World, table: str, doc: dict[str, Any], field_prefix
 
 # -- gm-set ----------------------------------------------------------------------------------------
 
+
 def _field_spec(table: str, path: list[str]) -> Field:
     """The schema of `field.key.key` in `table`; unknown names are refused with the known ones."""
     fields = SCHEMAS[table].fields
@@ -101,18 +102,26 @@ def _parse_value(spec: Field, text: str) -> Any:
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError:
-        raise CommandError("value", f"must be JSON for a {spec.kind} field, e.g. [4, 3] or "
-                                    f"{{\"year\": 312, \"season\": \"Spring\"}}, not {text!r}") from None
+        raise CommandError(
+            "value",
+            f'must be JSON for a {spec.kind} field, e.g. [4, 3] or {{"year": 312, "season": "Spring"}}, not {text!r}',
+        ) from None
 
 
-@command("gm-set", "Set (or clear) one field of any document, checked against its table's schema (GM).",
-         {"table": Param(str, help="the table, e.g. kingdoms"),
-          "id": Param(str, help="the document's id (or name)"),
-          "field": Param(str, help="the field; key.key reaches inside a table field, e.g. potentials.trade"),
-          "value": Param(str, required=False, default="", help="the new value (lists, tables: JSON)"),
-          "clear": Param(bool, required=False, default=False, help="set it to none (or remove an optional field)"),
-          "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP)},
-         category="gm", gm_only="edit documents")
+@command(
+    "gm-set",
+    "Set (or clear) one field of any document, checked against its table's schema (GM).",
+    {
+        "table": Param(str, help="the table, e.g. kingdoms"),
+        "id": Param(str, help="the document's id (or name)"),
+        "field": Param(str, help="the field; key.key reaches inside a table field, e.g. potentials.trade"),
+        "value": Param(str, required=False, default="", help="the new value (lists, tables: JSON)"),
+        "clear": Param(bool, required=False, default=False, help="set it to none (or remove an optional field)"),
+        "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP),
+    },
+    category="gm",
+    gm_only="edit documents",
+)
 def gm_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     table = _table(p["table"])
@@ -147,20 +156,31 @@ def gm_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     _refuse_problems(world, table, doc)
     world.put(table, doc_id, doc)
     shown = "none" if after is None else orjson.dumps(after).decode()
-    ctx.log(f"The GM sets {world.display_name(table, doc_id)} ({table}) {'.'.join(path)} to {shown}"
-            f" (was {'none' if before is None else orjson.dumps(before).decode()}).", kind="gm",
-            audience=_audience(ctx, p["audience"]), refs={"table": table, "id": doc_id, "field": ".".join(path)})
+    ctx.log(
+        f"The GM sets {world.display_name(table, doc_id)} ({table}) {'.'.join(path)} to {shown}"
+        f" (was {'none' if before is None else orjson.dumps(before).decode()}).",
+        kind="gm",
+        audience=_audience(ctx, p["audience"]),
+        refs={"table": table, "id": doc_id, "field": ".".join(path)},
+    )
     return {"table": table, "id": doc_id, "field": ".".join(path), "value": after, "was": before}
 
 
 # -- gm-add / gm-remove ------------------------------------------------------------------------------
 
-@command("gm-add", "Create a document in any table from its fields as a JSON table, checked against the schema (GM).",
-         {"table": Param(str, help="the table, e.g. units"),
-          "id": Param(str, help="the new document's id (a slug)"),
-          "fields": Param(str, help='its fields as JSON, e.g. {"name": "Red Company", "owner": "elbreth", ...}'),
-          "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP)},
-         category="gm", gm_only="create documents")
+
+@command(
+    "gm-add",
+    "Create a document in any table from its fields as a JSON table, checked against the schema (GM).",
+    {
+        "table": Param(str, help="the table, e.g. units"),
+        "id": Param(str, help="the new document's id (a slug)"),
+        "fields": Param(str, help='its fields as JSON, e.g. {"name": "Red Company", "owner": "elbreth", ...}'),
+        "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP),
+    },
+    category="gm",
+    gm_only="create documents",
+)
 def gm_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     table = _table(p["table"])
@@ -177,15 +197,26 @@ def gm_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("fields", "must be a JSON table of fields, {...}")
     _refuse_problems(world, table, doc)
     world.put(table, doc_id, doc)
-    ctx.log(f"The GM adds {doc.get('name', doc_id)} to {table}.", kind="gm",
-            audience=_audience(ctx, p["audience"]), refs={"table": table, "id": doc_id})
+    ctx.log(
+        f"The GM adds {doc.get('name', doc_id)} to {table}.",
+        kind="gm",
+        audience=_audience(ctx, p["audience"]),
+        refs={"table": table, "id": doc_id},
+    )
     return {"table": table, "id": doc_id}
 
 
-@command("gm-remove", "Remove a document nothing else names any longer (GM).",
-         {"table": Param(str, help="the table"), "id": Param(str, help="the document's id (or name)"),
-          "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP)},
-         category="gm", gm_only="remove documents")
+@command(
+    "gm-remove",
+    "Remove a document nothing else names any longer (GM).",
+    {
+        "table": Param(str, help="the table"),
+        "id": Param(str, help="the document's id (or name)"),
+        "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP),
+    },
+    category="gm",
+    gm_only="remove documents",
+)
 def gm_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     table = _table(p["table"])
@@ -196,12 +227,17 @@ def gm_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("id", f"{doc_id!r} is still named by {'; '.join(named_by[:5])}{more}: change those first")
     name = world.display_name(table, doc_id)
     world.delete(table, doc_id)
-    ctx.log(f"The GM removes {name} from {table}.", kind="gm", audience=_audience(ctx, p["audience"]),
-            refs={"table": table, "id": doc_id})
+    ctx.log(
+        f"The GM removes {name} from {table}.",
+        kind="gm",
+        audience=_audience(ctx, p["audience"]),
+        refs={"table": table, "id": doc_id},
+    )
     return {"table": table, "id": doc_id}
 
 
 # -- moving ------------------------------------------------------------------------------------------
+
 
 def _hex_text(value: str) -> list[int] | None:
     parts = value.replace("(", "").replace(")", "").replace("[", "").replace("]", "").split(",")
@@ -213,13 +249,19 @@ def _hex_text(value: str) -> list[int] | None:
         return None
 
 
-@command("gm-move", "Move a unit (a march, or a voyage for ships) or a character to a place, a hex or a unit (GM).",
-         {"unit": Param(str, required=False, ref="units", help="the unit to move"),
-          "character": Param(str, required=False, ref="characters", help="or the character to move"),
-          "to": Param(str, help="a place (id or name), a hex 'q,r' (units), or a unit (characters ride with it)"),
-          "garrison": Param(bool, required=False, default=False, help="a unit goes inside the walled place"),
-          "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP)},
-         category="gm", gm_only="move units and characters")
+@command(
+    "gm-move",
+    "Move a unit (a march, or a voyage for ships) or a character to a place, a hex or a unit (GM).",
+    {
+        "unit": Param(str, required=False, ref="units", help="the unit to move"),
+        "character": Param(str, required=False, ref="characters", help="or the character to move"),
+        "to": Param(str, help="a place (id or name), a hex 'q,r' (units), or a unit (characters ride with it)"),
+        "garrison": Param(bool, required=False, default=False, help="a unit goes inside the walled place"),
+        "audience": Param(str, required=False, default=ADJUDICATORS, help=AUDIENCE_HELP),
+    },
+    category="gm",
+    gm_only="move units and characters",
+)
 def gm_move(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     if (p["unit"] is None) == (p["character"] is None):
@@ -255,9 +297,13 @@ def gm_move(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         steps = hex_distance(tuple(start), tuple(goal))  # type: ignore[arg-type]
         verb = "sails" if unit.get("kind") == "ship" or int(unit.get("ships", 0) or 0) > 0 else "marches"
         where = world.display_name("pcs", place) if place else f"hex {goal[0]},{goal[1]}"
-        ctx.log(f"{unit['name']} {verb} from {start[0]},{start[1]} to {where}: {steps} hex{'es' if steps != 1 else ''}"
-                + (", and garrisons it." if p["garrison"] else "."), kind="move", audience=audience,
-                refs={"unit": unit_id, "from": start, "to": goal})
+        ctx.log(
+            f"{unit['name']} {verb} from {start[0]},{start[1]} to {where}: {steps} hex{'es' if steps != 1 else ''}"
+            + (", and garrisons it." if p["garrison"] else "."),
+            kind="move",
+            audience=audience,
+            refs={"unit": unit_id, "from": start, "to": goal},
+        )
         return {"unit": unit_id, "from": start, "to": goal, "hexes": steps, "voyage": verb == "sails"}
     character_id = p["character"]
     if p["garrison"]:
@@ -271,19 +317,30 @@ def gm_move(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     before = character.get("location")
     character["location"] = place
     table = "pcs" if place in world.table("pcs") else "units"
-    ctx.log(f"{character['name']} travels from {world.display_name('pcs', before) if before else 'nowhere'} to "
-            f"{world.display_name(table, place)}.", kind="move", audience=audience,
-            refs={"character": character_id, "from": before, "to": place})
+    ctx.log(
+        f"{character['name']} travels from {world.display_name('pcs', before) if before else 'nowhere'} to "
+        f"{world.display_name(table, place)}.",
+        kind="move",
+        audience=audience,
+        refs={"character": character_id, "from": before, "to": place},
+    )
     return {"character": character_id, "from": before, "to": place}
 
 
 # -- conquest ------------------------------------------------------------------------------------------
 
-@command("gm-conquer", "Hand a province and its places to a new ruler (or none); treasuries kept there move home (GM).",
-         {"province": Param(str, ref="provinces"),
-          "kingdom": Param(str, required=False, ref="kingdoms", help="the new ruler (empty: nobody)"),
-          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
-         category="gm", gm_only="change who rules a province")
+
+@command(
+    "gm-conquer",
+    "Hand a province and its places to a new ruler (or none); treasuries kept there move home (GM).",
+    {
+        "province": Param(str, ref="provinces"),
+        "kingdom": Param(str, required=False, ref="kingdoms", help="the new ruler (empty: nobody)"),
+        "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)"),
+    },
+    category="gm",
+    gm_only="change who rules a province",
+)
 def gm_conquer(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     province_id, new = p["province"], p["kingdom"]
@@ -307,15 +364,20 @@ def gm_conquer(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             if home is not None:
                 target = world.edit("pcs", home)
                 target["holds_treasury_of"] = [*(target.get("holds_treasury_of") or []), holder]
-            moved.append(f"the treasury of {world.display_name('kingdoms', holder_id)} moves to "
-                         f"{world.display_name('pcs', home) if home else 'nowhere (no place left to keep it)'}")
+            moved.append(
+                f"the treasury of {world.display_name('kingdoms', holder_id)} moves to "
+                f"{world.display_name('pcs', home) if home else 'nowhere (no place left to keep it)'}"
+            )
         if "holds_treasury_of" in pc or kept:
             pc["holds_treasury_of"] = kept
     names = ", ".join(world.display_name("pcs", pc_id) for pc_id in places) or "no places"
-    ctx.log(f"{province['name']} passes from {world.display_name('kingdoms', old)} to "
-            f"{world.display_name('kingdoms', new)} ({names})" + ("; " + "; ".join(moved) if moved else "") + ".",
-            kind="conquest", audience=audience_param(world, p["audience"]),
-            refs={"province": province_id, "from": old, "to": new})
+    ctx.log(
+        f"{province['name']} passes from {world.display_name('kingdoms', old)} to "
+        f"{world.display_name('kingdoms', new)} ({names})" + ("; " + "; ".join(moved) if moved else "") + ".",
+        kind="conquest",
+        audience=audience_param(world, p["audience"]),
+        refs={"province": province_id, "from": old, "to": new},
+    )
     return {"province": province_id, "from": old, "to": new, "places": places}
 
 
@@ -334,6 +396,7 @@ def _treasury_home(world: World, kingdom_id: str, lost_province: str) -> str | N
 
 
 # -- transfers -----------------------------------------------------------------------------------------
+
 
 def _owner(world: World, value: str, field: str) -> tuple[str, str]:
     table, sep, doc_id = value.partition(":")
@@ -361,15 +424,21 @@ def _goods(text: str) -> dict[str, int]:
     return out
 
 
-@command("gm-transfer", "Transfer ducats, goods and manpower between two owners (alliances, tribute, trade, loot) (GM).",
-         {"source": Param(str, help="kingdoms:<id> or characters:<id>"),
-          "target": Param(str, help="kingdoms:<id> or characters:<id>"),
-          "ducats": Param(float, required=False, default=0.0, minimum=0),
-          "goods": Param(str, required=False, default="", help="Good:count, comma-separated, e.g. Grain:3,Wool:1"),
-          "manpower": Param(int, required=False, default=0, minimum=0, help="kingdoms only"),
-          "reason": Param(str, required=False, default="a transfer"),
-          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
-         category="gm", gm_only="transfer holdings")
+@command(
+    "gm-transfer",
+    "Transfer ducats, goods and manpower between two owners (alliances, tribute, trade, loot) (GM).",
+    {
+        "source": Param(str, help="kingdoms:<id> or characters:<id>"),
+        "target": Param(str, help="kingdoms:<id> or characters:<id>"),
+        "ducats": Param(float, required=False, default=0.0, minimum=0),
+        "goods": Param(str, required=False, default="", help="Good:count, comma-separated, e.g. Grain:3,Wool:1"),
+        "manpower": Param(int, required=False, default=0, minimum=0, help="kingdoms only"),
+        "reason": Param(str, required=False, default="a transfer"),
+        "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)"),
+    },
+    category="gm",
+    gm_only="transfer holdings",
+)
 def gm_transfer(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     source, target = _owner(world, p["source"], "source"), _owner(world, p["target"], "target")
@@ -405,20 +474,35 @@ def gm_transfer(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         parts = [f"{count} {good}" for good, count in goods.items()]
         if p["manpower"]:
             parts.append(f"{p['manpower']} manpower")
-        ctx.log(f"{world.display_name(*source)} hands {', '.join(parts)} to {world.display_name(*target)}: {reason}.",
-                kind="transfer", audience=audience)
-    return {"source": ":".join(source), "target": ":".join(target), "ducats": shown_money(p["ducats"]),
-            "goods": goods, "manpower": p["manpower"]}
+        ctx.log(
+            f"{world.display_name(*source)} hands {', '.join(parts)} to {world.display_name(*target)}: {reason}.",
+            kind="transfer",
+            audience=audience,
+        )
+    return {
+        "source": ":".join(source),
+        "target": ":".join(target),
+        "ducats": shown_money(p["ducats"]),
+        "goods": goods,
+        "manpower": p["manpower"],
+    }
 
 
 # -- a dead character's estate --------------------------------------------------------------------------
 
-@command("gm-estate", "Settle a dead character's estate: to the heir the GM names, or escheat to the crown (his "
-                      "kingdom): treasury, goods, businesses and places he owned (GM).",
-         {"character": Param(str, ref="characters", help="the dead character"),
-          "heir": Param(str, required=False, ref="characters", help="the heir (empty: escheat to the crown)"),
-          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
-         category="gm", gm_only="settle estates")
+
+@command(
+    "gm-estate",
+    "Settle a dead character's estate: to the heir the GM names, or escheat to the crown (his "
+    "kingdom): treasury, goods, businesses and places he owned (GM).",
+    {
+        "character": Param(str, ref="characters", help="the dead character"),
+        "heir": Param(str, required=False, ref="characters", help="the heir (empty: escheat to the crown)"),
+        "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)"),
+    },
+    category="gm",
+    gm_only="settle estates",
+)
 def gm_estate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     dead_id, heir_id = p["character"], p["heir"]
@@ -443,8 +527,11 @@ def gm_estate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         target = ("kingdoms", crown)
         new_owner = world.get("kingdoms", crown).get("ruler")
         if businesses and not new_owner:
-            raise CommandError("heir", f"{world.display_name('kingdoms', crown)} has no ruler to hold the businesses "
-                                       "of the crown: name an heir")
+            raise CommandError(
+                "heir",
+                f"{world.display_name('kingdoms', crown)} has no ruler to hold the businesses "
+                "of the crown: name an heir",
+            )
     for business_id in businesses:
         world.edit("businesses", business_id)["owner"] = new_owner
     for pc_id in places:  # to the heir; escheated, the place's tax goes to its controller
@@ -464,17 +551,37 @@ def gm_estate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         for good, count in goods.items():
             held[good] = held.get(good, 0) + count
         taker["goods"] = held
-    how = (f"passes to his heir {world.display_name(*target)}" if heir_id
-           else f"escheats to the crown of {world.display_name(*target)}")
+    how = (
+        f"passes to his heir {world.display_name(*target)}"
+        if heir_id
+        else f"escheats to the crown of {world.display_name(*target)}"
+    )
     owned = [world.display_name("businesses", b) for b in businesses] + [world.display_name("pcs", c) for c in places]
-    ctx.log(f"The estate of the late {dead['name']} {how}: {shown_money(treasury)} ducats"
-            + (f", {', '.join(f'{n} {g}' for g, n in goods.items())}" if goods else "")
-            + (f", {', '.join(owned)}" if owned else "") + ".", kind="estate", audience=audience,
-            refs={"character": dead_id, "to": ":".join(target), "businesses": businesses, "pcs": places})
+    ctx.log(
+        f"The estate of the late {dead['name']} {how}: {shown_money(treasury)} ducats"
+        + (f", {', '.join(f'{n} {g}' for g, n in goods.items())}" if goods else "")
+        + (f", {', '.join(owned)}" if owned else "")
+        + ".",
+        kind="estate",
+        audience=audience,
+        refs={"character": dead_id, "to": ":".join(target), "businesses": businesses, "pcs": places},
+    )
     if treasury > 0:
         ctx.move_ducats(("characters", dead_id), target, treasury, f"the estate of {dead['name']}", audience=audience)
     elif treasury < 0:  # his debts pass with his estate
-        ctx.move_ducats(target, ("characters", dead_id), -treasury, f"the debts of {dead['name']}'s estate",
-                        audience=audience, allow_negative=True)
-    return {"character": dead_id, "to": ":".join(target), "ducats": shown_money(treasury), "goods": goods,
-            "businesses": businesses, "pcs": places}
+        ctx.move_ducats(
+            target,
+            ("characters", dead_id),
+            -treasury,
+            f"the debts of {dead['name']}'s estate",
+            audience=audience,
+            allow_negative=True,
+        )
+    return {
+        "character": dead_id,
+        "to": ":".join(target),
+        "ducats": shown_money(treasury),
+        "goods": goods,
+        "businesses": businesses,
+        "pcs": places,
+    }

@@ -29,11 +29,20 @@ def check_rules_load(overrides: dict[str, Any]) -> None:
         use_saved_rules(before)
 
 
-@command("rules-set", "Keep house rules in the save: every later command, in every process, plays by them (GM).",
-         {"tables": Param(str, help="the overrides as JSON, {table: override} (`yak rules set DIR` reads a "
-                                    "house-rules directory into it)"),
-          "source": Param(str, required=False, default="", help="where they came from, for `yak rules show`")},
-         category="court", undoable=False, gm_only="change the house rules")
+@command(
+    "rules-set",
+    "Keep house rules in the save: every later command, in every process, plays by them (GM).",
+    {
+        "tables": Param(
+            str,
+            help="the overrides as JSON, {table: override} (`yak rules set DIR` reads a house-rules directory into it)",
+        ),
+        "source": Param(str, required=False, default="", help="where they came from, for `yak rules show`"),
+    },
+    category="court",
+    undoable=False,
+    gm_only="change the house rules",
+)
 def rules_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     try:
         overrides = orjson.loads(p["tables"])
@@ -52,19 +61,33 @@ def rules_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     meta["rules_overrides"] = overrides
     meta["rules_source"] = p["source"]  # the next read of the save, in any process, plays by them
     changed = sorted(overrides)
-    ctx.log(f"The GM set the house rules of this campaign ({', '.join(changed) or 'no table'} changed"
-            f"{' from ' + p['source'] if p['source'] else ''}).", kind="rules", audience=PUBLIC,
-            refs={"tables": changed})
+    ctx.log(
+        f"The GM set the house rules of this campaign ({', '.join(changed) or 'no table'} changed"
+        f"{' from ' + p['source'] if p['source'] else ''}).",
+        kind="rules",
+        audience=PUBLIC,
+        refs={"tables": changed},
+    )
     return {"tables": changed, "source": p["source"]}
 
 
-@command("rules-clear", "Drop the house rules kept in the save: the stock tables apply again (GM).", {},
-         category="court", undoable=False, gm_only="change the house rules")
+@command(
+    "rules-clear",
+    "Drop the house rules kept in the save: the stock tables apply again (GM).",
+    {},
+    category="court",
+    undoable=False,
+    gm_only="change the house rules",
+)
 def rules_clear(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     meta = ctx.world.meta
     dropped = sorted(meta.get("rules_overrides") or {})
     meta["rules_overrides"] = {}
     meta.pop("rules_source", None)
-    ctx.log("The GM cleared the house rules of this campaign: the stock tables apply.", kind="rules",
-            audience=PUBLIC, refs={"tables": dropped})
+    ctx.log(
+        "The GM cleared the house rules of this campaign: the stock tables apply.",
+        kind="rules",
+        audience=PUBLIC,
+        refs={"tables": dropped},
+    )
     return {"tables": dropped}

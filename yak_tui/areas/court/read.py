@@ -40,6 +40,7 @@ PUBLIC_VIEWER = Identity("player", "")
 
 # -- identities -----------------------------------------------------------------------------------
 
+
 class IdentityChoice(NamedTuple):
     identity: str
     label: str
@@ -50,8 +51,9 @@ def identities(world: World) -> list[IdentityChoice]:
     """Everyone the hotseat GM may hand the keyboard to: the GM (and each co-GM of the roster), each
     King, each living character."""
     out = [IdentityChoice("gm", "GM", "GM")]
-    co_gms = sorted({str(doc.get("identity")) for _, doc in world.all("users")
-                     if str(doc.get("identity", "")).startswith("gm:")})
+    co_gms = sorted(
+        {str(doc.get("identity")) for _, doc in world.all("users") if str(doc.get("identity", "")).startswith("gm:")}
+    )
     out += [IdentityChoice(gm, identity_label(world, Identity.parse(gm)), "GM") for gm in co_gms]
     for kid, kingdom in sorted(world.all("kingdoms")):
         if not kingdom.get("player"):
@@ -61,12 +63,14 @@ def identities(world: World) -> list[IdentityChoice]:
         if not char.get("alive", True):
             continue
         realm = world.display_name("kingdoms", char.get("kingdom"))
-        out.append(IdentityChoice(f"player:{cid}", f"{char.get('name', cid)} ({char.get('title', '')}, {realm})",
-                                  "Players"))
+        out.append(
+            IdentityChoice(f"player:{cid}", f"{char.get('name', cid)} ({char.get('title', '')}, {realm})", "Players")
+        )
     return out
 
 
 # -- chronicle ------------------------------------------------------------------------------------
+
 
 class EntryView(NamedTuple):
     id: str
@@ -103,9 +107,15 @@ def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> Entr
     date = GameDate.from_dict(entry["date"])
     rolls = tuple(roll_line(r) for r in entry.get("rolls", []))
     return EntryView(
-        id=_entry_id(entry), seq=int(entry.get("seq", 0)), date=date.label(),
-        season_key=date.key(), kind=str(entry.get("kind", "event")), text=str(entry.get("text", "")),
-        audience=str(entry.get("audience", PUBLIC)), actor=str(entry.get("actor", "")), rolls=rolls,
+        id=_entry_id(entry),
+        seq=int(entry.get("seq", 0)),
+        date=date.label(),
+        season_key=date.key(),
+        kind=str(entry.get("kind", "event")),
+        text=str(entry.get("text", "")),
+        audience=str(entry.get("audience", PUBLIC)),
+        actor=str(entry.get("actor", "")),
+        rolls=rolls,
         blind=any(r.get("blind") for r in entry.get("rolls", [])),
         note=str(entry.get("secret") or entry.get("adjudicator_note") or ""),
         signed_by=signer(str(entry.get("actor", "")), viewer),
@@ -119,8 +129,9 @@ class EntryViews(Sequence[EntryView]):
     Built from entries as stored that `viewer` may see (`seen_entries`); without a viewer, from
     entries already filtered for their reader."""
 
-    def __init__(self, entries: Sequence[dict[str, Any]] = (), viewer: Identity | None = None,
-                 ids: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self, entries: Sequence[dict[str, Any]] = (), viewer: Identity | None = None, ids: tuple[str, ...] | None = None
+    ) -> None:
         self._entries = entries
         self._viewer = viewer
         self._drawn: dict[int, EntryView] = {}
@@ -205,14 +216,23 @@ _GM_CHRONICLES_GUARD = threading.Lock()  # the apps of one process build read mo
 def _choices(world: World, viewer: Identity) -> tuple[tuple[Choice, ...], tuple[Choice, ...]]:
     """The kingdoms and characters the filter bar offers the viewer."""
     kingdoms = tuple(Choice(k, d.get("name", k)) for k, d in sorted(visible_table(world, viewer, "kingdoms").items()))
-    characters = tuple(Choice(c, d.get("name", c)) for c, d in
-                       sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0])))
+    characters = tuple(
+        Choice(c, d.get("name", c))
+        for c, d in sorted(visible_table(world, viewer, "characters").items(), key=lambda i: i[1].get("name", i[0]))
+    )
     return kingdoms, characters
 
 
-def _whole(world: World, viewer: Identity, seen: list[dict[str, Any]], ids: tuple[str, ...] = (),
-           dates: frozenset[tuple[Any, Any]] = frozenset(), kinds: frozenset[str] = frozenset(),
-           choices: tuple[tuple[Choice, ...], tuple[Choice, ...]] | None = None, walked: int = 0) -> _WholeChronicle:
+def _whole(
+    world: World,
+    viewer: Identity,
+    seen: list[dict[str, Any]],
+    ids: tuple[str, ...] = (),
+    dates: frozenset[tuple[Any, Any]] = frozenset(),
+    kinds: frozenset[str] = frozenset(),
+    choices: tuple[tuple[Choice, ...], tuple[Choice, ...]] | None = None,
+    walked: int = 0,
+) -> _WholeChronicle:
     """The chronicle's parts from `seen` (the viewer's entries by seq): the entries past the first
     `walked` are walked, the `ids`, `dates` and `kinds` of those are given."""
     more_dates: set[tuple[Any, Any]] = set()
@@ -222,9 +242,15 @@ def _whole(world: World, viewer: Identity, seen: list[dict[str, Any]], ids: tupl
         more_dates.add((date["year"], date["season"]))
         more_kinds.add(str(entry.get("kind", "event")))
     kingdoms, characters = choices or _choices(world, viewer)
-    return _WholeChronicle(table=world.table("chronicle"), seen=seen,
-                           ids=ids + tuple(_entry_id(entry) for entry in seen[walked:]), dates=dates | more_dates,
-                           kinds=kinds | more_kinds, kingdoms=kingdoms, characters=characters)
+    return _WholeChronicle(
+        table=world.table("chronicle"),
+        seen=seen,
+        ids=ids + tuple(_entry_id(entry) for entry in seen[walked:]),
+        dates=dates | more_dates,
+        kinds=kinds | more_kinds,
+        kingdoms=kingdoms,
+        characters=characters,
+    )
 
 
 def _gm_chronicle(world: World) -> _WholeChronicle:
@@ -259,12 +285,19 @@ def _gm_chronicle_extended(world: World) -> _WholeChronicle | None:
     if added and before.seen and added[0].get("seq", 0) <= before.seen[-1].get("seq", 0):
         return None  # not after the last one: its place is somewhere in the middle
     choices = None if {"kingdoms", "characters"} & written.keys() else (before.kingdoms, before.characters)
-    return _whole(world, GM, before.seen + added, before.ids, before.dates, before.kinds, choices,
-                  walked=len(before.seen))
+    return _whole(
+        world, GM, before.seen + added, before.ids, before.dates, before.kinds, choices, walked=len(before.seen)
+    )
 
 
-def chronicle_view(world: World, viewer: Identity, season: str | None = None, kingdom: str | None = None,
-                   character: str | None = None, kind: str | None = None) -> ChronicleView:
+def chronicle_view(
+    world: World,
+    viewer: Identity,
+    season: str | None = None,
+    kingdom: str | None = None,
+    character: str | None = None,
+    kind: str | None = None,
+) -> ChronicleView:
     """The chronicle as the viewer may see it, narrowed by the filter bar's choices. The GM's, who
     sees every entry whole, is extended from the last world's when a note only added entries."""
     from yak_tui.kernel.chronicle import ChronicleFilter
@@ -331,9 +364,17 @@ def private_export_line(world: World, audience: str) -> str:
     return f"Private: for {who} only. Not for the forum thread."
 
 
-def export_text(world: World, viewer: Identity, audience: str, fmt: str, season: str | None = None,
-                entry_ids: Iterable[str] | None = None, kingdom: str | None = None, character: str | None = None,
-                kind: str | None = None) -> tuple[str, int]:
+def export_text(
+    world: World,
+    viewer: Identity,
+    audience: str,
+    fmt: str,
+    season: str | None = None,
+    entry_ids: Iterable[str] | None = None,
+    kingdom: str | None = None,
+    character: str | None = None,
+    kind: str | None = None,
+) -> tuple[str, int]:
     """Forum text of the chosen season or entries, filtered for `audience` (which the viewer may export for).
 
     Returns the text and how many entries it holds.
@@ -343,7 +384,9 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
     audience = export_audience(audience)
     allowed = {c.value for c in export_audiences(world, viewer)}
     if audience not in allowed:
-        raise ValidationError("audience", f"{viewer} may not export for {audience}; choose {', '.join(sorted(allowed))}")
+        raise ValidationError(
+            "audience", f"{viewer} may not export for {audience}; choose {', '.join(sorted(allowed))}"
+        )
     reader = _audience_identity(audience)
     chosen = ChronicleFilter.from_args(world, season, kingdom, character, kind)
     entries = filter_entries(world, reader, chosen)
@@ -358,6 +401,7 @@ def export_text(world: World, viewer: Identity, audience: str, fmt: str, season:
 
 
 # -- kingdoms, holdings, orders -------------------------------------------------------------------
+
 
 class KingdomRow(NamedTuple):
     id: str
@@ -377,20 +421,30 @@ def kingdom_rows(world: World, viewer: Identity) -> tuple[KingdomRow, ...]:
     rows = []
     mine = _viewer_kingdom(world, viewer)
     for kid, doc in sorted(visible_table(world, viewer, "kingdoms").items()):
-        rows.append(KingdomRow(
-            id=kid, name=str(doc.get("name", kid)), short=short_name(str(doc.get("name", kid))),
-            colour=str(doc.get("color", "")),
-            ruler=world.display_name("characters", doc.get("ruler")), capital=world.display_name("pcs", doc.get("capital")),
-            player=bool(doc.get("player")), treasury=doc.get("treasury"), manpower=doc.get("manpower"),
-            influence=doc.get("influence"), mine=kid == mine,
-        ))
+        rows.append(
+            KingdomRow(
+                id=kid,
+                name=str(doc.get("name", kid)),
+                short=short_name(str(doc.get("name", kid))),
+                colour=str(doc.get("color", "")),
+                ruler=world.display_name("characters", doc.get("ruler")),
+                capital=world.display_name("pcs", doc.get("capital")),
+                player=bool(doc.get("player")),
+                treasury=doc.get("treasury"),
+                manpower=doc.get("manpower"),
+                influence=doc.get("influence"),
+                mine=kid == mine,
+            )
+        )
     return tuple(rows)
 
 
 def short_name(name: str) -> str:
     """A realm's name without its style ("Principality of Kesh" -> "Kesh")."""
     head, sep, tail = name.partition(" of ")
-    return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm", "Republic") else name
+    return (
+        tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm", "Republic") else name
+    )
 
 
 def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
@@ -427,8 +481,9 @@ def treasury_history(world: World, viewer: Identity, measure: str = "treasury") 
         if not labels or labels[-1] != current:
             labels.append(current)
             values.append(float(doc.get(measure, 0)))
-        out.append(Series(kid, short_name(str(doc.get("name", kid))), str(doc.get("color", "")), tuple(labels),
-                          tuple(values)))
+        out.append(
+            Series(kid, short_name(str(doc.get("name", kid))), str(doc.get("color", "")), tuple(labels), tuple(values))
+        )
     return tuple(out)
 
 
@@ -449,34 +504,70 @@ def holdings(world: World, viewer: Identity) -> tuple[HoldingRow, ...]:
     character = viewer.subject if viewer.is_player else None
     if kingdom:
         doc = visible_table(world, viewer, "kingdoms").get(kingdom, {})
-        rows.append(HoldingRow("kingdoms", kingdom, "kingdom", str(doc.get("name", kingdom)),
-                               f"treasury {shown_value(doc.get('treasury'))} · manpower {shown_value(doc.get('manpower'))}"))
+        rows.append(
+            HoldingRow(
+                "kingdoms",
+                kingdom,
+                "kingdom",
+                str(doc.get("name", kingdom)),
+                f"treasury {shown_value(doc.get('treasury'))} · manpower {shown_value(doc.get('manpower'))}",
+            )
+        )
     for cid, doc in _held(world, viewer, "characters", [("kingdom", kingdom)], [character]):
         if cid == character or (kingdom and doc.get("kingdom") == kingdom):
-            rows.append(HoldingRow("characters", cid, doc.get("title", "character").lower(), str(doc.get("name", cid)),
-                                   f"treasury {shown_value(doc.get('treasury'))} · {doc.get('status', '')} · at "
-                                   f"{world.display_name('pcs', doc.get('location'))}"))
+            rows.append(
+                HoldingRow(
+                    "characters",
+                    cid,
+                    doc.get("title", "character").lower(),
+                    str(doc.get("name", cid)),
+                    f"treasury {shown_value(doc.get('treasury'))} · {doc.get('status', '')} · at "
+                    f"{world.display_name('pcs', doc.get('location'))}",
+                )
+            )
     for pid, doc in _held(world, viewer, "pcs", [("owner_character", character), ("controller", kingdom)]):
         if (character and doc.get("owner_character") == character) or (kingdom and doc.get("controller") == kingdom):
             fort = f" · fort {doc['fort_level']}" if doc.get("fort_level") else ""
-            rows.append(HoldingRow("pcs", pid, str(doc.get("kind", "pc")), str(doc.get("name", pid)),
-                                   f"tax {shown_value(doc.get('tax'))}{fort}"))
+            rows.append(
+                HoldingRow(
+                    "pcs",
+                    pid,
+                    str(doc.get("kind", "pc")),
+                    str(doc.get("name", pid)),
+                    f"tax {shown_value(doc.get('tax'))}{fort}",
+                )
+            )
     for uid, doc in _held(world, viewer, "units", [("owner", kingdom), ("commander", character)]):
         if (kingdom and doc.get("owner") == kingdom) or (character and doc.get("commander") == character):
-            rows.append(HoldingRow("units", uid, str(doc.get("kind", "unit")), str(doc.get("name", uid)),
-                                   f"{doc.get('size', '')} · hex {_hex_text(doc.get('hex'))}"))
+            rows.append(
+                HoldingRow(
+                    "units",
+                    uid,
+                    str(doc.get("kind", "unit")),
+                    str(doc.get("name", uid)),
+                    f"{doc.get('size', '')} · hex {_hex_text(doc.get('hex'))}",
+                )
+            )
     kingdom_characters = {cid for cid, _ in world.where("characters", kingdom=kingdom)} if kingdom else set()
     owners = [("owner", owner) for owner in (character, *kingdom_characters)]
     for bid, doc in _held(world, viewer, "businesses", owners):
         owner = doc.get("owner")
         if owner == character or owner in kingdom_characters:
-            rows.append(HoldingRow("businesses", bid, f"{doc.get('sector', '')} business", str(doc.get("name", bid)),
-                                   f"size {doc.get('size', '?')} · {world.display_name('provinces', doc.get('province'))}"))
+            rows.append(
+                HoldingRow(
+                    "businesses",
+                    bid,
+                    f"{doc.get('sector', '')} business",
+                    str(doc.get("name", bid)),
+                    f"size {doc.get('size', '?')} · {world.display_name('provinces', doc.get('province'))}",
+                )
+            )
     return tuple(rows)
 
 
-def _held(world: World, viewer: Identity, table: str, fields: Sequence[tuple[str, str | None]],
-          ids: Sequence[str | None] = ()) -> list[tuple[str, dict[str, Any]]]:
+def _held(
+    world: World, viewer: Identity, table: str, fields: Sequence[tuple[str, str | None]], ids: Sequence[str | None] = ()
+) -> list[tuple[str, dict[str, Any]]]:
     """The documents of `table` whose `field` is one of the values (or whose id is one of `ids`),
     as the viewer may see them, by id: found through the world's index, not by filtering the whole
     table (a player's dashboard at 100x). Callers test the filtered document again, so the rows
@@ -517,11 +608,18 @@ def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRo
     filer = Identity.parse(str(order.get("filed_by", "gm")))
     filed = order.get("filed")
     return OrderRow(
-        id=order_id, command=str(order.get("command", "")), summary=describe_order(world, dict(order)),
-        filed_by=str(order.get("filed_by", "")), filer=identity_label(world, filer),
-        adjudicator=str(order.get("adjudicator", "gm")), status=str(order.get("status", "")),
-        private=bool(order.get("private")), filed=GameDate.from_dict(filed).label() if filed else "",
-        outcome=str(order.get("outcome", "")), reason=str(order.get("reason", "")), note=str(order.get("note", "")),
+        id=order_id,
+        command=str(order.get("command", "")),
+        summary=describe_order(world, dict(order)),
+        filed_by=str(order.get("filed_by", "")),
+        filer=identity_label(world, filer),
+        adjudicator=str(order.get("adjudicator", "gm")),
+        status=str(order.get("status", "")),
+        private=bool(order.get("private")),
+        filed=GameDate.from_dict(filed).label() if filed else "",
+        outcome=str(order.get("outcome", "")),
+        reason=str(order.get("reason", "")),
+        note=str(order.get("note", "")),
     )
 
 
@@ -549,6 +647,7 @@ def my_orders(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
 
 
 # -- dashboard ------------------------------------------------------------------------------------
+
 
 class DueItem(NamedTuple):
     kind: str
@@ -610,12 +709,21 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
     """What is due this season for this viewer, with the orders that wait for him first."""
     from yak_tui.kernel.session import due_for
 
-    items = [DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent"))) for i in
-             due_for(world, viewer)]
+    items = [
+        DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
+        for i in due_for(world, viewer)
+    ]
     queue = order_queue(world, viewer)
     if queue:
-        items.insert(0, DueItem("orders", f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
-                                          f"{'you' if not viewer.is_gm else 'adjudication'}", True))
+        items.insert(
+            0,
+            DueItem(
+                "orders",
+                f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
+                f"{'you' if not viewer.is_gm else 'adjudication'}",
+                True,
+            ),
+        )
     waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
     if len(waiting) == 1:
         who = identity_name(world, Identity.parse(waiting[0].adjudicator))
@@ -632,16 +740,27 @@ def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due
     date = world.date
     spring = GameDate(date.year + 1, 0)
     return DashboardView(
-        world_name=world.name, date=date.label(), season=date.season, year=date.year,
-        year_start_in=date.seasons_until(spring), identity=str(viewer), identity_label=identity_label(world, viewer),
-        due=due_list(world, viewer) if due else (), kingdoms=kingdom_rows(world, viewer),
-        history=treasury_history(world, viewer), chronicle=latest_entries(world, viewer, chronicle_limit),
-        holdings=holdings(world, viewer), queue=order_queue(world, viewer), my_orders=my_orders(world, viewer),
-        due_pending=not due, readiness=readiness_view(world, viewer),
+        world_name=world.name,
+        date=date.label(),
+        season=date.season,
+        year=date.year,
+        year_start_in=date.seasons_until(spring),
+        identity=str(viewer),
+        identity_label=identity_label(world, viewer),
+        due=due_list(world, viewer) if due else (),
+        kingdoms=kingdom_rows(world, viewer),
+        history=treasury_history(world, viewer),
+        chronicle=latest_entries(world, viewer, chronicle_limit),
+        holdings=holdings(world, viewer),
+        queue=order_queue(world, viewer),
+        my_orders=my_orders(world, viewer),
+        due_pending=not due,
+        readiness=readiness_view(world, viewer),
     )
 
 
 # -- advancing the season -------------------------------------------------------------------------
+
 
 class StepView(NamedTuple):
     step: str
@@ -664,18 +783,28 @@ class AdvancePreview(NamedTuple):
 def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
     """Shape `session.preview(save)` (exactly what year start will do) for the confirmation dialog."""
     date = world.date
-    steps = tuple(StepView(str(s.get("step", "")), str(s.get("title", "")),
-                           tuple((str(k), float(v)) for k, v in (s.get("sums") or {}).items()),
-                           tuple(str(line) for line in s.get("lines", [])))
-                  for s in preview.get("steps", []))
-    return AdvancePreview(source=str(preview.get("from", date.label())), target=str(preview.get("to", date.next().label())),
-                          year_start=bool(preview.get("year_start")), blocked=tuple(preview.get("blocked", [])),
-                          steps=steps,
-                          waiting=tuple(f"{o['filed_by']}: {o['text']}" for o in preview.get("waiting_orders", [])),
-                          no_orders=tuple(str(label) for label in preview.get("no_orders", [])))
+    steps = tuple(
+        StepView(
+            str(s.get("step", "")),
+            str(s.get("title", "")),
+            tuple((str(k), float(v)) for k, v in (s.get("sums") or {}).items()),
+            tuple(str(line) for line in s.get("lines", [])),
+        )
+        for s in preview.get("steps", [])
+    )
+    return AdvancePreview(
+        source=str(preview.get("from", date.label())),
+        target=str(preview.get("to", date.next().label())),
+        year_start=bool(preview.get("year_start")),
+        blocked=tuple(preview.get("blocked", [])),
+        steps=steps,
+        waiting=tuple(f"{o['filed_by']}: {o['text']}" for o in preview.get("waiting_orders", [])),
+        no_orders=tuple(str(label) for label in preview.get("no_orders", [])),
+    )
 
 
 # -- the command palette ---------------------------------------------------------------------------
+
 
 class SearchItem(NamedTuple):
     table: str  # kingdoms, provinces, characters, pcs, units
@@ -687,7 +816,13 @@ class SearchItem(NamedTuple):
 def search_items(world: World, viewer: Identity) -> tuple[SearchItem, ...]:
     """Everything the palette can jump to by name, as far as the viewer may see it."""
     out = []
-    labels = {"kingdoms": "kingdom", "provinces": "province", "characters": "character", "pcs": "place", "units": "force"}
+    labels = {
+        "kingdoms": "kingdom",
+        "provinces": "province",
+        "characters": "character",
+        "pcs": "place",
+        "units": "force",
+    }
     for table_name, label in labels.items():
         for doc_id, doc in sorted(visible_table(world, viewer, table_name).items()):
             detail = label
@@ -698,12 +833,15 @@ def search_items(world: World, viewer: Identity) -> tuple[SearchItem, ...]:
             elif table_name == "pcs":
                 detail = f"{doc.get('kind', 'place')} · {world.display_name('provinces', doc.get('province'))}"
             elif table_name == "units":
-                detail = f"{doc.get('size', '')} {doc.get('kind', '')} · {world.display_name('kingdoms', doc.get('owner'))}"
+                detail = (
+                    f"{doc.get('size', '')} {doc.get('kind', '')} · {world.display_name('kingdoms', doc.get('owner'))}"
+                )
             out.append(SearchItem(table_name, doc_id, str(doc.get("name", doc_id)), detail))
     return tuple(out)
 
 
 # -- season reports -------------------------------------------------------------------------------
+
 
 class ReportLine(NamedTuple):
     kind: str  # "heading", "section", "item", "detail"
@@ -746,8 +884,9 @@ def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
     return tuple(lines)
 
 
-def reports_view(world: World, viewer: Identity, season: str | None = None,
-                 recipient: str | None = None) -> ReportsView:
+def reports_view(
+    world: World, viewer: Identity, season: str | None = None, recipient: str | None = None
+) -> ReportsView:
     """The viewer's reports (`kernel.reports.reports_for`: a player his own and the public post, a
     King his kingdom's, the GM every one, an observer the public post), for the season chosen (the
     last one closed by default) and the recipient chosen (the viewer's own by default)."""
@@ -767,6 +906,7 @@ def reports_view(world: World, viewer: Identity, season: str | None = None,
 
 # -- season history -------------------------------------------------------------------------------
 
+
 class SeasonRow(NamedTuple):
     label: str
     backup: str  # the backup's file name; "" for the current season (the save itself)
@@ -783,8 +923,9 @@ class HistoryView(NamedTuple):
     problem: str = ""
 
 
-def history_view(save: WorldFile, world: World, viewer: Identity, before: str | None = None,
-                 after: str | None = None) -> HistoryView:
+def history_view(
+    save: WorldFile, world: World, viewer: Identity, before: str | None = None, after: str | None = None
+) -> HistoryView:
     """The history of `save` (whose current state is `world`): by default the last season kept
     against the current one."""
     from yak_tui.kernel.history import diff_worlds, kept_seasons, season_state
@@ -795,7 +936,9 @@ def history_view(save: WorldFile, world: World, viewer: Identity, before: str | 
     after = after if after in labels else labels[-1]
     before = before if before in labels else labels[-2] if len(labels) > 1 else labels[-1]
     if len(labels) < 2:
-        return HistoryView(rows, before, after, (), "No season is kept yet: each advance backs up the season it closes.")
+        return HistoryView(
+            rows, before, after, (), "No season is kept yet: each advance backs up the season it closes."
+        )
     try:
         older = World(season_state(save, before))
         newer = world if after == world.date.label() else World(season_state(save, after))

@@ -82,11 +82,20 @@ def user_for_fingerprint(world: World, fingerprint: str) -> RosterUser | None:
     return None
 
 
-@command("user-add", "Add a login to the SSH roster: a name, the identity it plays, and its public key (GM).",
-         {"name": Param(str, help="login name: lowercase letters, digits, _ and -"),
-          "identity": Param(str, help="gm, gm:<name> (a co-GM), king:<kingdom>, player:<character> or observer (public only)"),
-          "key": Param(str, help="the OpenSSH public key text (the .pub file)")},
-         category="roster", undoable=False, gm_only="change the SSH roster")
+@command(
+    "user-add",
+    "Add a login to the SSH roster: a name, the identity it plays, and its public key (GM).",
+    {
+        "name": Param(str, help="login name: lowercase letters, digits, _ and -"),
+        "identity": Param(
+            str, help="gm, gm:<name> (a co-GM), king:<kingdom>, player:<character> or observer (public only)"
+        ),
+        "key": Param(str, help="the OpenSSH public key text (the .pub file)"),
+    },
+    category="roster",
+    undoable=False,
+    gm_only="change the SSH roster",
+)
 def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     name = p["name"].strip()
     if not NAME_PATTERN.match(name):
@@ -99,15 +108,19 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if holder is not None:
         raise CommandError("key", f"key {fingerprint} already belongs to user {holder.name!r}; one key, one identity")
     added = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    ctx.world.put(USERS, name, {"identity": str(identity), "key": line, "fingerprint": fingerprint,
-                                "added": added})
-    ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster",
-            audience=ADJUDICATORS)
+    ctx.world.put(USERS, name, {"identity": str(identity), "key": line, "fingerprint": fingerprint, "added": added})
+    ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster", audience=ADJUDICATORS)
     return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
 
 
-@command("user-remove", "Remove a login from the SSH roster (GM).",
-         {"name": Param(str, help="login name")}, category="roster", undoable=False, gm_only="change the SSH roster")
+@command(
+    "user-remove",
+    "Remove a login from the SSH roster (GM).",
+    {"name": Param(str, help="login name")},
+    category="roster",
+    undoable=False,
+    gm_only="change the SSH roster",
+)
 def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     name = p["name"].strip()
     doc = ctx.world.find(USERS, name)
@@ -115,6 +128,9 @@ def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
         raise CommandError("name", f"no user named {name!r} (users: {known})")
     ctx.world.delete(USERS, name)
-    ctx.log(f"The GM removed SSH user {name} ({doc.get('identity')}, key {doc.get('fingerprint')}).",
-            kind="roster", audience=ADJUDICATORS)
+    ctx.log(
+        f"The GM removed SSH user {name} ({doc.get('identity')}, key {doc.get('fingerprint')}).",
+        kind="roster",
+        audience=ADJUDICATORS,
+    )
     return {"name": name, "identity": doc.get("identity"), "fingerprint": doc.get("fingerprint")}

@@ -107,8 +107,11 @@ def _require_witness(ctx: CommandContext, stakes: Stakes, what: str) -> None:
     if ctx.identity.is_gm:
         return
     if ctx.identity.is_player:
-        raise CommandError("identity", f"{what} binds another character: file it as an order "
-                           "(order-file) for the GM or a King to confirm", who_may(ctx.world, stakes))
+        raise CommandError(
+            "identity",
+            f"{what} binds another character: file it as an order (order-file) for the GM or a King to confirm",
+            who_may(ctx.world, stakes),
+        )
     ctx.require_adjudicator(stakes)
 
 

@@ -55,9 +55,12 @@ def sector_usage(world: World, province_id: str) -> dict[str, dict[str, int | bo
     out: dict[str, dict[str, int | bool]] = {}
     for sector in SECTORS:
         potential = int(potentials.get(sector, 0))
-        out[sector] = {"potential": potential, "used": used[sector],
-                       "room": rules.sector_room(potential, used[sector]),
-                       "full": rules.needs_competition(potential, used[sector])}
+        out[sector] = {
+            "potential": potential,
+            "used": used[sector],
+            "room": rules.sector_room(potential, used[sector]),
+            "full": rules.needs_competition(potential, used[sector]),
+        }
     return out
 
 
@@ -67,8 +70,14 @@ def business_income_preview(world: World, business_id: str) -> dict[str, Any]:
     state = _province_kingdom(world, biz["province"])
     rate = _tax_rate(world, state)
     size = int(biz.get("size", 0))
-    return {"size": size, "state": state, "rate": rate, "tax": rules.business_tax(size, rate),
-            "income": rules.business_income(size, rate), "looted_by": biz.get("income_looted_by")}
+    return {
+        "size": size,
+        "state": state,
+        "rate": rate,
+        "tax": rules.business_tax(size, rate),
+        "income": rules.business_income(size, rate),
+        "looted_by": biz.get("income_looted_by"),
+    }
 
 
 def _tax_rate(world: World, state: str | None) -> int:
@@ -109,16 +118,20 @@ def _remove_business(ctx: CommandContext, business_id: str, why: str) -> None:
     if biz.get("monopoly"):
         _recompute_penalties(ctx, biz["province"])
     detail = f"; its goods ({_goods_text(goods)}) go to {_name(world, 'characters', owner)}" if goods else ""
-    ctx.log(f"{biz['name']} ({_name(world, 'provinces', biz['province'])}) is gone: {why}{detail}.",
-            kind="business", refs={"business": business_id, "removed": True, "goods": goods})
+    ctx.log(
+        f"{biz['name']} ({_name(world, 'provinces', biz['province'])}) is gone: {why}{detail}.",
+        kind="business",
+        refs={"business": business_id, "removed": True, "goods": goods},
+    )
 
 
 def _goods_text(goods: dict[str, int]) -> str:
     return ", ".join(f"{qty} {good}" for good, qty in sorted(goods.items())) or "none"
 
 
-def dismantle_business(ctx: CommandContext, business_id: str, beneficiary: tuple[str, str] | None,
-                       reason: str = "dismantled") -> int:
+def dismantle_business(
+    ctx: CommandContext, business_id: str, beneficiary: tuple[str, str] | None, reason: str = "dismantled"
+) -> int:
     """Dismantle a business for floor(invested / 2) ducats, paid to `beneficiary`
     (("characters", owner) for the owner, ("kingdoms", captor) for an enemy who took the town,
     None when nobody gains). The business is removed. Returns the ducats yielded.
@@ -127,8 +140,13 @@ def dismantle_business(ctx: CommandContext, business_id: str, beneficiary: tuple
     biz = _business(world, business_id)
     value = rules.dismantle_value(int(biz.get("invested", 0)))
     if beneficiary is not None and value > 0:
-        ctx.move_ducats(None, beneficiary, value, f"{biz['name']} {reason} (half of "
-                        f"{money(biz.get('invested', 0))} invested)", audience=_party_audience(beneficiary))
+        ctx.move_ducats(
+            None,
+            beneficiary,
+            value,
+            f"{biz['name']} {reason} (half of {money(biz.get('invested', 0))} invested)",
+            audience=_party_audience(beneficiary),
+        )
     _remove_business(ctx, business_id, reason)
     return value
 
@@ -138,47 +156,82 @@ def businesses_at_pc(world: World, pc_id: str) -> list[str]:
     return [bid for bid, biz in world.all("businesses") if biz.get("pc") == pc_id]
 
 
-def _competition_stakes(world: World, province_id: str, sector: str, owner: str,
-                        exclude: str | None = None) -> Stakes:
+def _competition_stakes(world: World, province_id: str, sector: str, owner: str, exclude: str | None = None) -> Stakes:
     owners = [owner] + [b["owner"] for bid, b in sector_businesses(world, province_id, sector) if bid != exclude]
-    return Stakes.of(_province_kingdom(world, province_id),
-                     kingdoms=[_owner_kingdom(world, o) for o in owners], characters=owners)
+    return Stakes.of(
+        _province_kingdom(world, province_id), kingdoms=[_owner_kingdom(world, o) for o in owners], characters=owners
+    )
 
 
 def _rivals(world: World, province_id: str, sector: str, exclude: str | None) -> list[Rival]:
-    return [Rival(bid, int(b["size"]), bool(b.get("monopoly")))
-            for bid, b in sector_businesses(world, province_id, sector)
-            if bid != exclude and int(b.get("size", 0)) >= 1]
+    return [
+        Rival(bid, int(b["size"]), bool(b.get("monopoly")))
+        for bid, b in sector_businesses(world, province_id, sector)
+        if bid != exclude and int(b.get("size", 0)) >= 1
+    ]
 
 
-def _compete(ctx: CommandContext, expander_id: str | None, expander_name: str, expander_size: int,
-             monopoly: bool, province_id: str, sector: str) -> tuple[bool, str | None]:
+def _compete(
+    ctx: CommandContext,
+    expander_id: str | None,
+    expander_name: str,
+    expander_size: int,
+    monopoly: bool,
+    province_id: str,
+    sector: str,
+) -> tuple[bool, str | None]:
     """Roll one competition for +1 Size; apply the loser's −1 (removal at 0). Returns
     (expander gains, loser id)."""
     world = ctx.world
     rivals = _rivals(world, province_id, sector, expander_id)
     key = expander_id or "new-business"
     outcome = rules.competition(ctx.dice, key, expander_size, monopoly, rivals)
-    records = [ctx.record_roll(f"competition: {expander_name} expands", [outcome.expander_natural],
-                               outcome.expander_roll, "gains" if outcome.expander_gains else "fails",
-                               list(outcome.expander_modifiers))]
+    records = [
+        ctx.record_roll(
+            f"competition: {expander_name} expands",
+            [outcome.expander_natural],
+            outcome.expander_roll,
+            "gains" if outcome.expander_gains else "fails",
+            list(outcome.expander_modifiers),
+        )
+    ]
     for rival in rivals:
         band = "loses" if rival.id == outcome.loser else "holds"
-        records.append(ctx.record_roll(f"competition: {_name(world, 'businesses', rival.id)} defends",
-                                       [outcome.naturals[rival.id]], outcome.rolls[rival.id], band,
-                                       list(outcome.rival_modifiers[rival.id])))
+        records.append(
+            ctx.record_roll(
+                f"competition: {_name(world, 'businesses', rival.id)} defends",
+                [outcome.naturals[rival.id]],
+                outcome.rolls[rival.id],
+                band,
+                list(outcome.rival_modifiers[rival.id]),
+            )
+        )
     rolls_text = ", ".join(f"{_name(world, 'businesses', r.id)} {outcome.rolls[r.id]}" for r in rivals) or "no rival"
     where = f"{sector} sector of {_name(world, 'provinces', province_id)}"
     if outcome.loser is None:
-        text = (f"Competition in the {where}: {expander_name} rolls {outcome.expander_roll} against "
-                f"{rolls_text}; nobody rolls lower, the expansion fails and the money is spent.")
+        text = (
+            f"Competition in the {where}: {expander_name} rolls {outcome.expander_roll} against "
+            f"{rolls_text}; nobody rolls lower, the expansion fails and the money is spent."
+        )
     else:
-        text = (f"Competition in the {where}: {expander_name} rolls {outcome.expander_roll} against "
-                f"{rolls_text}; {_name(world, 'businesses', outcome.loser)} loses 1 Size and "
-                f"{expander_name} gains 1.")
-    ctx.log(text, kind="competition", rolls=records,
-            refs={"province": province_id, "sector": sector, "expander": expander_id,
-                  "expander_roll": outcome.expander_roll, "rolls": dict(outcome.rolls), "loser": outcome.loser})
+        text = (
+            f"Competition in the {where}: {expander_name} rolls {outcome.expander_roll} against "
+            f"{rolls_text}; {_name(world, 'businesses', outcome.loser)} loses 1 Size and "
+            f"{expander_name} gains 1."
+        )
+    ctx.log(
+        text,
+        kind="competition",
+        rolls=records,
+        refs={
+            "province": province_id,
+            "sector": sector,
+            "expander": expander_id,
+            "expander_roll": outcome.expander_roll,
+            "rolls": dict(outcome.rolls),
+            "loser": outcome.loser,
+        },
+    )
     if outcome.loser is not None:
         loser = world.edit("businesses", outcome.loser)
         loser["size"] = int(loser["size"]) - 1
@@ -209,8 +262,12 @@ def _expand_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[st
         return {"competition": False, "odds": {"gains": 1.0, "fails": 0.0}, "losers": {}}
     rivals = _rivals(world, biz["province"], biz["sector"], p["business"])
     odds = rules.competition_odds(bool(biz.get("monopoly")), rivals, p["business"], int(biz["size"]))
-    return {"competition": True, "odds": {"gains": odds.expander_gains, "fails": odds.fails},
-            "losers": odds.losers, "per": "each Size that needs competition"}
+    return {
+        "competition": True,
+        "odds": {"gains": odds.expander_gains, "fails": odds.fails},
+        "losers": odds.losers,
+        "per": "each Size that needs competition",
+    }
 
 
 def _open_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
@@ -219,17 +276,25 @@ def _open_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str,
         return {"competition": False, "odds": {"gains": 1.0, "fails": 0.0}, "losers": {}}
     rivals = _rivals(world, p["province"], p["sector"], None)
     odds = rules.competition_odds(False, rivals, "new-business", 0)
-    return {"competition": True, "odds": {"gains": odds.expander_gains, "fails": odds.fails},
-            "losers": odds.losers}
+    return {"competition": True, "odds": {"gains": odds.expander_gains, "fails": odds.fails}, "losers": odds.losers}
 
 
-@command("business-open", "Open a business of Size 1 (pays the sector's cost; competition if the sector is full).",
-         {"owner": Param(str, ref="characters", help="the owning character"),
-          "province": Param(str, ref="provinces"),
-          "pc": Param(str, ref="pcs", help="the population centre it stands in"),
-          "sector": Param(str, choices=SECTORS),
-          "name": Param(str, help="the business's name")},
-         category="economy", odds=_open_odds, stakes=_open_stakes, rolls=True, filed_by=SEATS)
+@command(
+    "business-open",
+    "Open a business of Size 1 (pays the sector's cost; competition if the sector is full).",
+    {
+        "owner": Param(str, ref="characters", help="the owning character"),
+        "province": Param(str, ref="provinces"),
+        "pc": Param(str, ref="pcs", help="the population centre it stands in"),
+        "sector": Param(str, choices=SECTORS),
+        "name": Param(str, help="the business's name"),
+    },
+    category="economy",
+    odds=_open_odds,
+    stakes=_open_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def business_open(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(character=p["owner"])
@@ -238,15 +303,23 @@ def business_open(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("name", "is empty")
     pc = world.get("pcs", p["pc"])
     if pc.get("province") != p["province"]:
-        raise CommandError("pc", f"{pc['name']} is in {_name(world, 'provinces', pc.get('province'))}, "
-                           f"not {_name(world, 'provinces', p['province'])}")
+        raise CommandError(
+            "pc",
+            f"{pc['name']} is in {_name(world, 'provinces', pc.get('province'))}, "
+            f"not {_name(world, 'provinces', p['province'])}",
+        )
     usage = sector_usage(world, p["province"])[p["sector"]]
     competing = int(usage["room"]) < 1
     if competing:
         ctx.require_adjudicator(_open_stakes(world, ctx.identity, p))
     cost = rules.expansion_cost(p["sector"], 1)
-    ctx.move_ducats(_char(p["owner"]), None, cost, f"opening {name} ({p['sector']}, Size 1)",
-                    audience=character_audience(p["owner"]))
+    ctx.move_ducats(
+        _char(p["owner"]),
+        None,
+        cost,
+        f"opening {name} ({p['sector']}, Size 1)",
+        audience=character_audience(p["owner"]),
+    )
     if competing:
         gains, loser = _compete(ctx, None, name, 0, False, p["province"], p["sector"])
         if not gains:
@@ -254,20 +327,42 @@ def business_open(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         loser = None
     business_id = world.new_id("businesses", "b")
-    world.put("businesses", business_id, {
-        "name": name, "owner": p["owner"], "province": p["province"], "pc": p["pc"], "sector": p["sector"],
-        "size": 1, "invested": cost, "monopoly": None, "stock": {}, "warehouse": {},
-        "opened": world.meta["date"]})
-    ctx.log(f"{_name(world, 'characters', p['owner'])} opens {name}, a {p['sector']} business of Size 1 in "
-            f"{pc['name']} ({_name(world, 'provinces', p['province'])}).", kind="business",
-            refs={"business": business_id, "size": 1, "invested": cost})
+    world.put(
+        "businesses",
+        business_id,
+        {
+            "name": name,
+            "owner": p["owner"],
+            "province": p["province"],
+            "pc": p["pc"],
+            "sector": p["sector"],
+            "size": 1,
+            "invested": cost,
+            "monopoly": None,
+            "stock": {},
+            "warehouse": {},
+            "opened": world.meta["date"],
+        },
+    )
+    ctx.log(
+        f"{_name(world, 'characters', p['owner'])} opens {name}, a {p['sector']} business of Size 1 in "
+        f"{pc['name']} ({_name(world, 'provinces', p['province'])}).",
+        kind="business",
+        refs={"business": business_id, "size": 1, "invested": cost},
+    )
     return {"business": business_id, "opened": True, "competition": competing, "loser": loser, "spent": cost}
 
 
-@command("business-expand", "Expand a business by Size (pays per Size; each Size over the Potential competes).",
-         {"business": Param(str, ref="businesses"),
-          "sizes": Param(int, required=False, default=1, minimum=1)},
-         category="economy", odds=_expand_odds, stakes=_expand_stakes, rolls=True, filed_by=SEATS)
+@command(
+    "business-expand",
+    "Expand a business by Size (pays per Size; each Size over the Potential competes).",
+    {"business": Param(str, ref="businesses"), "sizes": Param(int, required=False, default=1, minimum=1)},
+    category="economy",
+    odds=_expand_odds,
+    stakes=_expand_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     business_id = p["business"]
@@ -280,17 +375,22 @@ def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.require_adjudicator(_expand_stakes(world, ctx.identity, p))
     unit = rules.expansion_cost(sector, 1)
     cost = rules.expansion_cost(sector, p["sizes"])
-    ctx.move_ducats(_char(biz["owner"]), None, cost,
-                    f"expanding {biz['name']} by {p['sizes']} Size ({unit} each)",
-                    audience=character_audience(biz["owner"]))
+    ctx.move_ducats(
+        _char(biz["owner"]),
+        None,
+        cost,
+        f"expanding {biz['name']} by {p['sizes']} Size ({unit} each)",
+        audience=character_audience(biz["owner"]),
+    )
     gained, losers = 0, []
     for _ in range(p["sizes"]):
         current = _business(world, business_id)
         if int(sector_usage(world, province)[sector]["room"]) >= 1:
             success = True
         else:
-            success, loser = _compete(ctx, business_id, current["name"], int(current["size"]),
-                                      bool(current.get("monopoly")), province, sector)
+            success, loser = _compete(
+                ctx, business_id, current["name"], int(current["size"]), bool(current.get("monopoly")), province, sector
+            )
             if loser:
                 losers.append(loser)
         if success:
@@ -300,13 +400,29 @@ def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             gained += 1
     after = _business(world, business_id)
     spent = cost - gained * unit
-    ctx.log(f"{after['name']} grows by {gained} of {p['sizes']} Size to Size {after['size']} "
-            f"(invested {money(after['invested'])}" + (f"; {spent} ducats spent in failed competition)" if spent
-                                                       else ")") + ".",
-            kind="business", refs={"business": business_id, "gained": gained, "size": after["size"],
-                                   "invested": after["invested"], "spent": spent})
-    return {"business": business_id, "gained": gained, "size": after["size"], "invested": after["invested"],
-            "competitions": competitions, "losers": losers, "cost": cost}
+    ctx.log(
+        f"{after['name']} grows by {gained} of {p['sizes']} Size to Size {after['size']} "
+        f"(invested {money(after['invested'])}"
+        + (f"; {spent} ducats spent in failed competition)" if spent else ")")
+        + ".",
+        kind="business",
+        refs={
+            "business": business_id,
+            "gained": gained,
+            "size": after["size"],
+            "invested": after["invested"],
+            "spent": spent,
+        },
+    )
+    return {
+        "business": business_id,
+        "gained": gained,
+        "size": after["size"],
+        "invested": after["invested"],
+        "competitions": competitions,
+        "losers": losers,
+        "cost": cost,
+    }
 
 
 def _province_ruler_check(ctx: CommandContext, province_id: str) -> None:
@@ -315,8 +431,11 @@ def _province_ruler_check(ctx: CommandContext, province_id: str) -> None:
         ctx.require_acts_for(kingdom=kingdom)
     except CommandError:
         owner = f"the King of {_name(ctx.world, 'kingdoms', kingdom)}" if kingdom else "the GM (no kingdom rules it)"
-        raise CommandError("identity", f"monopolies in {_name(ctx.world, 'provinces', province_id)} are granted by "
-                           f"{owner} or the GM", ("gm", *([f"king:{kingdom}"] if kingdom else []))) from None
+        raise CommandError(
+            "identity",
+            f"monopolies in {_name(ctx.world, 'provinces', province_id)} are granted by {owner} or the GM",
+            ("gm", *([f"king:{kingdom}"] if kingdom else [])),
+        ) from None
 
 
 def _business_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
@@ -324,11 +443,19 @@ def _business_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Sta
     return Stakes.of(_province_kingdom(world, biz["province"]), characters=[biz["owner"]])
 
 
-@command("monopoly-grant", "Grant a business a monopoly (the province's ruler); the province loses Potential.",
-         {"business": Param(str, ref="businesses"),
-          "kind": Param(str, required=False, choices=MONOPOLY_KINDS,
-                        help="trade, service or goods (default: by the sector)")},
-         category="economy", stakes=_business_stakes, filed_by=KING)
+@command(
+    "monopoly-grant",
+    "Grant a business a monopoly (the province's ruler); the province loses Potential.",
+    {
+        "business": Param(str, ref="businesses"),
+        "kind": Param(
+            str, required=False, choices=MONOPOLY_KINDS, help="trade, service or goods (default: by the sector)"
+        ),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=KING,
+)
 def monopoly_grant(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -338,21 +465,37 @@ def monopoly_grant(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("business", f"{biz['name']} already holds a {biz['monopoly']} monopoly")
     for bid, other in sector_businesses(world, province, biz["sector"]):
         if bid != p["business"] and other.get("monopoly"):
-            raise CommandError("business", f"{other['name']} already holds the {biz['sector']} monopoly in "
-                               f"{_name(world, 'provinces', province)}; revoke it first")
+            raise CommandError(
+                "business",
+                f"{other['name']} already holds the {biz['sector']} monopoly in "
+                f"{_name(world, 'provinces', province)}; revoke it first",
+            )
     kind = p["kind"] or DEFAULT_MONOPOLY[biz["sector"]]
     world.edit("businesses", p["business"])["monopoly"] = kind
     penalties = _recompute_penalties(ctx, province)
     changes = ", ".join(f"{k} {v:+d}" for k, v in rules.monopoly_penalties(kind).items() if v)
-    ctx.log(f"{biz['name']} is granted a {kind} monopoly in {_name(world, 'provinces', province)} "
-            f"(+{rules.monopoly_bonus()} to its competition rolls; Potential {changes}).", kind="monopoly",
-            refs={"business": p["business"], "kind": kind, "penalties": penalties})
-    return {"business": p["business"], "monopoly": kind, "potential_penalties": penalties,
-            "potentials": effective_potentials(world, province)}
+    ctx.log(
+        f"{biz['name']} is granted a {kind} monopoly in {_name(world, 'provinces', province)} "
+        f"(+{rules.monopoly_bonus()} to its competition rolls; Potential {changes}).",
+        kind="monopoly",
+        refs={"business": p["business"], "kind": kind, "penalties": penalties},
+    )
+    return {
+        "business": p["business"],
+        "monopoly": kind,
+        "potential_penalties": penalties,
+        "potentials": effective_potentials(world, province),
+    }
 
 
-@command("monopoly-revoke", "Revoke a business's monopoly (the province's ruler); its Potential penalty ends.",
-         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes, filed_by=KING)
+@command(
+    "monopoly-revoke",
+    "Revoke a business's monopoly (the province's ruler); its Potential penalty ends.",
+    {"business": Param(str, ref="businesses")},
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=KING,
+)
 def monopoly_revoke(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -362,8 +505,11 @@ def monopoly_revoke(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     kind = biz["monopoly"]
     world.edit("businesses", p["business"])["monopoly"] = None
     penalties = _recompute_penalties(ctx, biz["province"])
-    ctx.log(f"{biz['name']} loses its {kind} monopoly in {_name(world, 'provinces', biz['province'])}.",
-            kind="monopoly", refs={"business": p["business"], "kind": None, "penalties": penalties})
+    ctx.log(
+        f"{biz['name']} loses its {kind} monopoly in {_name(world, 'provinces', biz['province'])}.",
+        kind="monopoly",
+        refs={"business": p["business"], "kind": None, "penalties": penalties},
+    )
     return {"business": p["business"], "monopoly": None, "potential_penalties": penalties}
 
 
@@ -372,11 +518,18 @@ def _sell_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     return Stakes.of(_province_kingdom(world, biz["province"]), characters=[biz["owner"], p["buyer"]])
 
 
-@command("business-sell", "Sell a business to another character for a price (the buyer pays the seller).",
-         {"business": Param(str, ref="businesses"),
-          "buyer": Param(str, ref="characters"),
-          "price": Param(int, minimum=0, help="ducats the buyer pays")},
-         category="economy", stakes=_sell_stakes, filed_by=SEATS)
+@command(
+    "business-sell",
+    "Sell a business to another character for a price (the buyer pays the seller).",
+    {
+        "business": Param(str, ref="businesses"),
+        "buyer": Param(str, ref="characters"),
+        "price": Param(int, minimum=0, help="ducats the buyer pays"),
+    },
+    category="economy",
+    stakes=_sell_stakes,
+    filed_by=SEATS,
+)
 def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -388,8 +541,7 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("buyer", f"{_name(world, 'characters', buyer)} is dead")
     _require_witness(ctx, _sell_stakes(world, ctx.identity, p), "a sale")
     if p["price"]:
-        ctx.move_ducats(_char(buyer), _char(seller), p["price"], f"buys {biz['name']}",
-                        audience=PUBLIC)
+        ctx.move_ducats(_char(buyer), _char(seller), p["price"], f"buys {biz['name']}", audience=PUBLIC)
     world.edit("businesses", p["business"])["owner"] = buyer
     moved = []
     for lid, doc in world.all("ledger"):
@@ -398,15 +550,23 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             entry["lender_owner"] = buyer
             entry["parties"] = _character_parties(world, entry["debtor"], buyer)
             moved.append(lid)
-    ctx.log(f"{_name(world, 'characters', seller)} sells {biz['name']} to {_name(world, 'characters', buyer)} "
-            f"for {p['price']} ducats" + (f"; its {len(moved)} credit/loan book(s) go with it" if moved else "") + ".",
-            kind="business", refs={"business": p["business"], "seller": seller, "buyer": buyer,
-                                   "price": p["price"], "ledger": moved})
+    ctx.log(
+        f"{_name(world, 'characters', seller)} sells {biz['name']} to {_name(world, 'characters', buyer)} "
+        f"for {p['price']} ducats" + (f"; its {len(moved)} credit/loan book(s) go with it" if moved else "") + ".",
+        kind="business",
+        refs={"business": p["business"], "seller": seller, "buyer": buyer, "price": p["price"], "ledger": moved},
+    )
     return {"business": p["business"], "owner": buyer, "price": p["price"], "ledger": moved}
 
 
-@command("business-dismantle", "Dismantle your business for half the ducats invested; it is removed.",
-         {"business": Param(str, ref="businesses")}, category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "business-dismantle",
+    "Dismantle your business for half the ducats invested; it is removed.",
+    {"business": Param(str, ref="businesses")},
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def business_dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     biz = _business(ctx.world, p["business"])
     ctx.require_acts_for(character=biz["owner"])
@@ -423,11 +583,18 @@ def produced_this_season(world: World, biz: dict[str, Any]) -> int:
     return int(made.get("goods", 0)) if made.get("season") == _season_key(world) else 0
 
 
-@command("produce", "An industrial business makes goods of its province's resources (up to Size a season).",
-         {"business": Param(str, ref="businesses"),
-          "good": Param(str, help="a trade good the province lists as a resource"),
-          "quantity": Param(int, minimum=1)},
-         category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "produce",
+    "An industrial business makes goods of its province's resources (up to Size a season).",
+    {
+        "business": Param(str, ref="businesses"),
+        "good": Param(str, help="a trade good the province lists as a resource"),
+        "quantity": Param(int, minimum=1),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     business_id = p["business"]
@@ -438,8 +605,11 @@ def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     province = world.get("provinces", biz["province"])
     good = _match_good(p["good"], province.get("resources", []))
     if good is None:
-        raise CommandError("good", f"{province['name']} has no {p['good']}; its resources are "
-                           f"{', '.join(province.get('resources', [])) or 'none'}")
+        raise CommandError(
+            "good",
+            f"{province['name']} has no {p['good']}; its resources are "
+            f"{', '.join(province.get('resources', [])) or 'none'}",
+        )
     try:
         base = rules.commodity_price(good)
     except ValueError as error:
@@ -448,30 +618,55 @@ def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     made = produced_this_season(world, biz)
     limit = rules.production_limit(int(biz["size"]))
     if made + p["quantity"] > limit:
-        raise CommandError("quantity", f"{biz['name']} (Size {biz['size']}) makes at most {limit} goods a season; "
-                           f"{made} made this season, {limit - made} left")
+        raise CommandError(
+            "quantity",
+            f"{biz['name']} (Size {biz['size']}) makes at most {limit} goods a season; "
+            f"{made} made this season, {limit - made} left",
+        )
     cost = rules.production_cost(base, p["quantity"])
-    ctx.move_ducats(_char(biz["owner"]), None, cost,
-                    f"{biz['name']} makes {p['quantity']} {good} ({cost // p['quantity']} each)",
-                    audience=character_audience(biz["owner"]))
+    ctx.move_ducats(
+        _char(biz["owner"]),
+        None,
+        cost,
+        f"{biz['name']} makes {p['quantity']} {good} ({cost // p['quantity']} each)",
+        audience=character_audience(biz["owner"]),
+    )
     doc = world.edit("businesses", business_id)
     doc["produced"] = {"season": _season_key(world), "goods": made + p["quantity"]}
     _add_goods(doc, "stock", good, p["quantity"])
-    ctx.log(f"{biz['name']} produces {p['quantity']} {good}; unless stored or shipped they sell at season end.",
-            kind="production", audience=character_audience(biz["owner"]),
-            refs={"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost})
-    return {"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost,
-            "produced_this_season": made + p["quantity"], "limit": limit, "stock": dict(doc["stock"])}
+    ctx.log(
+        f"{biz['name']} produces {p['quantity']} {good}; unless stored or shipped they sell at season end.",
+        kind="production",
+        audience=character_audience(biz["owner"]),
+        refs={"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost},
+    )
+    return {
+        "business": business_id,
+        "good": good,
+        "quantity": p["quantity"],
+        "cost": cost,
+        "produced_this_season": made + p["quantity"],
+        "limit": limit,
+        "stock": dict(doc["stock"]),
+    }
 
 
 def _tax_help() -> str:
-    return f"Set your kingdom's business tax, a whole percent 0..{rules_table('economy')['income']['max_rate']} (a King)."
+    return (
+        f"Set your kingdom's business tax, a whole percent 0..{rules_table('economy')['income']['max_rate']} (a King)."
+    )
 
 
-@command("business-tax-set", _tax_help,
-         {"rate": Param(int, minimum=0, help="the new rate, a whole percent"),
-          "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom (a King's own)")},
-         category="economy", filed_by=KING)
+@command(
+    "business-tax-set",
+    _tax_help,
+    {
+        "rate": Param(int, minimum=0, help="the new rate, a whole percent"),
+        "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom (a King's own)"),
+    },
+    category="economy",
+    filed_by=KING,
+)
 def business_tax_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     """What a King asked the GM to `gm-set` before: his kingdom's business tax, taken at the next
     year start (RULINGS §5), announced to the table (businesses of every realm pay it)."""
@@ -488,7 +683,11 @@ def business_tax_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if old == p["rate"]:
         raise CommandError("rate", f"{world.display_name('kingdoms', kingdom)} already taxes businesses at {old}%")
     doc["business_tax"] = p["rate"]
-    ctx.log(f"{world.display_name('kingdoms', kingdom)} sets its business tax at {p['rate']}% (was {old}%), "
-            "from the next year start.", kind="economy", audience=PUBLIC,
-            refs={"kingdom": kingdom, "business_tax": p["rate"], "was": old})
+    ctx.log(
+        f"{world.display_name('kingdoms', kingdom)} sets its business tax at {p['rate']}% (was {old}%), "
+        "from the next year start.",
+        kind="economy",
+        audience=PUBLIC,
+        refs={"kingdom": kingdom, "business_tax": p["rate"], "was": old},
+    )
     return {"kingdom": kingdom, "business_tax": p["rate"], "was": old}

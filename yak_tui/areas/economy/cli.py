@@ -72,16 +72,16 @@ def _competition_args(args: argparse.Namespace) -> tuple[int, list[Rival]]:
 
 
 def _add_competition(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--expander-size", type=whole_option, required=True, help="Size of the expanding business"
-    )
+    parser.add_argument("--expander-size", type=whole_option, required=True, help="Size of the expanding business")
     parser.add_argument(
         "--rivals",
         required=True,
         help="the sector's other businesses in the province: ID:SIZE[:monopoly],...",
     )
     parser.add_argument(
-        "--expander-monopoly", action="store_true", help=f"the expander holds a monopoly ({signed(table('economy')['competition']['monopoly_bonus'])})"
+        "--expander-monopoly",
+        action="store_true",
+        help=f"the expander holds a monopoly ({signed(table('economy')['competition']['monopoly_bonus'])})",
     )
 
 
@@ -125,13 +125,19 @@ def _conversion_args(args: argparse.Namespace) -> tuple[int, bool, int]:
 
 def _add_conversion(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--ducats", type=whole_option, default=0, help=f"extra ducats beyond the missionary ({_conversion('per_ducat')} each)"
+        "--ducats",
+        type=whole_option,
+        default=0,
+        help=f"extra ducats beyond the missionary ({_conversion('per_ducat')} each)",
     )
     parser.add_argument(
         "--countered", action="store_true", help=f"a counter-missionary opposes ({_conversion('counter')})"
     )
     parser.add_argument(
-        "--counter-ducats", type=whole_option, default=None, help=f"the counter's extra ducats ({_conversion('per_counter_ducat')} each)"
+        "--counter-ducats",
+        type=whole_option,
+        default=None,
+        help=f"the counter's extra ducats ({_conversion('per_counter_ducat')} each)",
     )
 
 
@@ -164,9 +170,7 @@ def _base(args: argparse.Namespace) -> int:
             return commodity_price(args.commodity)
         except ValueError:
             goods = ", ".join(commodities())
-            raise CheckInputError(
-                f"--commodity: unknown trade good {args.commodity!r}; goods are {goods}"
-            ) from None
+            raise CheckInputError(f"--commodity: unknown trade good {args.commodity!r}; goods are {goods}") from None
     if args.base is None:
         raise CheckInputError("--base: required (or name a --commodity)")
     if args.base < 1:
@@ -176,9 +180,7 @@ def _base(args: argparse.Namespace) -> int:
 
 def _add_market_sale(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", type=whole_option, default=None, help="base price in increments")
-    parser.add_argument(
-        "--commodity", default=None, help="take the base price of this trade good instead"
-    )
+    parser.add_argument("--commodity", default=None, help="take the base price of this trade good instead")
 
 
 def _run_market_sale(args: argparse.Namespace, dice: Dice) -> dict[str, Any]:
@@ -221,8 +223,10 @@ register(
 register(
     ResolveCheck(
         "conversion",
-        lambda: f"missionary conversion: RtD {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
-        f"counter {_conversion('counter')}, {_conversion('per_counter_ducat')} per counter ducat",
+        lambda: (
+            f"missionary conversion: RtD {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
+            f"counter {_conversion('counter')}, {_conversion('per_counter_ducat')} per counter ducat"
+        ),
         _add_conversion,
         _run_conversion,
         _odds_conversion,

@@ -49,21 +49,37 @@ def _debt_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
 
 
 def _history(doc: dict[str, Any], world: World, event: str, amount: float, by: str = "") -> None:
-    doc.setdefault("history", []).append({"date": world.meta["date"], "event": event, "amount": money(amount),
-                                          "by": by})
+    doc.setdefault("history", []).append(
+        {"date": world.meta["date"], "event": event, "amount": money(amount), "by": by}
+    )
 
 
-def _new_debt(ctx: CommandContext, kind: str, lender_id: str, debtor: str, amount: int, due: GameDate,
-              extra: dict[str, Any]) -> str:
+def _new_debt(
+    ctx: CommandContext, kind: str, lender_id: str, debtor: str, amount: int, due: GameDate, extra: dict[str, Any]
+) -> str:
     """A ledger document: kind credit|loan, lender business and owner, debtor, amount, outstanding,
     owed_to_lender, lender_paid, bad_debt, drawn and due dates, status, parties, history."""
     world = ctx.world
     biz = _business(world, lender_id)
     ledger_id = world.new_id("ledger", "cr" if kind == "credit" else "ln")
-    doc = {"kind": kind, "lender": lender_id, "lender_name": biz["name"], "lender_owner": biz["owner"],
-           "debtor": debtor, "amount": amount, "outstanding": amount, "owed_to_lender": 0, "lender_paid": 0,
-           "bad_debt": 0, "drawn": world.meta["date"], "due": due.to_dict(), "status": "open",
-           "parties": _character_parties(world, debtor, biz["owner"]), "history": [], **extra}
+    doc = {
+        "kind": kind,
+        "lender": lender_id,
+        "lender_name": biz["name"],
+        "lender_owner": biz["owner"],
+        "debtor": debtor,
+        "amount": amount,
+        "outstanding": amount,
+        "owed_to_lender": 0,
+        "lender_paid": 0,
+        "bad_debt": 0,
+        "drawn": world.meta["date"],
+        "due": due.to_dict(),
+        "status": "open",
+        "parties": _character_parties(world, debtor, biz["owner"]),
+        "history": [],
+        **extra,
+    }
     _history(doc, world, "drawn", amount, str(ctx.identity))
     world.put("ledger", ledger_id, doc)
     return ledger_id
@@ -86,91 +102,150 @@ def _lending(ctx: CommandContext, p: dict[str, Any], kind: str) -> tuple[dict[st
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(int(biz["size"]), biz["sector"])
     section = rules_table("economy")[kind]
     if limit <= 0:
-        raise CommandError("lender", f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot extend "
-                           f"{kind}: it takes a {section['sector']} business of Size {section['min_size']} or more")
+        raise CommandError(
+            "lender",
+            f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot extend "
+            f"{kind}: it takes a {section['sector']} business of Size {section['min_size']} or more",
+        )
     used = _open_liability(world, p["lender"], kind)
     return biz, limit - used
 
 
 def _fee(ctx: CommandContext, p: dict[str, Any], biz: dict[str, Any], what: str) -> None:
     if p["fee"]:
-        ctx.move_ducats(_char(p["debtor"]), _char(biz["owner"]), p["fee"], f"fee to {biz['name']} for {what}",
-                        audience=character_audience(p["debtor"]))
+        ctx.move_ducats(
+            _char(p["debtor"]),
+            _char(biz["owner"]),
+            p["fee"],
+            f"fee to {biz['name']} for {what}",
+            audience=character_audience(p["debtor"]),
+        )
 
 
 def _credit_help() -> str:
     section = rules_table("economy")["credit"]
-    return (f"A {section['sector']} business of Size {section['min_size']}+ extends credit "
-            f"(up to {section['value_per_size']} x Size) due in {section['due_seasons']} seasons.")
+    return (
+        f"A {section['sector']} business of Size {section['min_size']}+ extends credit "
+        f"(up to {section['value_per_size']} x Size) due in {section['due_seasons']} seasons."
+    )
 
 
 def _loan_help() -> str:
     section = rules_table("economy")["loan"]
     multiple = section["value_per_size"] * section["value_multiple"]
-    return (f"A {section['sector']} business of Size {section['min_size']}+ lends (up to {multiple} x Size) "
-            f"for up to {section['max_term_years']} years.")
+    return (
+        f"A {section['sector']} business of Size {section['min_size']}+ lends (up to {multiple} x Size) "
+        f"for up to {section['max_term_years']} years."
+    )
 
 
-@command("credit-extend", _credit_help,
-         {"lender": Param(str, ref="businesses", help="the lending business"),
-          "debtor": Param(str, ref="characters"),
-          "amount": Param(int, minimum=1, help="ducats the debtor may spend now"),
-          "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now")},
-         category="economy", stakes=_debt_stakes, filed_by=SEATS)
+@command(
+    "credit-extend",
+    _credit_help,
+    {
+        "lender": Param(str, ref="businesses", help="the lending business"),
+        "debtor": Param(str, ref="characters"),
+        "amount": Param(int, minimum=1, help="ducats the debtor may spend now"),
+        "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now"),
+    },
+    category="economy",
+    stakes=_debt_stakes,
+    filed_by=SEATS,
+)
 def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz, left = _lending(ctx, p, "credit")
     if p["amount"] > left:
-        raise CommandError("amount", f"{biz['name']} may extend at most {money(left)} more credit "
-                           f"({rules.credit_limit(int(biz['size']), biz['sector'])} less "
-                           f"{money(_open_liability(world, p['lender'], 'credit'))} outstanding)")
+        raise CommandError(
+            "amount",
+            f"{biz['name']} may extend at most {money(left)} more credit "
+            f"({rules.credit_limit(int(biz['size']), biz['sector'])} less "
+            f"{money(_open_liability(world, p['lender'], 'credit'))} outstanding)",
+        )
     _require_witness(ctx, _debt_stakes(world, ctx.identity, p), "credit")
     due = _today(ctx).plus(rules.credit_due_seasons())
     ledger_id = _new_debt(ctx, "credit", p["lender"], p["debtor"], p["amount"], due, {"fee": p["fee"]})
-    ctx.move_ducats(None, _char(p["debtor"]), p["amount"],
-                    f"credit from {biz['name']}, due {due.label()}",
-                    audience=character_audience(p["debtor"]))
+    ctx.move_ducats(
+        None,
+        _char(p["debtor"]),
+        p["amount"],
+        f"credit from {biz['name']}, due {due.label()}",
+        audience=character_audience(p["debtor"]),
+    )
     _fee(ctx, p, biz, "credit")
-    _log_parties(ctx, world.get("ledger", ledger_id),
-                 f"{biz['name']} extends {p['amount']} ducats of credit to {_name(world, 'characters', p['debtor'])}"
-                 f", due {due.label()}; unpaid by then, the business pays it.",
-                 p["debtor"], {"ledger": ledger_id})
+    _log_parties(
+        ctx,
+        world.get("ledger", ledger_id),
+        f"{biz['name']} extends {p['amount']} ducats of credit to {_name(world, 'characters', p['debtor'])}"
+        f", due {due.label()}; unpaid by then, the business pays it.",
+        p["debtor"],
+        {"ledger": ledger_id},
+    )
     return {"ledger": ledger_id, "amount": p["amount"], "due": due.label(), "left": money(left - p["amount"])}
 
 
-@command("loan-extend", _loan_help,
-         {"lender": Param(str, ref="businesses", help="the lending business"),
-          "debtor": Param(str, ref="characters"),
-          "principal": Param(int, minimum=1),
-          "term": Param(int, minimum=1, help="years"),
-          "collateral": Param(str, required=False, default="", help="free text"),
-          "terms": Param(str, required=False, default="", help="conditions, free text"),
-          "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now")},
-         category="economy", stakes=_debt_stakes, filed_by=SEATS)
+@command(
+    "loan-extend",
+    _loan_help,
+    {
+        "lender": Param(str, ref="businesses", help="the lending business"),
+        "debtor": Param(str, ref="characters"),
+        "principal": Param(int, minimum=1),
+        "term": Param(int, minimum=1, help="years"),
+        "collateral": Param(str, required=False, default="", help="free text"),
+        "terms": Param(str, required=False, default="", help="conditions, free text"),
+        "fee": Param(int, required=False, default=0, minimum=0, help="ducats the debtor pays the owner now"),
+    },
+    category="economy",
+    stakes=_debt_stakes,
+    filed_by=SEATS,
+)
 def loan_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz, left = _lending(ctx, p, "loan")
     if not rules.loan_term_allowed(p["term"]):
         raise CommandError("term", f"a loan runs 1 to {rules.loan_max_term_years()} years, not {p['term']}")
     if p["principal"] > left:
-        raise CommandError("principal", f"{biz['name']} may lend at most {money(left)} more "
-                           f"({rules.loan_limit(int(biz['size']), biz['sector'])} less "
-                           f"{money(_open_liability(world, p['lender'], 'loan'))} outstanding)")
+        raise CommandError(
+            "principal",
+            f"{biz['name']} may lend at most {money(left)} more "
+            f"({rules.loan_limit(int(biz['size']), biz['sector'])} less "
+            f"{money(_open_liability(world, p['lender'], 'loan'))} outstanding)",
+        )
     _require_witness(ctx, _debt_stakes(world, ctx.identity, p), "a loan")
     due = _today(ctx).plus(4 * p["term"])
-    ledger_id = _new_debt(ctx, "loan", p["lender"], p["debtor"], p["principal"], due,
-                          {"term_years": p["term"], "collateral": p["collateral"].strip(),
-                           "terms": p["terms"].strip(), "fee": p["fee"],
-                           "instalment": rules.loan_instalment(p["principal"])})
-    ctx.move_ducats(None, _char(p["debtor"]), p["principal"],
-                    f"loan from {biz['name']}, due {due.label()}",
-                    audience=character_audience(p["debtor"]))
+    ledger_id = _new_debt(
+        ctx,
+        "loan",
+        p["lender"],
+        p["debtor"],
+        p["principal"],
+        due,
+        {
+            "term_years": p["term"],
+            "collateral": p["collateral"].strip(),
+            "terms": p["terms"].strip(),
+            "fee": p["fee"],
+            "instalment": rules.loan_instalment(p["principal"]),
+        },
+    )
+    ctx.move_ducats(
+        None,
+        _char(p["debtor"]),
+        p["principal"],
+        f"loan from {biz['name']}, due {due.label()}",
+        audience=character_audience(p["debtor"]),
+    )
     _fee(ctx, p, biz, "the loan")
     collateral = f"; collateral: {p['collateral'].strip()}" if p["collateral"].strip() else ""
-    _log_parties(ctx, world.get("ledger", ledger_id),
-                 f"{biz['name']} lends {p['principal']} ducats to {_name(world, 'characters', p['debtor'])} "
-                 f"for {p['term']} year(s), due {due.label()}{collateral}.",
-                 p["debtor"], {"ledger": ledger_id})
+    _log_parties(
+        ctx,
+        world.get("ledger", ledger_id),
+        f"{biz['name']} lends {p['principal']} ducats to {_name(world, 'characters', p['debtor'])} "
+        f"for {p['term']} year(s), due {due.label()}{collateral}.",
+        p["debtor"],
+        {"ledger": ledger_id},
+    )
     return {"ledger": ledger_id, "principal": p["principal"], "due": due.label(), "left": money(left - p["principal"])}
 
 
@@ -190,12 +265,21 @@ def _repay(ctx: CommandContext, p: dict[str, Any], kind: str) -> dict[str, Any]:
     to_creditors = amount - to_lender
     debtor = _char(doc["debtor"])
     if to_lender:
-        ctx.move_ducats(debtor, _char(doc["lender_owner"]), to_lender,
-                        f"repays {doc['lender_name']} what it covered on {p['debt']}",
-                        audience=character_audience(doc["debtor"]))
+        ctx.move_ducats(
+            debtor,
+            _char(doc["lender_owner"]),
+            to_lender,
+            f"repays {doc['lender_name']} what it covered on {p['debt']}",
+            audience=character_audience(doc["debtor"]),
+        )
     if to_creditors:
-        ctx.move_ducats(debtor, None, to_creditors, f"repays {kind} {p['debt']} of {doc['lender_name']}",
-                        audience=character_audience(doc["debtor"]))
+        ctx.move_ducats(
+            debtor,
+            None,
+            to_creditors,
+            f"repays {kind} {p['debt']} of {doc['lender_name']}",
+            audience=character_audience(doc["debtor"]),
+        )
     entry = world.edit("ledger", p["debt"])
     entry["outstanding"] = money(outstanding - amount)
     entry["owed_to_lender"] = money(float(entry.get("owed_to_lender", 0)) - to_lender)
@@ -207,11 +291,17 @@ def _repay(ctx: CommandContext, p: dict[str, Any], kind: str) -> dict[str, Any]:
     _history(entry, world, "repaid", amount, str(ctx.principal))
     if float(entry["outstanding"]) <= 0:
         entry["status"] = "repaid"
-    text = (f"{_name(world, 'characters', doc['debtor'])} repays {money(amount)} on {kind} {p['debt']} of "
-            f"{doc['lender_name']}; {money(entry['outstanding'])} outstanding.")
+    text = (
+        f"{_name(world, 'characters', doc['debtor'])} repays {money(amount)} on {kind} {p['debt']} of "
+        f"{doc['lender_name']}; {money(entry['outstanding'])} outstanding."
+    )
     _log_parties(ctx, entry, text, doc["debtor"], {"ledger": p["debt"]})
-    return {"ledger": p["debt"], "repaid": money(amount), "outstanding": entry["outstanding"],
-            "status": entry["status"]}
+    return {
+        "ledger": p["debt"],
+        "repaid": money(amount),
+        "outstanding": entry["outstanding"],
+        "status": entry["status"],
+    }
 
 
 def _settle_bad_debt_docs(world: World, source: str, amount: float) -> None:
@@ -232,16 +322,32 @@ def _repay_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes
     return Stakes.of(_owner_kingdom(world, doc["debtor"]), characters=[doc["debtor"]])
 
 
-@command("credit-repay", "The debtor repays credit (all that is outstanding by default).",
-         {"debt": Param(str, ref="ledger", help="the credit's ledger id"),
-          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes, filed_by=SEATS)
+@command(
+    "credit-repay",
+    "The debtor repays credit (all that is outstanding by default).",
+    {
+        "debt": Param(str, ref="ledger", help="the credit's ledger id"),
+        "amount": Param(float, required=False, minimum=0.01),
+    },
+    category="economy",
+    stakes=_repay_stakes,
+    filed_by=SEATS,
+)
 def credit_repay(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _repay(ctx, p, "credit")
 
 
-@command("loan-repay", "The debtor repays a loan (all that is outstanding by default).",
-         {"debt": Param(str, ref="ledger", help="the loan's ledger id"),
-          "amount": Param(float, required=False, minimum=0.01)}, category="economy", stakes=_repay_stakes, filed_by=SEATS)
+@command(
+    "loan-repay",
+    "The debtor repays a loan (all that is outstanding by default).",
+    {
+        "debt": Param(str, ref="ledger", help="the loan's ledger id"),
+        "amount": Param(float, required=False, minimum=0.01),
+    },
+    category="economy",
+    stakes=_repay_stakes,
+    filed_by=SEATS,
+)
 def loan_repay(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _repay(ctx, p, "loan")
 
@@ -255,8 +361,13 @@ def _lender_pays(ctx: CommandContext, ledger_id: str, amount: float, what: str) 
     owner_doc = world.find("characters", owner)
     cash = min(max(0.0, float(owner_doc.get("treasury", 0))) if owner_doc else 0.0, amount)
     if cash > 0:
-        ctx.move_ducats(_char(owner), None, cash, f"{doc['lender_name']} pays {what} of "
-                        f"{_name(world, 'characters', doc['debtor'])}", audience=character_audience(owner))
+        ctx.move_ducats(
+            _char(owner),
+            None,
+            cash,
+            f"{doc['lender_name']} pays {what} of {_name(world, 'characters', doc['debtor'])}",
+            audience=character_audience(owner),
+        )
     remaining = amount - cash
     raised_used = 0.0
     biz = world.find("businesses", doc["lender"])
@@ -267,16 +378,30 @@ def _lender_pays(ctx: CommandContext, ledger_id: str, amount: float, what: str) 
         if outcome.sizes_sold:
             edit = world.edit("businesses", doc["lender"])
             edit["size"] = outcome.remaining_size
-            edit["invested"] = money(max(0.0, float(edit.get("invested", 0))
-                                        - rules.expansion_cost(biz["sector"], outcome.sizes_sold)))
-            ctx.log(f"{biz['name']} liquidates {outcome.sizes_sold} Size (now {outcome.remaining_size}) to pay "
-                    f"{money(remaining)} of {what} of {_name(world, 'characters', doc['debtor'])}: "
-                    f"raised {outcome.ducats_raised}.", kind="liquidation", audience=character_audience(owner),
-                    refs={"business": doc["lender"], "ledger": ledger_id, "sizes_sold": outcome.sizes_sold,
-                          "raised": outcome.ducats_raised})
+            edit["invested"] = money(
+                max(0.0, float(edit.get("invested", 0)) - rules.expansion_cost(biz["sector"], outcome.sizes_sold))
+            )
+            ctx.log(
+                f"{biz['name']} liquidates {outcome.sizes_sold} Size (now {outcome.remaining_size}) to pay "
+                f"{money(remaining)} of {what} of {_name(world, 'characters', doc['debtor'])}: "
+                f"raised {outcome.ducats_raised}.",
+                kind="liquidation",
+                audience=character_audience(owner),
+                refs={
+                    "business": doc["lender"],
+                    "ledger": ledger_id,
+                    "sizes_sold": outcome.sizes_sold,
+                    "raised": outcome.ducats_raised,
+                },
+            )
         if surplus > 0:
-            ctx.move_ducats(None, _char(owner), surplus, f"liquidation of {biz['name']} raised more than the debt",
-                            audience=character_audience(owner))
+            ctx.move_ducats(
+                None,
+                _char(owner),
+                surplus,
+                f"liquidation of {biz['name']} raised more than the debt",
+                audience=character_audience(owner),
+            )
         if outcome.remaining_size <= 0:
             _remove_business(ctx, doc["lender"], "liquidated to pay its creditors")
     covered = cash + raised_used
@@ -289,11 +414,23 @@ def _lender_pays(ctx: CommandContext, ledger_id: str, amount: float, what: str) 
         entry["bad_debt"] = money(float(entry.get("bad_debt", 0)) + bad)
         _history(entry, world, "bad debt", bad)
         bad_id = world.new_id("ledger", "bd")
-        world.put("ledger", bad_id, {
-            "kind": "bad-debt", "debtor": doc["debtor"], "amount": money(bad), "outstanding": money(bad),
-            "source": ledger_id, "lender": doc["lender"], "lender_name": doc["lender_name"],
-            "lender_owner": owner, "date": world.meta["date"], "status": "open",
-            "parties": list(doc["parties"])})
+        world.put(
+            "ledger",
+            bad_id,
+            {
+                "kind": "bad-debt",
+                "debtor": doc["debtor"],
+                "amount": money(bad),
+                "outstanding": money(bad),
+                "source": ledger_id,
+                "lender": doc["lender"],
+                "lender_name": doc["lender_name"],
+                "lender_owner": owner,
+                "date": world.meta["date"],
+                "status": "open",
+                "parties": list(doc["parties"]),
+            },
+        )
     return covered, bad
 
 
@@ -313,10 +450,13 @@ def _settle_due_credit(ctx: CommandContext, report: StepReport) -> None:
             continue
         covered, bad = _lender_pays(ctx, ledger_id, owed, "unpaid credit")
         entry["status"] = "defaulted" if bad > 0 else "covered"
-        text = (f"Credit from {doc['lender_name']} to {_name(world, 'characters', doc['debtor'])} falls due with {money(owed)} unpaid: "
-                f"{doc['lender_name']} pays {money(covered)}" + (f"; {money(bad)} is a bad debt" if bad else "")
-                + f". {_name(world, 'characters', doc['debtor'])} now owes {doc['lender_name']}'s owner "
-                f"{money(entry['owed_to_lender'])}.")
+        text = (
+            f"Credit from {doc['lender_name']} to {_name(world, 'characters', doc['debtor'])} falls due with {money(owed)} unpaid: "
+            f"{doc['lender_name']} pays {money(covered)}"
+            + (f"; {money(bad)} is a bad debt" if bad else "")
+            + f". {_name(world, 'characters', doc['debtor'])} now owes {doc['lender_name']}'s owner "
+            f"{money(entry['owed_to_lender'])}."
+        )
         _log_parties(ctx, entry, text, None, {"ledger": ledger_id, "covered": money(covered), "bad_debt": money(bad)})
         report.add("credit covered by lenders", covered)
         if bad:
@@ -342,10 +482,12 @@ def _loan_instalments(ctx: CommandContext, report: StepReport) -> None:
         covered, bad = _lender_pays(ctx, ledger_id, instalment, "a loan instalment")
         left = _liability(entry)
         entry["status"] = "defaulted" if bad > 0 else ("overdue" if left > 0 else "covered")
-        text = (f"Loan of {_name(world, 'characters', doc['debtor'])} is past its term: "
-                f"{doc['lender_name']} pays an instalment of {money(covered)}"
-                + (f" ({money(bad)} unpaid: bad debt)" if bad else "")
-                + f"; {money(left)} still to cover.")
+        text = (
+            f"Loan of {_name(world, 'characters', doc['debtor'])} is past its term: "
+            f"{doc['lender_name']} pays an instalment of {money(covered)}"
+            + (f" ({money(bad)} unpaid: bad debt)" if bad else "")
+            + f"; {money(left)} still to cover."
+        )
         _log_parties(ctx, entry, text, None, {"ledger": ledger_id, "covered": money(covered), "bad_debt": money(bad)})
         report.add("loan instalments paid by lenders", covered)
         if bad:
@@ -373,18 +515,24 @@ def _due_debts(world: World) -> list[dict[str, Any]]:
         if doc["kind"] == "loan" and due <= today:
             if not today.next().is_year_start:
                 continue
-            text = (f"Loan ({doc['lender_name']} to {world.display_name('characters', doc['debtor'])}) "
-                    f"is past its term: an instalment of {money(min(owed, float(doc.get('instalment', 0)) or owed))} "
-                    f"falls on the lender at year start")
+            text = (
+                f"Loan ({doc['lender_name']} to {world.display_name('characters', doc['debtor'])}) "
+                f"is past its term: an instalment of {money(min(owed, float(doc.get('instalment', 0)) or owed))} "
+                f"falls on the lender at year start"
+            )
             urgent = True
         elif due == today.next():
-            text = (f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
-                    f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due at the start of "
-                    f"{due.label()}")
+            text = (
+                f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
+                f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due at the start of "
+                f"{due.label()}"
+            )
             urgent = True
         elif due == today.next().next():
-            text = (f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
-                    f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due in {due.label()}")
+            text = (
+                f"{doc['kind'].capitalize()} ({doc['lender_name']} to "
+                f"{world.display_name('characters', doc['debtor'])}): {money(owed)} falls due in {due.label()}"
+            )
             urgent = False
         else:
             continue

@@ -44,8 +44,10 @@ def release_engineers(ctx: CommandContext, kingdom_id: str, engine: str, count: 
     have = int(siege.get(engine, 0))
     if have <= 0:
         known = ", ".join(siege) or "none"
-        raise CommandError("engine", f"no engineers of {_name(ctx.world, 'kingdoms', kingdom_id)} work on "
-                           f"{engine!r} (siege work: {known})")
+        raise CommandError(
+            "engine",
+            f"no engineers of {_name(ctx.world, 'kingdoms', kingdom_id)} work on {engine!r} (siege work: {known})",
+        )
     back = have if count is None else count
     if back > have:
         raise CommandError("count", f"only {have} engineer(s) work on {engine}")
@@ -58,46 +60,85 @@ def release_engineers(ctx: CommandContext, kingdom_id: str, engine: str, count: 
     return back
 
 
-@command("engineer-assign", "Assign engineers to siege engines or to gunpowder (away until year start).",
-         {"kingdom": Param(str, ref="kingdoms"), "task": Param(str, choices=ENGINEER_TASKS),
-          "count": Param(int, required=False, default=1, minimum=1),
-          "engine": Param(str, required=False, help="siege engine or unit (siege work)")},
-         category="economy", stakes=_kingdom_stakes, filed_by=KING)
+@command(
+    "engineer-assign",
+    "Assign engineers to siege engines or to gunpowder (away until year start).",
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "task": Param(str, choices=ENGINEER_TASKS),
+        "count": Param(int, required=False, default=1, minimum=1),
+        "engine": Param(str, required=False, help="siege engine or unit (siege work)"),
+    },
+    category="economy",
+    stakes=_kingdom_stakes,
+    filed_by=KING,
+)
 def engineer_assign(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     assign_engineers(ctx, p["kingdom"], p["count"], p["task"], p["engine"])
     what = "gunpowder (1 barrel each at year start)" if p["task"] == "gunpowder" else f"siege engine {p['engine']}"
-    ctx.log(f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {p['count']} engineer(s) to {what}.",
-            kind="specialists", audience=kingdom_audience(p["kingdom"]),
-            refs={"kingdom": p["kingdom"], "task": p["task"], "engine": p["engine"], "count": p["count"]})
-    return {"kingdom": p["kingdom"], "task": p["task"], "count": p["count"],
-            "pool": int(specialist_pool(ctx.world, p["kingdom"]).get("engineer", 0))}
+    ctx.log(
+        f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {p['count']} engineer(s) to {what}.",
+        kind="specialists",
+        audience=kingdom_audience(p["kingdom"]),
+        refs={"kingdom": p["kingdom"], "task": p["task"], "engine": p["engine"], "count": p["count"]},
+    )
+    return {
+        "kingdom": p["kingdom"],
+        "task": p["task"],
+        "count": p["count"],
+        "pool": int(specialist_pool(ctx.world, p["kingdom"]).get("engineer", 0)),
+    }
 
 
-@command("engineer-release", "Siege engines disbanded: their engineers return to the pool.",
-         {"kingdom": Param(str, ref="kingdoms"), "engine": Param(str),
-          "count": Param(int, required=False, minimum=1, help="default: all of them")},
-         category="economy", stakes=_kingdom_stakes, filed_by=KING)
+@command(
+    "engineer-release",
+    "Siege engines disbanded: their engineers return to the pool.",
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "engine": Param(str),
+        "count": Param(int, required=False, minimum=1, help="default: all of them"),
+    },
+    category="economy",
+    stakes=_kingdom_stakes,
+    filed_by=KING,
+)
 def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     back = release_engineers(ctx, p["kingdom"], p["engine"], p["count"])
-    ctx.log(f"{back} engineer(s) of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
-            kind="specialists", audience=kingdom_audience(p["kingdom"]),
-            refs={"kingdom": p["kingdom"], "engine": p["engine"], "count": back})
-    return {"kingdom": p["kingdom"], "returned": back,
-            "pool": int(specialist_pool(ctx.world, p["kingdom"]).get("engineer", 0))}
+    ctx.log(
+        f"{back} engineer(s) of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
+        kind="specialists",
+        audience=kingdom_audience(p["kingdom"]),
+        refs={"kingdom": p["kingdom"], "engine": p["engine"], "count": back},
+    )
+    return {
+        "kingdom": p["kingdom"],
+        "returned": back,
+        "pool": int(specialist_pool(ctx.world, p["kingdom"]).get("engineer", 0)),
+    }
 
 
 def _trap_help() -> str:
     engineers = rules_table("economy")["engineers"]
-    return (f"Spend {ducats(engineers['trap_cost'])} and an engineer for {signed(engineers['trap_bonus'])} "
-            "in one fight (attacking or defending).")
+    return (
+        f"Spend {ducats(engineers['trap_cost'])} and an engineer for {signed(engineers['trap_bonus'])} "
+        "in one fight (attacking or defending)."
+    )
 
 
-@command("trap", _trap_help,
-         {"kingdom": Param(str, ref="kingdoms"), "fight": Param(str, help="which fight, e.g. the hex or battle"),
-          "unit": Param(str, required=False, ref="units", help="the unit it helps")},
-         category="economy", stakes=_kingdom_stakes, filed_by=KING)
+@command(
+    "trap",
+    _trap_help,
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "fight": Param(str, help="which fight, e.g. the hex or battle"),
+        "unit": Param(str, required=False, ref="units", help="the unit it helps"),
+    },
+    category="economy",
+    stakes=_kingdom_stakes,
+    filed_by=KING,
+)
 def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(kingdom=p["kingdom"])
@@ -105,24 +146,44 @@ def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("fight", "is empty: say which fight the trap is for")
     take_specialists(ctx, p["kingdom"], "engineer", 1, "a trap", "kingdom", log=False)
     cost = rules.trap_cost()
-    ctx.move_ducats(("kingdoms", p["kingdom"]), None, cost, f"a trap for {p['fight']}",
-                    audience=kingdom_audience(p["kingdom"]))
+    ctx.move_ducats(
+        ("kingdoms", p["kingdom"]), None, cost, f"a trap for {p['fight']}", audience=kingdom_audience(p["kingdom"])
+    )
     effect_id = world.new_id("effects", "trap")
-    world.put("effects", effect_id, {"kind": "trap", "holder_kingdom": p["kingdom"], "fight": p["fight"].strip(),
-                                     "unit": p["unit"], "bonus": rules.trap_bonus(), "engineers": 1,
-                                     "created": world.meta["date"], "active": True})
-    ctx.log(f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{rules.trap_bonus()}) for {p['fight']} with "
-            f"one engineer.", kind="specialists", audience=kingdom_audience(p["kingdom"]),
-            refs={"effect": effect_id, "fight": p["fight"]})
+    world.put(
+        "effects",
+        effect_id,
+        {
+            "kind": "trap",
+            "holder_kingdom": p["kingdom"],
+            "fight": p["fight"].strip(),
+            "unit": p["unit"],
+            "bonus": rules.trap_bonus(),
+            "engineers": 1,
+            "created": world.meta["date"],
+            "active": True,
+        },
+    )
+    ctx.log(
+        f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{rules.trap_bonus()}) for {p['fight']} with "
+        f"one engineer.",
+        kind="specialists",
+        audience=kingdom_audience(p["kingdom"]),
+        refs={"effect": effect_id, "fight": p["fight"]},
+    )
     return {"trap": effect_id, "bonus": rules.trap_bonus(), "cost": cost}
 
 
-@command("trap-resolve", "After the fight: the trap's engineer returns, or defects to the winner if no friendly "
-         "unit escaped.",
-         {"trap": Param(str, ref="effects"),
-          "friendly_escaped": Param(bool, help="did any friendly unit escape (or hold) the field?"),
-          "winner": Param(str, required=False, ref="kingdoms", help="the victorious kingdom")},
-         category="economy")
+@command(
+    "trap-resolve",
+    "After the fight: the trap's engineer returns, or defects to the winner if no friendly unit escaped.",
+    {
+        "trap": Param(str, ref="effects"),
+        "friendly_escaped": Param(bool, help="did any friendly unit escape (or hold) the field?"),
+        "winner": Param(str, required=False, ref="kingdoms", help="the victorious kingdom"),
+    },
+    category="economy",
+)
 def trap_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     effect = world.get("effects", p["trap"])
@@ -146,8 +207,10 @@ def trap_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         text = f"The trap engineer of {_name(world, 'kingdoms', holder)} is lost at {effect['fight']}."
         fate = "lost"
     else:
-        text = (f"No unit of {_name(world, 'kingdoms', holder)} escaped {effect['fight']}: its trap engineer "
-                f"defects to {_name(world, 'kingdoms', destination)}.")
+        text = (
+            f"No unit of {_name(world, 'kingdoms', holder)} escaped {effect['fight']}: its trap engineer "
+            f"defects to {_name(world, 'kingdoms', destination)}."
+        )
         fate = "defected"
     ctx.log(text, kind="specialists", refs={"trap": p["trap"], "fate": fate, "to": destination})
     return {"trap": p["trap"], "fate": fate, "to": destination}

@@ -39,18 +39,29 @@ def _take_goods(doc: dict[str, Any], field: str, good_text: str, quantity: int, 
     have = int(held.get(good, 0)) if good else 0
     if good is None or have < quantity:
         refusal = CommandError if good is None else ShortfallError
-        raise refusal("quantity", f"{doc['name']} holds {have} {good or good_text} in {what}, "
-                           f"{quantity} asked")
+        raise refusal("quantity", f"{doc['name']} holds {have} {good or good_text} in {what}, {quantity} asked")
     _add_goods(doc, field, good, -quantity)
     return good
 
 
-@command("goods-store", "Store goods from a business's stock in a warehouse (not sold at season end).",
-         {"business": Param(str, ref="businesses"),
-          "good": Param(str), "quantity": Param(int, minimum=1),
-          "warehouse": Param(str, required=False, ref="businesses",
-                         help="a commercial business of the same owner (default: stored on site)")},
-         category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "goods-store",
+    "Store goods from a business's stock in a warehouse (not sold at season end).",
+    {
+        "business": Param(str, ref="businesses"),
+        "good": Param(str),
+        "quantity": Param(int, minimum=1),
+        "warehouse": Param(
+            str,
+            required=False,
+            ref="businesses",
+            help="a commercial business of the same owner (default: stored on site)",
+        ),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def goods_store(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -59,23 +70,39 @@ def goods_store(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["warehouse"]:
         house = _business(world, p["warehouse"])
         if house["sector"] != "commercial":
-            raise CommandError("warehouse", f"{house['name']} is {house['sector']}; a warehouse is a commercial business")
+            raise CommandError(
+                "warehouse", f"{house['name']} is {house['sector']}; a warehouse is a commercial business"
+            )
         if house["owner"] != biz["owner"]:
-            raise CommandError("warehouse", f"{house['name']} belongs to {_name(world, 'characters', house['owner'])}, "
-                               f"not {_name(world, 'characters', biz['owner'])}")
+            raise CommandError(
+                "warehouse",
+                f"{house['name']} belongs to {_name(world, 'characters', house['owner'])}, "
+                f"not {_name(world, 'characters', biz['owner'])}",
+            )
     good = _take_goods(world.edit("businesses", p["business"]), "stock", p["good"], p["quantity"], "stock")
     _add_goods(world.edit("businesses", target_id), "warehouse", good, p["quantity"])
     where = _name(world, "businesses", target_id)
-    ctx.log(f"{p['quantity']} {good} from {biz['name']} are stored in the warehouse of {where}.",
-            kind="goods", audience=character_audience(biz["owner"]),
-            refs={"business": p["business"], "warehouse": target_id, "good": good, "quantity": p["quantity"]})
+    ctx.log(
+        f"{p['quantity']} {good} from {biz['name']} are stored in the warehouse of {where}.",
+        kind="goods",
+        audience=character_audience(biz["owner"]),
+        refs={"business": p["business"], "warehouse": target_id, "good": good, "quantity": p["quantity"]},
+    )
     return {"business": p["business"], "warehouse": target_id, "good": good, "quantity": p["quantity"]}
 
 
-@command("goods-release", "Put warehoused goods back on the market: they sell at this season's end.",
-         {"business": Param(str, ref="businesses", help="the business holding the warehouse"),
-          "good": Param(str), "quantity": Param(int, minimum=1)},
-         category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "goods-release",
+    "Put warehoused goods back on the market: they sell at this season's end.",
+    {
+        "business": Param(str, ref="businesses", help="the business holding the warehouse"),
+        "good": Param(str),
+        "quantity": Param(int, minimum=1),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def goods_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -83,18 +110,29 @@ def goods_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     doc = world.edit("businesses", p["business"])
     good = _take_goods(doc, "warehouse", p["good"], p["quantity"], "its warehouse")
     _add_goods(doc, "stock", good, p["quantity"])
-    ctx.log(f"{p['quantity']} {good} leave the warehouse of {biz['name']} for the market at season end.",
-            kind="goods", audience=character_audience(biz["owner"]),
-            refs={"business": p["business"], "good": good, "quantity": p["quantity"]})
+    ctx.log(
+        f"{p['quantity']} {good} leave the warehouse of {biz['name']} for the market at season end.",
+        kind="goods",
+        audience=character_audience(biz["owner"]),
+        refs={"business": p["business"], "good": good, "quantity": p["quantity"]},
+    )
     return {"business": p["business"], "good": good, "quantity": p["quantity"]}
 
 
-@command("goods-ship", "Ship goods from a business's stock or warehouse to another province (to the owner's goods).",
-         {"business": Param(str, ref="businesses"),
-          "good": Param(str), "quantity": Param(int, minimum=1),
-          "destination": Param(str, ref="provinces"),
-          "source": Param(str, required=False, default="stock", choices=("stock", "warehouse"))},
-         category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "goods-ship",
+    "Ship goods from a business's stock or warehouse to another province (to the owner's goods).",
+    {
+        "business": Param(str, ref="businesses"),
+        "good": Param(str),
+        "quantity": Param(int, minimum=1),
+        "destination": Param(str, ref="provinces"),
+        "source": Param(str, required=False, default="stock", choices=("stock", "warehouse")),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def goods_ship(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -104,18 +142,29 @@ def goods_ship(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     good = _take_goods(world.edit("businesses", p["business"]), p["source"], p["good"], p["quantity"], p["source"])
     owner = world.edit("characters", biz["owner"])
     _add_goods(owner, "goods", good, p["quantity"])
-    ctx.log(f"{biz['name']} ships {p['quantity']} {good} to {_name(world, 'provinces', p['destination'])} for "
-            f"{owner['name']}.", kind="goods", audience=character_audience(biz["owner"]),
-            refs={"business": p["business"], "good": good, "quantity": p["quantity"],
-                  "destination": p["destination"]})
-    return {"business": p["business"], "good": good, "quantity": p["quantity"], "destination": p["destination"],
-            "owner_goods": dict(owner["goods"])}
+    ctx.log(
+        f"{biz['name']} ships {p['quantity']} {good} to {_name(world, 'provinces', p['destination'])} for "
+        f"{owner['name']}.",
+        kind="goods",
+        audience=character_audience(biz["owner"]),
+        refs={"business": p["business"], "good": good, "quantity": p["quantity"], "destination": p["destination"]},
+    )
+    return {
+        "business": p["business"],
+        "good": good,
+        "quantity": p["quantity"],
+        "destination": p["destination"],
+        "owner_goods": dict(owner["goods"]),
+    }
 
 
-@command("prices", "Commodity prices in a province: base, espionage modifiers and price (read only).",
-         {"province": Param(str, ref="provinces"),
-          "resources_only": Param(bool, required=False, default=False)},
-         category="economy", undoable=False)
+@command(
+    "prices",
+    "Commodity prices in a province: base, espionage modifiers and price (read only).",
+    {"province": Param(str, ref="provinces"), "resources_only": Param(bool, required=False, default=False)},
+    category="economy",
+    undoable=False,
+)
 def prices(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     province = ctx.world.get("provinces", p["province"])
     goods = province.get("resources", []) if p["resources_only"] else None
@@ -137,16 +186,26 @@ def _sales_tax(ctx: CommandContext, biz: dict[str, Any], proceeds: float, report
         return
     world = ctx.world
     ruler = world.get("provinces", biz["province"]).get("kingdom")
-    ctx.move_ducats(_char(biz["owner"]), None, tax, f"sales tax on the market sale from {biz['name']}",
-                    audience=character_audience(biz["owner"]))
+    ctx.move_ducats(
+        _char(biz["owner"]),
+        None,
+        tax,
+        f"sales tax on the market sale from {biz['name']}",
+        audience=character_audience(biz["owner"]),
+    )
     if ruler:  # each side is told of its own change to its own treasury
-        ctx.move_ducats(None, ("kingdoms", ruler), tax, "sales tax on market sales in "
-                        f"{world.display_name('provinces', biz['province'])}", audience=kingdom_audience(ruler))
+        ctx.move_ducats(
+            None,
+            ("kingdoms", ruler),
+            tax,
+            f"sales tax on market sales in {world.display_name('provinces', biz['province'])}",
+            audience=kingdom_audience(ruler),
+        )
     report.add("sales tax", tax)
 
 
 def _price_reading(natural: int, base: int, price: int) -> str:
-    """"d6 rolled 6 on base 4 (1: -1, 2-5: +0, 6: +1) → price 5": the table a reader checks."""
+    """ "d6 rolled 6 on base 4 (1: -1, 2-5: +0, 6: +1) → price 5": the table a reader checks."""
     faces: list[str] = []
     low = 1
     for row in table("economy")["market_sale"]["faces"]:
@@ -172,17 +231,38 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
                 continue
             base = price_list.get(good, {"price": 1})["price"]
             sale = rules.market_sale(ctx.dice, base)
-            record = ctx.record_roll(f"market sale: {qty} {good} of {biz['name']}", [sale.natural], sale.price,
-                                     f"price {sale.price}", [], audience=character_audience(owner),
-                                     reading=_price_reading(sale.natural, base, sale.price))
+            record = ctx.record_roll(
+                f"market sale: {qty} {good} of {biz['name']}",
+                [sale.natural],
+                sale.price,
+                f"price {sale.price}",
+                [],
+                audience=character_audience(owner),
+                reading=_price_reading(sale.natural, base, sale.price),
+            )
             proceeds = sale.price * qty
-            ctx.log(f"{qty} {good} of {biz['name']} sell at {sale.price} each (base {base}, rolled "
-                    f"{sale.natural}): {proceeds} ducats.", kind="market", audience=character_audience(owner),
-                    rolls=[record], refs={"business": business_id, "good": good, "quantity": qty,
-                                          "price": sale.price, "natural": sale.natural})
+            ctx.log(
+                f"{qty} {good} of {biz['name']} sell at {sale.price} each (base {base}, rolled "
+                f"{sale.natural}): {proceeds} ducats.",
+                kind="market",
+                audience=character_audience(owner),
+                rolls=[record],
+                refs={
+                    "business": business_id,
+                    "good": good,
+                    "quantity": qty,
+                    "price": sale.price,
+                    "natural": sale.natural,
+                },
+            )
             if proceeds:
-                ctx.move_ducats(None, _char(owner), proceeds, f"market sale of {qty} {good} from {biz['name']}",
-                                audience=character_audience(owner))
+                ctx.move_ducats(
+                    None,
+                    _char(owner),
+                    proceeds,
+                    f"market sale of {qty} {good} from {biz['name']}",
+                    audience=character_audience(owner),
+                )
                 _sales_tax(ctx, biz, proceeds, report)
             report.add("goods sold", qty)
             report.add("market proceeds", proceeds)

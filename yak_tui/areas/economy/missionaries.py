@@ -17,9 +17,14 @@ from yak_tui.kernel.tables import table as rules_table
 
 
 def _standing_counter(world: World, province_id: str, sponsor: str) -> tuple[str, dict[str, Any]] | None:
-    found = [(eid, e) for eid, e in world.all("effects")
-             if _effect_kind(e) == "counter-missionary" and e.get("province") == province_id
-             and e.get("holder_kingdom") != sponsor and _active(e)]
+    found = [
+        (eid, e)
+        for eid, e in world.all("effects")
+        if _effect_kind(e) == "counter-missionary"
+        and e.get("province") == province_id
+        and e.get("holder_kingdom") != sponsor
+        and _active(e)
+    ]
     if not found:
         return None
     owner = world.kingdom_of_province(province_id)
@@ -57,25 +62,46 @@ def _conversion(key: str) -> str:
 
 
 def _convert_help() -> str:
-    return (f"Missionary conversion: RtD at {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
-            f"a counter-missionary {_conversion('counter')}, {_conversion('per_counter_ducat')} per ducat.")
+    return (
+        f"Missionary conversion: RtD at {_conversion('base')}, {_conversion('per_ducat')} per ducat; "
+        f"a counter-missionary {_conversion('counter')}, {_conversion('per_counter_ducat')} per ducat."
+    )
 
 
-@command("convert", _convert_help,
-         {"province": Param(str, ref="provinces"),
-          "sponsor": Param(str, ref="kingdoms", help="the kingdom sending the missionary"),
-          "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"extra ducats, {_conversion('per_ducat')} each"),
-          "counter_kingdom": Param(str, required=False, ref="kingdoms", by_adjudicator=True,
-                                   help="a defending kingdom's counter-missionary (GM only)"),
-          "counter_ducats": Param(int, required=False, default=0, minimum=0, by_adjudicator=True)},
-         category="economy", odds=_convert_odds, stakes=_convert_stakes, rolls=True, filed_by=KING)
+@command(
+    "convert",
+    _convert_help,
+    {
+        "province": Param(str, ref="provinces"),
+        "sponsor": Param(str, ref="kingdoms", help="the kingdom sending the missionary"),
+        "ducats": Param(
+            int, required=False, default=0, minimum=0, help=lambda: f"extra ducats, {_conversion('per_ducat')} each"
+        ),
+        "counter_kingdom": Param(
+            str,
+            required=False,
+            ref="kingdoms",
+            by_adjudicator=True,
+            help="a defending kingdom's counter-missionary (GM only)",
+        ),
+        "counter_ducats": Param(int, required=False, default=0, minimum=0, by_adjudicator=True),
+    },
+    category="economy",
+    odds=_convert_odds,
+    stakes=_convert_stakes,
+    rolls=True,
+    filed_by=KING,
+)
 def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     sponsor, province_id = p["sponsor"], p["province"]
     ctx.require_acts_for(kingdom=sponsor)
     if p["counter_kingdom"] and not ctx.principal.is_gm:
-        raise CommandError("counter_kingdom", "a counter-missionary is entered by the GM, or staked beforehand by "
-                           "the defending kingdom with convert-counter")
+        raise CommandError(
+            "counter_kingdom",
+            "a counter-missionary is entered by the GM, or staked beforehand by "
+            "the defending kingdom with convert-counter",
+        )
     if p["counter_ducats"] and not p["counter_kingdom"]:
         raise CommandError("counter_ducats", "counter ducats need a counter_kingdom")
     if p["counter_kingdom"] == sponsor:
@@ -90,8 +116,13 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_adjudicator(_convert_stakes(world, ctx.identity, p))
     take_specialists(ctx, sponsor, "missionary", 1, f"conversion of {province['name']}", "sponsor", log=False)
     if p["ducats"]:
-        ctx.move_ducats(("kingdoms", sponsor), None, p["ducats"], f"missionary work in {province['name']}",
-                        audience=kingdom_audience(sponsor))
+        ctx.move_ducats(
+            ("kingdoms", sponsor),
+            None,
+            p["ducats"],
+            f"missionary work in {province['name']}",
+            audience=kingdom_audience(sponsor),
+        )
     if counter is not None:
         if int(specialist_pool(world, counter).get("missionary", 0)) < 1:
             if standing is None:
@@ -99,50 +130,116 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             counter = None  # a standing counter without a missionary left lapses
             counter_ducats = 0
         else:
-            take_specialists(ctx, counter, "missionary", 1, f"countering the conversion of {province['name']}",
-                             "counter_kingdom", log=False)
+            take_specialists(
+                ctx,
+                counter,
+                "missionary",
+                1,
+                f"countering the conversion of {province['name']}",
+                "counter_kingdom",
+                log=False,
+            )
             if counter_ducats:
-                ctx.move_ducats(("kingdoms", counter), None, counter_ducats,
-                                f"counter-missionary work in {province['name']}", audience=kingdom_audience(counter))
+                ctx.move_ducats(
+                    ("kingdoms", counter),
+                    None,
+                    counter_ducats,
+                    f"counter-missionary work in {province['name']}",
+                    audience=kingdom_audience(counter),
+                )
     if standing is not None:
         world.delete("effects", standing)
     outcome = rules.conversion(ctx.dice, p["ducats"], counter is not None, counter_ducats)
-    record = ctx.record_roll(f"conversion of {province['name']} to {faith}", [outcome.natural], outcome.total,
-                             outcome.band, list(outcome.modifiers))
+    record = ctx.record_roll(
+        f"conversion of {province['name']} to {faith}",
+        [outcome.natural],
+        outcome.total,
+        outcome.band,
+        list(outcome.modifiers),
+    )
     old_faith = province.get("faith")
     if outcome.success:
         world.edit("provinces", province_id)["faith"] = faith
     countered = f", countered by {_name(world, 'kingdoms', counter)}" if counter else ""
-    result = f"{province['name']} converts from {old_faith} to {faith}" if outcome.success else \
-        f"{province['name']} keeps {old_faith}"
-    ctx.log(f"A missionary of {_name(world, 'kingdoms', sponsor)} preaches in {province['name']}{countered}: "
-            f"RtD {outcome.natural}{outcome.modifier:+d} = {outcome.total}, {outcome.band}; {result}. "
-            f"Every missionary involved is spent.", kind="conversion", rolls=[record],
-            refs={"province": province_id, "sponsor": sponsor, "counter": counter, "success": outcome.success,
-                  "faith": faith if outcome.success else old_faith})
-    return {"province": province_id, "natural": outcome.natural, "total": outcome.total, "band": outcome.band,
-            "success": outcome.success, "faith": world.get("provinces", province_id)["faith"],
-            "countered": counter is not None, "counter_ducats": counter_ducats}
+    result = (
+        f"{province['name']} converts from {old_faith} to {faith}"
+        if outcome.success
+        else f"{province['name']} keeps {old_faith}"
+    )
+    ctx.log(
+        f"A missionary of {_name(world, 'kingdoms', sponsor)} preaches in {province['name']}{countered}: "
+        f"RtD {outcome.natural}{outcome.modifier:+d} = {outcome.total}, {outcome.band}; {result}. "
+        f"Every missionary involved is spent.",
+        kind="conversion",
+        rolls=[record],
+        refs={
+            "province": province_id,
+            "sponsor": sponsor,
+            "counter": counter,
+            "success": outcome.success,
+            "faith": faith if outcome.success else old_faith,
+        },
+    )
+    return {
+        "province": province_id,
+        "natural": outcome.natural,
+        "total": outcome.total,
+        "band": outcome.band,
+        "success": outcome.success,
+        "faith": world.get("provinces", province_id)["faith"],
+        "countered": counter is not None,
+        "counter_ducats": counter_ducats,
+    }
 
 
-@command("convert-counter", "Stake a counter-missionary in a province: it opposes the next conversion there.",
-         {"kingdom": Param(str, ref="kingdoms"), "province": Param(str, ref="provinces"),
-          "ducats": Param(int, required=False, default=0, minimum=0, help=lambda: f"counter ducats, {_conversion('per_counter_ducat')} each, paid when used")},
-         category="economy", stakes=_kingdom_stakes, filed_by=KING)
+@command(
+    "convert-counter",
+    "Stake a counter-missionary in a province: it opposes the next conversion there.",
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "province": Param(str, ref="provinces"),
+        "ducats": Param(
+            int,
+            required=False,
+            default=0,
+            minimum=0,
+            help=lambda: f"counter ducats, {_conversion('per_counter_ducat')} each, paid when used",
+        ),
+    },
+    category="economy",
+    stakes=_kingdom_stakes,
+    filed_by=KING,
+)
 def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     ctx.require_acts_for(kingdom=p["kingdom"])
     if int(specialist_pool(world, p["kingdom"]).get("missionary", 0)) < 1:
         raise CommandError("kingdom", f"{_name(world, 'kingdoms', p['kingdom'])} has no missionary to stake")
     for effect_id, effect in list(world.all("effects")):
-        if (_effect_kind(effect) == "counter-missionary" and effect.get("province") == p["province"]
-                and effect.get("holder_kingdom") == p["kingdom"]):
+        if (
+            _effect_kind(effect) == "counter-missionary"
+            and effect.get("province") == p["province"]
+            and effect.get("holder_kingdom") == p["kingdom"]
+        ):
             world.delete("effects", effect_id)
     effect_id = world.new_id("effects", "cm")
-    world.put("effects", effect_id, {"kind": "counter-missionary", "holder_kingdom": p["kingdom"],
-                                     "province": p["province"], "ducats": p["ducats"],
-                                     "created": world.meta["date"], "active": True})
-    ctx.log(f"{_name(world, 'kingdoms', p['kingdom'])} stakes a counter-missionary in "
-            f"{_name(world, 'provinces', p['province'])} ({p['ducats']} ducats).", kind="specialists",
-            audience=kingdom_audience(p["kingdom"]), refs={"effect": effect_id})
+    world.put(
+        "effects",
+        effect_id,
+        {
+            "kind": "counter-missionary",
+            "holder_kingdom": p["kingdom"],
+            "province": p["province"],
+            "ducats": p["ducats"],
+            "created": world.meta["date"],
+            "active": True,
+        },
+    )
+    ctx.log(
+        f"{_name(world, 'kingdoms', p['kingdom'])} stakes a counter-missionary in "
+        f"{_name(world, 'provinces', p['province'])} ({p['ducats']} ducats).",
+        kind="specialists",
+        audience=kingdom_audience(p["kingdom"]),
+        refs={"effect": effect_id},
+    )
     return {"effect": effect_id, "province": p["province"], "ducats": p["ducats"]}

@@ -38,6 +38,7 @@ OTHER_POTENTIALS = ("trade", "urban")
 
 # -- records -----------------------------------------------------------------------------------
 
+
 class Goods(NamedTuple):
     good: str
     quantity: int
@@ -264,6 +265,7 @@ class Route(NamedTuple):
 
 # -- helpers -------------------------------------------------------------------------------------
 
+
 def _goods(value: Mapping[str, int] | None) -> tuple[Goods, ...]:
     """A business's stock or warehouse (absent: nothing), by name, without empty lines."""
     return tuple(Goods(str(g), int(q)) for g, q in sorted((value or {}).items()) if int(q))
@@ -298,13 +300,26 @@ def _business_line(world: World, viewer: Identity, bid: str, doc: Mapping[str, A
         income, tax, rate = int(preview["income"]), int(preview["tax"]), int(preview["rate"])
     monopoly = doc.get("monopoly")
     return BusinessLine(
-        bid, str(doc.get("name", bid)), owner, world.display_name("characters", owner), province,
-        world.display_name("provinces", province), world.display_name("pcs", doc.get("pc")),
-        str(doc.get("sector", "")), int(doc.get("size", 0)), str(monopoly) if monopoly else None,
-        _acts_for(world, viewer, owner), detailed, income, tax, rate,
+        bid,
+        str(doc.get("name", bid)),
+        owner,
+        world.display_name("characters", owner),
+        province,
+        world.display_name("provinces", province),
+        world.display_name("pcs", doc.get("pc")),
+        str(doc.get("sector", "")),
+        int(doc.get("size", 0)),
+        str(monopoly) if monopoly else None,
+        _acts_for(world, viewer, owner),
+        detailed,
+        income,
+        tax,
+        rate,
         world.display_name("kingdoms", state) if state else "no state",
         float(doc["invested"]) if detailed else None,
-        _goods(doc.get("stock")) if detailed else (), _goods(doc.get("warehouse")) if detailed else ())
+        _goods(doc.get("stock")) if detailed else (),
+        _goods(doc.get("warehouse")) if detailed else (),
+    )
 
 
 def _visible_businesses(world: World, viewer: Identity, province_id: str | None = None) -> list[BusinessLine]:
@@ -322,8 +337,9 @@ def _visible_businesses(world: World, viewer: Identity, province_id: str | None 
     return lines
 
 
-def _sector_lines(world: World, viewer: Identity, businesses: Iterable[BusinessLine],
-                  province_id: str | None = None) -> list[SectorLine]:
+def _sector_lines(
+    world: World, viewer: Identity, businesses: Iterable[BusinessLine], province_id: str | None = None
+) -> list[SectorLine]:
     by_sector: dict[tuple[str, str], list[BusinessLine]] = {}
     for line in businesses:
         by_sector.setdefault((line.province_id, line.sector), []).append(line)
@@ -337,9 +353,20 @@ def _sector_lines(world: World, viewer: Identity, businesses: Iterable[BusinessL
         kingdom = world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state"
         for sector in SECTORS:
             u = usage[sector]
-            rows.append(SectorLine(pid, str(doc.get("name", pid)), kingdom, sector, int(u["potential"]),
-                                   int(base.get(sector, 0)), int(u["used"]), int(u["room"]), bool(u["full"]),
-                                   tuple(by_sector.get((pid, sector), ()))))
+            rows.append(
+                SectorLine(
+                    pid,
+                    str(doc.get("name", pid)),
+                    kingdom,
+                    sector,
+                    int(u["potential"]),
+                    int(base.get(sector, 0)),
+                    int(u["used"]),
+                    int(u["room"]),
+                    bool(u["full"]),
+                    tuple(by_sector.get((pid, sector), ())),
+                )
+            )
     return rows
 
 
@@ -365,6 +392,7 @@ def _resources(world: World, viewer: Identity, province_id: str) -> tuple[GoodPr
 
 # -- the board -------------------------------------------------------------------------------------
 
+
 def market_board(world: World, viewer: Identity) -> MarketBoard:
     """Everything the market screen lists, for this viewer."""
     businesses = _visible_businesses(world, viewer)
@@ -389,10 +417,14 @@ def province_info(world: World, viewer: Identity, province_id: str) -> ProvinceI
     base = doc.get("potentials") or {}
     names = [*SECTORS, *(p for p in OTHER_POTENTIALS if p in base)]
     potentials = tuple((name, int(effective.get(name, 0)), int(base.get(name, 0))) for name in names)
-    return ProvinceInfo(province_id, str(doc.get("name", province_id)),
-                        world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state",
-                        potentials, _resources(world, viewer, province_id),
-                        _tax_rate_known(world, viewer, doc.get("kingdom")))
+    return ProvinceInfo(
+        province_id,
+        str(doc.get("name", province_id)),
+        world.display_name("kingdoms", doc.get("kingdom")) if doc.get("kingdom") else "no state",
+        potentials,
+        _resources(world, viewer, province_id),
+        _tax_rate_known(world, viewer, doc.get("kingdom")),
+    )
 
 
 def expand_preview(world: World, viewer: Identity, business_id: str, sizes: int = 1) -> ExpandPreview | None:
@@ -409,22 +441,52 @@ def expand_preview(world: World, viewer: Identity, business_id: str, sizes: int 
     province, sector = str(doc["province"]), str(doc["sector"])
     usage = sector_usage(world, province)[sector]
     room = int(usage["room"])
-    rivals = [(rid, r) for rid, r in sector_businesses(world, province, sector)
-              if rid != business_id and int(r.get("size", 0)) >= 1]
+    rivals = [
+        (rid, r)
+        for rid, r in sector_businesses(world, province, sector)
+        if rid != business_id and int(r.get("size", 0)) >= 1
+    ]
     monopoly = bool(doc.get("monopoly"))
-    odds = rules.competition_odds(monopoly, [rules.Rival(rid, int(r["size"]), bool(r.get("monopoly")))
-                                             for rid, r in rivals], business_id, int(doc.get("size", 0)))
-    rival_odds = tuple(RivalOdds(rid, str(r.get("name", rid)), world.display_name("characters", r.get("owner")),
-                                 int(r["size"]), bool(r.get("monopoly")), odds.losers.get(rid, 0.0))
-                       for rid, r in rivals)
-    return ExpandPreview(business_id, str(doc.get("name", business_id)), world.display_name("provinces", province),
-                         sector, int(doc.get("size", 0)), sizes, int(usage["potential"]), int(usage["used"]), room,
-                         max(0, sizes - room), rules.expansion_cost(sector, 1), rules.expansion_cost(sector, sizes),
-                         monopoly, odds.expander_gains, odds.fails, rival_odds)
+    odds = rules.competition_odds(
+        monopoly,
+        [rules.Rival(rid, int(r["size"]), bool(r.get("monopoly"))) for rid, r in rivals],
+        business_id,
+        int(doc.get("size", 0)),
+    )
+    rival_odds = tuple(
+        RivalOdds(
+            rid,
+            str(r.get("name", rid)),
+            world.display_name("characters", r.get("owner")),
+            int(r["size"]),
+            bool(r.get("monopoly")),
+            odds.losers.get(rid, 0.0),
+        )
+        for rid, r in rivals
+    )
+    return ExpandPreview(
+        business_id,
+        str(doc.get("name", business_id)),
+        world.display_name("provinces", province),
+        sector,
+        int(doc.get("size", 0)),
+        sizes,
+        int(usage["potential"]),
+        int(usage["used"]),
+        room,
+        max(0, sizes - room),
+        rules.expansion_cost(sector, 1),
+        rules.expansion_cost(sector, sizes),
+        monopoly,
+        odds.expander_gains,
+        odds.fails,
+        rival_odds,
+    )
 
 
-def produce_preview(world: World, viewer: Identity, business_id: str, good: str = "",
-                    quantity: int = 1) -> ProducePreview | None:
+def produce_preview(
+    world: World, viewer: Identity, business_id: str, good: str = "", quantity: int = 1
+) -> ProducePreview | None:
     """An industrial business's production order: the goods it may make, each one's cost, what
     `quantity` of `good` costs, and how much of this season's Size-sized allowance is used."""
     doc = world.find("businesses", business_id)
@@ -435,9 +497,18 @@ def produce_preview(world: World, viewer: Identity, business_id: str, good: str 
     quantity = max(0, int(quantity))
     made = produced_this_season(world, doc)
     limit = rules.production_limit(int(doc.get("size", 0))) if doc.get("sector") == "industrial" else 0
-    return ProducePreview(business_id, str(doc.get("name", business_id)), match.good if match else None, quantity,
-                          match.base if match else None, match.cost_each if match else None,
-                          rules.production_cost(match.base, quantity) if match else None, made, limit, resources)
+    return ProducePreview(
+        business_id,
+        str(doc.get("name", business_id)),
+        match.good if match else None,
+        quantity,
+        match.base if match else None,
+        match.cost_each if match else None,
+        rules.production_cost(match.base, quantity) if match else None,
+        made,
+        limit,
+        resources,
+    )
 
 
 def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) -> Lending:
@@ -445,10 +516,14 @@ def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) 
     size, sector = int(doc.get("size", 0)), str(doc.get("sector", ""))
     limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
     out = _open_liability(world, business_id, kind)
-    term = (f"due in {rules.credit_due_seasons()} seasons" if kind == "credit"
-            else f"1 to {rules.loan_max_term_years()} years")
-    return Lending(kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4),
-                   term)
+    term = (
+        f"due in {rules.credit_due_seasons()} seasons"
+        if kind == "credit"
+        else f"1 to {rules.loan_max_term_years()} years"
+    )
+    return Lending(
+        kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4), term
+    )
 
 
 def lending_preview(world: World, viewer: Identity, lender_id: str, kind: str, term_years: int = 1) -> Lending | None:
@@ -489,11 +564,21 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
         if limit > 0:
             training = (trained_this_year(world, doc), limit)
         dismantle = rules.dismantle_value(int(doc["invested"]))
-    return BusinessDetail(line, sectors[0] if sectors else None, expand_preview(world, viewer, business_id),
-                          production, credit, loan, training, dismantle, province_info(world, viewer, line.province_id))
+    return BusinessDetail(
+        line,
+        sectors[0] if sectors else None,
+        expand_preview(world, viewer, business_id),
+        production,
+        credit,
+        loan,
+        training,
+        dismantle,
+        province_info(world, viewer, line.province_id),
+    )
 
 
 # -- ledger, specialists, academies -------------------------------------------------------------------
+
 
 def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
     """Credit, loans and bad debts the viewer is a party to (the GM: all), open ones first."""
@@ -514,12 +599,24 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
         elif viewer.is_king:
             ruler = (world.find("kingdoms", viewer.subject) or {}).get("ruler")
             role = "debtor" if debtor == ruler else "lender" if owner == ruler else ""
-        lines.append(LedgerLine(
-            lid, kind, str(doc.get("lender", "")), str(doc.get("lender_name") or world.display_name(
-                "businesses", doc.get("lender"))), world.display_name("characters", owner) if owner else "",
-            debtor, world.display_name("characters", debtor) if debtor else "", float(doc["amount"]),
-            float(doc["outstanding"]), due.label() if due else "—", status,
-            bool(open_ and due is not None and due <= today.next()), str(doc.get("collateral", "")), role))
+        lines.append(
+            LedgerLine(
+                lid,
+                kind,
+                str(doc.get("lender", "")),
+                str(doc.get("lender_name") or world.display_name("businesses", doc.get("lender"))),
+                world.display_name("characters", owner) if owner else "",
+                debtor,
+                world.display_name("characters", debtor) if debtor else "",
+                float(doc["amount"]),
+                float(doc["outstanding"]),
+                due.label() if due else "—",
+                status,
+                bool(open_ and due is not None and due <= today.next()),
+                str(doc.get("collateral", "")),
+                role,
+            )
+        )
     lines.sort(key=lambda row: (row.status not in OPEN_DEBT, row.id))
     return tuple(lines)
 
@@ -532,10 +629,16 @@ def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ..
         if world.find("kingdoms", kid) is None:
             continue
         status = hire_status(world, kid)
-        out.append(SpecialistLine(
-            kid, world.display_name("kingdoms", kid), controlled_provinces(world, kid),
-            tuple((t, int(doc.get(t, 0))) for t in types),
-            tuple((t, s["hired"], s["limit"]) for t, s in status.items()), int(doc.get("cold_spy", 0))))
+        out.append(
+            SpecialistLine(
+                kid,
+                world.display_name("kingdoms", kid),
+                controlled_provinces(world, kid),
+                tuple((t, int(doc.get(t, 0))) for t in types),
+                tuple((t, s["hired"], s["limit"]) for t, s in status.items()),
+                int(doc.get("cold_spy", 0)),
+            )
+        )
     return tuple(out)
 
 
@@ -545,14 +648,24 @@ def academy_lines(world: World, viewer: Identity) -> tuple[AcademyLine, ...]:
     for aid, doc in visible_table(world, viewer, "academies").items():
         level = int(doc.get("level", 0))
         kid = str(doc.get("kingdom", ""))
-        out.append(AcademyLine(aid, kid, world.display_name("kingdoms", kid), world.display_name("pcs", doc.get("pc")),
-                               str(doc.get("type", "")), level, rules.academy_output(level)))
+        out.append(
+            AcademyLine(
+                aid,
+                kid,
+                world.display_name("kingdoms", kid),
+                world.display_name("pcs", doc.get("pc")),
+                str(doc.get("type", "")),
+                level,
+                rules.academy_output(level),
+            )
+        )
     out.sort(key=lambda a: (a.kingdom, a.town, a.type))
     return tuple(out)
 
 
-def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, count: int = 1,
-                 immediate: bool = False) -> HirePreview | None:
+def hire_preview(
+    world: World, viewer: Identity, kingdom_id: str, kind: str, count: int = 1, immediate: bool = False
+) -> HirePreview | None:
     """Hiring `count` of a type: this year's count against the limit (one per controlled
     province) and the cost, 2 a head next season or 3 at once."""
     pool = visible_table(world, viewer, "specialists").get(kingdom_id)
@@ -562,12 +675,23 @@ def hire_preview(world: World, viewer: Identity, kingdom_id: str, kind: str, cou
     if status is None:
         return None
     count = max(0, int(count))
-    return HirePreview(kingdom_id, world.display_name("kingdoms", kingdom_id), kind, count, immediate,
-                       status["hired"], status["limit"], int(pool.get(kind, 0)), rules.hire_cost(False),
-                       rules.hire_cost(True), rules.hire_cost(immediate) * count)
+    return HirePreview(
+        kingdom_id,
+        world.display_name("kingdoms", kingdom_id),
+        kind,
+        count,
+        immediate,
+        status["hired"],
+        status["limit"],
+        int(pool.get(kind, 0)),
+        rules.hire_cost(False),
+        rules.hire_cost(True),
+        rules.hire_cost(immediate) * count,
+    )
 
 
 # -- help text (worded from the loaded tables, so a house rule changes it too) -------------------------
+
 
 def _arrival(seasons: int) -> str:
     if seasons <= 0:
@@ -577,8 +701,10 @@ def _arrival(seasons: int) -> str:
 
 def expand_help() -> str:
     """How competition for a Size works, with the monopoly bonus of the tables."""
-    return ("Each Size beyond the sector's Potential is won in competition: the expander and every rival roll "
-            f"a d6 (monopolies +{rules.monopoly_bonus()}); the lowest rival below the expander loses 1 Size.")
+    return (
+        "Each Size beyond the sector's Potential is won in competition: the expander and every rival roll "
+        f"a d6 (monopolies +{rules.monopoly_bonus()}); the lowest rival below the expander loses 1 Size."
+    )
 
 
 def production_help() -> str:
@@ -589,8 +715,10 @@ def production_help() -> str:
     cost = f"{each} × {per_increment} ducats" if per_increment != 1 else f"{each} ducats"
     per_size = int(section["goods_per_size"])
     allowance = "its Size" if per_size == 1 else f"{per_size} × its Size"
-    return (f"Goods cost {cost} each; a business makes up to {allowance} a season. Unless stored or shipped "
-            "they sell at season end.")
+    return (
+        f"Goods cost {cost} each; a business makes up to {allowance} a season. Unless stored or shipped "
+        "they sell at season end."
+    )
 
 
 def hire_help() -> str:
@@ -598,9 +726,11 @@ def hire_help() -> str:
     section = table("economy")["hiring"]
     per = int(section["per_province_per_year"])
     limit = "One hire" if per == 1 else f"{per} hires"
-    return (f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
-            f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
-            f"{_arrival(rules.hire_arrival_seasons(True))}.")
+    return (
+        f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
+        f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
+        f"{_arrival(rules.hire_arrival_seasons(True))}."
+    )
 
 
 def lending_requirement(kind: str) -> str:
@@ -610,6 +740,7 @@ def lending_requirement(kind: str) -> str:
 
 
 # -- who may act ------------------------------------------------------------------------------------
+
 
 def action_route(world: World, viewer: Identity, command: str, params: Mapping[str, Any]) -> Route:
     """Run it, file it as an order, or neither, by the one rule (`kernel.forms.command_route`).
@@ -635,6 +766,9 @@ def debtor_choices(world: World, viewer: Identity, lender_id: str) -> list[str]:
     """Characters who could borrow from a business (alive, not its owner), by name."""
     doc = world.find("businesses", lender_id) or {}
     owner = doc.get("owner")
-    people = [(cid, c) for cid, c in visible_table(world, viewer, "characters").items()
-              if cid != owner and c.get("alive", True)]
+    people = [
+        (cid, c)
+        for cid, c in visible_table(world, viewer, "characters").items()
+        if cid != owner and c.get("alive", True)
+    ]
     return [cid for cid, _ in sorted(people, key=lambda item: str(item[1].get("name", item[0])))]

@@ -67,9 +67,7 @@ def business_tax(size: int, tax_rate: int) -> int:
     rules = _rules("income")
     _non_negative("size", size)
     if not 0 <= tax_rate <= int(rules["max_rate"]):
-        raise RuleInputError(
-            f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}"
-        )
+        raise RuleInputError(f"business tax rate must be 0..{rules['max_rate']} percent, not {tax_rate}")
     rounding = str(rules.get("tax_rounding", "floor"))
     whole, part = divmod(size * tax_rate, 100)
     if rounding == "floor" or part == 0:
@@ -177,9 +175,7 @@ def competition(
         naturals[rival.id] = natural
         rival_mods[rival.id] = mods
         rolls[rival.id] = natural + total_of(mods)
-    below = [
-        (index, rival) for index, rival in enumerate(rivals) if rolls[rival.id] < expander_roll
-    ]
+    below = [(index, rival) for index, rival in enumerate(rivals) if rolls[rival.id] < expander_roll]
     if not below:
         return CompetitionOutcome(
             expander_id,
@@ -228,9 +224,7 @@ def _face_chance(total: int, bonus: int) -> Fraction:
     return Fraction(1, 6) if 1 <= total - bonus <= 6 else Fraction(0)
 
 
-def _competition_odds_by_faces(
-    expander_monopoly: bool, rivals: Sequence[Rival]
-) -> dict[str | None, Fraction]:
+def _competition_odds_by_faces(expander_monopoly: bool, rivals: Sequence[Rival]) -> dict[str | None, Fraction]:
     """Exact loser odds, face by face of the expander's die, rivals being independent.
 
     Rival i loses with total v when every other rival j rolls above v, or rolls v but ranks
@@ -470,9 +464,7 @@ def specialist_types() -> tuple[str, ...]:
 
 def _specialist(kind: str) -> str:
     if kind not in specialist_types():
-        raise RuleInputError(
-            f"unknown specialist {kind!r}; specialists are {', '.join(specialist_types())}"
-        )
+        raise RuleInputError(f"unknown specialist {kind!r}; specialists are {', '.join(specialist_types())}")
     return kind
 
 
@@ -535,9 +527,7 @@ def academy_output(levels: int) -> int:
 
 def gunpowder_barrels(engineers: int) -> int:
     """Barrels made at year start by the engineers assigned to gunpowder."""
-    return _non_negative("engineers", engineers) * int(
-        _rules("engineers")["gunpowder_per_engineer"]
-    )
+    return _non_negative("engineers", engineers) * int(_rules("engineers")["gunpowder_per_engineer"])
 
 
 def trap_cost() -> int:
@@ -568,9 +558,7 @@ class ConversionOutcome:
         return total_of(self.modifiers)
 
 
-def conversion_modifiers(
-    ducats: int = 0, countered: bool = False, counter_ducats: int = 0
-) -> list[Modifier]:
+def conversion_modifiers(ducats: int = 0, countered: bool = False, counter_ducats: int = 0) -> list[Modifier]:
     """RtD -2, +1 per extra ducat; a counter-missionary -3 and -1 per counter ducat."""
     rules = _rules("conversion")
     _non_negative("ducats", ducats)
@@ -592,9 +580,7 @@ def conversion_modifiers(
     return mods
 
 
-def conversion(
-    dice: Dice, ducats: int = 0, countered: bool = False, counter_ducats: int = 0
-) -> ConversionOutcome:
+def conversion(dice: Dice, ducats: int = 0, countered: bool = False, counter_ducats: int = 0) -> ConversionOutcome:
     """Missionary conversion: an RtD, so a natural 1 always fails and a natural 6 succeeds."""
     mods = conversion_modifiers(ducats, countered, counter_ducats)
     outcome = roll_rtd(dice, mods, purpose="missionary conversion")

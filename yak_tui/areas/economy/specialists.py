@@ -28,40 +28,57 @@ def specialist_pool(world: World, kingdom_id: str) -> dict[str, Any]:
 def _pool_for_edit(world: World, kingdom_id: str) -> dict[str, Any]:
     world.get("kingdoms", kingdom_id)
     if world.find("specialists", kingdom_id) is None:
-        world.put("specialists", kingdom_id, {"kingdom": kingdom_id, "engineer": 0, "spy": 0, "missionary": 0,
-                                              "sailor": 0, "cold_spy": 0,
-                                              "counter_spies": {"provinces": [], "nation": 0}})
+        world.put(
+            "specialists",
+            kingdom_id,
+            {
+                "kingdom": kingdom_id,
+                "engineer": 0,
+                "spy": 0,
+                "missionary": 0,
+                "sailor": 0,
+                "cold_spy": 0,
+                "counter_spies": {"provinces": [], "nation": 0},
+            },
+        )
     return world.edit("specialists", kingdom_id)
 
 
-def add_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int, reason: str,
-                    log: bool = True) -> None:
+def add_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int, reason: str, log: bool = True) -> None:
     """Put specialists into a kingdom's pool (arrivals, academies, returns) with a chronicle line."""
     if count <= 0:
         return
     pool = _pool_for_edit(ctx.world, kingdom_id)
     pool[kind] = capped(int(pool.get(kind, 0)) + count)
     if log:
-        ctx.log(f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {count} {kind}(s): {reason} "
-                f"(now {pool[kind]}).", kind="specialists", audience=kingdom_audience(kingdom_id),
-                refs={"kingdom": kingdom_id, "type": kind, "change": count})
+        ctx.log(
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {count} {kind}(s): {reason} (now {pool[kind]}).",
+            kind="specialists",
+            audience=kingdom_audience(kingdom_id),
+            refs={"kingdom": kingdom_id, "type": kind, "change": count},
+        )
 
 
-def take_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int, reason: str,
-                     field: str = "count", log: bool = True) -> None:
+def take_specialists(
+    ctx: CommandContext, kingdom_id: str, kind: str, count: int, reason: str, field: str = "count", log: bool = True
+) -> None:
     """Take specialists out of a pool, or refuse naming `field` when there are too few."""
     have = int(specialist_pool(ctx.world, kingdom_id).get(kind, 0))
     if have < count:
-        raise CommandError(field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {have} {kind}(s), "
-                           f"{count} needed for {reason}")
+        raise CommandError(
+            field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {have} {kind}(s), {count} needed for {reason}"
+        )
     if count <= 0:
         return
     pool = _pool_for_edit(ctx.world, kingdom_id)
     pool[kind] = have - count
     if log:
-        ctx.log(f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {count} {kind}(s): {reason} (now {pool[kind]}).",
-                kind="specialists", audience=kingdom_audience(kingdom_id),
-                refs={"kingdom": kingdom_id, "type": kind, "change": -count})
+        ctx.log(
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {count} {kind}(s): {reason} (now {pool[kind]}).",
+            kind="specialists",
+            audience=kingdom_audience(kingdom_id),
+            refs={"kingdom": kingdom_id, "type": kind, "change": -count},
+        )
 
 
 def controlled_provinces(world: World, kingdom_id: str) -> int:
@@ -71,10 +88,13 @@ def controlled_provinces(world: World, kingdom_id: str) -> int:
 
 def hire_status(world: World, kingdom_id: str) -> dict[str, dict[str, int]]:
     """Per hireable type: hired this year and the year's limit (one per controlled province)."""
-    counters = (world.get("kingdoms", kingdom_id).get("year_counters") or {})
+    counters = world.get("kingdoms", kingdom_id).get("year_counters") or {}
     limit = rules.hire_limit(controlled_provinces(world, kingdom_id))
-    return {kind: {"hired": int(counters.get(f"hired_{kind}", 0)), "limit": limit}
-            for kind in rules.specialist_types() if rules.hireable(kind)}
+    return {
+        kind: {"hired": int(counters.get(f"hired_{kind}", 0)), "limit": limit}
+        for kind in rules.specialist_types()
+        if rules.hireable(kind)
+    }
 
 
 def _kingdom_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
@@ -88,9 +108,13 @@ def _arrival(ctx: CommandContext, kingdom_id: str, kind: str, count: int, season
         return None
     due = _today(ctx).plus(seasons)
     text = f"{count} {kind}(s) for {_name(ctx.world, 'kingdoms', kingdom_id)} ({source})"
-    return schedule_event(ctx.world, due, "specialists-arrive",
-                          {"kingdom": kingdom_id, "type": kind, "count": count, "source": source, "text": text},
-                          kingdom_audience(kingdom_id))
+    return schedule_event(
+        ctx.world,
+        due,
+        "specialists-arrive",
+        {"kingdom": kingdom_id, "type": kind, "count": count, "source": source, "text": text},
+        kingdom_audience(kingdom_id),
+    )
 
 
 @on_event("specialists-arrive")
@@ -106,24 +130,40 @@ def _specialists_arrive(ctx: CommandContext, event: dict[str, Any], report: Step
 def _hire_help() -> str:
     hiring = rules_table("economy")["hiring"]
     per_year = hiring["per_province_per_year"]
-    return (f"Hire specialists: {ducats(hiring['cost_next_season'])} each arriving next season, or "
-            f"{hiring['cost_immediate']} at once; {'one' if per_year == 1 else per_year} per province a year.")
+    return (
+        f"Hire specialists: {ducats(hiring['cost_next_season'])} each arriving next season, or "
+        f"{hiring['cost_immediate']} at once; {'one' if per_year == 1 else per_year} per province a year."
+    )
 
 
 def _training_help() -> str:
     training = rules_table("economy")["training"]
     per_size = training["per_size"]
     limit = "Size" if per_size == 1 else f"{per_size} x Size"
-    return (f"A {training['sector']} business of Size {training['min_size']}+ sponsors specialists: "
-            f"{ducats(training['cost'])} each, up to {limit} a year.")
+    return (
+        f"A {training['sector']} business of Size {training['min_size']}+ sponsors specialists: "
+        f"{ducats(training['cost'])} each, up to {limit} a year."
+    )
 
 
-@command("hire", _hire_help,
-         {"kingdom": Param(str, ref="kingdoms"),
-          "type": Param(str, choices=HIRED_TYPES),
-          "immediate": Param(bool, required=False, default=False, help=lambda: f"{ducats(rules_table('economy')['hiring']['cost_immediate'])}, arrives at once"),
-          "count": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=_kingdom_stakes, filed_by=KING)
+@command(
+    "hire",
+    _hire_help,
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "type": Param(str, choices=HIRED_TYPES),
+        "immediate": Param(
+            bool,
+            required=False,
+            default=False,
+            help=lambda: f"{ducats(rules_table('economy')['hiring']['cost_immediate'])}, arrives at once",
+        ),
+        "count": Param(int, required=False, default=1, minimum=1),
+    },
+    category="economy",
+    stakes=_kingdom_stakes,
+    filed_by=KING,
+)
 def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id, kind, count = p["kingdom"], p["type"], p["count"]
@@ -132,18 +172,34 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("type", f"{kind}s cannot be hired")
     status = hire_status(world, kingdom_id)[kind]
     if not rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
-        raise CommandError("count", f"{_name(world, 'kingdoms', kingdom_id)} may hire {status['limit']} {kind}(s) a "
-                           f"year (one per province it controls); {status['hired']} hired this year, "
-                           f"{max(0, status['limit'] - status['hired'])} left")
+        raise CommandError(
+            "count",
+            f"{_name(world, 'kingdoms', kingdom_id)} may hire {status['limit']} {kind}(s) a "
+            f"year (one per province it controls); {status['hired']} hired this year, "
+            f"{max(0, status['limit'] - status['hired'])} left",
+        )
     cost = rules.hire_cost(p["immediate"]) * count
     when = "at once" if p["immediate"] else "next season"
-    ctx.move_ducats(("kingdoms", kingdom_id), None, cost, f"hiring {count} {kind}(s), arriving {when}",
-                    audience=kingdom_audience(kingdom_id))
+    ctx.move_ducats(
+        ("kingdoms", kingdom_id),
+        None,
+        cost,
+        f"hiring {count} {kind}(s), arriving {when}",
+        audience=kingdom_audience(kingdom_id),
+    )
     counters = world.edit("kingdoms", kingdom_id).setdefault("year_counters", {})
     counters[f"hired_{kind}"] = status["hired"] + count
     event = _arrival(ctx, kingdom_id, kind, count, rules.hire_arrival_seasons(p["immediate"]), "hired")
-    return {"kingdom": kingdom_id, "type": kind, "count": count, "cost": cost, "arrives": when,
-            "event": event, "hired_this_year": status["hired"] + count, "limit": status["limit"]}
+    return {
+        "kingdom": kingdom_id,
+        "type": kind,
+        "count": count,
+        "cost": cost,
+        "arrives": when,
+        "event": event,
+        "hired_this_year": status["hired"] + count,
+        "limit": status["limit"],
+    }
 
 
 def trained_this_year(world: World, biz: dict[str, Any]) -> int:
@@ -152,11 +208,18 @@ def trained_this_year(world: World, biz: dict[str, Any]) -> int:
     return int(trained.get("count", 0)) if trained.get("year") == world.date.year else 0
 
 
-@command("sponsor-training", _training_help,
-         {"business": Param(str, ref="businesses"),
-          "type": Param(str, choices=("engineer", "spy", "missionary", "sailor")),
-          "count": Param(int, required=False, default=1, minimum=1)},
-         category="economy", stakes=_business_stakes, filed_by=SEATS)
+@command(
+    "sponsor-training",
+    _training_help,
+    {
+        "business": Param(str, ref="businesses"),
+        "type": Param(str, choices=("engineer", "spy", "missionary", "sailor")),
+        "count": Param(int, required=False, default=1, minimum=1),
+    },
+    category="economy",
+    stakes=_business_stakes,
+    filed_by=SEATS,
+)
 def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = _business(world, p["business"])
@@ -164,22 +227,40 @@ def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     limit = rules.training_limit(int(biz["size"]), biz["sector"])
     if limit <= 0:
         section = rules_table("economy")["training"]
-        raise CommandError("business", f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot sponsor training: "
-                           f"it takes a {section['sector']} business of Size {section['min_size']} or more")
+        raise CommandError(
+            "business",
+            f"{biz['name']} ({biz['sector']}, Size {biz['size']}) cannot sponsor training: "
+            f"it takes a {section['sector']} business of Size {section['min_size']} or more",
+        )
     done = trained_this_year(world, biz)
     if done + p["count"] > limit:
-        raise CommandError("count", f"{biz['name']} sponsors at most {limit} a year; {done} this year, "
-                           f"{limit - done} left")
+        raise CommandError(
+            "count", f"{biz['name']} sponsors at most {limit} a year; {done} this year, {limit - done} left"
+        )
     kingdom_id = _owner_kingdom(world, biz["owner"])
     if kingdom_id is None:
         raise CommandError("business", f"{_name(world, 'characters', biz['owner'])} serves no kingdom to train for")
     cost = rules.training_cost(p["count"])
-    ctx.move_ducats(_char(biz["owner"]), None, cost, f"{biz['name']} sponsors training of {p['count']} {p['type']}(s)",
-                    audience=character_audience(biz["owner"]))
+    ctx.move_ducats(
+        _char(biz["owner"]),
+        None,
+        cost,
+        f"{biz['name']} sponsors training of {p['count']} {p['type']}(s)",
+        audience=character_audience(biz["owner"]),
+    )
     # Year-stamped rather than a year_counter, so the year start has nothing to reset (and need not
     # copy thousands of business documents to do it).
     world.edit("businesses", p["business"])["trained"] = {"year": world.date.year, "count": done + p["count"]}
-    event = _arrival(ctx, kingdom_id, p["type"], p["count"], rules.training_arrival_seasons(),
-                     f"trained by {biz['name']}")
-    return {"business": p["business"], "kingdom": kingdom_id, "type": p["type"], "count": p["count"],
-            "cost": cost, "event": event, "trained_this_year": done + p["count"], "limit": limit}
+    event = _arrival(
+        ctx, kingdom_id, p["type"], p["count"], rules.training_arrival_seasons(), f"trained by {biz['name']}"
+    )
+    return {
+        "business": p["business"],
+        "kingdom": kingdom_id,
+        "type": p["type"],
+        "count": p["count"],
+        "cost": cost,
+        "event": event,
+        "trained_this_year": done + p["count"],
+        "limit": limit,
+    }

@@ -117,7 +117,8 @@ def _business_income(ctx: CommandContext, report: StepReport) -> None:
     if total_looted:
         report.add("looted", total_looted)
     lines: dict[tuple[str, str], tuple[int, list[str], int]] = {
-        ("characters", owner): (amount, names[owner], counts[owner]) for owner, amount in totals.items()}
+        ("characters", owner): (amount, names[owner], counts[owner]) for owner, amount in totals.items()
+    }
     for looter, amount in looted_totals.items():
         held, listed, count = lines.get(looter, (0, [], 0))
         lines[looter] = (held + amount, listed + looted_names[looter], count + len(looted_names[looter]))
@@ -125,12 +126,14 @@ def _business_income(ctx: CommandContext, report: StepReport) -> None:
         amount, listed, count = lines[recipient]
         shown = listed[:INCOME_NAMES_LISTED]
         more = f" and {count - len(shown)} more" if count > len(shown) else ""
-        ctx.move_ducats(None, recipient, amount, f"business income ({', '.join(shown)}{more})",
-                        audience=_party_audience(recipient))
+        ctx.move_ducats(
+            None, recipient, amount, f"business income ({', '.join(shown)}{more})", audience=_party_audience(recipient)
+        )
         report.lines.append(f"{world.display_name(*recipient)}: +{money(amount)} business income")
     for state in sorted(taxes):
-        ctx.move_ducats(None, ("kingdoms", state), taxes[state], "business tax for the year",
-                        audience=kingdom_audience(state))
+        ctx.move_ducats(
+            None, ("kingdoms", state), taxes[state], "business tax for the year", audience=kingdom_audience(state)
+        )
         report.lines.append(f"{world.display_name('kingdoms', state)}: +{money(taxes[state])} business tax")
 
 
@@ -152,16 +155,18 @@ def _credit_loans(ctx: CommandContext, report: StepReport) -> None:
     _loan_instalments(ctx, report)
 
 
-def _consume_reductions(ctx: CommandContext, kinds: tuple[str, ...], kingdom_id: str, specialist: str | None,
-                        default: int) -> tuple[int, bool, list[str]]:
+def _consume_reductions(
+    ctx: CommandContext, kinds: tuple[str, ...], kingdom_id: str, specialist: str | None, default: int
+) -> tuple[int, bool, list[str]]:
     """Sum the active espionage reductions of `kinds` aimed at a kingdom (and type) that are due,
     and mark them `consumed` (espionage's own expiry step ends them). Returns (reduction, whether
     the target knows of every one, effect ids)."""
     total, known, used = 0, True, []
     today = ctx.world.date
     # Only effects that name the kingdom in one of the fields `_effect_target` reads (indexed).
-    aimed = ctx.world.where_any("effects", {"target_kingdom": kingdom_id}, {"target": kingdom_id},
-                                {"kingdom": kingdom_id})
+    aimed = ctx.world.where_any(
+        "effects", {"target_kingdom": kingdom_id}, {"target": kingdom_id}, {"kingdom": kingdom_id}
+    )
     for effect_id, effect in aimed:
         if _effect_kind(effect) not in kinds or _effect_target(effect) != kingdom_id or not _active(effect):
             continue
@@ -197,10 +202,14 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
             note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, kind, gained, "academy graduates", log=False)
         # The target learns of the interference only if espionage detected it (RULINGS §7).
-        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {kind} academies graduate {gained}"
-                f"{note if made > gained else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
-                secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
-                refs={"kingdom": kingdom_id, "type": kind, "graduates": gained})
+        ctx.log(
+            f"{_name(world, 'kingdoms', kingdom_id)}'s {kind} academies graduate {gained}"
+            f"{note if made > gained else ''}.",
+            kind="year-start",
+            audience=kingdom_audience(kingdom_id),
+            secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
+            refs={"kingdom": kingdom_id, "type": kind, "graduates": gained},
+        )
         report.add("academy graduates", gained, public=False)
     # Sailors: one per port held.
     ports: dict[str, int] = {}
@@ -219,10 +228,14 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         if cut and not known:
             note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
-        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
-                f"{note if made > gained else ''}.", kind="year-start", audience=kingdom_audience(kingdom_id),
-                secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
-                refs={"kingdom": kingdom_id, "type": "sailor", "ports": count, "gained": gained})
+        ctx.log(
+            f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
+            f"{note if made > gained else ''}.",
+            kind="year-start",
+            audience=kingdom_audience(kingdom_id),
+            secret=f"{made} due, {cut} cut by interference ({', '.join(used)})" if cut else "",
+            refs={"kingdom": kingdom_id, "type": "sailor", "ports": count, "gained": gained},
+        )
         report.add("sailors", gained, public=False)
     # Gunpowder: each assigned engineer makes a barrel, then is free again.
     for kingdom_id, pool in sorted(world.all("specialists")):
@@ -235,9 +248,13 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         edit = world.edit("specialists", kingdom_id)
         edit["engineers_assigned"]["gunpowder"] = 0
         edit["engineer"] = int(edit.get("engineer", 0)) + engineers
-        ctx.log(f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
-                f"barrel(s) and return to the pool.", kind="year-start", audience=kingdom_audience(kingdom_id),
-                refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers})
+        ctx.log(
+            f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
+            f"barrel(s) and return to the pool.",
+            kind="year-start",
+            audience=kingdom_audience(kingdom_id),
+            refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers},
+        )
         report.add("gunpowder barrels", barrels, public=False)
 
 

@@ -22,15 +22,9 @@ from yak_tui.kernel.dice import Dice, Modifier
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mission", metavar="SLUG", help="mission slug (see --list)")
-    parser.add_argument(
-        "--success-modifier", type=whole_option, default=0, help="total modifier to the success d6"
-    )
-    parser.add_argument(
-        "--detection-modifier", type=whole_option, default=0, help="total modifier to the detection d6"
-    )
-    parser.add_argument(
-        "--list", action="store_true", help="list the mission catalogue instead of rolling"
-    )
+    parser.add_argument("--success-modifier", type=whole_option, default=0, help="total modifier to the success d6")
+    parser.add_argument("--detection-modifier", type=whole_option, default=0, help="total modifier to the detection d6")
+    parser.add_argument("--list", action="store_true", help="list the mission catalogue instead of rolling")
 
 
 def _mission(args: argparse.Namespace) -> Mission:
@@ -44,9 +38,7 @@ def _mission(args: argparse.Namespace) -> Mission:
 
 def _modifiers(args: argparse.Namespace) -> tuple[list[Modifier], list[Modifier]]:
     applied = spy_modifiers(
-        SpyModifiers(
-            success_modifier=args.success_modifier, detection_modifier=args.detection_modifier
-        )
+        SpyModifiers(success_modifier=args.success_modifier, detection_modifier=args.detection_modifier)
     )
     return applied.success, applied.detection
 

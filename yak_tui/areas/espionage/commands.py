@@ -75,7 +75,7 @@ RULINGS_MADE = (
     "A mission without a province, unit or character target (infiltrations, embezzlement, "
     "counterfeit, killing specialists...) happens in the target's capital province: a province "
     "counter-spy there guards it ('spies stationed in the capital protect against infiltrations'); the "
-    "table's counter_spy.capital_guards = \"infiltrations\" keeps it to infiltrations only.",
+    'table\'s counter_spy.capital_guards = "infiltrations" keeps it to infiltrations only.',
     "A unit's province is that of the population centre it is inside or shares a hex with; a unit "
     "in open country meets only the nation-wide counter-spy. A character's is that of his location.",
     "Purge Administration acts on the purger's own administration: no counter-spy, spy-ring or "
@@ -136,8 +136,10 @@ def _roll_text(roll: SpyRoll | None, label: str) -> str:
 def _roll_reading(roll: SpyRoll) -> str:
     """A spy roll as the GM checks it by hand: the band is read off total minus the mission's target."""
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
-    return (f"rolled {roll.natural}{mods} = {roll.total} against target {roll.target} "
-            f"({roll.total - roll.target:+d}) → {roll.band}")
+    return (
+        f"rolled {roll.natural}{mods} = {roll.total} against target {roll.target} "
+        f"({roll.total - roll.target:+d}) → {roll.band}"
+    )
 
 
 def _spy_fate_text(plan: Plan, outcome: SpyOutcome) -> str:
@@ -202,10 +204,13 @@ def _tell_king_of_spy_used(ctx: CommandContext, plan: Plan, outcome: SpyOutcome)
     else:
         fate = "he is back in the pool"
     pool = edit_pool(world, plan.sponsor.kingdom)
-    ctx.log(f"{player} used one of the kingdom's spies on a private mission; {fate} "
-            f"({pool['spy']} active, {pool['cold_spy']} cold).", kind=KIND,
-            audience=kingdom_audience(plan.sponsor.kingdom),
-            refs={"kingdom": plan.sponsor.kingdom, "character": plan.sponsor.character})
+    ctx.log(
+        f"{player} used one of the kingdom's spies on a private mission; {fate} "
+        f"({pool['spy']} active, {pool['cold_spy']} cold).",
+        kind=KIND,
+        audience=kingdom_audience(plan.sponsor.kingdom),
+        refs={"kingdom": plan.sponsor.kingdom, "character": plan.sponsor.character},
+    )
 
 
 def _not_attempted(ctx: CommandContext, plan: Plan, lack: CommandError) -> dict[str, Any]:
@@ -216,14 +221,38 @@ def _not_attempted(ctx: CommandContext, plan: Plan, lack: CommandError) -> dict[
     against = "" if _own_side(plan) else f" against {kingdom_name(world, plan.target)}"
     why = "your kingdom had no spy free for it" if lack.field == "spy" else lack.reason
     text = f"Espionage: {entry.name}{against}: failed. It could not be attempted: {why}."
-    sponsor_entry = ctx.log(text, kind=KIND, audience=plan.sponsor.audience, secret=f"not attempted ({lack.field})",
-                            refs={"mission": entry.slug, "sponsor_kingdom": plan.sponsor.kingdom,
-                                  "target_kingdom": plan.target, "character": plan.sponsor.character})
-    return {"mission": entry.slug, "sponsor": plan.sponsor.kingdom, "target": plan.target, "cost": 0,
-            "outcome": "not-attempted", "reported": "failed", "outcome_text": text, "spy": None, "evidence": None,
-            "spy_lost": False, "spy_cold": False, "success_roll": None, "detection_roll": None,
-            "modifiers": {"success": [], "detection": []}, "spent": [], "effect": None,
-            "sponsor_entry": sponsor_entry["id"], "target_entry": None}
+    sponsor_entry = ctx.log(
+        text,
+        kind=KIND,
+        audience=plan.sponsor.audience,
+        secret=f"not attempted ({lack.field})",
+        refs={
+            "mission": entry.slug,
+            "sponsor_kingdom": plan.sponsor.kingdom,
+            "target_kingdom": plan.target,
+            "character": plan.sponsor.character,
+        },
+    )
+    return {
+        "mission": entry.slug,
+        "sponsor": plan.sponsor.kingdom,
+        "target": plan.target,
+        "cost": 0,
+        "outcome": "not-attempted",
+        "reported": "failed",
+        "outcome_text": text,
+        "spy": None,
+        "evidence": None,
+        "spy_lost": False,
+        "spy_cold": False,
+        "success_roll": None,
+        "detection_roll": None,
+        "modifiers": {"success": [], "detection": []},
+        "spent": [],
+        "effect": None,
+        "sponsor_entry": sponsor_entry["id"],
+        "target_entry": None,
+    }
 
 
 def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
@@ -240,8 +269,9 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     pool = edit_pool(world, plan.sponsor.kingdom)
     # Costs are paid whatever the outcome (RULINGS §7): ducats (with extras) and one spy.
     if plan.cost:
-        ctx.move_ducats(plan.sponsor.payer, None, plan.cost, f"espionage: {entry.name}", audience=plan.sponsor.audience,
-                        kind=KIND)
+        ctx.move_ducats(
+            plan.sponsor.payer, None, plan.cost, f"espionage: {entry.name}", audience=plan.sponsor.audience, kind=KIND
+        )
     pool["spy"] = int(pool["spy"]) - 1
     inputs = modifier_inputs(world, plan)
     applied = spy_modifiers(inputs)
@@ -257,15 +287,26 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         spent.append("nation-wide counter-spy")
     if spent:
         # The owner sees every change to his own numbers, with a cause he may know (issue 14).
-        where = (f"in {world.display_name('provinces', plan.location_province)}"
-                 if applied.counter_spy_spent == "province" else "guarding the nation")
-        cause = ("spent against an enemy operation" if outcome.evidence in ("detected", "identified")
-                 else "lost: unexplained loss")
-        ctx.log(f"Your counter-spy {where} is gone ({cause}).", kind=KIND,
-                audience=kingdom_audience(plan.target), refs={"counter_spy": applied.counter_spy_spent})
+        where = (
+            f"in {world.display_name('provinces', plan.location_province)}"
+            if applied.counter_spy_spent == "province"
+            else "guarding the nation"
+        )
+        cause = (
+            "spent against an enemy operation"
+            if outcome.evidence in ("detected", "identified")
+            else "lost: unexplained loss"
+        )
+        ctx.log(
+            f"Your counter-spy {where} is gone ({cause}).",
+            kind=KIND,
+            audience=kingdom_audience(plan.target),
+            refs={"counter_spy": applied.counter_spy_spent},
+        )
     if applied.security_breach_spent:
-        breach_id = active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
-                                   target_kingdom=plan.target)[0][0]
+        breach_id = active_effects(
+            world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom, target_kingdom=plan.target
+        )[0][0]
         end_effect(world, breach_id, "spent")
         spent.append(f"security breach {breach_id}")
     if outcome.spy_cold:
@@ -281,50 +322,103 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     audience = plan.sponsor.audience
     if outcome.success_roll is not None:
         roll = outcome.success_roll
-        rolls.append(ctx.record_roll(f"{entry.name}: success roll", [roll.natural], roll.total, roll.band,
-                                     roll.modifiers, audience=audience, blind=True, outcome=reported,
-                                     reading=_roll_reading(roll)))
+        rolls.append(
+            ctx.record_roll(
+                f"{entry.name}: success roll",
+                [roll.natural],
+                roll.total,
+                roll.band,
+                roll.modifiers,
+                audience=audience,
+                blind=True,
+                outcome=reported,
+                reading=_roll_reading(roll),
+            )
+        )
     if outcome.detection_roll is not None:
         roll = outcome.detection_roll
-        rolls.append(ctx.record_roll(f"{entry.name}: detection roll", [roll.natural], roll.total, roll.band,
-                                     roll.modifiers, audience=audience, blind=True,
-                                     outcome=_fate_outcome(plan, outcome), reading=_roll_reading(roll)))
+        rolls.append(
+            ctx.record_roll(
+                f"{entry.name}: detection roll",
+                [roll.natural],
+                roll.total,
+                roll.band,
+                roll.modifiers,
+                audience=audience,
+                blind=True,
+                outcome=_fate_outcome(plan, outcome),
+                reading=_roll_reading(roll),
+            )
+        )
     target_name = kingdom_name(world, plan.target)
-    headline = (f"Espionage: {entry.name}" + ("" if _own_side(plan) else f" against {target_name}")
-                + f"{plan.where(world)}: {reported}")
+    headline = (
+        f"Espionage: {entry.name}"
+        + ("" if _own_side(plan) else f" against {target_name}")
+        + f"{plan.where(world)}: {reported}"
+    )
     text = f"{headline}. {result.text[0].upper()}{result.text[1:]}." if result.text else f"{headline}."
     fate = _spy_fate_text(plan, outcome)
     if fate:
         text += f" {fate}"
-    truth = "; ".join(part for part in (
-        f"true outcome {outcome.outcome}",
-        _roll_text(outcome.success_roll, "success"),
-        _roll_text(outcome.detection_roll, "detection"),
-        f"spy {outcome.spy or 'not settled'}{' (used up)' if entry.spy_used_up else ''}",
-        f"evidence {outcome.evidence}",
-        f"spent: {', '.join(spent)}" if spent else "",
-        result.secret,
-    ) if part)
-    sponsor_entry = ctx.log(text, kind=KIND, audience=audience, rolls=rolls, secret=truth,
-                            refs={"mission": entry.slug, "sponsor_kingdom": plan.sponsor.kingdom,
-                                  "target_kingdom": plan.target, "character": plan.sponsor.character,
-                                  "effect": result.effect})
+    truth = "; ".join(
+        part
+        for part in (
+            f"true outcome {outcome.outcome}",
+            _roll_text(outcome.success_roll, "success"),
+            _roll_text(outcome.detection_roll, "detection"),
+            f"spy {outcome.spy or 'not settled'}{' (used up)' if entry.spy_used_up else ''}",
+            f"evidence {outcome.evidence}",
+            f"spent: {', '.join(spent)}" if spent else "",
+            result.secret,
+        )
+        if part
+    )
+    sponsor_entry = ctx.log(
+        text,
+        kind=KIND,
+        audience=audience,
+        rolls=rolls,
+        secret=truth,
+        refs={
+            "mission": entry.slug,
+            "sponsor_kingdom": plan.sponsor.kingdom,
+            "target_kingdom": plan.target,
+            "character": plan.sponsor.character,
+            "effect": result.effect,
+        },
+    )
     target_entry = _tell_target(ctx, plan, outcome)
     _tell_king_of_spy_used(ctx, plan, outcome)
     for fact in result.target_facts:
-        ctx.log(fact, kind=f"{KIND}-consequence", audience=kingdom_audience(plan.target),
-                refs={"target_kingdom": plan.target})
+        ctx.log(
+            fact,
+            kind=f"{KIND}-consequence",
+            audience=kingdom_audience(plan.target),
+            refs={"target_kingdom": plan.target},
+        )
     for fact in result.public_facts:
         ctx.log(fact, kind=f"{KIND}-consequence", audience=PUBLIC)
     return {
-        "mission": entry.slug, "sponsor": plan.sponsor.kingdom, "target": plan.target, "cost": plan.cost,
-        "outcome": outcome.outcome, "reported": reported, "outcome_text": text,
-        "spy": outcome.spy, "evidence": outcome.evidence, "spy_lost": outcome.spy_lost, "spy_cold": outcome.spy_cold,
+        "mission": entry.slug,
+        "sponsor": plan.sponsor.kingdom,
+        "target": plan.target,
+        "cost": plan.cost,
+        "outcome": outcome.outcome,
+        "reported": reported,
+        "outcome_text": text,
+        "spy": outcome.spy,
+        "evidence": outcome.evidence,
+        "spy_lost": outcome.spy_lost,
+        "spy_cold": outcome.spy_cold,
         "success_roll": None if outcome.success_roll is None else outcome.success_roll.to_dict(),
         "detection_roll": None if outcome.detection_roll is None else outcome.detection_roll.to_dict(),
-        "modifiers": {"success": [m.to_dict() for m in applied.success],
-                      "detection": [m.to_dict() for m in applied.detection]},
-        "spent": spent, "effect": result.effect, "sponsor_entry": sponsor_entry["id"],
+        "modifiers": {
+            "success": [m.to_dict() for m in applied.success],
+            "detection": [m.to_dict() for m in applied.detection],
+        },
+        "spent": spent,
+        "effect": result.effect,
+        "sponsor_entry": sponsor_entry["id"],
         "target_entry": None if target_entry is None else target_entry["id"],
     }
 
@@ -332,8 +426,16 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 MISSION_PARAMS = mission_params()
 
 
-@command(MISSION_COMMAND, "An NPC espionage mission against a kingdom, rolled blind by its adjudicator (the GM).",
-         {**MISSION_PARAMS, **GM_PARAMS}, category=KIND, odds=mission_odds_for, stakes=mission_stakes, rolls=True, filed_by=SEATS)
+@command(
+    MISSION_COMMAND,
+    "An NPC espionage mission against a kingdom, rolled blind by its adjudicator (the GM).",
+    {**MISSION_PARAMS, **GM_PARAMS},
+    category=KIND,
+    odds=mission_odds_for,
+    stakes=mission_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def spy_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return run_mission(ctx, p)
 
@@ -349,26 +451,37 @@ def _order_params(p: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@command("spy-order", "File an NPC espionage mission privately; it waits for its adjudicator (RULINGS §1).",
-         {**MISSION_PARAMS, "note": Param(str, required=False, default="", help="a note for the adjudicator")},
-         category="orders", odds=_order_odds)
+@command(
+    "spy-order",
+    "File an NPC espionage mission privately; it waits for its adjudicator (RULINGS §1).",
+    {**MISSION_PARAMS, "note": Param(str, required=False, default="", help="a note for the adjudicator")},
+    category="orders",
+    odds=_order_odds,
+)
 def spy_order(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if ctx.identity.is_gm:
         raise CommandError("identity", f"the GM resolves missions directly: `yak do {MISSION_COMMAND}`")
     params = _order_params(p)
-    filed = order_file(ctx, {"command": MISSION_COMMAND, "params": orjson.dumps(params).decode(), "private": True,
-                             "note": p["note"]})
+    filed = order_file(
+        ctx, {"command": MISSION_COMMAND, "params": orjson.dumps(params).decode(), "private": True, "note": p["note"]}
+    )
     return filed or {}
 
 
-@command("spy-resolve", "Resolve a waiting espionage order blind, optionally with a GM modifier (its adjudicator).",
-         {"order": Param(str, ref="orders"), **GM_PARAMS}, category="orders", rolls=True)
+@command(
+    "spy-resolve",
+    "Resolve a waiting espionage order blind, optionally with a GM modifier (its adjudicator).",
+    {"order": Param(str, ref="orders"), **GM_PARAMS},
+    category="orders",
+    rolls=True,
+)
 def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     order = _waiting_order(ctx, p["order"])
     if order["command"] != MISSION_COMMAND:
-        raise CommandError("order", f"the order to {describe_order(world, order)} is not an espionage mission "
-                           "(resolve it as an order)")
+        raise CommandError(
+            "order", f"the order to {describe_order(world, order)} is not an espionage mission (resolve it as an order)"
+        )
     raw = dict(order["params"])
     if p["gm_modifier"]:
         raw.update(gm_modifier=p["gm_modifier"], gm_reason=p["gm_reason"])  # kept off the filer's order
@@ -382,10 +495,20 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.rolls.extend(sub.rolls)
     ctx.adjudicator = sub.adjudicator
     edited = world.edit("orders", p["order"])
-    edited.update({"status": "resolved", "resolved": world.meta["date"], "outcome": data["outcome_text"],
-                   "entries": [e["id"] for e in sub.entries]})
-    ctx.log(f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}", kind="order", audience=order_audience(order),
-            refs={"order": p["order"], "character": order.get("character")})
+    edited.update(
+        {
+            "status": "resolved",
+            "resolved": world.meta["date"],
+            "outcome": data["outcome_text"],
+            "entries": [e["id"] for e in sub.entries],
+        }
+    )
+    ctx.log(
+        f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}",
+        kind="order",
+        audience=order_audience(order),
+        refs={"order": p["order"], "character": order.get("character")},
+    )
     return {"order": p["order"], "status": "resolved", "result": data}
 
 
@@ -395,10 +518,16 @@ def _counter_spy_help() -> str:
     return f"Station a spy as a counter-spy in a province, or nation-wide (costs {cost}d and one spy)."
 
 
-@command("counter-spy", _counter_spy_help,
-         {"kingdom": Param(str, required=False, ref="kingdoms", help="your kingdom (the GM names it)"),
-          "province": Param(str, required=False, ref="provinces", help="omit for a nation-wide counter-spy")},
-         category=KIND, filed_by=KING)
+@command(
+    "counter-spy",
+    _counter_spy_help,
+    {
+        "kingdom": Param(str, required=False, ref="kingdoms", help="your kingdom (the GM names it)"),
+        "province": Param(str, required=False, ref="provinces", help="omit for a nation-wide counter-spy"),
+    },
+    category=KIND,
+    filed_by=KING,
+)
 def counter_spy(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     principal = ctx.principal
@@ -417,23 +546,40 @@ def counter_spy(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     modifiers = table("espionage")["modifiers"]
     if p["province"]:
         pool["counter_spies"]["provinces"].append(p["province"])
-        where = (f"in {world.display_name('provinces', p['province'])} "
-                 f"({modifiers['province_counter_spy']:+d} to the next enemy operation there)")
+        where = (
+            f"in {world.display_name('provinces', p['province'])} "
+            f"({modifiers['province_counter_spy']:+d} to the next enemy operation there)"
+        )
     else:
         pool["counter_spies"]["nation"] = int(pool["counter_spies"]["nation"]) + 1
         where = f"nation-wide ({modifiers['nation_counter_spy']:+d} to the next enemy operation anywhere)"
-    entry = ctx.log(f"A counter-spy of {kingdom_name(world, kingdom)} is stationed {where}.", kind=KIND,
-                    audience=kingdom_audience(kingdom), refs={"kingdom": kingdom})
-    return {"kingdom": kingdom, "province": p["province"], "spies": pool["spy"],
-            "counter_spies": pool["counter_spies"], "entry": entry["id"]}
+    entry = ctx.log(
+        f"A counter-spy of {kingdom_name(world, kingdom)} is stationed {where}.",
+        kind=KIND,
+        audience=kingdom_audience(kingdom),
+        refs={"kingdom": kingdom},
+    )
+    return {
+        "kingdom": kingdom,
+        "province": p["province"],
+        "spies": pool["spy"],
+        "counter_spies": pool["counter_spies"],
+        "entry": entry["id"],
+    }
 
 
-@command("assassination-resolve", "Close a pending assassination attempt with what happened (GM).",
-         {"attempt": Param(str, ref=EFFECTS, help="the assassination-attempt effect id"),
-          "result": Param(str, help="what happened, in a sentence"),
-          "killed": Param(bool, required=False, default=False, help="the victim died"),
-          "audience": Param(str, required=False, default=PUBLIC, help="who hears of the attack")},
-         category="gm", gm_only="play out assassination attempts")
+@command(
+    "assassination-resolve",
+    "Close a pending assassination attempt with what happened (GM).",
+    {
+        "attempt": Param(str, ref=EFFECTS, help="the assassination-attempt effect id"),
+        "result": Param(str, help="what happened, in a sentence"),
+        "killed": Param(bool, required=False, default=False, help="the victim died"),
+        "audience": Param(str, required=False, default=PUBLIC, help="who hears of the attack"),
+    },
+    category="gm",
+    gm_only="play out assassination attempts",
+)
 def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     attempt = world.get(EFFECTS, p["attempt"])
@@ -448,22 +594,33 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
     victim = str(attempt["character"])
     who = world.display_name("characters", victim)
     doc = world.edit(EFFECTS, p["attempt"])
-    doc.update({"status": "resolved", "result": result, "active": False, "end": world.meta["date"],
-                "known_to_target": True, "known_sponsor": attempt.get("evidence") == "identified"})
+    doc.update(
+        {
+            "status": "resolved",
+            "result": result,
+            "active": False,
+            "end": world.meta["date"],
+            "known_to_target": True,
+            "known_sponsor": attempt.get("evidence") == "identified",
+        }
+    )
     if p["killed"]:
         world.edit("characters", victim)["alive"] = False
     ctx.log(f"Assassins attacked {who}: {result}", kind=KIND, audience=audience, refs={"target_character": victim})
     evidence = attempt.get("evidence")
-    clue = {"identified": f"The assassins left proof: they were paid by {effect_sponsor_name(world, attempt)}.",
-            "detected": "The assassins were hired by an enemy power; the employer is unknown."}.get(str(evidence),
-                                                                                                  "They left no trace of "
-                                                                                                  "their employers.")
+    clue = {
+        "identified": f"The assassins left proof: they were paid by {effect_sponsor_name(world, attempt)}.",
+        "detected": "The assassins were hired by an enemy power; the employer is unknown.",
+    }.get(str(evidence), "They left no trace of their employers.")
     for aud in {kingdom_audience(attempt["target_kingdom"]), character_audience(victim)}:
         ctx.log(f"The attack on {who}: {clue}", kind=KIND, audience=aud, refs={"effect": p["attempt"]})
-    ctx.log(f"The assassination attempt on {who}: {result}", kind=KIND, audience=holder_audience(attempt),
-            refs={"effect": p["attempt"]})
+    ctx.log(
+        f"The assassination attempt on {who}: {result}",
+        kind=KIND,
+        audience=holder_audience(attempt),
+        refs={"effect": p["attempt"]},
+    )
     return {"attempt": p["attempt"], "status": "resolved", "killed": p["killed"]}
-
 
 
 # ================================================================ due items and board queries
@@ -482,13 +639,27 @@ def _due(world: World) -> list[dict[str, Any]]:
         entry = catalogue().get(str(params.get("mission", "")))
         what = entry.name if entry is not None else "a mission"
         against = f" against {world.display_name('kingdoms', params['target'])}" if params.get("target") else ""
-        items.append({"kind": "order", "text": f"{filer}'s private espionage order, {what}{against}, waits for your ruling",
-                      "audience": audience, "urgent": False, "order": order_id})
+        items.append(
+            {
+                "kind": "order",
+                "text": f"{filer}'s private espionage order, {what}{against}, waits for your ruling",
+                "audience": audience,
+                "urgent": False,
+                "order": order_id,
+            }
+        )
     for effect_id, effect in active_effects(world, kind="assassination-attempt"):
         if effect.get("status") != "pending":
             continue
         who = world.display_name("characters", effect.get("character"))
-        items.append({"kind": "assassination", "urgent": True, "audience": ADJUDICATORS, "effect": effect_id,
-                      "text": f"Assassination attempt {effect_id} on {who} (by {kingdom_name(world, effect['sponsor_kingdom'])})"
-                              " waits to be played out: `yak do assassination-resolve`"})
+        items.append(
+            {
+                "kind": "assassination",
+                "urgent": True,
+                "audience": ADJUDICATORS,
+                "effect": effect_id,
+                "text": f"Assassination attempt {effect_id} on {who} (by {kingdom_name(world, effect['sponsor_kingdom'])})"
+                " waits to be played out: `yak do assassination-resolve`",
+            }
+        )
     return items

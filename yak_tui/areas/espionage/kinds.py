@@ -55,9 +55,15 @@ ExpireFn = Callable[[World, Mapping[str, Any]], None]
 CheckFn = Callable[[World, Plan], None]
 
 # The infiltration each prerequisite names, as the board's short "Needs" cell says it.
-BRANCH_LABELS = {"spy-ring": "Spy Ring", "treasury": "Treasury", "admiralty": "Admiralty",
-                 "general-staff": "Gen. Staff", "government": "Government",
-                 "admiralty-control": "Admiralty ctl", "general-staff-control": "Gen. Staff ctl"}
+BRANCH_LABELS = {
+    "spy-ring": "Spy Ring",
+    "treasury": "Treasury",
+    "admiralty": "Admiralty",
+    "general-staff": "Gen. Staff",
+    "government": "Government",
+    "admiralty-control": "Admiralty ctl",
+    "general-staff-control": "Gen. Staff ctl",
+}
 
 
 def _no_needs(_entry: Mission) -> tuple[str, ...]:
@@ -133,8 +139,10 @@ def kind_of_document(document: str) -> MissionKind | None:
 def _infiltration(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     target = kingdom_name(ctx.world, plan.target)
     if holds(ctx.world, plan.sponsor.kingdom, plan.target, plan.mission.slug):
-        return Applied(f"it changes nothing: you already hold {plan.mission.name} against {target} "
-                       "(an infiltration cannot be doubled)")
+        return Applied(
+            f"it changes nothing: you already hold {plan.mission.name} against {target} "
+            "(an infiltration cannot be doubled)"
+        )
     effect = new_effect(ctx, plan, outcome, "infiltration", data={"branch": plan.mission.params.get("branch")})
     return Applied(f"your man is in place until purged ({plan.mission.params.get('branch')})", effect=effect)
 
@@ -142,8 +150,10 @@ def _infiltration(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
 def _breach(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     bonus = int(table("espionage")["modifiers"]["security_breach"])
     effect = new_effect(ctx, plan, outcome, "security-breach", data={"bonus": bonus})
-    return Applied(f"a security breach in {kingdom_name(ctx.world, plan.target)} gives {bonus:+d} to your next mission "
-                   "against it", effect=effect)
+    return Applied(
+        f"a security breach in {kingdom_name(ctx.world, plan.target)} gives {bonus:+d} to your next mission against it",
+        effect=effect,
+    )
 
 
 def _smuggling(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -155,14 +165,35 @@ def _smuggling(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     return Applied(f"a smuggling ring operates in {where} until {end.label()}", effect=effect)
 
 
-def _raise_units(ctx: CommandContext, plan: Plan, outcome: SpyOutcome, owner: str, kind: str, strength: str,
-                 count: int, hex_: list[int], label: str) -> str:
+def _raise_units(
+    ctx: CommandContext,
+    plan: Plan,
+    outcome: SpyOutcome,
+    owner: str,
+    kind: str,
+    strength: str,
+    count: int,
+    hex_: list[int],
+    label: str,
+) -> str:
     world = ctx.world
     unit_id = world.new_id("units", owner)
     where = world.display_name("provinces", plan.province)
-    world.put("units", unit_id, {"name": f"{label} of {where}", "owner": owner, "kind": kind, "size": "company",
-                                 strength: count, "hex": list(hex_), "friendly_to": plan.sponsor.kingdom,
-                                 "raised_by": plan.mission.slug, "raised": world.meta["date"]})
+    world.put(
+        "units",
+        unit_id,
+        {
+            "name": f"{label} of {where}",
+            "owner": owner,
+            "kind": kind,
+            "size": "company",
+            strength: count,
+            "hex": list(hex_),
+            "friendly_to": plan.sponsor.kingdom,
+            "raised_by": plan.mission.slug,
+            "raised": world.meta["date"],
+        },
+    )
     return unit_id
 
 
@@ -186,7 +217,9 @@ def _irregulars(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied
         else:
             unit = _raise_units(ctx, plan, outcome, "rebels", "infantry", "regiments", count, hex_, "Rebels")
             fact = f"rebels rise in {where}: {count} infantry regiment{'s' if count != 1 else ''}"
-    return Applied(f"{fact}, friendly to you", secret=f"raised unit {unit}", public_facts=[f"{fact[0].upper()}{fact[1:]}."])
+    return Applied(
+        f"{fact}, friendly to you", secret=f"raised unit {unit}", public_facts=[f"{fact[0].upper()}{fact[1:]}."]
+    )
 
 
 def _kill_specialists(ctx: CommandContext, plan: Plan, kind: str, count: int) -> tuple[int, list[str]]:
@@ -205,9 +238,11 @@ def _kill_specialists(ctx: CommandContext, plan: Plan, kind: str, count: int) ->
 
 def _kill(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     params = plan.mission.params
-    kind, count = {"kill-spies": ("spy", params.get("spies", 0)),
-                   "kill-engineers": ("engineer", params.get("engineers", 0)),
-                   "kill-missionaries": ("missionary", params.get("missionaries", 0))}[plan.mission.effect]
+    kind, count = {
+        "kill-spies": ("spy", params.get("spies", 0)),
+        "kill-engineers": ("engineer", params.get("engineers", 0)),
+        "kill-missionaries": ("missionary", params.get("missionaries", 0)),
+    }[plan.mission.effect]
     killed, parts = _kill_specialists(ctx, plan, kind, int(count))
     target = kingdom_name(ctx.world, plan.target)
     if not killed:
@@ -219,10 +254,20 @@ def _kill(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
 def _academies(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     due = next_year_start(ctx.world.date)
     reduction = int(plan.mission.params.get("graduation_reduction", 0))
-    effect = new_effect(ctx, plan, outcome, "academy-interference", end=due, due=due.to_dict(),
-                         data={"specialist": plan.specialist, "reduction": reduction})
-    return Applied(f"{kingdom_name(ctx.world, plan.target)}'s {plan.specialist} academies graduate {reduction} fewer "
-                   f"at the start of {due.year}", effect=effect)
+    effect = new_effect(
+        ctx,
+        plan,
+        outcome,
+        "academy-interference",
+        end=due,
+        due=due.to_dict(),
+        data={"specialist": plan.specialist, "reduction": reduction},
+    )
+    return Applied(
+        f"{kingdom_name(ctx.world, plan.target)}'s {plan.specialist} academies graduate {reduction} fewer "
+        f"at the start of {due.year}",
+        effect=effect,
+    )
 
 
 def _by_player(world: World, plan: Plan) -> str:
@@ -244,33 +289,58 @@ def _embezzle(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
         return Applied(f"{target}'s treasury is empty: nothing to steal")
     # The target sees all it lost, the cause only if it detected the operation (issue 14, leak 7);
     # the sponsor's half reaches the kingdom treasury, so its King is told (leak 8).
-    cause = ("embezzled by an enemy operation" if outcome.evidence in ("detected", "identified")
-             else "unexplained loss from the treasury")
-    ctx.move_ducats(("kingdoms", plan.target), None, stolen, cause, audience=kingdom_audience(plan.target),
-                    kind=KIND, secret=f"Embezzlement by {plan.sponsor.kingdom}: {share} to the sponsor, "
-                                      f"{stolen - share} kept by the thieves")
+    cause = (
+        "embezzled by an enemy operation"
+        if outcome.evidence in ("detected", "identified")
+        else "unexplained loss from the treasury"
+    )
+    ctx.move_ducats(
+        ("kingdoms", plan.target),
+        None,
+        stolen,
+        cause,
+        audience=kingdom_audience(plan.target),
+        kind=KIND,
+        secret=f"Embezzlement by {plan.sponsor.kingdom}: {share} to the sponsor, {stolen - share} kept by the thieves",
+    )
     if share:
-        ctx.move_ducats(None, ("kingdoms", plan.sponsor.kingdom), share, f"embezzled from {target}"
-                        + _by_player(ctx.world, plan), audience=kingdom_audience(plan.sponsor.kingdom), kind=KIND)
-    purse = "your treasury" if plan.sponsor.character is None else f"the treasury of {kingdom_name(world, plan.sponsor.kingdom)}"
-    return Applied(f"{stolen} ducats embezzled from {target}; {share} reach {purse}",
-                   secret=f"treasury {treasury:g}: stole {stolen}, sponsor {share}")
+        ctx.move_ducats(
+            None,
+            ("kingdoms", plan.sponsor.kingdom),
+            share,
+            f"embezzled from {target}" + _by_player(ctx.world, plan),
+            audience=kingdom_audience(plan.sponsor.kingdom),
+            kind=KIND,
+        )
+    purse = (
+        "your treasury"
+        if plan.sponsor.character is None
+        else f"the treasury of {kingdom_name(world, plan.sponsor.kingdom)}"
+    )
+    return Applied(
+        f"{stolen} ducats embezzled from {target}; {share} reach {purse}",
+        secret=f"treasury {treasury:g}: stole {stolen}, sponsor {share}",
+    )
 
 
 def _crash(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     world = ctx.world
     where = world.display_name("provinces", plan.province)
     if active_effects(world, kind="crash-market", province=plan.province, commodity=plan.commodity):
-        return Applied(f"the {plan.commodity} market of {where} is already disturbed this year; "
-                       "it changes nothing (crashes do not stack)")
+        return Applied(
+            f"the {plan.commodity} market of {where} is already disturbed this year; "
+            "it changes nothing (crashes do not stack)"
+        )
     step = int(plan.mission.params["increments"]) * (1 if plan.direction == "raise" else -1)
     end = end_of_year(ctx)
     prov = world.edit("provinces", str(plan.province))
     prov.setdefault("price_modifiers", {})[str(plan.commodity)] = step
-    effect = new_effect(ctx, plan, outcome, "crash-market", end=end, commodity=plan.commodity,
-                         data={"increments": step})
-    return Applied(f"the price of {plan.commodity} in {where} moves {step:+d} increments until {end.label()}",
-                   effect=effect)
+    effect = new_effect(
+        ctx, plan, outcome, "crash-market", end=end, commodity=plan.commodity, data={"increments": step}
+    )
+    return Applied(
+        f"the price of {plan.commodity} in {where} moves {step:+d} increments until {end.label()}", effect=effect
+    )
 
 
 def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -285,25 +355,37 @@ def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applie
     prov["market_allowance"] = money(after)
     seasons = plan.mission.duration_seasons
     end = world.date.plus(seasons) if seasons else None
-    effect = new_effect(ctx, plan, outcome, "limit-trade", end=end,
-                         data={"market_allowance": money(after - before)})
+    effect = new_effect(ctx, plan, outcome, "limit-trade", end=end, data={"market_allowance": money(after - before)})
     until = f"until {end.label()}" if end else "for good"
     # The province's owner sees his allowance fall; the cause only if he detected it (issue 14).
     cause = "Limit Trade" if outcome.evidence in ("detected", "identified") else "unexplained loss"
     told = [f"The market allowance of {where} falls by {money(before - after)} ({cause})."] if after < before else []
-    return Applied(f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect,
-                   target_facts=told)
+    return Applied(
+        f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect, target_facts=told
+    )
 
 
 def _animosity(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     where = ctx.world.display_name("provinces", plan.province)
     end = end_of_year(ctx)
     params = plan.mission.params
-    effect = new_effect(ctx, plan, outcome, "commercial-animosity", end=end,
-                         data={"against": plan.against, "buy_penalty": params.get("buy_penalty"),
-                               "sell_penalty": params.get("sell_penalty")})
-    return Applied(f"merchants of {plan.against} trading in {where} suffer {params.get('buy_penalty'):+d}/"
-                   f"{params.get('sell_penalty'):+d} on trade checks until {end.label()}", effect=effect)
+    effect = new_effect(
+        ctx,
+        plan,
+        outcome,
+        "commercial-animosity",
+        end=end,
+        data={
+            "against": plan.against,
+            "buy_penalty": params.get("buy_penalty"),
+            "sell_penalty": params.get("sell_penalty"),
+        },
+    )
+    return Applied(
+        f"merchants of {plan.against} trading in {where} suffer {params.get('buy_penalty'):+d}/"
+        f"{params.get('sell_penalty'):+d} on trade checks until {end.label()}",
+        effect=effect,
+    )
 
 
 def _shipbuilding(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -313,23 +395,39 @@ def _shipbuilding(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
         killed, parts = _kill_specialists(ctx, plan, "sailor", int(params["sailors_destroyed"]))
         if not killed:
             return Applied(f"{target} had no sailors to destroy")
-        return Applied(f"{' and '.join(parts)} of {target} destroyed",
-                       target_facts=[f"You have lost {' and '.join(parts)}."])
+        return Applied(
+            f"{' and '.join(parts)} of {target} destroyed", target_facts=[f"You have lost {' and '.join(parts)}."]
+        )
     due = next_year_start(ctx.world.date)
-    effect = new_effect(ctx, plan, outcome, "sailor-recruitment-cut", end=due, due=due.to_dict(),
-                         data={"reduction": int(params["recruitment_reduction"])})
-    return Applied(f"{target} recruits {params['recruitment_reduction']} fewer sailors at the start of {due.year}",
-                   effect=effect)
+    effect = new_effect(
+        ctx,
+        plan,
+        outcome,
+        "sailor-recruitment-cut",
+        end=due,
+        due=due.to_dict(),
+        data={"reduction": int(params["recruitment_reduction"])},
+    )
+    return Applied(
+        f"{target} recruits {params['recruitment_reduction']} fewer sailors at the start of {due.year}", effect=effect
+    )
 
 
 def _morale(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     engagement = "naval" if plan.mission.effect == "naval-morale" else "military"
     params = plan.mission.params
-    effect = new_effect(ctx, plan, outcome, "morale-penalty",
-                         data={"engagement": engagement, "morale": params["morale"],
-                               "engagements": params.get("engagements", 1)})
-    return Applied(f"{kingdom_name(ctx.world, plan.target)} suffers {int(params['morale']):+d} morale in its next "
-                   f"{engagement} engagement", effect=effect)
+    effect = new_effect(
+        ctx,
+        plan,
+        outcome,
+        "morale-penalty",
+        data={"engagement": engagement, "morale": params["morale"], "engagements": params.get("engagements", 1)},
+    )
+    return Applied(
+        f"{kingdom_name(ctx.world, plan.target)} suffers {int(params['morale']):+d} morale in its next "
+        f"{engagement} engagement",
+        effect=effect,
+    )
 
 
 def _disposition(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -342,11 +440,17 @@ def _disposition(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applie
             hex_ = unit.get("hex", [])
             lines.append(f"{unit['name']} ({unit_id}): {count} {strength} at ({', '.join(str(h) for h in hex_)})")
     listing = "; ".join(lines) or f"no {strength}"
-    ctx.log(f"Stolen documents: the {'navy' if strength == 'ships' else 'army'} of {kingdom_name(world, plan.target)} "
-            f"in {world.date.label()}: {listing}.", kind=f"{KIND}-report", audience=plan.sponsor.audience,
-            refs={"target_kingdom": plan.target, "units": [line.split(" (")[0] for line in lines]})
-    return Applied(f"the documents reveal {len(lines)} {'squadrons' if strength == 'ships' else 'units'} "
-                   f"of {kingdom_name(world, plan.target)}")
+    ctx.log(
+        f"Stolen documents: the {'navy' if strength == 'ships' else 'army'} of {kingdom_name(world, plan.target)} "
+        f"in {world.date.label()}: {listing}.",
+        kind=f"{KIND}-report",
+        audience=plan.sponsor.audience,
+        refs={"target_kingdom": plan.target, "units": [line.split(" (")[0] for line in lines]},
+    )
+    return Applied(
+        f"the documents reveal {len(lines)} {'squadrons' if strength == 'ships' else 'units'} "
+        f"of {kingdom_name(world, plan.target)}"
+    )
 
 
 def _take_from_unit(world: World, unit_id: str, strength: str, count: int) -> int:
@@ -401,22 +505,42 @@ def _counterfeit(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applie
     due = next_year_start(ctx.world.date)
     debt = int(plan.mission.params["debt"])
     effect = new_effect(ctx, plan, outcome, "counterfeit", end=due, due=due.to_dict(), data={"debt": debt})
-    return Applied(f"false coin floods {kingdom_name(ctx.world, plan.target)}: a {debt}-ducat debt at the start of "
-                   f"{due.year}", effect=effect)
+    return Applied(
+        f"false coin floods {kingdom_name(ctx.world, plan.target)}: a {debt}-ducat debt at the start of {due.year}",
+        effect=effect,
+    )
 
 
 def _assassination(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     params = plan.mission.params
     poison = bool(plan.extras.get(POISON_EXTRA))
-    data = {"assassins": params["assassins"], "weapon_bonus": params["weapon_bonus"],
-            "armour_bonus": params["armour_bonus"], "surprise": params["surprise"], "poison": poison,
-            "poison_extra_damage": params["poison_extra_damage"] if poison else 0}
+    data = {
+        "assassins": params["assassins"],
+        "weapon_bonus": params["weapon_bonus"],
+        "armour_bonus": params["armour_bonus"],
+        "surprise": params["surprise"],
+        "poison": poison,
+        "poison_extra_damage": params["poison_extra_damage"] if poison else 0,
+    }
     # The attack has not happened yet: the victim's side learns of it when the GM plays it out.
-    effect = new_effect(ctx, plan, outcome, "assassination-attempt", data=data, character=plan.character,
-                         status="pending", evidence=outcome.evidence, known_to_target=False, known_sponsor=False)
+    effect = new_effect(
+        ctx,
+        plan,
+        outcome,
+        "assassination-attempt",
+        data=data,
+        character=plan.character,
+        status="pending",
+        evidence=outcome.evidence,
+        known_to_target=False,
+        known_sponsor=False,
+    )
     who = ctx.world.display_name("characters", plan.character)
-    return Applied(f"{params['assassins']} assassins are hired against {who}{' with poison' if poison else ''}; "
-                   "the GM plays out the attempt", effect=effect)
+    return Applied(
+        f"{params['assassins']} assassins are hired against {who}{' with poison' if poison else ''}; "
+        "the GM plays out the attempt",
+        effect=effect,
+    )
 
 
 def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -426,16 +550,23 @@ def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
         found = active_effects(world, kind="smuggling-ring", province=plan.province, target_kingdom=plan.target)
     else:
         found = active_effects(world, kind="infiltration", mission=slug, target_kingdom=plan.target)
-    what = mission(slug).name if slug != "establish-smuggling-ring" else (
-        f"the smuggling ring in {world.display_name('provinces', plan.province)}")
+    what = (
+        mission(slug).name
+        if slug != "establish-smuggling-ring"
+        else (f"the smuggling ring in {world.display_name('provinces', plan.province)}")
+    )
     told = f"{what}: {plan.mission.params.get('sponsor_told', 'cleared')}"
     if not outcome.success:
         held = ", ".join(f"{e['sponsor_kingdom']} ({eid})" for eid, e in found) or "none"
         return Applied(told, secret=f"purge FAILED: still active: {held}")
     for effect_id, effect in found:
         end_effect(world, effect_id, "purged")
-        ctx.log(f"Your {mission(effect['mission']).name} in {kingdom_name(world, plan.target)} was purged.",
-                kind=KIND, audience=holder_audience(effect), refs={"effect": effect_id})
+        ctx.log(
+            f"Your {mission(effect['mission']).name} in {kingdom_name(world, plan.target)} was purged.",
+            kind=KIND,
+            audience=holder_audience(effect),
+            refs={"effect": effect_id},
+        )
     cleared = ", ".join(f"{e['sponsor_kingdom']} ({eid})" for eid, e in found) or "nothing was there"
     return Applied(told, secret=f"purge succeeded: cleared {cleared}")
 
@@ -497,8 +628,9 @@ def _restore_allowance(world: World, effect: Mapping[str, Any]) -> None:
     if not province:
         return
     prov = world.edit("provinces", province)
-    prov["market_allowance"] = money(float(prov.get("market_allowance", 0))
-                                     - float(effect["data"].get("market_allowance", 0)))
+    prov["market_allowance"] = money(
+        float(prov.get("market_allowance", 0)) - float(effect["data"].get("market_allowance", 0))
+    )
 
 
 # ================================================================ the registry
@@ -510,56 +642,123 @@ def _assassination_needs(entry: Mission) -> tuple[str, ...]:
 
 
 def _one_ring_per_sponsor(world: World, plan: Plan) -> None:
-    if plan.province and active_effects(world, kind="smuggling-ring", province=plan.province,
-                                        sponsor_kingdom=plan.sponsor.kingdom):
-        raise CommandError("province", f"your smuggling ring in {world.display_name('provinces', plan.province)} "
-                           "still operates: one ring per province until it is broken")
+    if plan.province and active_effects(
+        world, kind="smuggling-ring", province=plan.province, sponsor_kingdom=plan.sponsor.kingdom
+    ):
+        raise CommandError(
+            "province",
+            f"your smuggling ring in {world.display_name('provinces', plan.province)} "
+            "still operates: one ring per province until it is broken",
+        )
 
 
 for _kind in (
-    MissionKind("infiltration", _infiltration, document="infiltration", label=_infiltration_label,
-                until="until purged"),
-    MissionKind("security-breach", _breach, document="security-breach", until="until used",
-                label=_with_data("Security breach",
-                                 lambda _e, d: f"Security breach {int(d['bonus']):+d}" if d.get("bonus") else None)),
-    MissionKind("smuggling-ring", _smuggling, needs("province"), document="smuggling-ring",
-                label=plain_label("Smuggling ring"), check=_one_ring_per_sponsor),
+    MissionKind(
+        "infiltration", _infiltration, document="infiltration", label=_infiltration_label, until="until purged"
+    ),
+    MissionKind(
+        "security-breach",
+        _breach,
+        document="security-breach",
+        until="until used",
+        label=_with_data(
+            "Security breach", lambda _e, d: f"Security breach {int(d['bonus']):+d}" if d.get("bonus") else None
+        ),
+    ),
+    MissionKind(
+        "smuggling-ring",
+        _smuggling,
+        needs("province"),
+        document="smuggling-ring",
+        label=plain_label("Smuggling ring"),
+        check=_one_ring_per_sponsor,
+    ),
     MissionKind("bandits", _irregulars, needs("province")),
     MissionKind("rebels", _irregulars, needs("province")),
     MissionKind("privateers", _irregulars, needs("province"), port=True),
     MissionKind("kill-spies", _kill),
     MissionKind("kill-engineers", _kill),
     MissionKind("kill-missionaries", _kill),
-    MissionKind("academy-interference", _academies, needs("specialist"), document="academy-interference",
-                label=_with_data("Academies disrupted", _academies_label)),
+    MissionKind(
+        "academy-interference",
+        _academies,
+        needs("specialist"),
+        document="academy-interference",
+        label=_with_data("Academies disrupted", _academies_label),
+    ),
     MissionKind("embezzlement", _embezzle),
-    MissionKind("crash-market", _crash, needs("province", "commodity", "direction"), document="crash-market",
-                label=_with_data("Crashed market", _crash_label), expire=_restore_price),
-    MissionKind("limit-trade", _limit_trade, needs("province"), document="limit-trade",
-                label=_with_data("Trade limited", lambda _e, d: f"Trade limited ({d['market_allowance']})"
-                                 if d.get("market_allowance") is not None else None),
-                until="for good", expire=_restore_allowance),
-    MissionKind("commercial-animosity", _animosity, needs("province", "against"), document="commercial-animosity",
-                label=_with_data("Commercial animosity",
-                                 lambda _e, d: f"Animosity against {d['against']}" if d.get("against") else None)),
-    MissionKind("shipbuilding", _shipbuilding, needs("choice"), document="sailor-recruitment-cut",
-                label=plain_label("Sailor recruitment cut")),
-    MissionKind("naval-morale", _morale, document="morale-penalty", until="until used",
-                label=_with_data("Morale penalty", _morale_label)),
-    MissionKind("military-morale", _morale, document="morale-penalty", until="until used",
-                label=_with_data("Morale penalty", _morale_label)),
+    MissionKind(
+        "crash-market",
+        _crash,
+        needs("province", "commodity", "direction"),
+        document="crash-market",
+        label=_with_data("Crashed market", _crash_label),
+        expire=_restore_price,
+    ),
+    MissionKind(
+        "limit-trade",
+        _limit_trade,
+        needs("province"),
+        document="limit-trade",
+        label=_with_data(
+            "Trade limited",
+            lambda _e, d: f"Trade limited ({d['market_allowance']})" if d.get("market_allowance") is not None else None,
+        ),
+        until="for good",
+        expire=_restore_allowance,
+    ),
+    MissionKind(
+        "commercial-animosity",
+        _animosity,
+        needs("province", "against"),
+        document="commercial-animosity",
+        label=_with_data(
+            "Commercial animosity", lambda _e, d: f"Animosity against {d['against']}" if d.get("against") else None
+        ),
+    ),
+    MissionKind(
+        "shipbuilding",
+        _shipbuilding,
+        needs("choice"),
+        document="sailor-recruitment-cut",
+        label=plain_label("Sailor recruitment cut"),
+    ),
+    MissionKind(
+        "naval-morale",
+        _morale,
+        document="morale-penalty",
+        until="until used",
+        label=_with_data("Morale penalty", _morale_label),
+    ),
+    MissionKind(
+        "military-morale",
+        _morale,
+        document="morale-penalty",
+        until="until used",
+        label=_with_data("Morale penalty", _morale_label),
+    ),
     MissionKind("naval-disposition", _disposition),
     MissionKind("military-disposition", _disposition),
     MissionKind("scuttle", _destroy, needs("unit"), unit="ship"),
     MissionKind("poison-regiment", _destroy, needs("unit"), unit="regiment"),
     MissionKind("suborn-ship", _suborn, needs("unit"), unit="ship"),
     MissionKind("suborn-regiment", _suborn, needs("unit"), unit="regiment"),
-    MissionKind("counterfeit", _counterfeit, document="counterfeit", expires_at_its_step=True,
-                label=_with_data("Counterfeit coin",
-                                 lambda _e, d: f"Counterfeit debt {d['debt']}d" if d.get("debt") else None)),
-    MissionKind("assassination", _assassination, _assassination_needs, needs("character"),  # the ruler by default
-                document="assassination-attempt",
-                label=plain_label("Assassination attempt"), until="awaits the GM"),
+    MissionKind(
+        "counterfeit",
+        _counterfeit,
+        document="counterfeit",
+        expires_at_its_step=True,
+        label=_with_data("Counterfeit coin", lambda _e, d: f"Counterfeit debt {d['debt']}d" if d.get("debt") else None),
+    ),
+    MissionKind(
+        "assassination",
+        _assassination,
+        _assassination_needs,
+        needs("character"),  # the ruler by default
+        document="assassination-attempt",
+        label=plain_label("Assassination attempt"),
+        until="awaits the GM",
+    ),
     MissionKind("purge", _purge, needs("infiltration", "province"), own_side=True, applies_on_failure=True),
     MissionKind("counter-spy", None, refusal="a counter-spy is stationed, not rolled: use `yak do counter-spy`"),
 ):

@@ -66,35 +66,71 @@ def mission_params() -> dict[str, Param]:
     return {
         "mission": Param(str, help="mission slug (see `yak resolve spy --list`)", label=mission_name),
         "target": Param(str, required=False, ref="kingdoms", help="target kingdom (purge: your own, may be omitted)"),
-        "sponsor": Param(str, required=False, ref="kingdoms",
-                         help="sponsoring kingdom (the GM acting directly; otherwise the filer's kingdom)"),
+        "sponsor": Param(
+            str,
+            required=False,
+            ref="kingdoms",
+            help="sponsoring kingdom (the GM acting directly; otherwise the filer's kingdom)",
+        ),
         "province": Param(str, required=False, ref="provinces", help="target province, where the mission needs one"),
         "character": Param(str, required=False, ref="characters", help="assassination target"),
         "unit": Param(str, required=False, ref="units", help="ship or regiment to scuttle, poison or suborn"),
         "commodity": Param(str, required=False, help="crash-commodity-market: the trade good"),
-        "direction": Param(str, required=False, default="lower", choices=("raise", "lower"),
-                           help="crash-commodity-market: raise or lower the price"),
-        "choice": Param(str, required=False, default="sailors", choices=("sailors", "recruitment"),
-                        help="interfere-with-shipbuilding: destroy sailors or cut recruitment"),
+        "direction": Param(
+            str,
+            required=False,
+            default="lower",
+            choices=("raise", "lower"),
+            help="crash-commodity-market: raise or lower the price",
+        ),
+        "choice": Param(
+            str,
+            required=False,
+            default="sailors",
+            choices=("sailors", "recruitment"),
+            help="interfere-with-shipbuilding: destroy sailors or cut recruitment",
+        ),
         "specialist": Param(str, required=False, help="interfere-with-academies: specialist type"),
-        "infiltration": Param(str, required=False, help="purge-administration: the infiltration to purge",
-                              label=mission_name),
-        "against": Param(str, required=False, default="",
-                         help="inspire-commercial-animosity: guild, nation or merchant"),
-        "bandits": Param(int, required=False, default=0, minimum=0,
-                         help=lambda: f"extra bandit regiments ({_extra_price(EXTRA_PARAMS['bandits'])}d each)"),
-        "privateers": Param(int, required=False, default=0, minimum=0,
-                            help=lambda: f"extra privateer ships ({_extra_price(EXTRA_PARAMS['privateers'])}d each)"),
-        "rebels": Param(int, required=False, default=0, minimum=0,
-                        help=lambda: f"extra rebel regiments ({_extra_price(EXTRA_PARAMS['rebels'])}d each)"),
-        "poison": Param(bool, required=False, default=False,
-                        help=lambda: f"assassinations: +{_extra_price(POISON_EXTRA)}d for poison"),
+        "infiltration": Param(
+            str, required=False, help="purge-administration: the infiltration to purge", label=mission_name
+        ),
+        "against": Param(
+            str, required=False, default="", help="inspire-commercial-animosity: guild, nation or merchant"
+        ),
+        "bandits": Param(
+            int,
+            required=False,
+            default=0,
+            minimum=0,
+            help=lambda: f"extra bandit regiments ({_extra_price(EXTRA_PARAMS['bandits'])}d each)",
+        ),
+        "privateers": Param(
+            int,
+            required=False,
+            default=0,
+            minimum=0,
+            help=lambda: f"extra privateer ships ({_extra_price(EXTRA_PARAMS['privateers'])}d each)",
+        ),
+        "rebels": Param(
+            int,
+            required=False,
+            default=0,
+            minimum=0,
+            help=lambda: f"extra rebel regiments ({_extra_price(EXTRA_PARAMS['rebels'])}d each)",
+        ),
+        "poison": Param(
+            bool,
+            required=False,
+            default=False,
+            help=lambda: f"assassinations: +{_extra_price(POISON_EXTRA)}d for poison",
+        ),
     }
 
 
 GM_PARAMS: dict[str, Param] = {
-    "gm_modifier": Param(int, required=False, default=0, help="adjudicator's modifier to both rolls",
-                         by_adjudicator=True),
+    "gm_modifier": Param(
+        int, required=False, default=0, help="adjudicator's modifier to both rolls", by_adjudicator=True
+    ),
     "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)", by_adjudicator=True),
 }
 
@@ -155,15 +191,20 @@ def _target_character(world: World, plan: Plan, p: dict[str, Any]) -> str:
             raise CommandError("character", f"{name} is not the ruler of {target_k['name']}")
     elif kind == "noble-bureaucrat":
         if char.get("kingdom") != plan.target or char_id == target_k.get("ruler"):
-            raise CommandError("character", f"{name} is not a noble or official of {target_k['name']} "
-                               "(the ruler is assassinate-ruler)")
+            raise CommandError(
+                "character", f"{name} is not a noble or official of {target_k['name']} (the ruler is assassinate-ruler)"
+            )
     else:
         if place_kingdom != plan.target:
             raise CommandError("character", f"{name} is not in {target_k['name']}")
-        if char.get("kingdom") == plan.target and (char.get("kind") in ("king", "noble", "high-priestess")
-                                                   or char_id == target_k.get("ruler")):
-            raise CommandError("character", f"{name} belongs to the government or nobility of {target_k['name']}: "
-                               "use assassinate-noble-bureaucrat or assassinate-ruler")
+        if char.get("kingdom") == plan.target and (
+            char.get("kind") in ("king", "noble", "high-priestess") or char_id == target_k.get("ruler")
+        ):
+            raise CommandError(
+                "character",
+                f"{name} belongs to the government or nobility of {target_k['name']}: "
+                "use assassinate-noble-bureaucrat or assassinate-ruler",
+            )
     return str(char_id)
 
 
@@ -244,9 +285,15 @@ def _against_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]
 
 # Each order field a `MissionKind` may need, and how the order's value is checked into the plan.
 NEED_CHECKS: dict[str, Callable[[World, Plan, MissionKind, dict[str, Any]], None]] = {
-    "province": _province_need, "unit": _unit_need, "character": _character_need,
-    "infiltration": _infiltration_need, "commodity": _commodity_need, "direction": _direction_need,
-    "choice": _choice_need, "specialist": _specialist_need, "against": _against_need,
+    "province": _province_need,
+    "unit": _unit_need,
+    "character": _character_need,
+    "infiltration": _infiltration_need,
+    "commodity": _commodity_need,
+    "direction": _direction_need,
+    "choice": _choice_need,
+    "specialist": _specialist_need,
+    "against": _against_need,
 }
 
 
@@ -269,8 +316,9 @@ def plan_mission(world: World, principal: Identity, p: dict[str, Any], *, secret
     target = p.get("target") or None
     if kind.own_side:
         if target and target != sponsor.kingdom:
-            raise CommandError("target", f"{entry.slug} purges your own administration: "
-                               "omit target or name your own kingdom")
+            raise CommandError(
+                "target", f"{entry.slug} purges your own administration: omit target or name your own kingdom"
+            )
         target = sponsor.kingdom
     if not target:
         raise CommandError("target", f"{entry.slug} needs the target kingdom")
@@ -315,9 +363,12 @@ def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandErro
         missing = missing_prerequisite(entry, infiltrations_held(world, plan.sponsor.kingdom, plan.target))
         if missing is not None:
             need = mission(missing)
-            return CommandError("mission", f"{entry.name} needs {need.name} held against "
-                                f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
-                                f"holds no such infiltration (run {need.slug} first)")
+            return CommandError(
+                "mission",
+                f"{entry.name} needs {need.name} held against "
+                f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
+                f"holds no such infiltration (run {need.slug} first)",
+            )
     if kind.check is not None:
         try:
             kind.check(world, plan)
@@ -326,8 +377,11 @@ def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandErro
     if spies:
         pool = spy_pool(world, plan.sponsor.kingdom)
         if int(pool["spy"]) < 1:
-            return CommandError("spy", f"{kingdom_name(world, plan.sponsor.kingdom)} has no active spy "
-                                f"({pool['cold_spy']} cold, active again at year start)")
+            return CommandError(
+                "spy",
+                f"{kingdom_name(world, plan.sponsor.kingdom)} has no active spy "
+                f"({pool['cold_spy']} cold, active again at year start)",
+            )
     return None
 
 
@@ -355,8 +409,10 @@ def capital_counter_spy_guards(plan: Plan) -> bool:
         return True
     guards = str(table("espionage")["counter_spy"]["capital_guards"])
     if guards not in CAPITAL_GUARDS:
-        raise CommandError("mission", f"espionage counter_spy.capital_guards must be one of "
-                           f"{', '.join(CAPITAL_GUARDS)}, not {guards!r}")
+        raise CommandError(
+            "mission",
+            f"espionage counter_spy.capital_guards must be one of {', '.join(CAPITAL_GUARDS)}, not {guards!r}",
+        )
     return guards == "without-province" or plan.mission.is_infiltration
 
 
@@ -364,21 +420,33 @@ def modifier_inputs(world: World, plan: Plan, *, known_to_sponsor_only: bool = F
     """What the world knows about this mission's spy; purges meet no enemy counter-measures."""
     if kind_of(plan.mission).own_side:
         return SpyModifiers(gm_modifiers=tuple(plan.gm_modifiers))
-    breach = bool(active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
-                                 target_kingdom=plan.target))
+    breach = bool(
+        active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom, target_kingdom=plan.target)
+    )
     if known_to_sponsor_only:
         if plan.sponsor.character:  # a player knows only the breaches his own missions won
-            breach = bool(active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom,
-                                         target_kingdom=plan.target, holder_character=plan.sponsor.character))
+            breach = bool(
+                active_effects(
+                    world,
+                    kind="security-breach",
+                    sponsor_kingdom=plan.sponsor.kingdom,
+                    target_kingdom=plan.target,
+                    holder_character=plan.sponsor.character,
+                )
+            )
         return SpyModifiers(security_breach=breach)
     counter = spy_pool(world, plan.target)["counter_spies"]
     province_spy = plan.location_province is not None and plan.location_province in counter["provinces"]
     if province_spy and not capital_counter_spy_guards(plan):
         province_spy = False
     ring = holds(world, plan.target, plan.sponsor.kingdom, "infiltrate-spy-ring")
-    return SpyModifiers(province_counter_spy=province_spy, nation_counter_spy=counter["nation"] > 0,
-                        spy_ring_infiltrated_by_target=ring, security_breach=breach,
-                        gm_modifiers=tuple(plan.gm_modifiers))
+    return SpyModifiers(
+        province_counter_spy=province_spy,
+        nation_counter_spy=counter["nation"] > 0,
+        spy_ring_infiltrated_by_target=ring,
+        security_breach=breach,
+        gm_modifiers=tuple(plan.gm_modifiers),
+    )
 
 
 def _raw_kingdom(world: World, value: Any) -> str | None:
@@ -407,10 +475,14 @@ def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -
     adjudicates = may_adjudicate(world, identity, mission_stakes(world, identity, params)).allowed
     applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not adjudicates))
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
-    shown = {"success": [m.to_dict() for m in applied.success],
-             "detection": [m.to_dict() for m in applied.detection]}
-    return {"mission": plan.mission.slug, "cost": plan.cost, "odds": exact, "modifiers": shown,
-            "hidden_modifiers": not adjudicates}
+    shown = {"success": [m.to_dict() for m in applied.success], "detection": [m.to_dict() for m in applied.detection]}
+    return {
+        "mission": plan.mission.slug,
+        "cost": plan.cost,
+        "odds": exact,
+        "modifiers": shown,
+        "hidden_modifiers": not adjudicates,
+    }
 
 
 def _order_odds(world: World, identity: Identity, params: dict[str, Any]) -> dict[str, Any]:

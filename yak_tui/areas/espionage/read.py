@@ -61,12 +61,18 @@ from yak_tui.kernel.model import World
 from yak_tui.kernel.orders import orders_of, queue_for
 from yak_tui.kernel.tables import table
 
-FAMILY_LABELS = {"general": "General", "counter-espionage": "Counter-espionage", "commercial": "Commercial",
-                 "naval": "Naval", "military": "Military", "state-level": "State-level"}
+FAMILY_LABELS = {
+    "general": "General",
+    "counter-espionage": "Counter-espionage",
+    "commercial": "Commercial",
+    "naval": "Naval",
+    "military": "Military",
+    "state-level": "State-level",
+}
 
 
 def short_kingdom(world: World, kingdom: str | None) -> str:
-    """"Varos" for "Kingdom of Varos" (narrow cells)."""
+    """ "Varos" for "Kingdom of Varos" (narrow cells)."""
     name = world.display_name("kingdoms", kingdom)
     head, sep, tail = name.partition(" of ")
     return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm") else name
@@ -104,9 +110,18 @@ def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> 
         plan.location_province = capital_province(world, target)
         applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
         odds = mission_odds(entry, applied.success, applied.detection).to_dict()
-        rows.append({"slug": slug, "name": entry.name, "family": entry.family, "cost": entry.cost,
-                     "prerequisite": entry.prerequisite, "prerequisite_met": met,
-                     "held": slug in held, "odds": odds})
+        rows.append(
+            {
+                "slug": slug,
+                "name": entry.name,
+                "family": entry.family,
+                "cost": entry.cost,
+                "prerequisite": entry.prerequisite,
+                "prerequisite_met": met,
+                "held": slug in held,
+                "odds": odds,
+            }
+        )
     return rows
 
 
@@ -123,10 +138,13 @@ def infiltrations_known(world: World, viewer: Identity, sponsor: str, target: st
     and the sponsor's King, his own for a player (the audience filter decides, as for `show`)."""
     if viewer.is_gm:
         return infiltrations_held(world, sponsor, target)
-    return {str(effect["mission"]) for effect_id, effect in active_effects(world, kind="infiltration",
-                                                                           sponsor_kingdom=sponsor,
-                                                                           target_kingdom=target)
-            if can_see_document(world, viewer, EFFECTS, effect_id, effect) == "all"}
+    return {
+        str(effect["mission"])
+        for effect_id, effect in active_effects(
+            world, kind="infiltration", sponsor_kingdom=sponsor, target_kingdom=target
+        )
+        if can_see_document(world, viewer, EFFECTS, effect_id, effect) == "all"
+    }
 
 
 def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any]]]:
@@ -147,8 +165,14 @@ def effects_view(world: World, viewer: Identity) -> dict[str, list[dict[str, Any
         if level == "all":
             held.append({**shown, "id": effect_id})
         else:
-            suffered.append({**shown, "id": effect_id, "sponsor_kingdom": shown.get("sponsor_kingdom"),
-                             "sponsor_character": shown.get("holder_character")})
+            suffered.append(
+                {
+                    **shown,
+                    "id": effect_id,
+                    "sponsor_kingdom": shown.get("sponsor_kingdom"),
+                    "sponsor_character": shown.get("holder_character"),
+                }
+            )
     return {"held": held, "suffered": suffered}
 
 
@@ -160,8 +184,6 @@ def espionage_inbox(world: World, viewer: Identity) -> list[tuple[str, dict[str,
 def pending_attempts(world: World) -> list[tuple[str, dict[str, Any]]]:
     """Assassination attempts the GM has still to play out."""
     return [(i, e) for i, e in active_effects(world, kind="assassination-attempt") if e.get("status") == "pending"]
-
-
 
 
 @dataclass(frozen=True)
@@ -333,20 +355,33 @@ def mission_lines(world: World, viewer: Identity, sponsor: str, target: str) -> 
         branch = str(entries[prerequisite].params.get("branch", prerequisite)) if prerequisite else ""
         not_rolled = float(outcome.get("not-rolled", 0))
         no_detection = float(evidence.get("not-rolled", 0))
-        lines.append(MissionLine(
-            slug=entry.slug, name=entry.name, family=entry.family, cost=entry.cost, prerequisite=prerequisite,
-            prerequisite_label=branch_label(branch),
-            prerequisite_met=row["prerequisite_met"], held=bool(row["held"]),
-            success=_odds_or_none(float(outcome["success"]), not_rolled),
-            failure=_odds_or_none(float(outcome["failure"]), not_rolled),
-            captured=float(spy["captured"]), escaped=float(spy["escaped"]),
-            detected=_odds_or_none(float(evidence["detected"]) + float(evidence["identified"]), no_detection),
-            identified=_odds_or_none(float(evidence["identified"]), no_detection),
-            undetected=_odds_or_none(float(evidence["undetected"]), no_detection),
-            spy_lost=float(odds["spy_lost"]), attempt=entry.assassination_attempt,
-            own_administration=kind_of(entry).own_side, text=entry.text, extras=_extra_text(entry),
-            spy_used_up=entry.spy_used_up, duration_seasons=entry.duration_seasons, needs=mission_needs(entry),
-        ))
+        lines.append(
+            MissionLine(
+                slug=entry.slug,
+                name=entry.name,
+                family=entry.family,
+                cost=entry.cost,
+                prerequisite=prerequisite,
+                prerequisite_label=branch_label(branch),
+                prerequisite_met=row["prerequisite_met"],
+                held=bool(row["held"]),
+                success=_odds_or_none(float(outcome["success"]), not_rolled),
+                failure=_odds_or_none(float(outcome["failure"]), not_rolled),
+                captured=float(spy["captured"]),
+                escaped=float(spy["escaped"]),
+                detected=_odds_or_none(float(evidence["detected"]) + float(evidence["identified"]), no_detection),
+                identified=_odds_or_none(float(evidence["identified"]), no_detection),
+                undetected=_odds_or_none(float(evidence["undetected"]), no_detection),
+                spy_lost=float(odds["spy_lost"]),
+                attempt=entry.assassination_attempt,
+                own_administration=kind_of(entry).own_side,
+                text=entry.text,
+                extras=_extra_text(entry),
+                spy_used_up=entry.spy_used_up,
+                duration_seasons=entry.duration_seasons,
+                needs=mission_needs(entry),
+            )
+        )
     return tuple(lines)
 
 
@@ -356,16 +391,23 @@ def mission_lines(world: World, viewer: Identity, sponsor: str, target: str) -> 
 def _pool_line(world: World, kingdom: str) -> PoolLine:
     pool = spy_pool(world, kingdom)
     counter = pool["counter_spies"]
-    return PoolLine(kingdom, short_kingdom(world, kingdom), pool["spy"], pool["cold_spy"],
-                    tuple(world.display_name("provinces", p) for p in counter["provinces"]), counter["nation"])
+    return PoolLine(
+        kingdom,
+        short_kingdom(world, kingdom),
+        pool["spy"],
+        pool["cold_spy"],
+        tuple(world.display_name("provinces", p) for p in counter["provinces"]),
+        counter["nation"],
+    )
 
 
 def pool_lines(world: World, viewer: Identity) -> tuple[PoolLine, ...]:
     """Spies active and cold and counter-spies of each kingdom whose specialists the viewer may see
     (the audience filter's answer: every kingdom for the GM, his own for a King, none for a player)."""
     kingdoms = sorted({kid for kid, _ in world.all("kingdoms")} | {sid for sid, _ in world.all("specialists")})
-    return tuple(_pool_line(world, k) for k in kingdoms if world.find("kingdoms", k) is not None
-                 and _sees_pool(world, viewer, k))
+    return tuple(
+        _pool_line(world, k) for k in kingdoms if world.find("kingdoms", k) is not None and _sees_pool(world, viewer, k)
+    )
 
 
 def _sees_pool(world: World, viewer: Identity, kingdom: str) -> bool:
@@ -383,8 +425,9 @@ def _effect_label(effect: Mapping[str, Any], entries: Mapping[str, Mission]) -> 
     return kind.label_for(effect, entry)
 
 
-def _effect_line(world: World, effect_id: str, effect: Mapping[str, Any], side: str, gm: bool,
-                 entries: Mapping[str, Mission]) -> EffectLine:
+def _effect_line(
+    world: World, effect_id: str, effect: Mapping[str, Any], side: str, gm: bool, entries: Mapping[str, Mission]
+) -> EffectLine:
     kind = str(effect.get("kind", ""))
     entry = entries.get(str(effect.get("mission", "")))
     sponsor = effect.get("sponsor_kingdom")
@@ -406,14 +449,23 @@ def _effect_line(world: World, effect_id: str, effect: Mapping[str, Any], side: 
         end = writer.until if writer is not None else "—"
     known = ""
     if gm:
-        known = "identified" if effect.get("known_sponsor") else "detected" if effect.get("known_to_target") \
-            else "secret"
+        known = (
+            "identified" if effect.get("known_sponsor") else "detected" if effect.get("known_to_target") else "secret"
+        )
     return EffectLine(
-        id=effect_id, side=side, kind=kind, label=_effect_label(effect, entries),
+        id=effect_id,
+        side=side,
+        kind=kind,
+        label=_effect_label(effect, entries),
         mission=entry.name if entry else str(effect.get("mission", "")),
-        sponsor=short_kingdom(world, sponsor) if sponsor else "?", target=short_kingdom(world, effect.get("target_kingdom")),
-        where=where, start=_date_label(effect.get("start")), end=end, active=bool(effect.get("active", True)),
-        known=known, pending=kind == "assassination-attempt" and effect.get("status") == "pending",
+        sponsor=short_kingdom(world, sponsor) if sponsor else "?",
+        target=short_kingdom(world, effect.get("target_kingdom")),
+        where=where,
+        start=_date_label(effect.get("start")),
+        end=end,
+        active=bool(effect.get("active", True)),
+        known=known,
+        pending=kind == "assassination-attempt" and effect.get("status") == "pending",
     )
 
 
@@ -466,11 +518,18 @@ def _order_line(world: World, order_id: str, order: Mapping[str, Any]) -> OrderL
     status = str(order.get("status", ""))
     outcome = str(order.get("outcome") or "") if status == "resolved" else str(order.get("reason") or "")
     return OrderLine(
-        id=order_id, filer=identity_label(world, filer).split(" · ", 1)[-1], mission=entry.name if entry else slug,
+        id=order_id,
+        filer=identity_label(world, filer).split(" · ", 1)[-1],
+        mission=entry.name if entry else slug,
         sponsor=short_kingdom(world, sponsor) if sponsor else "?",
-        target=short_kingdom(world, target) if target else "?", where=_order_where(world, params),
-        extras=_order_extras(params), note=str(order.get("note") or ""), filed=_date_label(order.get("filed")),
-        status=status, outcome=outcome, reported=_reported(status, outcome),
+        target=short_kingdom(world, target) if target else "?",
+        where=_order_where(world, params),
+        extras=_order_extras(params),
+        note=str(order.get("note") or ""),
+        filed=_date_label(order.get("filed")),
+        status=status,
+        outcome=outcome,
+        reported=_reported(status, outcome),
         adjudicator=str(order.get("adjudicator", "gm")),
     )
 
@@ -532,14 +591,23 @@ def board_view(world: World, viewer: Identity, sponsor: str | None = None, targe
     mine = viewer_kingdom(world, viewer)
     station = viewer.is_gm or (viewer.is_king and world.find("kingdoms", viewer.subject) is not None)
     return BoardView(
-        viewer_kingdom=mine, sponsor=sponsor, sponsors=sponsors, target=target, targets=targets, missions=missions,
-        modifiers=tuple((m.value, m.reason) for m in modifiers), all_modifiers=full,
+        viewer_kingdom=mine,
+        sponsor=sponsor,
+        sponsors=sponsors,
+        target=target,
+        targets=targets,
+        missions=missions,
+        modifiers=tuple((m.value, m.reason) for m in modifiers),
+        all_modifiers=full,
         sponsor_pool=_pool_line(world, sponsor) if sponsor and _sees_pool(world, viewer, sponsor) else None,
         pools=pool_lines(world, viewer),
         infiltrations=tuple(e for e in all_effects if e.kind == "infiltration"),
         effects=tuple(e for e in all_effects if e.kind != "infiltration"),
-        inbox=inbox_lines(world, viewer), my_orders=my_order_lines(world, viewer),
-        may_run=viewer.is_gm, may_submit=not viewer.is_gm and bool(sponsors), may_station=station,
+        inbox=inbox_lines(world, viewer),
+        my_orders=my_order_lines(world, viewer),
+        may_run=viewer.is_gm,
+        may_submit=not viewer.is_gm and bool(sponsors),
+        may_station=station,
     )
 
 
@@ -547,12 +615,15 @@ def board_view(world: World, viewer: Identity, sponsor: str | None = None, targe
 
 
 def _options(docs: Iterable[tuple[str, Mapping[str, Any]]]) -> tuple[tuple[str, str], ...]:
-    return tuple((doc_id, str(doc.get("name") or doc_id)) for doc_id, doc in
-                 sorted(docs, key=lambda item: str(item[1].get("name", item[0]))))
+    return tuple(
+        (doc_id, str(doc.get("name") or doc_id))
+        for doc_id, doc in sorted(docs, key=lambda item: str(item[1].get("name", item[0])))
+    )
 
 
-def field_options(world: World, viewer: Identity, slug: str, sponsor: str | None,
-                  target: str | None) -> dict[str, tuple[tuple[str, str], ...]]:
+def field_options(
+    world: World, viewer: Identity, slug: str, sponsor: str | None, target: str | None
+) -> dict[str, tuple[tuple[str, str], ...]]:
     """Closed lists for a mission's fields, narrowed to what makes sense against `target`
     (public documents only: any player may see the target's provinces, units and nobles)."""
     entry = mission(slug)
@@ -561,21 +632,30 @@ def field_options(world: World, viewer: Identity, slug: str, sponsor: str | None
     needs = mission_needs(entry)
     if "province" in needs:
         owner = sponsor if kind.own_side else target
-        provinces = [(pid, p) for pid, p in visible_table(world, viewer, "provinces").items() if p.get("kingdom") == owner]
+        provinces = [
+            (pid, p) for pid, p in visible_table(world, viewer, "provinces").items() if p.get("kingdom") == owner
+        ]
         if kind.port:
             provinces = [(pid, p) for pid, p in provinces if any(is_port(pc) for _, pc in province_pcs(world, pid))]
         out["province"] = _options(provinces)
     if "unit" in needs:
         ships = kind.unit == "ship"
-        units = [(uid, u) for uid, u in visible_table(world, viewer, "units").items()
-                 if u.get("owner") == target and (u.get("kind") == "ship") == ships]
+        units = [
+            (uid, u)
+            for uid, u in visible_table(world, viewer, "units").items()
+            if u.get("owner") == target and (u.get("kind") == "ship") == ships
+        ]
         out["unit"] = _options(units)
     if "character" in needs:
         victim = entry.params.get("target")
         ruler = (world.find("kingdoms", target) or {}).get("ruler")
-        chars = [(cid, c) for cid, c in visible_table(world, viewer, "characters").items()
-                 if c.get("alive", True) and cid != ruler
-                 and (c.get("kingdom") == target if victim == "noble-bureaucrat" else True)]
+        chars = [
+            (cid, c)
+            for cid, c in visible_table(world, viewer, "characters").items()
+            if c.get("alive", True)
+            and cid != ruler
+            and (c.get("kingdom") == target if victim == "noble-bureaucrat" else True)
+        ]
         out["character"] = _options(chars)
     if "infiltration" in needs:
         out["infiltration"] = tuple((s, catalogue()[s].name) for s in purgeable_infiltrations())
@@ -607,9 +687,11 @@ def odds_rows(odds: Mapping[str, Any]) -> tuple[tuple[tuple[str, float], ...], t
         rows.append(("attempt for the GM to play out", 1.0))
     rows += [("spy captured", float(spy["captured"])), ("spy escapes", float(spy["escaped"]))]
     if float(evidence.get("not-rolled", 0)) < 1:
-        rows += [("sponsor identified", float(evidence["identified"])),
-                 ("detected, sponsor unknown", float(evidence["detected"])),
-                 ("undetected", float(evidence["undetected"]))]
+        rows += [
+            ("sponsor identified", float(evidence["identified"])),
+            ("detected, sponsor unknown", float(evidence["detected"])),
+            ("undetected", float(evidence["undetected"])),
+        ]
     extra = [("spy lost", float(odds["spy_lost"]))]
     if float(outcome.get("not-rolled", 0)) < 1 and float(evidence.get("not-rolled", 0)) < 1:
         extra.insert(0, ("success and undetected", float(odds["success_and_undetected"])))
@@ -642,9 +724,13 @@ def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any
         return None
     mods, full = counted_modifiers(world, viewer, sponsor, target)
     shown = line_odds(line)
-    return DialogOdds(shown.rows, shown.extra, () if line.own_administration else tuple((m.value, m.reason)
-                                                                                        for m in mods),
-                      full, line.cost)
+    return DialogOdds(
+        shown.rows,
+        shown.extra,
+        () if line.own_administration else tuple((m.value, m.reason) for m in mods),
+        full,
+        line.cost,
+    )
 
 
 def _kingdom_ref(world: World, value: Any) -> str | None:
@@ -656,8 +742,9 @@ def _kingdom_ref(world: World, value: Any) -> str | None:
         return None  # a kingdom half typed
 
 
-def order_odds(world: World, viewer: Identity, order_id: str, gm_modifier: int = 0,
-               gm_reason: str = "") -> DialogOdds | None:
+def order_odds(
+    world: World, viewer: Identity, order_id: str, gm_modifier: int = 0, gm_reason: str = ""
+) -> DialogOdds | None:
     """Odds of a waiting order as its adjudicator will roll it (every modifier, with his own)."""
     order = world.find("orders", order_id)
     if order is None or order.get("command") != MISSION_COMMAND:
@@ -687,6 +774,9 @@ def line_odds(line: MissionLine) -> DialogOdds:
     rows += [("spy captured", line.captured), ("spy escapes", line.escaped)]
     if line.detected is not None:
         identified = line.identified or 0.0
-        rows += [("sponsor identified", identified), ("detected, sponsor unknown", round(line.detected - identified, 6)),
-                 ("undetected", line.undetected or 0.0)]
+        rows += [
+            ("sponsor identified", identified),
+            ("detected, sponsor unknown", round(line.detected - identified, 6)),
+            ("undetected", line.undetected or 0.0),
+        ]
     return DialogOdds(tuple(rows), (("spy lost", line.spy_lost),), (), False, None)

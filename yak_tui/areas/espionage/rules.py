@@ -136,20 +136,22 @@ def _mission_text(row: Mapping[str, Any]) -> str:
     try:
         return text.format(**values)
     except (KeyError, IndexError) as missing:
-        raise RulesTableError(f"espionage mission {row.get('slug', '?')!r}: its text names {missing}, "
-                              f"which the mission does not have (placeholders: {', '.join(sorted(values))})"
-                              ) from None
+        raise RulesTableError(
+            f"espionage mission {row.get('slug', '?')!r}: its text names {missing}, "
+            f"which the mission does not have (placeholders: {', '.join(sorted(values))})"
+        ) from None
     except (ValueError, AttributeError) as error:
-        raise RulesTableError(f"espionage mission {row.get('slug', '?')!r}: its text has a bad placeholder "
-                              f"({error}; write a literal brace as {{{{ or }}}})") from None
+        raise RulesTableError(
+            f"espionage mission {row.get('slug', '?')!r}: its text has a bad placeholder "
+            f"({error}; write a literal brace as {{{{ or }}}})"
+        ) from None
 
 
 def _mission_from_row(row: Mapping[str, Any]) -> Mission:
     try:
         slug = str(row["slug"])
         extras = tuple(
-            Extra(str(e["kind"]), int(e["ducats_each"]), _optional_int(e, "max"))
-            for e in row.get("extras", [])
+            Extra(str(e["kind"]), int(e["ducats_each"]), _optional_int(e, "max")) for e in row.get("extras", [])
         )
         built = Mission(
             slug=slug,
@@ -171,9 +173,7 @@ def _mission_from_row(row: Mapping[str, Any]) -> Mission:
             params=dict(row.get("params", {})),
         )
     except KeyError as missing:
-        raise RulesTableError(
-            f"espionage mission {row.get('slug', '?')!r} lacks the field {missing}"
-        ) from None
+        raise RulesTableError(f"espionage mission {row.get('slug', '?')!r} lacks the field {missing}") from None
     if built.family not in FAMILIES:
         raise RulesTableError(f"espionage mission {slug!r}: unknown family {built.family!r}")
     return built
@@ -202,9 +202,7 @@ def catalogue() -> dict[str, Mission]:
                 f"(effects: {', '.join(sorted(KINDS))})"
             )
         if entry.prerequisite is not None and entry.prerequisite not in missions:
-            raise RulesTableError(
-                f"espionage mission {entry.slug!r} needs unknown mission {entry.prerequisite!r}"
-            )
+            raise RulesTableError(f"espionage mission {entry.slug!r} needs unknown mission {entry.prerequisite!r}")
     _CATALOGUE["built"] = (rows, tuple(KINDS), missions)
     return dict(missions)
 
@@ -287,18 +285,14 @@ def spy_modifiers(inputs: SpyModifiers) -> AppliedModifiers:
     spent: str | None = None
     province = int(values["province_counter_spy"])
     nation = int(values["nation_counter_spy"])
-    if inputs.province_counter_spy and (
-        not inputs.nation_counter_spy or abs(province) >= abs(nation)
-    ):
+    if inputs.province_counter_spy and (not inputs.nation_counter_spy or abs(province) >= abs(nation)):
         shared.append(Modifier(province, "province counter-spy"))
         spent = "province"
     elif inputs.nation_counter_spy:
         shared.append(Modifier(nation, "nation-wide counter-spy"))
         spent = "nation"
     if inputs.spy_ring_infiltrated_by_target:
-        shared.append(
-            Modifier(int(values["spy_ring_infiltrated"]), "spy ring infiltrated by target")
-        )
+        shared.append(Modifier(int(values["spy_ring_infiltrated"]), "spy ring infiltrated by target"))
     if inputs.security_breach:
         shared.append(Modifier(int(values["security_breach"]), "security breach"))
     shared.extend(inputs.gm_modifiers)
@@ -409,9 +403,7 @@ def resolve_mission(
     if entry.detection_target is not None:
         natural, total = _roll(dice, detection_modifiers, f"{entry.slug} detection")
         band = _detection_band(total - entry.detection_target, bands)
-        detection_roll = SpyRoll(
-            natural, list(detection_modifiers), total, entry.detection_target, band
-        )
+        detection_roll = SpyRoll(natural, list(detection_modifiers), total, entry.detection_target, band)
         fate, evidence = _DETECTION_EVIDENCE[band]
         if not evidence_only:
             spy = fate

@@ -47,16 +47,28 @@ def spy_pool(world: World, kingdom: str) -> dict[str, Any]:
     """The kingdom's spies as stored, with defaults (read only)."""
     doc = world.find(SPECIALISTS, kingdom) or {}
     counter = doc.get("counter_spies") or {}
-    return {"spy": int(doc.get("spy", 0)), "cold_spy": int(doc.get("cold_spy", 0)),
-            "counter_spies": {"provinces": list(counter.get("provinces", [])),
-                              "nation": int(counter.get("nation", 0))}}
+    return {
+        "spy": int(doc.get("spy", 0)),
+        "cold_spy": int(doc.get("cold_spy", 0)),
+        "counter_spies": {"provinces": list(counter.get("provinces", [])), "nation": int(counter.get("nation", 0))},
+    }
 
 
 def edit_pool(world: World, kingdom: str) -> dict[str, Any]:
     if world.find(SPECIALISTS, kingdom) is None:
-        world.put(SPECIALISTS, kingdom, {"kingdom": kingdom, "engineer": 0, "spy": 0, "missionary": 0,
-                                         "sailor": 0, "cold_spy": 0,
-                                         "counter_spies": {"provinces": [], "nation": 0}})
+        world.put(
+            SPECIALISTS,
+            kingdom,
+            {
+                "kingdom": kingdom,
+                "engineer": 0,
+                "spy": 0,
+                "missionary": 0,
+                "sailor": 0,
+                "cold_spy": 0,
+                "counter_spies": {"provinces": [], "nation": 0},
+            },
+        )
     doc = world.edit(SPECIALISTS, kingdom)
     doc.setdefault("spy", 0)
     doc.setdefault("cold_spy", 0)
@@ -72,8 +84,10 @@ def active_effects(world: World, **match: Any) -> list[tuple[str, dict[str, Any]
 
 def infiltrations_held(world: World, sponsor: str, target: str) -> set[str]:
     """Mission slugs of the infiltrations `sponsor` holds against `target` now."""
-    return {str(e["mission"]) for _, e in active_effects(world, kind="infiltration", sponsor_kingdom=sponsor,
-                                                          target_kingdom=target)}
+    return {
+        str(e["mission"])
+        for _, e in active_effects(world, kind="infiltration", sponsor_kingdom=sponsor, target_kingdom=target)
+    }
 
 
 def smuggling_rings(world: World, province: str | None) -> list[dict[str, Any]]:
@@ -86,15 +100,21 @@ def smuggling_bonus(world: World, province: str | None, kingdom: str | None, *, 
     the sponsor's network, so it helps the merchants of the sponsoring kingdom in its province
     (a merchant of another kingdom is not helped, and so learns nothing of a secret ring).
     `known_to` (a player's character): only a ring his own mission set up, the one he may know of."""
-    rings = [ring for ring in smuggling_rings(world, province) if kingdom and ring["sponsor_kingdom"] == kingdom
-             and (known_to is None or ring.get("holder_character") == known_to)]
+    rings = [
+        ring
+        for ring in smuggling_rings(world, province)
+        if kingdom
+        and ring["sponsor_kingdom"] == kingdom
+        and (known_to is None or ring.get("holder_character") == known_to)
+    ]
     return max((int(ring["data"].get("merchant_smuggling_bonus", 0)) for ring in rings), default=0)
 
 
 def npc_sales_tax_divisor(world: World, province: str | None) -> int:
     """Establish Smuggling Ring: "NPC sales tax halved" in its province (rings do not stack)."""
-    return max((int(ring["data"].get("npc_sales_tax_divisor", 1)) for ring in smuggling_rings(world, province)),
-               default=1)
+    return max(
+        (int(ring["data"].get("npc_sales_tax_divisor", 1)) for ring in smuggling_rings(world, province)), default=1
+    )
 
 
 def holds(world: World, sponsor: str, target: str, slug: str) -> bool:
@@ -143,8 +163,10 @@ def character_province(world: World, character: dict[str, Any]) -> str | None:
 
 
 def province_pcs(world: World, province: str) -> list[tuple[str, dict[str, Any]]]:
-    return sorted(((pid, pc) for pid, pc in world.all("pcs") if pc.get("province") == province),
-                  key=lambda item: (int(item[1].get("fort_level", 0)), item[0]))
+    return sorted(
+        ((pid, pc) for pid, pc in world.all("pcs") if pc.get("province") == province),
+        key=lambda item: (int(item[1].get("fort_level", 0)), item[0]),
+    )
 
 
 def next_year_start(date: GameDate) -> GameDate:
@@ -229,23 +251,36 @@ def sponsor_for(world: World, principal: Identity, sponsor_param: str | None) ->
         raise CommandError("sponsor", f"{char.get('name', principal.subject)} serves no kingdom, so has no spies")
     if sponsor_param and sponsor_param != kingdom:
         raise CommandError("sponsor", f"{principal} sponsors missions for {kingdom_name(world, kingdom)} only")
-    return Sponsor(kingdom, ("characters", principal.subject), character_audience(principal.subject),
-                   principal.subject)
+    return Sponsor(kingdom, ("characters", principal.subject), character_audience(principal.subject), principal.subject)
 
 
 # ================================================================ effects
 
 
-def new_effect(ctx: CommandContext, plan: Plan, outcome: SpyOutcome, kind: str, *, data: dict[str, Any] | None = None,
-                end: GameDate | None = None, **extra: Any) -> str:
+def new_effect(
+    ctx: CommandContext,
+    plan: Plan,
+    outcome: SpyOutcome,
+    kind: str,
+    *,
+    data: dict[str, Any] | None = None,
+    end: GameDate | None = None,
+    **extra: Any,
+) -> str:
     world = ctx.world
     effect_id = world.new_id(EFFECTS, "fx")
     doc: dict[str, Any] = {
-        "kind": kind, "mission": plan.mission.slug, "sponsor_kingdom": plan.sponsor.kingdom,
-        "target_kingdom": plan.target, "data": data or {}, "start": world.meta["date"],
-        "end": end.to_dict() if end else None, "holder_kingdom": plan.sponsor.kingdom,
+        "kind": kind,
+        "mission": plan.mission.slug,
+        "sponsor_kingdom": plan.sponsor.kingdom,
+        "target_kingdom": plan.target,
+        "data": data or {},
+        "start": world.meta["date"],
+        "end": end.to_dict() if end else None,
+        "holder_kingdom": plan.sponsor.kingdom,
         "known_to_target": outcome.evidence in ("detected", "identified"),
-        "known_sponsor": outcome.evidence == "identified", "active": True,
+        "known_sponsor": outcome.evidence == "identified",
+        "active": True,
     }
     if plan.sponsor.character:
         doc["holder_character"] = plan.sponsor.character

@@ -36,8 +36,12 @@ def _secret_sums(ctx: CommandContext, report: StepReport, title: str, sums: dict
         return
     text = ", ".join(f"{k} {v:g}" for k, v in sums.items())
     report.lines.append(f"{title} (secret): {text}")
-    ctx.log(f"Year start, {title}: {text}", kind=f"{KIND}-year-start", audience=ADJUDICATORS,
-            refs={"step": report.step, "sums": sums, "secret": True})
+    ctx.log(
+        f"Year start, {title}: {text}",
+        kind=f"{KIND}-year-start",
+        audience=ADJUDICATORS,
+        refs={"step": report.step, "sums": sums, "secret": True},
+    )
 
 
 def _add(sums: dict[str, float], key: str, amount: float) -> None:
@@ -56,9 +60,16 @@ def _counterfeit_debts(ctx: CommandContext, report: StepReport) -> None:
         debt = float(effect["data"]["debt"])
         # The owner sees every change to his treasury; the cause only if he detected it (issue 14).
         cause = "debt from counterfeit coin" if effect.get("known_to_target") else "unexplained loss"
-        ctx.move_ducats(("kingdoms", effect["target_kingdom"]), None, debt, cause,
-                        audience=kingdom_audience(effect["target_kingdom"]), allow_negative=True, kind=KIND,
-                        secret=f"counterfeit debt of {effect['sponsor_kingdom']} ({effect_id})")
+        ctx.move_ducats(
+            ("kingdoms", effect["target_kingdom"]),
+            None,
+            debt,
+            cause,
+            audience=kingdom_audience(effect["target_kingdom"]),
+            allow_negative=True,
+            kind=KIND,
+            secret=f"counterfeit debt of {effect['sponsor_kingdom']} ({effect_id})",
+        )
         end_effect(world, effect_id, "paid")
         _add(sums, f"counterfeit debt {effect['target_kingdom']}", debt)
     _secret_sums(ctx, report, "counterfeit debts", sums)
@@ -79,8 +90,11 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
             continue
         share = stolen // int(params["sponsor_share_divisor"])
         # The target's ledger reconciles: one line for all it lost, its cause only if it knows.
-        cause = ("stolen from the tax collection by an infiltrator in the treasury" if effect.get("known_to_target")
-                 else "unexplained loss from the tax collection")
+        cause = (
+            "stolen from the tax collection by an infiltrator in the treasury"
+            if effect.get("known_to_target")
+            else "unexplained loss from the tax collection"
+        )
         ctx.move_ducats(("kingdoms", target), None, stolen, cause, audience=kingdom_audience(target), kind=KIND)
         if share:
             # The half reaches the sponsoring kingdom's treasury: its King is told (issue 14, leak 8),
@@ -88,12 +102,17 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
             skimmed = f"skimmed from the tax by the man in the treasury of {kingdom_name(world, target)}"
             holder = effect.get("holder_character")
             by = f" (the infiltration of {world.display_name('characters', holder)})" if holder else ""
-            ctx.move_ducats(None, ("kingdoms", sponsor), share, skimmed + by, audience=kingdom_audience(sponsor),
-                            kind=KIND)
+            ctx.move_ducats(
+                None, ("kingdoms", sponsor), share, skimmed + by, audience=kingdom_audience(sponsor), kind=KIND
+            )
             if holder:
-                ctx.log(f"Your man in the treasury of {kingdom_name(world, target)} skimmed {share:g} ducats "
-                        f"for {kingdom_name(world, sponsor)}.", kind=KIND, audience=holder_audience(effect),
-                        refs={"kingdom": sponsor})
+                ctx.log(
+                    f"Your man in the treasury of {kingdom_name(world, target)} skimmed {share:g} ducats "
+                    f"for {kingdom_name(world, sponsor)}.",
+                    kind=KIND,
+                    audience=holder_audience(effect),
+                    refs={"kingdom": sponsor},
+                )
         _add(sums, f"stolen from {target}", stolen)
         _add(sums, f"to {sponsor}", share)
     _secret_sums(ctx, report, "treasury infiltration", sums)
@@ -103,8 +122,9 @@ def _upkeep_surcharge(world: World, kingdom_id: str, regiments: int, ships: int)
     """+0.5 upkeep per ship (admiralty) / regiment (general staff) per infiltrating sponsor."""
     out: dict[str, float] = {}
     for slug, count, per, label in (
-            ("infiltrate-admiralty", ships, "upkeep_per_ship", "naval"),
-            ("infiltrate-general-staff", regiments, "upkeep_per_regiment", "military")):
+        ("infiltrate-admiralty", ships, "upkeep_per_ship", "naval"),
+        ("infiltrate-general-staff", regiments, "upkeep_per_regiment", "military"),
+    ):
         rate = float(mission(slug).params[per])
         for _, effect in active_effects(world, kind="infiltration", mission=slug, target_kingdom=kingdom_id):
             name = f"{mission(slug).name.lower()}" if effect.get("known_to_target") else f"{label} waste"
@@ -127,9 +147,13 @@ def _cold_spies(ctx: CommandContext, report: StepReport) -> None:
         pool = edit_pool(world, kingdom)
         pool["spy"] = capped(int(pool["spy"]) + cold)
         pool["cold_spy"] = 0
-        ctx.log(f"{cold} cold {'spy is' if cold == 1 else 'spies are'} active again in {kingdom_name(world, kingdom)} "
-                f"({pool['spy']} active).",
-                kind=KIND, audience=kingdom_audience(kingdom), refs={"kingdom": kingdom})
+        ctx.log(
+            f"{cold} cold {'spy is' if cold == 1 else 'spies are'} active again in {kingdom_name(world, kingdom)} "
+            f"({pool['spy']} active).",
+            kind=KIND,
+            audience=kingdom_audience(kingdom),
+            refs={"kingdom": kingdom},
+        )
         _add(sums, f"returned {kingdom}", cold)
     _secret_sums(ctx, report, "cold spies", sums)
 
@@ -148,9 +172,13 @@ def _government(ctx: CommandContext, report: StepReport) -> None:
             continue
         kingdom["manpower"] = int(kingdom["manpower"]) - cut
         cause = "to a corrupt bureaucracy" if effect.get("known_to_target") else "in an unexplained loss"
-        ctx.log(f"{kingdom_name(world, target)} loses {cut} manpower {cause} ({kingdom['manpower']} left).",
-                kind=KIND, audience=kingdom_audience(target), refs={"target_kingdom": target},
-                secret=f"infiltrate government by {effect['sponsor_kingdom']}")
+        ctx.log(
+            f"{kingdom_name(world, target)} loses {cut} manpower {cause} ({kingdom['manpower']} left).",
+            kind=KIND,
+            audience=kingdom_audience(target),
+            refs={"target_kingdom": target},
+            secret=f"infiltrate government by {effect['sponsor_kingdom']}",
+        )
         _add(sums, f"manpower cut {target}", cut)
     _secret_sums(ctx, report, "government infiltration", sums)
 
@@ -174,16 +202,28 @@ def expire_effects(ctx: CommandContext, report: StepReport) -> None:
         count += 1
         label = effect["kind"].replace("-", " ")
         where = f" in {world.display_name('provinces', province)}" if province else ""
-        ctx.log(f"Your {label}{where} against {kingdom_name(world, effect['target_kingdom'])} has run its course.",
-                kind=KIND, audience=holder_audience(effect), refs={"effect": effect_id})
+        ctx.log(
+            f"Your {label}{where} against {kingdom_name(world, effect['target_kingdom'])} has run its course.",
+            kind=KIND,
+            audience=holder_audience(effect),
+            refs={"effect": effect_id},
+        )
         if effect.get("known_to_target"):
-            ctx.log(f"The {label}{where} has run its course.", kind=KIND,
-                    audience=kingdom_audience(effect["target_kingdom"]), refs={"effect": effect_id})
+            ctx.log(
+                f"The {label}{where} has run its course.",
+                kind=KIND,
+                audience=kingdom_audience(effect["target_kingdom"]),
+                refs={"effect": effect_id},
+            )
         elif (effect.get("data") or {}).get("market_allowance"):
             # A secret Limit Trade wearing off gives the owner back what it took: told without cause.
-            ctx.log(f"The market allowance{where} recovers by {-float(effect['data']['market_allowance']):g} "
-                    "(unexplained).", kind=KIND, audience=kingdom_audience(effect["target_kingdom"]),
-                    refs={"province": province})
+            ctx.log(
+                f"The market allowance{where} recovers by {-float(effect['data']['market_allowance']):g} "
+                "(unexplained).",
+                kind=KIND,
+                audience=kingdom_audience(effect["target_kingdom"]),
+                refs={"province": province},
+            )
     if count:
         _secret_sums(ctx, report, "espionage effects expired", {"expired": count})
 

@@ -35,9 +35,7 @@ def _carries() -> str:
 
 def _spell_add(parser: argparse.ArgumentParser) -> None:
     for stage in ("power", "control", "resolution"):
-        parser.add_argument(
-            f"--{stage}-rank", type=whole_option, default=0, help=f"trained {stage.capitalize()} rank"
-        )
+        parser.add_argument(f"--{stage}-rank", type=whole_option, default=0, help=f"trained {stage.capitalize()} rank")
     parser.add_argument(
         "--carry",
         type=whole_option,

@@ -70,9 +70,7 @@ def caster_doc(world: World, caster_id: str) -> dict[str, Any]:
         raise CommandError("caster", f"{name} is dead")
     ranks = char.get(RANKS_FIELD)
     if char.get("kind") not in MAGE_KINDS and not isinstance(ranks, dict):
-        raise CommandError(
-            "caster", f"{name} is no mage: a caster needs spell ranks {{power, control, resolution}}"
-        )
+        raise CommandError("caster", f"{name} is no mage: a caster needs spell ranks {{power, control, resolution}}")
     if ranks is not None and not isinstance(ranks, dict):
         raise CommandError("caster", f"{name} has ranks {ranks!r}, not a table of stage ranks")
     return char
@@ -141,8 +139,7 @@ def cast_inputs(world: World, p: dict[str, Any]) -> CastInputs:
 def cast_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     """Where the caster stands (the kingdom controlling his PC) and who takes part."""
     char = world.get("characters", p["caster"])
-    return Stakes.of(_location_kingdom(world, char), kingdoms=[char.get("kingdom")],
-                     characters=[p["caster"]])
+    return Stakes.of(_location_kingdom(world, char), kingdoms=[char.get("kingdom")], characters=[p["caster"]])
 
 
 def _location_kingdom(world: World, char: dict[str, Any]) -> str | None:
@@ -165,8 +162,13 @@ def cast_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, 
     """Exact odds of every band of every stage, of the effect and of the next carry."""
     inputs = cast_inputs(world, p)
     odds = spell_odds(
-        inputs.ranks["power"], inputs.ranks["control"], inputs.ranks["resolution"], inputs.carry,
-        inputs.modifiers["power"], inputs.modifiers["control"], inputs.modifiers["resolution"],
+        inputs.ranks["power"],
+        inputs.ranks["control"],
+        inputs.ranks["resolution"],
+        inputs.carry,
+        inputs.modifiers["power"],
+        inputs.modifiers["control"],
+        inputs.modifiers["resolution"],
     )
     works = sum((q for effect, q in odds["effect"].items() if effect != "none"), Fraction(0))
     return {
@@ -241,11 +243,17 @@ def _consequence_stage() -> dict[str, str]:
         "spell": Param(str, help="what the spell is meant to do"),
         "power_modifier": Param(int, required=False, default=0, help="GM modifier to Power", by_adjudicator=True),
         "control_modifier": Param(int, required=False, default=0, help="GM modifier to Control", by_adjudicator=True),
-        "resolution_modifier": Param(int, required=False, default=0,
-                                     help="GM modifier to Resolution", by_adjudicator=True),
+        "resolution_modifier": Param(
+            int, required=False, default=0, help="GM modifier to Resolution", by_adjudicator=True
+        ),
         "reason": Param(str, required=False, default="", help="why the GM modifiers apply", by_adjudicator=True),
-        "audience": Param(str, required=False, default=PUBLIC,
-                          help="who reads the casting: public, kingdom:<id>, character:<id>", by_adjudicator=True),
+        "audience": Param(
+            str,
+            required=False,
+            default=PUBLIC,
+            help="who reads the casting: public, kingdom:<id>, character:<id>",
+            by_adjudicator=True,
+        ),
     },
     category="magic",
     filed_by=SEATS,
@@ -268,8 +276,14 @@ def cast(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = inputs.roll(ctx.dice)
 
     records = [
-        ctx.record_roll(f"spell {roll.stage}: {spell} ({inputs.source})", [roll.natural], roll.total,
-                        roll.band, list(roll.modifiers), audience=audience)
+        ctx.record_roll(
+            f"spell {roll.stage}: {spell} ({inputs.source})",
+            [roll.natural],
+            roll.total,
+            roll.band,
+            list(roll.modifiers),
+            audience=audience,
+        )
         for roll in outcome.stages
     ]
     # The stored carry is spent by this Power roll and replaced by what Resolution leaves.
@@ -285,21 +299,28 @@ def cast(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         result = "the spell fails at Power"
     else:
         result = f"effect: {outcome.effect}" + (", greater magnitude" if outcome.greater_magnitude else "")
-    carry_note = (f" Next Power with {inputs.source}: {outcome.next_power_modifier:+d}."
-                  if outcome.next_power_modifier else "")
-    refs = {"caster": inputs.caster, "kingdom": char.get("kingdom"), "source": inputs.source,
-            "spell": spell}
-    entry = ctx.log(f"{name} casts '{spell}' drawing on {inputs.source}: {stages}; {result}.{carry_note}",
-                    kind="spell", audience=audience, rolls=records, refs=refs)
+    carry_note = (
+        f" Next Power with {inputs.source}: {outcome.next_power_modifier:+d}." if outcome.next_power_modifier else ""
+    )
+    refs = {"caster": inputs.caster, "kingdom": char.get("kingdom"), "source": inputs.source, "spell": spell}
+    entry = ctx.log(
+        f"{name} casts '{spell}' drawing on {inputs.source}: {stages}; {result}.{carry_note}",
+        kind="spell",
+        audience=audience,
+        rolls=records,
+        refs=refs,
+    )
 
     stage_of = _consequence_stage()
     pending: list[str] = []
     for key in outcome.consequences:
         label = CONSEQUENCE_LABELS.get(key, key)
-        note = ctx.log(f"Consequence of {name}'s '{spell}' ({inputs.source}): {label}. "
-                       "The GM will describe it.", kind="consequence", audience=audience,
-                       refs={**refs, "consequence": key, "stage": stage_of.get(key, ""),
-                             "casting": entry["id"]})
+        note = ctx.log(
+            f"Consequence of {name}'s '{spell}' ({inputs.source}): {label}. The GM will describe it.",
+            kind="consequence",
+            audience=audience,
+            refs={**refs, "consequence": key, "stage": stage_of.get(key, ""), "casting": entry["id"]},
+        )
         world.edit("chronicle", note["id"])["pending"] = True
         pending.append(note["id"])
 
@@ -341,16 +362,22 @@ def consequence_fill(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not entry["pending"]:
         raise CommandError("entry", f"{p['entry']} is already described: {entry.get('detail', '')}")
     if not ctx.identity.is_gm and entry.get("adjudicator") != str(ctx.identity):
-        raise CommandError("identity", f"only the GM or the casting's adjudicator "
-                           f"({entry.get('adjudicator') or 'gm'}) describes its consequences",
-                           ("gm", *([entry["adjudicator"]] if entry.get("adjudicator") else [])))
+        raise CommandError(
+            "identity",
+            f"only the GM or the casting's adjudicator ({entry.get('adjudicator') or 'gm'}) describes its consequences",
+            ("gm", *([entry["adjudicator"]] if entry.get("adjudicator") else [])),
+        )
     text = p["text"].strip()
     if not text:
         raise CommandError("text", "is empty: say what happens")
     refs = dict(entry.get("refs") or {})
     key = str(refs.get("consequence", ""))
-    note = ctx.log(f"{CONSEQUENCE_LABELS.get(key, key).capitalize()}: {text}", kind="consequence",
-                   audience=str(entry.get("audience", PUBLIC)), refs={**refs, "fills": p["entry"]})
+    note = ctx.log(
+        f"{CONSEQUENCE_LABELS.get(key, key).capitalize()}: {text}",
+        kind="consequence",
+        audience=str(entry.get("audience", PUBLIC)),
+        refs={**refs, "fills": p["entry"]},
+    )
     edited = world.edit("chronicle", p["entry"])
     edited.update({"pending": False, "detail": text, "filled_by": note["id"]})
     return {"entry": p["entry"], "filled_by": note["id"]}
@@ -358,13 +385,21 @@ def consequence_fill(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 def pending_consequences(world: World) -> list[tuple[str, dict[str, Any]]]:
     """Consequence entries the GM has not described yet, oldest first."""
-    return sorted(((i, e) for i, e in world.all("chronicle")
-                   if e.get("kind") == "consequence" and e.get("pending")),
-                  key=lambda item: int(item[1].get("seq", 0)))
+    return sorted(
+        ((i, e) for i, e in world.all("chronicle") if e.get("kind") == "consequence" and e.get("pending")),
+        key=lambda item: int(item[1].get("seq", 0)),
+    )
 
 
 @due_reporter
 def _due_consequences(world: World) -> list[dict[str, Any]]:
-    return [{"kind": "consequence", "text": f"Describe the consequence: {entry['text']}",
-             "audience": ADJUDICATORS, "urgent": True, "entry": entry_id}
-            for entry_id, entry in pending_consequences(world)]
+    return [
+        {
+            "kind": "consequence",
+            "text": f"Describe the consequence: {entry['text']}",
+            "audience": ADJUDICATORS,
+            "urgent": True,
+            "entry": entry_id,
+        }
+        for entry_id, entry in pending_consequences(world)
+    ]

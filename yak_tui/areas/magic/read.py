@@ -46,8 +46,9 @@ class CasterRow(NamedTuple):
 def casters(world: World, viewer: Identity) -> tuple[CasterRow, ...]:
     """Living mages whose ranks the viewer may see (GM: all; a King: his kingdom's; a player: himself)."""
     out: list[CasterRow] = []
-    for cid, doc in sorted(visible_table(world, viewer, "characters").items(),
-                           key=lambda item: str(item[1].get("name", item[0]))):
+    for cid, doc in sorted(
+        visible_table(world, viewer, "characters").items(), key=lambda item: str(item[1].get("name", item[0]))
+    ):
         if can_see_document(world, viewer, "characters", cid, world.get("characters", cid)) != "all":
             continue
         try:
@@ -57,11 +58,24 @@ def casters(world: World, viewer: Identity) -> tuple[CasterRow, ...]:
             continue
         carries = tuple(sorted((str(k), int(v)) for k, v in (doc.get(magic.CARRY_FIELD) or {}).items() if v))
         location = doc.get("location")
-        where = (world.display_name("pcs", location) if world.find("pcs", location)
-                 else world.display_name("units", location) if location else "")
-        out.append(CasterRow(cid, str(doc.get("name", cid)), str(doc.get("title", "")),
-                             world.display_name("kingdoms", doc.get("kingdom")), where,
-                             tuple((s, ranks[s]) for s in STAGES), carries))
+        where = (
+            world.display_name("pcs", location)
+            if world.find("pcs", location)
+            else world.display_name("units", location)
+            if location
+            else ""
+        )
+        out.append(
+            CasterRow(
+                cid,
+                str(doc.get("name", cid)),
+                str(doc.get("title", "")),
+                world.display_name("kingdoms", doc.get("kingdom")),
+                where,
+                tuple((s, ranks[s]) for s in STAGES),
+                carries,
+            )
+        )
     return tuple(out)
 
 
@@ -107,8 +121,7 @@ def cast_setup(world: World, viewer: Identity, raw: Mapping[str, Any]) -> CastSe
     rows = tuple((b, float(odds["power"].get(b, 0.0))) for b in stage_bands("power"))
     effect = tuple((str(k), float(v)) for k, v in odds["effect"].items())
     carry = tuple((f"{int(k):+d}" if int(k) else "0", float(v)) for k, v in odds["next_power_modifier"].items())
-    return CastSetup(inputs.caster, inputs.source, inputs.carry, text, tuple(inputs.ranks.items()),
-                     rows, effect, carry)
+    return CastSetup(inputs.caster, inputs.source, inputs.carry, text, tuple(inputs.ranks.items()), rows, effect, carry)
 
 
 def stage_odds_rows(world: World, raw: Mapping[str, Any], known: Sequence[int]) -> tuple[tuple[str, float], ...]:
@@ -121,6 +134,7 @@ def stage_odds_rows(world: World, raw: Mapping[str, Any], known: Sequence[int]) 
 
 
 # -- tones: how good a band is, for colours --------------------------------------------------------
+
 
 def band_tone(stage: str, band: str) -> str:
     """good, ok, warn or bad, read from the spells table (so a GM's override keeps its colours)."""
@@ -174,16 +188,29 @@ def stage_roll_view(roll: StageRoll, manual: bool) -> RollView:
     mod_text = "".join(f" {v:+d} ({r})" for v, r in mods)
     title = STAGE_TITLES.get(roll.stage, roll.stage)
     line = f"{title}: rolled {roll.natural}{mod_text} = {roll.total} → {roll.band}"
-    return RollView(title, (roll.natural,), mods, roll.total, roll.band,
-                    _TRAY_WORD[band_tone(roll.stage, roll.band)], False, manual, line)
+    return RollView(
+        title,
+        (roll.natural,),
+        mods,
+        roll.total,
+        roll.band,
+        _TRAY_WORD[band_tone(roll.stage, roll.band)],
+        False,
+        manual,
+        line,
+    )
 
 
 def retone(rolls: Sequence[RollView]) -> tuple[RollView, ...]:
     """The rolls a `cast` recorded (from `views.roll_views`), titled and coloured per stage."""
     out = []
     for stage, roll in zip(STAGES, rolls, strict=False):
-        out.append(roll._replace(purpose=STAGE_TITLES[stage],
-                                 outcome=_TRAY_WORD[band_tone(stage, roll.band)] if roll.band else roll.outcome))
+        out.append(
+            roll._replace(
+                purpose=STAGE_TITLES[stage],
+                outcome=_TRAY_WORD[band_tone(stage, roll.band)] if roll.band else roll.outcome,
+            )
+        )
     return tuple(out)
 
 

@@ -135,9 +135,7 @@ def cast_spell(
         "resolution": list(resolution_modifiers),
     }
     if carry:
-        carried["power"].insert(
-            0, Modifier(carry, "carried from the last casting with this source")
-        )
+        carried["power"].insert(0, Modifier(carry, "carried from the last casting with this source"))
 
     def pass_on(roll: StageRoll) -> None:
         for target, value in _penalties(roll.stage, roll.band).items():
@@ -159,9 +157,7 @@ def cast_spell(
     resolution = _roll_stage(dice, "resolution", resolution_rank, carried["resolution"])
     consequences += _consequences(resolution)
     next_power = int(rules["resolution"]["next_power"].get(resolution.band, 0))
-    return SpellOutcome(
-        power, control, resolution, effect, greater, next_power, tuple(consequences)
-    )
+    return SpellOutcome(power, control, resolution, effect, greater, next_power, tuple(consequences))
 
 
 def effects() -> tuple[str, ...]:

@@ -37,9 +37,7 @@ def _p(value: Fraction) -> float:
 
 
 def _command_add(parser: argparse.ArgumentParser, usurp: bool) -> None:
-    parser.add_argument(
-        "--power", type=number_option, required=True, help="the noble's Power before the day swing"
-    )
+    parser.add_argument("--power", type=number_option, required=True, help="the noble's Power before the day swing")
     parser.add_argument("--resistance", type=number_option, required=True, help="the PC's Resistance")
     if usurp:
         parser.add_argument(
@@ -47,9 +45,7 @@ def _command_add(parser: argparse.ArgumentParser, usurp: bool) -> None:
             action="store_true",
             help=f"the PC is controlled by another kingdom: Resistance {controlled_resistance()}",
         )
-    parser.add_argument(
-        "--modifier", type=number_option, default=0.0, help="added to Power after the swing"
-    )
+    parser.add_argument("--modifier", type=number_option, default=0.0, help="added to Power after the swing")
     parser.add_argument("--no-swing", action="store_true", help=f"skip the ±{swing_max_percent()}%% day swing")
 
 
@@ -100,9 +96,7 @@ def _discovery_add(parser: argparse.ArgumentParser) -> None:
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--title", help=f"court title: {', '.join(title_names())}")
     who.add_argument("--high-priestess", action="store_true", help="the High Priestess relocates")
-    parser.add_argument(
-        "--counter-spy", help="the owner's strongest counter-spy: province or nation"
-    )
+    parser.add_argument("--counter-spy", help="the owner's strongest counter-spy: province or nation")
 
 
 def _discovery_chance(args: argparse.Namespace) -> int:
@@ -110,9 +104,7 @@ def _discovery_chance(args: argparse.Namespace) -> int:
     if counter_spy is not None:
         counter_spy = counter_spy.strip().lower()
         if counter_spy not in COUNTER_SPIES:
-            raise CheckInputError(
-                f"--counter-spy: {' or '.join(COUNTER_SPIES)}, not {args.counter_spy!r}"
-            )
+            raise CheckInputError(f"--counter-spy: {' or '.join(COUNTER_SPIES)}, not {args.counter_spy!r}")
     who = "High Priestess" if args.high_priestess else args.title
     try:
         return discovery_chance(who, counter_spy)
@@ -153,8 +145,10 @@ INCITE = register(
 USURP = register(
     ResolveCheck(
         "usurp",
-        lambda: f"Usurp Control: noble Power (d{swing_die_sides()} day swing) against PC Resistance, "
-        f"{controlled_resistance()} if controlled",
+        lambda: (
+            f"Usurp Control: noble Power (d{swing_die_sides()} day swing) against PC Resistance, "
+            f"{controlled_resistance()} if controlled"
+        ),
         lambda p: _command_add(p, usurp=True),
         _command_run("usurp"),
         _command_odds("usurp"),

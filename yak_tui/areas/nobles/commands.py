@@ -95,8 +95,10 @@ def share_of(char: dict[str, Any], field: str = "character") -> int:
     try:
         return title_share(str(char.get("title", "")))
     except ValueError:
-        raise CommandError(field, f"{char.get('name')} has the title {char.get('title')!r}, "
-                                  f"not a court title ({', '.join(title_names())})") from None
+        raise CommandError(
+            field,
+            f"{char.get('name')} has the title {char.get('title')!r}, not a court title ({', '.join(title_names())})",
+        ) from None
 
 
 def base_power(world: World, char: dict[str, Any]) -> float:
@@ -133,8 +135,11 @@ def pc_at(world: World, h: Hex) -> tuple[str, dict[str, Any]] | None:
 
 def legions_at(world: World, h: Hex) -> list[tuple[str, dict[str, Any]]]:
     """Land units in a hex. Ruling: a fleet (kind "ship") is not a legion."""
-    return [(uid, u) for uid, u in sorted(world.all("units"))
-            if u.get("kind") not in FLEET_KINDS and Hex(int(u["hex"][0]), int(u["hex"][1])) == h]
+    return [
+        (uid, u)
+        for uid, u in sorted(world.all("units"))
+        if u.get("kind") not in FLEET_KINDS and Hex(int(u["hex"][0]), int(u["hex"][1])) == h
+    ]
 
 
 # --- Incite Rebellion and Usurp Control -----------------------------------------------------
@@ -162,26 +167,44 @@ def command_target(world: World, character_id: str, cmd: str, pc: str | None = N
     here = world.find("pcs", location)
     if here is None:
         where = "nowhere" if location is None else f"with {world.display_name('units', location)}"
-        raise CommandError("noble", f"{name} is {where}, not in a PC; noble commands act on the PC "
-                                    "the noble is in (relocate him first)")
+        raise CommandError(
+            "noble",
+            f"{name} is {where}, not in a PC; noble commands act on the PC the noble is in (relocate him first)",
+        )
     if pc is not None and pc != location:
-        raise CommandError("pc", f"{name} is in {here['name']}, not {world.display_name('pcs', pc)}; "
-                                 "noble commands act on the PC the noble is in")
+        raise CommandError(
+            "pc",
+            f"{name} is in {here['name']}, not {world.display_name('pcs', pc)}; "
+            "noble commands act on the PC the noble is in",
+        )
     own = char["kingdom"]
     controller = here.get("controller")
     if controller == own:
         raise CommandError("pc", f"{here['name']} is already controlled by {name}'s own kingdom")
     if cmd == "incite" and controller is None:
-        raise CommandError("pc", f"{here['name']} is neutral; Incite Rebellion needs a PC another "
-                                 "kingdom controls (use usurp to take a neutral PC)")
-    return CommandTarget(cmd, character_id, str(location), controller, controller is not None and cmd == "usurp",
-                         base_power(world, char), float(here.get("resistance", 0)), command_cost(cmd))
+        raise CommandError(
+            "pc",
+            f"{here['name']} is neutral; Incite Rebellion needs a PC another "
+            "kingdom controls (use usurp to take a neutral PC)",
+        )
+    return CommandTarget(
+        cmd,
+        character_id,
+        str(location),
+        controller,
+        controller is not None and cmd == "usurp",
+        base_power(world, char),
+        float(here.get("resistance", 0)),
+        command_cost(cmd),
+    )
 
 
 def _modifiers(p: dict[str, Any]) -> dict[str, Any]:
-    return {"modifier": p.get("modifier") or 0.0,
-            "resistance_modifier": p.get("resistance_modifier") or 0.0,
-            "swing": bool(p.get("swing", True))}
+    return {
+        "modifier": p.get("modifier") or 0.0,
+        "resistance_modifier": p.get("resistance_modifier") or 0.0,
+        "swing": bool(p.get("swing", True)),
+    }
 
 
 def command_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
@@ -193,11 +216,18 @@ def command_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stake
 
 
 def _odds_of(target: CommandTarget, p: dict[str, Any]) -> dict[str, Any]:
-    probs = command_odds(target.command, target.base_power, target.resistance,
-                         controlled=target.controlled, **_modifiers(p))
-    return {"odds": {k: _p(v) for k, v in probs.items()}, "success": _p(probs["success"]),
-            "pc": target.pc, "power": money(target.base_power), "resistance": money(target.resistance),
-            "controlled": target.controlled, "cost": target.cost}
+    probs = command_odds(
+        target.command, target.base_power, target.resistance, controlled=target.controlled, **_modifiers(p)
+    )
+    return {
+        "odds": {k: _p(v) for k, v in probs.items()},
+        "success": _p(probs["success"]),
+        "pc": target.pc,
+        "power": money(target.base_power),
+        "resistance": money(target.resistance),
+        "controlled": target.controlled,
+        "cost": target.cost,
+    }
 
 
 def _command_params(cmd: str) -> dict[str, Param]:
@@ -205,12 +235,21 @@ def _command_params(cmd: str) -> dict[str, Param]:
         "noble": Param(str, ref="characters", help="the noble, Agent or High Priestess giving it"),
         "pc": Param(str, required=False, ref="pcs", help="the PC he is in (checked, optional)"),
         "modifier": Param(float, required=False, default=0.0, help="GM modifier to Power", by_adjudicator=True),
-        "resistance_modifier": Param(float, required=False, default=0.0,
-                                     help="GM modifier to PC Resistance"
-                                     + (" (after the doubling)" if cmd == "usurp" else ""), by_adjudicator=True),
+        "resistance_modifier": Param(
+            float,
+            required=False,
+            default=0.0,
+            help="GM modifier to PC Resistance" + (" (after the doubling)" if cmd == "usurp" else ""),
+            by_adjudicator=True,
+        ),
         "reason": Param(str, required=False, default="", help="why the GM modifiers apply", by_adjudicator=True),
-        "swing": Param(bool, required=False, default=True, help=lambda: f"roll the ±{swing_max_percent()}% day swing",
-                       by_adjudicator=True),
+        "swing": Param(
+            bool,
+            required=False,
+            default=True,
+            help=lambda: f"roll the ±{swing_max_percent()}% day swing",
+            by_adjudicator=True,
+        ),
     }
 
 
@@ -224,25 +263,40 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
     ctx.require_acts_for(kingdom=char["kingdom"], character=target.character)
     label = "Incite Rebellion" if cmd == "incite" else "Usurp Control"
     # Spent even when the command fails (RULINGS §8); refused here if he cannot pay.
-    ctx.move_ducats(("characters", target.character), None, target.cost, f"{label} in {pc_name}",
-                    audience=kingdom_audience(char["kingdom"]))
+    ctx.move_ducats(
+        ("characters", target.character),
+        None,
+        target.cost,
+        f"{label} in {pc_name}",
+        audience=kingdom_audience(char["kingdom"]),
+    )
 
-    rolled: CommandRoll = roll_command(ctx.dice, cmd, target.base_power, target.resistance,
-                                       controlled=target.controlled, **_modifiers(p))
+    rolled: CommandRoll = roll_command(
+        ctx.dice, cmd, target.base_power, target.resistance, controlled=target.controlled, **_modifiers(p)
+    )
     outcome = rolled.outcome
     swing = rolled.swing
     reason = (p.get("reason") or "").strip() or "GM modifier"
-    record = ctx.record_roll(f"{label} in {pc_name}: day swing", [swing.natural] if swing else [],
-                             swing.percent if swing else 0, outcome.outcome, [],
-                             outcome=outcome.outcome, reading=_command_reading(rolled))
+    record = ctx.record_roll(
+        f"{label} in {pc_name}: day swing",
+        [swing.natural] if swing else [],
+        swing.percent if swing else 0,
+        outcome.outcome,
+        [],
+        outcome=outcome.outcome,
+        reading=_command_reading(rolled),
+    )
 
     edited_pc = world.edit("pcs", target.pc)
     edited_char = world.edit("characters", target.character)
     own = str(char["kingdom"])
     if outcome.outcome == "success":
         edited_pc["controller"] = None if cmd == "incite" else own
-        effect = (f"{pc_name} rises and becomes neutral" if cmd == "incite"
-                  else f"{pc_name} passes to {world.display_name('kingdoms', own)}")
+        effect = (
+            f"{pc_name} rises and becomes neutral"
+            if cmd == "incite"
+            else f"{pc_name} passes to {world.display_name('kingdoms', own)}"
+        )
     elif outcome.outcome == "evicted":
         capital = world.find("kingdoms", own) or {}
         edited_char["location"] = capital.get("capital")
@@ -259,12 +313,24 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
     power_mod = f" {outcome.power_modifier:+g} {reason}" if outcome.power_modifier else ""
     doubled = " doubled" if target.controlled else ""
     res_mod = f" {outcome.resistance_modifier:+g} {reason}" if outcome.resistance_modifier else ""
-    text = (f"{name} ({char.get('title')} of {world.display_name('kingdoms', own)}) orders {label} in "
-            f"{pc_name}: Power {money(outcome.power)}{swing_text}{power_mod} against Resistance "
-            f"{money(outcome.resistance)}{doubled}{res_mod}: {outcome.outcome}, {effect}.")
-    entry = ctx.log(text, kind="noble-command", audience=PUBLIC, rolls=[record],
-                    refs={"character": target.character, "kingdom": own, "pc": target.pc,
-                          "target_kingdom": target.controller, "command": cmd})
+    text = (
+        f"{name} ({char.get('title')} of {world.display_name('kingdoms', own)}) orders {label} in "
+        f"{pc_name}: Power {money(outcome.power)}{swing_text}{power_mod} against Resistance "
+        f"{money(outcome.resistance)}{doubled}{res_mod}: {outcome.outcome}, {effect}."
+    )
+    entry = ctx.log(
+        text,
+        kind="noble-command",
+        audience=PUBLIC,
+        rolls=[record],
+        refs={
+            "character": target.character,
+            "kingdom": own,
+            "pc": target.pc,
+            "target_kingdom": target.controller,
+            "command": cmd,
+        },
+    )
     return {
         "noble": target.character,
         "pc": target.pc,
@@ -293,16 +359,34 @@ def _usurp_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
     return _odds_of(command_target(world, p["noble"], "usurp", p.get("pc")), p)
 
 
-@command("incite", "Incite Rebellion in the PC the noble is in (another kingdom's): neutral on a "
-         "success; eviction or execution on a large failure.", _command_params("incite"),
-         category="nobles", odds=_incite_odds, stakes=command_stakes, rolls=True, filed_by=SEATS)
+@command(
+    "incite",
+    "Incite Rebellion in the PC the noble is in (another kingdom's): neutral on a "
+    "success; eviction or execution on a large failure.",
+    _command_params("incite"),
+    category="nobles",
+    odds=_incite_odds,
+    stakes=command_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def incite(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "incite")
 
 
-@command("usurp", lambda: "Usurp Control of the PC the noble is in (neutral, or another kingdom's with "
-         f"{controlled_resistance()} Resistance): his kingdom takes it on a success.", _command_params("usurp"),
-         category="nobles", odds=_usurp_odds, stakes=command_stakes, rolls=True, filed_by=SEATS)
+@command(
+    "usurp",
+    lambda: (
+        "Usurp Control of the PC the noble is in (neutral, or another kingdom's with "
+        f"{controlled_resistance()} Resistance): his kingdom takes it on a success."
+    ),
+    _command_params("usurp"),
+    category="nobles",
+    odds=_usurp_odds,
+    stakes=command_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def usurp(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return _run_command(ctx, p, "usurp")
 
@@ -376,8 +460,10 @@ def _command_reading(rolled: CommandRoll) -> str:
     else:
         n, pct = rolled.swing.natural, rolled.swing.percent
         swung = apply_swing(rolled.base_power, pct)
-        swing = (f"d{swing_die_sides()} rolled {n}: day swing {n} - {swing_max_percent() + 1} = {pct:+d}%; "
-                 f"Power {shown_money(rolled.base_power)} {pct:+d}% = {shown_money(swung)}")
+        swing = (
+            f"d{swing_die_sides()} rolled {n}: day swing {n} - {swing_max_percent() + 1} = {pct:+d}%; "
+            f"Power {shown_money(rolled.base_power)} {pct:+d}% = {shown_money(swung)}"
+        )
     if outcome.power_modifier:
         swing += f" {outcome.power_modifier:+g} = {shown_money(outcome.power)}"
     resistance = shown_money(outcome.base_resistance)
@@ -402,8 +488,9 @@ def _blocking_sizes(world: World, h: Hex, own: str) -> list[str]:
     return [str(u["size"]) for _, u in legions_at(world, h) if u.get("owner") != own]
 
 
-def relocate_plan(world: World, character_id: str, hex_text: str | None = None,
-                  pc: str | None = None, legion: str | None = None) -> RelocatePlan:
+def relocate_plan(
+    world: World, character_id: str, hex_text: str | None = None, pc: str | None = None, legion: str | None = None
+) -> RelocatePlan:
     """Check a Relocate order. Refusals (CommandError) change nothing; a plan whose check is not
     ok (`no-pc`, `blocked`) is an order that fails with its cost spent."""
     char = commander(world, character_id)
@@ -423,9 +510,12 @@ def relocate_plan(world: World, character_id: str, hex_text: str | None = None,
         if unit.get("kind") in FLEET_KINDS:
             raise CommandError("legion", f"{unit['name']} is a fleet, not a legion")
         if unit.get("owner") != own:
-            raise CommandError("legion", f"{unit['name']} belongs to "
-                                         f"{world.display_name('kingdoms', unit.get('owner'))}; "
-                                         "an Agent relocates only onto a friendly legion")
+            raise CommandError(
+                "legion",
+                f"{unit['name']} belongs to "
+                f"{world.display_name('kingdoms', unit.get('owner'))}; "
+                "an Agent relocates only onto a friendly legion",
+            )
         unit_id = legion
         target = Hex(int(unit["hex"][0]), int(unit["hex"][1]))
     elif pc:
@@ -437,14 +527,20 @@ def relocate_plan(world: World, character_id: str, hex_text: str | None = None,
         found = pc_at(world, target)
         target_pc = found[0] if found else None
     here = (unit_id is not None and unit_id == char.get("legion")) or (
-        unit_id is None and target_pc is not None and target_pc == char.get("location"))
+        unit_id is None and target_pc is not None and target_pc == char.get("location")
+    )
     if here:
         raise CommandError(given[0], f"{name} is already there")
     distance = hex_distance(origin, target)
     try:
-        check = relocate_check(distance, target_pc is not None,
-                               [] if unit_id else _blocking_sizes(world, target, own),
-                               unit_id is not None, kind, _status(char))
+        check = relocate_check(
+            distance,
+            target_pc is not None,
+            [] if unit_id else _blocking_sizes(world, target, own),
+            unit_id is not None,
+            kind,
+            _status(char),
+        )
     except ValueError as error:
         raise CommandError("character", str(error)) from None
     if check.refused:
@@ -456,8 +552,20 @@ def relocate_plan(world: World, character_id: str, hex_text: str | None = None,
     if check.ok and unit_id is None and target_pc is not None and controller not in (None, own):
         counter_spy = counter_spy_of(world, str(controller), world.get("pcs", target_pc))
         chance = discovery_chance(_who(char), counter_spy)
-    return RelocatePlan(character_id, kind, origin, target, distance, target_pc, unit_id, controller,
-                        check, command_cost("relocate"), chance, counter_spy)
+    return RelocatePlan(
+        character_id,
+        kind,
+        origin,
+        target,
+        distance,
+        target_pc,
+        unit_id,
+        controller,
+        check,
+        command_cost("relocate"),
+        chance,
+        counter_spy,
+    )
 
 
 def relocate_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
@@ -483,15 +591,18 @@ def relocate_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
 
 
 def _plan_from(world: World, p: dict[str, Any]) -> RelocatePlan:
-    return relocate_plan(world, p["character"], p.get("hex") or None, p.get("pc") or None,
-                         p.get("legion") or None)
+    return relocate_plan(world, p["character"], p.get("hex") or None, p.get("pc") or None, p.get("legion") or None)
 
 
 def _relocate_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
     plan = _plan_from(world, p)
-    out: dict[str, Any] = {"reason": plan.check.reason, "message": plan.check.message,
-                           "distance": plan.distance, "cost": plan.cost,
-                           "discovery_chance": plan.discovery_chance}
+    out: dict[str, Any] = {
+        "reason": plan.check.reason,
+        "message": plan.check.message,
+        "distance": plan.distance,
+        "cost": plan.cost,
+        "discovery_chance": plan.discovery_chance,
+    }
     if plan.discovery_chance is not None:
         found = discovery_odds(plan.discovery_chance)
         out["odds"] = {"discovered": _p(found), "undiscovered": _p(1 - found)}
@@ -503,8 +614,10 @@ def _relocate_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[
 
 @command(
     "relocate",
-    lambda: f"Relocate a noble, Agent or High Priestess up to {relocate_range()} hexes: to a PC (hex or pc), "
-    "or an Agent onto a friendly legion; a PC of another kingdom may learn of it.",
+    lambda: (
+        f"Relocate a noble, Agent or High Priestess up to {relocate_range()} hexes: to a PC (hex or pc), "
+        "or an Agent onto a friendly legion; a PC of another kingdom may learn of it."
+    ),
     {
         "character": Param(str, ref="characters", help="the noble, Agent or High Priestess"),
         "hex": Param(str, required=False, help="target hex q,r (a hex without a PC fails, cost spent)"),
@@ -527,22 +640,36 @@ def relocate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=own, character=plan.character)
     private = private_audience(plan.character, char)
     origin_name = _place_name(world, char.get("legion") or char.get("location"))
-    target_name = (world.display_name("units", plan.legion) if plan.legion
-                   else world.display_name("pcs", plan.pc) if plan.pc
-                   else f"hex {plan.target.q},{plan.target.r}")
+    target_name = (
+        world.display_name("units", plan.legion)
+        if plan.legion
+        else world.display_name("pcs", plan.pc)
+        if plan.pc
+        else f"hex {plan.target.q},{plan.target.r}"
+    )
     # Spent on an empty hex or a blocked move too (RULINGS §8); refused if he cannot pay.
-    ctx.move_ducats(("characters", plan.character), None, plan.cost, f"Relocate to {target_name}",
-                    audience=private)
-    refs = {"character": plan.character, "kingdom": own, "hex": list(plan.target), "pc": plan.pc,
-            "legion": plan.legion}
+    ctx.move_ducats(("characters", plan.character), None, plan.cost, f"Relocate to {target_name}", audience=private)
+    refs = {"character": plan.character, "kingdom": own, "hex": list(plan.target), "pc": plan.pc, "legion": plan.legion}
     discovery: dict[str, Any] | None = None
     if not plan.check.ok:
         why = "there is no PC in that hex" if plan.check.reason == "no-pc" else plan.check.message
-        entry = ctx.log(f"{name}'s relocation from {origin_name} to {target_name} fails: {why}; "
-                        "its cost is spent.", kind="relocate", audience=private, refs=refs)
-        return {"character": plan.character, "outcome": "failed", "reason": plan.check.reason,
-                "message": plan.check.message, "location": char.get("location"), "cost": plan.cost,
-                "discovery": None, "entry": entry["id"], "outcome_text": f"failed: {plan.check.message}"}
+        entry = ctx.log(
+            f"{name}'s relocation from {origin_name} to {target_name} fails: {why}; its cost is spent.",
+            kind="relocate",
+            audience=private,
+            refs=refs,
+        )
+        return {
+            "character": plan.character,
+            "outcome": "failed",
+            "reason": plan.check.reason,
+            "message": plan.check.message,
+            "location": char.get("location"),
+            "cost": plan.cost,
+            "discovery": None,
+            "entry": entry["id"],
+            "outcome_text": f"failed: {plan.check.message}",
+        }
 
     edited = world.edit("characters", plan.character)
     if plan.legion:
@@ -551,32 +678,62 @@ def relocate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         edited["location"] = plan.pc
         edited.pop("legion", None)
-    entry = ctx.log(f"{name} relocates from {origin_name} to {target_name}.", kind="relocate",
-                    audience=private, refs=refs)
+    entry = ctx.log(
+        f"{name} relocates from {origin_name} to {target_name}.", kind="relocate", audience=private, refs=refs
+    )
     if plan.discovery_chance is not None and plan.controller is not None:
         roll = relocate_discovery(ctx.dice, plan.discovery_chance)
         verdict = "discovered" if roll.discovered else "unnoticed"
         spy = {"nation": ", with a nation-wide counter-spy", "province": ", with a counter-spy in the province"}
-        reading = (f"d{table('nobles')['discovery']['die']} rolled {roll.natural}, discovered on {roll.chance} or less "
-                   f"(the {_who(char)}'s chance{spy.get(str(plan.counter_spy), '')}) → {verdict}")
-        record = ctx.record_roll(f"discovery of {name}'s relocation to {target_name}", [roll.natural],
-                                 roll.natural, verdict, [], audience=ADJUDICATORS, outcome=verdict,
-                                 reading=reading)
-        ctx.log(f"Discovery roll for {name}'s relocation to {target_name}: d100 {roll.natural} against "
-                f"{roll.chance}%: {verdict}.", kind="discovery-roll", audience=ADJUDICATORS,
-                rolls=[record], refs={**refs, "target_kingdom": plan.controller})
+        reading = (
+            f"d{table('nobles')['discovery']['die']} rolled {roll.natural}, discovered on {roll.chance} or less "
+            f"(the {_who(char)}'s chance{spy.get(str(plan.counter_spy), '')}) → {verdict}"
+        )
+        record = ctx.record_roll(
+            f"discovery of {name}'s relocation to {target_name}",
+            [roll.natural],
+            roll.natural,
+            verdict,
+            [],
+            audience=ADJUDICATORS,
+            outcome=verdict,
+            reading=reading,
+        )
+        ctx.log(
+            f"Discovery roll for {name}'s relocation to {target_name}: d100 {roll.natural} against "
+            f"{roll.chance}%: {verdict}.",
+            kind="discovery-roll",
+            audience=ADJUDICATORS,
+            rolls=[record],
+            refs={**refs, "target_kingdom": plan.controller},
+        )
         if roll.discovered:
-            ctx.log(f"{world.display_name('kingdoms', plan.controller)} learns that {name} "
-                    f"({char.get('title')} of {world.display_name('kingdoms', own)}) has relocated to "
-                    f"{target_name}.", kind="discovery", audience=kingdom_audience(plan.controller),
-                    refs={"character": plan.character, "pc": plan.pc, "kingdom": plan.controller,
-                          "target_kingdom": own})
-        discovery = {"chance": roll.chance, "natural": roll.natural, "discovered": roll.discovered,
-                     "counter_spy": plan.counter_spy}
-    return {"character": plan.character, "outcome": "relocated", "reason": plan.check.reason,
-            "message": plan.check.message, "location": edited["location"], "hex": list(plan.target),
-            "cost": plan.cost, "discovery": discovery, "entry": entry["id"],
-            "outcome_text": f"relocated to {target_name}"}
+            ctx.log(
+                f"{world.display_name('kingdoms', plan.controller)} learns that {name} "
+                f"({char.get('title')} of {world.display_name('kingdoms', own)}) has relocated to "
+                f"{target_name}.",
+                kind="discovery",
+                audience=kingdom_audience(plan.controller),
+                refs={"character": plan.character, "pc": plan.pc, "kingdom": plan.controller, "target_kingdom": own},
+            )
+        discovery = {
+            "chance": roll.chance,
+            "natural": roll.natural,
+            "discovered": roll.discovered,
+            "counter_spy": plan.counter_spy,
+        }
+    return {
+        "character": plan.character,
+        "outcome": "relocated",
+        "reason": plan.check.reason,
+        "message": plan.check.message,
+        "location": edited["location"],
+        "hex": list(plan.target),
+        "cost": plan.cost,
+        "discovery": discovery,
+        "entry": entry["id"],
+        "outcome_text": f"relocated to {target_name}",
+    }
 
 
 def _place_name(world: World, location: str | None) -> str:
@@ -608,19 +765,27 @@ def relocate_targets(world: World, character_id: str) -> list[dict[str, Any]]:
         pc_id = found[0] if found else None
         controller = found[1].get("controller") if found else None
         distance = hex_distance(origin, h)
-        check = relocate_check(distance, found is not None, _blocking_sizes(world, h, own), False, kind,
-                               _status(char))
-        friendly = [uid for uid, u in legions_at(world, h)
-                    if u.get("owner") == own and uid != char.get("legion")]
-        legions = friendly if kind in table("nobles")["relocate"]["legion_kinds"] and not check.refused \
-            else []
+        check = relocate_check(distance, found is not None, _blocking_sizes(world, h, own), False, kind, _status(char))
+        friendly = [uid for uid, u in legions_at(world, h) if u.get("owner") == own and uid != char.get("legion")]
+        legions = friendly if kind in table("nobles")["relocate"]["legion_kinds"] and not check.refused else []
         reason, message, ok = check.reason, check.message, check.ok
         if pc_id is not None and pc_id == char.get("location"):
             reason, message, ok = "here", f"{char.get('name')} is already there", False
         chance = None
         if ok and controller not in (None, own) and found is not None:
             chance = discovery_chance(_who(char), counter_spy_of(world, str(controller), found[1]))
-        out.append({"hex": [h.q, h.r], "distance": distance, "pc": pc_id, "controller": controller,
-                    "ok": ok, "reason": reason, "message": message, "cost_spent": check.cost_spent,
-                    "legions": legions, "discovery_chance": chance})
+        out.append(
+            {
+                "hex": [h.q, h.r],
+                "distance": distance,
+                "pc": pc_id,
+                "controller": controller,
+                "ok": ok,
+                "reason": reason,
+                "message": message,
+                "cost_spent": check.cost_spent,
+                "legions": legions,
+                "discovery_chance": chance,
+            }
+        )
     return out

@@ -31,8 +31,18 @@ STATES = ("reachable", "blocked", "empty", "here", "refused")
 
 # -- the map itself ---------------------------------------------------------------------------------
 
-PC_GLYPHS = {"castle": "♜", "fort": "▲", "city": "◉", "town": "●", "village": "∙", "market": "¤", "port": "≈",
-             "temple": "†", "monastery": "‡", "mine": "◆"}
+PC_GLYPHS = {
+    "castle": "♜",
+    "fort": "▲",
+    "city": "◉",
+    "town": "●",
+    "village": "∙",
+    "market": "¤",
+    "port": "≈",
+    "temple": "†",
+    "monastery": "‡",
+    "mine": "◆",
+}
 
 
 class Place(NamedTuple):
@@ -66,8 +76,18 @@ class HexCell(NamedTuple):
 # alike (as a 22% tint behind the hexes and as a foreground). A kingdom keeps its colour: the
 # kingdoms without one take the palette's colours in the order of their ids, skipping any colour
 # another kingdom already chose.
-KINGDOM_PALETTE = ("#d4a017", "#3a7bd5", "#b03a2e", "#2e8b57", "#8e44ad", "#d35400", "#16a085", "#c2185b",
-                   "#7f8c8d", "#6b8e23")
+KINGDOM_PALETTE = (
+    "#d4a017",
+    "#3a7bd5",
+    "#b03a2e",
+    "#2e8b57",
+    "#8e44ad",
+    "#d35400",
+    "#16a085",
+    "#c2185b",
+    "#7f8c8d",
+    "#6b8e23",
+)
 # How far a province's land reaches from its places, in hexes (each hex goes to the nearest place).
 TERRITORY_RADIUS = 2
 
@@ -139,11 +159,22 @@ def map_view(world: World, viewer: Identity) -> MapView:
             continue
         c = cell(h)
         controller = str(doc.get("controller") or "")
-        c.update(glyph=PC_GLYPHS.get(str(doc.get("kind")), "○"), controller=controller,
-                 province=world.display_name("provinces", doc.get("province")))
+        c.update(
+            glyph=PC_GLYPHS.get(str(doc.get("kind")), "○"),
+            controller=controller,
+            province=world.display_name("provinces", doc.get("province")),
+        )
         fort = f" · fort level {doc['fort_level']}" if doc.get("fort_level") else ""
-        c["places"].append(Place("pcs", pid, str(doc.get("name", pid)), f"{doc.get('kind', '')}{fort}", controller,
-                                 colour.get(controller, "")))
+        c["places"].append(
+            Place(
+                "pcs",
+                pid,
+                str(doc.get("name", pid)),
+                f"{doc.get('kind', '')}{fort}",
+                controller,
+                colour.get(controller, ""),
+            )
+        )
         index[f"pcs:{pid}"] = h
     units = visible_table(world, viewer, "units")
     for uid in sorted(units):
@@ -152,8 +183,16 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         owner = str(doc.get("owner", ""))
-        cell(h)["places"].append(Place("units", uid, str(doc.get("name", uid)),
-                                       f"{doc.get('size', '')} {doc.get('kind', '')}".strip(), owner, colour.get(owner, "")))
+        cell(h)["places"].append(
+            Place(
+                "units",
+                uid,
+                str(doc.get("name", uid)),
+                f"{doc.get('size', '')} {doc.get('kind', '')}".strip(),
+                owner,
+                colour.get(owner, ""),
+            )
+        )
         index[f"units:{uid}"] = h
     characters = visible_table(world, viewer, "characters")
     for cid in sorted(characters):
@@ -165,8 +204,16 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         kingdom = str(doc.get("kingdom") or "")
-        cell(h)["places"].append(Place("characters", cid, str(doc.get("name", cid)), str(doc.get("title", "")), kingdom,
-                                       colour.get(kingdom, "")))
+        cell(h)["places"].append(
+            Place(
+                "characters",
+                cid,
+                str(doc.get("name", cid)),
+                str(doc.get("title", "")),
+                kingdom,
+                colour.get(kingdom, ""),
+            )
+        )
         index[f"characters:{cid}"] = h
     for kid, doc in kingdoms.items():
         capital = doc.get("capital")
@@ -183,8 +230,12 @@ def map_view(world: World, viewer: Identity) -> MapView:
             index[f"provinces:{pid}"] = first_place[pid]
     extent = _extent(world.meta.get("map"))
     territory, labels = _territory(pcs, pc_ids, provinces, index, colour, set(cells), extent)
-    built = {h: HexCell(h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"],
-                        tuple(c["places"])) for h, c in cells.items()}
+    built = {
+        h: HexCell(
+            h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"], tuple(c["places"])
+        )
+        for h, c in cells.items()
+    }
     home = None
     if viewer.is_king:
         home = index.get(f"kingdoms:{viewer.subject}")
@@ -203,10 +254,15 @@ def _extent(size: Any) -> tuple[int, int] | None:
     return None
 
 
-def _territory(pcs: Mapping[str, Mapping[str, Any]], pc_ids: list[str], provinces: Mapping[str, Mapping[str, Any]],
-               index: Mapping[str, tuple[int, int]], colour: Mapping[str, str],
-               occupied: set[tuple[int, int]], extent: tuple[int, int] | None
-               ) -> tuple[dict[tuple[int, int], Claim], tuple[ProvinceLabel, ...]]:
+def _territory(
+    pcs: Mapping[str, Mapping[str, Any]],
+    pc_ids: list[str],
+    provinces: Mapping[str, Mapping[str, Any]],
+    index: Mapping[str, tuple[int, int]],
+    colour: Mapping[str, str],
+    occupied: set[tuple[int, int]],
+    extent: tuple[int, int] | None,
+) -> tuple[dict[tuple[int, int], Claim], tuple[ProvinceLabel, ...]]:
     """The provinces' land (every hex within TERRITORY_RADIUS of a place goes to the nearest
     place's province, none off the world's extent) and a hex for each province's name: one pass
     over the places and one over the land, never provinces × hexes."""
@@ -214,8 +270,11 @@ def _territory(pcs: Mapping[str, Mapping[str, Any]], pc_ids: list[str], province
     for pid, doc in provinces.items():
         ruler = str(doc.get("kingdom") or "")
         claims[pid] = Claim(pid, str(doc.get("name", pid)), ruler, colour.get(ruler, ""))
-    seeds = [(index[f"pcs:{pc_id}"], claims[str(pcs[pc_id].get("province"))]) for pc_id in pc_ids
-             if f"pcs:{pc_id}" in index and str(pcs[pc_id].get("province")) in claims]
+    seeds = [
+        (index[f"pcs:{pc_id}"], claims[str(pcs[pc_id].get("province"))])
+        for pc_id in pc_ids
+        if f"pcs:{pc_id}" in index and str(pcs[pc_id].get("province")) in claims
+    ]
     land = claim_hexes(seeds, TERRITORY_RADIUS)
     # Each hex's drawn (column, row), axial_to_offset inlined: 110,000 hexes at 1000x.
     offsets = {h: (h[0] + (h[1] - (h[1] & 1)) // 2, h[1]) for h in land}
@@ -263,9 +322,16 @@ def map_data(world: World, viewer: Identity) -> MapView:
             continue
         kingdom = str(doc.get("kingdom") or "")
         colour = colours.get(kingdom, "")
-        extra.setdefault(h, []).append(Place("characters", cid, str(doc.get("name", cid)),
-                                             f"{doc.get('title', '')} · with {unit.get('name', location)}",
-                                             kingdom, colour))
+        extra.setdefault(h, []).append(
+            Place(
+                "characters",
+                cid,
+                str(doc.get("name", cid)),
+                f"{doc.get('title', '')} · with {unit.get('name', location)}",
+                kingdom,
+                colour,
+            )
+        )
         where[f"characters:{cid}"] = h
     if not extra:
         return view
@@ -335,8 +401,9 @@ def move_preview(world: World, viewer: Identity, view: MapView, mover: Place, ta
     steps = len(path) - 1
 
     def preview(kind: str, problem: str) -> MovePreview:
-        return MovePreview(mover.table, mover.id, mover.name, start, target, path, steps, kind, destination,
-                           params, problem)
+        return MovePreview(
+            mover.table, mover.id, mover.name, start, target, path, steps, kind, destination, params, problem
+        )
 
     if mover.table == "characters" and kind != "ride":
         kind = "travel"
@@ -354,6 +421,7 @@ def move_preview(world: World, viewer: Identity, view: MapView, mover: Place, ta
 
 
 # -- whom the viewer may move ------------------------------------------------------------------------
+
 
 class Commander(NamedTuple):
     """A noble, Agent or High Priestess the viewer may give Noble Commands to (or order to)."""
@@ -388,12 +456,25 @@ def commanders(world: World, viewer: Identity) -> tuple[Commander, ...]:
             continue
         kingdom = str(doc["kingdom"])
         location = doc.get("legion") or doc.get("location")
-        where = (world.display_name("pcs", location) if world.find("pcs", location)
-                 else f"with {world.display_name('units', location)}")
-        out.append(Commander(cid, str(doc.get("name", cid)), str(doc.get("title", "")), kind, kingdom,
-                             str(kingdoms.get(kingdom, {}).get("name", kingdom)),
-                             colours.get(kingdom, ""), (h.q, h.r), where,
-                             str(doc.get("status") or "fresh")))
+        where = (
+            world.display_name("pcs", location)
+            if world.find("pcs", location)
+            else f"with {world.display_name('units', location)}"
+        )
+        out.append(
+            Commander(
+                cid,
+                str(doc.get("name", cid)),
+                str(doc.get("title", "")),
+                kind,
+                kingdom,
+                str(kingdoms.get(kingdom, {}).get("name", kingdom)),
+                colours.get(kingdom, ""),
+                (h.q, h.r),
+                where,
+                str(doc.get("status") or "fresh"),
+            )
+        )
     return tuple(sorted(out, key=lambda c: (c.kingdom_name, c.name)))
 
 
@@ -402,11 +483,15 @@ def commander_of(world: World, viewer: Identity, character_id: str) -> Commander
     for item in commanders(world, viewer):
         if item.id == character_id:
             return item
-    raise CommandError("character", f"{world.display_name('characters', character_id)} is not a noble, "
-                                    "Agent or High Priestess whose whereabouts you know")
+    raise CommandError(
+        "character",
+        f"{world.display_name('characters', character_id)} is not a noble, "
+        "Agent or High Priestess whose whereabouts you know",
+    )
 
 
 # -- Incite and Usurp ----------------------------------------------------------------------------------
+
 
 class CommandOdds(NamedTuple):
     """Incite or Usurp on one PC: the odds of every outcome, or why it cannot be given."""
@@ -428,8 +513,17 @@ def _odds(command: str, data: dict[str, Any]) -> CommandOdds:
     odds = data.get("odds", {})
     rows = tuple((o, float(odds.get(o, 0.0))) for o in OUTCOMES)
     resistance = float(data.get("resistance", 0)) * (2 if data.get("controlled") else 1)
-    return CommandOdds(command, True, "", rows, float(data.get("success", 0.0)), float(data.get("power", 0)),
-                       resistance, bool(data.get("controlled")), int(data.get("cost", 0)))
+    return CommandOdds(
+        command,
+        True,
+        "",
+        rows,
+        float(data.get("success", 0.0)),
+        float(data.get("power", 0)),
+        resistance,
+        bool(data.get("controlled")),
+        int(data.get("cost", 0)),
+    )
 
 
 class TargetsView(NamedTuple):
@@ -450,8 +544,14 @@ def targets_view(world: World, viewer: Identity, character_id: str) -> TargetsVi
     pc = data.get("pc")
     doc = world.find("pcs", pc) if pc else None
     h = _as_hex(doc.get("hex")) if doc else None
-    return TargetsView(who.id, pc, world.display_name("pcs", pc) if pc else who.where, h,
-                       _odds("incite", data["incite"]), _odds("usurp", data["usurp"]))
+    return TargetsView(
+        who.id,
+        pc,
+        world.display_name("pcs", pc) if pc else who.where,
+        h,
+        _odds("incite", data["incite"]),
+        _odds("usurp", data["usurp"]),
+    )
 
 
 def _odds_there(world: World, char: dict[str, Any], pc: dict[str, Any]) -> tuple[CommandOdds, ...]:
@@ -470,12 +570,24 @@ def _odds_there(world: World, char: dict[str, Any], pc: dict[str, Any]) -> tuple
         controlled = cmd == "usurp" and controller is not None
         probs = command_odds(cmd, power, resistance, controlled=controlled)
         rows = tuple((o, round(float(probs[o]), 6)) for o in OUTCOMES)
-        out.append(CommandOdds(cmd, True, "", rows, round(float(probs["success"]), 6), power,
-                               resistance * (2 if controlled else 1), controlled, nobles.command_cost(cmd)))
+        out.append(
+            CommandOdds(
+                cmd,
+                True,
+                "",
+                rows,
+                round(float(probs["success"]), 6),
+                power,
+                resistance * (2 if controlled else 1),
+                controlled,
+                nobles.command_cost(cmd),
+            )
+        )
     return tuple(out)
 
 
 # -- Relocate ------------------------------------------------------------------------------------------
+
 
 class RelocateCell(NamedTuple):
     """One hex within Relocate range, as the map highlights it for the chosen character."""
@@ -543,11 +655,21 @@ def relocate_view(world: World, viewer: Identity, character_id: str) -> Relocate
         pc_doc = world.find("pcs", pc_id) if pc_id else None
         targets = _odds_there(world, char, pc_doc) if pc_doc is not None and state in ("reachable", "here") else ()
         cells[h] = RelocateCell(
-            h, int(item["distance"]), state, pc_id, world.display_name("pcs", pc_id) if pc_id else "",
-            controller, world.display_name("kingdoms", controller) if controller else "unclaimed",
-            str(item["message"]), bool(item["cost_spent"]),
-            tuple((uid, units.get(uid, uid)) for uid in item.get("legions", [])), via_legion, chance, exact,
-            targets)
+            h,
+            int(item["distance"]),
+            state,
+            pc_id,
+            world.display_name("pcs", pc_id) if pc_id else "",
+            controller,
+            world.display_name("kingdoms", controller) if controller else "unclaimed",
+            str(item["message"]),
+            bool(item["cost_spent"]),
+            tuple((uid, units.get(uid, uid)) for uid in item.get("legions", [])),
+            via_legion,
+            chance,
+            exact,
+            targets,
+        )
     return RelocateView(who, relocate_range(), nobles.command_cost("relocate"), cells)
 
 
@@ -566,6 +688,7 @@ def distance(a: HexKey, b: HexKey) -> int:
 
 # -- the details panel ------------------------------------------------------------------------------
 
+
 def describe(world: World, viewer: Identity, table_name: str, doc_id: str) -> tuple[tuple[str, str], ...]:
     """Field/value pairs of one document as the viewer may see it (the map's details panel)."""
     doc = visible_table(world, viewer, table_name).get(doc_id)
@@ -577,9 +700,15 @@ def describe(world: World, viewer: Identity, table_name: str, doc_id: str) -> tu
             continue
         if isinstance(value, str) and key in ("kingdom", "controller", "owner") and value in world.table("kingdoms"):
             value = world.display_name("kingdoms", value)
-        elif isinstance(value, str) and key in ("location", "capital", "pc", "residence") and value in world.table("pcs"):
+        elif (
+            isinstance(value, str) and key in ("location", "capital", "pc", "residence") and value in world.table("pcs")
+        ):
             value = world.display_name("pcs", value)
-        elif isinstance(value, str) and key in ("ruler", "owner_character", "commander") and value in world.table("characters"):
+        elif (
+            isinstance(value, str)
+            and key in ("ruler", "owner_character", "commander")
+            and value in world.table("characters")
+        ):
             value = world.display_name("characters", value)
         elif isinstance(value, str) and key == "province":
             value = world.display_name("provinces", value)

@@ -238,9 +238,7 @@ def roll_command(
             raise RuleInputError("Incite Rebellion has no controlled case; use usurp")
         outcome = incite(power, resistance, modifier, resistance_modifier=resistance_modifier)
     elif key == "usurp":
-        outcome = usurp(
-            power, resistance, controlled, modifier, resistance_modifier=resistance_modifier
-        )
+        outcome = usurp(power, resistance, controlled, modifier, resistance_modifier=resistance_modifier)
     else:
         raise RuleInputError(f"{command!r} is not incite or usurp")
     return CommandRoll(float(_exact(base_power)), swung, outcome)
@@ -351,9 +349,7 @@ def relocate_check(
     blocking = [s for s in sizes if blocks_relocation(s)]  # validates every size
 
     if state in rules.get("refused_status", {}).get(kind, []):
-        return RelocateCheck(
-            state, False, f"a {kind.replace('_', ' ')} may not relocate while {state}"
-        )
+        return RelocateCheck(state, False, f"a {kind.replace('_', ' ')} may not relocate while {state}")
     if distance > relocate_range():
         return RelocateCheck(
             "out-of-range",
@@ -367,9 +363,7 @@ def relocate_check(
     if not has_pc:
         return RelocateCheck("no-pc", True, "no PC in the target hex: the command fails")
     if blocking:
-        return RelocateCheck(
-            "blocked", True, f"blocked by a legion of {blocking[0]} size in the target hex"
-        )
+        return RelocateCheck("blocked", True, f"blocked by a legion of {blocking[0]} size in the target hex")
     return RelocateCheck("ok", True, "relocates to the PC")
 
 

@@ -25,8 +25,9 @@ ENGAGEMENTS = {"land": "military", "naval": "naval"}
 CONTROL_BRANCHES = {"naval": "admiralty-control", "military": "general-staff-control"}
 
 
-def engagement_modifiers(world: Any, kingdom: str, engagement: str, fight: str,
-                         units: set[str]) -> list[tuple[str, int, str]]:
+def engagement_modifiers(
+    world: Any, kingdom: str, engagement: str, fight: str, units: set[str]
+) -> list[tuple[str, int, str]]:
     """(effect id, modifier, reason) of every effect bearing on `kingdom` in this engagement."""
     out: list[tuple[str, int, str]] = []
     missions = {m.get("slug"): m for m in table("espionage").get("missions", [])}
@@ -35,16 +36,26 @@ def engagement_modifiers(world: Any, kingdom: str, engagement: str, fight: str,
             continue
         data = effect.get("data") or {}
         kind = effect.get("kind")
-        if kind == "morale-penalty" and effect.get("target_kingdom") == kingdom and data.get("engagement") == engagement:
+        if (
+            kind == "morale-penalty"
+            and effect.get("target_kingdom") == kingdom
+            and data.get("engagement") == engagement
+        ):
             mission = missions.get(effect.get("mission"), {})
             out.append((effect_id, int(data.get("morale", -2)), str(mission.get("name", "morale penalty"))))
-        elif (kind == "infiltration" and effect.get("target_kingdom") == kingdom
-              and data.get("branch") == CONTROL_BRANCHES[engagement]):
+        elif (
+            kind == "infiltration"
+            and effect.get("target_kingdom") == kingdom
+            and data.get("branch") == CONTROL_BRANCHES[engagement]
+        ):
             mission = missions.get(effect.get("mission"), {})
             value = int((mission.get("params") or {}).get(f"{engagement}_engagement_modifier", -1))
             out.append((effect_id, value, str(mission.get("name", "sabotage"))))
-        elif kind == "trap" and effect.get("holder_kingdom") == kingdom and (
-                (fight and effect.get("fight") == fight) or effect.get("unit") in units):
+        elif (
+            kind == "trap"
+            and effect.get("holder_kingdom") == kingdom
+            and ((fight and effect.get("fight") == fight) or effect.get("unit") in units)
+        ):
             out.append((effect_id, int(effect.get("bonus", 1)), f"trap {effect_id}"))
     return out
 
@@ -65,16 +76,22 @@ def _losses(world: Any, text: str, sides: set[str]) -> dict[str, int]:
     return out
 
 
-@command("battle", "Record a battle or engagement: sides, result, losses; reads and spends morale, sabotage and "
-                   "traps; with fort=, resolves the defenders' sally.",
-         {"attacker": Param(str, ref="kingdoms"), "defender": Param(str, ref="kingdoms"),
-          "winner": Param(str, choices=("attacker", "defender", "draw")),
-          "kind": Param(str, required=False, default="land", choices=("land", "naval")),
-          "units": Param(list, required=False, default=[], help="the units that fought, comma-separated"),
-          "losses": Param(str, required=False, default="", help="unit:regiments (ships at sea) lost, e.g. a:2,b:1"),
-          "fight": Param(str, required=False, default="", help="the fight's name, as traps were set for it"),
-          "fort": Param(str, required=False, ref="pcs", help="a sally: the besieged fort whose defenders attack")},
-         category="battle")
+@command(
+    "battle",
+    "Record a battle or engagement: sides, result, losses; reads and spends morale, sabotage and "
+    "traps; with fort=, resolves the defenders' sally.",
+    {
+        "attacker": Param(str, ref="kingdoms"),
+        "defender": Param(str, ref="kingdoms"),
+        "winner": Param(str, choices=("attacker", "defender", "draw")),
+        "kind": Param(str, required=False, default="land", choices=("land", "naval")),
+        "units": Param(list, required=False, default=[], help="the units that fought, comma-separated"),
+        "losses": Param(str, required=False, default="", help="unit:regiments (ships at sea) lost, e.g. a:2,b:1"),
+        "fight": Param(str, required=False, default="", help="the fight's name, as traps were set for it"),
+        "fort": Param(str, required=False, ref="pcs", help="a sally: the besieged fort whose defenders attack"),
+    },
+    category="battle",
+)
 def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     attacker, defender = p["attacker"], p["defender"]
@@ -89,8 +106,9 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if siege is None or siege.get("status") != "active":
             raise CommandError("fort", f"{name_of(world, 'pcs', p['fort'])} is not under siege: there is no sally")
         if siege.get("besieger") != defender:
-            raise CommandError("defender", f"in a sally the defender is the besieger, "
-                                           f"{name_of(world, 'kingdoms', siege['besieger'])}")
+            raise CommandError(
+                "defender", f"in a sally the defender is the besieger, {name_of(world, 'kingdoms', siege['besieger'])}"
+            )
     units = [world.resolve_ref("units", u) for u in p["units"]]
     for unit_id in units:
         if world.get("units", unit_id).get("owner") not in (attacker, defender):
@@ -98,9 +116,16 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     losses = _losses(world, p["losses"], {attacker, defender})
     engagement = ENGAGEMENTS[p["kind"]]
     fought = set(units) | set(losses)
-    modifiers = {side: engagement_modifiers(world, side, engagement, p["fight"].strip(),
-                                            {u for u in fought if world.get("units", u).get("owner") == side})
-                 for side in (attacker, defender)}
+    modifiers = {
+        side: engagement_modifiers(
+            world,
+            side,
+            engagement,
+            p["fight"].strip(),
+            {u for u in fought if world.get("units", u).get("owner") == side},
+        )
+        for side in (attacker, defender)
+    }
     spent: list[str] = []
     for side_mods in modifiers.values():
         for effect_id, _, _ in side_mods:
@@ -127,8 +152,11 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if unit[key] == 0 and not referrers(world.data, "units", unit_id):
             destroyed.append(unit["name"])
             world.delete("units", unit_id)
-    outcome = {"attacker": f"{name_of(world, 'kingdoms', attacker)} wins",
-               "defender": f"{name_of(world, 'kingdoms', defender)} wins", "draw": "neither side wins"}[p["winner"]]
+    outcome = {
+        "attacker": f"{name_of(world, 'kingdoms', attacker)} wins",
+        "defender": f"{name_of(world, 'kingdoms', defender)} wins",
+        "draw": "neither side wins",
+    }[p["winner"]]
     parts = []
     for side, side_mods in modifiers.items():
         if side_mods:
@@ -136,13 +164,19 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     what = "naval engagement" if ship_losses else "battle"
     if p["fort"]:
         what = f"sally from {name_of(world, 'pcs', p['fort'])}"
-    text = (f"The {what} of {name_of(world, 'kingdoms', attacker)} against {name_of(world, 'kingdoms', defender)}"
-            + (f" ({p['fight'].strip()})" if p["fight"].strip() else "") + f": {outcome}.")
+    text = (
+        f"The {what} of {name_of(world, 'kingdoms', attacker)} against {name_of(world, 'kingdoms', defender)}"
+        + (f" ({p['fight'].strip()})" if p["fight"].strip() else "")
+        + f": {outcome}."
+    )
     if parts:
         text += " Modifiers: " + "; ".join(parts) + "."
     if losses:
-        text += " Losses: " + ", ".join(f"{name_of(world, 'units', u) if world.find('units', u) else u} {n}"
-                                        for u, n in losses.items()) + "."
+        text += (
+            " Losses: "
+            + ", ".join(f"{name_of(world, 'units', u) if world.find('units', u) else u} {n}" for u, n in losses.items())
+            + "."
+        )
     if destroyed:
         text += f" Destroyed: {', '.join(destroyed)}."
     if siege_id is not None:
@@ -154,9 +188,26 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     traps = [eid for side_mods in modifiers.values() for eid, _, why in side_mods if why.startswith("trap")]
     if traps:
         text += f" Settle the trap engineers with trap-resolve ({', '.join(traps)})."
-    ctx.log(text, kind="battle", refs={"attacker": attacker, "defender": defender, "winner": p["winner"],
-                                       "losses": losses, "fort": p["fort"], "spent": spent})
-    return {"winner": p["winner"], "losses": losses, "spent": spent, "destroyed": destroyed,
-            "modifiers": {side: [{"effect": e, "value": v, "reason": r} for e, v, r in mods]
-                          for side, mods in modifiers.items()},
-            "siege": siege_id, "lifted": siege_id is not None and p["winner"] == "attacker"}
+    ctx.log(
+        text,
+        kind="battle",
+        refs={
+            "attacker": attacker,
+            "defender": defender,
+            "winner": p["winner"],
+            "losses": losses,
+            "fort": p["fort"],
+            "spent": spent,
+        },
+    )
+    return {
+        "winner": p["winner"],
+        "losses": losses,
+        "spent": spent,
+        "destroyed": destroyed,
+        "modifiers": {
+            side: [{"effect": e, "value": v, "reason": r} for e, v, r in mods] for side, mods in modifiers.items()
+        },
+        "siege": siege_id,
+        "lifted": siege_id is not None and p["winner"] == "attacker",
+    }

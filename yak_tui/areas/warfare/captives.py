@@ -15,14 +15,19 @@ from yak_tui.kernel.commands import CommandContext, CommandError, Param, audienc
 from yak_tui.kernel.money import shown_money
 
 
-@command("gm-capture", "A kingdom captures a character (and may rob him of the treasury he carries), or sets "
-                       "him free (GM).",
-         {"character": Param(str, ref="characters"),
-          "captor": Param(str, required=False, ref="kingdoms", help="the kingdom that takes him"),
-          "rob": Param(bool, required=False, default=False, help="the captor takes the treasury he carries"),
-          "release": Param(bool, required=False, default=False, help="set him free instead"),
-          "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)")},
-         category="gm", gm_only="capture characters")
+@command(
+    "gm-capture",
+    "A kingdom captures a character (and may rob him of the treasury he carries), or sets him free (GM).",
+    {
+        "character": Param(str, ref="characters"),
+        "captor": Param(str, required=False, ref="kingdoms", help="the kingdom that takes him"),
+        "rob": Param(bool, required=False, default=False, help="the captor takes the treasury he carries"),
+        "release": Param(bool, required=False, default=False, help="set him free instead"),
+        "audience": Param(str, required=False, default=PUBLIC, help="who reads of it (default public)"),
+    },
+    category="gm",
+    gm_only="capture characters",
+)
 def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     char_id = p["character"]
@@ -35,8 +40,12 @@ def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if not held_by:
             raise CommandError("character", f"{char['name']} is nobody's captive")
         world.edit("characters", char_id)["captive_of"] = None
-        ctx.log(f"{world.display_name('kingdoms', held_by)} sets {char['name']} free.", kind="capture",
-                audience=audience, refs={"character": char_id, "captor": held_by})
+        ctx.log(
+            f"{world.display_name('kingdoms', held_by)} sets {char['name']} free.",
+            kind="capture",
+            audience=audience,
+            refs={"character": char_id, "captor": held_by},
+        )
         return {"character": char_id, "released_by": held_by}
     captor = p["captor"]
     if not captor:
@@ -44,8 +53,9 @@ def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not char.get("alive", True):
         raise CommandError("character", f"{char['name']} is dead")
     if char.get("captive_of") and not p["rob"]:
-        raise CommandError("character", f"{char['name']} is already a captive of "
-                                        f"{world.display_name('kingdoms', char['captive_of'])}")
+        raise CommandError(
+            "character", f"{char['name']} is already a captive of {world.display_name('kingdoms', char['captive_of'])}"
+        )
     if char.get("captive_of") and char["captive_of"] != captor:
         raise CommandError("captor", f"{char['name']} is held by {world.display_name('kingdoms', char['captive_of'])}")
     if char.get("kingdom") == captor:
@@ -54,15 +64,26 @@ def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["rob"]:
         kept, here = treasury_place(world, ("characters", char_id)), char.get("location")
         if kept and kept != here:
-            raise CommandError("rob", f"{char['name']} keeps his treasury at {world.display_name('pcs', kept)}, "
-                                      "not on him: loot that place instead")
+            raise CommandError(
+                "rob",
+                f"{char['name']} keeps his treasury at {world.display_name('pcs', kept)}, "
+                "not on him: loot that place instead",
+            )
         robbed = max(float(char.get("treasury", 0)), 0.0)
     world.edit("characters", char_id)["captive_of"] = captor
-    ctx.log(f"{world.display_name('kingdoms', captor)} captures {char['name']}"
-            + (f" and robs him of {shown_money(robbed)} ducats." if p["rob"] else "."), kind="capture",
-            audience=audience, refs={"character": char_id, "captor": captor, "robbed": robbed})
+    ctx.log(
+        f"{world.display_name('kingdoms', captor)} captures {char['name']}"
+        + (f" and robs him of {shown_money(robbed)} ducats." if p["rob"] else "."),
+        kind="capture",
+        audience=audience,
+        refs={"character": char_id, "captor": captor, "robbed": robbed},
+    )
     if robbed:
-        ctx.move_ducats(("characters", char_id), ("kingdoms", captor), robbed, f"the treasury of {char['name']}, "
-                        "robbed by his captors", audience=audience)
+        ctx.move_ducats(
+            ("characters", char_id),
+            ("kingdoms", captor),
+            robbed,
+            f"the treasury of {char['name']}, robbed by his captors",
+            audience=audience,
+        )
     return {"character": char_id, "captor": captor, "robbed": shown_money(robbed)}
-

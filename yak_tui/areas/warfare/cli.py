@@ -48,9 +48,7 @@ def _slaves_odds(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _messenger_add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--scouts", type=whole_option, default=0, help="friendly Scout units helping (0 or more)"
-    )
+    parser.add_argument("--scouts", type=whole_option, default=0, help="friendly Scout units helping (0 or more)")
     parser.add_argument(
         "--enemy-scouts", type=whole_option, default=0, help="besieging Scout units opposing (0 or more)"
     )
@@ -107,7 +105,7 @@ def _smuggle_odds(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _slave_share() -> str:
-    """"half a d6" with the default table; "a third of a d8" reads "1/3 of a d8"."""
+    """ "half a d6" with the default table; "a third of a d8" reads "1/3 of a d8"."""
     rule = table("warfare")["slaves"]
     share = "half" if rule["divisor"] == 2 else f"1/{rule['divisor']} of"
     return f"{share} a d{rule['die']}"
@@ -125,8 +123,10 @@ register(
 register(
     ResolveCheck(
         "messenger",
-        lambda: f"messenger out of a besieged fort: d{table('warfare')['messenger']['die']} + scouts - "
-        "enemy scouts against a threshold",
+        lambda: (
+            f"messenger out of a besieged fort: d{table('warfare')['messenger']['die']} + scouts - "
+            "enemy scouts against a threshold"
+        ),
         _messenger_add,
         _messenger_run,
         _messenger_odds,
@@ -135,8 +135,10 @@ register(
 register(
     ResolveCheck(
         "smuggle",
-        lambda: f"smuggling provisions into a besieged fort: d{table('warfare')['smuggle']['die']} + bribe + "
-        "modifier against a threshold",
+        lambda: (
+            f"smuggling provisions into a besieged fort: d{table('warfare')['smuggle']['die']} + bribe + "
+            "modifier against a threshold"
+        ),
         _smuggle_add,
         _smuggle_run,
         _smuggle_odds,

@@ -67,14 +67,23 @@ def _take_ships(world: Any, unit_id: str, ships: int, sailors: int) -> bool:
     return False
 
 
-@command("ship-build", lambda: f"Build ships at a port the kingdom holds: each takes {sailors_per_ship()} sailor(s) "
-                               "from its pool (sailors cannot be hired: they come 1 a year per port).",
-         {"kingdom": Param(str, ref="kingdoms"), "port": Param(str, ref="pcs", help="where the ships are built"),
-          "ships": Param(int, required=False, default=1, minimum=1),
-          "name": Param(str, required=False, default=""),
-          "unit": Param(str, required=False, ref="units", help="add them to this fleet of the kingdom instead"),
-          "cost": Param(int, required=False, default=0, minimum=0, help="ducats the kingdom pays (the GM's price)")},
-         category="warfare", filed_by=KING)
+@command(
+    "ship-build",
+    lambda: (
+        f"Build ships at a port the kingdom holds: each takes {sailors_per_ship()} sailor(s) "
+        "from its pool (sailors cannot be hired: they come 1 a year per port)."
+    ),
+    {
+        "kingdom": Param(str, ref="kingdoms"),
+        "port": Param(str, ref="pcs", help="where the ships are built"),
+        "ships": Param(int, required=False, default=1, minimum=1),
+        "name": Param(str, required=False, default=""),
+        "unit": Param(str, required=False, ref="units", help="add them to this fleet of the kingdom instead"),
+        "cost": Param(int, required=False, default=0, minimum=0, help="ducats the kingdom pays (the GM's price)"),
+    },
+    category="warfare",
+    filed_by=KING,
+)
 def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id = p["kingdom"]
@@ -96,23 +105,42 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         unit["sailors"] = aboard + sailors
     else:
         unit_id = world.new_id("units", "fleet")
-        unit = {"name": p["name"].strip() or f"{port['name']} squadron", "owner": kingdom_id, "kind": "ship",
-                "size": _size_for(p["ships"]), "ships": p["ships"], "sailors": sailors, "regiments": 0,
-                "hex": list(port["hex"]), "raised": today_dict(world)}
+        unit = {
+            "name": p["name"].strip() or f"{port['name']} squadron",
+            "owner": kingdom_id,
+            "kind": "ship",
+            "size": _size_for(p["ships"]),
+            "ships": p["ships"],
+            "sailors": sailors,
+            "regiments": 0,
+            "hex": list(port["hex"]),
+            "raised": today_dict(world),
+        }
         world.put("units", unit_id, unit)
-    ctx.log(f"{name_of(world, 'kingdoms', kingdom_id)} builds {p['ships']} ship(s) at {port['name']} for "
-            f"{unit['name']}, crewed by {sailors} sailor(s) from its pool.", kind="ships",
-            audience=kingdom_audience(kingdom_id), refs={"unit": unit_id, "kingdom": kingdom_id, "sailors": sailors})
+    ctx.log(
+        f"{name_of(world, 'kingdoms', kingdom_id)} builds {p['ships']} ship(s) at {port['name']} for "
+        f"{unit['name']}, crewed by {sailors} sailor(s) from its pool.",
+        kind="ships",
+        audience=kingdom_audience(kingdom_id),
+        refs={"unit": unit_id, "kingdom": kingdom_id, "sailors": sailors},
+    )
     if p["cost"]:
-        ctx.move_ducats(("kingdoms", kingdom_id), None, p["cost"], f"building {unit['name']}",
-                        audience=kingdom_audience(kingdom_id))
+        ctx.move_ducats(
+            ("kingdoms", kingdom_id), None, p["cost"], f"building {unit['name']}", audience=kingdom_audience(kingdom_id)
+        )
     return {"unit": unit_id, "ships": p["ships"], "sailors": sailors}
 
 
-@command("ship-disband", "Disband ships of a fleet: their sailors go back to the kingdom's pool.",
-         {"unit": Param(str, ref="units"),
-          "ships": Param(int, required=False, default=0, minimum=0, help="how many (default: all)")},
-         category="warfare", filed_by=KING)
+@command(
+    "ship-disband",
+    "Disband ships of a fleet: their sailors go back to the kingdom's pool.",
+    {
+        "unit": Param(str, ref="units"),
+        "ships": Param(int, required=False, default=0, minimum=0, help="how many (default: all)"),
+    },
+    category="warfare",
+    filed_by=KING,
+)
 def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit = _ships_of(world, p["unit"])
@@ -125,27 +153,44 @@ def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     sailors = _sailors_for(unit, ships)
     gone = _take_ships(world, p["unit"], ships, sailors)
     add_specialists(ctx, owner, "sailor", sailors, "", log=False)
-    ctx.log(f"{name_of(world, 'kingdoms', owner)} disbands {ships} ship(s) of {unit['name']}: {sailors} sailor(s) "
-            f"return to its pool." + (" The fleet is no more." if gone else ""), kind="ships",
-            audience=kingdom_audience(owner), refs={"unit": p["unit"], "kingdom": owner, "sailors": sailors})
+    ctx.log(
+        f"{name_of(world, 'kingdoms', owner)} disbands {ships} ship(s) of {unit['name']}: {sailors} sailor(s) "
+        f"return to its pool." + (" The fleet is no more." if gone else ""),
+        kind="ships",
+        audience=kingdom_audience(owner),
+        refs={"unit": p["unit"], "kingdom": owner, "sailors": sailors},
+    )
     return {"unit": p["unit"], "ships": ships, "sailors": sailors, "removed": gone}
 
 
-@command("ship-sink", lambda: "A Sea Raider destroys ships and captures their sailors: it employs them (its owner's "
-                              f"pool) or sells them as slaves for {sailor_slave_price()} ducat(s) each.",
-         {"unit": Param(str, ref="units", help="the fleet that loses the ships"),
-          "raider": Param(str, ref="units", help="the Sea Raider unit that destroys them"),
-          "ships": Param(int, required=False, default=1, minimum=1),
-          "sailors": Param(str, required=False, default="sell", choices=FATES,
-                           help="the captured sailors: sell (as slaves), employ, or free (none taken)")},
-         category="battle")
+@command(
+    "ship-sink",
+    lambda: (
+        "A Sea Raider destroys ships and captures their sailors: it employs them (its owner's "
+        f"pool) or sells them as slaves for {sailor_slave_price()} ducat(s) each."
+    ),
+    {
+        "unit": Param(str, ref="units", help="the fleet that loses the ships"),
+        "raider": Param(str, ref="units", help="the Sea Raider unit that destroys them"),
+        "ships": Param(int, required=False, default=1, minimum=1),
+        "sailors": Param(
+            str,
+            required=False,
+            default="sell",
+            choices=FATES,
+            help="the captured sailors: sell (as slaves), employ, or free (none taken)",
+        ),
+    },
+    category="battle",
+)
 def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit = _ships_of(world, p["unit"])
     raider = world.get("units", p["raider"])
     if rules.normalise_kind(str(raider.get("kind", ""))) not in SEA_RAIDERS:
-        raise CommandError("raider", f"{raider['name']} is a {raider.get('kind')}, not a Sea Raider: only sea "
-                                     "raiders capture sailors")
+        raise CommandError(
+            "raider", f"{raider['name']} is a {raider.get('kind')}, not a Sea Raider: only sea raiders capture sailors"
+        )
     victim, captor = str(unit["owner"]), str(raider["owner"])
     if victim == captor:
         raise CommandError("raider", f"{raider['name']} sails for the same kingdom as {unit['name']}")
@@ -156,8 +201,9 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     sailors = _sailors_for(unit, p["ships"])
     gone = _take_ships(world, p["unit"], p["ships"], sailors)
     fate = p["sailors"] if sailors else "free"
-    text = (f"{raider['name']} sends {p['ships']} ship(s) of {unit['name']} to the bottom"
-            + (" (the fleet is no more)" if gone else ""))
+    text = f"{raider['name']} sends {p['ships']} ship(s) of {unit['name']} to the bottom" + (
+        " (the fleet is no more)" if gone else ""
+    )
     price = 0.0
     if fate == "employ":
         add_specialists(ctx, captor, "sailor", sailors, "", log=False)
@@ -170,5 +216,11 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
     if price:
         ctx.move_ducats(None, ("kingdoms", captor), price, f"{sailors} captured sailor(s) sold as slaves")
-    return {"unit": p["unit"], "ships": p["ships"], "sailors": sailors, "fate": fate, "ducats": money(price),
-            "removed": gone}
+    return {
+        "unit": p["unit"],
+        "ships": p["ships"],
+        "sailors": sailors,
+        "fate": fate,
+        "ducats": money(price),
+        "removed": gone,
+    }

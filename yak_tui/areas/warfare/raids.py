@@ -60,6 +60,7 @@ from yak_tui.kernel.tables import table
 
 # --- where treasuries live (RULINGS §2) ----------------------------------------------------------
 
+
 def treasury_place(world: World, party: Party) -> str | None:
     """The pc id holding this kingdom's or citizen's treasury, or None when it is carried.
 
@@ -80,14 +81,27 @@ def treasury_place(world: World, party: Party) -> str | None:
     owned: list[rules.OwnedStructure] = []
     for pid, pc in sorted(world.all("pcs")):
         if (pc.get("owner_character") == doc_id or _unlooted_capture_of(pc, doc_id)) and not pc.get("destroyed"):
-            owned.append(rules.OwnedStructure(f"pcs:{pid}", str(pc["kind"]), bool(pc.get("capital")),
-                                              float(pc.get("size", pc.get("tax", 0)) or 0),
-                                              int(pc.get("fort_level", 0) or 0)))
+            owned.append(
+                rules.OwnedStructure(
+                    f"pcs:{pid}",
+                    str(pc["kind"]),
+                    bool(pc.get("capital")),
+                    float(pc.get("size", pc.get("tax", 0)) or 0),
+                    int(pc.get("fort_level", 0) or 0),
+                )
+            )
     for bid, biz in sorted(world.all("businesses")):
         if biz.get("owner") == doc_id:
             home = world.find("pcs", biz.get("pc"))
-            owned.append(rules.OwnedStructure(f"businesses:{bid}", "business", False, float(biz.get("size", 0)),
-                                              int((home or {}).get("fort_level", 0) or 0)))
+            owned.append(
+                rules.OwnedStructure(
+                    f"businesses:{bid}",
+                    "business",
+                    False,
+                    float(biz.get("size", 0)),
+                    int((home or {}).get("fort_level", 0) or 0),
+                )
+            )
     where = rules.treasury_location(owned, char.get("residence"), vault)
     if where is None:
         return None
@@ -99,13 +113,20 @@ def treasury_place(world: World, party: Party) -> str | None:
     return where
 
 
-@command("vault-set", "Choose where a treasury is kept: a King his kingdom's, in a place it controls; "
-         "a citizen his own, in a place of his kingdom or one he owns. No place: the rules' choice.",
-         {"pc": Param(str, required=False, ref="pcs", help="the vault (empty: the capital, or the rules' choice)"),
-          "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom whose treasury moves (a King's own)"),
-          "character": Param(str, required=False, ref="characters",
-                             help="the citizen whose treasury moves (a player's own)")},
-         category="warfare", filed_by=SEATS)
+@command(
+    "vault-set",
+    "Choose where a treasury is kept: a King his kingdom's, in a place it controls; "
+    "a citizen his own, in a place of his kingdom or one he owns. No place: the rules' choice.",
+    {
+        "pc": Param(str, required=False, ref="pcs", help="the vault (empty: the capital, or the rules' choice)"),
+        "kingdom": Param(str, required=False, ref="kingdoms", help="the kingdom whose treasury moves (a King's own)"),
+        "character": Param(
+            str, required=False, ref="characters", help="the citizen whose treasury moves (a player's own)"
+        ),
+    },
+    category="warfare",
+    filed_by=SEATS,
+)
 def vault_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     """What a King or a citizen asked the GM to `gm-set` before: his own vault, told to him alone
     (where a treasury lies is what a raider wants to know)."""
@@ -130,8 +151,11 @@ def vault_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if pc.get("destroyed"):
             raise CommandError("pc", f"{pc['name']} is destroyed: no vault there")
         if pc.get("controller") != own_kingdom and not (character and pc.get("owner_character") == character):
-            raise CommandError("pc", f"{pc['name']} is not held by {world.display_name('kingdoms', own_kingdom)}"
-                               + ("" if kingdom else " nor owned by " + world.display_name("characters", character)))
+            raise CommandError(
+                "pc",
+                f"{pc['name']} is not held by {world.display_name('kingdoms', own_kingdom)}"
+                + ("" if kingdom else " nor owned by " + world.display_name("characters", character)),
+            )
     key = party_key(party)
     for pc_id, pc in sorted(world.all("pcs")):
         if key in (pc.get("holds_treasury_of") or []) and pc_id != place:
@@ -148,8 +172,12 @@ def vault_set(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     owner = world.display_name(*party)
     chosen = "kept in a vault at" if place else "back where the rules keep it:"
     audience = kingdom_audience(kingdom) if kingdom else character_audience(str(character))
-    ctx.log(f"The treasury of {owner} is now {chosen} {where}.", kind="treasury", audience=audience,
-            refs={"party": key, "pc": now})
+    ctx.log(
+        f"The treasury of {owner} is now {chosen} {where}.",
+        kind="treasury",
+        audience=audience,
+        refs={"party": key, "pc": now},
+    )
     return {"party": key, "vault": place or None, "kept_at": now}
 
 
@@ -188,12 +216,14 @@ def looted_income_recipient(world: World, business_id: str) -> str | None:
 
 # --- raids ---------------------------------------------------------------------------------------
 
+
 def _raid_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     unit = world.find("units", ref_id(world, "units", p.get("unit")))
     pc = world.find("pcs", ref_id(world, "pcs", p.get("pc")))
     controller = (pc or {}).get("controller")
-    return Stakes.of(controller, kingdoms=[(unit or {}).get("owner"), controller],
-                     characters=[(pc or {}).get("owner_character")])
+    return Stakes.of(
+        controller, kingdoms=[(unit or {}).get("owner"), controller], characters=[(pc or {}).get("owner_character")]
+    )
 
 
 def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str, Any], dict[str, Any], str]:
@@ -204,23 +234,31 @@ def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str
     raider = str(unit["owner"])
     ctx.require_acts_for(kingdom=raider, character=unit.get("commander"))
     if raider == pc.get("controller"):
-        raise CommandError("unit", f"{unit['name']} belongs to {name_of(world, 'kingdoms', raider)}, which holds "
-                                   f"{pc['name']}: a kingdom does not raid its own structure")
+        raise CommandError(
+            "unit",
+            f"{unit['name']} belongs to {name_of(world, 'kingdoms', raider)}, which holds "
+            f"{pc['name']}: a kingdom does not raid its own structure",
+        )
     structure = rules.raid_refusal(str(pc["kind"]), "raider", False, False, False, False)
     if structure:
         raise CommandError("pc", structure)
     if is_today(world, pc.get("raided_in")):
-        raise CommandError("pc", f"{pc['name']} was already raided in {world.date.label()} (by "
-                                 f"{name_of(world, 'kingdoms', pc.get('raided_by'))}); a structure can be raided "
-                                 f"once per season, by anyone (RULINGS §2)")
+        raise CommandError(
+            "pc",
+            f"{pc['name']} was already raided in {world.date.label()} (by "
+            f"{name_of(world, 'kingdoms', pc.get('raided_by'))}); a structure can be raided "
+            f"once per season, by anyone (RULINGS §2)",
+        )
     require_at(world, "unit", unit_id, unit, pc, int(section("world")["raid_range"]), "a raid")
     garrisoned = bool(garrison_of(world, pc_id, besides=raider))
-    refusal = rules.raid_refusal(str(pc["kind"]), str(unit["kind"]), bool(pc.get("coastal")), garrisoned,
-                                 is_walled(pc), False)
+    refusal = rules.raid_refusal(
+        str(pc["kind"]), str(unit["kind"]), bool(pc.get("coastal")), garrisoned, is_walled(pc), False
+    )
     if refusal:
         raise CommandError("unit", f"{unit['name']} ({unit['kind']}): {refusal}")
-    ctx.require_adjudicator(Stakes.of(pc.get("controller"), kingdoms=[raider, pc.get("controller")],
-                                      characters=[pc.get("owner_character")]))
+    ctx.require_adjudicator(
+        Stakes.of(pc.get("controller"), kingdoms=[raider, pc.get("controller")], characters=[pc.get("owner_character")])
+    )
     return unit, pc, raider
 
 
@@ -242,9 +280,17 @@ def _warfare(section: str, key: str) -> Any:
     return table("warfare")[section][key]
 
 
-@command("raid", lambda: f"Raid a structure for 1d{_warfare('raid', 'die')} ducats: the owner's treasury first, "
-         "then its coming tax.",
-         RAID_PARAMS, category="warfare", stakes=_raid_stakes, rolls=True, filed_by=SEATS)
+@command(
+    "raid",
+    lambda: (
+        f"Raid a structure for 1d{_warfare('raid', 'die')} ducats: the owner's treasury first, then its coming tax."
+    ),
+    RAID_PARAMS,
+    category="warfare",
+    stakes=_raid_stakes,
+    rolls=True,
+    filed_by=SEATS,
+)
 def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
@@ -252,14 +298,25 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     treasury = float(world.get(*owner).get("treasury", 0)) if owner else 0.0
     outcome = rules.ducat_raid(ctx.dice, treasury, coming_tax_left(pc))
     split = outcome.split
-    text = (f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
-            f"{money(split.from_tax)} from the coming tax)")
-    record = ctx.record_roll(f"ducat raid on {pc['name']}", [outcome.natural], outcome.natural, "raid",
-                             outcome=f"took {text}",
-                             reading=f"d6 rolled {outcome.natural}: {outcome.natural} ducats wanted → took {text}")
-    ctx.log(f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']}: 1d6 = {outcome.natural}; "
-            f"they take {text}.", kind="raid", rolls=[record],
-            refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider})
+    text = (
+        f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
+        f"{money(split.from_tax)} from the coming tax)"
+    )
+    record = ctx.record_roll(
+        f"ducat raid on {pc['name']}",
+        [outcome.natural],
+        outcome.natural,
+        "raid",
+        outcome=f"took {text}",
+        reading=f"d6 rolled {outcome.natural}: {outcome.natural} ducats wanted → took {text}",
+    )
+    ctx.log(
+        f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']}: 1d6 = {outcome.natural}; "
+        f"they take {text}.",
+        kind="raid",
+        rolls=[record],
+        refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider},
+    )
     target = ("kingdoms", raider)
     if split.from_treasury and owner is not None:
         ctx.move_ducats(owner, target, split.from_treasury, f"raid on {pc['name']}")
@@ -267,9 +324,14 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         add_tax_taken(world, p["pc"], split.from_tax)
         ctx.move_ducats(None, target, split.from_tax, f"raid on {pc['name']}, taken from its coming tax")
     _mark_raided(world, p["pc"], raider, "ducats", split.taken)
-    return {"natural": outcome.natural, "taken": money(split.taken), "from_treasury": money(split.from_treasury),
-            "from_tax": money(split.from_tax), "owner": party_key(owner) if owner else None,
-            "outcome_text": f"raided {pc['name']}: {text}"}
+    return {
+        "natural": outcome.natural,
+        "taken": money(split.taken),
+        "from_treasury": money(split.from_treasury),
+        "from_tax": money(split.from_tax),
+        "owner": party_key(owner) if owner else None,
+        "outcome_text": f"raided {pc['name']}: {text}",
+    }
 
 
 def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
@@ -279,12 +341,27 @@ def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
     return {"odds": {str(n): share for n, share in odds.items()}, "surplus": surplus}
 
 
-@command("slave-raid", lambda: f"Raid a structure for slaves: ceil(1d{_warfare('slaves', 'die')}/"
-         f"{_warfare('slaves', 'divisor')}) manpower capped by the province's surplus, "
-         "taken as manpower or as Slaves (chosen before rolling).",
-         {**RAID_PARAMS, "take": Param(str, choices=("manpower", "slaves"),
-                                       help="manpower (pressganged) or slaves (Slaves goods), chosen before rolling")},
-         category="warfare", stakes=_raid_stakes, odds=_slave_odds, rolls=True, filed_by=SEATS)
+@command(
+    "slave-raid",
+    lambda: (
+        f"Raid a structure for slaves: ceil(1d{_warfare('slaves', 'die')}/"
+        f"{_warfare('slaves', 'divisor')}) manpower capped by the province's surplus, "
+        "taken as manpower or as Slaves (chosen before rolling)."
+    ),
+    {
+        **RAID_PARAMS,
+        "take": Param(
+            str,
+            choices=("manpower", "slaves"),
+            help="manpower (pressganged) or slaves (Slaves goods), chosen before rolling",
+        ),
+    },
+    category="warfare",
+    stakes=_raid_stakes,
+    odds=_slave_odds,
+    rolls=True,
+    filed_by=SEATS,
+)
 def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
@@ -295,10 +372,14 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     as_what = "manpower" if p["take"] == "manpower" else "Slaves"
     wanted = rules.slaves_wanted(outcome.natural)
     cap = f", capped at the surplus of {surplus}" if taken < wanted else ""
-    record = ctx.record_roll(f"slave raid on {pc['name']}", [outcome.natural], outcome.natural, "slave-raid",
-                             outcome=f"{taken} {as_what}",
-                             reading=(f"d6 rolled {outcome.natural}, halved rounding up = {wanted}{cap} "
-                                      f"→ {taken} {as_what}"))
+    record = ctx.record_roll(
+        f"slave raid on {pc['name']}",
+        [outcome.natural],
+        outcome.natural,
+        "slave-raid",
+        outcome=f"{taken} {as_what}",
+        reading=(f"d6 rolled {outcome.natural}, halved rounding up = {wanted}{cap} → {taken} {as_what}"),
+    )
     if taken:
         raided = world.edit("provinces", province_id)
         raided["surplus_manpower"] = surplus - taken
@@ -309,20 +390,41 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         else:
             add_goods(world, raider, "Slaves", taken)
     capped = " (capped by the surplus)" if taken < rules.slaves_wanted(outcome.natural) else ""
-    ctx.log(f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']} for slaves, taken as "
-            f"{p['take']}: 1d6 = {outcome.natural}; {taken} of {name_of(world, 'provinces', province_id)}'s "
-            f"{surplus} surplus manpower carried off{capped}.", kind="raid", rolls=[record],
-            refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider, "province": province_id,
-                  "manpower": taken, "take": p["take"]})
+    ctx.log(
+        f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']} for slaves, taken as "
+        f"{p['take']}: 1d6 = {outcome.natural}; {taken} of {name_of(world, 'provinces', province_id)}'s "
+        f"{surplus} surplus manpower carried off{capped}.",
+        kind="raid",
+        rolls=[record],
+        refs={
+            "pc": p["pc"],
+            "unit": p["unit"],
+            "kingdom": raider,
+            "province": province_id,
+            "manpower": taken,
+            "take": p["take"],
+        },
+    )
     _mark_raided(world, p["pc"], raider, f"slaves:{p['take']}", taken)
-    return {"natural": outcome.natural, "manpower": taken, "take": p["take"], "surplus_before": surplus,
-            "outcome_text": f"{taken} {as_what} from {pc['name']}"}
+    return {
+        "natural": outcome.natural,
+        "manpower": taken,
+        "take": p["take"],
+        "surplus_before": surplus,
+        "outcome_text": f"{taken} {as_what} from {pc['name']}",
+    }
 
 
-@command("convert-slaves", "A province's owner turns its surplus manpower into Slaves (a public unrest event).",
-         {"province": Param(str, ref="provinces"),
-          "amount": Param(int, minimum=1, help="manpower turned into Slaves shipments")},
-         category="warfare", filed_by=KING)
+@command(
+    "convert-slaves",
+    "A province's owner turns its surplus manpower into Slaves (a public unrest event).",
+    {
+        "province": Param(str, ref="provinces"),
+        "amount": Param(int, minimum=1, help="manpower turned into Slaves shipments"),
+    },
+    category="warfare",
+    filed_by=KING,
+)
 def convert_slaves(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     province = world.get("provinces", p["province"])
@@ -335,18 +437,28 @@ def convert_slaves(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise ShortfallError("amount", f"{province['name']} has {surplus} surplus manpower, not {p['amount']}")
     edited = world.edit("provinces", p["province"])
     edited["surplus_manpower"] = surplus - p["amount"]
-    edited["unrest"] = [*(edited.get("unrest") or []),
-                        {"date": today_dict(world), "cause": "slaves", "amount": p["amount"]}]
+    edited["unrest"] = [
+        *(edited.get("unrest") or []),
+        {"date": today_dict(world), "cause": "slaves", "amount": p["amount"]},
+    ]
     add_goods(world, owner, "Slaves", p["amount"])
-    entry = ctx.log(f"{name_of(world, 'kingdoms', owner)} turns {p['amount']} of {province['name']}'s manpower into "
-                    f"Slaves. The populace is in uproar: unrest, perhaps rebellion, for the GM to adjudicate.",
-                    kind="unrest", audience=PUBLIC,
-                    refs={"province": p["province"], "kingdom": owner, "slaves": p["amount"], "unrest": True})
-    return {"province": p["province"], "slaves": p["amount"], "surplus": surplus - p["amount"],
-            "unrest_entry": entry["id"]}
+    entry = ctx.log(
+        f"{name_of(world, 'kingdoms', owner)} turns {p['amount']} of {province['name']}'s manpower into "
+        f"Slaves. The populace is in uproar: unrest, perhaps rebellion, for the GM to adjudicate.",
+        kind="unrest",
+        audience=PUBLIC,
+        refs={"province": p["province"], "kingdom": owner, "slaves": p["amount"], "unrest": True},
+    )
+    return {
+        "province": p["province"],
+        "slaves": p["amount"],
+        "surplus": surplus - p["amount"],
+        "unrest_entry": entry["id"],
+    }
 
 
 # --- capture, destruction, looting, dismantling -----------------------------------------------------
+
 
 def take_structure(ctx: CommandContext, pc_id: str, captor: str) -> dict[str, Any]:
     """The structure changes hands: the captor controls it, its academies follow, a siege ends."""
@@ -364,8 +476,12 @@ def take_structure(ctx: CommandContext, pc_id: str, captor: str) -> dict[str, An
         if academy.get("pc") == pc_id and academy.get("kingdom") != captor:
             world.edit("academies", aid)["kingdom"] = captor
             academies.append(aid)
-            ctx.log(f"The {academy.get('type', '')} academy of {pc['name']} (level {academy.get('level', 1)}) goes "
-                    f"to {name_of(world, 'kingdoms', captor)}.", kind="capture", refs={"academy": aid, "pc": pc_id})
+            ctx.log(
+                f"The {academy.get('type', '')} academy of {pc['name']} (level {academy.get('level', 1)}) goes "
+                f"to {name_of(world, 'kingdoms', captor)}.",
+                kind="capture",
+                refs={"academy": aid, "pc": pc_id},
+            )
     siege = active_siege(world, pc_id)
     if siege is not None:
         end_siege(world, siege[0], "captured")
@@ -377,8 +493,11 @@ def _destroy(ctx: CommandContext, pc_id: str) -> list[str]:
     world = ctx.world
     pc = world.edit("pcs", pc_id)
     pc["destroyed"] = today_dict(world)
-    pc["destroyed_from"] = {"tax": pc.get("tax", 0), "fort_level": pc.get("fort_level", 0),
-                            "walled": bool(pc.get("walled"))}
+    pc["destroyed_from"] = {
+        "tax": pc.get("tax", 0),
+        "fort_level": pc.get("fort_level", 0),
+        "walled": bool(pc.get("walled")),
+    }
     pc["tax"] = 0
     pc["fort_level"] = 0
     pc["walled"] = False
@@ -387,8 +506,11 @@ def _destroy(ctx: CommandContext, pc_id: str) -> list[str]:
         if academy.get("pc") == pc_id:
             world.delete("academies", aid)
             gone.append(aid)
-            ctx.log(f"The {academy.get('type', '')} academy of {pc['name']} is destroyed with its town.",
-                    kind="capture", refs={"academy": aid, "pc": pc_id})
+            ctx.log(
+                f"The {academy.get('type', '')} academy of {pc['name']} is destroyed with its town.",
+                kind="capture",
+                refs={"academy": aid, "pc": pc_id},
+            )
     ctx.log(f"{pc['name']} is destroyed.", kind="capture", refs={"pc": pc_id})
     return gone
 
@@ -397,17 +519,29 @@ def _capture_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
     unit = world.find("units", ref_id(world, "units", p.get("unit")))
     pc = world.find("pcs", ref_id(world, "pcs", p.get("pc")))
     controller = (pc or {}).get("controller")
-    return Stakes.of(controller, kingdoms=[(unit or {}).get("owner"), controller],
-                     characters=[(pc or {}).get("owner_character")])
+    return Stakes.of(
+        controller, kingdoms=[(unit or {}).get("owner"), controller], characters=[(pc or {}).get("owner_character")]
+    )
 
 
-@command("capture", "A hostile unit takes a structure (after the GM's battle); academies go to the captor.",
-         {"pc": Param(str, ref="pcs", help="the structure taken"),
-          "unit": Param(str, ref="units", help="the capturing unit, in the structure's hex"),
-          "garrison": Param(str, required=False, choices=("destroyed", "fled"),
-                            help="what became of a garrison still inside (required if there is one)"),
-          "destroy": Param(bool, required=False, default=False, help="raze the town (its academies too)")},
-         category="warfare", stakes=_capture_stakes, filed_by=SEATS)
+@command(
+    "capture",
+    "A hostile unit takes a structure (after the GM's battle); academies go to the captor.",
+    {
+        "pc": Param(str, ref="pcs", help="the structure taken"),
+        "unit": Param(str, ref="units", help="the capturing unit, in the structure's hex"),
+        "garrison": Param(
+            str,
+            required=False,
+            choices=("destroyed", "fled"),
+            help="what became of a garrison still inside (required if there is one)",
+        ),
+        "destroy": Param(bool, required=False, default=False, help="raze the town (its academies too)"),
+    },
+    category="warfare",
+    stakes=_capture_stakes,
+    filed_by=SEATS,
+)
 def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     pc = standing_pc(world, p["pc"])
@@ -415,14 +549,20 @@ def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     captor = str(unit["owner"])
     ctx.require_acts_for(kingdom=captor, character=unit.get("commander"))
     if captor == pc.get("controller"):
-        raise CommandError("unit", f"{unit['name']} belongs to {name_of(world, 'kingdoms', captor)}, which already "
-                                   f"holds {pc['name']}; only a hostile force captures")
+        raise CommandError(
+            "unit",
+            f"{unit['name']} belongs to {name_of(world, 'kingdoms', captor)}, which already "
+            f"holds {pc['name']}; only a hostile force captures",
+        )
     require_at(world, "unit", p["unit"], unit, pc, int(section("world")["raid_range"]), "a capture")
     garrison = garrison_of(world, p["pc"], besides=captor)
     if garrison and not p["garrison"]:
         names = ", ".join(f"{u['name']} ({unit_regiments(u)} regiments)" for _, u in garrison)
-        raise CommandError("garrison", f"{pc['name']} still holds {names}: say whether they were destroyed or "
-                                       f"fled (garrison=destroyed|fled) after the battle")
+        raise CommandError(
+            "garrison",
+            f"{pc['name']} still holds {names}: say whether they were destroyed or "
+            f"fled (garrison=destroyed|fled) after the battle",
+        )
     ctx.require_adjudicator(_capture_stakes(world, ctx.identity, p))
     for uid, gunit in garrison:
         if p["garrison"] == "destroyed" and referrers(world.data, "units", uid):  # named still: kept, empty
@@ -431,21 +571,38 @@ def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             world.delete("units", uid)
         else:
             world.edit("units", uid)["inside"] = None
-        ctx.log(f"{gunit['name']} ({name_of(world, 'kingdoms', gunit.get('owner'))}) "
-                f"{'is destroyed' if p['garrison'] == 'destroyed' else 'flees'} as {pc['name']} falls.",
-                kind="capture", refs={"unit": uid, "pc": p["pc"]})
+        ctx.log(
+            f"{gunit['name']} ({name_of(world, 'kingdoms', gunit.get('owner'))}) "
+            f"{'is destroyed' if p['garrison'] == 'destroyed' else 'flees'} as {pc['name']} falls.",
+            kind="capture",
+            refs={"unit": uid, "pc": p["pc"]},
+        )
     taken = take_structure(ctx, p["pc"], captor)
-    ctx.log(f"{unit['name']} ({name_of(world, 'kingdoms', captor)}) capture {pc['name']} from "
-            f"{name_of(world, 'kingdoms', taken['from'])}.", kind="capture",
-            refs={"pc": p["pc"], "unit": p["unit"], "kingdom": captor})
+    ctx.log(
+        f"{unit['name']} ({name_of(world, 'kingdoms', captor)}) capture {pc['name']} from "
+        f"{name_of(world, 'kingdoms', taken['from'])}.",
+        kind="capture",
+        refs={"pc": p["pc"], "unit": p["unit"], "kingdom": captor},
+    )
     destroyed = _destroy(ctx, p["pc"]) if p["destroy"] else None
-    return {"pc": p["pc"], "captor": captor, "from": taken["from"], "academies": taken["academies"],
-            "destroyed": destroyed is not None, "academies_destroyed": destroyed or [],
-            "outcome_text": f"{pc['name']} captured by {name_of(world, 'kingdoms', captor)}"}
+    return {
+        "pc": p["pc"],
+        "captor": captor,
+        "from": taken["from"],
+        "academies": taken["academies"],
+        "destroyed": destroyed is not None,
+        "academies_destroyed": destroyed or [],
+        "outcome_text": f"{pc['name']} captured by {name_of(world, 'kingdoms', captor)}",
+    }
 
 
-@command("raze", "Destroy a structure its holder controls; its academies are destroyed with it.",
-         {"pc": Param(str, ref="pcs")}, category="warfare", filed_by=KING)
+@command(
+    "raze",
+    "Destroy a structure its holder controls; its academies are destroyed with it.",
+    {"pc": Param(str, ref="pcs")},
+    category="warfare",
+    filed_by=KING,
+)
 def raze(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     pc = standing_pc(ctx.world, p["pc"])
     if not pc.get("controller"):
@@ -457,9 +614,14 @@ def raze(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"pc": p["pc"], "academies_destroyed": gone}
 
 
-@command("loot", "Loot a structure captured by a hostile force: its coming tax less raids, half of every "
-         "treasury kept there, and next year's income of its businesses.",
-         {"pc": Param(str, ref="pcs")}, category="warfare", filed_by=KING)
+@command(
+    "loot",
+    "Loot a structure captured by a hostile force: its coming tax less raids, half of every "
+    "treasury kept there, and next year's income of its businesses.",
+    {"pc": Param(str, ref="pcs")},
+    category="warfare",
+    filed_by=KING,
+)
 def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     pc = standing_pc(world, p["pc"])
@@ -472,8 +634,9 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=looter)
     done = pc.get("looted") or {}
     if done and done.get("capture") == pc.get("captured"):
-        raise CommandError("pc", f"{pc['name']} was already looted after its capture in "
-                                 f"{GameDate.from_dict(pc['captured']).label()}")
+        raise CommandError(
+            "pc", f"{pc['name']} was already looted after its capture in {GameDate.from_dict(pc['captured']).label()}"
+        )
     target = ("kingdoms", looter)
     tax = float(pc.get("tax", 0))
     raided = float(pc.get("tax_taken", 0) or 0)
@@ -498,25 +661,49 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 biz["income_looted_by"] = looter
                 biz["income_looted_for"] = world.date.year + 1
                 businesses.append(bid)
-    record = {"by": looter, "date": today_dict(world), "capture": pc.get("captured"), "tax": money(tax_loot),
-              "treasuries": treasuries, "businesses": businesses}
+    record = {
+        "by": looter,
+        "date": today_dict(world),
+        "capture": pc.get("captured"),
+        "tax": money(tax_loot),
+        "treasuries": treasuries,
+        "businesses": businesses,
+    }
     world.edit("pcs", p["pc"])["looted"] = record
     parts = [f"{money(tax_loot)} ducats of tax"]
     parts += [f"{half} from {name_of(world, *party.split(':', 1))}'s treasury" for party, half in treasuries.items()]
     if businesses:
         parts.append(f"next year's income of {', '.join(name_of(world, 'businesses', b) for b in businesses)}")
-    ctx.log(f"{name_of(world, 'kingdoms', looter)} loots {pc['name']}: {'; '.join(parts)}.", kind="loot",
-            refs={"pc": p["pc"], "kingdom": looter})
+    ctx.log(
+        f"{name_of(world, 'kingdoms', looter)} loots {pc['name']}: {'; '.join(parts)}.",
+        kind="loot",
+        refs={"pc": p["pc"], "kingdom": looter},
+    )
     total = tax_loot + sum(treasuries.values())
-    return {"pc": p["pc"], "looter": looter, "tax": money(tax_loot), "treasuries": treasuries,
-            "businesses": businesses, "ducats": money(total), "outcome_text": f"looted {pc['name']}: {money(total)} ducats"}
+    return {
+        "pc": p["pc"],
+        "looter": looter,
+        "tax": money(tax_loot),
+        "treasuries": treasuries,
+        "businesses": businesses,
+        "ducats": money(total),
+        "outcome_text": f"looted {pc['name']}: {money(total)} ducats",
+    }
 
 
-@command("dismantle", lambda: f"Dismantle a business for floor(invested/{_warfare('dismantle', 'divisor')}) ducats: "
-         "by its owner, or by the enemy who captured its town (give captor=KINGDOM).",
-         {"business": Param(str, ref="businesses"),
-          "captor": Param(str, required=False, ref="kingdoms", help="the capturing kingdom, if not the owner")},
-         category="warfare", filed_by=KING)
+@command(
+    "dismantle",
+    lambda: (
+        f"Dismantle a business for floor(invested/{_warfare('dismantle', 'divisor')}) ducats: "
+        "by its owner, or by the enemy who captured its town (give captor=KINGDOM)."
+    ),
+    {
+        "business": Param(str, ref="businesses"),
+        "captor": Param(str, required=False, ref="kingdoms", help="the capturing kingdom, if not the owner"),
+    },
+    category="warfare",
+    filed_by=KING,
+)
 def dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     biz = world.get("businesses", p["business"])
@@ -526,12 +713,18 @@ def dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         receiver: Party = ("characters", owner)
     else:
         home = world.find("pcs", biz.get("pc"))
-        captured = (home is not None and home.get("captured_by") == p["captor"]
-                    and home.get("controller") == p["captor"] and world.kingdom_of_character(owner) != p["captor"])
+        captured = (
+            home is not None
+            and home.get("captured_by") == p["captor"]
+            and home.get("controller") == p["captor"]
+            and world.kingdom_of_character(owner) != p["captor"]
+        )
         refusal = rules.dismantle_refusal(by_owner=False, captured_by_actor=captured)
         if refusal:
             where = home["name"] if home else "no town"
-            raise CommandError("captor", f"{name_of(world, 'kingdoms', p['captor'])} has not captured {where}: {refusal}")
+            raise CommandError(
+                "captor", f"{name_of(world, 'kingdoms', p['captor'])} has not captured {where}: {refusal}"
+            )
         ctx.require_acts_for(kingdom=p["captor"])
         receiver = ("kingdoms", p["captor"])
     # The economy removes the business (its goods go to the owner, a monopoly lapses) and pays.

@@ -72,6 +72,7 @@ def _amount(value: Any) -> float:
 
 # --- one siege -----------------------------------------------------------------------------------
 
+
 class DefenderView(NamedTuple):
     id: str
     name: str
@@ -150,8 +151,11 @@ class SiegeCard(NamedTuple):
     @property
     def missing(self) -> tuple[str, ...]:
         """The halves of the blockade still needed for the siege to take effect ("land", "sea")."""
-        needed = (("land", self.land_blockade), ("sea", self.sea_blockade)) if self.port_access else \
-            (("land", self.land_blockade),)
+        needed = (
+            (("land", self.land_blockade), ("sea", self.sea_blockade))
+            if self.port_access
+            else (("land", self.land_blockade),)
+        )
         return tuple(side for side, present in needed if not present)
 
     @property
@@ -172,8 +176,12 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         success = bool(item.get("success"))
         captured = _amount(item.get("captured_ducats"))
         result = "got through" if success else ("caught" + (f", {captured:g} ducats lost" if captured else ""))
-        out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
-                    _attempt("messenger", item, detail, _setting("messenger", "threshold"), success, result)))
+        out.append(
+            (
+                GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
+                _attempt("messenger", item, detail, _setting("messenger", "threshold"), success, result),
+            )
+        )
     for item in doc.get("smuggling") or []:
         merchant = world.display_name("characters", item.get("merchant"))
         detail = f"{merchant}: {item.get('shipments', 0)} {item.get('good', '')}"
@@ -182,21 +190,35 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         success = bool(item.get("success"))
         added = _amount(item.get("provisions_added"))
         result = f"got in, +{added:g} provisions" if success else "stopped"
-        out.append((GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
-                    _attempt("smuggle", item, detail, _setting("smuggle", "threshold"), success, result)))
+        out.append(
+            (
+                GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
+                _attempt("smuggle", item, detail, _setting("smuggle", "threshold"), success, result),
+            )
+        )
     return tuple(a for _, a in sorted(out, key=lambda pair: pair[0]))
 
 
-def _attempt(kind: str, item: Mapping[str, Any], detail: str, target: int, success: bool,
-             result: str) -> AttemptView:
+def _attempt(kind: str, item: Mapping[str, Any], detail: str, target: int, success: bool, result: str) -> AttemptView:
     mods = tuple((int(m.get("value", 0)), str(m.get("reason", ""))) for m in item.get("modifiers") or [])
     odds = item.get("odds")
-    return AttemptView(kind, _date(item.get("date")), detail, float(odds) if isinstance(odds, int | float) else None,
-                       item.get("natural"), mods, item.get("total"), target, success, result)
+    return AttemptView(
+        kind,
+        _date(item.get("date")),
+        detail,
+        float(odds) if isinstance(odds, int | float) else None,
+        item.get("natural"),
+        mods,
+        item.get("total"),
+        target,
+        success,
+        result,
+    )
 
 
-def _scouts_near(world: World, units: Mapping[str, Mapping[str, Any]], owner: Any,
-                 fort: Mapping[str, Any]) -> tuple[str, ...]:
+def _scouts_near(
+    world: World, units: Mapping[str, Mapping[str, Any]], owner: Any, fort: Mapping[str, Any]
+) -> tuple[str, ...]:
     """Scout units of `owner` within scout range of the fort (public: kind, owner and hex)."""
     reach = _setting("world", "scout_range")
     scouts = _world_kinds("scout_units")
@@ -243,12 +265,21 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
     besieger, defender = str(doc.get("besieger", "")), str(doc.get("defender") or "")
     mine = _viewer_kingdom(world, viewer)
     sea_kinds = _world_kinds("sea_units")
-    besiegers = tuple((world.display_name("units", uid),
-                       "sea" if _kind(world.find("units", uid) or {}) in sea_kinds else "land")
-                      for uid in doc.get("units") or [] if uid in units)
-    defenders = tuple(DefenderView(uid, str(u.get("name", uid)), _kingdom(world, u.get("owner")),
-                                   int(u["regiments"]) if "regiments" in u else None)
-                      for uid, u in sorted(units.items()) if u.get("inside") == fort_id)
+    besiegers = tuple(
+        (world.display_name("units", uid), "sea" if _kind(world.find("units", uid) or {}) in sea_kinds else "land")
+        for uid in doc.get("units") or []
+        if uid in units
+    )
+    defenders = tuple(
+        DefenderView(
+            uid,
+            str(u.get("name", uid)),
+            _kingdom(world, u.get("owner")),
+            int(u["regiments"]) if "regiments" in u else None,
+        )
+        for uid, u in sorted(units.items())
+        if u.get("inside") == fort_id
+    )
     regiments = regiments_inside(world, fort_id) if active else None
     eats = None if regiments is None else regiments * _setting("siege", "consumption_per_regiment")
     friendly = _scouts_near(world, units, defender, fort) if active else ()
@@ -257,34 +288,54 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
     may_decide = decision_needed and _may(world, viewer, "siege-decide", {"fort": fort_id, "choice": "sally"})[0]
     cap = _setting("smuggle", "bribe_cap")
     return SiegeCard(
-        id=siege_id, fort_id=fort_id, fort=str(fort.get("name", fort_id)),
-        province=world.display_name("provinces", fort.get("province")), level=level,
-        level_name=rules.fort_name(level) or f"level {level}", besieger_id=besieger, besieger=_kingdom(world, besieger),
-        defender_id=defender, defender=_kingdom(world, defender or None), besiegers=besiegers, defenders=defenders,
-        regiments=regiments, eats=eats, provisions=_amount(doc.get("provisions")),
+        id=siege_id,
+        fort_id=fort_id,
+        fort=str(fort.get("name", fort_id)),
+        province=world.display_name("provinces", fort.get("province")),
+        level=level,
+        level_name=rules.fort_name(level) or f"level {level}",
+        besieger_id=besieger,
+        besieger=_kingdom(world, besieger),
+        defender_id=defender,
+        defender=_kingdom(world, defender or None),
+        besiegers=besiegers,
+        defenders=defenders,
+        regiments=regiments,
+        eats=eats,
+        provisions=_amount(doc.get("provisions")),
         starting_provisions=_amount(doc.get("starting_provisions")),
         carried_over=doc.get("carried_over_from") is not None
         and int(doc["carried_over_from"]) <= _setting("siege", "carry_over_seasons"),
         seasons=int(doc.get("seasons", 0) or 0),
         seasons_left=summary["seasons_left"] if summary else None,
-        started=_date(doc.get("started")), ended=_date(doc.get("ended")), status=str(doc.get("status", "")),
-        active=active, effective=bool(doc.get("effective")), port_access=bool(doc.get("port_access")),
-        land_blockade=bool(doc.get("land_blockade")), sea_blockade=bool(doc.get("sea_blockade")),
-        blockade_missing=rules.blockade_refusal(bool(doc.get("port_access")), bool(doc.get("land_blockade")),
-                                                bool(doc.get("sea_blockade"))),
-        decision_needed=decision_needed, may_decide=may_decide, decision=doc.get("decision"),
+        started=_date(doc.get("started")),
+        ended=_date(doc.get("ended")),
+        status=str(doc.get("status", "")),
+        active=active,
+        effective=bool(doc.get("effective")),
+        port_access=bool(doc.get("port_access")),
+        land_blockade=bool(doc.get("land_blockade")),
+        sea_blockade=bool(doc.get("sea_blockade")),
+        blockade_missing=rules.blockade_refusal(
+            bool(doc.get("port_access")), bool(doc.get("land_blockade")), bool(doc.get("sea_blockade"))
+        ),
+        decision_needed=decision_needed,
+        may_decide=may_decide,
+        decision=doc.get("decision"),
         decided=_date(doc.get("decided")),
         surrendered=tuple(str(u.get("name", u.get("id", ""))) for u in doc.get("surrendered_units") or []),
         attempts=_attempts(world, doc),
         messenger_odds=rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
         friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
-        enemy_scouts=tuple(world.display_name("units", u) for u in enemy), friendly_scout_ids=friendly,
+        enemy_scouts=tuple(world.display_name("units", u) for u in enemy),
+        friendly_scout_ids=friendly,
         smuggle_odds=tuple((bribe, rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
         mine=mine is not None and mine in (besieger, defender),
     )
 
 
 # --- walled places and other structures ------------------------------------------------------------
+
 
 class FortView(NamedTuple):
     id: str
@@ -380,20 +431,46 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
         controller = str(doc.get("controller") or "")
         owned = bool(mine) and controller == mine
         if level > 0:
-            forts.append(FortView(pid, str(doc.get("name", pid)), world.display_name("provinces", doc.get("province")),
-                                  controller, _kingdom(world, controller) if controller else "unclaimed", level,
-                                  rules.fort_name(level) or f"level {level}", _opening_provisions(world, doc, level),
-                                  bool(doc.get("port_access")), found[0] if found else "", owned))
+            forts.append(
+                FortView(
+                    pid,
+                    str(doc.get("name", pid)),
+                    world.display_name("provinces", doc.get("province")),
+                    controller,
+                    _kingdom(world, controller) if controller else "unclaimed",
+                    level,
+                    rules.fort_name(level) or f"level {level}",
+                    _opening_provisions(world, doc, level),
+                    bool(doc.get("port_access")),
+                    found[0] if found else "",
+                    owned,
+                )
+            )
         state, raided, captured, looted = _place_state(world, doc, found is not None)
-        places.append(PlaceView(pid, str(doc.get("name", pid)), str(doc.get("kind", "")),
-                                world.display_name("provinces", doc.get("province")), controller,
-                                _kingdom(world, controller) if controller else "unclaimed", level, state, raided,
-                                captured, looted, found is not None, bool(doc.get("destroyed")), owned))
+        places.append(
+            PlaceView(
+                pid,
+                str(doc.get("name", pid)),
+                str(doc.get("kind", "")),
+                world.display_name("provinces", doc.get("province")),
+                controller,
+                _kingdom(world, controller) if controller else "unclaimed",
+                level,
+                state,
+                raided,
+                captured,
+                looted,
+                found is not None,
+                bool(doc.get("destroyed")),
+                owned,
+            )
+        )
     forts.sort(key=lambda f: (-f.level, f.name))
     return SiegeMonitor(world.date.label(), tuple(cards), tuple(forts), tuple(places))
 
 
 # --- forces: who may begin a siege, who may raid -------------------------------------------------------
+
 
 class ForceView(NamedTuple):
     id: str
@@ -412,8 +489,12 @@ def _forces(world: World, viewer: Identity, pc_id: str, reach: int) -> list[Forc
     outside any fort, and not its holder's."""
     pc = world.get("pcs", pc_id)
     sea = _world_kinds("sea_units")
-    busy = {uid: str(s.get("fort")) for _, s in world.all("sieges") if s.get("status") == ACTIVE
-            for uid in s.get("units") or []}
+    busy = {
+        uid: str(s.get("fort"))
+        for _, s in world.all("sieges")
+        if s.get("status") == ACTIVE
+        for uid in s.get("units") or []
+    }
     out = []
     for uid, unit in sorted(world.all("units")):
         if can_see_document(world, viewer, "units", uid, unit) != "all":
@@ -422,10 +503,19 @@ def _forces(world: World, viewer: Identity, pc_id: str, reach: int) -> list[Forc
         if distance is None or distance > reach or unit.get("inside") or unit.get("owner") == pc.get("controller"):
             continue
         regiments = unit.get("regiments")
-        out.append(ForceView(uid, str(unit.get("name", uid)), str(unit.get("owner", "")),
-                             _kingdom(world, unit.get("owner")), str(unit.get("kind", "")),
-                             int(regiments) if isinstance(regiments, int) else None, _kind(unit) in sea, distance,
-                             world.display_name("pcs", busy[uid]) if uid in busy else ""))
+        out.append(
+            ForceView(
+                uid,
+                str(unit.get("name", uid)),
+                str(unit.get("owner", "")),
+                _kingdom(world, unit.get("owner")),
+                str(unit.get("kind", "")),
+                int(regiments) if isinstance(regiments, int) else None,
+                _kind(unit) in sea,
+                distance,
+                world.display_name("pcs", busy[uid]) if uid in busy else "",
+            )
+        )
     return sorted(out, key=lambda f: (f.owner, f.distance, f.name))
 
 
@@ -468,10 +558,19 @@ def siege_plan(world: World, viewer: Identity, fort_id: str, unit_ids: Sequence[
     provisions = _opening_provisions(world, shown, level) if level else None
     regiments = regiments_inside(world, fort_id)
     left = rules.seasons_left(provisions, regiments) if provisions is not None else None
-    return SiegePlan(str(fort.get("name", fort_id)), rules.fort_name(level) or "unwalled",
-                     _kingdom(world, besieger) if len(owners) == 1 else "several kingdoms", land, sea, port,
-                     rules.blockade_effective(port, land, sea), rules.blockade_refusal(port, land, sea), provisions,
-                     regiments, left)
+    return SiegePlan(
+        str(fort.get("name", fort_id)),
+        rules.fort_name(level) or "unwalled",
+        _kingdom(world, besieger) if len(owners) == 1 else "several kingdoms",
+        land,
+        sea,
+        port,
+        rules.blockade_effective(port, land, sea),
+        rules.blockade_refusal(port, land, sea),
+        provisions,
+        regiments,
+        left,
+    )
 
 
 class Verdict(NamedTuple):
@@ -513,7 +612,9 @@ def place_verdicts(world: World, viewer: Identity, pc_id: str) -> PlaceVerdicts:
         for label, name, extra in RAID_ACTIONS:
             ok, field, reason = _may(world, viewer, name, {"unit": force.id, "pc": pc_id, **extra})
             if not ok and name == "capture" and field == "garrison":
-                verdicts.append(Verdict(label, True, "after the battle, say whether the garrison was destroyed or fled"))
+                verdicts.append(
+                    Verdict(label, True, "after the battle, say whether the garrison was destroyed or fled")
+                )
             else:
                 verdicts.append(Verdict(label, ok, reason))
         forces.append(ForceVerdicts(force, tuple(verdicts)))

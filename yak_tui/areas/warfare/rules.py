@@ -50,10 +50,7 @@ def _structure_refusal(structure_kind: str, verb: str) -> str | None:
             f"other significant structures can (RULINGS §2)"
         )
     if kind not in _kinds("raid", "raidable_kinds"):
-        return (
-            f"a {kind or 'structure of no kind'} is not a significant structure and cannot be "
-            f"{verb} (RULINGS §2)"
-        )
+        return f"a {kind or 'structure of no kind'} is not a significant structure and cannot be {verb} (RULINGS §2)"
     return None
 
 
@@ -83,18 +80,13 @@ def raid_refusal(
         return None
     # A Sea Raider against an inland structure is "any other unit" (RULINGS §2 read literally).
     if garrisoned or walled:
-        defences = " and ".join(
-            name for name, present in (("a garrison", garrisoned), ("walls", walled)) if present
-        )
+        defences = " and ".join(name for name, present in (("a garrison", garrisoned), ("walls", walled)) if present)
         who = (
             "a Sea Raider raids an inland structure like any other unit"
             if sea_raider
             else "only a Raider unit (or a Sea Raider against a coastal structure) can raid it"
         )
-        return (
-            f"the structure has {defences}: {who}; any other unit can raid only a defenceless "
-            f"structure (RULINGS §2)"
-        )
+        return f"the structure has {defences}: {who}; any other unit can raid only a defenceless structure (RULINGS §2)"
     return None
 
 
@@ -207,9 +199,7 @@ def dismantle_refusal(by_owner: bool, captured_by_actor: bool) -> str | None:
     """Only the owner, or an enemy who captured the town, may dismantle a business."""
     if by_owner or captured_by_actor:
         return None
-    return (
-        "only the owner, or an enemy who captured the town, can dismantle a business (RULINGS §2)"
-    )
+    return "only the owner, or an enemy who captured the town, can dismantle a business (RULINGS §2)"
 
 
 def dismantle_value(invested: float) -> int:
@@ -265,19 +255,13 @@ def _structure(item: OwnedStructure | Mapping[str, Any] | Sequence[Any]) -> Owne
         )
     values = list(item)
     if not 2 <= len(values) <= 5:
-        raise RuleInputError(
-            f"an owned structure is (id, kind, is_capital, size, fort_level), not {item!r}"
-        )
+        raise RuleInputError(f"an owned structure is (id, kind, is_capital, size, fort_level), not {item!r}")
     values += [False, 0, 0][len(values) - 2 :]
-    return OwnedStructure(
-        str(values[0]), str(values[1]), bool(values[2]), values[3] or 0, int(values[4] or 0)
-    )
+    return OwnedStructure(str(values[0]), str(values[1]), bool(values[2]), values[3] or 0, int(values[4] or 0))
 
 
 def holdings(
-    citizen: CitizenHoldings
-    | Mapping[str, Any]
-    | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
+    citizen: CitizenHoldings | Mapping[str, Any] | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
 ) -> CitizenHoldings:
     """Accept the holdings as a CitizenHoldings, a mapping with "structures", or a plain list."""
     if isinstance(citizen, CitizenHoldings):
@@ -294,27 +278,34 @@ def treasury_order() -> tuple[str, ...]:
     order = tuple(str(c) for c in table("warfare")["treasury"].get("order", TREASURY_CRITERIA))
     unknown = [c for c in order if c not in TREASURY_CRITERIA]
     if unknown or len(set(order)) != len(order) or not order:
-        raise RuleInputError(f"warfare treasury.order must list some of {', '.join(TREASURY_CRITERIA)} "
-                             f"once each, not {list(order)}")
+        raise RuleInputError(
+            f"warfare treasury.order must list some of {', '.join(TREASURY_CRITERIA)} once each, not {list(order)}"
+        )
     return order
 
 
 def _criterion(structure: OwnedStructure, name: str) -> float:
-    return {"capital": float(structure.is_capital), "largest": structure.size,
-            "best-defended": float(structure.fort_level)}[name]
+    return {
+        "capital": float(structure.is_capital),
+        "largest": structure.size,
+        "best-defended": float(structure.fort_level),
+    }[name]
 
 
-_DECIDED_BY = {"capital": "in the capital he owns", "largest": "in his largest town, market or business",
-               "best-defended": "in his best defended town, market or business",
-               "listed": "in the first listed of his towns, markets or businesses"}
-_THEN = {"largest": "in the largest of his best defended towns, markets or businesses",
-         "best-defended": "in the best defended of his largest towns, markets or businesses"}
+_DECIDED_BY = {
+    "capital": "in the capital he owns",
+    "largest": "in his largest town, market or business",
+    "best-defended": "in his best defended town, market or business",
+    "listed": "in the first listed of his towns, markets or businesses",
+}
+_THEN = {
+    "largest": "in the largest of his best defended towns, markets or businesses",
+    "best-defended": "in the best defended of his largest towns, markets or businesses",
+}
 
 
 def treasury_placement(
-    citizen: CitizenHoldings
-    | Mapping[str, Any]
-    | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
+    citizen: CitizenHoldings | Mapping[str, Any] | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
     residence: str | None = None,
     vault: str | None = None,
 ) -> TreasuryPlace:
@@ -351,9 +342,7 @@ def treasury_placement(
 
 
 def treasury_location(
-    citizen: CitizenHoldings
-    | Mapping[str, Any]
-    | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
+    citizen: CitizenHoldings | Mapping[str, Any] | Iterable[OwnedStructure | Mapping[str, Any] | Sequence[Any]],
     residence: str | None = None,
     vault: str | None = None,
 ) -> str | None:
@@ -387,9 +376,7 @@ def siege_refusal(fort_level: int | None) -> str | None:
     return None
 
 
-def starting_provisions(
-    fort_level: int, last_besieged_seasons_ago: int | None, remaining_stock: float
-) -> float:
+def starting_provisions(fort_level: int, last_besieged_seasons_ago: int | None, remaining_stock: float) -> float:
     """Fort level x 1, unless the fort was besieged within the carry-over window: then whatever
     stock the last siege left carries over (recent sieges leave the larders bare)."""
     refusal = siege_refusal(fort_level)
@@ -469,8 +456,7 @@ def recruit_refusal(inside_besieged_fort: bool) -> str | None:
     """Regiments cannot be recruited inside a besieged fort (outside, if a messenger gets out)."""
     if inside_besieged_fort:
         return (
-            "regiments cannot be recruited inside a besieged fort; send a messenger out to "
-            "recruit outside (RULINGS §3)"
+            "regiments cannot be recruited inside a besieged fort; send a messenger out to recruit outside (RULINGS §3)"
         )
     return None
 
@@ -549,9 +535,7 @@ def messenger(
     )
 
 
-def messenger_odds(
-    friendly_scouts: int, enemy_scouts: int, modifiers: Sequence[Modifier] = ()
-) -> dict[str, float]:
+def messenger_odds(friendly_scouts: int, enemy_scouts: int, modifiers: Sequence[Modifier] = ()) -> dict[str, float]:
     """{"success": p, "failure": q}, exact."""
     odds = exact_odds(
         lambda d: messenger(d, friendly_scouts, enemy_scouts, modifiers=modifiers),

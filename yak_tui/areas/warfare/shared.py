@@ -99,8 +99,7 @@ def kingdom_of_party(world: World, party: Party) -> str | None:
 
 def garrison_of(world: World, pc_id: str, besides: str | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Units inside the structure, except those of the kingdom `besides` (the attacker)."""
-    return [(uid, u) for uid, u in sorted(world.all("units"))
-            if u.get("inside") == pc_id and u.get("owner") != besides]
+    return [(uid, u) for uid, u in sorted(world.all("units")) if u.get("inside") == pc_id and u.get("owner") != besides]
 
 
 def regiments_inside(world: World, pc_id: str) -> int:
@@ -134,16 +133,21 @@ def standing_pc(world: World, pc_id: str) -> dict[str, Any]:
     return pc
 
 
-def require_at(world: World, field: str, unit_id: str, unit: dict[str, Any], pc: dict[str, Any],
-               reach: int, what: str) -> None:
+def require_at(
+    world: World, field: str, unit_id: str, unit: dict[str, Any], pc: dict[str, Any], reach: int, what: str
+) -> None:
     distance = doc_distance(unit, pc)
     if distance > reach:
         where = "in its hex" if reach == 0 else f"within {reach} hex(es)"
-        raise CommandError(field, f"{unit['name']} is at {tuple(unit['hex'])}, {distance} hex(es) from "
-                                  f"{pc['name']} {tuple(pc['hex'])}; {what} needs it {where}")
+        raise CommandError(
+            field,
+            f"{unit['name']} is at {tuple(unit['hex'])}, {distance} hex(es) from "
+            f"{pc['name']} {tuple(pc['hex'])}; {what} needs it {where}",
+        )
 
 
 # --- the running siege of a fort ----------------------------------------------------------------
+
 
 def active_siege(world: World, pc_id: str) -> tuple[str, dict[str, Any]] | None:
     """The siege of this structure now running, or None."""

@@ -20,14 +20,21 @@ SPONSORED = {"fund-bandits": "a share of the loot", "fund-privateers": "a cut of
 
 
 def _share_help() -> str:
-    return (f"Season end: a sponsored band of bandits or privateers pays its sponsor {section('sponsored')['share']:g} "
-            "of this season's take (from the band's treasury); once a season per band.")
+    return (
+        f"Season end: a sponsored band of bandits or privateers pays its sponsor {section('sponsored')['share']:g} "
+        "of this season's take (from the band's treasury); once a season per band."
+    )
 
 
-@command("loot-share", _share_help,
-         {"unit": Param(str, ref="units", help="the bandits or privateers a Fund mission raised"),
-          "take": Param(int, minimum=0, help="ducats the band took this season")},
-         category="battle")
+@command(
+    "loot-share",
+    _share_help,
+    {
+        "unit": Param(str, ref="units", help="the bandits or privateers a Fund mission raised"),
+        "take": Param(int, minimum=0, help="ducats the band took this season"),
+    },
+    category="battle",
+)
 def loot_share(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit = world.get("units", p["unit"])
@@ -41,10 +48,19 @@ def loot_share(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("unit", f"{unit['name']} has already paid its sponsor this season")
     share = math.floor(p["take"] * float(section("sponsored")["share"]))
     world.edit("units", p["unit"])["paid_out"] = today_dict(world)
-    ctx.log(f"{unit['name']} took {p['take']} ducat(s) this season and sends {name_of(world, 'kingdoms', sponsor)} "
-            f"{what}: {share} ducat(s).", kind="espionage", audience=ADJUDICATORS,
-            refs={"unit": p["unit"], "sponsor": sponsor, "take": p["take"], "share": share})
+    ctx.log(
+        f"{unit['name']} took {p['take']} ducat(s) this season and sends {name_of(world, 'kingdoms', sponsor)} "
+        f"{what}: {share} ducat(s).",
+        kind="espionage",
+        audience=ADJUDICATORS,
+        refs={"unit": p["unit"], "sponsor": sponsor, "take": p["take"], "share": share},
+    )
     if share:
-        ctx.move_ducats(("kingdoms", owner), ("kingdoms", sponsor), share, f"{what} from {unit['name']}",
-                        audience=kingdom_audience(sponsor))
+        ctx.move_ducats(
+            ("kingdoms", owner),
+            ("kingdoms", sponsor),
+            share,
+            f"{what} from {unit['name']}",
+            audience=kingdom_audience(sponsor),
+        )
     return {"unit": p["unit"], "sponsor": sponsor, "take": p["take"], "share": money(share)}

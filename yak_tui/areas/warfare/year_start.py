@@ -16,8 +16,9 @@ def _clear_looted_income(ctx: CommandContext, report: StepReport) -> None:
     world = ctx.world
     year = world.date.year
     for bid, biz in sorted(world.all("businesses")):
-        if "income_looted_for" in biz and (not biz.get("income_looted_by")
-                                           or int(biz.get("income_looted_for") or year) <= year):
+        if "income_looted_for" in biz and (
+            not biz.get("income_looted_by") or int(biz.get("income_looted_for") or year) <= year
+        ):
             edited = world.edit("businesses", bid)
             edited.pop("income_looted_by", None)
             edited.pop("income_looted_for", None)
@@ -41,7 +42,11 @@ def _surplus_regrowth(ctx: CommandContext, report: StepReport) -> None:
         edited["surplus_raided"] = raided - grown
         owner = province.get("kingdom")
         if owner:
-            ctx.log(f"{province.get('name', pid)} regrows {grown} surplus manpower lost to slave raids "
-                    f"({edited['surplus_manpower']} now).", kind="year-start", audience=kingdom_audience(owner),
-                    refs={"province": pid, "surplus_manpower": edited["surplus_manpower"]})
+            ctx.log(
+                f"{province.get('name', pid)} regrows {grown} surplus manpower lost to slave raids "
+                f"({edited['surplus_manpower']} now).",
+                kind="year-start",
+                audience=kingdom_audience(owner),
+                refs={"province": pid, "surplus_manpower": edited["surplus_manpower"]},
+            )
         report.add("surplus manpower regrown", grown, public=False)

@@ -80,8 +80,7 @@ class AdvanceScreen(YakModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog -wide"):
             yield Static(Content.styled("Advance the season", "bold"), id="dialog-title")
-            yield Static("Exactly what closing this season will do, computed on a copy of the world.",
-                         id="dialog-help")
+            yield Static("Exactly what closing this season will do, computed on a copy of the world.", id="dialog-help")
             with VerticalScroll(id="dialog-body"):
                 yield Static("Working out the preview…", id="preview")
             yield ProgressBar(id="progress", show_eta=False)
@@ -95,8 +94,9 @@ class AdvanceScreen(YakModal[None]):
         self.query_one("#close", Button).focus()
         if not self.yak.identity.is_gm:
             # The preview is the whole world's sums (every kingdom's tax and upkeep): GM only.
-            self.query_one("#preview", Static).update(Content.assemble(
-                ("Only the GM may close the season. ", "bold $error"), "Who may: gm"))
+            self.query_one("#preview", Static).update(
+                Content.assemble(("Only the GM may close the season. ", "bold $error"), "Who may: gm")
+            )
             return
         self._load_preview()
 
@@ -165,7 +165,9 @@ class AdvanceScreen(YakModal[None]):
             return
         done = event.preview
         self.query_one("#dialog-title", Static).update(Content.styled(f"{done.target} begins", "bold"))
-        self.query_one("#dialog-help", Static).update("The season is closed; every step wrote its sums to the chronicle.")
+        self.query_one("#dialog-help", Static).update(
+            "The season is closed; every step wrote its sums to the chronicle."
+        )
         self._tick(done, 0)
         close.focus()
 
@@ -232,20 +234,26 @@ class UndoAdvanceScreen(YakModal[None]):
             yield Static(Content.styled(title, "bold"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
                 if self.backup is None or advances < 1:
-                    text = Content.styled(f"No backup of {self.closed} is kept: there is no advance "
-                                          "to undo here.", "$warning")
+                    text = Content.styled(
+                        f"No backup of {self.closed} is kept: there is no advance to undo here.", "$warning"
+                    )
                     self.backup = None
                 else:
                     text = Content.assemble(
-                        "Put the world back as it was before ", (self.closed, "bold"), " closed. ",
-                        ("Everything done since, in ", "$warning"), (lost, "bold $warning"),
+                        "Put the world back as it was before ",
+                        (self.closed, "bold"),
+                        " closed. ",
+                        ("Everything done since, in ", "$warning"),
+                        (lost, "bold $warning"),
                         (", is lost", "$warning"),
-                        f" (the file replaced is kept beside the save as {self.yak.save.path.name}.before-restore).")
+                        f" (the file replaced is kept beside the save as {self.yak.save.path.name}.before-restore).",
+                    )
                 yield Static(text, id="undo-advance-text")
                 yield Static("", id="problem", markup=False)
             with Horizontal(id="dialog-buttons"):
-                yield Button("Restore the backup", id="restore", variant="error", compact=True,
-                             disabled=self.backup is None)
+                yield Button(
+                    "Restore the backup", id="restore", variant="error", compact=True, disabled=self.backup is None
+                )
                 yield Button("Cancel", id="close", compact=True)
         yield KeyBar()
 

@@ -57,13 +57,18 @@ class ChronicleScreen(YakScreen):
         filters = tuple(self._filter(n) for n in FILTERS)
         self.loader.start(partial(self._build_filtered, world, self.identity, filters))
 
-    def _build_filtered(self, world: World, identity: Identity,
-                        filters: tuple[str | None, ...]) -> tuple[Identity, views.ChronicleView]:
+    def _build_filtered(
+        self, world: World, identity: Identity, filters: tuple[str | None, ...]
+    ) -> tuple[Identity, views.ChronicleView]:
         return identity, views.chronicle_view(world, identity, *filters)
 
     def paint_view(self, view: views.ChronicleView) -> None:
-        for name, choices in (("season", view.seasons), ("kingdom", view.kingdoms), ("character", view.characters),
-                              ("kind", view.kinds)):
+        for name, choices in (
+            ("season", view.seasons),
+            ("kingdom", view.kingdoms),
+            ("character", view.characters),
+            ("kind", view.kinds),
+        ):
             select = self.query_one(f"#filter-{name}", Select)
             sync_select(select, [(c.label, c.value) for c in choices], select.value)
         self.view = view
@@ -110,12 +115,21 @@ class ChronicleScreen(YakScreen):
     def action_export(self) -> None:
         from yak_tui.app.areas.court.export import ExportScreen
 
-        kwargs: dict[str, Any] = {"kingdom": self._filter("kingdom"), "character": self._filter("character"),
-                                  "kind": self._filter("kind")}
+        kwargs: dict[str, Any] = {
+            "kingdom": self._filter("kingdom"),
+            "character": self._filter("character"),
+            "kind": self._filter("kind"),
+        }
         season = self._filter("season")
         # Newest-first selection order does not matter: export keeps the chronicle's order.
         self.app.push_screen(ExportScreen(season, sorted(self.selected), **kwargs))
 
     def palette_entries(self) -> list[Any]:
-        return [PaletteEntry("Export the chronicle for the forum", "BBCode or Markdown, for a chosen audience (x)",
-                             self.action_export, True)]
+        return [
+            PaletteEntry(
+                "Export the chronicle for the forum",
+                "BBCode or Markdown, for a chosen audience (x)",
+                self.action_export,
+                True,
+            )
+        ]

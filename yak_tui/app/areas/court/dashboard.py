@@ -35,7 +35,11 @@ from yak_tui.kernel.model import World
 
 class DashboardScreen(YakScreen):
     SCREEN_NAME = "dashboard"
-    EDIT_ROWS = (("queue-table", "orders"), ("holdings-table", ""), ("my-orders-table", "orders"))  # the GM's editor (E)
+    EDIT_ROWS = (
+        ("queue-table", "orders"),
+        ("holdings-table", ""),
+        ("my-orders-table", "orders"),
+    )  # the GM's editor (E)
     _due_loaded = False
     AUTO_FOCUS = None  # chosen in refresh_view: the adjudicator's queue, or a player's holdings
     CSS_PATH = Path(__file__).with_name("dashboard.tcss")
@@ -80,8 +84,11 @@ class DashboardScreen(YakScreen):
     def _focus_for_identity(self) -> None:
         """Keys act on the focused table: it must be one this identity can see."""
         focused = self.focused
-        if focused is not None and focused.display and all(a.display for a in focused.ancestors_with_self
-                                                            if hasattr(a, "display")):
+        if (
+            focused is not None
+            and focused.display
+            and all(a.display for a in focused.ancestors_with_self if hasattr(a, "display"))
+        ):
             return
         target = "#holdings-table" if self.identity.is_player else "#queue-table"
         self.query_one(target).focus()
@@ -118,14 +125,22 @@ class DashboardScreen(YakScreen):
         row = next((r for r in rows if r.id == event.order_id), None)
         if row is None:
             return
-        intro = order_sentence(row) + (f" · filed {row.filed}" if row.filed else "") + (
-            f"\n“{row.note}”" if row.note else "")
+        intro = (
+            order_sentence(row)
+            + (f" · filed {row.filed}" if row.filed else "")
+            + (f"\n“{row.note}”" if row.note else "")
+        )
         who = filer_name(row)
         verbs = {"resolve": "Resolve", "reject": "Reject", "withdraw": "Withdraw"}
         if event.action in verbs:
             whose = "your" if event.action == "withdraw" else f"{who}'s"
-            self.yak.open_command(f"order-{event.action}", {"order": event.order_id}, hidden=("order",),
-                                  title=f"{verbs[event.action]} {whose} order: {command_words(row)}", intro=intro)
+            self.yak.open_command(
+                f"order-{event.action}",
+                {"order": event.order_id},
+                hidden=("order",),
+                title=f"{verbs[event.action]} {whose} order: {command_words(row)}",
+                intro=intro,
+            )
 
     # -- the season's rhythm: deadline and readiness ---------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -161,8 +176,11 @@ class DashboardScreen(YakScreen):
     def palette_entries(self) -> list[Any]:
         entries = []
         if self.identity.is_gm:
-            entries.append(PaletteEntry("Set the orders deadline", "of this season; empty lifts it (t)",
-                                        self.action_deadline, True))
+            entries.append(
+                PaletteEntry(
+                    "Set the orders deadline", "of this season; empty lifts it (t)", self.action_deadline, True
+                )
+            )
         if self.identity.is_king or self.identity.is_player:
             entries.append(PaletteEntry("Ready: all my orders are in", "or take it back (y)", self.action_ready, True))
         return entries

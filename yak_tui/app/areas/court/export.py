@@ -24,8 +24,14 @@ class ExportScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"), Binding("ctrl+y", "copy", "Copy")]
 
-    def __init__(self, season: str | None = None, selected: Iterable[str] = (), kingdom: str | None = None,
-                 character: str | None = None, kind: str | None = None) -> None:
+    def __init__(
+        self,
+        season: str | None = None,
+        selected: Iterable[str] = (),
+        kingdom: str | None = None,
+        character: str | None = None,
+        kind: str | None = None,
+    ) -> None:
         super().__init__()
         self.season = season
         self.selected = tuple(selected)
@@ -45,12 +51,22 @@ class ExportScreen(YakModal[None]):
             with Horizontal(id="export-options"):
                 with Vertical(classes="option"):
                     yield Label("Format")
-                    yield Select([("BBCode", "bbcode"), ("Markdown", "markdown")], value="bbcode", allow_blank=False,
-                                 id="export-format", compact=True)
+                    yield Select(
+                        [("BBCode", "bbcode"), ("Markdown", "markdown")],
+                        value="bbcode",
+                        allow_blank=False,
+                        id="export-format",
+                        compact=True,
+                    )
                 with Vertical(classes="option"):
                     yield Label("For")
-                    yield Select([(c.label, c.value) for c in audiences], value="public", allow_blank=False,
-                                 id="export-audience", compact=True)
+                    yield Select(
+                        [(c.label, c.value) for c in audiences],
+                        value="public",
+                        allow_blank=False,
+                        id="export-audience",
+                        compact=True,
+                    )
                 with Vertical(classes="option"):
                     yield Label("What")
                     yield Select(scopes, value=scopes[0][1], allow_blank=False, id="export-scope", compact=True)

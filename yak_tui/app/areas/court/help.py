@@ -79,14 +79,17 @@ class HelpScreen(YakModal[None]):
             if not rows:
                 continue
             lines.append(Content.styled(title, "bold $primary"))
-            cells = [Content.assemble((f"  {display:>10}  ", "bold $accent"), description) for display, description in rows]
+            cells = [
+                Content.assemble((f"  {display:>10}  ", "bold $accent"), description) for display, description in rows
+            ]
             column = max(cell.cell_length for cell in cells) + 2
             columns = max(1, min(len(cells), usable // column))
             height = -(-len(cells) // columns)
             for row in range(height):
                 parts = [cells[index] for index in range(row, len(cells), height)]
-                lines.append(Content("").join(part.pad_right(column - part.cell_length) for part in parts[:-1])
-                             + parts[-1])
+                lines.append(
+                    Content("").join(part.pad_right(column - part.cell_length) for part in parts[:-1]) + parts[-1]
+                )
             lines.append(Content(""))
         lines.append(Content.styled("Tips", "bold $primary"))
         lines.extend(Content.styled(f"  • {tip}", "") for tip in TIPS)

@@ -59,8 +59,9 @@ class HistoryScreen(SideScreen):
         save = self.yak.save
         self.loader.start(lambda: self._build_history(save, world, self.identity, before, after))
 
-    def _build_history(self, save: Any, world: World, identity: Identity, before: str | None,
-                       after: str | None) -> tuple[Identity, views.HistoryView]:
+    def _build_history(
+        self, save: Any, world: World, identity: Identity, before: str | None, after: str | None
+    ) -> tuple[Identity, views.HistoryView]:
         if not identity.is_gm:
             return identity, views.HistoryView((), "", "", (), "The season history is the GM's.")
         return identity, views.history_view(save, world, identity, before, after)
@@ -71,10 +72,20 @@ class HistoryScreen(SideScreen):
             sync_select(self.query_one(f"#history-{name}", Select), options, value or None)
         self.view = view
         table = self.query_one("#seasons-table", RowTable)
-        table.fill(["Season", "Kept"],
-                   [(row.label, [Text(row.label, style="bold"),
-                                 "as it closed (backup)" if row.backup else Text("now (the save)", style="dim")])
-                    for row in reversed(view.seasons)], empty="No season kept yet.")
+        table.fill(
+            ["Season", "Kept"],
+            [
+                (
+                    row.label,
+                    [
+                        Text(row.label, style="bold"),
+                        "as it closed (backup)" if row.backup else Text("now (the save)", style="dim"),
+                    ],
+                )
+                for row in reversed(view.seasons)
+            ],
+            empty="No season kept yet.",
+        )
         body = self.query_one("#diff-body", VerticalScroll)
         body.border_title = f"{view.before} → {view.after}" if view.before != view.after else "What changed"
         text = self.query_one("#diff-text", Static)
@@ -121,5 +132,11 @@ class HistoryScreen(SideScreen):
     def palette_entries(self) -> list[Any]:
         if not self.identity.is_gm:
             return []
-        return [PaletteEntry("Roll back to the highlighted season", "undo every advance since, after a confirm (z)",
-                             self.action_roll_back, True)]
+        return [
+            PaletteEntry(
+                "Roll back to the highlighted season",
+                "undo every advance since, after a confirm (z)",
+                self.action_roll_back,
+                True,
+            )
+        ]

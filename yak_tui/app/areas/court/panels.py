@@ -165,17 +165,28 @@ class ReadinessPanel(DashboardPanel):
         self.display = readiness.in_use and bool(readiness.seats)
         self.border_title = f"Orders due by {readiness.deadline}" if readiness.deadline else "Orders (no deadline)"
         identity = self.identity
-        self.border_subtitle = ("t deadline" if identity.is_gm else
-                                "y not ready yet" if readiness.ready else "y ready" if not identity.is_observer
-                                else "")
+        self.border_subtitle = (
+            "t deadline"
+            if identity.is_gm
+            else "y not ready yet"
+            if readiness.ready
+            else "y ready"
+            if not identity.is_observer
+            else ""
+        )
         # A seat's cells are made when its row is drawn (a window of them: 3,000 Kings at 1000x).
         self.query_one("#readiness-table", RowTable).fill(
-            ["Seat", "Filed", "State"], [(seat.identity, partial(seat_cells, seat, str(identity))) for seat in readiness.seats])
+            ["Seat", "Filed", "State"],
+            [(seat.identity, partial(seat_cells, seat, str(identity))) for seat in readiness.seats],
+        )
 
 
 def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
-    return [Text(seat.label, style="bold" if seat.identity == acting else ""), Text(str(seat.filed), justify="right"),
-            Text(seat.status, style=READINESS_STYLE.get(seat.status, ""))]
+    return [
+        Text(seat.label, style="bold" if seat.identity == acting else ""),
+        Text(str(seat.filed), justify="right"),
+        Text(seat.status, style=READINESS_STYLE.get(seat.status, "")),
+    ]
 
 
 KINGDOM_ROWS = 50
@@ -192,22 +203,48 @@ class KingdomsPanel(DashboardPanel):
 
     def show(self, view: views.DashboardView) -> None:
         # Each row's cells are made when it is drawn: only the first KINGDOM_ROWS are.
-        self.query_one("#kingdoms-table", RowTable).fill(["Kingdom", "Ducats", "Men", "Infl.", "Ruler"],
-                                                         [(k.id, partial(kingdom_cells, k)) for k in view.kingdoms])
+        self.query_one("#kingdoms-table", RowTable).fill(
+            ["Kingdom", "Ducats", "Men", "Infl.", "Ruler"], [(k.id, partial(kingdom_cells, k)) for k in view.kingdoms]
+        )
 
 
 def kingdom_cells(k: views.KingdomRow) -> list[Any]:
     name = Text.assemble(("■ ", k.colour or ""), (k.short, "bold" if k.mine else ""))
-    return [name, Text(num(k.treasury), justify="right"), Text(num(k.manpower), justify="right"),
-            Text(num(k.influence), justify="right"), Shortened(k.ruler, untitled(k.ruler))]
+    return [
+        name,
+        Text(num(k.treasury), justify="right"),
+        Text(num(k.manpower), justify="right"),
+        Text(num(k.influence), justify="right"),
+        Shortened(k.ruler, untitled(k.ruler)),
+    ]
 
 
-TITLES = frozenset({"King", "Queen", "Prince", "Princess", "Emperor", "Empress", "Duke", "Duchess", "Lord", "Lady",
-                    "Count", "Countess", "Baron", "Baroness", "Sultan", "Khan", "Tsar", "Regent"})
+TITLES = frozenset(
+    {
+        "King",
+        "Queen",
+        "Prince",
+        "Princess",
+        "Emperor",
+        "Empress",
+        "Duke",
+        "Duchess",
+        "Lord",
+        "Lady",
+        "Count",
+        "Countess",
+        "Baron",
+        "Baroness",
+        "Sultan",
+        "Khan",
+        "Tsar",
+        "Regent",
+    }
+)
 
 
 def untitled(name: str) -> str:
-    """"Aldric" for "King Aldric": the Ruler column's short form, when the whole name does not fit."""
+    """ "Aldric" for "King Aldric": the Ruler column's short form, when the whole name does not fit."""
     title, _, rest = name.partition(" ")
     return rest if title in TITLES and rest else name
 
@@ -239,9 +276,19 @@ class QueuePanel(DashboardPanel):
         self.border_subtitle = "x resolve · j reject" if view.queue else ""
         self.query_one("#queue-table", QueueTable).fill(
             ["Filed by", "Order", "Filed"],
-            [(o.id, [Text(filer_name(o), style="bold"), Text(order_what(o) + (" · private" if o.private else "")),
-                     o.filed]) for o in view.queue],
-            empty="No orders wait for you.")
+            [
+                (
+                    o.id,
+                    [
+                        Text(filer_name(o), style="bold"),
+                        Text(order_what(o) + (" · private" if o.private else "")),
+                        o.filed,
+                    ],
+                )
+                for o in view.queue
+            ],
+            empty="No orders wait for you.",
+        )
 
 
 class HoldingsPanel(DashboardPanel):
@@ -258,7 +305,8 @@ class HoldingsPanel(DashboardPanel):
         self.query_one("#holdings-table", HoldingsTable).fill(
             ["Holding", "Kind", "Details"],
             [(f"{h.table}:{h.id}", [Text(h.name, style="bold"), h.kind, h.detail]) for h in view.holdings],
-            empty="You hold nothing you may see.")
+            empty="You hold nothing you may see.",
+        )
 
 
 class MyOrdersPanel(DashboardPanel):
@@ -272,26 +320,42 @@ class MyOrdersPanel(DashboardPanel):
         world = yak_of(self).world
         self.query_one("#my-orders-table", MyOrdersTable).fill(
             ["Order", "State", "Outcome"],
-            [(o.id, [Text(order_what(o), style="bold"), Text(o.status, style=STATUS_STYLE.get(o.status, "")),
-                     o.outcome or o.reason or f"waits for {identity_name(world, Identity.parse(o.adjudicator))}"])
-             for o in view.my_orders],
-            empty="No orders filed. Press o to file one.")
+            [
+                (
+                    o.id,
+                    [
+                        Text(order_what(o), style="bold"),
+                        Text(o.status, style=STATUS_STYLE.get(o.status, "")),
+                        o.outcome or o.reason or f"waits for {identity_name(world, Identity.parse(o.adjudicator))}",
+                    ],
+                )
+                for o in view.my_orders
+            ],
+            empty="No orders filed. Press o to file one.",
+        )
 
 
 class LatestPanel(DashboardPanel):
     """The latest chronicle entries with their rolls."""
 
     def __init__(self) -> None:
-        super().__init__("Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest",
-                         classes="grow")
+        super().__init__(
+            "Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest", classes="grow"
+        )
 
     SHOWS = ("chronicle",)
 
     def show(self, view: views.DashboardView) -> None:
         lines: list[Content] = []
         for entry in view.chronicle:
-            lines.append(Content.assemble((f"{entry.date} ", "dim"), (f"[{entry.kind}] ", "$secondary"), entry.text,
-                                          (f"  by {entry.signed_by}" if entry.signed_by else "", "italic dim")))
+            lines.append(
+                Content.assemble(
+                    (f"{entry.date} ", "dim"),
+                    (f"[{entry.kind}] ", "$secondary"),
+                    entry.text,
+                    (f"  by {entry.signed_by}" if entry.signed_by else "", "italic dim"),
+                )
+            )
             for roll in entry.rolls:
                 lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
         if not lines:
@@ -301,10 +365,18 @@ class LatestPanel(DashboardPanel):
 
 # -- the chronicle --------------------------------------------------------------------------------------
 
+
 def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
     mark = ("● ", "bold $accent") if selected else ("  ", "")
-    head = Content.assemble(mark, (entry.date, "dim"), " ", (f"[{entry.kind}]", "$secondary"), " ", entry.text,
-                            (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"))
+    head = Content.assemble(
+        mark,
+        (entry.date, "dim"),
+        " ",
+        (f"[{entry.kind}]", "$secondary"),
+        " ",
+        entry.text,
+        (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"),
+    )
     if entry.audience != "public":
         head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
     lines = [head]
@@ -339,8 +411,9 @@ class EntriesPanel(Panel):
             return made[2]
         return Option(entry_prompt(entry, selected), id=entry.id)
 
-    def show(self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(),
-             page: int | None = None) -> None:
+    def show(
+        self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(), page: int | None = None
+    ) -> None:
         """The entries of `page` (the current one by default), keeping the highlighted one when it
         is still shown."""
         listing = self.query_one("#entries", OptionList)

@@ -65,22 +65,27 @@ class ReportsScreen(SideScreen):
         season, recipient = self._picked("season"), self._picked("recipient")
         self.loader.start(lambda: self._build_report(world, self.identity, season, recipient))
 
-    def _build_report(self, world: World, identity: Identity, season: str | None,
-                      recipient: str | None) -> tuple[Identity, views.ReportsView]:
+    def _build_report(
+        self, world: World, identity: Identity, season: str | None, recipient: str | None
+    ) -> tuple[Identity, views.ReportsView]:
         return identity, views.reports_view(world, identity, season, recipient)
 
     def paint_view(self, view: views.ReportsView) -> None:
-        for name, choices, value in (("season", view.seasons, view.season),
-                                     ("recipient", view.recipients, view.recipient)):
-            sync_select(self.query_one(f"#report-{name}", Select), [(c.label, c.value) for c in choices],
-                        value or None)
+        for name, choices, value in (
+            ("season", view.seasons, view.season),
+            ("recipient", view.recipients, view.recipient),
+        ):
+            sync_select(self.query_one(f"#report-{name}", Select), [(c.label, c.value) for c in choices], value or None)
         self.view = view
         body = self.query_one("#report-body", VerticalScroll)
         body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"
         text = self.query_one("#report-text", Static)
         if not view.lines:
-            text.update(Content.styled("No season report yet: reports are written when a season closes.",
-                                       "italic $foreground-muted"))
+            text.update(
+                Content.styled(
+                    "No season report yet: reports are written when a season closes.", "italic $foreground-muted"
+                )
+            )
             return
         text.update(Content("\n").join(self._line(line) for line in view.lines))
 
@@ -145,8 +150,9 @@ class ReportsScreen(SideScreen):
         text = render_report(shown[0], "markdown")
         self.app.copy_to_clipboard(text)
         self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
-        self.app.push_screen(ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report",
-                                              text))
+        self.app.push_screen(
+            ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report", text)
+        )
 
     @work(thread=True, exclusive=True, group="export-report", exit_on_error=False)
     def _export(self, shown: list[dict[str, Any]], out: Path) -> None:
@@ -177,12 +183,27 @@ class ReportsScreen(SideScreen):
         self.notify("Copied as BBCode with OSC 52: paste it into the forum.", title="Copied")
 
     def palette_entries(self) -> list[Any]:
-        first = PaletteEntry("Export this report as files", "BBCode and Markdown under reports/<season>/ (x)",
-                             self.action_export, True) if self.identity.is_gm else \
-            PaletteEntry("Copy this report as Markdown", "to your clipboard, and show its text (x)",
-                         self.action_copy_report, True)
-        return [first, PaletteEntry("Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)",
-                                    self.action_copy, True)]
+        first = (
+            PaletteEntry(
+                "Export this report as files",
+                "BBCode and Markdown under reports/<season>/ (x)",
+                self.action_export,
+                True,
+            )
+            if self.identity.is_gm
+            else PaletteEntry(
+                "Copy this report as Markdown",
+                "to your clipboard, and show its text (x)",
+                self.action_copy_report,
+                True,
+            )
+        )
+        return [
+            first,
+            PaletteEntry(
+                "Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)", self.action_copy, True
+            ),
+        ]
 
 
 class ReportTextScreen(YakModal[None]):
@@ -199,8 +220,10 @@ class ReportTextScreen(YakModal[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog -wide"):
             yield Static(Content.styled(f"Report copied · {self.title_text}", "bold"), id="dialog-title")
-            yield Static("Copied to your clipboard as Markdown. If your terminal does not take OSC 52, select the "
-                         "text below.", id="dialog-help")
+            yield Static(
+                "Copied to your clipboard as Markdown. If your terminal does not take OSC 52, select the text below.",
+                id="dialog-help",
+            )
             with VerticalScroll(id="dialog-body", classes="preview"):
                 yield Static(self.text, id="report-markdown", markup=False)
             with Horizontal(id="dialog-buttons"):

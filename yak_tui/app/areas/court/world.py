@@ -107,18 +107,28 @@ class WorldScreen(YakScreen):
             return
         self.query_one("#world-tables", YakTable).fill(
             ["Table", ("Count", "count")],
-            [(name, [Text(name, style="bold" if name == view.table else ""), Text(str(count), justify="right")])
-             for name, count in view.tables])
+            [
+                (name, [Text(name, style="bold" if name == view.table else ""), Text(str(count), justify="right")])
+                for name, count in view.tables
+            ],
+        )
         panel = self.query_one("#world-docs-panel", Panel)
         shown = f"{len(view.rows)} of {view.total}" if self.search.strip() else str(view.total)
         panel.border_title = f"{view.table} ({shown})"
         panel.border_subtitle = "a add · e edit · d remove"
         self.query_one("#world-docs", YakTable).fill(
             ["Id", "Name", "Details"],
-            [(f"{view.table}:{row.id}", [Text(row.id, style="bold"), row.name or "—",
-                                         Text(row.details, style="dim")]) for row in view.rows],
-            empty=f"No document in {view.table} holds {self.search.strip()!r}." if self.search.strip()
-            else f"{view.table} is empty: a adds one.")
+            [
+                (
+                    f"{view.table}:{row.id}",
+                    [Text(row.id, style="bold"), row.name or "—", Text(row.details, style="dim")],
+                )
+                for row in view.rows
+            ],
+            empty=f"No document in {view.table} holds {self.search.strip()!r}."
+            if self.search.strip()
+            else f"{view.table} is empty: a adds one.",
+        )
 
     # -- choosing ------------------------------------------------------------------------------------
     @on(DataTable.RowHighlighted, "#world-tables")
@@ -166,9 +176,13 @@ class WorldScreen(YakScreen):
             return
         table, doc_id = target
         name = self.yak.world.display_name(table, doc_id)
-        self.yak.open_command("gm-remove", {"table": table, "id": doc_id}, hidden=("table", "id"),
-                              title=f"Remove {name} from {table}",
-                              intro="Only a document nothing else names can go; the chronicle records it, u undoes it.")
+        self.yak.open_command(
+            "gm-remove",
+            {"table": table, "id": doc_id},
+            hidden=("table", "id"),
+            title=f"Remove {name} from {table}",
+            intro="Only a document nothing else names can go; the chronicle records it, u undoes it.",
+        )
 
     def action_close(self) -> None:
         self.dismiss()

@@ -40,7 +40,7 @@ def competition_groups(rolls: tuple[RollView, ...]) -> list[list[Contender]]:
         count = len(roll.naturals) if roll.naturals is not None else 1
         if not purpose.startswith(PREFIX):
             return []
-        name = purpose[len(PREFIX):]
+        name = purpose[len(PREFIX) :]
         if name.endswith(EXPANDS):
             groups.append([Contender(name[: -len(EXPANDS)], roll, index, True)])
         elif name.endswith(DEFENDS) and groups:
@@ -108,14 +108,18 @@ class CompetitionTray(DiceTray):
             if not tumbling:
                 loser = next((c for c in group[1:] if c.roll.band == "loses"), None)
                 if loser is not None:
-                    verdict = Content.assemble(("  → ", "dim"), (f"{loser.name} loses 1 Size, ", "bold $error"),
-                                               (f"{expander.name} gains 1", "bold $success"))
+                    verdict = Content.assemble(
+                        ("  → ", "dim"),
+                        (f"{loser.name} loses 1 Size, ", "bold $error"),
+                        (f"{expander.name} gains 1", "bold $success"),
+                    )
                 elif expander.roll.band:
-                    verdict = Content.assemble(("  → ", "dim"), ("nobody rolls lower: the ducats are spent",
-                                                                 "bold $warning"))
+                    verdict = Content.assemble(
+                        ("  → ", "dim"), ("nobody rolls lower: the ducats are spent", "bold $warning")
+                    )
             lines.append(Content.assemble((title, "bold"), verdict))
             for start in range(0, len(group), per_row):
-                lines.extend(self._row(group[start: start + per_row], tumbling, cell))
+                lines.extend(self._row(group[start : start + per_row], tumbling, cell))
         return Content("\n").join(lines)
 
     def _face(self, contender: Contender, tumbling: bool) -> list[str]:

@@ -57,8 +57,14 @@ class PreviewCommandScreen(CommandScreen):
     }
     """
 
-    def __init__(self, command: str, preset: dict[str, Any] | None = None, hidden: tuple[str, ...] = (),
-                 title: str | None = None, intro: str = "") -> None:
+    def __init__(
+        self,
+        command: str,
+        preset: dict[str, Any] | None = None,
+        hidden: tuple[str, ...] = (),
+        title: str | None = None,
+        intro: str = "",
+    ) -> None:
         super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
         self._previewer: CommandWorker[Content] = CommandWorker(self, "market-preview", self._previewed)
 
@@ -108,11 +114,15 @@ class ExpandScreen(PreviewCommandScreen):
     """Expand a business: the cost, and in a full sector each competition's odds and who may lose."""
 
     def __init__(self, business_id: str, name: str) -> None:
-        super().__init__("business-expand", preset={"business": business_id, "sizes": "1"}, hidden=("business",),
-                         title=f"Expand {name}",
-                         intro="Each Size beyond the sector's Potential is won in competition: the expander and "
-                               "every rival roll a d6 (monopolies +3); the lowest rival below the expander loses 1 "
-                               "Size.")
+        super().__init__(
+            "business-expand",
+            preset={"business": business_id, "sizes": "1"},
+            hidden=("business",),
+            title=f"Expand {name}",
+            intro="Each Size beyond the sector's Potential is won in competition: the expander and "
+            "every rival roll a d6 (monopolies +3); the lowest rival below the expander loses 1 "
+            "Size.",
+        )
         self.business_id = business_id
 
     def preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
@@ -125,20 +135,34 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
         return Content.styled("This business is gone.", "italic")
     where = f"{p.province} {p.sector}"
     lines = []
-    cost = Content.assemble(("Cost ", "bold"), (f"{p.cost} ducats", "bold"),
-                            (f" ({p.unit_cost} per Size), paid whatever the dice say.", "dim"))
+    cost = Content.assemble(
+        ("Cost ", "bold"),
+        (f"{p.cost} ducats", "bold"),
+        (f" ({p.unit_cost} per Size), paid whatever the dice say.", "dim"),
+    )
     if p.competitions == 0:
-        lines.append(Content.assemble((f"{where}: {p.used}/{p.potential} in use, room for {p.room}. ", ""),
-                                      ("No competition.", f"bold {ROOMY}")))
+        lines.append(
+            Content.assemble(
+                (f"{where}: {p.used}/{p.potential} in use, room for {p.room}. ", ""),
+                ("No competition.", f"bold {ROOMY}"),
+            )
+        )
         lines.append(cost)
         return Content("\n").join(lines)
     fits = f"{p.sizes - p.competitions} fit{'s' if p.sizes - p.competitions == 1 else ''}, " if p.room else ""
-    lines.append(Content.assemble((f"{where}: {p.used}/{p.potential} in use — ", ""),
-                                  ("full" if not p.room else f"room for {p.room}", f"bold {FULL}"),
-                                  (f". {fits}{p.competitions} competition{'s' if p.competitions > 1 else ''}.", "")))
+    lines.append(
+        Content.assemble(
+            (f"{where}: {p.used}/{p.potential} in use — ", ""),
+            ("full" if not p.room else f"room for {p.room}", f"bold {FULL}"),
+            (f". {fits}{p.competitions} competition{'s' if p.competitions > 1 else ''}.", ""),
+        )
+    )
     if not p.rivals:
-        lines.append(Content.assemble(("No rival to lose a Size: ", f"bold {FULL}"),
-                                      "the competition cannot be won and the ducats are spent."))
+        lines.append(
+            Content.assemble(
+                ("No rival to lose a Size: ", f"bold {FULL}"), "the competition cannot be won and the ducats are spent."
+            )
+        )
         lines.append(cost)
         return Content("\n").join(lines)
     per = " (each)" if p.competitions > 1 else ""
@@ -146,14 +170,24 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
     width = max([len(r.name) for r in p.rivals] + [len("nobody: ducats spent")])
     for rival in p.rivals:
         tag = f"Size {rival.size}" + (" · monopoly +3" if rival.monopoly else "")
-        lines.append(Content.assemble(f"  {rival.name.ljust(width)} ", odds_bar(rival.lose, 16, f"bold {FULL}"),
-                                      f" {percent(rival.lose)}  ", (f"{tag} · {rival.owner}", "dim")))
-    lines.append(Content.assemble(f"  {'nobody: ducats spent'.ljust(width)} ", odds_bar(p.fails, 16, NEARLY),
-                                  f" {percent(p.fails)}"))
+        lines.append(
+            Content.assemble(
+                f"  {rival.name.ljust(width)} ",
+                odds_bar(rival.lose, 16, f"bold {FULL}"),
+                f" {percent(rival.lose)}  ",
+                (f"{tag} · {rival.owner}", "dim"),
+            )
+        )
+    lines.append(
+        Content.assemble(
+            f"  {'nobody: ducats spent'.ljust(width)} ", odds_bar(p.fails, 16, NEARLY), f" {percent(p.fails)}"
+        )
+    )
     lines.append(cost)
     order = ", ".join(r.name for r in p.rivals)
-    lines.append(Content.styled(f"Dice by hand: {p.dice_per_competition} per competition — {p.name} first, "
-                                f"then {order}.", "dim"))
+    lines.append(
+        Content.styled(f"Dice by hand: {p.dice_per_competition} per competition — {p.name} first, then {order}.", "dim")
+    )
     return Content("\n").join(lines)
 
 
@@ -161,28 +195,45 @@ class ProduceScreen(PreviewCommandScreen):
     """A production order: N goods of one of the province's resources, the cost shown as typed."""
 
     def __init__(self, business_id: str, name: str, good: str = "") -> None:
-        super().__init__("produce", preset={"business": business_id, "good": good, "quantity": "1"},
-                         hidden=("business",), title=f"Production order: {name}",
-                         intro="Goods cost max(1, base price − 4) ducats each; a business makes up to its Size "
-                               "a season. Unless stored or shipped they sell at season end.")
+        super().__init__(
+            "produce",
+            preset={"business": business_id, "good": good, "quantity": "1"},
+            hidden=("business",),
+            title=f"Production order: {name}",
+            intro="Goods cost max(1, base price − 4) ducats each; a business makes up to its Size "
+            "a season. Unless stored or shipped they sell at season end.",
+        )
         self.business_id = business_id
 
     def preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
-        p = board.produce_preview(world, identity, self.business_id, str(values.get("good", "")),
-                                  _int(values.get("quantity"), 0))
+        p = board.produce_preview(
+            world, identity, self.business_id, str(values.get("good", "")), _int(values.get("quantity"), 0)
+        )
         if p is None:
             return Content.styled("This business is gone.", "italic")
-        goods = Content(" · ").join(Content.assemble((r.good, "bold"), f" {r.cost_each} each (base {r.base})")
-                                    for r in p.resources) if p.resources else Content("none")
-        lines = [Content.assemble(("Resources ", "dim"), goods),
-                 Content.assemble(("This season ", "dim"), (f"{p.made} of {p.limit}", "bold"),
-                                  f" made · {p.left} left")]
+        goods = (
+            Content(" · ").join(
+                Content.assemble((r.good, "bold"), f" {r.cost_each} each (base {r.base})") for r in p.resources
+            )
+            if p.resources
+            else Content("none")
+        )
+        lines = [
+            Content.assemble(("Resources ", "dim"), goods),
+            Content.assemble(("This season ", "dim"), (f"{p.made} of {p.limit}", "bold"), f" made · {p.left} left"),
+        ]
         if p.good is not None and p.cost is not None:
             over = p.quantity > p.left
-            lines.append(Content.assemble(("Order ", "dim"), (f"{p.quantity} {p.good}", "bold"), " cost ",
-                                          (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
-                                          (f" ({p.cost_each} each)", "dim"),
-                                          (f" — only {p.left} more this season" if over else "", f"bold {FULL}")))
+            lines.append(
+                Content.assemble(
+                    ("Order ", "dim"),
+                    (f"{p.quantity} {p.good}", "bold"),
+                    " cost ",
+                    (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
+                    (f" ({p.cost_each} each)", "dim"),
+                    (f" — only {p.left} more this season" if over else "", f"bold {FULL}"),
+                )
+            )
         else:
             lines.append(Content.styled("Type one of the resources above.", "italic"))
         return Content("\n").join(lines)
@@ -195,9 +246,12 @@ class HireScreen(PreviewCommandScreen):
         preset = {"kingdom": kingdom_id, "count": "1"}
         if kind:
             preset["type"] = kind
-        super().__init__("hire", preset=preset, title=f"Hire specialists for {name}",
-                         intro="One hire per controlled province per type a year; 2 ducats each arriving next "
-                               "season, or 3 at once.")
+        super().__init__(
+            "hire",
+            preset=preset,
+            title=f"Hire specialists for {name}",
+            intro="One hire per controlled province per type a year; 2 ducats each arriving next season, or 3 at once.",
+        )
 
     def preview(self, world: World, identity: Identity, values: dict[str, Any]) -> Content:
         kingdom = str(values.get("kingdom", ""))
@@ -210,14 +264,22 @@ class HireScreen(PreviewCommandScreen):
             return Content.styled("You may not see this kingdom's specialists.", "italic")
         over = p.quantity > p.left
         when = "at once" if p.immediate else "next season"
-        return Content("\n").join([
-            Content.assemble(("Hired this year ", "dim"), (f"{p.hired} of {p.limit}", "bold"),
-                             f" {_plural(p.type)} (one per province) · {p.left} left · {p.pool} in the pool"),
-            Content.assemble(("Cost ", "dim"), (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
-                             f" for {p.quantity}, arriving {when}", (f" ({p.cost_next_season} each next season, "
-                                                                     f"{p.cost_now} at once)", "dim"),
-                             (f" — only {p.left} more this year" if over else "", f"bold {FULL}")),
-        ])
+        return Content("\n").join(
+            [
+                Content.assemble(
+                    ("Hired this year ", "dim"),
+                    (f"{p.hired} of {p.limit}", "bold"),
+                    f" {_plural(p.type)} (one per province) · {p.left} left · {p.pool} in the pool",
+                ),
+                Content.assemble(
+                    ("Cost ", "dim"),
+                    (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
+                    f" for {p.quantity}, arriving {when}",
+                    (f" ({p.cost_next_season} each next season, {p.cost_now} at once)", "dim"),
+                    (f" — only {p.left} more this year" if over else "", f"bold {FULL}"),
+                ),
+            ]
+        )
 
 
 class LendScreen(PreviewCommandScreen):
@@ -235,10 +297,19 @@ class LendScreen(PreviewCommandScreen):
         if p is None:
             return Content.styled("Only the owner and the GM see this business's books.", "italic")
         if not p.qualifies:
-            return Content.styled(f"A {self.kind} takes a commercial business of Size {p.min_size} or more.",
-                                  f"bold {FULL}")
-        return Content("\n").join([
-            Content.assemble(("Limit ", "dim"), (f"{p.limit}", "bold"), f" · {_num(p.out)} outstanding · ",
-                             (f"{_num(p.left)} left", "bold $primary")),
-            Content.assemble(("Due ", "dim"), (p.due, "bold"), (f" ({p.term}); unpaid, the business pays it.", "dim")),
-        ])
+            return Content.styled(
+                f"A {self.kind} takes a commercial business of Size {p.min_size} or more.", f"bold {FULL}"
+            )
+        return Content("\n").join(
+            [
+                Content.assemble(
+                    ("Limit ", "dim"),
+                    (f"{p.limit}", "bold"),
+                    f" · {_num(p.out)} outstanding · ",
+                    (f"{_num(p.left)} left", "bold $primary"),
+                ),
+                Content.assemble(
+                    ("Due ", "dim"), (p.due, "bold"), (f" ({p.term}); unpaid, the business pays it.", "dim")
+                ),
+            ]
+        )

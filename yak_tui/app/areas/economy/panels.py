@@ -89,9 +89,15 @@ def _sector_cells(s: board.SectorLine) -> list[object]:
     if s.potential != s.base_potential:
         potential = Text.assemble((num(s.potential), "bold"), (f"/{s.base_potential}", "dim"), justify="right")
     mine = any(b.mine for b in s.businesses)
-    return [Text(s.province, style="bold" if mine else ""), s.sector, potential, Text(num(s.used), justify="right"),
-            Text(num(s.room), justify="right", style=f"bold {FULL}" if s.full else ""), fill_cell(s),
-            Text(names, style="" if s.businesses else "dim")]
+    return [
+        Text(s.province, style="bold" if mine else ""),
+        s.sector,
+        potential,
+        Text(num(s.used), justify="right"),
+        Text(num(s.room), justify="right", style=f"bold {FULL}" if s.full else ""),
+        fill_cell(s),
+        Text(names, style="" if s.businesses else "dim"),
+    ]
 
 
 class BusinessesPanel(MarketPanel):
@@ -113,13 +119,23 @@ class BusinessesPanel(MarketPanel):
             shown.sort(key=lambda b: b.sector != sector)
             name = yak_of(self).world.display_name("provinces", province) if province else ""
             self.border_title = f"Businesses in {name}" if name else "Businesses"
-            empty = (f"No businesses in {name}." + ("" if identity.is_observer else " n opens one.")) if name \
+            empty = (
+                (f"No businesses in {name}." + ("" if identity.is_observer else " n opens one."))
+                if name
                 else "No businesses."
+            )
         self.border_subtitle = "v all" if mine_only else ("v yours" if not identity.is_gm else "")
         keep = table.cursor_row_key()
         rows = [(b.id, partial(_business_cells, b, mine_only, sector)) for b in shown]
-        columns = ["Business", *([] if mine_only else ["Owner"]), "Sector", "Size", "Income", "Monopoly",
-                   *(["Province"] if mine_only else [])]
+        columns = [
+            "Business",
+            *([] if mine_only else ["Owner"]),
+            "Sector",
+            "Size",
+            "Income",
+            "Monopoly",
+            *(["Province"] if mine_only else []),
+        ]
         table.fill(columns, rows, empty=empty)
         if not mine_only and keep not in {b.id for b in shown if b.sector == sector}:
             first = next((b.id for b in shown if b.sector == sector), None)
@@ -133,15 +149,20 @@ class BusinessesPanel(MarketPanel):
 
 def _business_cells(b: board.BusinessLine, mine_only: bool, sector: str) -> list[object]:
     """A business's row (made only when the table draws it)."""
-    income = (Text("—", style="dim", justify="right") if b.income is None
-              else Text.assemble((num(b.income), "bold"), (f" ({b.size}−{b.tax})" if b.tax else "", "dim"),
-                                 justify="right"))
+    income = (
+        Text("—", style="dim", justify="right")
+        if b.income is None
+        else Text.assemble((num(b.income), "bold"), (f" ({b.size}−{b.tax})" if b.tax else "", "dim"), justify="right")
+    )
     cells: list[object] = [Text(b.name, style="bold" if b.mine else "")]
     if not mine_only:
         cells.append(short_name(b.owner))
-    cells += [Text(b.sector, style="" if (mine_only or b.sector == sector) else "dim"),
-              Text(str(b.size), justify="right"), income,
-              Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim")]
+    cells += [
+        Text(b.sector, style="" if (mine_only or b.sector == sector) else "dim"),
+        Text(str(b.size), justify="right"),
+        income,
+        Text(b.monopoly or "—", style=f"bold {NEARLY}" if b.monopoly else "dim"),
+    ]
     if mine_only:
         cells.append(b.province)
     return cells
@@ -156,17 +177,33 @@ class LedgerPanel(MarketPanel):
     def show(self, view: board.MarketBoard) -> None:
         rows = []
         for d in view.ledger:
-            status = Text(d.status, style=f"bold {FULL}" if d.urgent or d.status == "overdue" else
-                          ROOMY if d.status == "repaid" else "")
-            rows.append((d.id, [Text(d.id, style="bold"), d.kind,
-                                Text(num(d.outstanding), justify="right", style="bold" if d.outstanding else "dim"),
-                                Text(num(d.amount), justify="right"),
-                                Text(d.due, style=f"bold {FULL}" if d.urgent else ""), status, d.lender,
-                                short_name(d.debtor)]))
-        empty = ("No credit or loans on the books." if self.identity.is_gm
-                 else "No credit or loans of yours. Only the parties see a debt.")
+            status = Text(
+                d.status,
+                style=f"bold {FULL}" if d.urgent or d.status == "overdue" else ROOMY if d.status == "repaid" else "",
+            )
+            rows.append(
+                (
+                    d.id,
+                    [
+                        Text(d.id, style="bold"),
+                        d.kind,
+                        Text(num(d.outstanding), justify="right", style="bold" if d.outstanding else "dim"),
+                        Text(num(d.amount), justify="right"),
+                        Text(d.due, style=f"bold {FULL}" if d.urgent else ""),
+                        status,
+                        d.lender,
+                        short_name(d.debtor),
+                    ],
+                )
+            )
+        empty = (
+            "No credit or loans on the books."
+            if self.identity.is_gm
+            else "No credit or loans of yours. Only the parties see a debt."
+        )
         self.query_one("#ledger-table", LedgerTable).fill(
-            ["Debt", "Kind", "Owed", "Amount", "Due", "Status", "Lender", "Debtor"], rows, empty=empty)
+            ["Debt", "Kind", "Owed", "Amount", "Due", "Status", "Lender", "Debtor"], rows, empty=empty
+        )
         self.border_title = f"Credit & loans ({len(rows)})" if rows else "Credit & loans"
         self.border_subtitle = "y repay" if rows else ""
 
@@ -188,8 +225,9 @@ class DetailPanel(MarketPanel):
             self.border_title = province.name if province else "Business"
             self.border_subtitle = "" if self.identity.is_observer else "n open a business"
             lines = [] if province is None else [province_content(province)]
-            lines.append(Content.styled("No business highlighted: its books and odds show here.",
-                                        "italic $foreground-muted"))
+            lines.append(
+                Content.styled("No business highlighted: its books and odds show here.", "italic $foreground-muted")
+            )
             text.update(Content("\n").join(lines))
             return
         b = detail.business
@@ -209,8 +247,12 @@ class SpecialistsPanel(MarketPanel):
     """Each kingdom's specialists: pool, and hired of the year's allowance; h hires (not players)."""
 
     def __init__(self) -> None:
-        super().__init__("Specialists & hiring", YakTable(id="specialists-table"),
-                         Static(id="hire-note", classes="note"), id="specialists")
+        super().__init__(
+            "Specialists & hiring",
+            YakTable(id="specialists-table"),
+            Static(id="hire-note", classes="note"),
+            id="specialists",
+        )
 
     def show(self, view: board.MarketBoard) -> None:
         types = view.specialist_types
@@ -229,12 +271,17 @@ class SpecialistsPanel(MarketPanel):
             rows.append((line.kingdom_id, cells))
         empty = "Only a kingdom's King and the GM see its specialists." if self.identity.is_player else ""
         self.query_one("#specialists-table", YakTable).fill(
-            ["Kingdom", *(SPECIALIST_SHORT.get(t, t.capitalize()) for t in types)], rows, empty=empty or "None.")
+            ["Kingdom", *(SPECIALIST_SHORT.get(t, t.capitalize()) for t in types)], rows, empty=empty or "None."
+        )
         note = self.query_one("#hire-note", Static)
         note.display = bool(rows)
-        note.update(Content.assemble(("pool · hired/allowed   ", "dim"), ("h", "bold $accent"),
-                                     (f" hire: {view.hire_cost_next_season} next season,"
-                                      f" {view.hire_cost_now} now", "")))
+        note.update(
+            Content.assemble(
+                ("pool · hired/allowed   ", "dim"),
+                ("h", "bold $accent"),
+                (f" hire: {view.hire_cost_next_season} next season, {view.hire_cost_now} now", ""),
+            )
+        )
 
     def highlighted(self) -> str | None:
         """The highlighted kingdom's id."""
@@ -248,11 +295,22 @@ class AcademiesPanel(MarketPanel):
         super().__init__("Academies", YakTable(id="academies-table"), id="academies")
 
     def show(self, view: board.MarketBoard) -> None:
-        rows = [(a.id, [Text(short_name(a.kingdom), style="bold"), a.town, a.type,
-                        Text(str(a.level), justify="right"), Text(f"+{a.output}", justify="right")])
-                for a in view.academies]
+        rows = [
+            (
+                a.id,
+                [
+                    Text(short_name(a.kingdom), style="bold"),
+                    a.town,
+                    a.type,
+                    Text(str(a.level), justify="right"),
+                    Text(f"+{a.output}", justify="right"),
+                ],
+            )
+            for a in view.academies
+        ]
         self.query_one("#academies-table", YakTable).fill(
-            ["Kingdom", "Town", "Trains", "Level", "A year"], rows, empty="No academies.")
+            ["Kingdom", "Town", "Trains", "Level", "A year"], rows, empty="No academies."
+        )
         self.border_title = f"Academies ({len(rows)})" if rows else "Academies"
         self.border_subtitle = "" if self.identity.is_player or self.identity.is_observer else "f found"
 
@@ -268,11 +326,15 @@ def province_content(info: board.ProvinceInfo) -> Content:
     """A province's Potentials (after monopolies) and resources with what one good costs to make."""
     potentials = Content(" · ").join(
         Content.assemble(f"{name} ", (str(value), "bold"), (f"/{base}", "dim") if value != base else "")
-        for name, value, base in info.potentials)
+        for name, value, base in info.potentials
+    )
     goods = ", ".join(f"{r.good} {r.cost_each}" for r in info.resources) or "none"
-    return Content("\n").join([
-        Content.assemble(("Potentials ", "$foreground-muted"), potentials),
-        Content.assemble(("Resources  ", "$foreground-muted"), goods, (" ducats each to make", "dim"))])
+    return Content("\n").join(
+        [
+            Content.assemble(("Potentials ", "$foreground-muted"), potentials),
+            Content.assemble(("Resources  ", "$foreground-muted"), goods, (" ducats each to make", "dim")),
+        ]
+    )
 
 
 def _goods(goods: tuple[board.Goods, ...]) -> str:
@@ -290,12 +352,21 @@ def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
     rows.append(("Owner", owner))
     rows.append(("Where", Content(f"{b.place}, {b.province} ({short_name(b.state)})")))
     if detail.province is not None:
-        others = [(n, v, base) for n, v, base in detail.province.potentials if n not in ("industrial", "commercial",
-                                                                                          "service")]
+        others = [
+            (n, v, base)
+            for n, v, base in detail.province.potentials
+            if n not in ("industrial", "commercial", "service")
+        ]
         if others:
-            rows.append(("Province", Content(" · ").join(
-                Content.assemble(f"{n} ", (str(v), "bold"), (f"/{base}", "dim") if v != base else "")
-                for n, v, base in others)))
+            rows.append(
+                (
+                    "Province",
+                    Content(" · ").join(
+                        Content.assemble(f"{n} ", (str(v), "bold"), (f"/{base}", "dim") if v != base else "")
+                        for n, v, base in others
+                    ),
+                )
+            )
     size = Content.styled(f"{b.size}", "bold")
     if b.invested is not None:
         size += Content.styled(f" · invested {num(b.invested)}", "dim")
@@ -303,39 +374,74 @@ def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
             size += Content.styled(f" · dismantles for {detail.dismantle}", "dim")
     rows.append(("Size", size))
     if b.income is not None:
-        rows.append(("Income", Content.assemble((f"{b.income} a year", "bold"),
-                                                (f"  Size {b.size} − tax {b.tax} ({b.tax_rate}% to "
-                                                 f"{short_name(b.state)})", "dim"))))
-    rows.append(("Monopoly", Content.styled(b.monopoly, f"bold {NEARLY}") if b.monopoly
-                 else Content.styled("none", "dim")))
+        rows.append(
+            (
+                "Income",
+                Content.assemble(
+                    (f"{b.income} a year", "bold"),
+                    (f"  Size {b.size} − tax {b.tax} ({b.tax_rate}% to {short_name(b.state)})", "dim"),
+                ),
+            )
+        )
+    rows.append(
+        ("Monopoly", Content.styled(b.monopoly, f"bold {NEARLY}") if b.monopoly else Content.styled("none", "dim"))
+    )
     if detail.sector is not None:
         s = detail.sector
-        rows.append(("Sector", Content.assemble(f"{s.sector} {s.usage} ",
-                                                ("full: competition", f"bold {FULL}") if s.full
-                                                else (f"room for {s.room}", ROOMY))))
+        rows.append(
+            (
+                "Sector",
+                Content.assemble(
+                    f"{s.sector} {s.usage} ",
+                    ("full: competition", f"bold {FULL}") if s.full else (f"room for {s.room}", ROOMY),
+                ),
+            )
+        )
     p = detail.expand
     if p is not None and (b.mine or gm):
         if p.competitions and not p.rivals:
-            rows.append(("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("no rival to lose: it fails",
-                                                                              f"bold {FULL}"))))
+            rows.append(
+                ("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("no rival to lose: it fails", f"bold {FULL}")))
+            )
         elif p.competitions:
-            rows.append(("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("gains ", "dim"),
-                                                      (f"{p.gains * 100:.1f}%", f"bold {ROOMY}"), ("  fails ", "dim"),
-                                                      (f"{p.fails * 100:.1f}%", f"bold {NEARLY}"))))
+            rows.append(
+                (
+                    "Expand +1",
+                    Content.assemble(
+                        f"{p.cost} ducats · ",
+                        ("gains ", "dim"),
+                        (f"{p.gains * 100:.1f}%", f"bold {ROOMY}"),
+                        ("  fails ", "dim"),
+                        (f"{p.fails * 100:.1f}%", f"bold {NEARLY}"),
+                    ),
+                )
+            )
             for rival in p.rivals:
-                rows.append(("  may lose", Content.assemble((rival.name, "bold"), f" (Size {rival.size}"
-                                                            f"{', monopoly' if rival.monopoly else ''}) ",
-                                                            (f"{rival.lose * 100:.1f}%", f"bold {FULL}"))))
+                rows.append(
+                    (
+                        "  may lose",
+                        Content.assemble(
+                            (rival.name, "bold"),
+                            f" (Size {rival.size}{', monopoly' if rival.monopoly else ''}) ",
+                            (f"{rival.lose * 100:.1f}%", f"bold {FULL}"),
+                        ),
+                    )
+                )
         else:
             rows.append(("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("no competition", ROOMY))))
     if detail.production is not None:
         prod = detail.production
         goods = ", ".join(f"{r.good} {r.cost_each}" for r in prod.resources) or "none"
-        rows.append(("Produce", Content.assemble((f"{prod.made} of {prod.limit}", "bold"), " this season · ",
-                                                 ("each: ", "dim"), goods)))
+        rows.append(
+            (
+                "Produce",
+                Content.assemble((f"{prod.made} of {prod.limit}", "bold"), " this season · ", ("each: ", "dim"), goods),
+            )
+        )
     if b.detailed and (b.stock or b.warehouse):
-        rows.append(("Goods", Content.assemble(_goods(b.stock), (" for sale · warehouse ", "dim"),
-                                               _goods(b.warehouse))))
+        rows.append(
+            ("Goods", Content.assemble(_goods(b.stock), (" for sale · warehouse ", "dim"), _goods(b.warehouse)))
+        )
     for lending in (detail.credit, detail.loan):
         if lending is None:
             continue
@@ -343,14 +449,21 @@ def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
         if not lending.qualifies:
             rows.append((label, Content.styled(f"from Size {lending.min_size}", "dim")))
         else:
-            rows.append((label, Content.assemble((f"{num(lending.left)} left", "bold"),
-                                                 (f" of {lending.limit} · {num(lending.out)} out · {lending.term}",
-                                                  "dim"))))
+            rows.append(
+                (
+                    label,
+                    Content.assemble(
+                        (f"{num(lending.left)} left", "bold"),
+                        (f" of {lending.limit} · {num(lending.out)} out · {lending.term}", "dim"),
+                    ),
+                )
+            )
     if detail.training is not None:
         done, limit = detail.training
         rows.append(("Training", Content.assemble((f"{done} of {limit}", "bold"), " sponsored this year")))
     if not b.detailed:
         rows.append(("Books", Content.styled("its owner's: you see the public record", "italic dim")))
     width = max(len(label) for label, _ in rows)
-    return Content("\n").join(Content.assemble((label.ljust(width + 1), "$foreground-muted"), value)
-                              for label, value in rows)
+    return Content("\n").join(
+        Content.assemble((label.ljust(width + 1), "$foreground-muted"), value) for label, value in rows
+    )

@@ -64,11 +64,14 @@ class DetailReady(Message):
 
 class MarketScreen(YakScreen):
     SCREEN_NAME = "market"
-    EDIT_ROWS = (("businesses-table", "businesses"), ("ledger-table", "ledger"), ("specialists-table", "specialists"),
-                 ("academies-table", "academies"))  # the GM's editor (E)
+    EDIT_ROWS = (
+        ("businesses-table", "businesses"),
+        ("ledger-table", "ledger"),
+        ("specialists-table", "specialists"),
+        ("academies-table", "academies"),
+    )  # the GM's editor (E)
     # rules.tcss too, so its market rules apply whether or not another rule screen loaded it first.
-    CSS_PATH: ClassVar[list[str | PurePath]] = [RULES_TCSS,
-                                                 Path(__file__).with_name("market.tcss")]
+    CSS_PATH: ClassVar[list[str | PurePath]] = [RULES_TCSS, Path(__file__).with_name("market.tcss")]
     AUTO_FOCUS = "#sectors-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("x", "act('expand')", "Expand"),
@@ -130,8 +133,11 @@ class MarketScreen(YakScreen):
                 if own is not None:
                     self.query_one(SectorsPanel).move_to(f"{own.province_id}:{own.sector}")
             self._businesses()
-            for panel in (self.query_one(LedgerPanel), self.query_one(SpecialistsPanel),
-                          self.query_one(AcademiesPanel)):
+            for panel in (
+                self.query_one(LedgerPanel),
+                self.query_one(SpecialistsPanel),
+                self.query_one(AcademiesPanel),
+            ):
                 panel.show(self.board)
         finally:
             self._painting = False
@@ -255,16 +261,20 @@ class MarketScreen(YakScreen):
                 return bid, ("business-expand", {"business": bid, "sizes": 1})
             if action == "produce":
                 if doc.get("sector") != "industrial":
-                    self.notify(f"{doc['name']} is {doc.get('sector')}: only industrial businesses produce goods.",
-                                severity="warning")
+                    self.notify(
+                        f"{doc['name']} is {doc.get('sector')}: only industrial businesses produce goods.",
+                        severity="warning",
+                    )
                     return bid, None
                 resources = (world.find("provinces", doc.get("province")) or {}).get("resources", [])
                 return bid, ("produce", {"business": bid, "good": resources[0] if resources else "", "quantity": 1})
             debtors = board.debtor_choices(world, self.identity, bid)
             if action == "credit":
                 return bid, ("credit-extend", {"lender": bid, "debtor": debtors[0] if debtors else "", "amount": 1})
-            return bid, ("loan-extend", {"lender": bid, "debtor": debtors[0] if debtors else "", "principal": 1,
-                                         "term": 1})
+            return bid, (
+                "loan-extend",
+                {"lender": bid, "debtor": debtors[0] if debtors else "", "principal": 1, "term": 1},
+            )
         if action == "repay":
             debt = key or self.query_one(LedgerPanel).highlighted()
             doc = world.find("ledger", debt) if debt else None
@@ -275,8 +285,10 @@ class MarketScreen(YakScreen):
         if action in ("hire", "academy"):
             kingdom = self._kingdom()
             if kingdom is None:
-                self.notify("Only a King (for his kingdom) or the GM hires specialists and founds academies.",
-                            severity="warning")
+                self.notify(
+                    "Only a King (for his kingdom) or the GM hires specialists and founds academies.",
+                    severity="warning",
+                )
                 return "", None
             if action == "hire":
                 return kingdom, ("hire", {"kingdom": kingdom, "type": "engineer"})
@@ -287,10 +299,15 @@ class MarketScreen(YakScreen):
                 self.notify("Highlight a province's sector first.", severity="warning")
                 return "", None
             pc = next((pid for pid, doc in world.all("pcs") if doc.get("province") == province), "")
-            owner = self.identity.subject if self.identity.is_player else next(
-                (cid for cid, _ in world.all("characters")), "")
-            return f"{province}:{sector}", ("business-open", {"owner": owner, "province": province, "pc": pc,
-                                                              "sector": sector, "name": "A new business"})
+            owner = (
+                self.identity.subject
+                if self.identity.is_player
+                else next((cid for cid, _ in world.all("characters")), "")
+            )
+            return f"{province}:{sector}", (
+                "business-open",
+                {"owner": owner, "province": province, "pc": pc, "sector": sector, "name": "A new business"},
+            )
         return "", None
 
     def _kingdom(self) -> str | None:
@@ -299,7 +316,8 @@ class MarketScreen(YakScreen):
             return ident.subject
         if ident.is_gm:
             return self.query_one(SpecialistsPanel).highlighted() or next(
-                (kid for kid, _ in self.yak.world.all("kingdoms")), None)
+                (kid for kid, _ in self.yak.world.all("kingdoms")), None
+            )
         return None
 
     @work(thread=True, exclusive=True, group="market-route", exit_on_error=False)
@@ -324,8 +342,13 @@ class MarketScreen(YakScreen):
     def _file_order(self, action: str, key: str, route: board.Route) -> None:
         from yak_tui.app.kit.order import OrderScreen
 
-        command = {"expand": "business-expand", "produce": "produce", "credit": "credit-extend",
-                   "loan": "loan-extend", "open": "business-open"}.get(action)
+        command = {
+            "expand": "business-expand",
+            "produce": "produce",
+            "credit": "credit-extend",
+            "loan": "loan-extend",
+            "open": "business-open",
+        }.get(action)
         if command is None:
             self.notify(route.reason, severity="warning")
             return
@@ -350,37 +373,52 @@ class MarketScreen(YakScreen):
             self.app.push_screen(dialogs.HireScreen(key, world.display_name("kingdoms", key)))
         elif action == "repay":
             doc = world.find("ledger", key) or {}
-            self.yak.open_command(f"{doc.get('kind', 'credit')}-repay", {"debt": key}, hidden=("debt",),
-                                  title=f"Repay {key} to {doc.get('lender_name', '')}",
-                                  intro=f"{num(doc.get('outstanding'))} outstanding; leave the amount empty to repay "
-                                        "it all.")
+            self.yak.open_command(
+                f"{doc.get('kind', 'credit')}-repay",
+                {"debt": key},
+                hidden=("debt",),
+                title=f"Repay {key} to {doc.get('lender_name', '')}",
+                intro=f"{num(doc.get('outstanding'))} outstanding; leave the amount empty to repay it all.",
+            )
         elif action == "academy":
-            self.yak.open_command("academy-found", {"kingdom": key}, title=f"Found an academy for "
-                                  f"{world.display_name('kingdoms', key)}")
+            self.yak.open_command(
+                "academy-found", {"kingdom": key}, title=f"Found an academy for {world.display_name('kingdoms', key)}"
+            )
         elif action == "open":
             province, _, sector = key.partition(":")
             preset = {"province": province, "sector": sector}
             if self.identity.is_player:
                 preset["owner"] = self.identity.subject
-            self.yak.open_command("business-open", preset, title=f"Open a business in "
-                                  f"{world.display_name('provinces', province)}")
+            self.yak.open_command(
+                "business-open", preset, title=f"Open a business in {world.display_name('provinces', province)}"
+            )
 
     def palette_entries(self) -> list[PaletteEntry]:
         name = self.yak.world.display_name("businesses", self.business) if self.business else "the business"
         entries = [
             PaletteEntry(f"Market: expand {name}", "odds first, then the dice (x)", partial(self.action_act, "expand")),
-            PaletteEntry(f"Market: production order for {name}", "goods of its province, cost shown (p)",
-                         partial(self.action_act, "produce")),
-            PaletteEntry("Market: open a business", "in the highlighted province and sector (n)",
-                         partial(self.action_act, "open")),
-            PaletteEntry(f"Market: extend credit from {name}", "commercial Size 4+ (l)", partial(self.action_act, "credit")),
+            PaletteEntry(
+                f"Market: production order for {name}",
+                "goods of its province, cost shown (p)",
+                partial(self.action_act, "produce"),
+            ),
+            PaletteEntry(
+                "Market: open a business",
+                "in the highlighted province and sector (n)",
+                partial(self.action_act, "open"),
+            ),
+            PaletteEntry(
+                f"Market: extend credit from {name}", "commercial Size 4+ (l)", partial(self.action_act, "credit")
+            ),
             PaletteEntry(f"Market: lend from {name}", "commercial Size 8+ (t)", partial(self.action_act, "loan")),
             PaletteEntry("Market: repay the highlighted debt", "credit or loan (y)", partial(self.action_act, "repay")),
             PaletteEntry("Market: your businesses / the province's", "toggle (v)", self.action_toggle_mine),
         ]
         if not self.identity.is_player:
-            entries += [PaletteEntry("Market: hire specialists", "limits and cost shown (h)",
-                                     partial(self.action_act, "hire")),
-                        PaletteEntry("Market: found an academy", "3 specialists a level (f)",
-                                     partial(self.action_act, "academy"))]
+            entries += [
+                PaletteEntry("Market: hire specialists", "limits and cost shown (h)", partial(self.action_act, "hire")),
+                PaletteEntry(
+                    "Market: found an academy", "3 specialists a level (f)", partial(self.action_act, "academy")
+                ),
+            ]
         return entries

@@ -51,8 +51,10 @@ class OrderTable(ActingKeys, YakTable):
 class InboxTable(OrderTable):
     """Private orders waiting for this adjudicator: x (or enter) resolves blind, j rejects."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("x", "order('resolve')", "Resolve"),
-                                             Binding("j", "order('reject')", "Reject")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "order('resolve')", "Resolve"),
+        Binding("j", "order('reject')", "Reject"),
+    ]
 
 
 class MyOrdersTable(OrderTable):
@@ -100,8 +102,12 @@ class InboxPanel(BoardPanel):
     nor an observer)."""
 
     def __init__(self) -> None:
-        super().__init__("Private orders inbox", InboxTable(id="inbox-table"),
-                         Static(id="inbox-detail", classes="detail"), id="inbox")
+        super().__init__(
+            "Private orders inbox",
+            InboxTable(id="inbox-table"),
+            Static(id="inbox-detail", classes="detail"),
+            id="inbox",
+        )
         self.lines: tuple[OrderLine, ...] = ()
 
     def show(self, view: BoardView) -> None:
@@ -112,9 +118,9 @@ class InboxPanel(BoardPanel):
         self.border_subtitle = "x resolve (blind) · j reject" if view.inbox else ""
         self.query_one(InboxTable).fill(
             ["From", "Mission", "Target", "Filed"],
-            [(o.id, [o.filer, Text(o.mission, style="bold"), _target_text(o), o.filed])
-             for o in view.inbox],
-            empty="No private orders wait for you.")
+            [(o.id, [o.filer, Text(o.mission, style="bold"), _target_text(o), o.filed]) for o in view.inbox],
+            empty="No private orders wait for you.",
+        )
         self._detail()
 
     @on(DataTable.RowHighlighted, "#inbox-table")
@@ -125,8 +131,12 @@ class InboxPanel(BoardPanel):
         if order is None:
             detail.update("")
             return
-        parts: list[str | tuple[str, str]] = [(f"{order.filer} ({order.sponsor})", "bold"), " → ",
-                                              (order.target, "bold"), f" · {order.mission}"]
+        parts: list[str | tuple[str, str]] = [
+            (f"{order.filer} ({order.sponsor})", "bold"),
+            " → ",
+            (order.target, "bold"),
+            f" · {order.mission}",
+        ]
         if order.where:
             parts.append(f" · {order.where}")
         if order.extras:
@@ -142,8 +152,12 @@ class MyOrdersPanel(BoardPanel):
     """The viewer's own espionage orders and what he was told (not for the GM nor an observer)."""
 
     def __init__(self) -> None:
-        super().__init__("My missions", MyOrdersTable(id="my-orders-table"),
-                         Static(id="my-order-detail", classes="detail"), id="my-orders")
+        super().__init__(
+            "My missions",
+            MyOrdersTable(id="my-orders-table"),
+            Static(id="my-order-detail", classes="detail"),
+            id="my-orders",
+        )
         self.lines: tuple[OrderLine, ...] = ()
 
     def show(self, view: BoardView) -> None:
@@ -154,10 +168,20 @@ class MyOrdersPanel(BoardPanel):
         self.border_subtitle = "w withdraw" if waiting else ""
         self.query_one(MyOrdersTable).fill(
             ["Mission", "Target", "State", "Outcome"],
-            [(o.id, [Text(o.mission, style="bold"), _target_text(o),
-                     Text(o.status, style=STATUS_STYLE.get(o.status, "")), _outcome_text(o, _adjudicator(self, o))])
-             for o in view.my_orders],
-            empty="No missions submitted. Pick one below and press n.")
+            [
+                (
+                    o.id,
+                    [
+                        Text(o.mission, style="bold"),
+                        _target_text(o),
+                        Text(o.status, style=STATUS_STYLE.get(o.status, "")),
+                        _outcome_text(o, _adjudicator(self, o)),
+                    ],
+                )
+                for o in view.my_orders
+            ],
+            empty="No missions submitted. Pick one below and press n.",
+        )
         self._detail()
 
     @on(DataTable.RowHighlighted, "#my-orders-table")
@@ -170,12 +194,15 @@ class MyOrdersPanel(BoardPanel):
             return
         if order.status == "waiting":
             who = _adjudicator(self, order)
-            text = Content.assemble((f"{order.mission} waits for {who}", "$warning"),
-                                    f" · filed {order.filed}" if order.filed else "")
+            text = Content.assemble(
+                (f"{order.mission} waits for {who}", "$warning"), f" · filed {order.filed}" if order.filed else ""
+            )
         elif order.status == "resolved":
             text = Content.assemble((f"{order.mission}: ", "bold"), order.outcome)
         else:
-            text = Content.assemble((f"{order.mission} {order.status}", "bold"), f": {order.outcome}" if order.outcome else "")
+            text = Content.assemble(
+                (f"{order.mission} {order.status}", "bold"), f": {order.outcome}" if order.outcome else ""
+            )
         detail.update(text)
 
 
@@ -191,9 +218,20 @@ class PoolsPanel(BoardPanel):
         empty = KING_ONLY_POOLS if yak_of(self).identity.is_player else "No spies you may see."
         self.query_one("#pools-table", YakTable).fill(
             ["Kingdom", "Spies", "Cold", "Counter-spies"],
-            [(p.kingdom, [Text(p.name, style="bold"), Text(num(p.spies), justify="right"),
-                          Text(num(p.cold), justify="right"), p.counter_text]) for p in view.pools],
-            empty=empty)
+            [
+                (
+                    p.kingdom,
+                    [
+                        Text(p.name, style="bold"),
+                        Text(num(p.spies), justify="right"),
+                        Text(num(p.cold), justify="right"),
+                        p.counter_text,
+                    ],
+                )
+                for p in view.pools
+            ],
+            empty=empty,
+        )
 
     def highlighted(self) -> str | None:
         """The kingdom of the highlighted row."""
@@ -214,16 +252,28 @@ class MissionsPanel(BoardPanel):
             name = Text(m.name, style="dim" if m.prerequisite_met is False else "bold")
             if m.held:
                 name.append(" ● held", style=ROOMY)
-            rows.append((m.slug, [name, _needs_text(m), Text(num(m.cost), justify="right"),
-                                  Text("GM", style="dim", justify="right") if m.attempt else pct(m.success),
-                                  pct(m.captured), pct(m.detected)]))
-        self.query_one("#missions-table", YakTable).fill(["Mission", "Needs", "Cost", "Succ.", "Capt.", "Det."], rows,
-                                                         empty="Choose a sponsor and a target kingdom.")
+            rows.append(
+                (
+                    m.slug,
+                    [
+                        name,
+                        _needs_text(m),
+                        Text(num(m.cost), justify="right"),
+                        Text("GM", style="dim", justify="right") if m.attempt else pct(m.success),
+                        pct(m.captured),
+                        pct(m.detected),
+                    ],
+                )
+            )
+        self.query_one("#missions-table", YakTable).fill(
+            ["Mission", "Needs", "Cost", "Succ.", "Capt.", "Det."], rows, empty="Choose a sponsor and a target kingdom."
+        )
         target = next((c.label for c in view.targets if c.value == view.target), "")
         sponsor = next((c.label for c in view.sponsors if c.value == view.sponsor), "")
         self.border_title = f"Missions against {target}" if target else "Missions"
-        self.border_subtitle = f"{sponsor}'s odds · n {'run' if view.may_run else 'submit'} · t target" \
-            if sponsor else ""
+        self.border_subtitle = (
+            f"{sponsor}'s odds · n {'run' if view.may_run else 'submit'} · t target" if sponsor else ""
+        )
 
     def highlighted(self) -> MissionLine | None:
         key = self.query_one("#missions-table", YakTable).cursor_row_key()
@@ -264,18 +314,28 @@ def mission_detail(view: BoardView, line: MissionLine) -> Content:
         lines.append(Content.styled(f"Against {sponsor}'s own administration.", "$secondary"))
     elif line.prerequisite:
         if line.prerequisite_met is None:  # a player: his King knows, he does not (RULINGS §1)
-            lines.append(Content.styled(f"? Needs the {line.prerequisite_label} infiltration in {target}: only your "
-                                        "King knows whether your kingdom holds it. If it does not, the mission "
-                                        "fails when resolved, and only you are told.", "$warning"))
+            lines.append(
+                Content.styled(
+                    f"? Needs the {line.prerequisite_label} infiltration in {target}: only your "
+                    "King knows whether your kingdom holds it. If it does not, the mission "
+                    "fails when resolved, and only you are told.",
+                    "$warning",
+                )
+            )
         elif line.prerequisite_met:
-            lines.append(Content.styled(f"✓ {sponsor} holds the {line.prerequisite_label} infiltration in "
-                                        f"{target}.", "$success"))
+            lines.append(
+                Content.styled(f"✓ {sponsor} holds the {line.prerequisite_label} infiltration in {target}.", "$success")
+            )
         else:
-            lines.append(Content.styled(f"✗ Needs the {line.prerequisite_label} infiltration in {target}: "
-                                        "run it first.", "bold $error"))
+            lines.append(
+                Content.styled(
+                    f"✗ Needs the {line.prerequisite_label} infiltration in {target}: run it first.", "bold $error"
+                )
+            )
     if line.held:
-        lines.append(Content.styled(f"● Held: {sponsor} already has this man in place (it cannot be doubled).",
-                                    "$success"))
+        lines.append(
+            Content.styled(f"● Held: {sponsor} already has this man in place (it cannot be doubled).", "$success")
+        )
     lines.append(Content(line.text))
     if line.extras:
         lines.append(Content.assemble(("Extras: ", "bold"), "; ".join(line.extras)))
@@ -283,21 +343,42 @@ def mission_detail(view: BoardView, line: MissionLine) -> Content:
     if line.attempt:
         lines.append(Content("  success: no roll, an attempt for the GM to play out"))
     else:
-        lines.append(Content.assemble("  success ", _pct_content(line.success), "  failure ",
-                                      _pct_content(line.failure)))
-    lines.append(Content.assemble("  spy captured ", _pct_content(line.captured), "  escapes ",
-                                  _pct_content(line.escaped), "  lost ", _pct_content(line.spy_lost)))
+        lines.append(
+            Content.assemble("  success ", _pct_content(line.success), "  failure ", _pct_content(line.failure))
+        )
+    lines.append(
+        Content.assemble(
+            "  spy captured ",
+            _pct_content(line.captured),
+            "  escapes ",
+            _pct_content(line.escaped),
+            "  lost ",
+            _pct_content(line.spy_lost),
+        )
+    )
     if line.detected is None:
         lines.append(Content.styled("  no detection roll", "dim"))
     else:
-        lines.append(Content.assemble("  identified ", _pct_content(line.identified), "  detected ",
-                                      _pct_content(line.detected), "  undetected ", _pct_content(line.undetected)))
+        lines.append(
+            Content.assemble(
+                "  identified ",
+                _pct_content(line.identified),
+                "  detected ",
+                _pct_content(line.detected),
+                "  undetected ",
+                _pct_content(line.undetected),
+            )
+        )
     mods = ", ".join(f"{reason} {value:+d}" for value, reason in view.modifiers)
     if view.all_modifiers:
         lines.append(Content.styled(f"Counted (all, at the capital): {mods or 'no modifier'}", "italic dim"))
     else:
-        lines.append(Content.styled(f"Counted: {mods or 'nothing your side knows of'}; the target's "
-                                    "counter-measures stay hidden.", "italic dim"))
+        lines.append(
+            Content.styled(
+                f"Counted: {mods or 'nothing your side knows of'}; the target's counter-measures stay hidden.",
+                "italic dim",
+            )
+        )
     return Content("\n").join(lines)
 
 
@@ -313,7 +394,8 @@ class InfiltrationsPanel(BoardPanel):
         self.query_one("#infiltrations-table", YakTable).fill(
             ["Who", "Infiltration", "Since", *known],
             [(e.id, [_who(e, gm), Text(e.label, style="bold"), e.start, *_known(e, gm)]) for e in view.infiltrations],
-            empty="No infiltration you know of.")
+            empty="No infiltration you know of.",
+        )
         self.border_title = f"Infiltrations ({len(view.infiltrations)})" if view.infiltrations else "Infiltrations"
 
 
@@ -328,16 +410,21 @@ class EffectsPanel(BoardPanel):
         known = [("Seen", "known")] if gm else []
         self.query_one("#effects-table", YakTable).fill(
             ["Who", "Effect", "Ends", *known, "Where"],
-            [(e.id, [_who(e, gm), Text(e.label, style="bold"), e.end, *_known(e, gm), e.where or "—"])
-             for e in view.effects],
-            empty="No effects in force you know of.")
+            [
+                (e.id, [_who(e, gm), Text(e.label, style="bold"), e.end, *_known(e, gm), e.where or "—"])
+                for e in view.effects
+            ],
+            empty="No effects in force you know of.",
+        )
         self.border_title = f"Effects in force ({len(view.effects)})" if view.effects else "Effects in force"
         pending = sum(1 for e in view.effects if e.pending)
-        self.border_subtitle = f"{pending} attempt{'s' if pending != 1 else ''} to play out · p" \
-            if pending and gm else ""
+        self.border_subtitle = (
+            f"{pending} attempt{'s' if pending != 1 else ''} to play out · p" if pending and gm else ""
+        )
 
 
 # -- cells -----------------------------------------------------------------------------------------
+
 
 def _needs_text(line: MissionLine) -> Text:
     if line.own_administration:
@@ -373,8 +460,7 @@ def _adjudicator(panel: BoardPanel, order: OrderLine) -> str:
 def _outcome_text(order: OrderLine, adjudicator: str) -> Text:
     """The word the sponsor was told; the whole text is in the line under the table."""
     if order.status == "waiting":
-        return Text(f"waits for {adjudicator}",
-                    style="italic dim")
+        return Text(f"waits for {adjudicator}", style="italic dim")
     if order.status == "resolved":
         style = FULL if order.reported == "failure" else ROOMY if order.reported == "success" else ""
         return Text(order.reported, style=style)

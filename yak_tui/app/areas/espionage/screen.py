@@ -53,14 +53,32 @@ from yak_tui.areas.espionage import (
 from yak_tui.kernel.identity import Identity
 from yak_tui.kernel.model import World
 
-MISSION_FIELDS = ("province", "character", "unit", "commodity", "direction", "choice", "specialist",
-                  "infiltration", "against", "bandits", "privateers", "rebels", "poison")
+MISSION_FIELDS = (
+    "province",
+    "character",
+    "unit",
+    "commodity",
+    "direction",
+    "choice",
+    "specialist",
+    "infiltration",
+    "against",
+    "bandits",
+    "privateers",
+    "rebels",
+    "poison",
+)
 
 
 class EspionageScreen(YakScreen):
     SCREEN_NAME = "espionage"
-    EDIT_ROWS = (("pools-table", "specialists"), ("inbox-table", "orders"), ("my-orders-table", "orders"),  # the GM's editor (E)
-                 ("infiltrations-table", "effects"), ("effects-table", "effects"))
+    EDIT_ROWS = (
+        ("pools-table", "specialists"),
+        ("inbox-table", "orders"),
+        ("my-orders-table", "orders"),  # the GM's editor (E)
+        ("infiltrations-table", "effects"),
+        ("effects-table", "effects"),
+    )
     CSS_PATH = Path(__file__).with_name("espionage.tcss")
     AUTO_FOCUS = ""  # chosen in `_focus`: the inbox when orders wait, else the missions
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -121,8 +139,9 @@ class EspionageScreen(YakScreen):
             self.set_reactive(EspionageScreen.target, None)
         self.loader.start(partial(self._build_board, world, identity, self.sponsor, self.target))
 
-    def _build_board(self, world: World, identity: Identity, sponsor: str | None,
-                     target: str | None) -> tuple[Identity, BoardView]:
+    def _build_board(
+        self, world: World, identity: Identity, sponsor: str | None, target: str | None
+    ) -> tuple[Identity, BoardView]:
         return identity, board_view(world, identity, sponsor, target)
 
     def paint_view(self, view: BoardView) -> None:
@@ -140,8 +159,11 @@ class EspionageScreen(YakScreen):
         """Orders waiting for this adjudicator come first; otherwise the missions. A table that
         the identity may not use (a player's inbox) never keeps the focus."""
         focused = self.focused
-        if focused is not None and focused.display and all(a.display for a in focused.ancestors
-                                                           if isinstance(a, Panel)):
+        if (
+            focused is not None
+            and focused.display
+            and all(a.display for a in focused.ancestors if isinstance(a, Panel))
+        ):
             return
         wanted = "#inbox-table" if view.inbox and not self.identity.is_player else "#missions-table"
         # The board stays where it opened (at its top: the player's own missions first); a focus
@@ -170,16 +192,21 @@ class EspionageScreen(YakScreen):
         pool = view.sponsor_pool
         summary = Content("")
         if pool is not None:
-            summary = Content.assemble((f"{pool.name}: ", "bold"), (f"{pool.spies} spies", "$success" if
-                                       pool.spies else "$error"), (f", {pool.cold} cold", "$foreground-muted"))
+            summary = Content.assemble(
+                (f"{pool.name}: ", "bold"),
+                (f"{pool.spies} spies", "$success" if pool.spies else "$error"),
+                (f", {pool.cold} cold", "$foreground-muted"),
+            )
         elif self.identity.is_observer:
-            summary = Content.styled("An observer reads the public record: no spies to send.",
-                                     "italic $foreground-muted")
+            summary = Content.styled(
+                "An observer reads the public record: no spies to send.", "italic $foreground-muted"
+            )
         elif not view.sponsors:
             summary = Content.styled("You serve no kingdom: no spies to send.", "italic $foreground-muted")
         else:  # his kingdom's pool is his King's to know (RULINGS §1)
-            summary = Content.styled("Only you, your adjudicator and the GM see your missions.",
-                                     "italic $foreground-muted")
+            summary = Content.styled(
+                "Only you, your adjudicator and the GM see your missions.", "italic $foreground-muted"
+            )
         self.query_one("#esp-summary", Static).update(summary)
 
     # -- the highlighted mission -----------------------------------------------------------------------
@@ -199,14 +226,26 @@ class EspionageScreen(YakScreen):
         view = self.view
         if view is None:
             return []
-        entries = [PaletteEntry(f"Espionage: missions against {c.label}", "the board's target (t)",
-                                partial(setattr, self, "target", c.value)) for c in view.targets]
+        entries = [
+            PaletteEntry(
+                f"Espionage: missions against {c.label}",
+                "the board's target (t)",
+                partial(setattr, self, "target", c.value),
+            )
+            for c in view.targets
+        ]
         if view.may_run:
-            entries.append(PaletteEntry("Espionage: run the highlighted mission", "blind rolls, the dice (n)",
-                                        self.action_run_mission, True))
+            entries.append(
+                PaletteEntry(
+                    "Espionage: run the highlighted mission", "blind rolls, the dice (n)", self.action_run_mission, True
+                )
+            )
         if view.may_submit:
-            entries.append(PaletteEntry("Espionage: submit a private mission", "to your adjudicator (n)",
-                                        self.action_submit_mission, True))
+            entries.append(
+                PaletteEntry(
+                    "Espionage: submit a private mission", "to your adjudicator (n)", self.action_submit_mission, True
+                )
+            )
         return entries
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -279,14 +318,20 @@ class EspionageScreen(YakScreen):
         needs = set(line.needs)
         hidden = ["sponsor", "target", "mission", *(f for f in MISSION_FIELDS if f not in needs)]
         sponsor = next((c.label for c in view.sponsors if c.value == view.sponsor), view.sponsor)
-        where = "its own administration" if line.own_administration else next(
-            (c.label for c in view.targets if c.value == view.target), "")
+        where = (
+            "its own administration"
+            if line.own_administration
+            else next((c.label for c in view.targets if c.value == view.target), "")
+        )
         odds = mission_dialog_odds(self.yak.world, self.identity, preset)
         intro = f"{sponsor} against {where}. Both rolls are blind: the sponsor learns only the outcome."
         if odds is not None:
             intro += f"\n{modifiers_text(odds)}"
-        self.app.push_screen(SpyDiceScreen("spy-mission", _mission_odds, preset=preset, hidden=hidden,
-                                           title=f"Run {line.name}", intro=intro))
+        self.app.push_screen(
+            SpyDiceScreen(
+                "spy-mission", _mission_odds, preset=preset, hidden=hidden, title=f"Run {line.name}", intro=intro
+            )
+        )
 
     def action_counter_spy(self) -> None:
         view = self.view
@@ -297,10 +342,14 @@ class EspionageScreen(YakScreen):
         else:
             kingdom = self.query_one(PoolsPanel).highlighted() or view.sponsor
         name = next((p.name for p in view.pools if p.kingdom == kingdom), kingdom or "")
-        self.yak.open_command("counter-spy", {"kingdom": kingdom}, hidden=("kingdom",),
-                              title=f"Station a counter-spy of {name}",
-                              intro="One active spy becomes a counter-spy for good: -2 to the next enemy operation "
-                                    "in its province, or -1 anywhere in the nation (leave province empty).")
+        self.yak.open_command(
+            "counter-spy",
+            {"kingdom": kingdom},
+            hidden=("kingdom",),
+            title=f"Station a counter-spy of {name}",
+            intro="One active spy becomes a counter-spy for good: -2 to the next enemy operation "
+            "in its province, or -1 anywhere in the nation (leave province empty).",
+        )
 
     @on(EffectsTable.PlayOut)
     def _play_out(self, event: EffectsTable.PlayOut) -> None:
@@ -309,10 +358,14 @@ class EspionageScreen(YakScreen):
         if effect is None or not effect.pending or not self.identity.is_gm:
             self.notify("Highlight an assassination attempt that waits for the GM.", severity="warning")
             return
-        self.yak.open_command("assassination-resolve", {"attempt": effect.id}, hidden=("attempt",),
-                              title=f"Play out the attempt on {effect.where}",
-                              intro=f"{effect.sponsor}'s assassins against {effect.where} ({effect.target}), hired "
-                                    f"{effect.start}. Say what happened; the victim's side hears of the attack.")
+        self.yak.open_command(
+            "assassination-resolve",
+            {"attempt": effect.id},
+            hidden=("attempt",),
+            title=f"Play out the attempt on {effect.where}",
+            intro=f"{effect.sponsor}'s assassins against {effect.where} ({effect.target}), hired "
+            f"{effect.start}. Say what happened; the victim's side hears of the attack.",
+        )
 
     @on(OrderAction)
     def _order_action(self, event: OrderAction) -> None:
@@ -331,18 +384,36 @@ class EspionageScreen(YakScreen):
             intro = summary + (f" · “{order.note}”" if order.note else "")
             if odds is not None:
                 intro += f"\n{modifiers_text(odds)}"
-            self.app.push_screen(SpyDiceScreen("spy-resolve", _order_odds_for(order.id), preset={"order": order.id},
-                                               hidden=("order",), title=f"Resolve {order.mission} (blind)",
-                                               intro=intro))
+            self.app.push_screen(
+                SpyDiceScreen(
+                    "spy-resolve",
+                    _order_odds_for(order.id),
+                    preset={"order": order.id},
+                    hidden=("order",),
+                    title=f"Resolve {order.mission} (blind)",
+                    intro=intro,
+                )
+            )
         elif event.action == "reject":
-            self.yak.open_command("order-reject", {"order": order.id}, hidden=("order",),
-                                  title=f"Reject {order.filer}'s {order.mission}", intro=summary)
+            self.yak.open_command(
+                "order-reject",
+                {"order": order.id},
+                hidden=("order",),
+                title=f"Reject {order.filer}'s {order.mission}",
+                intro=summary,
+            )
         elif event.action == "withdraw":
-            self.yak.open_command("order-withdraw", {"order": order.id}, hidden=("order",),
-                                  title=f"Withdraw your {order.mission}", intro=summary)
+            self.yak.open_command(
+                "order-withdraw",
+                {"order": order.id},
+                hidden=("order",),
+                title=f"Withdraw your {order.mission}",
+                intro=summary,
+            )
 
 
 # -- odds for the dice dialogs (run in their validation workers) ---------------------------------------
+
 
 def _mission_odds(world: World, identity: Identity, values: Mapping[str, Any]) -> DialogOdds | None:
     return mission_dialog_odds(world, identity, values)
@@ -358,5 +429,3 @@ def _order_odds_for(order_id: str) -> Any:
         return order_odds(world, identity, order_id, modifier, str(values.get("gm_reason") or ""))
 
     return odds
-
-

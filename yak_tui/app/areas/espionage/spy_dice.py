@@ -21,7 +21,7 @@ OddsFn = Callable[[World, Identity, Mapping[str, Any]], DialogOdds | None]
 
 
 def modifiers_text(odds: DialogOdds | None) -> str:
-    """"Modifiers: nation-wide counter-spy -1, ..." as the adjudicator reads them before rolling."""
+    """ "Modifiers: nation-wide counter-spy -1, ..." as the adjudicator reads them before rolling."""
     if odds is None:
         return ""
     mods = ", ".join(f"{reason} {value:+d}" for value, reason in odds.modifiers) or "none"
@@ -33,8 +33,15 @@ def modifiers_text(odds: DialogOdds | None) -> str:
 class SpyDiceScreen(CommandScreen):
     """`CommandScreen` whose odds are a spy mission's: success, spy's fate, evidence."""
 
-    def __init__(self, command: str, odds: OddsFn, preset: dict[str, Any] | None = None, hidden: Iterable[str] = (),
-                 title: str | None = None, intro: str = "") -> None:
+    def __init__(
+        self,
+        command: str,
+        odds: OddsFn,
+        preset: dict[str, Any] | None = None,
+        hidden: Iterable[str] = (),
+        title: str | None = None,
+        intro: str = "",
+    ) -> None:
         super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
         self.odds_fn = odds
 

@@ -70,7 +70,8 @@ class SpyOrderScreen(YakModal[str | None]):
         self.initial_mission = mission
         self.problem: views.Problem | None = views.Problem("mission", "choose the mission")
         self._checker: CommandWorker[tuple[views.Problem | None, DialogOdds | None]] = CommandWorker(
-            self, "validate", self._checked)
+            self, "validate", self._checked
+        )
         self._fields_for: tuple[str, str] | None = None  # (mission, target) the fields were built for
         self.busy = False
         self.forced = False  # the user tried to submit: show every problem in full
@@ -82,19 +83,32 @@ class SpyOrderScreen(YakModal[str | None]):
         purse = "your purse" if identity.is_player else "the treasury"
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Content.styled("Submit a private mission", "bold"), id="dialog-title")
-            yield Static(f"You send a spy of {world.display_name('kingdoms', self.sponsor)}, paid from {purse}. "
-                         "Only the adjudicator sees the order; you learn the outcome, never the dice.",
-                         id="dialog-help")
+            yield Static(
+                f"You send a spy of {world.display_name('kingdoms', self.sponsor)}, paid from {purse}. "
+                "Only the adjudicator sees the order; you learn the outcome, never the dice.",
+                id="dialog-help",
+            )
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("target", classes="field-label -required")
-                    yield Select(targets, id="spy-target", compact=True, allow_blank=False,
-                                 value=self.initial_target if self.initial_target in [v for _, v in targets]
-                                 else (targets[0][1] if targets else Select.NULL))
+                    yield Select(
+                        targets,
+                        id="spy-target",
+                        compact=True,
+                        allow_blank=False,
+                        value=self.initial_target
+                        if self.initial_target in [v for _, v in targets]
+                        else (targets[0][1] if targets else Select.NULL),
+                    )
                 with Horizontal(classes="field"):
                     yield Label("mission", classes="field-label -required")
-                    yield Select(missions, id="spy-mission", compact=True, prompt="(choose a mission)",
-                                 value=self.initial_mission if self.initial_mission in catalogue() else Select.NULL)
+                    yield Select(
+                        missions,
+                        id="spy-mission",
+                        compact=True,
+                        prompt="(choose a mission)",
+                        value=self.initial_mission if self.initial_mission in catalogue() else Select.NULL,
+                    )
                 yield Static("", id="spy-mission-help")
                 yield Vertical(id="spy-fields")
                 with Horizontal(classes="field"):
@@ -158,18 +172,21 @@ class SpyOrderScreen(YakModal[str | None]):
         entry = catalogue()[slug]
         purge = entry.effect == "purge"
         self.query_one("#spy-target", Select).disabled = purge
-        line = next((m for m in mission_lines(world, identity, self.sponsor, target or self.sponsor)
-                     if m.slug == slug), None)
+        line = next(
+            (m for m in mission_lines(world, identity, self.sponsor, target or self.sponsor) if m.slug == slug), None
+        )
         needs, style = "", "$secondary"
         if purge:
             needs = "Against your own administration: no target."
         elif line is not None and line.prerequisite:
             # None: a player's King knows, he does not; if it is missing the mission fails (RULINGS §1).
-            mark, style = {True: ("✓ held", "bold $success"), False: ("✗ missing", "bold $error"),
-                           None: ("only your King knows", "bold $warning")}[line.prerequisite_met]
+            mark, style = {
+                True: ("✓ held", "bold $success"),
+                False: ("✗ missing", "bold $error"),
+                None: ("only your King knows", "bold $warning"),
+            }[line.prerequisite_met]
             needs = f"Needs {catalogue()[line.prerequisite].name} against the target: {mark}."
-        help_widget.update(Content.assemble((entry.text, "$foreground-muted"), "\n" if needs else "",
-                                            (needs, style)))
+        help_widget.update(Content.assemble((entry.text, "$foreground-muted"), "\n" if needs else "", (needs, style)))
         wanted = mission_needs(entry)
         options = field_options(world, identity, slug, self.sponsor, target)
         fields = []
@@ -207,7 +224,9 @@ class SpyOrderScreen(YakModal[str | None]):
         self._checker.start(partial(self._check, self.yak.world, self.yak.identity, self._values()))
 
     @staticmethod
-    def _check(world: World, identity: Identity, values: dict[str, Any]) -> tuple[views.Problem | None, DialogOdds | None]:
+    def _check(
+        world: World, identity: Identity, values: dict[str, Any]
+    ) -> tuple[views.Problem | None, DialogOdds | None]:
         """(In the validation worker.)"""
         return views.check_command(world, identity, "spy-order", values), mission_dialog_odds(world, identity, values)
 
@@ -223,11 +242,17 @@ class SpyOrderScreen(YakModal[str | None]):
         loud = self.forced or (form is not None and field in form.touched)
         taken = False
         if form is not None:
-            taken = form.show_problem(problem if loud else None, force=True) if problem is not None else \
-                form.show_problem(None)
+            taken = (
+                form.show_problem(problem if loud else None, force=True)
+                if problem is not None
+                else form.show_problem(None)
+            )
         widget = self.query_one("#problem", Static)
-        text = "" if problem is None or taken else (problem.reason if field in ("mission", "target") else
-                                                    f"{field}: {problem.reason}")
+        text = (
+            ""
+            if problem is None or taken
+            else (problem.reason if field in ("mission", "target") else f"{field}: {problem.reason}")
+        )
         widget.update(text)
         widget.set_class(bool(text), "-shown")
         widget.set_class(bool(text) and not loud and field not in ("mission", "target"), "-hint")
@@ -246,8 +271,12 @@ class SpyOrderScreen(YakModal[str | None]):
         if odds is not None:
             mods = ", ".join(f"{reason} {value:+d}" for value, reason in odds.modifiers)
             known = f"\nCounted: {mods}." if mods else "\nThe target's counter-spies and traps are not known to you."
-        return Content.assemble(("Costs ", "$foreground-muted"), (f"{cost} ducat{'s' if cost != 1 else ''}", "bold"),
-                                (" and 1 spy, whatever the outcome.", "$foreground-muted"), (known, "italic dim"))
+        return Content.assemble(
+            ("Costs ", "$foreground-muted"),
+            (f"{cost} ducat{'s' if cost != 1 else ''}", "bold"),
+            (" and 1 spy, whatever the outcome.", "$foreground-muted"),
+            (known, "italic dim"),
+        )
 
     # -- filing -------------------------------------------------------------------------------------
     @on(Button.Pressed, "#submit")
@@ -297,4 +326,3 @@ class SpyOrderScreen(YakModal[str | None]):
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
         self.dismiss(None)
-

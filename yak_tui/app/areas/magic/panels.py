@@ -39,9 +39,16 @@ def band_rows(stage: str, rows: tuple[tuple[str, float], ...], width: int = 8, d
             tone = casting_views.carry_tone(band)
         else:
             tone = casting_views.band_tone(stage, band)
-        lines.append(odds_row(band, p, label_width=label_width, width=width,
-                              style="$foreground-muted" if dim else TONE_STYLE[tone],
-                              shown_style="bold" if p and not dim else "dim"))
+        lines.append(
+            odds_row(
+                band,
+                p,
+                label_width=label_width,
+                width=width,
+                style="$foreground-muted" if dim else TONE_STYLE[tone],
+                shown_style="bold" if p and not dim else "dim",
+            )
+        )
     return Content("\n").join(lines)
 
 
@@ -49,8 +56,9 @@ class SetupPanel(Panel):
     """The casting's form (mage, power source, the GM's modifiers), what carries into Power, dice by
     hand, why it cannot be cast yet, and the Cast / New casting buttons."""
 
-    def __init__(self, fields: Sequence[views.ParamField], preset: dict[str, Any], hidden: tuple[str, ...],
-                 by_hand: bool) -> None:
+    def __init__(
+        self, fields: Sequence[views.ParamField], preset: dict[str, Any], hidden: tuple[str, ...], by_hand: bool
+    ) -> None:
         super().__init__("Cast a spell", id="cast-setup")
         self._form = (tuple(fields), preset, hidden)
         self._by_hand = by_hand
@@ -75,8 +83,11 @@ class SetupPanel(Panel):
             return
         ranks = "  ".join(f"{casting_views.STAGE_TITLES[s]} {r}" for s, r in setup.ranks)
         carry_style = "bold $success" if setup.carry > 0 else "bold $warning" if setup.carry < 0 else "dim"
-        carry.update(Content.assemble(("Ranks  ", "dim"), (ranks, "bold"), "\n", ("Carry  ", "dim"),
-                                      (setup.carry_text, carry_style)))
+        carry.update(
+            Content.assemble(
+                ("Ranks  ", "dim"), (ranks, "bold"), "\n", ("Carry  ", "dim"), (setup.carry_text, carry_style)
+            )
+        )
 
     def show_problem(self, text: str) -> None:
         """Why it cannot be cast (or filed) yet; nothing hides the line."""
@@ -96,13 +107,17 @@ class OddsPanel(Panel):
         if not setup.caster:
             overall.update(Content.styled("The odds show once the mage and the source are chosen.", "italic dim"))
             return
-        overall.update(Content("\n").join([
-            Content.styled("Effect", "bold $primary"),
-            band_rows("effect", setup.effect_odds, width=10),
-            Content(""),
-            Content.styled(f"Next Power with {setup.source}", "bold $primary"),
-            band_rows("carry", setup.next_carry_odds, width=10),
-        ]))
+        overall.update(
+            Content("\n").join(
+                [
+                    Content.styled("Effect", "bold $primary"),
+                    band_rows("effect", setup.effect_odds, width=10),
+                    Content(""),
+                    Content.styled(f"Next Power with {setup.source}", "bold $primary"),
+                    band_rows("carry", setup.next_carry_odds, width=10),
+                ]
+            )
+        )
 
 
 class StagePanel(Panel):
@@ -111,8 +126,9 @@ class StagePanel(Panel):
 
     def __init__(self, index: int) -> None:
         self.stage = STAGES[index]
-        super().__init__(f"{NUMBERS[index]} {casting_views.STAGE_TITLES[self.stage]}", id=f"stage-{self.stage}",
-                         classes="stage")
+        super().__init__(
+            f"{NUMBERS[index]} {casting_views.STAGE_TITLES[self.stage]}", id=f"stage-{self.stage}", classes="stage"
+        )
 
     def compose(self) -> ComposeResult:
         stage = self.stage
@@ -121,8 +137,9 @@ class StagePanel(Panel):
                 yield Static(id=f"odds-{stage}")
                 with Horizontal(classes="die-row", id=f"die-row-{stage}"):
                     yield Label(f"{casting_views.STAGE_TITLES[stage]} die", classes="die-label")
-                    yield YakInput(placeholder="1-6, enter", id=f"die-{stage}", type="integer",
-                                   max_length=1, compact=True)
+                    yield YakInput(
+                        placeholder="1-6, enter", id=f"die-{stage}", type="integer", max_length=1, compact=True
+                    )
             yield DiceTray(id=f"tray-{stage}", classes="stage-tray")
 
     @property
@@ -162,11 +179,13 @@ class ChroniclePanel(Panel):
         waiting = {text for _, text in pending}
         for text in result_lines:
             shown_pending = text in waiting
-            lines.append(Content.assemble(("• ", "$warning" if shown_pending else "$primary"),
-                                          (text, "italic" if shown_pending else "")))
+            lines.append(
+                Content.assemble(
+                    ("• ", "$warning" if shown_pending else "$primary"), (text, "italic" if shown_pending else "")
+                )
+            )
         if pending and gm:
             lines.append(Content.assemble(("ctrl+f", "bold $accent"), (" describe a consequence", "dim")))
         count = len(pending)
-        self.border_subtitle = (f"{count} consequence{'s' if count != 1 else ''} for the GM to describe"
-                                if count else "")
+        self.border_subtitle = f"{count} consequence{'s' if count != 1 else ''} for the GM to describe" if count else ""
         self.query_one("#cast-result", Static).update(Content("\n").join(lines))

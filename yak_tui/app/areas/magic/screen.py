@@ -65,8 +65,14 @@ class CastingScreen(YakScreen):
     class Cast(Message):
         """The casting was written: its rolls (stage order), the odds before each, the chronicle lines."""
 
-        def __init__(self, rolls: tuple[views.RollView, ...], odds: tuple[tuple[tuple[str, float], ...], ...],
-                     lines: tuple[str, ...], pending: tuple[tuple[str, str], ...], by_hand: bool) -> None:
+        def __init__(
+            self,
+            rolls: tuple[views.RollView, ...],
+            odds: tuple[tuple[tuple[str, float], ...], ...],
+            lines: tuple[str, ...],
+            pending: tuple[tuple[str, str], ...],
+            by_hand: bool,
+        ) -> None:
             super().__init__()
             self.rolls = rolls
             self.odds = odds
@@ -127,8 +133,9 @@ class CastingScreen(YakScreen):
         for field in choice.fields:
             if field.name == "caster":
                 labels = {c.id: c.label for c in self.casters}
-                field = field._replace(options=tuple(views.Choice(c.value, labels[c.value])
-                                                     for c in field.options if c.value in ids))
+                field = field._replace(
+                    options=tuple(views.Choice(c.value, labels[c.value]) for c in field.options if c.value in ids)
+                )
             fields.append(field)
         preset: dict[str, Any] = {}
         if self.caster in ids or len(ids) == 1:
@@ -293,8 +300,9 @@ class CastingScreen(YakScreen):
         naturals = [r.naturals[0] if r.naturals else 0 for r in rolls]
         odds = tuple(casting_views.stage_odds_rows(before, values, naturals[:k]) for k in range(len(rolls)))
         lines = views.result_lines(outcome.world, identity, outcome.result.entries)
-        pending = casting_views.pending_lines(outcome.world, identity,
-                                              outcome.result.data.get("consequence_entries", []))
+        pending = casting_views.pending_lines(
+            outcome.world, identity, outcome.result.data.get("consequence_entries", [])
+        )
         return self.Cast(rolls, odds, lines, pending, by_hand)
 
     @on(Cast)
@@ -387,8 +395,7 @@ class CastingScreen(YakScreen):
             return
         naturals, error = views.parse_naturals(event.value)
         if error or len(naturals) != 1:
-            self.notify(error or "type one die: the natural of this stage", title="Dice by hand",
-                        severity="warning")
+            self.notify(error or "type one die: the natural of this stage", title="Dice by hand", severity="warning")
             return
         event.input.disabled = True
         self.naturals.append(naturals[0])
@@ -464,8 +471,7 @@ class CastingScreen(YakScreen):
 
     @on(Filed)
     def _filed(self, event: Filed) -> None:
-        self.notify(views.order_filed_text(self.yak.world, event.data),
-                    title="Casting ordered")
+        self.notify(views.order_filed_text(self.yak.world, event.data), title="Casting ordered")
         self._update_button()
 
     @on(Button.Pressed, "#cast-again")
@@ -493,8 +499,9 @@ class CastingScreen(YakScreen):
     def action_describe(self) -> None:
         if self.pending and self.identity.is_gm:
             entry_id, text = self.pending[0]
-            self.yak.open_command("consequence-fill", {"entry": entry_id}, hidden=("entry",),
-                                  title="Describe the consequence", intro=text)
+            self.yak.open_command(
+                "consequence-fill", {"entry": entry_id}, hidden=("entry",), title="Describe the consequence", intro=text
+            )
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 1:

@@ -231,9 +231,13 @@ class HexMap(Widget, can_focus=True):
             # Only the columns on screen (and a screen's width either side) are turned into a strip;
             # the rest is blank, never shown: `render_lines` draws again when the view scrolls past.
             strips = Visual.to_strips(self, line[x0:x1], x1 - x0, 1, style)
-            strip = Strip.join([Strip.blank(x0, style.rich_style),
-                                strips[0] if strips else Strip.blank(x1 - x0, style.rich_style),
-                                Strip.blank(width - x1, style.rich_style)])
+            strip = Strip.join(
+                [
+                    Strip.blank(x0, style.rich_style),
+                    strips[0] if strips else Strip.blank(x1 - x0, style.rich_style),
+                    Strip.blank(width - x1, style.rich_style),
+                ]
+            )
         self._strips[y] = (line, (width, columns), style, strip)
         return strip
 
@@ -318,8 +322,9 @@ class HexMap(Widget, can_focus=True):
             self._hits = {}
             if self._by_row_version != self._version:  # once per view, not per zoom or bounds
                 self._by_row, self._by_row_version = _by_row(self.view), self._version
-            self._drawing = _Drawing(key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays,
-                                     self.notes, {})
+            self._drawing = _Drawing(
+                key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays, self.notes, {}
+            )
         return self._drawing
 
     def _draw_row(self, drawing: _Drawing, row: int, need: tuple[int, int]) -> None:
@@ -344,8 +349,9 @@ class HexMap(Widget, can_focus=True):
             for dy in range(h):
                 self._rows[2].pop(first + dy, None)  # the cursor's lines of this row are stale
 
-    def _draw_band(self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int,
-                   h: int, span: tuple[int, int]) -> None:
+    def _draw_band(
+        self, grid: list[list[Char]], row: int, bounds: tuple[int, int, int, int], w: int, h: int, span: tuple[int, int]
+    ) -> None:
         """One row of hexes into its lines of `grid` (fresh blank lists): cells, borders, names;
         only the hexes drawn within the characters `span`."""
         c0, c1, r0, _ = bounds
@@ -421,8 +427,9 @@ class HexMap(Widget, can_focus=True):
             lines.append(styled([], w))
         return lines
 
-    def _draw_borders(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], origin: tuple[int, int],
-                      w: int, h: int) -> None:
+    def _draw_borders(
+        self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], origin: tuple[int, int], w: int, h: int
+    ) -> None:
         """Where the land of one kingdom meets another's: a bar down the west edge of a cell and a
         line under it; between two provinces of the same kingdom, a faint dotted bar."""
         if self.view is None:
@@ -457,8 +464,9 @@ class HexMap(Widget, can_focus=True):
                     else:
                         grid[bottom][x + dx] = (char, f"{fg or BORDER} underline", bg)
 
-    def _draw_names(self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], row: int, w: int,
-                    h: int) -> None:
+    def _draw_names(
+        self, grid: list[list[Char]], corners: dict[Hex, tuple[int, int]], row: int, w: int, h: int
+    ) -> None:
         """Each place's full name beside its glyph, running on over empty hexes (cut with … only
         where something else stands); then each province's name on a free hex of its land."""
         if self.view is None:

@@ -51,14 +51,29 @@ def odds_lines(item: map_views.CommandOdds, width: int = 10) -> list[Content]:
     if not item.ok:
         return [Content.assemble((f"{title} ", "bold"), (item.reason, "dim italic"))]
     doubled = " (doubled)" if item.controlled else ""
-    lines = [Content.assemble((f"{title} ", "bold"), (f"Power {item.power:g} vs Resistance {item.resistance:g}"
-                                                        f"{doubled} · {item.cost} ducat", "dim"))]
+    lines = [
+        Content.assemble(
+            (f"{title} ", "bold"),
+            (f"Power {item.power:g} vs Resistance {item.resistance:g}{doubled} · {item.cost} ducat", "dim"),
+        )
+    ]
     for outcome, p in item.rows:
-        lines.append(Content.assemble("  ", odds_row(outcome, p, label_width=9, width=width, gap="",
-                                                     style=OUTCOME_STYLE.get(outcome, "$primary"),
-                                                     shown=f"{pct(p):>5}", shown_style="bold" if p else "dim")))
+        lines.append(
+            Content.assemble(
+                "  ",
+                odds_row(
+                    outcome,
+                    p,
+                    label_width=9,
+                    width=width,
+                    gap="",
+                    style=OUTCOME_STYLE.get(outcome, "$primary"),
+                    shown=f"{pct(p):>5}",
+                    shown_style="bold" if p else "dim",
+                ),
+            )
+        )
     return lines
-
 
 
 class MapPanel(Panel):
@@ -94,8 +109,9 @@ class MapPanel(Panel):
             overlays[preview.start] = MOVE_STYLE["start"]
             if preview.target != preview.start:
                 # On the cursor: the length, with ✘ when gm-move would refuse (the panel says why).
-                notes[preview.target] = ((f"→{preview.hexes}", "bold $success") if preview.ok
-                                         else (f"✘{preview.hexes}", "bold $error"))
+                notes[preview.target] = (
+                    (f"→{preview.hexes}", "bold $success") if preview.ok else (f"✘{preview.hexes}", "bold $error")
+                )
         self.query_one(HexMap).set_overlays(overlays, notes)
 
 
@@ -105,9 +121,14 @@ class HexPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Hex", Static(id="hex-details"), id="hex-panel")
 
-    def show(self, cursor: tuple[int, int], cell: map_views.HexCell | None,
-             relocation: map_views.RelocateView | None = None, mover: map_views.Place | None = None,
-             preview: map_views.MovePreview | None = None) -> None:
+    def show(
+        self,
+        cursor: tuple[int, int],
+        cell: map_views.HexCell | None,
+        relocation: map_views.RelocateView | None = None,
+        mover: map_views.Place | None = None,
+        preview: map_views.MovePreview | None = None,
+    ) -> None:
         """What stands in the hex under the cursor, and (a noble chosen) whether he may relocate there."""
         panel = self
         panel.border_title = f"Hex {cursor[0]},{cursor[1]}"
@@ -118,12 +139,12 @@ class HexPanel(Panel):
         else:
             world = yak_of(self).world
             for place in cell.places:
-                owner = short_name(world.display_name("kingdoms", place.kingdom)) if place.kingdom \
-                    else "unclaimed"
+                owner = short_name(world.display_name("kingdoms", place.kingdom)) if place.kingdom else "unclaimed"
                 if place.table == "pcs":
                     kind = str(world.get("pcs", place.id).get("kind", "place"))
-                    lines.append(Content.assemble(("■ ", place.colour or ""), (place.name, "bold"),
-                                                  (f" · {kind}", "dim")))
+                    lines.append(
+                        Content.assemble(("■ ", place.colour or ""), (place.name, "bold"), (f" · {kind}", "dim"))
+                    )
                     lines.append(Content.assemble(("  ", ""), (owner, place.colour or "")))
                     facts = self._facts(world, place.id)
                     if facts:
@@ -138,8 +159,9 @@ class HexPanel(Panel):
             lines.extend(self._relocate_lines(cursor, relocation))
         self.query_one("#hex-details", Static).update(Content("\n").join(lines))
 
-    def _move_lines(self, cursor: tuple[int, int], mover: map_views.Place,
-                    preview: map_views.MovePreview | None) -> list[Content]:
+    def _move_lines(
+        self, cursor: tuple[int, int], mover: map_views.Place, preview: map_views.MovePreview | None
+    ) -> list[Content]:
         """Move mode, above the hex's contents: who moves, and what gm-move would do here."""
         mark = ("♞ ", "bold $accent") if mover.table == "units" else ("♟ ", "bold $secondary")
         lines = [Content.assemble(("Move ", "bold $primary"), mark, (mover.name, "bold"))]
@@ -149,11 +171,25 @@ class HexPanel(Panel):
             lines.append(Content.assemble(("  ✘ ", "bold $error"), (preview.problem, "$error")))
         else:
             plural = "" if preview.hexes == 1 else "es"
-            lines.append(Content.assemble(("  ✔ ", "bold $success"), (MOVE_VERB.get(preview.kind, preview.kind), "bold"),
-                                          (f" {preview.hexes} hex{plural}", "bold $success"),
-                                          (" to ", "dim"), (preview.destination, "bold")))
-        lines.append(Content.assemble(("  enter", "bold $accent"), (" move · ", "dim"), ("m", "bold $accent"),
-                                      (" next here · ", "dim"), ("esc", "bold $accent"), (" cancel", "dim")))
+            lines.append(
+                Content.assemble(
+                    ("  ✔ ", "bold $success"),
+                    (MOVE_VERB.get(preview.kind, preview.kind), "bold"),
+                    (f" {preview.hexes} hex{plural}", "bold $success"),
+                    (" to ", "dim"),
+                    (preview.destination, "bold"),
+                )
+            )
+        lines.append(
+            Content.assemble(
+                ("  enter", "bold $accent"),
+                (" move · ", "dim"),
+                ("m", "bold $accent"),
+                (" next here · ", "dim"),
+                ("esc", "bold $accent"),
+                (" cancel", "dim"),
+            )
+        )
         lines.append(Content(""))
         return lines
 
@@ -177,14 +213,28 @@ class HexPanel(Panel):
         cell = relocation.cells.get(cursor)
         if cell is None:
             far = map_views.distance(who.hex, cursor)
-            return [Content(""), head, Content.styled(f"  out of range: {far} hexes, the range is "
-                                                      f"{relocation.range}", "$error")]
-        state, style = {"reachable": ("✔ reachable", "bold $success"), "blocked": ("✘ blocked", "bold $error"),
-                        "empty": ("∅ empty hex", "bold $warning"), "here": ("● he is here", "bold $secondary"),
-                        "refused": ("✘ refused", "bold $warning")}[cell.state]
+            return [
+                Content(""),
+                head,
+                Content.styled(f"  out of range: {far} hexes, the range is {relocation.range}", "$error"),
+            ]
+        state, style = {
+            "reachable": ("✔ reachable", "bold $success"),
+            "blocked": ("✘ blocked", "bold $error"),
+            "empty": ("∅ empty hex", "bold $warning"),
+            "here": ("● he is here", "bold $secondary"),
+            "refused": ("✘ refused", "bold $warning"),
+        }[cell.state]
         lines = [Content(""), head]
-        lines.append(Content.assemble(("  ", ""), (state, style),
-                                      (f" · {cell.distance} hex{'' if cell.distance == 1 else 'es'}", "dim") if cell.state != "here" else ("", "")))
+        lines.append(
+            Content.assemble(
+                ("  ", ""),
+                (state, style),
+                (f" · {cell.distance} hex{'' if cell.distance == 1 else 'es'}", "dim")
+                if cell.state != "here"
+                else ("", ""),
+            )
+        )
         if cell.state == "here":
             return lines
         if cell.via_legion:
@@ -192,18 +242,33 @@ class HexPanel(Panel):
         elif cell.state != "reachable":
             lines.append(Content.styled(f"  {cell.message}", "italic"))
         if cell.cost_spent:
-            lines.append(Content.styled(f"  costs {relocation.cost} ducat"
-                                        + (", spent though it fails" if cell.state != "reachable" else ""), "dim"))
+            lines.append(
+                Content.styled(
+                    f"  costs {relocation.cost} ducat"
+                    + (", spent though it fails" if cell.state != "reachable" else ""),
+                    "dim",
+                )
+            )
         if cell.discovery is not None:
             bound = "" if cell.discovery_exact else "≥"
-            lines.append(Content.assemble(("  discovery ", "dim"), (f"{bound}{cell.discovery}%", "bold $warning"),
-                                          (f" by {short_name(cell.controller_name)}", "dim")))
+            lines.append(
+                Content.assemble(
+                    ("  discovery ", "dim"),
+                    (f"{bound}{cell.discovery}%", "bold $warning"),
+                    (f" by {short_name(cell.controller_name)}", "dim"),
+                )
+            )
             if not cell.discovery_exact:
                 lines.append(Content.styled("  (their counter-spies are unknown to you)", "dim italic"))
         for item in cell.targets:
-            lines.append(Content.assemble(("  then ", "dim"), (f"{item.command} ", ""),
-                                          (pct(item.success), "bold $success" if item.success else "dim"),
-                                          (" success", "dim")))
+            lines.append(
+                Content.assemble(
+                    ("  then ", "dim"),
+                    (f"{item.command} ", ""),
+                    (pct(item.success), "bold $success" if item.success else "dim"),
+                    (" success", "dim"),
+                )
+            )
         verb = "roll it" if yak_of(self).identity.is_gm else "file the order"
         lines.append(Content.assemble(("  v", "bold $accent"), (f" {verb}", "dim")))
         return lines
@@ -216,8 +281,13 @@ class NoblePanel(Panel):
     def __init__(self) -> None:
         super().__init__("Noble", Static(id="noble-details"), id="noble-panel")
 
-    def show(self, nobles: tuple[map_views.Commander, ...], chosen: str | None = None,
-             relocation: map_views.RelocateView | None = None, targets: map_views.TargetsView | None = None) -> None:
+    def show(
+        self,
+        nobles: tuple[map_views.Commander, ...],
+        chosen: str | None = None,
+        relocation: map_views.RelocateView | None = None,
+        targets: map_views.TargetsView | None = None,
+    ) -> None:
         """The viewer's nobles; the `chosen` one's range (`relocation`) and odds where he stands (`targets`)."""
         panel = self
         static = self.query_one("#noble-details", Static)
@@ -227,31 +297,45 @@ class NoblePanel(Panel):
             return
         if chosen is None or relocation is None:
             panel.border_title = "Noble"
-            static.update(Content.assemble(("n", "bold $accent"), (" choose a noble, Agent or High Priestess "
-                                                                   f"({len(nobles)})", "dim")))
+            static.update(
+                Content.assemble(
+                    ("n", "bold $accent"), (f" choose a noble, Agent or High Priestess ({len(nobles)})", "dim")
+                )
+            )
             return
         who = relocation.character
         index = next((i for i, n in enumerate(nobles) if n.id == chosen), -1)
         panel.border_title = f"Noble {index + 1}/{len(nobles)}"
         panel.border_subtitle = "n next · esc clear"
         reach = relocation
-        lines = [Content.assemble(("♟ ", who.colour or "bold"), (who.name, "bold")),
-                 Content.assemble((f"  {who.title}", ""), (f" · {who.kingdom_name}", "dim")),
-                 Content.assemble(("  in ", "dim"), (who.where, "bold"), (f" · {who.status}", "dim")),
-                 Content.assemble(("  Relocate ", "dim"), (f"{reach.range} hexes · {reach.cost} ducat", "")),
-                 Content.assemble(("  ", ""), (f"{reach.count('reachable')} reachable", "$success"), (" · ", "dim"),
-                                  (f"{reach.count('blocked')} blocked", "$error"))]
+        lines = [
+            Content.assemble(("♟ ", who.colour or "bold"), (who.name, "bold")),
+            Content.assemble((f"  {who.title}", ""), (f" · {who.kingdom_name}", "dim")),
+            Content.assemble(("  in ", "dim"), (who.where, "bold"), (f" · {who.status}", "dim")),
+            Content.assemble(("  Relocate ", "dim"), (f"{reach.range} hexes · {reach.cost} ducat", "")),
+            Content.assemble(
+                ("  ", ""),
+                (f"{reach.count('reachable')} reachable", "$success"),
+                (" · ", "dim"),
+                (f"{reach.count('blocked')} blocked", "$error"),
+            ),
+        ]
         if targets is not None:
             lines.append(Content(""))
             lines.append(Content.assemble(("Here: ", "bold $primary"), (targets.pc_name, "bold")))
             for item in (targets.incite, targets.usurp):
                 lines.extend(odds_lines(item))
-        best = sorted(((max(t.success for t in c.targets), c) for c in reach.cells.values()
-                       if c.targets and c.state == "reachable"), key=lambda item: (-item[0], item[1].distance))
+        best = sorted(
+            (
+                (max(t.success for t in c.targets), c)
+                for c in reach.cells.values()
+                if c.targets and c.state == "reachable"
+            ),
+            key=lambda item: (-item[0], item[1].distance),
+        )
         if best:
             lines.append(Content(""))
-            lines.append(Content.assemble(("Targets in reach".ljust(20), "bold $primary"),
-                                          ("Incite Usurp", "dim")))
+            lines.append(Content.assemble(("Targets in reach".ljust(20), "bold $primary"), ("Incite Usurp", "dim")))
             for _, cell in best[:6]:
                 chance = {t.command: t.success for t in cell.targets}
                 parts: list[tuple[str, str]] = [(f"  {cell.pc_name[:17]}".ljust(20), "")]
@@ -273,23 +357,32 @@ class LegendPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Legend", Static(id="legend"), id="legend-panel")
 
-    def show(self, view: map_views.MapView, relocation: map_views.RelocateView | None = None,
-             moving: bool = False, gm: bool = False) -> None:
+    def show(
+        self,
+        view: map_views.MapView,
+        relocation: map_views.RelocateView | None = None,
+        moving: bool = False,
+        gm: bool = False,
+    ) -> None:
         legend = [Content.assemble(("■ ", k[2] or ""), k[1]) for k in view.legend[:LEGEND_KINGDOMS]]
         if len(view.legend) > LEGEND_KINGDOMS:
             more = len(view.legend) - LEGEND_KINGDOMS
             legend.append(Content.styled(f"… and {more:,} more kingdoms (the hex panel names each)", "dim"))
         if any(not claim.controller for claim in view.territory.values()):
             legend.append(Content.assemble(("■ ", "$foreground 30%"), ("no ruler", "dim")))
-        legend += [Content(""), Content.assemble(("♜▲●¤≈† ", "bold"), "places"),
-                   Content.assemble(("♞", "bold $accent"), " forces by owner  ", ("♟", "bold $secondary"), " people"),
-                   Content.assemble(("│▁", "bold"), " realms meet  ", ("┊", "$foreground 40%"), " provinces")]
+        legend += [
+            Content(""),
+            Content.assemble(("♜▲●¤≈† ", "bold"), "places"),
+            Content.assemble(("♞", "bold $accent"), " forces by owner  ", ("♟", "bold $secondary"), " people"),
+            Content.assemble(("│▁", "bold"), " realms meet  ", ("┊", "$foreground 40%"), " provinces"),
+        ]
         if moving:
             legend.append(Content(""))
             for key, label in (("start", "where he stands"), ("path", "his path to the cursor")):
                 legend.append(Content.assemble(("   ", MOVE_STYLE[key]), f" {label}"))
-            legend.append(Content.assemble(("→3", "bold $success"), " hexes to go  ", ("✘3", "bold $error"),
-                                           " refused"))
+            legend.append(
+                Content.assemble(("→3", "bold $success"), " hexes to go  ", ("✘3", "bold $error"), " refused")
+            )
         if relocation is not None:
             legend.append(Content(""))
             for state in ("reachable", "blocked", "empty", "here"):

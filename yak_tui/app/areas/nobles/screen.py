@@ -80,8 +80,9 @@ class MapScreen(YakScreen):
     class Checked(Message):
         """A map action was checked: open the roll dialog, or say why not."""
 
-        def __init__(self, command: str, params: dict[str, str], problem: views.Problem | None, title: str,
-                     intro: str) -> None:
+        def __init__(
+            self, command: str, params: dict[str, str], problem: views.Problem | None, title: str, intro: str
+        ) -> None:
             super().__init__()
             self.command = command
             self.params = params
@@ -92,7 +93,9 @@ class MapScreen(YakScreen):
     class MoveDone(Message):
         """`gm-move` ran (lines: what the chronicle says of it) or was refused (problem)."""
 
-        def __init__(self, preview: map_views.MovePreview, lines: tuple[str, ...], problem: views.Problem | None) -> None:
+        def __init__(
+            self, preview: map_views.MovePreview, lines: tuple[str, ...], problem: views.Problem | None
+        ) -> None:
             super().__init__()
             self.preview = preview
             self.lines = lines
@@ -155,8 +158,9 @@ class MapScreen(YakScreen):
         else:  # another noble was chosen while the map was being built
             self._load_noble(self.yak.world)
         self.query_one(MapPanel).show(self.view, built.layout)
-        if self.mover is not None and (not self.identity.is_gm
-                                       or f"{self.mover.table}:{self.mover.id}" not in self.view.where):
+        if self.mover is not None and (
+            not self.identity.is_gm or f"{self.mover.table}:{self.mover.id}" not in self.view.where
+        ):
             self._leave_move_mode()  # not the GM any longer (hotseat), or it is gone from the map
         elif self.mover is not None:
             self._check_move()  # the world changed under the preview: check it again
@@ -209,8 +213,9 @@ class MapScreen(YakScreen):
     # -- panels -------------------------------------------------------------------------------------
     def _legend(self) -> None:
         if self.view is not None:
-            self.query_one(LegendPanel).show(self.view, self.relocation, moving=self.mover is not None,
-                                             gm=self.identity.is_gm)
+            self.query_one(LegendPanel).show(
+                self.view, self.relocation, moving=self.mover is not None, gm=self.identity.is_gm
+            )
 
     def _noble_panel(self) -> None:
         self.query_one(NoblePanel).show(self.nobles, self.noble, self.relocation, self.targets)
@@ -260,6 +265,7 @@ class MapScreen(YakScreen):
         hexmap = self.query_one(HexMap)
         cell = hexmap.cell_at(hexmap.cursor)
         return (cell.places[0].table, cell.places[0].id) if cell and cell.places else None
+
     def action_cancel(self) -> None:
         """Escape: leave move mode (nothing moved), else put the chosen noble down."""
         if self.mover is not None:
@@ -290,8 +296,11 @@ class MapScreen(YakScreen):
             movers = map_views.movers_at(self.view, hexmap.cursor)
             if not movers:
                 q, r = hexmap.cursor
-                self.notify(f"No unit or person stands on hex {q},{r}: put the cursor on a ♞ or a ♟ first.",
-                            title="Move", severity="warning")
+                self.notify(
+                    f"No unit or person stands on hex {q},{r}: put the cursor on a ♞ or a ♟ first.",
+                    title="Move",
+                    severity="warning",
+                )
                 return
             self._movers = movers
             self.mover = movers[0]
@@ -373,8 +382,11 @@ class MapScreen(YakScreen):
         who = self.relocation.character
         if cell is None:
             far = map_views.distance(who.hex, cursor)
-            self.notify(f"{who.name} cannot reach {cursor[0]},{cursor[1]}: {far} hexes, the range is "
-                        f"{self.relocation.range}.", title="Out of range", severity="warning")
+            self.notify(
+                f"{who.name} cannot reach {cursor[0]},{cursor[1]}: {far} hexes, the range is {self.relocation.range}.",
+                title="Out of range",
+                severity="warning",
+            )
             return
         if cell.state in ("here", "refused"):
             self.notify(cell.message, title="Relocate", severity="warning")
@@ -397,9 +409,11 @@ class MapScreen(YakScreen):
         if not item.ok:
             self.notify(item.reason, title=label, severity="warning")
             return
-        intro = (f"{who.name} in {self.targets.pc_name}: Power {item.power:g} (±15% day swing) against "
-                 f"Resistance {item.resistance:g}{' (doubled)' if item.controlled else ''}; "
-                 f"{item.cost} ducat, spent even on a failure")
+        intro = (
+            f"{who.name} in {self.targets.pc_name}: Power {item.power:g} (±15% day swing) against "
+            f"Resistance {item.resistance:g}{' (doubled)' if item.controlled else ''}; "
+            f"{item.cost} ducat, spent even on a failure"
+        )
         self._check(command, {"noble": who.id}, f"{label} in {self.targets.pc_name}", intro)
 
     @work(thread=True, exclusive=True, group="map-action", exit_on_error=False)
@@ -435,8 +449,7 @@ class MapScreen(YakScreen):
             message = event.problem.message() if event.problem else "refused"
             self.notify(message, title=f"{event.what}: refused", severity="error")
             return
-        self.notify(views.order_filed_text(self.yak.world, event.data),
-                    title=event.what)
+        self.notify(views.order_filed_text(self.yak.world, event.data), title=event.what)
 
     # -- zoom, home, jumps ----------------------------------------------------------------------------
     def action_zoom(self, step: int) -> None:
@@ -445,8 +458,11 @@ class MapScreen(YakScreen):
         hexmap = self.query_one(HexMap)
         zoom = hexmap.zoom + step
         if not 0 <= zoom < len(CELL_SIZES):
-            self.notify("The map is zoomed in as far as it goes." if step < 0 else
-                        "The map is zoomed out as far as it goes.", severity="information", timeout=2)
+            self.notify(
+                "The map is zoomed in as far as it goes." if step < 0 else "The map is zoomed out as far as it goes.",
+                severity="information",
+                timeout=2,
+            )
             return
         self._zoom = zoom
         self._fit()
@@ -476,5 +492,7 @@ class MapScreen(YakScreen):
     def palette_entries(self) -> list[Any]:
         from functools import partial
 
-        return [PaletteEntry(f"Map: show {n.name}'s Relocate range", f"{n.title} · {n.where}",
-                             partial(self.choose, n.id)) for n in self.nobles]
+        return [
+            PaletteEntry(f"Map: show {n.name}'s Relocate range", f"{n.title} · {n.where}", partial(self.choose, n.id))
+            for n in self.nobles
+        ]

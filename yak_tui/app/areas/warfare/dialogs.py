@@ -32,13 +32,16 @@ DIALOG_CSS: list[str | PurePath] = [DIALOGS_TCSS, Path(__file__).with_name("sieg
 
 # --- beginning a siege ------------------------------------------------------------------------------------
 
+
 class SiegeBeginScreen(YakModal[None]):
     """Pick a walled fort and the units camped at or next to it; see the blockade and provisions the
     siege would start with, and why it would be refused, before beginning it."""
 
     CSS_PATH = DIALOG_CSS
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close"),
-                                             Binding("ctrl+r", "begin", "Begin siege", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("ctrl+r", "begin", "Begin siege", show=False),
+    ]
 
     class Done(Message):
         def __init__(self, lines: tuple[str, ...], problem: Any) -> None:
@@ -52,24 +55,35 @@ class SiegeBeginScreen(YakModal[None]):
         self.problem: Any = None
         self.running = False
         self._checker: CommandWorker[tuple[monitor.SiegePlan | None, Any]] = CommandWorker(
-            self, "validate", self._checked)
+            self, "validate", self._checked
+        )
         self._units_for: str | None = None  # the fort the unit list was filled for
 
     def compose(self) -> ComposeResult:
         view = monitor.siege_monitor(self.yak.world, self.yak.identity)
         forts = [f for f in view.forts if not f.siege]
         known = {f.id for f in forts}
-        options = [(f"{f.name} — {f.level} {f.level_name}, {f.controller}" + (", open port" if f.port_access else ""), f.id)
-                   for f in forts]
+        options = [
+            (f"{f.name} — {f.level} {f.level_name}, {f.controller}" + (", open port" if f.port_access else ""), f.id)
+            for f in forts
+        ]
         with Vertical(id="dialog", classes="dialog"):
             yield Static(Content.styled("Begin a siege", "bold"), id="dialog-title")
-            yield Static("Pick a walled fort and the units camped at or next to it: ships blockade by sea, every "
-                         "other unit by land.", id="dialog-help")
+            yield Static(
+                "Pick a walled fort and the units camped at or next to it: ships blockade by sea, every "
+                "other unit by land.",
+                id="dialog-help",
+            )
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("fort", classes="field-label -required")
-                    yield Select(options, id="begin-fort", prompt="(choose a walled fort)", compact=True,
-                                 value=self.fort if self.fort in known else Select.NULL)
+                    yield Select(
+                        options,
+                        id="begin-fort",
+                        prompt="(choose a walled fort)",
+                        compact=True,
+                        value=self.fort if self.fort in known else Select.NULL,
+                    )
                 yield Label("Units in reach", classes="section")
                 yield SelectionList[str](id="begin-units", compact=True)
                 yield Static("", id="begin-plan")
@@ -109,15 +123,20 @@ class SiegeBeginScreen(YakModal[None]):
             strength = f", {force.regiments} reg." if force.regiments is not None else ""
             where = "in the hex" if force.distance == 0 else f"{force.distance} hex away"
             busy = f" — besieging {force.busy}" if force.busy else ""
-            label = Content.assemble((force.name, "bold"), f" · {force.owner} {force.kind}{strength} · ",
-                                     ("sea" if force.sea else "land", "$accent"), f" · {where}{busy}")
+            label = Content.assemble(
+                (force.name, "bold"),
+                f" · {force.owner} {force.kind}{strength} · ",
+                ("sea" if force.sea else "land", "$accent"),
+                f" · {where}{busy}",
+            )
             units.add_option((label, force.id, one_side and not force.busy))
         units.display = bool(forces)
         if not forces and units.has_focus:
             self.query_one("#begin-fort", Select).focus()
         if fort and not forces:
-            self.query_one("#begin-plan", Static).update(Content.styled(
-                "None of your units is camped at or next to this fort.", "italic $warning"))
+            self.query_one("#begin-plan", Static).update(
+                Content.styled("None of your units is camped at or next to this fort.", "italic $warning")
+            )
         self._check()
 
     @on(Select.Changed, "#begin-fort")
@@ -143,7 +162,9 @@ class SiegeBeginScreen(YakModal[None]):
         self._checker.start(partial(self._validate, self.yak.world, self.yak.identity, fort, units))
 
     @staticmethod
-    def _validate(world: World, identity: Identity, fort: str, units: list[str]) -> tuple[monitor.SiegePlan | None, Any]:
+    def _validate(
+        world: World, identity: Identity, fort: str, units: list[str]
+    ) -> tuple[monitor.SiegePlan | None, Any]:
         """(In the validation worker.) The plan the siege would start with, and why it would be refused."""
         from yak_tui.kernel import forms as views
 
@@ -158,22 +179,39 @@ class SiegeBeginScreen(YakModal[None]):
         self.problem = problem
         if plan is not None:
             mark = ("✓", "$success")
-            lines = [Content.assemble(("Besieger   ", "$foreground-muted"), (plan.besieger, "bold")),
-                     Content.assemble(("Blockade   ", "$foreground-muted"), "land ",
-                                      ("✓", "$success") if plan.land else ("✗", "$error"), "  sea ",
-                                      ("✓", "$success") if plan.sea else ("✗", "$error"),
-                                      "  (open port: both needed)" if plan.port_access else "  (no open port: land "
-                                                                                            "suffices)"),
-                     Content.assemble(("           ", ""), (mark[0] + " takes effect at once", mark[1])
-                                      if plan.effective else (f"✗ not yet in effect: {plan.missing}", "$warning")),
-                     Content.assemble(("Provisions ", "$foreground-muted"), (num(plan.provisions), "bold"),
-                                      f" for {plan.regiments} regiment(s) inside: ",
-                                      ("nobody eats" if plan.seasons_left is None else
-                                       f"{plan.seasons_left} season(s) before they run short", "bold"))]
+            lines = [
+                Content.assemble(("Besieger   ", "$foreground-muted"), (plan.besieger, "bold")),
+                Content.assemble(
+                    ("Blockade   ", "$foreground-muted"),
+                    "land ",
+                    ("✓", "$success") if plan.land else ("✗", "$error"),
+                    "  sea ",
+                    ("✓", "$success") if plan.sea else ("✗", "$error"),
+                    "  (open port: both needed)" if plan.port_access else "  (no open port: land suffices)",
+                ),
+                Content.assemble(
+                    ("           ", ""),
+                    (mark[0] + " takes effect at once", mark[1])
+                    if plan.effective
+                    else (f"✗ not yet in effect: {plan.missing}", "$warning"),
+                ),
+                Content.assemble(
+                    ("Provisions ", "$foreground-muted"),
+                    (num(plan.provisions), "bold"),
+                    f" for {plan.regiments} regiment(s) inside: ",
+                    (
+                        "nobody eats"
+                        if plan.seasons_left is None
+                        else f"{plan.seasons_left} season(s) before they run short",
+                        "bold",
+                    ),
+                ),
+            ]
             self.query_one("#begin-plan", Static).update(Content("\n").join(lines))
         elif self._fort() and self.query_one("#begin-units", SelectionList).option_count:
-            self.query_one("#begin-plan", Static).update(Content.styled("Tick the besieging units (space).",
-                                                                        "italic $foreground-muted"))
+            self.query_one("#begin-plan", Static).update(
+                Content.styled("Tick the besieging units (space).", "italic $foreground-muted")
+            )
         widget = self.query_one("#problem", Static)
         text = problem.message() if problem is not None and self._units() else ""
         widget.update(text)
@@ -222,6 +260,7 @@ class SiegeBeginScreen(YakModal[None]):
 
 # --- the defenders' choice ----------------------------------------------------------------------------------
 
+
 class SiegeDecisionScreen(YakModal[None]):
     """Short of provisions, the defenders surrender or sally: the season cannot close until they do."""
 
@@ -244,18 +283,36 @@ class SiegeDecisionScreen(YakModal[None]):
     def compose(self) -> ComposeResult:
         card = self.card
         garrison = ", ".join(d.name for d in card.defenders) or f"{num(card.regiments)} regiment(s)"
-        text = Content("\n").join([
-            Content.assemble("The defenders of ", (card.fort, "bold"), " will end ", (self.date or "this season", "bold"),
-                             " short of provisions: ", (f"{num(card.provisions)} left", "bold $error"),
-                             f" for {num(card.regiments)} regiment(s), who need {num(card.eats)}."),
-            Content.assemble(("The season cannot close until ", "$foreground-muted"), (card.defender, "bold"),
-                             (" chooses.", "$foreground-muted")),
-            Content(""),
-            Content.assemble(("Surrender  ", "bold $error"), f"{card.fort} and its garrison ({garrison}) go to ",
-                             (card.besieger, "bold"), "."),
-            Content.assemble(("Sally      ", "bold $warning"), "the garrison attacks the besiegers; the GM plays out "
-                             "the battle, then records capture or siege-lift."),
-        ])
+        text = Content("\n").join(
+            [
+                Content.assemble(
+                    "The defenders of ",
+                    (card.fort, "bold"),
+                    " will end ",
+                    (self.date or "this season", "bold"),
+                    " short of provisions: ",
+                    (f"{num(card.provisions)} left", "bold $error"),
+                    f" for {num(card.regiments)} regiment(s), who need {num(card.eats)}.",
+                ),
+                Content.assemble(
+                    ("The season cannot close until ", "$foreground-muted"),
+                    (card.defender, "bold"),
+                    (" chooses.", "$foreground-muted"),
+                ),
+                Content(""),
+                Content.assemble(
+                    ("Surrender  ", "bold $error"),
+                    f"{card.fort} and its garrison ({garrison}) go to ",
+                    (card.besieger, "bold"),
+                    ".",
+                ),
+                Content.assemble(
+                    ("Sally      ", "bold $warning"),
+                    "the garrison attacks the besiegers; the GM plays out "
+                    "the battle, then records capture or siege-lift.",
+                ),
+            ]
+        )
         with Vertical(id="dialog", classes="dialog decision"):
             yield Static(Content.styled(f"⚠ {card.fort}: surrender or sally?", "bold $error"), id="dialog-title")
             with VerticalScroll(id="dialog-body"):
@@ -304,8 +361,9 @@ class SiegeDecisionScreen(YakModal[None]):
             return
         self.recorded = True
         problem.set_class(False, "-shown")
-        self.query_one("#dialog-title", Static).update(Content.styled(f"✓ {self.card.fort}: the choice is recorded",
-                                                                      "bold $success"))
+        self.query_one("#dialog-title", Static).update(
+            Content.styled(f"✓ {self.card.fort}: the choice is recorded", "bold $success")
+        )
         for button in ("#surrender", "#sally"):
             self.query_one(button).display = False
         lines = self.query_one("#result-lines", Static)

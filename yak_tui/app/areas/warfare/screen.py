@@ -231,30 +231,57 @@ class SiegesScreen(YakScreen):
     def palette_entries(self) -> list[PaletteEntry]:
         if self.identity.is_observer:  # every line below acts: an observer only reads the monitor
             return []
-        entries = [PaletteEntry("Sieges: begin a siege", "pick a walled fort and the units camped by it (n)",
-                                self.action_begin)]
+        entries = [
+            PaletteEntry(
+                "Sieges: begin a siege", "pick a walled fort and the units camped by it (n)", self.action_begin
+            )
+        ]
         card = self.active_card
         if card is not None:
             fort = card.fort
             entries += [
-                PaletteEntry(f"Sieges: messenger out of {fort}", "odds first, then the dice (g)",
-                             partial(self.action_siege, "messenger")),
-                PaletteEntry(f"Sieges: smuggle provisions into {fort}", "a merchant, shipments, a bribe (p)",
-                             partial(self.action_siege, "smuggle")),
-                PaletteEntry(f"Sieges: blockade of {fort}", "a unit joins or leaves the land or sea blockade (k)",
-                             partial(self.action_siege, "blockade")),
-                PaletteEntry(f"Sieges: lift the siege of {fort}", "the besiegers leave (l)",
-                             partial(self.action_siege, "siege-lift")),
+                PaletteEntry(
+                    f"Sieges: messenger out of {fort}",
+                    "odds first, then the dice (g)",
+                    partial(self.action_siege, "messenger"),
+                ),
+                PaletteEntry(
+                    f"Sieges: smuggle provisions into {fort}",
+                    "a merchant, shipments, a bribe (p)",
+                    partial(self.action_siege, "smuggle"),
+                ),
+                PaletteEntry(
+                    f"Sieges: blockade of {fort}",
+                    "a unit joins or leaves the land or sea blockade (k)",
+                    partial(self.action_siege, "blockade"),
+                ),
+                PaletteEntry(
+                    f"Sieges: lift the siege of {fort}",
+                    "the besiegers leave (l)",
+                    partial(self.action_siege, "siege-lift"),
+                ),
             ]
         if self.monitor and self.monitor.decisions:
-            entries.append(PaletteEntry("Sieges: surrender or sally", "the starving defenders' choice (y)",
-                                        self.action_decide, True))
+            entries.append(
+                PaletteEntry(
+                    "Sieges: surrender or sally", "the starving defenders' choice (y)", self.action_decide, True
+                )
+            )
         place = self._place_view(self.place_id)
         if place is not None:
-            for action, label, key in (("raid", "raid", "w"), ("slave-raid", "raid for slaves", "v"),
-                                       ("capture", "capture", "t"), ("loot", "loot", "x")):
-                entries.append(PaletteEntry(f"Sieges: {label} {place.name}", f"the refusal reasons shown first ({key})",
-                                            partial(self.post_message, PlaceAction(action, place.id))))
+            for action, label, key in (
+                ("raid", "raid", "w"),
+                ("slave-raid", "raid for slaves", "v"),
+                ("capture", "capture", "t"),
+                ("loot", "loot", "x"),
+            ):
+                entries.append(
+                    PaletteEntry(
+                        f"Sieges: {label} {place.name}",
+                        f"the refusal reasons shown first ({key})",
+                        partial(self.post_message, PlaceAction(action, place.id)),
+                    )
+                )
         return entries
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -273,8 +300,11 @@ class SiegesScreen(YakScreen):
             self.notify("No defenders are short of provisions this season.", severity="warning")
             return
         if not card.may_decide:
-            self.notify(f"The choice at {card.fort} is {card.defender}'s (or the GM's) to make.",
-                        title="Not yours to choose", severity="warning")
+            self.notify(
+                f"The choice at {card.fort} is {card.defender}'s (or the GM's) to make.",
+                title="Not yours to choose",
+                severity="warning",
+            )
             return
         self.app.push_screen(SiegeDecisionScreen(card, self.monitor.date if self.monitor else ""))
 
@@ -284,20 +314,31 @@ class SiegesScreen(YakScreen):
             self.notify("No siege is under way.", severity="warning")
             return
         titles = {
-            "messenger": (f"Send a messenger out of {card.fort}",
-                          f"Besieged by {card.besieger}. Scouts in reach: {card.defender}'s "
-                          f"{', '.join(card.friendly_scouts) or 'none'}; {card.besieger}'s "
-                          f"{', '.join(card.enemy_scouts) or 'none'} (they oppose by default)."),
-            "smuggle": (f"Smuggle provisions into {card.fort}",
-                        f"{num(card.provisions)} provisions left for {num(card.regiments)} regiment(s). A merchant "
-                        f"adventurer runs staples past {card.besieger}'s lines; a bribe helps (+1 a ducat, at most +2)."),
-            "blockade": (f"Blockade of {card.fort}",
-                         f"{card.besieger}'s units join (or leave) the land or sea blockade. "
-                         + (f"Still missing: {' and '.join(card.missing)}." if card.missing else
-                            "Every blockade needed is in place.")),
-            "siege-lift": (f"Lift the siege of {card.fort}",
-                           f"{card.besieger} leaves; {num(card.provisions)} provisions stay and carry over to a "
-                           "siege within 4 seasons."),
+            "messenger": (
+                f"Send a messenger out of {card.fort}",
+                f"Besieged by {card.besieger}. Scouts in reach: {card.defender}'s "
+                f"{', '.join(card.friendly_scouts) or 'none'}; {card.besieger}'s "
+                f"{', '.join(card.enemy_scouts) or 'none'} (they oppose by default).",
+            ),
+            "smuggle": (
+                f"Smuggle provisions into {card.fort}",
+                f"{num(card.provisions)} provisions left for {num(card.regiments)} regiment(s). A merchant "
+                f"adventurer runs staples past {card.besieger}'s lines; a bribe helps (+1 a ducat, at most +2).",
+            ),
+            "blockade": (
+                f"Blockade of {card.fort}",
+                f"{card.besieger}'s units join (or leave) the land or sea blockade. "
+                + (
+                    f"Still missing: {' and '.join(card.missing)}."
+                    if card.missing
+                    else "Every blockade needed is in place."
+                ),
+            ),
+            "siege-lift": (
+                f"Lift the siege of {card.fort}",
+                f"{card.besieger} leaves; {num(card.provisions)} provisions stay and carry over to a "
+                "siege within 4 seasons.",
+            ),
         }
         title, intro = titles[command]
         preset: dict[str, Any] = {"fort": card.fort_id}
@@ -309,8 +350,11 @@ class SiegesScreen(YakScreen):
             side = card.missing[0]
             preset["kind"] = side
             forces = monitor.siege_forces(self.yak.world, self.identity, card.fort_id)
-            fit = [f for f in forces if f.owner_id == card.besieger_id and f.sea == (side == "sea")
-                   and f.busy in ("", card.fort)]
+            fit = [
+                f
+                for f in forces
+                if f.owner_id == card.besieger_id and f.sea == (side == "sea") and f.busy in ("", card.fort)
+            ]
             if fit:
                 preset["unit"] = fit[0].id
         self._open(command, preset, ("fort",), title, intro, ("pcs", card.fort_id))
@@ -345,13 +389,24 @@ class SiegesScreen(YakScreen):
             near = [f.force.id for f in verdicts.forces]
             if ready or near:
                 preset["unit"] = (ready or near)[0]
-        titles = {"raid": f"Raid {name}", "slave-raid": f"Raid {name} for slaves", "capture": f"Capture {name}",
-                  "loot": f"Loot {name}"}
+        titles = {
+            "raid": f"Raid {name}",
+            "slave-raid": f"Raid {name} for slaves",
+            "capture": f"Capture {name}",
+            "loot": f"Loot {name}",
+        }
         intro = place.state if place and place.state else ""
         self._open(event.action, preset, ("pc",), titles[event.action], intro, ("pcs", event.pc_id))
 
-    def _open(self, command: str, preset: dict[str, Any], hidden: tuple[str, ...], title: str, intro: str,
-              holding: tuple[str, str]) -> None:
+    def _open(
+        self,
+        command: str,
+        preset: dict[str, Any],
+        hidden: tuple[str, ...],
+        title: str,
+        intro: str,
+        holding: tuple[str, str],
+    ) -> None:
         """The command dialog (odds, dice, result) for the GM and Kings; an order for a player."""
         if self.identity.is_player:
             from yak_tui.app.kit.order import OrderScreen
