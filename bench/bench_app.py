@@ -60,8 +60,8 @@ print(time.perf_counter() - start)
 
 WRITE_NOTE = """
 import sys
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 run_command(WorldFile(sys.argv[1]), GM, "note", {"text": "bench"})
 """
@@ -249,8 +249,8 @@ async def reload_stall(app: Any, pilot: Any, path: Path, own: bool) -> dict[str,
     child process, as another session's are (its stall is then the machine's: two CPUs shared)."""
     from app_helpers import wait_for
 
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.identity import GM
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.identity import GM
     from yak_tui.store.storage import WorldFile
 
     noticed: list[float] = []  # when the app's poll saw the new save and started its reload
@@ -382,8 +382,8 @@ def many_apps(path: Path, identities: list[str], work: Path, processes: int) -> 
     """Headless apps, one per identity, on one save, spread over `processes` processes (`yak serve`
     runs one per session; apps of one process share each read); one `do note`: CPU-s all of them
     spent from the write until their screen was redrawn, and the time until the last one was."""
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.identity import GM
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.identity import GM
     from yak_tui.store.storage import WorldFile
 
     go, end = work / "go", work / "go.end"
@@ -468,7 +468,7 @@ def main() -> int:
             )
         if built != path:
             shutil.copyfile(built, path)
-        import yak_tui.kernel.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
+        import yak_tui.kernel.world.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
         from yak_tui.store.storage import WorldFile
 
         with WorldFile(path).transaction():  # brought to this yak's schema (worldgen writes an older one), as a

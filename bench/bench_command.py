@@ -24,10 +24,10 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.commands import append_entry, load_command_modules, run_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

@@ -1,7 +1,7 @@
 """Benchmark: a form keystroke (dry-run validation) and each read model's build, on grown worlds.
 
 In process, on a world already loaded (what the app holds): the median time of
-- `keystroke`: `kernel.forms.check_command` for `note` as the GM (one keystroke in a command form)
+- `keystroke`: `kernel.play.views.check_command` for `note` as the GM (one keystroke in a command form)
   [issue 13 target: <= 20 ms at 100x]
 - `map`, `market`, `espionage`, `sieges`, `dashboard`: the read model each screen builds, for the
   king of the first kingdom (the GM sees more, but a king's view runs the audience filter too).
@@ -40,10 +40,10 @@ def measure(factor: int, repeat: int, tmp: Path) -> str:
     from yak_tui.areas.espionage import board_view
     from yak_tui.areas.nobles import map_view
     from yak_tui.areas.warfare import siege_monitor
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.forms import check_command
-    from yak_tui.kernel.identity import GM, Identity
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.play.identity import GM, Identity
+    from yak_tui.kernel.play.views import check_command
+    from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()

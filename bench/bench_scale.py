@@ -76,7 +76,7 @@ def median_run(repeat: int, argv: list[str], reset: tuple[Path, Path] | None = N
 
 VOUCH = """
 import sys
-from yak_tui.kernel import validation  # noqa: F401  (the checks a vouch stands for)
+from yak_tui.kernel.world import validation  # noqa: F401  (the checks a vouch stands for)
 from yak_tui.store.storage import WorldFile
 with WorldFile(sys.argv[1]).transaction():
     pass

@@ -228,9 +228,9 @@ def serve_child(save: str, stub: bool) -> None:
 
 
 async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dict[str, Any]:
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.demo import create_world
-    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.world.demo import create_world
 
     save = create_world(directory / "world.json")
     keys = []
@@ -297,7 +297,7 @@ async def served(directory: Path, sessions: int, rounds: int, stub: bool) -> dic
 
 
 async def local(directory: Path, rounds: int, stub: bool) -> dict[str, Any]:
-    from yak_tui.kernel.demo import create_world
+    from yak_tui.kernel.world.demo import create_world
 
     save = create_world(directory / "local.json")
     argv = (

@@ -53,7 +53,7 @@ YAK = textwrap.dedent(
             self.set_interval(0.002, self.check)
 
         def check(self):
-            from yak_tui.app.areas.court.dashboard import DashboardScreen
+            from yak_tui.app.screens.court.dashboard import DashboardScreen
 
             screen = self.screen
             if isinstance(screen, DashboardScreen) and screen._seen_version >= 0:
@@ -103,7 +103,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     args = parser.parse_args()
-    from yak_tui.kernel.demo import create_world
+    from yak_tui.kernel.world.demo import create_world
 
     with tempfile.TemporaryDirectory() as tmp:
         save = Path(tmp) / "world.json"

@@ -1,7 +1,7 @@
 """Cost of validating a whole save on load, against parsing it with orjson.
 
 Every process that reads the save (a `yak` command, the app, each SSH session) validates every
-document once (`yak_tui.kernel.validation.validate_world`). This builds a big world - the demo
+document once (`yak_tui.kernel.world.validation.validate_world`). This builds a big world - the demo
 world Elbreth grown to about 100,000 chronicle entries (many with rolls), 2,000 businesses and
 a full undo stack, about 43 MB of JSON - and prints the median time of `orjson.loads` of the
 file and of `validate_world` of the parsed data, and their ratio.
@@ -23,8 +23,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.validation import validate_world
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.validation import validate_world
 
 AUDIENCES = ("public", "kingdom:elbreth", "adjudicators", "character:corvin")
 

@@ -25,12 +25,12 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import load_command_modules, run_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import load_command_modules, run_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile, atomic_write_bytes
 
 SECTORS = ("industrial", "commercial", "service")

@@ -20,8 +20,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.demo import build_world
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import build_world
 
 SEASONS = ("Spring", "Summer", "Autumn", "Winter")
 GROWN_TABLES = (

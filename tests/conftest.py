@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from yak_tui.kernel.commands import load_command_modules
+from yak_tui.kernel.play.commands import load_command_modules
 
-# Season-end steps run in the order their modules were first imported (yak_tui.kernel.seasons), so
+# Season-end steps run in the order their modules were first imported (yak_tui.kernel.season.seasons), so
 # a test module that imports warfare before economy would reorder them for every later test in its
 # process. Import them all now, in the one canonical order (the order a fresh `yak` uses).
 load_command_modules()
@@ -44,8 +44,8 @@ def _every_journal_entry_says_what_its_write_did() -> Iterator[None]:
 
     import orjson
 
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.validation import validate_world
+    from yak_tui.kernel.world.model import World
+    from yak_tui.kernel.world.validation import validate_world
     from yak_tui.store.storage import WorldFile
 
     write = WorldFile._write

@@ -17,13 +17,13 @@ from typing import Any
 import orjson
 import pytest
 
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandResult, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import ScriptedDice
 from yak_tui.kernel.errors import CommandError
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import CommandResult, run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store import storage
 from yak_tui.store.storage import WorldFile
 

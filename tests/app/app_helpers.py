@@ -18,11 +18,11 @@ from textual.worker import WorkerState
 
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.main import YakApp
-from yak_tui.kernel.commands import append_entry, run_command
-from yak_tui.kernel.dice import Modifier, RollRecord, ScriptedDice, SeededDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import append_entry, run_command
+from yak_tui.kernel.play.dice import Modifier, RollRecord, ScriptedDice, SeededDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 W = TypeVar("W", bound=Widget)

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from app_helpers import make_app, populate  # noqa: E402
 
-from yak_tui.kernel.demo import create_world  # noqa: E402
+from yak_tui.kernel.world.demo import create_world  # noqa: E402
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from textual.screen import Screen
 
-import yak_tui.app.areas as areas_package
+import yak_tui.app.screens as areas_package
 from yak_tui.app.messages import SCREENS
 
 AREAS = Path(areas_package.__file__).parent
@@ -19,7 +19,7 @@ SCREEN_MODULES = sorted({module for module, _, _, _ in SCREENS.values()} | {"esp
 
 
 def test_importing_every_screen_leaves_the_app_module_unloaded() -> None:
-    imports = "; ".join(f"import yak_tui.app.areas.{module}" for module in SCREEN_MODULES)
+    imports = "; ".join(f"import yak_tui.app.screens.{module}" for module in SCREEN_MODULES)
     code = f"import sys; {imports}; print('yak_tui.app.main' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
@@ -31,7 +31,7 @@ def _screen_classes(area: Path) -> set[str]:
 
     names: set[str] = set()
     for source in area.glob("*.py"):
-        module = importlib.import_module(f"yak_tui.app.areas.{area.name}.{source.stem}")
+        module = importlib.import_module(f"yak_tui.app.screens.{area.name}.{source.stem}")
         names |= {
             name
             for name, value in vars(module).items()

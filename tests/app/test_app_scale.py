@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.panels import PAGE_SIZE, EntriesPanel
 from yak_tui.app.kit.screens import YakScreen
 from yak_tui.app.messages import SCREENS as SCREEN_TABLE
-from yak_tui.kernel.commands import append_entry, run_command
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.screens.court.panels import PAGE_SIZE, EntriesPanel
+from yak_tui.kernel.play.commands import append_entry, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 SCREENS = {name: key for name, (_, _, key, _) in SCREEN_TABLE.items()}
@@ -34,7 +34,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(
         return original(self, world, identity)
 
     monkeypatch.setattr(YakScreen, "_build", recording)
-    from yak_tui.app.areas.court import chronicle
+    from yak_tui.app.screens.court import chronicle
 
     original_filtered = chronicle.ChronicleScreen._build_filtered
 
@@ -43,7 +43,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(
         return original_filtered(self, world, identity, filters)
 
     monkeypatch.setattr(chronicle.ChronicleScreen, "_build_filtered", recording_filtered)
-    from yak_tui.app.areas.espionage import screen as espionage
+    from yak_tui.app.screens.espionage import screen as espionage
 
     original_board = espionage.EspionageScreen._build_board
 
@@ -52,7 +52,7 @@ async def test_every_screen_builds_its_read_model_off_the_event_loop(
         return original_board(self, *args)
 
     monkeypatch.setattr(espionage.EspionageScreen, "_build_board", recording_board)
-    from yak_tui.app.areas.warfare import screen as warfare
+    from yak_tui.app.screens.warfare import screen as warfare
 
     original_sieges = warfare.SiegesScreen._build_sieges
 

@@ -18,8 +18,8 @@ from textual.css.stylesheet import Stylesheet
 from textual.theme import Theme
 from textual.widgets import Static
 
-from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.kit import screens as kit_screens
+from yak_tui.app.screens.court.dashboard import DashboardScreen
 from yak_tui.app.themes import YAK_DARK, YAK_LIGHT
 
 
@@ -102,8 +102,8 @@ async def test_the_kingdoms_panel_makes_only_the_rows_it_draws(
     save_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """At 1000x the dashboard made the cells of all 3,000 kingdoms to draw the first 50."""
-    from yak_tui.app.areas.court import panels
     from yak_tui.app.kit.rowtable import RowTable
+    from yak_tui.app.screens.court import panels
 
     made: list[str] = []
     original = panels.kingdom_cells

@@ -8,10 +8,10 @@ from pathlib import Path
 from app_helpers import make_app, on_top, wait_for, world_of
 from textual.widgets import Static
 
-from yak_tui.app.areas.magic.panels import ChroniclePanel, OddsPanel, SetupPanel, StagePanel
-from yak_tui.app.areas.magic.screen import CastingScreen
+from yak_tui.app.screens.magic.panels import ChroniclePanel, OddsPanel, SetupPanel, StagePanel
+from yak_tui.app.screens.magic.screen import CastingScreen
 from yak_tui.areas.magic import cast_setup, stage_odds_rows
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 VALUES = {
     "caster": "maelis",

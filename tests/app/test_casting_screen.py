@@ -10,8 +10,8 @@ from typing import Any
 from app_helpers import make_app, on_top, screen_text, wait_for, widget_text, world_of
 from textual.widgets import Input, Switch
 
-from yak_tui.app.areas.magic.screen import CastingScreen
 from yak_tui.app.kit.dice import DiceTray
+from yak_tui.app.screens.magic.screen import CastingScreen
 from yak_tui.areas.magic import stage_odds
 from yak_tui.store.storage import WorldFile
 

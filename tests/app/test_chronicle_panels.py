@@ -8,10 +8,10 @@ from pathlib import Path
 from app_helpers import make_app, on_top, wait_for
 from textual.widgets import OptionList
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.panels import EntriesPanel
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.screens.court.panels import EntriesPanel
 from yak_tui.areas.court import EntryViews, chronicle_view
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 async def test_the_entries_panel_draws_the_view_it_is_shown_not_the_screens(busy_save: Path) -> None:

@@ -9,9 +9,9 @@ from pathlib import Path
 from app_helpers import GM_NOTE, VAROS_PRIVATE, make_app, on_top, settle, wait_for
 from textual.widgets import OptionList
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 MARK = "●"

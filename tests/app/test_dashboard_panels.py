@@ -7,8 +7,9 @@ from pathlib import Path
 
 from app_helpers import make_app, on_top, wait_for, widget_text
 
-from yak_tui.app.areas.court.dashboard import DashboardScreen
-from yak_tui.app.areas.court.panels import (
+from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.screens.court.dashboard import DashboardScreen
+from yak_tui.app.screens.court.panels import (
     HoldingsPanel,
     KingdomsPanel,
     LatestPanel,
@@ -17,9 +18,8 @@ from yak_tui.app.areas.court.panels import (
     SeasonPanel,
     TreasuryPanel,
 )
-from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.areas.court import DueItem, dashboard_view
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens(busy_save: Path) -> None:
@@ -70,7 +70,7 @@ async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens
 
 async def test_the_kingdoms_panel_draws_a_bounded_number_of_kingdoms(save_path: Path) -> None:
     """Issue 13: at 1000x the dashboard drew all 3,000 kingdoms on every paint of the first screen."""
-    from yak_tui.app.areas.court.panels import KINGDOM_ROWS
+    from yak_tui.app.screens.court.panels import KINGDOM_ROWS
 
     app = make_app(save_path)
     async with app.run_test(size=(140, 45)) as pilot:

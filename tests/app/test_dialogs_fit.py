@@ -12,8 +12,8 @@ from app_helpers import make_app, on_top, settle, wait_for
 from test_espionage_screen import choose_target, highlight, open_board
 from textual.widgets import Input, Select, Switch
 
-from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
 from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.screens.espionage.spy_dice import SpyDiceScreen
 
 SIZE = (80, 24)
 
@@ -85,7 +85,7 @@ async def test_a_long_command_help_is_shown_whole_at_80x24(save_path: Path) -> N
     """The dialog's help used to stop at three rows, mid-phrase ("(up to Size a")."""
     from app_helpers import screen_text
 
-    from yak_tui.kernel.forms import all_commands
+    from yak_tui.kernel.play.views import all_commands
 
     [help_text] = [text for name, text, _ in all_commands() if name == "produce"]
     app = make_app(save_path)

@@ -9,9 +9,9 @@ import orjson
 from app_helpers import world_of
 
 from yak_tui.app.kit.docform import document_fields, document_texts, field_problem, new_document, set_params
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.forms import Problem, check_command
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.play.views import Problem, check_command
 from yak_tui.store.storage import WorldFile
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from app_helpers import make_app, on_top, wait_for, widget_text
 
-from yak_tui.app.areas.espionage.panels import EffectsPanel, MissionPanel, MissionsPanel, PoolsPanel
-from yak_tui.app.areas.espionage.screen import EspionageScreen
 from yak_tui.app.kit.common import YakTable
+from yak_tui.app.screens.espionage.panels import EffectsPanel, MissionPanel, MissionsPanel, PoolsPanel
+from yak_tui.app.screens.espionage.screen import EspionageScreen
 from yak_tui.areas.espionage.read import board_view
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 async def test_the_missions_panel_draws_the_view_it_is_shown_not_the_screens(save_path: Path) -> None:

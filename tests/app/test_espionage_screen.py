@@ -12,17 +12,17 @@ from app_helpers import click, make_app, on_top, query_ready, screen_text, settl
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Switch
 
-from yak_tui.app.areas.espionage.screen import EspionageScreen
-from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.common import YakTable
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.main import YakApp
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.app.screens.espionage.spy_dice import SpyDiceScreen
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
 from yak_tui.areas.espionage import mission_odds
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
 
 CORVIN = Identity.parse("player:corvin")  # an Elbreth merchant, a player

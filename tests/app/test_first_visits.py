@@ -14,9 +14,9 @@ from app_helpers import make_app, settle, wait_for
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
-from yak_tui.app.areas.economy.screen import MarketScreen
-from yak_tui.app.areas.nobles import hexmap
 from yak_tui.app.kit.common import YakTable
+from yak_tui.app.screens.economy.screen import MarketScreen
+from yak_tui.app.screens.nobles import hexmap
 
 
 class TableApp(App[None]):
@@ -117,7 +117,7 @@ async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(
 async def test_the_sieges_weigh_the_first_place_with_the_monitor(
     save_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from yak_tui.app.areas.warfare.screen import SiegesScreen
+    from yak_tui.app.screens.warfare.screen import SiegesScreen
 
     workers = _record_calls(monkeypatch, SiegesScreen, "_verdicts")
     app = make_app(save_path, poll_interval=0)

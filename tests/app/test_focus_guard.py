@@ -18,11 +18,11 @@ from textual.screen import Screen
 from textual.widgets import Input, Select
 
 import yak_tui.app
-from yak_tui.app.areas.espionage.screen import EspionageScreen
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit import FocusGuard, holds
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
 
 
 def test_every_screen_and_dialog_of_the_app_guards_its_focus() -> None:

@@ -13,9 +13,9 @@ from app_helpers import make_app, on_top, settle, wait_for
 from textual.color import Color
 from textual.widgets import Input, Label, Select, SelectionList
 
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
-from yak_tui.app.areas.warfare.dialogs import SiegeBeginScreen
-from yak_tui.app.areas.warfare.screen import SiegesScreen
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
+from yak_tui.app.screens.warfare.dialogs import SiegeBeginScreen
+from yak_tui.app.screens.warfare.screen import SiegesScreen
 
 
 def distance(a: Color, b: Color) -> float:

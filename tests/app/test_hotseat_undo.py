@@ -9,11 +9,11 @@ from pathlib import Path
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 from textual.widgets import Button, OptionList
 
-from yak_tui.app.areas.court.advance import UndoAdvanceScreen
-from yak_tui.app.areas.court.identity import IdentityScreen
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.session import advance_season
+from yak_tui.app.shell.advance import UndoAdvanceScreen
+from yak_tui.app.shell.identity import IdentityScreen
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.session import advance_season
 from yak_tui.store.storage import WorldFile
 
 

@@ -11,13 +11,13 @@ import pytest
 from app_helpers import make_app, on_top, screen_text, settle, wait_for
 from test_snapshots_espionage import add_spy_orders
 
-from yak_tui.app.areas.espionage.screen import EspionageScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
 
 CORVIN = Identity.parse("player:corvin")
 

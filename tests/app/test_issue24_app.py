@@ -19,16 +19,16 @@ from textual.pilot import Pilot
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Input, OptionList, Select, Static
 
-from yak_tui.app.areas.court.history import HistoryScreen
-from yak_tui.app.areas.court.identity import GmPin, IdentityScreen, PinScreen
-from yak_tui.app.areas.court.reports import ReportsScreen, ReportTextScreen
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.main import YakApp
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
+from yak_tui.app.shell.history import HistoryScreen
+from yak_tui.app.shell.identity import GmPin, IdentityScreen, PinScreen
+from yak_tui.app.shell.reports import ReportsScreen, ReportTextScreen
 from yak_tui.kernel.errors import UsageError
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.reports import render_report, reports_for
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.reports import render_report, reports_for
 
 PIN = "4711-gm"
 

@@ -12,10 +12,10 @@ import pytest
 from app_helpers import make_app, settle, wait_for
 from yak_plugin import counting_full_reads, journal_entries, write_journal
 
-from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.main import SharedReads
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.app.screens.court.dashboard import DashboardScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from app_helpers import make_app, on_top, settle, wait_for
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.dashboard import DashboardScreen
 from yak_tui.app.kit.rowtable import RowTable
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.screens.court.dashboard import DashboardScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 
@@ -118,7 +118,7 @@ def test_shared_read_models_go_with_their_world_and_a_failed_build_is_not_kept()
 
     from yak_tui.app.kit.screens import SharedViews
     from yak_tui.areas import court, economy, warfare
-    from yak_tui.kernel.demo import build_world
+    from yak_tui.kernel.world.demo import build_world
 
     shared = SharedViews()
     world = World(build_world())

@@ -12,8 +12,8 @@ from typing import Any
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, world_of
 from rich.color import Color
 
-from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
-from yak_tui.app.areas.nobles.screen import MapScreen
+from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.screens.nobles.screen import MapScreen
 
 HIGHMOOR, GREYWATCH, EMPTY = (4, 3), (6, 4), (7, 4)
 

@@ -8,10 +8,10 @@ from pathlib import Path
 from app_helpers import make_app, world_of
 from test_map_screen import GREYWATCH, MILLBROOK, open_map
 
-from yak_tui.app.areas.nobles.panels import STATE_STYLE, HexPanel, LegendPanel, MapPanel, NoblePanel
-from yak_tui.app.areas.nobles.screen import MapScreen
+from yak_tui.app.screens.nobles.panels import STATE_STYLE, HexPanel, LegendPanel, MapPanel, NoblePanel
+from yak_tui.app.screens.nobles.screen import MapScreen
 from yak_tui.areas.nobles import read as map_views
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 def text_of(screen: MapScreen, selector: str) -> str:

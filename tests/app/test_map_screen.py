@@ -10,12 +10,12 @@ from typing import Any
 
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 
-from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
-from yak_tui.app.areas.nobles.panels import STATE_STYLE
-from yak_tui.app.areas.nobles.screen import MapScreen
 from yak_tui.app.kit.command import CommandScreen
+from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.screens.nobles.panels import STATE_STYLE
+from yak_tui.app.screens.nobles.screen import MapScreen
 from yak_tui.areas.nobles import read as map_views
-from yak_tui.kernel.identity import Identity, identity_name
+from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.store.storage import WorldFile
 
 GREYWATCH, MILLBROOK, THORNFIELD, AMBERPORT, EMPTY = (6, 4), (5, 2), (9, 4), (11, 5), (7, 4)

@@ -8,7 +8,8 @@ from pathlib import Path
 from app_helpers import make_app, on_top, wait_for, widget_text
 from textual.widgets import DataTable
 
-from yak_tui.app.areas.economy.panels import (
+from yak_tui.app.kit.common import YakTable
+from yak_tui.app.screens.economy.panels import (
     AcademiesPanel,
     BusinessesPanel,
     DetailPanel,
@@ -16,10 +17,9 @@ from yak_tui.app.areas.economy.panels import (
     SectorsPanel,
     SpecialistsPanel,
 )
-from yak_tui.app.areas.economy.screen import MarketScreen
-from yak_tui.app.kit.common import YakTable
+from yak_tui.app.screens.economy.screen import MarketScreen
 from yak_tui.areas.economy import read as board
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 async def test_the_market_panels_draw_the_view_they_are_shown_not_the_screens(save_path: Path) -> None:

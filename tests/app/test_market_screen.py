@@ -12,16 +12,16 @@ from typing import Any
 from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, widget_text, world_of
 from textual.widgets import Button, DataTable, Input, Select, Static, Switch
 
-from yak_tui.app.areas.economy.competition import CompetitionTray, competition_groups
-from yak_tui.app.areas.economy.dialogs import ExpandScreen, HireScreen, LendScreen, ProduceScreen, expand_note
-from yak_tui.app.areas.economy.screen import MarketScreen
 from yak_tui.app.kit.order import OrderScreen
+from yak_tui.app.screens.economy.competition import CompetitionTray, competition_groups
+from yak_tui.app.screens.economy.dialogs import ExpandScreen, HireScreen, LendScreen, ProduceScreen, expand_note
+from yak_tui.app.screens.economy.screen import MarketScreen
 from yak_tui.areas.economy import read as board
 from yak_tui.areas.economy import rules
-from yak_tui.kernel import forms as views
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.play import views
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
 
 CORVIN = Identity.parse("player:corvin")

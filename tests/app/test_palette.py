@@ -15,7 +15,7 @@ from textual.fuzzy import Matcher
 
 from yak_tui.app import providers
 from yak_tui.app.providers import Catalogue, PaletteName, name_lines, palette_names
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.play.identity import GM, Identity
 
 
 def listed(app: Any) -> list[str]:

@@ -7,7 +7,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Label
 
 from yak_tui.app.kit.paramform import ParamForm
-from yak_tui.kernel.forms import ParamField
+from yak_tui.kernel.play.views import ParamField
 
 FIELDS = [
     ParamField("power_modifier", "int", False, "0", "added to the Power roll"),

@@ -21,11 +21,11 @@ from app_helpers import (
 )
 from textual.widgets import Button, OptionList, Select
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.export import ExportScreen
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.shell.export import ExportScreen
 from yak_tui.areas.court import export_text
-from yak_tui.kernel.chronicle import ChronicleFilter, filter_entries
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.chronicle import ChronicleFilter, filter_entries
+from yak_tui.kernel.play.identity import GM
 
 
 async def open_chronicle(app, pilot) -> ChronicleScreen:  # type: ignore[no-untyped-def]

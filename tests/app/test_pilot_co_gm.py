@@ -42,8 +42,8 @@ async def test_a_co_gm_resolves_an_order_and_the_act_is_signed(busy_save: Path) 
 
 
 async def test_a_player_does_not_see_which_gm_acted(busy_save: Path) -> None:
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.identity import Identity
     from yak_tui.store.storage import WorldFile
 
     run_command(WorldFile(busy_save), Identity.parse("gm:alice"), "note", {"text": "The river floods"})

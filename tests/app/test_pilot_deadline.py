@@ -9,10 +9,10 @@ from pathlib import Path
 from app_helpers import make_app, on_top, query_ready, screen_text, settle, wait_for, world_of
 from textual.widgets import Button, Input
 
-from yak_tui.app.areas.court.panels import ReadinessPanel
 from yak_tui.app.kit.command import CommandScreen
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.app.screens.court.panels import ReadinessPanel
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 
@@ -78,7 +78,7 @@ async def test_a_player_marks_himself_ready_and_back(save_path: Path) -> None:
 async def test_a_king_sees_who_filed_who_is_ready_and_who_sent_nothing(save_path: Path) -> None:
     save = WorldFile(save_path)
     run_command(save, GM, "season-deadline", {"at": "2026-12-07 20:00"})
-    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.play.identity import Identity
 
     run_command(save, Identity.parse("king:varos"), "ready", {"ready": True})
     app = make_app(save_path, "king:elbreth")

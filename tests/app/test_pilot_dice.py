@@ -10,8 +10,8 @@ from textual.widgets import Button, Input, Switch
 
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.dice import FRAME_DELAYS, DiceTray, face_lines
-from yak_tui.kernel import forms as views
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play import views
+from yak_tui.kernel.play.identity import GM
 
 
 def last_entry(path: Path) -> dict:

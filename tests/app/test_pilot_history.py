@@ -8,15 +8,15 @@ from pathlib import Path
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 from textual.widgets import Button, Select, Static
 
-from yak_tui.app.areas.court.advance import UndoAdvanceScreen
-from yak_tui.app.areas.court.history import HistoryScreen
 from yak_tui.app.kit.rowtable import RowTable
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.history import diff_worlds, season_state
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.app.shell.advance import UndoAdvanceScreen
+from yak_tui.app.shell.history import HistoryScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.history import diff_worlds, season_state
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

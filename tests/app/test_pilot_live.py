@@ -12,9 +12,9 @@ from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_
 from textual.command import CommandPalette
 from textual.widgets import OptionList
 
-from yak_tui.app.areas.court.identity import IdentityScreen
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.app.shell.identity import IdentityScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 YAK = str(Path(sys.executable).with_name("yak"))

@@ -9,11 +9,11 @@ from pathlib import Path
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text
 from textual.widgets import Select, Static
 
-from yak_tui.app.areas.court.reports import ReportsScreen
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.session import advance_season
+from yak_tui.app.shell.reports import ReportsScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.session import advance_season
 from yak_tui.store.storage import WorldFile
 
 NYX_SECRET = "NYX-PRIVATE-4417 the smuggler's ledger"
@@ -123,7 +123,7 @@ async def test_the_palette_opens_the_reports(save_path: Path) -> None:
 
 
 async def test_a_screen_key_leaves_the_reports_behind(save_path: Path) -> None:
-    from yak_tui.app.areas.court.dashboard import DashboardScreen
+    from yak_tui.app.screens.court.dashboard import DashboardScreen
 
     close_a_season(save_path)
     app = make_app(save_path, "gm")

@@ -10,17 +10,17 @@ from app_helpers import click, make_app, on_top, screen_text, settle, wait_for, 
 from textual.command import CommandPalette
 from textual.widgets import DataTable
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.dashboard import DashboardScreen
-from yak_tui.app.areas.economy.screen import MarketScreen
-from yak_tui.app.areas.espionage.screen import EspionageScreen
-from yak_tui.app.areas.nobles.hexmap import HexMap
-from yak_tui.app.areas.nobles.screen import MapScreen
-from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.rowtable import RowTable
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.screens.court.dashboard import DashboardScreen
+from yak_tui.app.screens.economy.screen import MarketScreen
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.app.screens.nobles.hexmap import HexMap
+from yak_tui.app.screens.nobles.screen import MapScreen
+from yak_tui.app.screens.warfare.screen import SiegesScreen
 from yak_tui.areas.economy.read import market_board
 from yak_tui.areas.warfare import fort_name
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 SCREENS = [
     ("d", DashboardScreen),

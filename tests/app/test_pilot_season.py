@@ -8,8 +8,8 @@ from pathlib import Path
 from app_helpers import make_app, on_top, screen_text, settle, wait_for, world_of
 from textual.widgets import Button, ProgressBar
 
-from yak_tui.app.areas.court.advance import AdvanceScreen
-from yak_tui.kernel.session import preview
+from yak_tui.app.shell.advance import AdvanceScreen
+from yak_tui.kernel.season.session import preview
 from yak_tui.store.storage import WorldFile
 
 

@@ -26,12 +26,12 @@ from app_helpers import (
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Select
 
-from yak_tui.app.areas.court.chronicle import ChronicleScreen
-from yak_tui.app.areas.court.export import ExportScreen
-from yak_tui.app.areas.court.help import HelpScreen
-from yak_tui.app.areas.nobles.hexmap import HexMap
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.app.main import SCREENS
+from yak_tui.app.screens.court.chronicle import ChronicleScreen
+from yak_tui.app.screens.nobles.hexmap import HexMap
+from yak_tui.app.shell.export import ExportScreen
+from yak_tui.app.shell.help import HelpScreen
 from yak_tui.store.storage import WorldFile
 
 TREASURIES = {"elbreth": 5555.5, "varos": 7777.25, "kesh": 6666.75}

@@ -9,10 +9,10 @@ from pathlib import Path
 from app_helpers import make_app, wait_for, widget_text, world_of
 from test_sieges_screen import besiege, open_sieges
 
-from yak_tui.app.areas.warfare.panels import AttemptsPanel, CardPanel, RaidsPanel, SiegesPanel, WalledPanel
 from yak_tui.app.kit.common import YakTable
+from yak_tui.app.screens.warfare.panels import AttemptsPanel, CardPanel, RaidsPanel, SiegesPanel, WalledPanel
 from yak_tui.areas.warfare import read as monitor
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.identity import GM
 
 
 async def test_the_siege_panels_draw_the_view_they_are_shown_not_the_screens(save_path: Path, tmp_path: Path) -> None:

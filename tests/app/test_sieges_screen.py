@@ -14,17 +14,17 @@ from app_helpers import click, make_app, on_top, query_ready, screen_text, settl
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, SelectionList, Switch
 
-from yak_tui.app.areas.court.advance import AdvanceScreen
-from yak_tui.app.areas.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
-from yak_tui.app.areas.warfare.panels import FortsTable, PlacesTable
-from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.order import OrderScreen
+from yak_tui.app.screens.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
+from yak_tui.app.screens.warfare.panels import FortsTable, PlacesTable
+from yak_tui.app.screens.warfare.screen import SiegesScreen
+from yak_tui.app.shell.advance import AdvanceScreen
 from yak_tui.areas.warfare import read as monitor
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.session import advance_season
 from yak_tui.store.storage import WorldFile
 
 VAROS = Identity.parse("king:varos")

@@ -17,13 +17,13 @@ from test_snapshots import settle
 from textual.pilot import Pilot
 from textual.widgets import Button, Input, Select, Switch
 
-from yak_tui.app.areas.espionage.screen import EspionageScreen
-from yak_tui.app.areas.espionage.spy_dice import SpyDiceScreen
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.common import YakTable
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.app.screens.espionage.spy_dice import SpyDiceScreen
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
 
 SIZES = [(80, 24), (140, 45)]

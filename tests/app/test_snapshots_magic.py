@@ -16,9 +16,9 @@ from app_helpers import make_app, on_top, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Input, Switch
 
-from yak_tui.app.areas.magic.screen import CastingScreen
-from yak_tui.app.areas.nobles.hexmap import HexMap
-from yak_tui.app.areas.nobles.screen import MapScreen
+from yak_tui.app.screens.magic.screen import CastingScreen
+from yak_tui.app.screens.nobles.hexmap import HexMap
+from yak_tui.app.screens.nobles.screen import MapScreen
 
 SIZES = [(80, 24), (140, 45)]
 ids = lambda s: f"{s[0]}x{s[1]}"  # noqa: E731

@@ -15,8 +15,8 @@ import pytest
 from app_helpers import make_app, on_top, settle, wait_for
 from textual.pilot import Pilot
 
-from yak_tui.app.areas.nobles.hexmap import HexMap
-from yak_tui.app.areas.nobles.screen import MapScreen
+from yak_tui.app.screens.nobles.hexmap import HexMap
+from yak_tui.app.screens.nobles.screen import MapScreen
 
 SIZES = [(80, 24), (160, 48)]
 ids = lambda s: f"{s[0]}x{s[1]}"  # noqa: E731

@@ -16,9 +16,9 @@ from app_helpers import make_app, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Button, DataTable, Input, Switch
 
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 SIZES = [(80, 24), (140, 45)]

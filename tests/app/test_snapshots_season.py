@@ -12,8 +12,8 @@ from app_helpers import make_app, on_top, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Select
 
-from yak_tui.app.areas.court.history import HistoryScreen
-from yak_tui.app.areas.court.reports import ReportsScreen
+from yak_tui.app.shell.history import HistoryScreen
+from yak_tui.app.shell.reports import ReportsScreen
 
 SIZES = [(80, 24), (160, 48)]
 

@@ -15,13 +15,13 @@ import pytest
 from app_helpers import make_app, on_top, settle, wait_for, widget_text
 from textual.pilot import Pilot
 
-from yak_tui.app.areas.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
-from yak_tui.app.areas.warfare.screen import SiegesScreen
 from yak_tui.app.kit.plot import TreasuryPlot
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.session import advance_season
+from yak_tui.app.screens.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
+from yak_tui.app.screens.warfare.screen import SiegesScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.session import advance_season
 from yak_tui.store.storage import WorldFile
 
 SIZES = [(80, 24), (140, 45)]

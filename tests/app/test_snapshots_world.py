@@ -12,9 +12,9 @@ from app_helpers import make_app, on_top, query_ready, settle, wait_for
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from yak_tui.app.areas.court.world import WorldScreen
 from yak_tui.app.kit.editor import DocumentEditor
 from yak_tui.app.kit.plot import TreasuryPlot
+from yak_tui.app.shell.world import WorldScreen
 
 SIZES = [(80, 24), (160, 48)]
 

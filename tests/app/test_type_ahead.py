@@ -15,10 +15,10 @@ from app_helpers import make_app, on_top, wait_for, world_of
 from textual import events
 from textual.widgets import Input, Select
 
-from yak_tui.app.areas.magic.screen import CastingScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.main import YakApp
-from yak_tui.kernel import forms as views
+from yak_tui.app.screens.magic.screen import CastingScreen
+from yak_tui.kernel.play import views
 
 
 def send_at_once(app: YakApp, *keys: str) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 OTHER_SCREENS = {
-    f"yak_tui.app.areas.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen", "nobles.screen")
+    f"yak_tui.app.screens.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen", "nobles.screen")
 }
 PROBE = """
 import asyncio, gc, json, sys
@@ -28,7 +28,7 @@ from yak_tui.app.kit import screens as kit
 from yak_tui.app.messages import SCREENS
 
 def screen_modules():
-    return sorted(m for m in sys.modules if m.startswith("yak_tui.app.areas.") and m.endswith(("screen", "chronicle")))
+    return sorted(m for m in sys.modules if m.startswith("yak_tui.app.screens.") and m.endswith(("screen", "chronicle")))
 
 parses = []
 reparse, refresh_css = Stylesheet.reparse, App.refresh_css

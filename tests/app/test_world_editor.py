@@ -11,10 +11,10 @@ from app_helpers import make_app, on_top, query_ready, settle, wait_for, world_o
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from yak_tui.app.areas.court.world import WorldScreen
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.editor import DocumentEditor
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.shell.world import WorldScreen
 
 
 async def open_world(pilot: Pilot[Any], search: str = "") -> WorldScreen:

@@ -137,7 +137,7 @@ async def test_the_light_row_table_draws_a_window_that_follows_its_cursor_to_the
 
 class OneLegend(App[None]):
     def compose(self) -> ComposeResult:
-        from yak_tui.app.areas.nobles.panels import LegendPanel
+        from yak_tui.app.screens.nobles.panels import LegendPanel
 
         with VerticalScroll():
             yield LegendPanel()
@@ -147,7 +147,7 @@ async def test_the_map_legend_lists_a_bounded_number_of_kingdoms() -> None:
     """At 1000x the legend was a 3,000-line Static drawn on the map's first visit."""
     from types import SimpleNamespace
 
-    from yak_tui.app.areas.nobles.panels import LEGEND_KINGDOMS, LegendPanel
+    from yak_tui.app.screens.nobles.panels import LEGEND_KINGDOMS, LegendPanel
 
     app = OneLegend()
     async with app.run_test(size=(80, 20)) as pilot:
@@ -167,8 +167,8 @@ async def test_a_map_wider_than_the_screen_draws_the_columns_in_view_after_it_sc
 
     from app_helpers import make_app, on_top
 
-    from yak_tui.app.areas.nobles.hexmap import CELL_SIZES, HexMap
-    from yak_tui.app.areas.nobles.screen import MapScreen
+    from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
+    from yak_tui.app.screens.nobles.screen import MapScreen
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from worldgen import write_world

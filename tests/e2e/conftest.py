@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 from tmux_helpers import Tmux, yak_command
 
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tmux_helpers import YAK, Tmux
 
-from yak_tui.kernel.model import World
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 pytestmark = [

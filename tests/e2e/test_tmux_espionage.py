@@ -12,9 +12,9 @@ import pytest
 from tmux_helpers import Tmux, yak_command
 
 from yak_tui.areas.espionage import mission_lines
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 pytestmark = [

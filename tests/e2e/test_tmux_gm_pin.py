@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux, yak_command
 
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 
 pytestmark = [
     pytest.mark.e2e,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from tmux_helpers import Tmux
 
-from yak_tui.kernel.model import World
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 pytestmark = [

@@ -8,7 +8,7 @@ from typing import Any
 
 from yak_plugin import Table
 
-from yak_tui.kernel.commands import CommandResult
+from yak_tui.kernel.play.commands import CommandResult
 from yak_tui.store.storage import WorldFile
 
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
-from yak_tui.kernel.audience import visible_entries, visible_table
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.commands import CommandError
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.seasons import due_items
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 
@@ -292,7 +292,7 @@ def test_a_sold_bank_takes_its_book_along(save: WorldFile) -> None:
 
 def test_a_debt_due_is_listed_once_to_whoever_sees_both_parties(save: WorldFile) -> None:
     """Issue 17: "Credit … falls due" was listed twice on the GM's dashboard (one line per party)."""
-    from yak_tui.kernel.session import due_for
+    from yak_tui.kernel.season.session import due_for
 
     run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10})
     set_date(save, "Winter 312")

@@ -13,12 +13,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yak_tui.areas import economy as eco
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandError, apply_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import SECTORS, World
+from yak_tui.kernel.play.commands import CommandError, apply_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import SECTORS, World
 
 ACTIONS = (
     "business-open",

@@ -10,10 +10,10 @@ from econ_helpers import run
 from yak_plugin import Table
 
 from yak_tui.areas.economy import read
-from yak_tui.kernel.forms import check_command, check_order
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.play.views import check_command, check_order
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import set_override_dir
 from yak_tui.store.storage import WorldFile
 
 
@@ -78,7 +78,7 @@ def test_a_ledger_line_with_a_garbage_amount_raises_instead_of_reading_as_zero(s
 
 
 def test_action_route_follows_the_one_run_or_order_rule(table: Table) -> None:
-    """The market's route is `kernel.forms.command_route` with the GM's "refused" label: run it,
+    """The market's route is `kernel.play.views.command_route` with the GM's "refused" label: run it,
     file it as an order (saying why it is not his to run), or refused with the reason."""
     world = table.world
     corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")

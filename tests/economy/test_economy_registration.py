@@ -7,8 +7,8 @@ import sys
 
 STEP_ORDER = """
 import sys
-from yak_tui.kernel import seasons
-from yak_tui.kernel.commands import load_command_modules
+from yak_tui.kernel.season import seasons
+from yak_tui.kernel.play.commands import load_command_modules
 if sys.argv[1] == "cli":
     from yak_tui.cli import load_resolve_checks
     load_resolve_checks()
@@ -35,7 +35,7 @@ def test_the_cli_loads_the_season_steps_in_the_same_order_as_a_session() -> None
 def test_importing_the_package_registers_the_economy_headless() -> None:
     code = (
         "import sys, yak_tui.areas.economy as economy\n"
-        "from yak_tui.kernel.commands import COMMANDS\n"
+        "from yak_tui.kernel.play.commands import COMMANDS\n"
         "assert {'business-open', 'produce', 'credit-extend', 'hire', 'academy-found', 'trap', 'convert'}"
         " <= set(COMMANDS), sorted(COMMANDS)\n"
         "assert 'textual' not in sys.modules\n"

@@ -13,9 +13,9 @@ import pytest
 from yak_tui.areas.economy import cli as resolve_economy
 from yak_tui.areas.economy import rules as eco
 from yak_tui.areas.economy.rules import Rival
-from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
-from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice, exact_odds
-from yak_tui.kernel.rtd import BANDS
+from yak_tui.kernel.play.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.play.dice import DiceError, Modifier, ScriptedDice, exact_odds
+from yak_tui.kernel.play.rtd import BANDS
 
 # ---------------------------------------------------------------------------------------------
 # Sectors, expansion, income, dismantling

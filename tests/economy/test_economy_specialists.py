@@ -9,11 +9,11 @@ from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
 from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import rules
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandContext, CommandError, spec_for
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 
@@ -55,7 +55,7 @@ def test_hire_for_next_season_costs_two_and_arrives(save: WorldFile) -> None:
 
 
 def eco_due(save: WorldFile) -> list[dict]:
-    from yak_tui.kernel.seasons import due_items
+    from yak_tui.kernel.season.seasons import due_items
 
     return due_items(World(state(save)))
 

@@ -10,12 +10,12 @@ from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import rules
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandContext, CommandError, spec_for
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
 from yak_tui.store.storage import WorldFile
 
 

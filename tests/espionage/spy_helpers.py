@@ -7,12 +7,12 @@ from typing import Any
 
 from yak_plugin import Table
 
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandContext, CommandResult, load_command_modules
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import StepReport
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandContext, CommandResult, load_command_modules
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.seasons import StepReport
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 load_command_modules()

@@ -11,14 +11,14 @@ from spy_helpers import CORVIN, KING_ELBRETH, KING_KESH, KING_VAROS, SILAS, do, 
 
 from yak_tui.areas.espionage.planning import mission_stakes
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_entries, visible_table
-from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.orders import queue_for
-from yak_tui.kernel.seasons import due_items
-from yak_tui.kernel.session import due_for
+from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.authority import Stakes, adjudicator_for, may_adjudicate
+from yak_tui.kernel.play.commands import CommandError
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.play.orders import queue_for
+from yak_tui.kernel.season.seasons import due_items
+from yak_tui.kernel.season.session import due_for
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.store.storage import WorldFile
 
 SECRET_KEYS = ("naturals", "modifiers", "total", "band", "secret", "known_to_target", "known_sponsor", "evidence")

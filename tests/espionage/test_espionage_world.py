@@ -23,11 +23,11 @@ from spy_helpers import (
 from yak_tui.areas.espionage import planning, state
 from yak_tui.areas.espionage import read as board
 from yak_tui.areas.espionage.rules import catalogue, mission, mission_cost
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import due_items
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandError
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.seasons import due_items
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

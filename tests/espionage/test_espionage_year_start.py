@@ -24,10 +24,10 @@ from spy_helpers import (
 from yak_tui.areas.court.commands import upkeep_due
 from yak_tui.areas.espionage import read as board
 from yak_tui.areas.espionage import year_start
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.demo import build_world, create_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.demo import build_world, create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 
@@ -287,7 +287,7 @@ def test_limit_trade_stacks_and_persists(save: WorldFile) -> None:
 def test_limit_trade_duration_is_a_table_value(save: WorldFile, tmp_path: Path) -> None:
     """A house rule that gives Limit Trade a duration makes the cut wear off (the allowance comes
     back, never having gone below 0)."""
-    from yak_tui.kernel.tables import set_override_dir
+    from yak_tui.kernel.world.tables import set_override_dir
 
     house = tmp_path / "house"
     house.mkdir()
@@ -333,7 +333,7 @@ def test_next_year_effects_last_through_the_production_step(save: WorldFile) -> 
     effect_id = result.data["effect"]
     seen_in_production: list[bool] = []
 
-    from yak_tui.kernel import seasons
+    from yak_tui.kernel.season import seasons
 
     def spy_on_production(ctx: Any, report: Any) -> None:
         seen_in_production.append(bool(ctx.world.get("effects", effect_id)["active"]))

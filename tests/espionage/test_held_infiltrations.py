@@ -10,8 +10,8 @@ import pytest
 from spy_helpers import CORVIN, KING_ELBRETH, KING_VAROS, SILAS, do, read
 
 from yak_tui.areas.espionage import board_view
-from yak_tui.kernel.audience import visible_table
-from yak_tui.kernel.identity import GM, Identity
+from yak_tui.kernel.play.audience import visible_table
+from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.store.storage import WorldFile
 
 

@@ -11,9 +11,9 @@ import pytest
 from spy_helpers import infiltrate, mutate
 
 from yak_tui.cli import main
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.model import World
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

@@ -16,7 +16,7 @@ from yak_tui.areas.espionage.kinds import kind_of_document
 from yak_tui.areas.espionage.planning import NEED_CHECKS, mission_params
 from yak_tui.areas.espionage.state import EXTRA_PARAMS, POISON_EXTRA
 from yak_tui.cli import main
-from yak_tui.kernel.tables import TABLES_DIR, RulesTableError, set_override_dir
+from yak_tui.kernel.world.tables import TABLES_DIR, RulesTableError, set_override_dir
 
 DEFAULT = (TABLES_DIR / "espionage.toml").read_text(encoding="utf-8")
 

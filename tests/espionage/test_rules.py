@@ -23,9 +23,9 @@ from yak_tui.areas.espionage.rules import (
     resolve_mission,
     spy_modifiers,
 )
-from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
-from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.play.dice import DiceError, Modifier, ScriptedDice
+from yak_tui.kernel.world.tables import set_override_dir
 
 # ------------------------------------------------------------------ the seed, transcribed
 # (family heading, mission name, the seed's cost line, "Spy used up on attempt" line present)

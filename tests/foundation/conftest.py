@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from yak_plugin import Table
 
-from yak_tui.kernel.commands import load_command_modules
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import load_command_modules
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 load_command_modules()

@@ -13,9 +13,9 @@ import orjson
 import pytest
 from yak_plugin import Table
 
-from yak_tui.kernel.audience import HIDDEN_FIELDS, filter_document, visible_table
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import HIDDEN_FIELDS, filter_document, visible_table
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.model import World
 
 AREAS = ("court", "economy", "espionage", "warfare", "magic", "nobles")
 VIEWERS = ("gm", "king:elbreth", "king:varos", "player:nyx", "player:lysa", "observer")

@@ -14,12 +14,12 @@ import orjson
 import pytest
 from yak_plugin import Table, journal_entries, write_journal
 
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
-from yak_tui.kernel.tables import saved_rules
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import saved_rules
 from yak_tui.store.storage import JOURNAL_KEEP, Stamp, WorldFile
 
 

@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yak_tui.kernel.audience import PUBLIC, may_see, newest_seen, seen_entries
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import PUBLIC, may_see, newest_seen, seen_entries
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import World
 
 AUDIENCES = (PUBLIC, "adjudicators", "kingdom:elbreth", "kingdom:varos", "character:nyx", "character:lysa")
 VIEWERS = tuple(Identity.parse(text) for text in ("gm", "king:elbreth", "king:varos", "player:nyx", "observer"))

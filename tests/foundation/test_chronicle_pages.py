@@ -7,13 +7,13 @@ import pytest
 
 from yak_tui.areas import court
 from yak_tui.areas.court import chronicle_view, entry_view
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.chronicle import ChronicleFilter, filter_entries
-from yak_tui.kernel.commands import append_entry
-from yak_tui.kernel.dice import RollRecord
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.chronicle import ChronicleFilter, filter_entries
+from yak_tui.kernel.play.commands import append_entry
+from yak_tui.kernel.play.dice import RollRecord
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
 
 AUDIENCES = ("public", "kingdom:varos", "kingdom:elbreth", "character:nyx", "adjudicators")
 VIEWERS = ("gm", "king:varos", "king:elbreth", "player:nyx", "observer")

@@ -23,10 +23,10 @@ sys.exit(code)
 
 HEAVY = (
     "yak_tui.areas",
-    "yak_tui.kernel.dice",
-    "yak_tui.kernel.checks",
-    "yak_tui.kernel.commands",
-    "yak_tui.kernel.session",
+    "yak_tui.kernel.play.dice",
+    "yak_tui.kernel.play.checks",
+    "yak_tui.kernel.play.commands",
+    "yak_tui.kernel.season.session",
     "filelock",
     "textual",
     "yak_tui.app",

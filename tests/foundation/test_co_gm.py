@@ -12,10 +12,10 @@ import pytest
 
 from yak_tui.areas.court import identities
 from yak_tui.cli import main
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM, Identity, IdentityError, identity_label, identity_name
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity, IdentityError, identity_label, identity_name
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 ALICE = Identity.parse("gm:alice")

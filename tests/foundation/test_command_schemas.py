@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 from yak_plugin import Table
 
-from yak_tui.kernel import model, validation
-from yak_tui.kernel.commands import COMMANDS, load_command_modules
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.documents import SCHEMAS, TABLE_NAMES
 from yak_tui.kernel.errors import CommandError, ValidationError
+from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+from yak_tui.kernel.world import model, validation
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.documents import SCHEMAS, TABLE_NAMES
 
 load_command_modules()
 

@@ -9,9 +9,8 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import apply_command, run_command
-from yak_tui.kernel.demo import build_world, create_world
-from yak_tui.kernel.dice import (
+from yak_tui.kernel.play.commands import apply_command, run_command
+from yak_tui.kernel.play.dice import (
     Dice,
     DiceError,
     ManualDice,
@@ -25,8 +24,9 @@ from yak_tui.kernel.dice import (
     exact_odds,
     parse_dice,
 )
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.demo import build_world, create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 # --- sources -----------------------------------------------------------------------------------
@@ -203,7 +203,7 @@ def test_seed_recorded_through_the_save_and_cli(tmp_path: Path, capsys: pytest.C
 
 
 def test_scripted_exhaustion_in_a_command_changes_nothing(tmp_path: Path) -> None:
-    from yak_tui.kernel.dice import DiceError as Err
+    from yak_tui.kernel.play.dice import DiceError as Err
 
     save = create_world(tmp_path / "w.json")
     before = save.path.read_bytes()

@@ -11,13 +11,13 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.audience import filter_entry
-from yak_tui.kernel.commands import CommandContext, append_entry, run_command
-from yak_tui.kernel.dice import RollRecord, ScriptedDice
-from yak_tui.kernel.dicechain import GENESIS, record_hash, verify_data
-from yak_tui.kernel.forms import roll_views
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import filter_entry
+from yak_tui.kernel.play.commands import CommandContext, append_entry, run_command
+from yak_tui.kernel.play.dice import RollRecord, ScriptedDice
+from yak_tui.kernel.play.dicechain import GENESIS, record_hash, verify_data
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import roll_views
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity("gm")

@@ -14,13 +14,13 @@ from typing import Any
 
 import pytest
 
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.chronicle import export_entries, roll_line
-from yak_tui.kernel.commands import CommandResult, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.chronicle import export_entries, roll_line
+from yak_tui.kernel.play.commands import CommandResult, run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

@@ -11,9 +11,9 @@ import orjson
 import pytest
 from yak_plugin import counting_full_reads
 
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World, follow_save
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.model import World, follow_save
 from yak_tui.store.storage import WorldFile
 
 

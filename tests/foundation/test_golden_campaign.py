@@ -15,13 +15,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import SeededDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.reports import render_report, reports_for
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.reports import render_report, reports_for
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GOLDEN = Path(__file__).parent / "golden" / "campaign.json"

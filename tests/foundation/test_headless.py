@@ -22,7 +22,7 @@ PROBE = textwrap.dedent(
             importlib.import_module(info.name)
             imported.append(info.name)
     # Registering every command and check pulls in the same modules the CLI and app use.
-    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.play.commands import load_command_modules
     load_command_modules()
     ui = sorted(m for m in sys.modules if m == "textual" or m.startswith(("textual.", "textual_")))
     sys.stdout.write(orjson.dumps({{"imported": imported, "ui": ui}}).decode())
@@ -43,11 +43,11 @@ def test_core_imports_without_textual() -> None:
     assert result["ui"] == [], f"the core imported the UI: {result['ui']}"
     imported = set(result["imported"])
     for module in (
-        "yak_tui.kernel.dice",
-        "yak_tui.kernel.rtd",
-        "yak_tui.kernel.commands",
-        "yak_tui.kernel.audience",
-        "yak_tui.kernel.seasons",
+        "yak_tui.kernel.play.dice",
+        "yak_tui.kernel.play.rtd",
+        "yak_tui.kernel.play.commands",
+        "yak_tui.kernel.play.audience",
+        "yak_tui.kernel.season.seasons",
         "yak_tui.store.storage",
     ):
         assert module in imported

@@ -1,4 +1,4 @@
-"""An area's read models load when first used (kernel/lazy.py): a command that only changes the world
+"""An area's read models load when first used (kernel/play/lazy.py): a command that only changes the world
 (`yak advance`, `yak do ...`) never imports them, and every name an area exports is still there."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ AREAS = ("court", "economy", "espionage", "magic", "nobles", "warfare")
 CHANGE_THE_WORLD = """
 import sys
 from yak_tui.cli import main
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 create_world(sys.argv[1])
 assert main(["--save", sys.argv[1], "do", "note", "text=a note"]) == 0
 assert main(["--save", sys.argv[1], "advance"]) == 0

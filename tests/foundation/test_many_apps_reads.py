@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from yak_tui.areas.court import holdings
-from yak_tui.kernel.audience import visible_table
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_table
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 
 
 def _every_visible_holding(world: World, viewer: Identity) -> list[tuple[str, str]]:

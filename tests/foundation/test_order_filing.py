@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.forms import check_order, order_commands, order_filed_text
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import check_order, order_commands, order_filed_text
+from yak_tui.kernel.world.model import World
 from yak_tui.serve.execs import submit_orders
 from yak_tui.store.storage import WorldFile
 
@@ -107,7 +107,7 @@ def test_over_ssh_and_the_cli_the_filer_reads_the_same_verdicts(
 
 def test_a_spy_order_reads_as_mission_names_not_slugs(save: WorldFile) -> None:
     """Issue 17 item 4: players read names and sentences; slugs and ids belong to --json."""
-    from yak_tui.kernel.orders import describe_order
+    from yak_tui.kernel.play.orders import describe_order
 
     order = {
         "command": "spy-order",

@@ -11,13 +11,13 @@ import re
 
 import pytest
 
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.chronicle import export_entries, roll_line
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import ScriptedDice, SeededDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.chronicle import export_entries, roll_line
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.dice import ScriptedDice, SeededDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 ID_PATTERN = re.compile(r"\b(?:[eo]\d{4,}|cr-\d{3,}|siege-\d{3,}|(?:king|player):[a-z])")
@@ -82,7 +82,7 @@ def test_no_ids_or_syntax_in_what_anyone_reads(played: WorldFile) -> None:
 
 def test_no_ids_or_syntax_in_season_reports(played: WorldFile) -> None:
     """Every report of every closed season, as each recipient reads it in BBCode and Markdown."""
-    from yak_tui.kernel.reports import render_report, reported_seasons, reports_for
+    from yak_tui.kernel.season.reports import render_report, reported_seasons, reports_for
 
     world = World(played.read())
     seasons = reported_seasons(world)

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.kernel import commands as commands_module
-from yak_tui.kernel.commands import CommandContext, CommandError, CommandSpec, Param, apply_command, run_command
-from yak_tui.kernel.demo import build_world, create_world
-from yak_tui.kernel.dice import DiceError, ScriptedDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play import commands as commands_module
+from yak_tui.kernel.play.commands import CommandContext, CommandError, CommandSpec, Param, apply_command, run_command
+from yak_tui.kernel.play.dice import DiceError, ScriptedDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.demo import build_world, create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 BASE = build_world()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import copy
 
 from yak_tui.areas.economy import sector_businesses, sector_usage
-from yak_tui.kernel.authority import Stakes, who_may
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.authority import Stakes, who_may
+from yak_tui.kernel.world.model import World
 
 
 def scanned_usage(world: World, province: str) -> dict[str, int]:

@@ -9,9 +9,9 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import due_for, preview
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import due_for, preview
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

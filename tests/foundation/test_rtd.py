@@ -11,8 +11,8 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.dice import Modifier, ScriptedDice
-from yak_tui.kernel.rtd import BANDS, roll_rtd, rtd_band, rtd_odds, rtd_success
+from yak_tui.kernel.play.dice import Modifier, ScriptedDice
+from yak_tui.kernel.play.rtd import BANDS, roll_rtd, rtd_band, rtd_odds, rtd_success
 
 YAK = Path(sys.executable).parent / "yak"
 

@@ -17,11 +17,11 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.reports import render_report, reports_for
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.reports import render_report, reports_for
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")
@@ -150,7 +150,7 @@ def _every_audience(world: World) -> list[str]:
 
 
 def _every_viewer(world: World) -> list[Identity]:
-    from yak_tui.kernel.identity import OBSERVER
+    from yak_tui.kernel.play.identity import OBSERVER
 
     return (
         [GM, OBSERVER]
@@ -160,7 +160,7 @@ def _every_viewer(world: World) -> list[Identity]:
 
 
 def test_the_audiences_a_viewer_sees_are_those_may_see_lets_him(season: WorldFile) -> None:
-    from yak_tui.kernel.audience import audiences_seen, may_see
+    from yak_tui.kernel.play.audience import audiences_seen, may_see
 
     world = World(season.read())
     for viewer in _every_viewer(world):
@@ -172,9 +172,9 @@ def test_the_audiences_a_viewer_sees_are_those_may_see_lets_him(season: WorldFil
 def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(season: WorldFile) -> None:
     """The reports read entries gathered by audience and adjudicator; the same items as asking the
     audience filter of every entry of the season, for every reader, in the same order."""
-    from yak_tui.kernel.audience import PUBLIC, filter_entry
-    from yak_tui.kernel.identity import OBSERVER
-    from yak_tui.kernel.reports import _entry_items, begin_reports, season_entries, write_reports
+    from yak_tui.kernel.play.audience import PUBLIC, filter_entry
+    from yak_tui.kernel.play.identity import OBSERVER
+    from yak_tui.kernel.season.reports import _entry_items, begin_reports, season_entries, write_reports
 
     world = World(season.read())
     audiences = [PUBLIC, *_every_audience(world)]

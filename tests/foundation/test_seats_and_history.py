@@ -10,10 +10,10 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_entries, visible_table
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.identity import Identity, identity_label
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.identity import Identity, identity_label
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 OBSERVER = Identity.parse("observer")

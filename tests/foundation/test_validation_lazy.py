@@ -10,14 +10,14 @@ import sys
 import orjson
 import pytest
 
-from yak_tui.kernel.documents import SCHEMAS
-from yak_tui.kernel.validation import DocumentError
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.validation import DocumentError
 from yak_tui.store.storage import CorruptSaveError, WorldFile
 
 PROBE = """
 import sys
 import orjson
-from yak_tui.kernel import validation
+from yak_tui.kernel.world import validation
 compiled_at_import = sorted(validation.FAST_CHECKS)
 if len(sys.argv) > 1:
     data = orjson.loads(open(sys.argv[1], "rb").read())
@@ -65,7 +65,7 @@ def test_a_bad_document_is_named_when_its_table_is_first_checked(save: WorldFile
 
 
 def test_a_table_without_a_schema_has_no_predicate() -> None:
-    from yak_tui.kernel.validation import FAST_CHECKS, validate_table
+    from yak_tui.kernel.world.validation import FAST_CHECKS, validate_table
 
     with pytest.raises(KeyError):
         FAST_CHECKS["no-such-table"]

@@ -16,12 +16,11 @@ from yak_plugin import Table
 
 from yak_tui.areas.court import commands as core_commands
 from yak_tui.cli import main
-from yak_tui.kernel import commands as commands_module
-from yak_tui.kernel import seasons
-from yak_tui.kernel.audience import filter_document, visible_entries, visible_table
-from yak_tui.kernel.authority import Stakes, adjudicator_for, may_adjudicate, who_may
-from yak_tui.kernel.chronicle import export_entries
-from yak_tui.kernel.commands import (
+from yak_tui.kernel.play import commands as commands_module
+from yak_tui.kernel.play.audience import filter_document, visible_entries, visible_table
+from yak_tui.kernel.play.authority import Stakes, adjudicator_for, may_adjudicate, who_may
+from yak_tui.kernel.play.chronicle import export_entries
+from yak_tui.kernel.play.commands import (
     SEATS,
     CommandContext,
     CommandError,
@@ -30,13 +29,14 @@ from yak_tui.kernel.commands import (
     append_entry,
     run_command,
 )
-from yak_tui.kernel.demo import DEMO_FILE, build_world
-from yak_tui.kernel.dice import Modifier, RollRecord, ScriptedDice, SeededDice
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import orders_of, queue_for
-from yak_tui.kernel.session import advance_season
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.dice import Modifier, RollRecord, ScriptedDice, SeededDice
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.play.orders import orders_of, queue_for
+from yak_tui.kernel.season import seasons
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import DEMO_FILE, build_world
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 from yak_tui.store.storage import WorldFile
 
 KING_E = Identity("king", "elbreth")

@@ -12,12 +12,12 @@ from hypothesis import strategies as st
 
 import yak_tui.areas.court  # noqa: F401  (registers the year-start steps and upkeep surcharges)
 from yak_tui.areas.court import upkeep_due
-from yak_tui.kernel.audience import visible_count, visible_table
-from yak_tui.kernel.commands import load_command_modules, validate_only
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import preview_advance
+from yak_tui.kernel.play.audience import visible_count, visible_table
+from yak_tui.kernel.play.commands import load_command_modules, validate_only
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.session import preview_advance
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 
 
 def _unit(owner: str, regiments: int) -> dict[str, Any]:

@@ -11,7 +11,11 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.authoring import (
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.authoring import (
     AuthoringError,
     export_world,
     load_world_file,
@@ -19,11 +23,7 @@ from yak_tui.kernel.authoring import (
     template_text,
     worlds_equal,
 )
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.demo import DEMO_FILE, build_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.world.demo import DEMO_FILE, build_world
 from yak_tui.store.storage import WorldFile
 
 
@@ -137,7 +137,7 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
 
 
 def test_the_format_page_documents_every_field_of_the_schema() -> None:
-    from yak_tui.kernel.authoring import format_reference
+    from yak_tui.kernel.world.authoring import format_reference
 
     page = (Path(__file__).parents[2] / "docs" / "world-format.md").read_text(encoding="utf-8")
     assert format_reference() in page, "regenerate the reference part of docs/world-format.md"

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 
 from yak_tui.areas.economy import hire_status
 from yak_tui.cli import main
-from yak_tui.kernel.authoring import load_world_text, worlds_equal
-from yak_tui.kernel.commands import CommandError, apply_command, run_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import CommandError, apply_command, run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.authoring import load_world_text, worlds_equal
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

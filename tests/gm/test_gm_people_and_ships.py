@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from yak_tui.areas.economy import sailor_slave_price
-from yak_tui.kernel.commands import CommandError, apply_command, run_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import CommandError, apply_command, run_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

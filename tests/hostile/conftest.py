@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 
 
 @pytest.fixture(scope="session")

@@ -17,12 +17,12 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "app"))
 from app_helpers import make_app, on_top, query_ready, screen_text, settle, wait_for, widget_text
 from textual.widgets import Button, Input, Select
 
-from yak_tui.app.areas.court.export import ExportScreen
-from yak_tui.app.areas.court.panels import EntriesPanel
-from yak_tui.app.areas.espionage.screen import EspionageScreen
-from yak_tui.app.areas.espionage.spy_order import SpyOrderScreen
 from yak_tui.app.kit.order import OrderScreen
 from yak_tui.app.messages import SCREENS
+from yak_tui.app.screens.court.panels import EntriesPanel
+from yak_tui.app.screens.espionage.screen import EspionageScreen
+from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen
+from yak_tui.app.shell.export import ExportScreen
 
 SIZE = (120, 40)
 # Missions a seat's kingdom may send through the board's form with no field but the target.

@@ -9,10 +9,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
-from yak_tui.kernel.model import TABLES
-from yak_tui.kernel.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
+from yak_tui.kernel.world.model import TABLES
+from yak_tui.kernel.world.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
 
 DEMO = build_world()
 
@@ -75,7 +75,7 @@ def _verdict(check: Any, table: str, doc_id: str, doc: Any) -> str | None:
 def _by_kind(spec: Field) -> st.SearchStrategy[Any]:
     """Values shaped like `spec` (a date, a table, a list of its items...) with anything a command
     might write inside, faithful to JSON or not."""
-    from yak_tui.kernel.documents import DATE, RECORD, SEASON_CHOICES
+    from yak_tui.kernel.world.documents import DATE, RECORD, SEASON_CHOICES
 
     if spec.kind == DATE:
         return st.fixed_dictionaries(
@@ -171,7 +171,7 @@ def test_a_written_document_is_refused_exactly_when_the_explaining_checker_refus
     """`validate_document` (and `validate_written`) take the strict compiled predicate
     (`WRITE_CHECKS`) for a quick yes; their verdict, and the words of a refusal, are the explaining
     checker's."""
-    from yak_tui.kernel.validation import explain_document, validate_document, validate_written
+    from yak_tui.kernel.world.validation import explain_document, validate_document, validate_written
 
     table, doc_id = where
     doc, path = _mutated(data, DEMO[table][doc_id], WRITTEN)
@@ -211,7 +211,7 @@ ODD_VALUES: list[Any] = [
 
 def _open_fields(fields: dict[str, Field], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Paths of the fields whose values the schema keys by free text, leaves open or dates."""
-    from yak_tui.kernel.documents import DATE, JSON, RECORD
+    from yak_tui.kernel.world.documents import DATE, JSON, RECORD
 
     found = []
     for name, spec in fields.items():
@@ -229,11 +229,11 @@ def test_every_open_field_of_every_table_is_refused_as_the_explaining_checker_re
     faithfully and to plain ones: `validate_document` says what the explaining checker says."""
     import asyncssh
 
-    from yak_tui.kernel.dice import ScriptedDice
-    from yak_tui.kernel.identity import Identity
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.session import advance_season
-    from yak_tui.kernel.validation import explain_document, validate_document
+    from yak_tui.kernel.play.dice import ScriptedDice
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.season.session import advance_season
+    from yak_tui.kernel.world.model import World
+    from yak_tui.kernel.world.validation import explain_document, validate_document
 
     key = asyncssh.generate_private_key("ssh-ed25519").export_public_key().decode()
     table.run("gm", "user-add", name="corvin", identity="player:corvin", key=key)

@@ -15,10 +15,10 @@ import pytest
 from hostile_helpers import assert_refused, sha256, yak
 
 from yak_tui.cli import build_parser
-from yak_tui.kernel import commands as commands_module
-from yak_tui.kernel.checks import number_option, whole_option
-from yak_tui.kernel.commands import COMMANDS, CommandSpec, Param, load_command_modules
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play import commands as commands_module
+from yak_tui.kernel.play.checks import number_option, whole_option
+from yak_tui.kernel.play.commands import COMMANDS, CommandSpec, Param, load_command_modules
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 load_command_modules()
@@ -246,7 +246,7 @@ def test_every_resolve_option_refuses_hostile_numbers(
 
 def test_numbers_inside_text_parameters_are_bounded_too(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
     """A hex is typed as text (`q,r`); dice by hand as `4,2`: their numbers obey the same bounds."""
-    from yak_tui.kernel.forms import parse_naturals
+    from yak_tui.kernel.play.views import parse_naturals
 
     for hex_text in ("9" * 5000 + ",1", "99999999999,1", f"1,{-(2**64)}"):
         assert_refused(

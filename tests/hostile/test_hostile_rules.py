@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hostile_helpers import assert_refused, yak
 
-from yak_tui.kernel.tables import RulesTableError, check_override_dir, set_override_dir, table
+from yak_tui.kernel.world.tables import RulesTableError, check_override_dir, set_override_dir, table
 
 MISSION = (
     'slug = "x"\nname = "X"\nfamily = "general"\neffect = "y"\ndetection_special = false\n'

@@ -13,8 +13,8 @@ import orjson
 import pytest
 from hostile_helpers import assert_refused, sha256, yak
 
-from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import CorruptSaveError, WorldFile
 
 Data = dict[str, Any]

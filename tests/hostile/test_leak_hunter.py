@@ -57,10 +57,10 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from yak_tui.cli import main
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import TABLES
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import TABLES
 from yak_tui.serve.execs import run_exec
 from yak_tui.store.storage import WorldFile
 

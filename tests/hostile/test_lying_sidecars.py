@@ -30,12 +30,12 @@ from yak_plugin import counting_full_reads, journal_entries, signed_vouch, write
 
 from tests.serve.serve_helpers import ServerThread, connect, make_world, stub_argv
 from yak_tui.app.main import SharedReads
-from yak_tui.kernel.commands import apply_command, load_command_modules, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import SeededDice
 from yak_tui.kernel.errors import CommandError
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World, follow_save
+from yak_tui.kernel.play.commands import apply_command, load_command_modules, run_command
+from yak_tui.kernel.play.dice import SeededDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World, follow_save
 from yak_tui.serve.server import Roster, ServeConfig
 from yak_tui.store import storage
 from yak_tui.store.storage import SCHEMA_VERSION, CorruptSaveError, WorldFile

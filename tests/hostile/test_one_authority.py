@@ -1,5 +1,5 @@
 """Issue 24: every way in obeys one authority and one audience. Each test here failed on main before
-the filing rule (`kernel.filing`): a player made himself GM through an order, a spy mission sent as
+the filing rule (`kernel.play.filing`): a player made himself GM through an order, a spy mission sent as
 an order was public, refusals quoted other players' private orders, a player triggered another's
 mission, the board showed a player his kingdom's secret spy state, a rejection's reason was public,
 `export` printed every secret, year-start lines told secret operations, and a filer set his own
@@ -15,12 +15,12 @@ import pytest
 from hostile_helpers import assert_refused, sha256, yak
 
 from yak_tui.areas.espionage import board_view
-from yak_tui.kernel.audience import visible_entries, visible_table
-from yak_tui.kernel.commands import COMMANDS, load_command_modules
-from yak_tui.kernel.filing import filing_refusal, may_file
-from yak_tui.kernel.forms import check_order, order_commands
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+from yak_tui.kernel.play.filing import filing_refusal, may_file
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import check_order, order_commands
+from yak_tui.kernel.world.model import World
 from yak_tui.serve.execs import run_exec
 from yak_tui.store.storage import WorldFile
 

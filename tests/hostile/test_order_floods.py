@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from hostile_helpers import assert_refused, sha256, yak
 
-from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandError, CommandResult, CommandSpec, run_command
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import describe_order
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandError, CommandResult, CommandSpec, run_command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.orders import describe_order
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import set_override_dir
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")
@@ -46,7 +46,7 @@ def half_done(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 def test_several_commands_are_one_write_and_a_refused_one_leaves_no_trace(
     save_path: Path, writes: list[Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from yak_tui.kernel.commands import run_commands
+    from yak_tui.kernel.play.commands import run_commands
 
     monkeypatch.setitem(COMMANDS, "test-half-done", CommandSpec("test-half-done", "", {}, half_done))
     save = WorldFile(save_path)
@@ -77,7 +77,7 @@ def test_several_commands_are_one_write_and_a_refused_one_leaves_no_trace(
 
 
 def test_a_stop_writes_nothing(save_path: Path, writes: list[Path]) -> None:
-    from yak_tui.kernel.commands import Stopped, run_commands
+    from yak_tui.kernel.play.commands import Stopped, run_commands
 
     save = WorldFile(save_path)
     before = sha256(save_path)
@@ -95,7 +95,7 @@ def test_a_stop_writes_nothing(save_path: Path, writes: list[Path]) -> None:
 def test_the_season_cap_holds_for_every_way_an_order_is_filed(
     save_path: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from yak_tui.kernel.commands import run_commands
+    from yak_tui.kernel.play.commands import run_commands
 
     save = WorldFile(save_path)
     filed = run_commands(save, CORVIN, [ROLL] * 49 + [("ask", {"text": "a ship"})])

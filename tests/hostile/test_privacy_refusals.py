@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from hostile_helpers import assert_refused, yak
 
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandSpec
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandSpec
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 EFFECT_IDS = ("varos-spy-ring-in-elbreth", "elbreth-smuggling-varos-march")

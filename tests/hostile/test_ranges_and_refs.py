@@ -16,13 +16,13 @@ from hostile_helpers import assert_refused, sha256, yak
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from yak_tui.kernel.authoring import template_text
-from yak_tui.kernel.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.documents import INT, MAP, NUMBER, SCHEMAS
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.numbers import AMOUNT_LIMIT
-from yak_tui.kernel.validation import DocumentError, dangling_references, validate_changed, validate_world
+from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.authoring import template_text
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.documents import INT, MAP, NUMBER, SCHEMAS
+from yak_tui.kernel.world.numbers import AMOUNT_LIMIT
+from yak_tui.kernel.world.validation import DocumentError, dangling_references, validate_changed, validate_world
 from yak_tui.store.storage import WorldFile
 
 Data = dict[str, Any]
@@ -289,7 +289,7 @@ def test_a_unit_an_agent_rides_with_is_emptied_not_removed_when_a_mission_destro
     """The game keeps its own references whole: a unit a spy mission sinks or poisons to nothing
     stays, empty, while an agent still rides with it (as a battle leaves one), so the write holds."""
     from yak_tui.areas.espionage.kinds import _take_from_unit
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.world.model import World
 
     world = World(build_world())
     regiments = world.get("units", "elbreth-royal-guard")["regiments"]

@@ -21,8 +21,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parents[1] / "serve"))
 from serve_helpers import TIMEOUT, ServerThread, User, connect, make_world, stub_argv
 
-from yak_tui.kernel import commands as kernel_commands
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play import commands as kernel_commands
+from yak_tui.kernel.world.model import World
 from yak_tui.serve.execs import MAX_ORDERS_BYTES
 from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile

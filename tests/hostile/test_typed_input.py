@@ -51,7 +51,7 @@ def test_digits_of_other_scripts_are_not_numbers(
 
 
 def test_hand_dice_in_the_app_take_the_digits_0_to_9_only() -> None:
-    from yak_tui.kernel.forms import parse_naturals
+    from yak_tui.kernel.play.views import parse_naturals
 
     assert parse_naturals("4, 2") == ([4, 2], None)
     for typed in ("٣", "３", "²"):

@@ -18,8 +18,8 @@ from yak_tui.areas.magic.rules import (
     spell_odds,
     stage_bands,
 )
-from yak_tui.kernel.checks import CheckInputError
-from yak_tui.kernel.dice import DiceError, Modifier, ScriptedDice
+from yak_tui.kernel.play.checks import CheckInputError
+from yak_tui.kernel.play.dice import DiceError, Modifier, ScriptedDice
 
 # --- Power ---------------------------------------------------------------------------------
 

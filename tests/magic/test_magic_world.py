@@ -14,13 +14,13 @@ import pytest
 
 from yak_tui.areas.magic.commands import normalize_source, pending_consequences, stage_odds
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandError, CommandResult, run_command, spec_for
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import due_for
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandError, CommandResult, run_command, spec_for
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import due_for
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

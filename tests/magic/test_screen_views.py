@@ -10,11 +10,11 @@ import pytest
 
 from yak_tui.areas.magic import read as casting_views
 from yak_tui.areas.nobles import read as map_views
-from yak_tui.kernel.commands import CommandError, load_command_modules, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.dice import HandDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import CommandError, load_command_modules, run_command
+from yak_tui.kernel.play.dice import HandDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

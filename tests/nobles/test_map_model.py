@@ -18,10 +18,10 @@ from yak_tui.areas.nobles import (
     move_preview,
     movers_at,
 )
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.hexgrid import Hex, axial_to_offset, claim_hexes, hex_distance, hex_line
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.hexgrid import Hex, axial_to_offset, claim_hexes, hex_distance, hex_line
+from yak_tui.kernel.world.model import World
 
 GM = Identity.parse("gm")
 HIGHMOOR, GREYWATCH, EMPTY = (4, 3), (6, 4), (7, 4)

@@ -28,9 +28,9 @@ from yak_tui.areas.nobles.rules import (
     title_share,
     usurp,
 )
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck
-from yak_tui.kernel.dice import DiceError, ScriptedDice
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck
+from yak_tui.kernel.play.dice import DiceError, ScriptedDice
+from yak_tui.kernel.world.tables import set_override_dir
 
 # --- titles, Power, swing ------------------------------------------------------------------
 

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from yak_tui.kernel.checks import RESOLVE_CHECKS
-from yak_tui.kernel.commands import COMMANDS, load_command_modules
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.forms import all_commands, command_choice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.checks import RESOLVE_CHECKS
+from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.play.views import all_commands, command_choice
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import set_override_dir
 
 load_command_modules()
 # `yak resolve` checks register with the area packages' cli modules.

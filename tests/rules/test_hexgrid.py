@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from yak_tui.areas.nobles.rules import in_relocate_range, relocate_check, relocate_check_between
-from yak_tui.kernel.hexgrid import (
+from yak_tui.kernel.world.hexgrid import (
     DIRECTIONS,
     Hex,
     axial_to_offset,
@@ -20,7 +20,7 @@ from yak_tui.kernel.hexgrid import (
     neighbours,
     offset_to_axial,
 )
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.world.tables import set_override_dir
 
 # --- geometry ------------------------------------------------------------------------------
 

@@ -13,9 +13,9 @@ import pytest
 from yak_plugin import Table
 
 from yak_tui.cli import main
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.tables import set_override_dir, use_saved_rules
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.tables import set_override_dir, use_saved_rules
+from yak_tui.kernel.world.tables import table as rules_table
 from yak_tui.store.storage import WorldFile
 
 

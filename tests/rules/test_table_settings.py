@@ -13,7 +13,7 @@ from yak_plugin import Table
 from yak_tui.areas.economy.rules import business_tax
 from yak_tui.areas.warfare.rules import OwnedStructure, treasury_placement
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.world.tables import set_override_dir
 
 
 @pytest.fixture

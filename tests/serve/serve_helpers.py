@@ -18,9 +18,9 @@ from typing import Any
 import asyncssh
 import pyte
 
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.serve.server import ServeConfig, YakServer, start_server
 from yak_tui.store.storage import WorldFile
 

@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 import pytest
 from serve_helpers import ServerThread, Terminal, User, YakServe, connect, make_world, open_terminal, wait_gone
 
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import Identity
 from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
 

@@ -17,7 +17,7 @@ import pytest
 from serve_helpers import TIMEOUT, ServerThread, User, YakServe, make_world, stub_argv, wait_gone
 
 from yak_tui.cli import main
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.serve.server import HOST_KEY_NAME, ServeConfig
 
 HAVE_SSH = shutil.which("ssh") is not None

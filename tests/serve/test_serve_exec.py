@@ -13,7 +13,7 @@ import asyncssh
 import pytest
 from serve_helpers import ServerThread, User, connect, make_world, stub_argv
 
-from yak_tui.kernel.model import World
+from yak_tui.kernel.world.model import World
 from yak_tui.serve.execs import exec_verb
 from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
@@ -128,9 +128,9 @@ def test_the_allow_list_is_exact() -> None:
 def test_after_an_advance_report_is_the_keys_own_stored_report(
     server: ServerThread, world: tuple[Path, dict[str, User]]
 ) -> None:
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.dice import ScriptedDice
-    from yak_tui.kernel.identity import Identity
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.dice import ScriptedDice
+    from yak_tui.kernel.play.identity import Identity
 
     save, users = world
     run_command(

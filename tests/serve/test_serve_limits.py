@@ -31,9 +31,9 @@ from serve_helpers import (
     wait_gone,
 )
 
-from yak_tui.kernel.commands import run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.serve.ptyproc import MAX_COLUMNS, MAX_ROWS
 from yak_tui.serve.server import RefusalLog, ServeConfig
 

@@ -12,11 +12,11 @@ import pytest
 
 from yak_tui.areas.court.seats import user_for_fingerprint
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 GM = Identity.parse("gm")

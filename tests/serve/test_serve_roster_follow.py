@@ -12,7 +12,7 @@ import asyncssh
 import pytest
 from yak_plugin import counting_full_reads
 
-from yak_tui.kernel.demo import create_world
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.serve.server import Roster
 from yak_tui.store.storage import WorldFile
 

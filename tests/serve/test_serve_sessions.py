@@ -25,8 +25,8 @@ from serve_helpers import (
     wait_gone,
 )
 
-from yak_tui.kernel.commands import CommandError, run_command
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.identity import Identity
 from yak_tui.serve.server import ServeConfig
 
 T = TypeVar("T")

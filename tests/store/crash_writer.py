@@ -19,10 +19,10 @@ import sys
 import traceback
 from typing import Any
 
-from yak_tui.kernel.commands import apply_command, load_command_modules
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import apply_command, load_command_modules
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 PAD = 400_000  # characters of padding that flip between two values on every commit

@@ -10,8 +10,8 @@ import sys
 import time
 from pathlib import Path
 
-from yak_tui.kernel.commands import load_command_modules, run_command
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play.commands import load_command_modules, run_command
+from yak_tui.kernel.play.identity import GM
 from yak_tui.store.storage import WorldFile
 
 

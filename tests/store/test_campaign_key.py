@@ -16,10 +16,10 @@ import pytest
 from yak_plugin import counting_full_reads
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import load_command_modules, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import follow_save
+from yak_tui.kernel.play.commands import load_command_modules, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import follow_save
 from yak_tui.store import storage
 from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
 

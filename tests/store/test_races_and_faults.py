@@ -22,11 +22,11 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import load_command_modules
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import load_command_modules
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store import storage
 from yak_tui.store.storage import StoreError, WorldFile, decode_save
 
@@ -256,8 +256,8 @@ def test_the_app_refuses_to_advance_a_season_that_closed_after_its_preview(save:
     GM sees a refusal instead of closing a season nobody previewed."""
     from textual.widgets import Button, Static
 
-    from yak_tui.app.areas.court.advance import AdvanceScreen
     from yak_tui.app.main import YakApp
+    from yak_tui.app.shell.advance import AdvanceScreen
 
     async def until(pilot: Any, condition: Callable[[], bool], what: str) -> None:
         for _ in range(int(BOUND / 0.05)):

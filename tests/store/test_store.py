@@ -19,11 +19,11 @@ import orjson
 import pytest
 
 from yak_tui.cli import main
-from yak_tui.kernel.commands import append_entry, load_command_modules, run_command
-from yak_tui.kernel.demo import build_world, create_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import build_world, create_world
+from yak_tui.kernel.world.model import World
 from yak_tui.store import storage
 from yak_tui.store.storage import AtomicOrjsonStorage, CorruptSaveError, StoreError, WorldFile
 

@@ -20,10 +20,10 @@ import orjson
 import pytest
 from yak_plugin import signed_vouch
 
-from yak_tui.kernel.commands import load_command_modules, run_command
-from yak_tui.kernel.demo import create_world
-from yak_tui.kernel.identity import GM
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.commands import load_command_modules, run_command
+from yak_tui.kernel.play.identity import GM
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.demo import create_world
 from yak_tui.store import storage
 from yak_tui.store.storage import SCHEMA_VERSION, CorruptSaveError, WorldFile
 

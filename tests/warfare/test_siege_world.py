@@ -12,11 +12,11 @@ from warfare_helpers import Table
 
 from yak_tui.areas.warfare.sieges import recruit_refusal_at, siege_view
 from yak_tui.cli import main
-from yak_tui.kernel.audience import visible_table
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import spec_for
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.seasons import blockers, due_items
+from yak_tui.kernel.play.audience import visible_table
+from yak_tui.kernel.play.commands import spec_for
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import blockers, due_items
 
 BOTH = {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"}
 

@@ -9,11 +9,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from yak_tui.kernel.commands import CommandError, apply_command
-from yak_tui.kernel.demo import build_world
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.commands import CommandError, apply_command
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.model import World
 
 BASE = build_world()
 GM = Identity("gm")

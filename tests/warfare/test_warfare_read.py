@@ -9,9 +9,9 @@ import pytest
 from warfare_helpers import Table
 
 from yak_tui.areas.warfare import read
-from yak_tui.kernel import commands
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.identity import GM
+from yak_tui.kernel.play import commands
+from yak_tui.kernel.play.identity import GM
 
 
 def test_a_refusal_is_shown_with_the_commands_own_reason(t: Table) -> None:

@@ -47,9 +47,9 @@ from yak_tui.areas.warfare.rules import (
     treasury_placement,
     upgrade_refusal,
 )
-from yak_tui.kernel.checks import RESOLVE_CHECKS, CheckInputError
-from yak_tui.kernel.dice import Modifier, ScriptedDice
-from yak_tui.kernel.tables import set_override_dir, table
+from yak_tui.kernel.play.checks import RESOLVE_CHECKS, CheckInputError
+from yak_tui.kernel.play.dice import Modifier, ScriptedDice
+from yak_tui.kernel.world.tables import set_override_dir, table
 
 # --- Tables ------------------------------------------------------------------------------------
 

@@ -12,12 +12,12 @@ from warfare_helpers import Table
 
 from yak_tui.areas.warfare.raids import exposed_treasuries, looted_income_recipient, treasury_place
 from yak_tui.cli import main
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandResult, spec_for
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import due_items
-from yak_tui.kernel.session import due_for
+from yak_tui.kernel.play.commands import CommandResult, spec_for
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import due_items
+from yak_tui.kernel.season.session import due_for
+from yak_tui.kernel.world.model import World
 
 SPRING_312 = {"year": 312, "season": "Spring"}
 HEX = {

@@ -8,11 +8,11 @@ from typing import Any
 
 import yak_plugin
 
-from yak_tui.kernel.audience import visible_entries
-from yak_tui.kernel.commands import CommandError, CommandResult
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.session import advance_season
+from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.commands import CommandError, CommandResult
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.session import advance_season
+from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 
 

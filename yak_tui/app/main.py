@@ -4,7 +4,7 @@ The app owns the live world: it polls the save's stamp every half second and rel
 thread worker when another process (an SSH session, `yak do`) wrote it, then tells every open
 screen with a `WorldChanged` message. Commands run through `execute()` inside thread workers,
 the one transaction path of the world layer, and the reload that follows reaches every screen
-the same way. Screens only render read models (`yak_tui.kernel.forms`, each area's public names); nothing here does rule arithmetic.
+the same way. Screens only render read models (`yak_tui.kernel.play.views`, each area's public names); nothing here does rule arithmetic.
 """
 
 from __future__ import annotations
@@ -25,16 +25,16 @@ from yak_tui.app.kit.focus import repair_focus
 from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
 from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
-from yak_tui.kernel.identity import GM, Identity, identity_label
-from yak_tui.kernel.model import World, follow_save
+from yak_tui.kernel.play.identity import GM, Identity, identity_label
+from yak_tui.kernel.world.model import World, follow_save
 from yak_tui.store.storage import Stamp, WorldFile
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
 
-    from yak_tui.app.areas.court.identity import GmPin
-    from yak_tui.kernel.commands import CommandResult
-    from yak_tui.kernel.dice import Dice
+    from yak_tui.app.shell.identity import GmPin
+    from yak_tui.kernel.play.commands import CommandResult
+    from yak_tui.kernel.play.dice import Dice
 
 
 class SharedReads:
@@ -81,7 +81,7 @@ def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
         import importlib
 
         module, cls, _, _ = SCREENS[name]
-        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls)()
+        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls)()
         return screen
 
     return make
@@ -101,7 +101,7 @@ class YakApp(App[None]):
     # of every start, and a sheet a screen brings when it mounts makes Textual parse every sheet again.
     CSS_PATH: ClassVar[list[str | PurePath]] = [
         Path(__file__).with_name("yak.tcss"),
-        Path(__file__).parent / "areas" / "court" / "dashboard.tcss",
+        Path(__file__).parent / "screens" / "court" / "dashboard.tcss",
     ]
     TITLE = "yak"
     COMMANDS = App.COMMANDS | {YakCommands}
@@ -150,7 +150,7 @@ class YakApp(App[None]):
         # Hotseat (`yak tui --gm-pin`): going back to a GM seat asks for this PIN; only its hash is kept.
         self._gm_pin: GmPin | None = None
         if gm_pin is not None:
-            from yak_tui.app.areas.court.identity import GmPin
+            from yak_tui.app.shell.identity import GmPin
 
             self._gm_pin = GmPin(gm_pin)
         self._pin_passed = False  # set only while `switch_identity` hands over a seat the PIN opened
@@ -280,7 +280,7 @@ class YakApp(App[None]):
         self, name: str, params: dict[str, Any], dice: Dice | None = None, identity: Identity | None = None
     ) -> Outcome:
         """Run one world command in its transaction (blocking: call it from a thread worker)."""
-        from yak_tui.kernel.commands import run_command
+        from yak_tui.kernel.play.commands import run_command
 
         # The world the command wrote is the one shown next: no read of the save after its own
         # write. The stamp is taken under the same lock, so a write by another process right after
@@ -297,7 +297,7 @@ class YakApp(App[None]):
 
     def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
         """Back up and close the season `expected` (blocking: call it from a thread worker)."""
-        from yak_tui.kernel.session import advance_season
+        from yak_tui.kernel.season.session import advance_season
 
         result = advance_season(self.save, self.identity, dice, expected=expected)
         return self._after_write(result)
@@ -313,7 +313,7 @@ class YakApp(App[None]):
         """The one way to change seats (the `i` dialog, the palette, tests): with a GM PIN set, any
         switch made from a player's or a King's seat (back to the GM, or to another seat and its
         secrets) asks for it first; the GM hands the keyboard on freely."""
-        from yak_tui.kernel.session import check_identity
+        from yak_tui.kernel.season.session import check_identity
 
         if not self.may_switch_identity:
             self.notify("Only a GM seat can hand the keyboard to someone else.", severity="warning")
@@ -321,7 +321,7 @@ class YakApp(App[None]):
         identity = Identity.parse(text)
         check_identity(self.world, identity)
         if self._needs_pin(identity):
-            from yak_tui.app.areas.court.identity import PinScreen
+            from yak_tui.app.shell.identity import PinScreen
 
             self.push_screen(PinScreen(identity_label(self.world, identity)), partial(self._pin_entered, identity))
             return
@@ -423,7 +423,7 @@ class YakApp(App[None]):
         """Say why a GM tool is refused to this identity; True when it is."""
         if self.identity.is_gm:
             return False
-        from yak_tui.kernel.commands import gm_refusal
+        from yak_tui.kernel.play.commands import gm_refusal
 
         self.notify(gm_refusal(what, self.identity).reason, title="GM only", severity="warning")
         return True
@@ -445,7 +445,7 @@ class YakApp(App[None]):
         self.open_editor(*target)
 
     def action_world(self) -> None:
-        from yak_tui.app.areas.court.world import WorldScreen
+        from yak_tui.app.shell.world import WorldScreen
 
         if not self._refuse_gm_only("open the World screen") and not isinstance(self.screen, WorldScreen):
             self.push_screen(WorldScreen())
@@ -457,29 +457,29 @@ class YakApp(App[None]):
         self.open_command("undo", title="Undo the last command of this season")
 
     def action_advance(self) -> None:
-        from yak_tui.app.areas.court.advance import AdvanceScreen
+        from yak_tui.app.shell.advance import AdvanceScreen
 
         self.push_screen(AdvanceScreen())
 
     def action_undo_advance(self) -> None:
-        from yak_tui.app.areas.court.advance import UndoAdvanceScreen
+        from yak_tui.app.shell.advance import UndoAdvanceScreen
 
         self.push_screen(UndoAdvanceScreen())
 
     def action_reports(self) -> None:
-        from yak_tui.app.areas.court.reports import ReportsScreen
+        from yak_tui.app.shell.reports import ReportsScreen
 
         if not isinstance(self.screen, ReportsScreen):
             self.push_screen(ReportsScreen())
 
     def action_history(self) -> None:
-        from yak_tui.app.areas.court.history import HistoryScreen
+        from yak_tui.app.shell.history import HistoryScreen
 
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
     def action_cast(self, caster: str = "") -> None:
-        from yak_tui.app.areas.magic.screen import CastingScreen
+        from yak_tui.app.screens.magic.screen import CastingScreen
 
         if not isinstance(self.screen, CastingScreen):
             self.push_screen(CastingScreen(caster or None))
@@ -490,7 +490,7 @@ class YakApp(App[None]):
         self.push_screen(OrderScreen(holding=(table, doc_id) if table else None))
 
     def action_switch_identity(self) -> None:
-        from yak_tui.app.areas.court.identity import IdentityScreen
+        from yak_tui.app.shell.identity import IdentityScreen
 
         def chosen(value: str | None) -> None:
             if value:
@@ -502,7 +502,7 @@ class YakApp(App[None]):
         self.push_screen(IdentityScreen(), chosen)
 
     def action_help(self) -> None:
-        from yak_tui.app.areas.court.help import HelpScreen
+        from yak_tui.app.shell.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
@@ -530,7 +530,7 @@ class YakApp(App[None]):
     def palette_actions(self, screen: Screen[Any]) -> list[PaletteEntry]:
         """Every screen, every action and every registered command, and `screen`'s own lines: quick
         to gather on the event loop, whatever the world's size."""
-        from yak_tui.kernel import forms as views
+        from yak_tui.kernel.play import views
 
         entries: list[PaletteEntry] = []
         for name, (_, _, key, title) in SCREENS.items():

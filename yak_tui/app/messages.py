@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.world.model import World
 
 
-# name -> (module under yak_tui.app.areas, class, key, title). The order is the nav bar's.
+# name -> (module under yak_tui.app.screens, class, key, title). The order is the nav bar's.
 SCREENS: dict[str, tuple[str, str, str, str]] = {
     "dashboard": ("court.dashboard", "DashboardScreen", "d", "Dashboard"),
     "espionage": ("espionage.screen", "EspionageScreen", "e", "Espionage"),

@@ -23,8 +23,8 @@ from textual.fuzzy import Matcher
 from yak_tui.app.messages import PaletteEntry
 
 if TYPE_CHECKING:
-    from yak_tui.kernel.identity import Identity
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.world.model import World
 
 LISTED = 100
 """The most lines a query lists: the best by Textual's fuzzy score (typing more narrows them)."""
@@ -107,7 +107,7 @@ def name_lines(world: World, identity: Identity, may_switch: bool) -> tuple[Pale
     """Every seat to act as (a GM's app), order to file (not the GM) and name to jump to that
     `identity` may see."""
     from yak_tui.areas.court import identities, search_items
-    from yak_tui.kernel import forms as views
+    from yak_tui.kernel.play import views
 
     lines: list[PaletteName] = []
     if may_switch:

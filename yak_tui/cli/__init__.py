@@ -17,10 +17,10 @@ from typing import Any, NoReturn
 
 import orjson
 
-from yak_tui.kernel.areas import AREA_PACKAGES
 from yak_tui.kernel.errors import CommandError, UsageError, YakError
-from yak_tui.kernel.numbers import NumberError, parse_whole
-from yak_tui.kernel.tables import set_override_dir
+from yak_tui.kernel.play.areas import AREA_PACKAGES
+from yak_tui.kernel.world.numbers import NumberError, parse_whole
+from yak_tui.kernel.world.tables import set_override_dir
 
 DEFAULT_SAVE = Path("saves") / "world.json"
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
@@ -76,7 +76,7 @@ def _take_globals(argv: Sequence[str]) -> tuple[GlobalOptions, list[str]]:
 def load_resolve_checks() -> None:
     # An area package registers its commands and season steps when imported: load them all first,
     # in the kernel's order, so the order of the season's steps never depends on this list.
-    from yak_tui.kernel.commands import load_command_modules
+    from yak_tui.kernel.play.commands import load_command_modules
 
     load_command_modules()
     for module in RESOLVE_MODULES:
@@ -113,7 +113,7 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     resolve = sub.add_parser("resolve", help="run one rule check without a world")
     checks = resolve.add_subparsers(dest="check", metavar="CHECK")
     if with_checks:
-        from yak_tui.kernel.checks import RESOLVE_CHECKS
+        from yak_tui.kernel.play.checks import RESOLVE_CHECKS
 
         load_resolve_checks()
         for name, check in RESOLVE_CHECKS.items():
@@ -275,7 +275,7 @@ def seed_option(text: str) -> int:
 
 
 def dice_from(args: argparse.Namespace) -> Any:
-    from yak_tui.kernel.dice import ScriptedDice, SeededDice, parse_dice
+    from yak_tui.kernel.play.dice import ScriptedDice, SeededDice, parse_dice
 
     if getattr(args, "dice", None):
         return ScriptedDice(parse_dice(args.dice))

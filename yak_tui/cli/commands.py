@@ -12,7 +12,7 @@ from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
 from yak_tui.kernel.errors import UsageError
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.identity import Identity
 from yak_tui.store.storage import StoreError, WorldFile
 
 
@@ -28,7 +28,7 @@ def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
 def _identity(opts: GlobalOptions, world: Any = None) -> Identity:
     identity = Identity.parse(opts.identity)
     if world is not None:
-        from yak_tui.kernel.identity import check_identity
+        from yak_tui.kernel.play.identity import check_identity
 
         check_identity(world, identity)
     return identity
@@ -39,7 +39,7 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
     save = WorldFile(path)
     if not save.exists():
         if create_demo:
-            from yak_tui.kernel.demo import create_world
+            from yak_tui.kernel.world.demo import create_world
 
             return create_world(path)
         raise StoreError(f"no save at {path}; create one with `yak new {path} --demo`")
@@ -47,10 +47,10 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
 
 
 def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.demo import create_world
+    from yak_tui.kernel.world.demo import create_world
 
     if args.template:
-        from yak_tui.kernel.authoring import template_text
+        from yak_tui.kernel.world.authoring import template_text
 
         if args.path or args.source or args.demo:
             raise UsageError("new --template prints a starting file: give no path, --from or --demo with it")
@@ -68,8 +68,8 @@ def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_resolve(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.checks import RESOLVE_CHECKS
-    from yak_tui.kernel.dice import ScriptedDice
+    from yak_tui.kernel.play.checks import RESOLVE_CHECKS
+    from yak_tui.kernel.play.dice import ScriptedDice
 
     if not args.check:
         raise UsageError(f"resolve needs a check: {', '.join(RESOLVE_CHECKS)}")
@@ -102,7 +102,7 @@ def parse_params(items: list[str]) -> dict[str, str]:
 
 
 def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.commands import COMMANDS, load_command_modules, run_command, spec_for
+    from yak_tui.kernel.play.commands import COMMANDS, load_command_modules, run_command, spec_for
 
     load_command_modules()
     if args.list or not args.command:
@@ -124,8 +124,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
-        from yak_tui.kernel.commands import coerce_params
-        from yak_tui.kernel.model import World
+        from yak_tui.kernel.play.commands import coerce_params
+        from yak_tui.kernel.world.model import World
 
         world = World(save.read())
         identity = _identity(opts, world)
@@ -133,7 +133,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world, identity))})
         return 0
-    from yak_tui.kernel.session import check_identity
+    from yak_tui.kernel.season.session import check_identity
 
     identity = _identity(opts)
     # The identity is checked inside the command's transaction: one read of the save, not two.
@@ -148,8 +148,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     )
     text_lines = [e["text"] for e in result.shown or []] or [f"{result.command}: done"]
     if result.command == "order-file" and not opts.json:  # received, or received with a warning, and the odds
-        from yak_tui.kernel.forms import order_filed_text
-        from yak_tui.kernel.model import World
+        from yak_tui.kernel.play.views import order_filed_text
+        from yak_tui.kernel.world.model import World
 
         text_lines.append(order_filed_text(World(save.read()), result.data))
     # The reply was serialised inside the transaction, before the write: printing it cannot fail.
@@ -158,8 +158,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.audience import visible_count, visible_table
-    from yak_tui.kernel.model import TABLES, World
+    from yak_tui.kernel.play.audience import visible_count, visible_table
+    from yak_tui.kernel.world.model import TABLES, World
 
     save = open_save(opts)
     world = World(save.read())
@@ -193,8 +193,8 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.chronicle import ChronicleFilter, filter_entries
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.chronicle import ChronicleFilter, filter_entries
+    from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
     world = World(save.read())
@@ -208,13 +208,13 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.session import advance_season
+    from yak_tui.kernel.season.session import advance_season
 
     save = open_save(opts)
     if args.preview:
-        from yak_tui.kernel.commands import load_command_modules
-        from yak_tui.kernel.model import World
-        from yak_tui.kernel.session import preview_advance
+        from yak_tui.kernel.play.commands import load_command_modules
+        from yak_tui.kernel.season.session import preview_advance
+        from yak_tui.kernel.world.model import World
 
         load_command_modules()
         world = World(save.read())  # one read: the identity check and the preview share it
@@ -229,7 +229,7 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.play.commands import run_command
 
     save = open_save(opts)
     result = run_command(save, _identity(opts), "undo", {})
@@ -238,8 +238,8 @@ def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.session import due_for
+    from yak_tui.kernel.season.session import due_for
+    from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
     world = World(save.read())
@@ -262,13 +262,13 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
     world = World(save.read())
     identity = _identity(opts, world)
     if args.format == "toml":
-        from yak_tui.kernel.authoring import export_world
+        from yak_tui.kernel.world.authoring import export_world
 
         if not identity.is_gm:
             raise UsageError(f"only the GM may export the whole world (you are {identity})")
@@ -309,7 +309,7 @@ def gm_pin(args: argparse.Namespace) -> str | None:
 def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     pin = gm_pin(args)  # asked before anything else, so a refusal opens nothing
     save = open_save(opts, create_demo=True)
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.world.model import World
 
     stamp = save.stamp()
     world = World(save.read())
@@ -336,12 +336,12 @@ def verb_serve(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.commands import run_command
+    from yak_tui.kernel.play.commands import run_command
 
     save = open_save(opts)
     identity = _identity(opts)
     if args.user_verb == "list" or not args.user_verb:
-        from yak_tui.kernel.model import World
+        from yak_tui.kernel.world.model import World
 
         world = World(save.read())
         if not identity.is_gm:

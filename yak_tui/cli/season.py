@@ -33,8 +33,8 @@ def add_season_parsers(sub: Any) -> None:
 
 
 def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.dicechain import verify_files
-    from yak_tui.kernel.history import read_state
+    from yak_tui.kernel.play.dicechain import verify_files
+    from yak_tui.kernel.season.history import read_state
 
     save = WorldFile(save_path(opts))
     if not save.exists():
@@ -62,8 +62,8 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
     from yak_tui.cli.commands import _identity, open_save
-    from yak_tui.kernel.commands import run_command
-    from yak_tui.kernel.session import check_identity
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.season.session import check_identity
 
     identity = _identity(opts)
     return run_command(open_save(opts), identity, name, params, check=lambda world: check_identity(world, identity))
@@ -71,9 +71,9 @@ def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
 
 def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.readiness import season_status
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.readiness import season_status
+    from yak_tui.kernel.world.model import World
 
     if args.season_verb == "deadline":
         result = _run(opts, "season-deadline", {"at": args.at})
@@ -99,9 +99,9 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.reports import FORMATS, export_reports, render_report, reports_for
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.reports import FORMATS, export_reports, render_report, reports_for
+    from yak_tui.kernel.world.model import World
 
     load_command_modules()
     world = World(open_save(opts).read())
@@ -125,9 +125,9 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.history import diff_worlds, season_state
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.history import diff_worlds, season_state
+    from yak_tui.kernel.world.model import World
 
     load_command_modules()
     save = open_save(opts)

@@ -16,10 +16,10 @@ from pathlib import Path
 import orjson
 
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.identity import Identity
+from yak_tui.kernel.play.identity import Identity
 
 ALLOWED = ("orders submit", "orders list", "report")
-# Lines a seat runs as itself (`kernel.filing.SEAT_RUNS`: a request to the GM, a private mission,
+# Lines a seat runs as itself (`kernel.play.filing.SEAT_RUNS`: a request to the GM, a private mission,
 # withdrawing his own order, saying he is ready); every other line is filed through `order-file`.
 MAX_ORDERS_BYTES = 64 * 1024  # orders on stdin; more is refused, nothing filed
 USAGE = "allowed: orders submit < orders.txt, orders list, report"
@@ -52,18 +52,18 @@ def _parse_order_line(line: str) -> tuple[str, dict[str, str]]:
 
 
 def submit_orders(save: Path, identity: Identity, text: str, stop: Callable[[], bool] | None = None) -> tuple[int, str]:
-    """Carry out the order lines in ONE transaction (`kernel.commands.run_commands`: one save
+    """Carry out the order lines in ONE transaction (`kernel.play.commands.run_commands`: one save
     write for the lot); answer each with "received", "received with warnings" (it would fail on
     today's numbers) or "refused" and the reason, with the odds where there are dice. A refused line
     leaves the others filed. At most `orders_per_submit` lines are read (the rest are refused
     unread, in one line), and the seat's `orders_per_seat_per_season` holds as everywhere.
     `stop` says the client is gone: then nothing of the submit is filed (`Stopped`).
     Exit status 0 if every order was received, 1 if any was refused."""
-    from yak_tui.kernel.commands import CommandResult, load_command_modules, run_commands
-    from yak_tui.kernel.filing import SEAT_RUNS, orders_cap
-    from yak_tui.kernel.forms import odds_words
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.session import check_identity
+    from yak_tui.kernel.play.commands import CommandResult, load_command_modules, run_commands
+    from yak_tui.kernel.play.filing import SEAT_RUNS, orders_cap
+    from yak_tui.kernel.play.views import odds_words
+    from yak_tui.kernel.season.session import check_identity
+    from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
@@ -129,9 +129,9 @@ def submit_orders(save: Path, identity: Identity, text: str, stop: Callable[[], 
 
 
 def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.orders import describe_order, orders_of
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.play.orders import describe_order, orders_of
+    from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
@@ -147,10 +147,10 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
 def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     """The key's own report of the last closed season, as Markdown (the one the advance stored);
     before any season has closed, what this identity may read of the chronicle so far."""
-    from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
-    from yak_tui.kernel.commands import load_command_modules
-    from yak_tui.kernel.model import World
-    from yak_tui.kernel.reports import render_report, reports_for
+    from yak_tui.kernel.play.chronicle import ChronicleFilter, export_entries, filter_entries
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.reports import render_report, reports_for
+    from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()

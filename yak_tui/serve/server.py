@@ -157,7 +157,7 @@ class Roster:
         self._lock = threading.Lock()
 
     def world(self) -> Any:
-        from yak_tui.kernel.model import follow_save
+        from yak_tui.kernel.world.model import follow_save
 
         with self._lock:
             self._stamp, self._world = follow_save(
@@ -168,8 +168,8 @@ class Roster:
     def lookup(self, fingerprint: str) -> tuple[Any, str]:
         """(RosterUser, "") for a known key whose identity is still valid, else (None, reason)."""
         from yak_tui.areas.court import user_for_fingerprint
-        from yak_tui.kernel.identity import IdentityError
-        from yak_tui.kernel.session import check_identity
+        from yak_tui.kernel.play.identity import IdentityError
+        from yak_tui.kernel.season.session import check_identity
 
         try:
             world = self.world()
@@ -188,8 +188,8 @@ class Roster:
         """Why a logged-in user may no longer play: "removed", another identity, or his identity no
         longer in the world; "" while his seat holds. Raises if the save cannot be read."""
         from yak_tui.areas.court import user_for_fingerprint
-        from yak_tui.kernel.identity import IdentityError
-        from yak_tui.kernel.session import check_identity
+        from yak_tui.kernel.play.identity import IdentityError
+        from yak_tui.kernel.season.session import check_identity
 
         world = self.world()
         current = user_for_fingerprint(world, user.fingerprint)
@@ -667,7 +667,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _answer_exec(self, stdin: bytes) -> None:
         """Answer an allowed exec verb off the event loop, as the key's identity, then exit with its status."""
-        from yak_tui.kernel.identity import Identity
+        from yak_tui.kernel.play.identity import Identity
 
         verb = str(self.exec_verb)
         self.exec_answered = True
@@ -1008,7 +1008,7 @@ def serve_forever(save_path: Path, args: argparse.Namespace) -> int:
 async def _serve(config: ServeConfig) -> int:
     from yak_tui.areas.court import roster
     from yak_tui.kernel.errors import UsageError
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.world.model import World
 
     try:
         server = await start_server(config)

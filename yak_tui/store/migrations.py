@@ -21,7 +21,7 @@ def _v0_to_v1(data: Data) -> Data:
 
 MIGRATIONS[0] = _v0_to_v1
 
-# The dice ledger's first `prev` (yak_tui.kernel.dicechain.GENESIS; the store imports no kernel module).
+# The dice ledger's first `prev` (yak_tui.kernel.play.dicechain.GENESIS; the store imports no kernel module).
 DICE_GENESIS = "0" * 64
 
 

@@ -29,11 +29,11 @@ from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.kernel import forms as views
+from yak_tui.kernel.play import views
 
 if TYPE_CHECKING:
-    from yak_tui.kernel.identity import Identity
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.world.model import World
 
 
 class CommandScreen(YakModal[None]):
@@ -272,7 +272,7 @@ class CommandScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="run", exit_on_error=False)
     def _execute(self, values: dict[str, Any], naturals: list[int] | None) -> None:
-        from yak_tui.kernel.dice import HandDice, SeededDice
+        from yak_tui.kernel.play.dice import HandDice, SeededDice
 
         dice = HandDice(naturals) if naturals else SeededDice()
         try:

@@ -1,7 +1,7 @@
 """The dice tray: d6 faces tumble, then land on the naturals the rule core already recorded.
 
 The result is fixed before the first frame: the widget is handed `RollView`s (from
-`yak_tui.kernel.forms.roll_views`) and the tumbling faces are decoration drawn from a private
+`yak_tui.kernel.play.views.roll_views`) and the tumbling faces are decoration drawn from a private
 `random.Random`, never from the game's dice. Any key or click skips to the result; with
 `TEXTUAL_ANIMATIONS=none` or the app's animation setting off it shows the result at once.
 Frames come at most ~12 a second, and only this widget repaints, so it stays smooth over SSH.
@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from yak_tui.kernel.forms import RollView
+from yak_tui.kernel.play.views import RollView
 
 # Pip positions (row, col) on a 3×3 grid for each face.
 PIPS: dict[int, frozenset[tuple[int, int]]] = {

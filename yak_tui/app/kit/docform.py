@@ -1,4 +1,4 @@
-"""A document as a form, generated from its table's schema (`yak_tui.kernel.documents.SCHEMAS`).
+"""A document as a form, generated from its table's schema (`yak_tui.kernel.world.documents.SCHEMAS`).
 
 One field per schema field, drawn by the kit's `ParamForm`: text and numbers are Inputs, a closed
 list (the field's choices, or the documents of the table it names) is a Select, a flag is a
@@ -14,9 +14,9 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.documents import BOOL, INT, NUMBER, SCHEMAS, TEXT, Field
-from yak_tui.kernel.forms import Choice, ParamField, Problem
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.views import Choice, ParamField, Problem
+from yak_tui.kernel.world.documents import BOOL, INT, NUMBER, SCHEMAS, TEXT, Field
+from yak_tui.kernel.world.model import World
 
 PARAM_KINDS = {TEXT: "str", INT: "int", NUMBER: "float", BOOL: "bool"}
 MAX_OPTIONS = 400  # a Select longer than this is no help: the id is typed instead

@@ -27,13 +27,13 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.kernel import forms as views
-from yak_tui.kernel.documents import SCHEMAS
-from yak_tui.kernel.forms import ParamField
+from yak_tui.kernel.play import views
+from yak_tui.kernel.play.views import ParamField
+from yak_tui.kernel.world.documents import SCHEMAS
 
 if TYPE_CHECKING:
-    from yak_tui.kernel.identity import Identity
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.world.model import World
 
 NEW_ID = "id"  # the add form's first field: the new document's id
 
@@ -113,7 +113,7 @@ class DocumentEditor(YakModal[bool]):
         else:
             self.query_one("#close", Button).focus()
         if not self.yak.identity.is_gm:
-            from yak_tui.kernel.commands import gm_refusal
+            from yak_tui.kernel.play.commands import gm_refusal
 
             self._show(views.problem_of(gm_refusal("edit documents", self.yak.identity)), force=True)
             self.query_one("#save", Button).disabled = True

@@ -29,7 +29,7 @@ class YakHeader(Horizontal):
         self.watch(self.app, "identity", self._update)
 
     def _update(self, _: Any = None) -> None:
-        from yak_tui.kernel.identity import identity_label
+        from yak_tui.kernel.play.identity import identity_label
 
         app = yak_of(self)
         world = app.world

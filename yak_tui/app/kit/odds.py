@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.content import Content
 
 if TYPE_CHECKING:
-    from yak_tui.kernel import forms as views
+    from yak_tui.kernel.play import views
 
 
 def percent(p: float) -> str:

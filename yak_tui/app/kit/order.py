@@ -1,7 +1,7 @@
 """File an order: a player (or King) picks a command for his own holdings, fills its parameters
 (validated as typed, as its adjudicator would carry it out), and it waits in that adjudicator's
 queue. Privacy is not the filer's choice: an NPC espionage mission is always private, every other
-order public (RULINGS §1, `kernel.filing.is_private`); the dialog says which under the command.
+order public (RULINGS §1, `kernel.play.filing.is_private`); the dialog says which under the command.
 """
 
 from __future__ import annotations
@@ -23,10 +23,10 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.kernel import forms as views
-from yak_tui.kernel.commands import spec_for
-from yak_tui.kernel.filing import is_private
-from yak_tui.kernel.identity import identity_label
+from yak_tui.kernel.play import views
+from yak_tui.kernel.play.commands import spec_for
+from yak_tui.kernel.play.filing import is_private
+from yak_tui.kernel.play.identity import identity_label
 
 PRIVATE_TEXT = "Private: only you, your adjudicator and the GM read it."
 PUBLIC_TEXT = "Public: every seat reads this order."

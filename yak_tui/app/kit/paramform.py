@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from yak_tui.app.kit.common import YakInput
-from yak_tui.kernel.forms import ParamField, Problem
+from yak_tui.kernel.play.views import ParamField, Problem
 
 
 class ParamForm(Vertical):

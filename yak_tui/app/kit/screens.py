@@ -40,8 +40,8 @@ from yak_tui.app.messages import SCREENS, WorldChanged
 if TYPE_CHECKING:
     from yak_tui.app.main import YakApp
     from yak_tui.app.messages import PaletteEntry
-    from yak_tui.kernel.identity import Identity
-    from yak_tui.kernel.model import World
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.world.model import World
 
 
 NARROW = 110
@@ -217,11 +217,11 @@ _WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 
 def screen_classes() -> list[type[Screen[Any]]]:
     """The main screens' classes, imported (each module once per process), and the read models of
-    their areas (an area loads them when first used: kernel/lazy.py)."""
+    their areas (an area loads them when first used: kernel/play/lazy.py)."""
     for module, _, _, _ in SCREENS.values():
         importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}.read")
     return [
-        getattr(importlib.import_module(f"yak_tui.app.areas.{module}"), cls) for module, cls, _, _ in SCREENS.values()
+        getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls) for module, cls, _, _ in SCREENS.values()
     ]
 
 

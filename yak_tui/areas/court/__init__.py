@@ -13,10 +13,10 @@ from yak_tui.areas.court import house_rules as _house_rules  # noqa: F401  (regi
 from yak_tui.areas.court.commands import UPKEEP_SURCHARGES, on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.gm import EDITABLE as EDITABLE_TABLES
 from yak_tui.areas.court.seats import roster, user_for_fingerprint
-from yak_tui.kernel.identity import identity_label
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.identity import identity_label
+from yak_tui.kernel.play.lazy import lazy_exports
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.court.read import (
         PUBLIC_VIEWER,
         AdvancePreview,

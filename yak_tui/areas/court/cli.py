@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.kernel.checks import ResolveCheck, register, whole_option
-from yak_tui.kernel.dice import Dice, Modifier
-from yak_tui.kernel.rtd import roll_rtd, rtd_odds
+from yak_tui.kernel.play.checks import ResolveCheck, register, whole_option
+from yak_tui.kernel.play.dice import Dice, Modifier
+from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
 
 
 def _modifiers(args: argparse.Namespace) -> list[Modifier]:

@@ -6,16 +6,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.reports import begin_reports, write_reports
-from yak_tui.kernel.rtd import roll_rtd, rtd_odds
-from yak_tui.kernel.seasons import (
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.reports import begin_reports, write_reports
+from yak_tui.kernel.season.seasons import (
     StepReport,
     blockers,
     due_reporter,
@@ -23,7 +22,8 @@ from yak_tui.kernel.seasons import (
     season_start_step,
     year_start_step,
 )
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 
 @command(

@@ -2,7 +2,7 @@
 it goes through the one transaction path, is undoable, and is written to the chronicle.
 
 `gm-set`, `gm-add` and `gm-remove` edit any document of any table the GM authors, driven by the
-one schema (`yak_tui.kernel.documents`, strict as a world file is: no unknown field, every
+one schema (`yak_tui.kernel.world.documents`, strict as a world file is: no unknown field, every
 reference resolving). The others are the everyday acts: moving a unit or a character (a march
 or a voyage), handing a province to a new ruler (conquest), and transferring ducats, goods and
 manpower between two owners.
@@ -15,14 +15,14 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
-from yak_tui.kernel.authoring import AUTHORED_TABLES, document_problems, reference_problems, referrers
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.documents import BOOL, INT, MAP, NUMBER, RECORD, SCHEMAS, TEXT, Field
-from yak_tui.kernel.hexgrid import hex_distance
-from yak_tui.kernel.model import ValidationError, World
-from yak_tui.kernel.money import shown_money
-from yak_tui.kernel.numbers import NumberError, parse_number, parse_whole
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.world.authoring import AUTHORED_TABLES, document_problems, reference_problems, referrers
+from yak_tui.kernel.world.documents import BOOL, INT, MAP, NUMBER, RECORD, SCHEMAS, TEXT, Field
+from yak_tui.kernel.world.hexgrid import hex_distance
+from yak_tui.kernel.world.model import ValidationError, World
+from yak_tui.kernel.world.money import shown_money
+from yak_tui.kernel.world.numbers import NumberError, parse_number, parse_whole
 
 # The chronicle and the SSH roster have their own commands (`note`, `yak user`); the world's own
 # settings change through the season commands; the dice ledger is written only by rolls (a hand

@@ -8,10 +8,10 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.audience import PUBLIC
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.tables import saved_rules, table, table_names, use_saved_rules
+from yak_tui.kernel.play.audience import PUBLIC
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.tables import saved_rules, table, table_names, use_saved_rules
 
 
 def check_rules_load(overrides: dict[str, Any]) -> None:

@@ -2,7 +2,7 @@
 holdings and orders, the season dashboard, the advance preview and the palette's names.
 
 Plain records, already filtered for one viewer: every document and chronicle entry reaches them
-through `yak_tui.kernel.audience` (`visible_table`, `filter_document`, `visible_entries`), so a
+through `yak_tui.kernel.play.audience` (`visible_table`, `filter_document`, `visible_entries`), so a
 screen cannot show what its viewer may not see. No Textual here. The records are NamedTuples
 rather than dataclasses: the same immutable fields at a seventh of the import cost (the
 dashboard must paint within twice a bare Textual app's startup).
@@ -14,7 +14,8 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
-from yak_tui.kernel.audience import (
+from yak_tui.kernel.errors import ValidationError, YakError
+from yak_tui.kernel.play.audience import (
     PUBLIC,
     can_see_document,
     filter_document,
@@ -24,12 +25,11 @@ from yak_tui.kernel.audience import (
     visible_entries,
     visible_table,
 )
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.errors import ValidationError, YakError
-from yak_tui.kernel.forms import Choice
-from yak_tui.kernel.identity import GM, Identity, identity_label, identity_name
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import shown_value
+from yak_tui.kernel.play.identity import GM, Identity, identity_label, identity_name
+from yak_tui.kernel.play.views import Choice
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import shown_value
 
 if TYPE_CHECKING:
     from yak_tui.store.storage import WorldFile
@@ -102,7 +102,7 @@ def _entry_id(entry: Mapping[str, Any]) -> str:
 def entry_view(entry: Mapping[str, Any], viewer: Identity | None = None) -> EntryView:
     """An entry that has already been through the audience filter, ready to draw; `viewer` a GM:
     with the co-GM who acted."""
-    from yak_tui.kernel.chronicle import roll_line
+    from yak_tui.kernel.play.chronicle import roll_line
 
     date = GameDate.from_dict(entry["date"])
     rolls = tuple(roll_line(r) for r in entry.get("rolls", []))
@@ -300,7 +300,7 @@ def chronicle_view(
 ) -> ChronicleView:
     """The chronicle as the viewer may see it, narrowed by the filter bar's choices. The GM's, who
     sees every entry whole, is extended from the last world's when a note only added entries."""
-    from yak_tui.kernel.chronicle import ChronicleFilter
+    from yak_tui.kernel.play.chronicle import ChronicleFilter
 
     whole = _gm_chronicle(world) if viewer.is_gm else _whole(world, viewer, seen_entries(world, viewer))
     seen = whole.seen
@@ -379,7 +379,7 @@ def export_text(
 
     Returns the text and how many entries it holds.
     """
-    from yak_tui.kernel.chronicle import ChronicleFilter, export_entries, filter_entries
+    from yak_tui.kernel.play.chronicle import ChronicleFilter, export_entries, filter_entries
 
     audience = export_audience(audience)
     allowed = {c.value for c in export_audiences(world, viewer)}
@@ -603,7 +603,7 @@ class OrderRow(NamedTuple):
 
 
 def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRow:
-    from yak_tui.kernel.orders import describe_order
+    from yak_tui.kernel.play.orders import describe_order
 
     filer = Identity.parse(str(order.get("filed_by", "gm")))
     filed = order.get("filed")
@@ -625,7 +625,7 @@ def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRo
 
 def order_queue(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
     """Orders waiting for this viewer to adjudicate, as far as he may see them."""
-    from yak_tui.kernel.orders import queue_for
+    from yak_tui.kernel.play.orders import queue_for
 
     rows = []
     for oid, order in queue_for(world, viewer):
@@ -636,7 +636,7 @@ def order_queue(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
 
 
 def my_orders(world: World, viewer: Identity) -> tuple[OrderRow, ...]:
-    from yak_tui.kernel.orders import orders_of
+    from yak_tui.kernel.play.orders import orders_of
 
     rows = []
     for oid, order in orders_of(world, viewer):
@@ -663,7 +663,7 @@ class SeatRow(NamedTuple):
 
 
 class ReadinessView(NamedTuple):
-    """The season's orders deadline and the seats' state (`kernel.readiness`): every seat for the
+    """The season's orders deadline and the seats' state (`kernel.season.readiness`): every seat for the
     GM and the Kings, his own for a player, none for an observer. `in_use`: a deadline is set or
     someone said he is ready (before that, NMR means nothing)."""
 
@@ -674,7 +674,7 @@ class ReadinessView(NamedTuple):
 
 
 def readiness_view(world: World, viewer: Identity) -> ReadinessView:
-    from yak_tui.kernel.readiness import in_use, season_status
+    from yak_tui.kernel.season.readiness import in_use, season_status
 
     status = season_status(world, viewer)
     rows = [SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"])) for r in status["seats"]]
@@ -707,7 +707,7 @@ class DashboardView(NamedTuple):
 
 def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
     """What is due this season for this viewer, with the orders that wait for him first."""
-    from yak_tui.kernel.session import due_for
+    from yak_tui.kernel.season.session import due_for
 
     items = [
         DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
@@ -860,7 +860,7 @@ class ReportsView(NamedTuple):
 
 
 def _recipient_label(world: World, key: str) -> str:
-    from yak_tui.kernel.reports import PUBLIC_RECIPIENT
+    from yak_tui.kernel.season.reports import PUBLIC_RECIPIENT
 
     if key == PUBLIC_RECIPIENT:
         return "The season post (public)"
@@ -887,10 +887,10 @@ def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
 def reports_view(
     world: World, viewer: Identity, season: str | None = None, recipient: str | None = None
 ) -> ReportsView:
-    """The viewer's reports (`kernel.reports.reports_for`: a player his own and the public post, a
+    """The viewer's reports (`kernel.season.reports.reports_for`: a player his own and the public post, a
     King his kingdom's, the GM every one, an observer the public post), for the season chosen (the
     last one closed by default) and the recipient chosen (the viewer's own by default)."""
-    from yak_tui.kernel.reports import reported_seasons, reports_for
+    from yak_tui.kernel.season.reports import reported_seasons, reports_for
 
     seasons = tuple(Choice(d.label(), d.label()) for d in reversed(reported_seasons(world)))
     if not seasons:
@@ -914,7 +914,7 @@ class SeasonRow(NamedTuple):
 
 class HistoryView(NamedTuple):
     """The seasons the backups keep (oldest first, the current one last) and what changed between
-    the two chosen, as `yak diff` tells it (`kernel.history`)."""
+    the two chosen, as `yak diff` tells it (`kernel.season.history`)."""
 
     seasons: tuple[SeasonRow, ...]
     before: str
@@ -928,7 +928,7 @@ def history_view(
 ) -> HistoryView:
     """The history of `save` (whose current state is `world`): by default the last season kept
     against the current one."""
-    from yak_tui.kernel.history import diff_worlds, kept_seasons, season_state
+    from yak_tui.kernel.season.history import diff_worlds, kept_seasons, season_state
 
     kept = kept_seasons(save, world.date)
     rows = tuple(SeasonRow(k.label, k.backup.name if k.backup else "") for k in kept)

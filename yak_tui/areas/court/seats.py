@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from yak_tui.kernel.audience import ADJUDICATORS
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.identity import Identity, IdentityError
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import ADJUDICATORS
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.identity import Identity, IdentityError
+from yak_tui.kernel.world.model import World
 
 NAME_PATTERN = re.compile(r"^[a-z0-9_-]{1,32}$")
 USERS = "users"
@@ -52,7 +52,7 @@ def parse_public_key(text: str) -> tuple[str, str]:
 
 def user_identity(world: World, text: str, field: str = "identity") -> Identity:
     """A roster identity must parse and name a real kingdom or character of this world."""
-    from yak_tui.kernel.session import check_identity
+    from yak_tui.kernel.season.session import check_identity
 
     try:
         identity = Identity.parse(text)

@@ -70,12 +70,12 @@ from yak_tui.areas.economy.specialists import (
     take_specialists,
     trained_this_year,
 )
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.lazy import lazy_exports
 
 # The modules that register commands, steps and checks (imported above for that alone).
 REGISTERING_MODULES = (business, market, credit, specialists, academies, engineers, missionaries, year_start, cli)
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.economy.read import (
         AcademyLine,
         BusinessDetail,

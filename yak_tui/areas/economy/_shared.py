@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from yak_tui.kernel.audience import character_audience, kingdom_audience
-from yak_tui.kernel.authority import Stakes, who_may
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError
-from yak_tui.kernel.model import World
+from yak_tui.kernel.play.audience import character_audience, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes, who_may
+from yak_tui.kernel.play.commands import CommandContext, CommandError
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
 
 # Where RULINGS §5–§6 are silent, this is how the world layer settles it (shown by help screens).
 RULINGS_MADE = (

@@ -7,10 +7,10 @@ from typing import Any
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def _academy_help(what: str, whose: str) -> str:

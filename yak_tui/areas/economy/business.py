@@ -22,13 +22,13 @@ from yak_tui.areas.economy._shared import (
     _require_witness,
 )
 from yak_tui.areas.economy.rules import Rival
-from yak_tui.kernel.audience import PUBLIC, character_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import SECTORS, World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.audience import PUBLIC, character_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import SECTORS, World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def effective_potentials(world: World, province_id: str) -> dict[str, int]:

@@ -16,10 +16,10 @@ from yak_tui.areas.economy.rules import (
     market_sale,
     market_sale_odds,
 )
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
-from yak_tui.kernel.dice import Dice
-from yak_tui.kernel.helptext import signed
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
+from yak_tui.kernel.play.dice import Dice
+from yak_tui.kernel.play.helptext import signed
+from yak_tui.kernel.world.tables import table
 
 # The expanding business's id inside the rules call, and the odds key for "nobody loses":
 # a rival may not take either name.

@@ -18,15 +18,15 @@ from yak_tui.areas.economy._shared import (
     _today,
 )
 from yak_tui.areas.economy.business import _remove_business
-from yak_tui.kernel.audience import character_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.seasons import StepReport, due_reporter, season_start_step
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.audience import character_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import StepReport, due_reporter, season_start_step
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def _open_liability(world: World, lender_id: str, kind: str) -> float:

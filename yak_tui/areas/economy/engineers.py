@@ -13,11 +13,11 @@ from yak_tui.areas.economy.specialists import (
     specialist_pool,
     take_specialists,
 )
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
-from yak_tui.kernel.helptext import ducats, signed
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.helptext import ducats, signed
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def assign_engineers(ctx: CommandContext, kingdom_id: str, count: int, task: str, engine: str | None = None) -> None:

@@ -10,13 +10,13 @@ from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.areas.espionage import npc_sales_tax_divisor
-from yak_tui.kernel.audience import character_audience, kingdom_audience
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.seasons import StepReport, season_end_step
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import character_audience, kingdom_audience
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.season.seasons import StepReport, season_end_step
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 
 def province_prices(world: World, province_id: str, goods: Iterable[str] | None = None) -> dict[str, dict[str, int]]:

@@ -7,13 +7,13 @@ from typing import Any
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, specialist_pool, take_specialists
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
-from yak_tui.kernel.helptext import signed
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.helptext import signed
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def _standing_counter(world: World, province_id: str, sponsor: str) -> tuple[str, dict[str, Any]] | None:

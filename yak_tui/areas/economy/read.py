@@ -4,7 +4,7 @@ Everything the market screen draws comes from here: sectors with their Potential
 they are, businesses with their income after the state's tax, the exact competition odds of an
 expansion with the names of who may lose, production costs, the credit and loans ledger,
 specialist pools with the year's hiring limits, and academies. Documents reach this module
-through `yak_tui.kernel.audience`, so a player sees his own businesses' books and debts only;
+through `yak_tui.kernel.play.audience`, so a player sees his own businesses' books and debts only;
 the rest of the market (names, owners, Sizes, monopolies) is public. The arithmetic comes from
 `yak_tui.areas.economy.rules` and the economy world layer; nothing here writes.
 """
@@ -26,11 +26,11 @@ from yak_tui.areas.economy.business import (
 from yak_tui.areas.economy.credit import _open_liability
 from yak_tui.areas.economy.market import province_prices
 from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
-from yak_tui.kernel.audience import can_see_document, filter_document, visible_table
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import SECTORS, World
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import can_see_document, filter_document, visible_table
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import SECTORS, World
+from yak_tui.kernel.world.tables import table
 
 # Potentials a province lists besides its three business sectors (monopolies cut these).
 OTHER_POTENTIALS = ("trade", "urban")
@@ -743,10 +743,10 @@ def lending_requirement(kind: str) -> str:
 
 
 def action_route(world: World, viewer: Identity, command: str, params: Mapping[str, Any]) -> Route:
-    """Run it, file it as an order, or neither, by the one rule (`kernel.forms.command_route`).
+    """Run it, file it as an order, or neither, by the one rule (`kernel.play.views.command_route`).
     Any refusal but one about who may act is for the dialog to show, so the action opens it; an
     order the adjudicator could not carry out for the viewer either is "refused", with why."""
-    from yak_tui.kernel.forms import command_route
+    from yak_tui.kernel.play.views import command_route
 
     route = command_route(world, viewer, command, params)
     if not route.as_order:
@@ -755,7 +755,7 @@ def action_route(world: World, viewer: Identity, command: str, params: Mapping[s
             return Route("direct")
         return Route("refused", problem.reason, problem.who_may)
     order_problem = route.problem
-    # Not his to act on, or not his to file (`kernel.filing`): neither now nor as an order.
+    # Not his to act on, or not his to file (`kernel.play.filing`): neither now nor as an order.
     if order_problem is not None and order_problem.field.rsplit(".", 1)[-1] in ("identity", "command"):
         return Route("refused", order_problem.reason, order_problem.who_may)
     refusal = route.refusal

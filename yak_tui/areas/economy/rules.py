@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.rtd import roll_rtd, rtd_odds
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
+from yak_tui.kernel.world.tables import table
 
 
 def _rules(section: str) -> Any:

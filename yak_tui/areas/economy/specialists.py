@@ -9,15 +9,15 @@ from yak_tui.areas.court import on_event, schedule_event
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.areas.economy.business import _business_stakes
-from yak_tui.kernel.audience import character_audience, kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
-from yak_tui.kernel.helptext import ducats
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.numbers import capped
-from yak_tui.kernel.seasons import StepReport
-from yak_tui.kernel.tables import table as rules_table
+from yak_tui.kernel.play.audience import character_audience, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.helptext import ducats
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.seasons import StepReport
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import capped
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 def specialist_pool(world: World, kingdom_id: str) -> dict[str, Any]:

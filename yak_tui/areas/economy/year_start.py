@@ -21,12 +21,12 @@ from yak_tui.areas.economy._shared import (
 from yak_tui.areas.economy.business import _tax_rate
 from yak_tui.areas.economy.credit import _loan_instalments, _settle_due_credit
 from yak_tui.areas.economy.specialists import add_specialists
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.seasons import StepReport, year_start_step
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.commands import CommandContext
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import StepReport, year_start_step
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
 
 
 def _looter(world: World, value: Any) -> tuple[str, str] | None:

@@ -4,7 +4,7 @@ their effects. Importing the package registers its commands, year-start steps an
 
 from typing import TYPE_CHECKING
 
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.lazy import lazy_exports
 
 # Registration order: the year-start steps import the court's commands first (as the one
 # espionage module did before), then the commands, then the `yak resolve spy` check.
@@ -18,7 +18,7 @@ from yak_tui.areas.espionage.kinds import KINDS, MissionKind
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
 from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.espionage.read import (
         FAMILY_LABELS,
         BoardView,

@@ -16,8 +16,8 @@ from yak_tui.areas.espionage.rules import (
     resolve_mission,
     spy_modifiers,
 )
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
-from yak_tui.kernel.dice import Dice, Modifier
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
+from yak_tui.kernel.play.dice import Dice, Modifier
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -51,8 +51,8 @@ from yak_tui.areas.espionage.state import (
     kingdom_name,
     sponsor_name,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
-from yak_tui.kernel.commands import (
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.play.commands import (
     COMMANDS,
     KING,
     SEATS,
@@ -63,11 +63,11 @@ from yak_tui.kernel.commands import (
     coerce_params,
     command,
 )
-from yak_tui.kernel.identity import Identity, identity_name
-from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
-from yak_tui.kernel.seasons import due_reporter
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
+from yak_tui.kernel.season.seasons import due_reporter
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 RULINGS_MADE = (
     "A King's mission is paid from the kingdom treasury; a player's private mission from his own "

@@ -41,12 +41,12 @@ from yak_tui.areas.espionage.state import (
     next_year_start,
     province_pcs,
 )
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.authoring import referrers
-from yak_tui.kernel.commands import CommandContext, CommandError
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.commands import CommandContext, CommandError
+from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 ApplyFn = Callable[[CommandContext, Plan, SpyOutcome], Applied]
 NeedsFn = Callable[[Mission], tuple[str, ...]]

@@ -36,13 +36,13 @@ from yak_tui.areas.espionage.state import (
     unit_in_port,
     unit_province,
 )
-from yak_tui.kernel.audience import viewer_kingdom
-from yak_tui.kernel.authority import Stakes, may_adjudicate
-from yak_tui.kernel.commands import CommandError, Param
-from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import ValidationError, World
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import viewer_kingdom
+from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.commands import CommandError, Param
+from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import ValidationError, World
+from yak_tui.kernel.world.tables import table
 
 
 def _extra_price(kind: str) -> int:

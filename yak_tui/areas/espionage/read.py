@@ -43,7 +43,8 @@ from yak_tui.areas.espionage.state import (
     province_pcs,
     spy_pool,
 )
-from yak_tui.kernel.audience import (
+from yak_tui.kernel.errors import CommandError, ValidationError
+from yak_tui.kernel.play.audience import (
     can_see_document,
     character_audience,
     filter_document,
@@ -51,15 +52,14 @@ from yak_tui.kernel.audience import (
     viewer_kingdom,
     visible_table,
 )
-from yak_tui.kernel.authority import Stakes, may_adjudicate
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import COMMANDS, coerce_params
-from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.errors import CommandError, ValidationError
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.orders import orders_of, queue_for
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.commands import COMMANDS, coerce_params
+from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.orders import orders_of, queue_for
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 FAMILY_LABELS = {
     "general": "General",
@@ -506,7 +506,7 @@ def _order_extras(params: Mapping[str, Any]) -> str:
 
 
 def _order_line(world: World, order_id: str, order: Mapping[str, Any]) -> OrderLine:
-    from yak_tui.kernel.identity import identity_label
+    from yak_tui.kernel.play.identity import identity_label
 
     params = order.get("params") or {}
     slug = str(params.get("mission", ""))

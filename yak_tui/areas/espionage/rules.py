@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, cast
 
-from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.kernel.errors import RulesError
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import RulesTableError, table
+from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import RulesTableError, table
 
 FAMILIES = ("general", "counter-espionage", "commercial", "naval", "military", "state-level")
 OUTCOMES = ("success", "failure", "not-rolled")

@@ -18,13 +18,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yak_tui.areas.espionage.rules import Mission, SpyOutcome
-from yak_tui.kernel.audience import character_audience, kingdom_audience
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext, CommandError
-from yak_tui.kernel.dice import Modifier
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import character_audience, kingdom_audience
+from yak_tui.kernel.play.commands import CommandContext, CommandError
+from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 EFFECTS = "effects"
 SPECIALISTS = "specialists"

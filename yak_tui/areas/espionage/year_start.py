@@ -22,12 +22,12 @@ from yak_tui.areas.espionage.state import (
     holder_audience,
     kingdom_name,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, kingdom_audience
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandContext
-from yak_tui.kernel.model import World
-from yak_tui.kernel.numbers import capped
-from yak_tui.kernel.seasons import StepReport, season_start_step, year_start_step
+from yak_tui.kernel.play.audience import ADJUDICATORS, kingdom_audience
+from yak_tui.kernel.play.commands import CommandContext
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import StepReport, season_start_step, year_start_step
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import capped
 
 
 def _secret_sums(ctx: CommandContext, report: StepReport, title: str, sums: dict[str, float]) -> None:

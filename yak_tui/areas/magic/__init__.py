@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING
 from yak_tui.areas.magic import cli, commands  # noqa: F401  (registers)
 from yak_tui.areas.magic.commands import stage_odds
 from yak_tui.areas.magic.rules import STAGES
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.lazy import lazy_exports
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.magic.read import (
         STAGE_TITLES,
         CasterRow,

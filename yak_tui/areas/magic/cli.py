@@ -11,9 +11,9 @@ from fractions import Fraction
 from typing import Any
 
 from yak_tui.areas.magic.rules import allowed_carries, cast_spell, spell_odds
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
-from yak_tui.kernel.dice import Dice
-from yak_tui.kernel.helptext import signed
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
+from yak_tui.kernel.play.dice import Dice
+from yak_tui.kernel.play.helptext import signed
 
 DIGITS = 6
 

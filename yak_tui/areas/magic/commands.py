@@ -24,14 +24,14 @@ from yak_tui.areas.magic.rules import (
     spell_odds,
     stage_bands,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.dice import Dice, Modifier, exact_odds
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.seasons import due_reporter
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.seasons import due_reporter
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 CARRY_FIELD = "power_carry"
 RANKS_FIELD = "ranks"

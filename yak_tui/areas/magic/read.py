@@ -15,13 +15,13 @@ from typing import Any, NamedTuple
 
 from yak_tui.areas.magic import commands as magic
 from yak_tui.areas.magic.rules import STAGES, StageRoll, stage_bands
-from yak_tui.kernel.audience import can_see_document, visible_table
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.dice import ScriptedDice
-from yak_tui.kernel.forms import Problem, RollView, clean_params, problem_of
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import can_see_document, visible_table
+from yak_tui.kernel.play.commands import CommandError
+from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import Problem, RollView, clean_params, problem_of
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 STAGE_TITLES = {"power": "Power", "control": "Control", "resolution": "Resolution"}
 TONES = ("good", "ok", "warn", "bad")
@@ -82,7 +82,7 @@ def casters(world: World, viewer: Identity) -> tuple[CasterRow, ...]:
 def cast_params(world: World, raw: Mapping[str, Any]) -> dict[str, Any]:
     """Form text → the typed parameters `magic` reads (the spell text may still be missing:
     odds do not depend on it). CommandError names the field that is wrong."""
-    from yak_tui.kernel.commands import coerce_params, spec_for
+    from yak_tui.kernel.play.commands import coerce_params, spec_for
 
     spec = spec_for("cast")
     lenient = replace(spec, params={k: replace(p, required=k in ("caster", "source")) for k, p in spec.params.items()})

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
-from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.world.tables import table
 
 STAGES = ("power", "control", "resolution")
 NOT_ROLLED = "not-rolled"

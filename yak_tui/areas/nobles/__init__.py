@@ -7,9 +7,9 @@ relocate-discovery` checks (`cli`). Front ends and other areas use the names bel
 from typing import TYPE_CHECKING
 
 from yak_tui.areas.nobles import cli, commands  # noqa: F401  (registers)
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.lazy import lazy_exports
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.nobles.read import (
         KINGDOM_PALETTE,
         PC_GLYPHS,

@@ -22,9 +22,9 @@ from yak_tui.areas.nobles.rules import (
     swing_max_percent,
     title_names,
 )
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck, number_option, register
-from yak_tui.kernel.dice import Dice
-from yak_tui.kernel.money import money
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, number_option, register
+from yak_tui.kernel.play.dice import Dice
+from yak_tui.kernel.world.money import money
 
 DIGITS = 6
 

@@ -37,15 +37,15 @@ from yak_tui.areas.nobles.rules import (
     title_names,
     title_share,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
-from yak_tui.kernel.hexgrid import Hex, hex_distance, hexes_within
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money, shown_money
-from yak_tui.kernel.numbers import NumberError, parse_whole, shown
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.hexgrid import Hex, hex_distance, hexes_within
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money, shown_money
+from yak_tui.kernel.world.numbers import NumberError, parse_whole, shown
+from yak_tui.kernel.world.tables import table
 
 DIGITS = 6
 HIGH_PRIESTESS = "high_priestess"

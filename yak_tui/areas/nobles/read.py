@@ -2,7 +2,7 @@
 the Incite/Usurp odds of the noble's PC and of every PC in reach (issue 7, item 4).
 
 The rules live in `yak_tui.areas.nobles.commands` (which reads `rules.nobles`); this module only shapes
-their answers for one viewer. What a viewer may see goes through `yak_tui.kernel.audience`: a
+their answers for one viewer. What a viewer may see goes through `yak_tui.kernel.play.audience`: a
 player moves only his own character, a King his kingdom's, the GM anyone; the counter-spies
 that raise a discovery chance are the target kingdom's secret, so only the GM sees the exact
 chance and everyone else a lower bound. No Textual here.
@@ -15,14 +15,14 @@ from typing import Any, NamedTuple
 
 from yak_tui.areas.nobles import commands as nobles
 from yak_tui.areas.nobles.rules import OUTCOMES, command_odds, discovery_chance, relocate_range
-from yak_tui.kernel.audience import visible_table
-from yak_tui.kernel.commands import CommandError, validate_only
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.forms import problem_of
-from yak_tui.kernel.hexgrid import Hex, claim_hexes, hex_distance, hex_line
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import shown_value
+from yak_tui.kernel.play.audience import visible_table
+from yak_tui.kernel.play.commands import CommandError, validate_only
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import problem_of
+from yak_tui.kernel.world.hexgrid import Hex, claim_hexes, hex_distance, hex_line
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import shown_value
 
 HexKey = tuple[int, int]
 # What the map makes of each Relocate reason of `nobles.relocate_targets`.

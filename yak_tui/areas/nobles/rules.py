@@ -14,10 +14,10 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
-from yak_tui.kernel.dice import Dice, exact_odds
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.hexgrid import HexLike, hex_distance
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.dice import Dice, exact_odds
+from yak_tui.kernel.world.hexgrid import HexLike, hex_distance
+from yak_tui.kernel.world.tables import table
 
 Number = int | float
 OUTCOMES = ("success", "failure", "evicted", "executed")

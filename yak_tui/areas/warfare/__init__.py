@@ -10,9 +10,9 @@ from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids,
 from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.sieges import recruit_refusal_at
-from yak_tui.kernel.lazy import lazy_exports
+from yak_tui.kernel.play.lazy import lazy_exports
 
-if TYPE_CHECKING:  # the read models load when first used (kernel/lazy.py)
+if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.warfare.read import (
         FortView,
         PlaceVerdicts,

@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.warfare.shared import end_siege, name_of, today_dict
-from yak_tui.kernel.authoring import referrers
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.numbers import NumberError, parse_whole
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.numbers import NumberError, parse_whole
+from yak_tui.kernel.world.tables import table
 
 ENGAGEMENTS = {"land": "military", "naval": "naval"}
 CONTROL_BRANCHES = {"naval": "admiralty-control", "military": "general-staff-control"}

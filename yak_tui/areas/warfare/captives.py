@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.warfare.raids import treasury_place
-from yak_tui.kernel.audience import PUBLIC
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.money import shown_money
+from yak_tui.kernel.play.audience import PUBLIC
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, audience_param, command
+from yak_tui.kernel.world.money import shown_money
 
 
 @command(

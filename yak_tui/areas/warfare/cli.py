@@ -13,9 +13,9 @@ from yak_tui.areas.warfare.rules import (
     smuggle,
     smuggle_odds,
 )
-from yak_tui.kernel.checks import CheckInputError, ResolveCheck, register, whole_option
-from yak_tui.kernel.dice import Dice
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
+from yak_tui.kernel.play.dice import Dice
+from yak_tui.kernel.world.tables import table
 
 
 def _not_negative(args: argparse.Namespace, attr: str, flag: str) -> int:

@@ -15,12 +15,12 @@ from typing import Any
 from yak_tui.areas.economy import add_specialists, sailor_slave_price, sailors_per_ship, take_specialists
 from yak_tui.areas.warfare import rules
 from yak_tui.areas.warfare.shared import name_of, standing_pc, today_dict
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.authoring import referrers
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import KING, CommandContext, CommandError, Param, command
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 SEA_RAIDERS = ("sea-raider",)
 FATES = ("sell", "employ", "free")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.warfare.shared import name_of, section
-from yak_tui.kernel.audience import character_audience
-from yak_tui.kernel.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.audience import character_audience
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
 
 COUNTER = "guard"
 

@@ -47,16 +47,16 @@ from yak_tui.areas.warfare.shared import (
     unit_doc,
     unit_regiments,
 )
-from yak_tui.kernel.audience import PUBLIC, character_audience, kingdom_audience
-from yak_tui.kernel.authoring import referrers
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 # --- where treasuries live (RULINGS §2) ----------------------------------------------------------
 

@@ -1,6 +1,6 @@
-"""The siege monitor's data (yak_tui/app/areas/warfare/screen.py), shaped headless and audience-filtered.
+"""The siege monitor's data (yak_tui/app/screens/warfare/screen.py), shaped headless and audience-filtered.
 
-Everything here reads the world through `yak_tui.kernel.audience`: a siege is fought in the open
+Everything here reads the world through `yak_tui.kernel.play.audience`: a siege is fought in the open
 (its document is public), so every viewer sees its provisions, blockade, messengers and smuggling;
 the regiments inside count as public too (the dashboard's public due item states them), but which
 units they are, and their strength, only their owner and the GM see. Places and forces show only
@@ -16,13 +16,13 @@ from typing import Any, NamedTuple
 from yak_tui.areas.warfare import rules
 from yak_tui.areas.warfare.shared import ACTIVE, active_siege, regiments_inside
 from yak_tui.areas.warfare.sieges import open_port_access, siege_summary
-from yak_tui.kernel.audience import can_see_document, visible_table
-from yak_tui.kernel.calendar import GameDate
 from yak_tui.kernel.errors import CommandError, ValidationError, YakError
-from yak_tui.kernel.hexgrid import hex_distance
-from yak_tui.kernel.identity import GM, Identity
-from yak_tui.kernel.model import World
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import can_see_document, visible_table
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.hexgrid import hex_distance
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
 
 STATUS_TEXT = {"lifted": "lifted", "surrendered": "surrendered", "captured": "fort taken"}
 
@@ -232,7 +232,7 @@ def _scouts_near(
 
 def _may(world: World, viewer: Identity, name: str, params: dict[str, Any]) -> tuple[bool, str, str]:
     """Would the command run for this viewer (as an order for a player)? (ok, field, reason)"""
-    from yak_tui.kernel.commands import validate_only
+    from yak_tui.kernel.play.commands import validate_only
 
     try:
         if viewer.is_player:

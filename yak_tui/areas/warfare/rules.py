@@ -11,9 +11,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from yak_tui.kernel.dice import Dice, Modifier, exact_odds, total_of
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.world.tables import table
 
 
 def _rules(section: str) -> dict[str, Any]:

@@ -1,7 +1,7 @@
 """What the raids and sieges of the warfare area share: table settings, dates, names, distances,
 the structures and units they act on, and the one running siege of a fort.
 
-The arithmetic is in `yak_tui.areas.warfare.rules`; amounts are rounded by `yak_tui.kernel.money`.
+The arithmetic is in `yak_tui.areas.warfare.rules`; amounts are rounded by `yak_tui.kernel.world.money`.
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.warfare import rules
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import CommandError
-from yak_tui.kernel.hexgrid import hex_distance
-from yak_tui.kernel.model import ValidationError, World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.commands import CommandError
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.hexgrid import hex_distance
+from yak_tui.kernel.world.model import ValidationError, World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 ACTIVE = "active"
 Party = tuple[str, str]

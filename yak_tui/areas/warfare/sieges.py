@@ -36,19 +36,19 @@ from yak_tui.areas.warfare.shared import (
     today_dict,
     unit_regiments,
 )
-from yak_tui.kernel.audience import ADJUDICATORS, PUBLIC
-from yak_tui.kernel.authoring import referrers
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.calendar import GameDate
-from yak_tui.kernel.commands import KING, SEATS, CommandContext, CommandError, Param, command
-from yak_tui.kernel.dice import Modifier
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.helptext import signed
-from yak_tui.kernel.identity import Identity
-from yak_tui.kernel.model import SIZES, ValidationError, World
-from yak_tui.kernel.money import money
-from yak_tui.kernel.seasons import StepReport, advance_guard, due_reporter, season_end_step
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.helptext import signed
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import StepReport, advance_guard, due_reporter, season_end_step
+from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.model import SIZES, ValidationError, World
+from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.tables import table
 
 # --- sieges --------------------------------------------------------------------------------------
 

@@ -11,10 +11,10 @@ import math
 from typing import Any
 
 from yak_tui.areas.warfare.shared import is_today, name_of, section, today_dict
-from yak_tui.kernel.audience import ADJUDICATORS, kingdom_audience
-from yak_tui.kernel.authority import Stakes
-from yak_tui.kernel.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.money import money
+from yak_tui.kernel.play.audience import ADJUDICATORS, kingdom_audience
+from yak_tui.kernel.play.authority import Stakes
+from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.money import money
 
 SPONSORED = {"fund-bandits": "a share of the loot", "fund-privateers": "a cut of the take"}
 

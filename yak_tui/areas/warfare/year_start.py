@@ -3,10 +3,10 @@ manpower carried off by slave raids regrows as the table's setting says."""
 
 from __future__ import annotations
 
-from yak_tui.kernel.audience import kingdom_audience
-from yak_tui.kernel.commands import CommandContext
-from yak_tui.kernel.seasons import StepReport, year_start_step
-from yak_tui.kernel.tables import table
+from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.commands import CommandContext
+from yak_tui.kernel.season.seasons import StepReport, year_start_step
+from yak_tui.kernel.world.tables import table
 
 
 @year_start_step("expiries")

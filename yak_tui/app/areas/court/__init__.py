@@ -1,1 +1,0 @@
-"""yak_tui.app.areas.court."""

@@ -1,0 +1,1 @@
+"""yak_tui.app.screens."""

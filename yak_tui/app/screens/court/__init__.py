@@ -1,0 +1,1 @@
+"""The court area\'s screens, panels and dialogs."""

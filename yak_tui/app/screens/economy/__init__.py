@@ -1,0 +1,1 @@
+"""The economy area\'s screens, panels and dialogs."""

@@ -1,0 +1,1 @@
+"""The espionage area\'s screens, panels and dialogs."""

@@ -1,0 +1,1 @@
+"""The magic area\'s screens, panels and dialogs."""

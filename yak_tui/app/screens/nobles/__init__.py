@@ -1,0 +1,1 @@
+"""The nobles area\'s screens, panels and dialogs."""

@@ -1,0 +1,1 @@
+"""The warfare area\'s screens, panels and dialogs."""

@@ -1,0 +1,238 @@
+"""Reports: the season reports stored in the save that the viewer may read (a player his own and
+the public post, a King his kingdom's, the GM every one, an observer the public post), by season
+and recipient. x, for the GM, writes the one shown as BBCode and Markdown files as `yak report --out`
+does; for anyone else it writes nothing on this machine (over SSH that is the server's disk): it
+copies the report as Markdown to his own clipboard (OSC 52) and shows the text to select by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import Button, Select, Static
+
+from yak_tui.app.kit import YakModal
+from yak_tui.app.kit.common import sync_select
+from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.messages import PaletteEntry
+from yak_tui.app.shell.side import SideScreen
+from yak_tui.areas import court as views
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import World
+
+LINE_STYLE = {"heading": "bold $primary", "section": "bold $accent", "item": "", "detail": "italic $foreground-muted"}
+
+
+class ReportsScreen(SideScreen):
+    SCREEN_NAME = "reports"
+    CSS_PATH = Path(__file__).with_name("reports.tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("x", "export", "Export files"),  # the GM's: files on the machine running the app
+        Binding("x", "copy_report", "Copy report"),  # anyone else's: his clipboard, never a file
+        Binding("ctrl+y", "copy", "Copy BBCode", show=False),
+    ]
+
+    class Exported(Message):
+        def __init__(self, written: list[Path], problem: str = "") -> None:
+            super().__init__()
+            self.written = written
+            self.problem = problem
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.view: views.ReportsView | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="report-pickers"):
+            yield Select([], id="report-season", prompt="season", allow_blank=True, compact=True)
+            yield Select([], id="report-recipient", prompt="recipient", allow_blank=True, compact=True)
+        with VerticalScroll(id="report-body", classes="panel"):
+            yield Static("", id="report-text")
+
+    def _picked(self, name: str) -> str | None:
+        value = self.query_one(f"#report-{name}", Select).value
+        return None if value is Select.NULL else str(value)
+
+    def refresh_view(self, world: World) -> None:
+        """Build the chosen report off the event loop (`reports_view`, already filtered for the viewer)."""
+        season, recipient = self._picked("season"), self._picked("recipient")
+        self.loader.start(lambda: self._build_report(world, self.identity, season, recipient))
+
+    def _build_report(
+        self, world: World, identity: Identity, season: str | None, recipient: str | None
+    ) -> tuple[Identity, views.ReportsView]:
+        return identity, views.reports_view(world, identity, season, recipient)
+
+    def paint_view(self, view: views.ReportsView) -> None:
+        for name, choices, value in (
+            ("season", view.seasons, view.season),
+            ("recipient", view.recipients, view.recipient),
+        ):
+            sync_select(self.query_one(f"#report-{name}", Select), [(c.label, c.value) for c in choices], value or None)
+        self.view = view
+        body = self.query_one("#report-body", VerticalScroll)
+        body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"
+        text = self.query_one("#report-text", Static)
+        if not view.lines:
+            text.update(
+                Content.styled(
+                    "No season report yet: reports are written when a season closes.", "italic $foreground-muted"
+                )
+            )
+            return
+        text.update(Content("\n").join(self._line(line) for line in view.lines))
+
+    @staticmethod
+    def _label(view: views.ReportsView) -> str:
+        return next((c.label for c in view.recipients if c.value == view.recipient), view.recipient)
+
+    @staticmethod
+    def _line(line: views.ReportLine) -> Content:
+        if line.kind == "section":
+            return Content.assemble("\n", (line.text, LINE_STYLE["section"]))
+        if line.kind == "item":
+            return Content.assemble(("• ", "$secondary"), line.text)
+        if line.kind == "detail":
+            return Content.styled(f"    {line.text}", LINE_STYLE["detail"])
+        return Content.styled(line.text, LINE_STYLE["heading"])
+
+    @on(Select.Changed)
+    def _picked_changed(self, event: Select.Changed) -> None:
+        event.stop()
+        self._seen_version = -1
+        self.refresh_view(self.yak.world)
+
+    # -- export ----------------------------------------------------------------------------------------
+    def _shown(self) -> list[dict[str, Any]]:
+        from yak_tui.kernel.season.reports import reports_for
+
+        view = self.view
+        if view is None or not view.recipient:
+            return []
+        return [r for r in reports_for(self.yak.world, self.identity, view.season) if r["recipient"] == view.recipient]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """x shows one of its two labels: files for the GM, the clipboard for anyone else."""
+        if not super().check_action(action, parameters):
+            return False
+        if action == "export":
+            return self.identity.is_gm
+        if action == "copy_report":
+            return not self.identity.is_gm
+        return True
+
+    def action_export(self) -> None:
+        if not self.identity.is_gm:  # a seat never writes on the machine running the app (the server, over SSH)
+            self.action_copy_report()
+            return
+        shown = self._shown()
+        if not shown:
+            self.notify("No report to export.", severity="warning")
+            return
+        self._export(shown, self.yak.save.path.parent / "reports")
+
+    def action_copy_report(self) -> None:
+        """Copy the report shown as Markdown to the viewer's own clipboard (OSC 52 reaches his terminal,
+        over SSH too) and show its text, for a terminal that ignores OSC 52."""
+        from yak_tui.kernel.season.reports import render_report
+
+        shown = self._shown()
+        if not shown:
+            self.notify("No report to copy.", severity="warning")
+            return
+        text = render_report(shown[0], "markdown")
+        self.app.copy_to_clipboard(text)
+        self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
+        self.app.push_screen(
+            ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report", text)
+        )
+
+    @work(thread=True, exclusive=True, group="export-report", exit_on_error=False)
+    def _export(self, shown: list[dict[str, Any]], out: Path) -> None:
+        from yak_tui.kernel.season.reports import FORMATS, export_reports
+
+        try:
+            written = export_reports(shown, out, tuple(FORMATS))
+        except OSError as error:
+            self.post_message(self.Exported([], str(error)))
+            return
+        self.post_message(self.Exported(written))
+
+    @on(Exported)
+    def _exported(self, event: Exported) -> None:
+        if event.problem:
+            self.notify(event.problem, title="Cannot write the report files", severity="error")
+            return
+        self.notify("\n".join(str(path) for path in event.written), title="Report written")
+
+    def action_copy(self) -> None:
+        from yak_tui.kernel.season.reports import render_report
+
+        shown = self._shown()
+        if not shown:
+            self.notify("No report to copy.", severity="warning")
+            return
+        self.app.copy_to_clipboard(render_report(shown[0], "bbcode"))
+        self.notify("Copied as BBCode with OSC 52: paste it into the forum.", title="Copied")
+
+    def palette_entries(self) -> list[Any]:
+        first = (
+            PaletteEntry(
+                "Export this report as files",
+                "BBCode and Markdown under reports/<season>/ (x)",
+                self.action_export,
+                True,
+            )
+            if self.identity.is_gm
+            else PaletteEntry(
+                "Copy this report as Markdown",
+                "to your clipboard, and show its text (x)",
+                self.action_copy_report,
+                True,
+            )
+        )
+        return [
+            first,
+            PaletteEntry(
+                "Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)", self.action_copy, True
+            ),
+        ]
+
+
+class ReportTextScreen(YakModal[None]):
+    """The report as Markdown, to read or select by hand where the terminal ignores OSC 52."""
+
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__(id="report-copy-dialog")
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog -wide"):
+            yield Static(Content.styled(f"Report copied · {self.title_text}", "bold"), id="dialog-title")
+            yield Static(
+                "Copied to your clipboard as Markdown. If your terminal does not take OSC 52, select the text below.",
+                id="dialog-help",
+            )
+            with VerticalScroll(id="dialog-body", classes="preview"):
+                yield Static(self.text, id="report-markdown", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Close", id="close", variant="primary", compact=True)
+        yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
+
+    def on_mount(self) -> None:
+        self.query_one("#close", Button).focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)

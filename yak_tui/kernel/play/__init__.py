@@ -1,0 +1,1 @@
+"""Playing a season: commands and their authority, audiences, orders, the chronicle, dice and the ledger."""

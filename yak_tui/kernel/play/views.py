@@ -1,0 +1,393 @@
+"""Commands as forms: the inputs a form draws, checking what is typed, the odds before rolling,
+dice typed by hand, the rolls and lines a command just wrote, and the one rule deciding whether
+a viewer runs a command now or files it as an order for its adjudicator.
+
+Every screen that offers a command (the command dialog, the order dialog, the casting and map
+screens, the market's dialogs) asks here, so the answer is the same everywhere. Refusals are
+`YakError`s turned into a `Problem`; anything else is a bug and is left to raise.
+No Textual in this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any, NamedTuple
+
+from yak_tui.kernel.errors import CommandError, DiceError, ShortfallError, StoreError, ValidationError, YakError
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
+from yak_tui.kernel.play.identity import GM, Identity, identity_name
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import shown
+
+
+class Choice(NamedTuple):
+    """One entry of a closed list: the value a command reads and the label a person reads."""
+
+    value: str
+    label: str
+
+
+class ParamField(NamedTuple):
+    name: str
+    kind: str  # "str", "int", "float", "bool", "list"
+    required: bool
+    default: str
+    help: str
+    options: tuple[Choice, ...] = ()  # a closed list (choices, a referenced table, audiences)
+
+
+class CommandChoice(NamedTuple):
+    name: str
+    help: str
+    category: str
+    fields: tuple[ParamField, ...]
+    rolls: bool
+    has_odds: bool
+
+
+def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
+    out = [Choice(PUBLIC, "public"), Choice(ADJUDICATORS, "adjudicators")]
+    for kid, doc in sorted(visible_table(world, viewer, "kingdoms").items()):
+        if viewer.is_gm or (viewer.is_king and viewer.subject == kid):
+            out.append(Choice(f"kingdom:{kid}", f"kingdom · {doc.get('name', kid)}"))
+    for cid, doc in sorted(visible_table(world, viewer, "characters").items()):
+        if viewer.is_gm or (viewer.is_player and viewer.subject == cid):
+            out.append(Choice(f"character:{cid}", f"character · {doc.get('name', cid)}"))
+    return tuple(out)
+
+
+def _default_text(param: Any) -> str:
+    """A parameter's default as a form shows it: lists comma-separated, booleans lower-case."""
+    default = param.default
+    if default is None:
+        return ""
+    if isinstance(default, list):
+        return ",".join(str(item) for item in default)
+    if param.kind is bool:
+        return str(default).lower()
+    return str(default)
+
+
+def param_fields(world: World, viewer: Identity, name: str, *, order: bool = False) -> tuple[ParamField, ...]:
+    """The inputs a form draws for a command, with closed lists already filtered for the viewer; an
+    order's form leaves out what its adjudicator sets (`Param.by_adjudicator`)."""
+    from yak_tui.kernel.play.commands import spec_for
+
+    spec = spec_for(name)
+    fields = []
+    for pname, param in spec.params.items():
+        if order and param.by_adjudicator:
+            continue
+        options: tuple[Choice, ...] = ()
+        if param.choices:
+            options = tuple(Choice(str(c), str(c)) for c in param.choices)
+        elif param.ref:
+            docs = visible_table(world, viewer, param.ref)
+            options = tuple(
+                Choice(i, str(d.get("name") or d.get("command") or i))
+                for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
+            )
+        elif pname == "audience":
+            options = audience_choices(world, viewer)
+        fields.append(
+            ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text, options)
+        )
+    return tuple(fields)
+
+
+def command_choice(world: World, viewer: Identity, name: str, *, order: bool = False) -> CommandChoice:
+    from yak_tui.kernel.play.commands import spec_for
+
+    spec = spec_for(name)
+    return CommandChoice(
+        spec.name,
+        spec.help_text,
+        spec.category,
+        param_fields(world, viewer, name, order=order),
+        spec.rolls,
+        spec.odds is not None,
+    )
+
+
+def order_commands(world: World, viewer: Identity) -> tuple[CommandChoice, ...]:
+    """The commands this identity may file as an order (`kernel.play.filing`), each as an order's form."""
+    from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+    from yak_tui.kernel.play.filing import may_file
+
+    load_command_modules()
+    return tuple(
+        command_choice(world, viewer, name, order=True)
+        for name, spec in sorted(COMMANDS.items())
+        if may_file(viewer, spec)
+    )
+
+
+def all_commands() -> tuple[tuple[str, str, str], ...]:
+    """(name, help, category) of every registered command, for the command palette."""
+    from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+
+    load_command_modules()
+    return tuple((n, s.help_text, s.category) for n, s in sorted(COMMANDS.items()))
+
+
+class Problem(NamedTuple):
+    """A refused command or form: which field, why, and who may do it instead."""
+
+    field: str
+    reason: str
+    who_may: tuple[str, ...] = ()
+
+    def message(self) -> str:
+        who = f" — who may: {', '.join(self.who_may)}" if self.who_may else ""
+        return f"{self.field}: {self.reason}{who}"
+
+
+def problem_of(error: BaseException) -> Problem:
+    """A refusal as a form shows it: the field at fault, why, and who may.
+
+    Anything that is not a `YakError` is a bug; it is still shown (a worker has no one else to
+    tell) but named as such, with its type.
+    """
+    if isinstance(error, CommandError):
+        return Problem(error.field, error.reason, tuple(error.who_may))
+    if isinstance(error, ValidationError):
+        return Problem(error.field, error.reason)
+    if isinstance(error, DiceError):
+        return Problem("dice", str(error))
+    if isinstance(error, StoreError):
+        return Problem("save", str(error))
+    if isinstance(error, YakError):
+        return Problem("error", str(error))
+    return Problem("error", f"internal error ({type(error).__name__}): {error}")
+
+
+def clean_params(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Form values as the command layer reads them (empty text means 'not given')."""
+    return {k: v for k, v in raw.items() if v not in (None, "")}
+
+
+def check_command(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], principal: Identity | None = None
+) -> Problem | None:
+    """Validate a command as typed, on a throwaway copy (nothing is written)."""
+    from yak_tui.kernel.play.commands import validate_only
+
+    try:
+        validate_only(world, viewer, name, clean_params(raw), principal)
+    except YakError as error:
+        return problem_of(error)
+    return None
+
+
+def check_order(
+    world: World, filer: Identity, name: str, raw: Mapping[str, Any], private: bool = False
+) -> Problem | None:
+    """Would `order-file` accept this order right now? (the filing rule, then checked as the
+    adjudicator would carry it out)."""
+    from yak_tui.kernel.play.commands import spec_for, validate_only
+    from yak_tui.kernel.play.filing import check_filing, is_private
+
+    try:
+        spec = spec_for(name)
+        check_filing(filer, spec, clean_params(raw))
+    except CommandError as error:
+        return problem_of(error)
+    if private and not is_private(spec):
+        return Problem("private", "only NPC espionage missions may be submitted privately (RULINGS §1)")
+    try:
+        validate_only(world, GM, name, clean_params(raw), principal=filer, viewer=filer)
+        problem = None
+    except ShortfallError:  # today's numbers fall short: received with a warning, not refused
+        problem = None
+    except YakError as error:
+        problem = problem_of(error)
+    if problem is not None:
+        return Problem(
+            f"order.{problem.field}" if not problem.field.startswith("order") else problem.field,
+            problem.reason,
+            problem.who_may,
+        )
+    return None
+
+
+def odds_words(odds: Mapping[str, float]) -> str:
+    """Odds as a filer reads them: "success 58%, failure 42%"."""
+    return ", ".join(f"{label} {'<1' if 0 < value < 0.005 else f'{value * 100:.0f}'}%" for label, value in odds.items())
+
+
+def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
+    """The notice after filing an order: received (or received with a warning), who it waits for,
+    by name, and the odds where there are dice (the order's id stays in --json)."""
+    adjudicator = Identity.parse(str(data.get("adjudicator") or "gm"))
+    warnings = [str(w) for w in data.get("warnings") or []]
+    head = "Order received with a warning" if warnings else "Order received"
+    text = f"{head}; it waits for {identity_name(world, adjudicator)}."
+    text += "".join(f" Warning: {w}." for w in warnings)
+    if data.get("odds"):
+        text += f" Odds: {odds_words(data['odds'])}."
+    return text
+
+
+def order_file_params(name: str, raw: Mapping[str, Any], private: bool = False, note: str = "") -> dict[str, Any]:
+    """The `order-file` parameters for an order written in a form."""
+    import orjson
+
+    return {"command": name, "params": orjson.dumps(clean_params(raw)).decode(), "private": private, "note": note}
+
+
+class Route(NamedTuple):
+    """How a viewer carries out a command: now (`as_order` false) or filed as an order for its
+    adjudicator (`as_order` true); `problem` is what stands in the way of that, if anything;
+    `refusal`, for an order, is why the viewer may not run it himself."""
+
+    as_order: bool
+    problem: Problem | None
+    refusal: Problem | None = None
+
+
+def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> Route:
+    """The one rule deciding "run it now or file it as an order".
+
+    The command is tried as typed (nothing is written). A refusal about who may act turns, for
+    anyone but the GM, into an order checked as its adjudicator would carry it out; any other
+    refusal, or the GM's, stands as it is.
+    """
+    problem = check_command(world, viewer, name, raw)
+    if problem is not None and problem.field == "identity" and not viewer.is_gm and not viewer.is_observer:
+        return Route(True, check_order(world, viewer, name, raw), problem)
+    return Route(False, problem)
+
+
+class OddsView(NamedTuple):
+    rows: tuple[tuple[str, float], ...]
+    extra: tuple[tuple[str, float], ...] = ()
+
+
+def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> OddsView | None:
+    """Exact odds of each outcome before rolling (CommandSpec.odds), or None if it rolls none or input is bad.
+
+    For `order-resolve` the odds are those of the order being carried out, for its filer.
+    """
+    from yak_tui.kernel.play.commands import coerce_params, spec_for
+
+    try:
+        spec = spec_for(name)
+        # Odds depend on the modifiers, not on the text still to be typed: missing required
+        # parameters are left at their defaults rather than refusing to show any odds.
+        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
+        params = coerce_params(lenient, clean_params(raw), world)
+        actor = viewer
+        if name == "order-resolve":
+            if params.get("order") is None:
+                return None
+            order = world.get("orders", params["order"])
+            spec = spec_for(order["command"])
+            actor = Identity.parse(order["filed_by"])
+            params = coerce_params(spec, order.get("params", {}), world)
+        if spec.odds is None:
+            return None
+        data = spec.odds(world, actor, params)
+    except YakError:  # input still being typed: no odds yet; a bug raises
+        return None
+    odds = data.get("odds", data)
+    rows = tuple((str(k), float(v)) for k, v in odds.items() if isinstance(v, int | float))
+    # Extras are probabilities (the odds JSON convention); counts, costs and percents beside them are not.
+    extra = tuple(
+        (str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float) and 0.0 <= v <= 1.0
+    )
+    return OddsView(rows, extra)
+
+
+def parse_naturals(text: str) -> tuple[list[int], str | None]:
+    """Naturals typed off physical dice (`4` or `4, 2`): each a whole number 1..6."""
+    naturals: list[int] = []
+    items = [item.strip() for item in text.replace(" ", ",").split(",") if item.strip()]
+    if not items:
+        return [], "type the dice as rolled, e.g. 4 or 4,2"
+    for index, item in enumerate(items, start=1):
+        if not (item.isascii() and item.isdecimal()) or len(item) > 3:  # "٣" or "²": only the digits 0-9
+            return [], f"die {index} is {shown(item)}, not a whole number from 1 to 6"
+        value = int(item)
+        if not 1 <= value <= 6:
+            return [], f"die {index} is {value}, but a d6 shows 1 to 6"
+        naturals.append(value)
+    return naturals, None
+
+
+def check_hand_dice(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], naturals: list[int]
+) -> str | None:
+    """Are these hand-rolled naturals exactly what the command will read? (trial run, nothing written)"""
+    from yak_tui.kernel.play.commands import apply_command
+    from yak_tui.kernel.play.dice import HandDice
+
+    dice = HandDice(naturals)
+    try:
+        apply_command(world.trial(), viewer, name, clean_params(raw), dice)
+    except YakError as error:
+        return problem_of(error).message()
+    if dice.remaining:
+        return f"{len(naturals)} dice typed, but the roll reads only {dice.used}"
+    return None
+
+
+# -- rolls just made --------------------------------------------------------------------------------
+
+
+class RollView(NamedTuple):
+    """One roll as the viewer may see it: naturals are None for someone else's blind roll."""
+
+    purpose: str
+    naturals: tuple[int, ...] | None
+    modifiers: tuple[tuple[int, str], ...]
+    total: int | None
+    band: str
+    outcome: str
+    blind: bool
+    manual: bool
+    line: str
+    # How many dice a hidden blind roll threw: drawn as that many ghost dice, never a face.
+    ghosts: int = 0
+    reading: str = ""  # a roll that is not naturals plus modifiers, as a reader checks it
+
+
+def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[RollView, ...]:
+    """The rolls of the entries a command just wrote, through the audience filter."""
+    from yak_tui.kernel.play.chronicle import roll_line
+
+    out = []
+    for entry in entries:
+        shown = filter_entry(world, viewer, dict(entry))
+        if shown is None:
+            continue
+        for roll in shown.get("rolls", []):
+            hidden = "naturals" not in roll
+            out.append(
+                RollView(
+                    purpose=str(roll.get("purpose", "roll")),
+                    naturals=None if hidden else tuple(int(n) for n in roll.get("naturals", [])),
+                    modifiers=()
+                    if hidden
+                    else tuple((int(m["value"]), str(m["reason"])) for m in roll.get("modifiers", [])),
+                    total=None if hidden else roll.get("total"),
+                    band="" if hidden else str(roll.get("band", "")),
+                    outcome=str(roll.get("outcome", "")),
+                    blind=bool(roll.get("blind")),
+                    manual=roll.get("source") == "manual",
+                    line=roll_line(roll),
+                    ghosts=int(roll.get("ghosts", 1)) if hidden else 0,
+                    reading="" if hidden else str(roll.get("reading", "")),
+                )
+            )
+    return tuple(out)
+
+
+def result_lines(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The chronicle lines a command wrote, as far as the viewer may see them."""
+    out = []
+    for entry in entries:
+        shown = filter_entry(world, viewer, dict(entry))
+        if shown is not None:
+            out.append(str(shown.get("text", "")))
+    return tuple(out)

@@ -1,0 +1,211 @@
+"""Season history: what changed between two seasons, from the backups an advance takes.
+
+Each side is read through the audience filter for the viewer first, so a player's diff shows only
+what he could have seen in each season, and an observer's only what is public. `yak diff` and the
+app's history view read the seasons the same way (`season_state`, `kept_seasons`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from yak_tui.kernel.errors import YakError
+from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.identity import Identity, IdentityError, identity_name
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import TABLES, World
+
+if TYPE_CHECKING:
+    from yak_tui.store.storage import WorldFile
+
+# Not compared document by document: the world's own settings, and the append-only logs (counted).
+SKIPPED = ("meta", "chronicle", "dice", "reports")
+
+
+@dataclass
+class DocumentChange:
+    table: str
+    doc_id: str
+    name: str
+    change: str  # "added", "removed", "changed"
+    fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+
+    def line(self) -> str:
+        where = f"{self.table} · {self.name}"
+        if self.change != "changed":
+            return f"{where}: {self.change}"
+        return f"{where}: " + "; ".join(
+            f"{key} {_shown(old)} → {_shown(new)}" for key, (old, new) in self.fields.items()
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table,
+            "id": self.doc_id,
+            "name": self.name,
+            "change": self.change,
+            "fields": {key: {"before": old, "after": new} for key, (old, new) in self.fields.items()},
+        }
+
+
+@dataclass
+class SeasonDiff:
+    before: GameDate
+    after: GameDate
+    changes: list[DocumentChange]
+    new_entries: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.before.label(),
+            "to": self.after.label(),
+            "new_chronicle_entries": self.new_entries,
+            "changes": [c.to_dict() for c in self.changes],
+        }
+
+    def lines(self) -> list[str]:
+        head = [
+            f"{self.before.label()} → {self.after.label()}: {len(self.changes)} documents changed, "
+            f"{self.new_entries} new chronicle entries"
+        ]
+        return head + [f"  {c.line()}" for c in self.changes]
+
+
+def _who(world: World, filer: str) -> str:
+    """A filer (`player:corvin`, `king:kesh`, `gm`) as a sentence names him."""
+    try:
+        return identity_name(world, Identity.parse(filer))
+    except IdentityError:
+        return filer
+
+
+def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> str:
+    """What a reader calls a document: its name, or for the nameless ones (orders, effects,
+    sieges, debts) a few words from its fields; the id only when nothing better is there."""
+    if doc.get("name"):
+        return str(doc["name"])
+    if table == "orders" and doc.get("command"):
+        return f"{_who(world, str(doc.get('filed_by', '')))}'s {doc['command']} order"
+    if table == "effects" and (doc.get("mission") or doc.get("kind")):
+        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
+        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
+        return f"{doc.get('mission') or doc.get('kind')}{on}"
+    if table == "sieges" and doc.get("fort"):
+        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
+    if table == "ledger" and doc.get("kind"):
+        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
+    if table in ("specialists", "academies") and doc.get("kingdom"):
+        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
+    return doc_id
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+
+
+def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
+    """Every document the viewer may see that was added, removed or changed between two states."""
+    changes: list[DocumentChange] = []
+    for table in TABLES:
+        if table in SKIPPED:
+            continue
+        old, new = visible_table(before, viewer, table), visible_table(after, viewer, table)
+        for doc_id in sorted(set(old) | set(new)):
+            was, now = old.get(doc_id), new.get(doc_id)
+            name = document_label(after if now is not None else before, table, doc_id, now or was or {})
+            if was is None:
+                changes.append(DocumentChange(table, doc_id, name, "added"))
+            elif now is None:
+                changes.append(DocumentChange(table, doc_id, name, "removed"))
+            elif was != now:
+                fields = {
+                    key: (was.get(key), now.get(key))
+                    for key in sorted(set(was) | set(now))
+                    if was.get(key) != now.get(key)
+                }
+                changes.append(DocumentChange(table, doc_id, name, "changed", fields))
+    seen = {str(e.get("id")) for e in visible_entries(before, viewer)}
+    new_entries = sum(1 for e in visible_entries(after, viewer) if str(e.get("id")) not in seen)
+    return SeasonDiff(before.date, after.date, changes, new_entries)
+
+
+# -- the seasons the backups keep ------------------------------------------------------------------
+
+
+def read_state(path: Path) -> dict[str, dict[str, Any]] | None:
+    """A save or backup as data (migrated), or None if it cannot be read as one."""
+    from yak_tui.store.migrations import migrate
+    from yak_tui.store.storage import SCHEMA_VERSION, decode_save
+
+    try:
+        return migrate(decode_save(path, path.read_bytes()), SCHEMA_VERSION, path)
+    except (OSError, YakError):
+        return None
+
+
+@dataclass(frozen=True)
+class KeptSeason:
+    """A season as the backup its advance took holds it (`backup` None: the save, the current season)."""
+
+    date: GameDate
+    backup: Path | None
+
+    @property
+    def label(self) -> str:
+        return self.date.label()
+
+
+def _backup_date(path: Path) -> GameDate | None:
+    """The season a backup's name says it closed (`world--312-spring--<stamp>.json`)."""
+    year, _, season = path.stem.split("--")[1].partition("-")
+    try:
+        return GameDate.parse(f"{season.capitalize()} {year}")
+    except ValueError:
+        return None
+
+
+def kept_seasons(save: WorldFile, current: GameDate) -> list[KeptSeason]:
+    """Every season the backups keep (the newest backup of each: a re-run advance wins), oldest
+    first, then the current one (the save itself)."""
+    newest: dict[GameDate, Path] = {}
+    for path in save.backups():  # oldest first
+        date = _backup_date(path)
+        if date is not None and date != current:
+            newest[date] = path
+    return [KeptSeason(date, newest[date]) for date in sorted(newest)] + [KeptSeason(current, None)]
+
+
+def season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
+    """The world as the season stood when it closed (its newest backup), or the save for the current one."""
+    try:
+        wanted = GameDate.parse(label)
+    except ValueError as error:
+        raise YakError(f"{label!r} is not a season: {error}") from None
+    current = save.read()
+    if GameDate.from_dict(current["meta"]["world"]["date"]) == wanted:
+        return current
+    found: dict[str, dict[str, Any]] | None = None
+    known: set[GameDate] = {GameDate.from_dict(current["meta"]["world"]["date"])}
+    for path in save.backups():  # oldest first: a later backup of the same season (a re-run) wins
+        data = read_state(path)
+        if data is None:
+            continue
+        date = GameDate.from_dict(data["meta"]["world"]["date"])
+        known.add(date)
+        if date == wanted:
+            found = data
+    if found is None:
+        held = ", ".join(d.label() for d in sorted(known))
+        raise YakError(f"no backup of {wanted.label()}: the save and its backups hold {held}")
+    return found
+
+
+__all__ = ["DocumentChange", "KeptSeason", "SeasonDiff", "diff_worlds", "kept_seasons", "read_state", "season_state"]

@@ -1,0 +1,111 @@
+"""Use cases the front ends share: check an identity, advance with a backup, preview, what is due."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from yak_tui.kernel.play.audience import may_see
+from yak_tui.kernel.play.commands import (
+    CommandError,
+    CommandResult,
+    apply_command,
+    load_command_modules,
+    table_sizes,
+    written_documents,
+)
+from yak_tui.kernel.play.dice import Dice, SeededDice
+from yak_tui.kernel.play.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.seasons import blockers, due_items
+from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.tables import table
+from yak_tui.store.storage import WorldFile
+
+
+def advance_season(
+    save: WorldFile, identity: Identity, dice: Dice | None = None, *, expected: str | None = None
+) -> CommandResult:
+    """Close the season in one locked transaction: read the save once, refuse unless it is still
+    the `expected` season (if given), apply, back up exactly the bytes read, write.
+
+    Reading and backing up inside the lock is what makes two advances at once safe: the second
+    one sees the season the first one opened, and backs that up. `expected` lets a front end
+    close only the season it showed (the app's preview, `yak advance --from`).
+    """
+    load_command_modules()
+    since = _expected_season(expected)
+    with save.transaction_with_bytes() as snapshot:
+        world = World(snapshot.data)
+        closing = world.date
+        if since is not None and closing != since:
+            raise CommandError(
+                "from",
+                f"the season is {closing.label()}, not {since.label()}: it changed since you "
+                f"looked; nothing was changed",
+            )
+        sizes, rolls_before = table_sizes(world)
+        result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
+        save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        # What the season's close wrote, as a command's write says it: the apps apply it from the
+        # change journal instead of reading the save again, and the vouch checks only those documents.
+        snapshot.changed = written_documents(world, sizes, rolls_before)
+        return result
+
+
+def _expected_season(text: str | None) -> GameDate | None:
+    if text is None:
+        return None
+    try:
+        return GameDate.parse(text)
+    except ValueError as error:
+        raise CommandError("from", str(error)) from None
+
+
+def preview(save: WorldFile) -> dict[str, Any]:
+    load_command_modules()
+    return preview_advance(World(save.read()))
+
+
+def preview_advance(world: World) -> dict[str, Any]:
+    """Exactly what advancing would do, computed on a trial of the world (left as it was)."""
+    outlook = orders_outlook(world)
+    trial = world.trial()
+    reasons = blockers(trial)
+    if reasons:
+        return {"blocked": reasons, "steps": [], **outlook}
+    result = apply_command(trial, Identity("gm"), "advance", {}, SeededDice(0))
+    return {"blocked": [], **result.data, **outlook}
+
+
+def orders_outlook(world: World) -> dict[str, Any]:
+    """Before closing: the orders still waiting for their adjudicator, and the seats that sent none."""
+    from yak_tui.kernel.play.orders import WAITING, describe_order
+    from yak_tui.kernel.season.readiness import in_use, season_status
+
+    waiting = [
+        {"order": oid, "filed_by": o["filed_by"], "adjudicator": o["adjudicator"], "text": describe_order(world, o)}
+        for oid, o in sorted(world.all("orders"))
+        if o.get("status") == WAITING
+    ]
+    status = season_status(world)
+    return {
+        "deadline": status["deadline"],
+        "waiting_orders": waiting,
+        "no_orders": status["no_orders"] if in_use(status) else [],
+    }
+
+
+def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
+    """What is due this season, as far as this identity may know."""
+    load_command_modules()
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for item in due_items(world):
+        if not may_see(world, identity, item.get("audience", "public")):
+            continue
+        # One line per fact: a debt told to both its parties is listed once to whoever sees both.
+        key = (str(item.get("kind", "")), str(item.get("text", "")))
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out
