@@ -16,7 +16,7 @@ from yak_plugin import Table
 
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.season import seasons
-from yak_tui.kernel.world.tables import RulesTableError, stock_table, use_saved_rules
+from yak_tui.kernel.world.tables import RulesTableError, saved_rules, stock_table, use_saved_rules
 
 FOUNDATION = Path(__file__).parent
 GOLDEN = FOUNDATION / "golden" / "campaign.json"
@@ -49,8 +49,10 @@ print(json.dumps({"played": played, "seasons": seen}, sort_keys=True))
 
 @pytest.fixture
 def saved_rules_restored() -> Iterator[None]:
+    """The house rules in use are put back after the test (a save read applies its own)."""
+    before = saved_rules()
     yield
-    use_saved_rules(None)
+    use_saved_rules(before)
 
 
 def test_the_order_names_every_registered_handler_and_only_those() -> None:
