@@ -8,9 +8,15 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import os
+
 import pytest
 
 pytest_plugins = ["yak_plugin"]
+# The rules' clock stands still for the whole suite, child processes included (`kernel.season.clock`):
+# a test that sets a deadline a few days ahead never finds it passed because the calendar moved on.
+SUITE_NOW = "2026-12-01T12:00Z"
+os.environ.setdefault("YAK_NOW", SUITE_NOW)
 TESTS = Path(__file__).parent
 MARKED_DIRECTORIES = {"app": "app", "e2e": "e2e"}  # tests/<directory> -> the marker its tests carry
 

@@ -35,13 +35,13 @@ async def test_the_gm_sets_the_deadline_from_the_dashboard(save_path: Path) -> N
         await pilot.press("ctrl+r")
         await wait_for(
             pilot,
-            lambda: world_of(save_path).meta.get("deadline") == "2026-12-07 20:00",
+            lambda: world_of(save_path).meta.get("deadline") == "2026-12-07T20:00Z",
             what="the deadline in the save",
         )
         await pilot.press("escape")
         await wait_for(
             pilot,
-            lambda: panel.display and "Orders due by 2026-12-07 20:00" in screen_text(app),
+            lambda: panel.display and "Orders due by 2026-12-07 20:00 UTC" in screen_text(app),
             what="the deadline on the dashboard",
         )
         text = screen_text(app)

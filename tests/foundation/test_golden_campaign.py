@@ -18,6 +18,7 @@ from typing import Any
 from yak_tui.kernel.play.commands import CommandError, run_command
 from yak_tui.kernel.play.dice import SeededDice
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.season.clock import frozen_clock
 from yak_tui.kernel.season.reports import render_report, reports_for
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import create_world
@@ -120,8 +121,13 @@ def _play(directory: Path) -> dict[str, Any]:
     }
 
 
+# The rules' clock for the whole campaign: each order keeps the moment it was filed (`filed_at`).
+FROZEN_AT = "2026-12-01T12:00Z"
+
+
 def test_a_scripted_campaign_writes_exactly_what_it_wrote(tmp_path: Path) -> None:
-    played = _play(tmp_path)
+    with frozen_clock(FROZEN_AT):
+        played = _play(tmp_path)
     if os.environ.get("YAK_GOLDEN_WRITE"):
         GOLDEN.write_text(json.dumps(played, indent=1, sort_keys=True) + "\n")
     golden = json.loads(GOLDEN.read_text())

@@ -29,12 +29,13 @@ def test_a_season_with_a_deadline_names_ready_filed_and_silent_seats(
     assert yak(capsys, save, "ready", who="king:elbreth")[0] == 0
     code, status = yak(capsys, save, "season", "status")
     assert code == 0
-    assert status["deadline"] == "2026-12-07 20:00"
+    assert status["deadline"] == "2026-12-07T20:00Z"  # no zone given, none set for the GM: UTC
+    assert status["deadline_shown"] == "2026-12-07 20:00 UTC, in 6 days 8 h"
     by_seat = {row["identity"]: row["status"] for row in status["seats"]}
     assert by_seat == {"king:elbreth": "ready", "king:varos": "no orders", "player:corvin": "filed"}
     world = World(save.read())
     (line,) = [i["text"] for i in due_for(world, Identity.parse("player:corvin")) if i["kind"] == "deadline"]
-    assert line.startswith("Orders due by 2026-12-07 20:00") and "no orders: King · Kingdom of Varos" in line
+    assert line.startswith("Orders due by 2026-12-07 20:00 UTC") and "no orders: King · Kingdom of Varos" in line
     outlook = preview(save)
     assert [o["filed_by"] for o in outlook["waiting_orders"]] == ["player:corvin"]
     assert outlook["no_orders"] == ["King · Kingdom of Varos"]

@@ -94,6 +94,8 @@ NOT_FROM_TABLES = {
     ("battle", "losses"),
     ("gm-transfer", "goods"),  # examples of the syntax ("a:2,b:1", "Grain:3")
     ("season-deadline", "at"),  # a date format
+    ("season-deadline", ""),  # a date format
+    ("season-extend", "by"),  # examples of a length of time ("24h", "2d")
 }
 
 

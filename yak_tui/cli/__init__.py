@@ -242,6 +242,9 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     user_sub.add_parser("list")
     remove = user_sub.add_parser("remove")
     remove.add_argument("name")
+    set_user = user_sub.add_parser("set", help="a login's settings: --zone, the zone he reads deadlines in")
+    set_user.add_argument("name", nargs="?", default="", help="login name (a seat: default, his own logins)")
+    set_user.add_argument("--zone", required=True, help="an IANA zone, e.g. Asia/Tokyo")
 
     from yak_tui.cli.season import add_season_parsers
 

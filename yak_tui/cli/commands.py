@@ -359,6 +359,10 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         result = run_command(
             save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text}
         )
+    elif args.user_verb == "set":
+        result = run_command(save, identity, "user-zone", {"name": args.name, "zone": args.zone})
+        emit(opts, {"command": "user-zone", **result.data}, "\n".join(e["text"] for e in result.shown or []))
+        return 0
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
     emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))

@@ -18,8 +18,17 @@ def add_season_parsers(sub: Any) -> None:
     sub.add_parser("verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)")
     season = sub.add_parser("season", help="the season's orders deadline, and who is ready")
     season_sub = season.add_subparsers(dest="season_verb", metavar="ACTION")
-    deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
-    deadline.add_argument("at", help="date and time; '' lifts the deadline")
+    deadline = season_sub.add_parser(
+        "deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00 Europe/Berlin' or '2026-12-07T19:00Z'"
+    )
+    deadline.add_argument("at", help="date and time with a zone or offset (else your own zone, or UTC); '' lifts it")
+    deadline.add_argument("--force", action="store_true", help="set it even though it has already passed")
+    extend = season_sub.add_parser("extend", help="move the deadline on (GM), e.g. 24h --reason 'the holidays'")
+    extend.add_argument("by", help="how long: 24h, 2d, 90m, 1d12h")
+    extend.add_argument("--reason", required=True, help="why, for the public post")
+    pause = season_sub.add_parser("pause", help="stop the season's clock (GM); resume moves the deadline on")
+    pause.add_argument("--reason", default="", help="why, for the public post")
+    season_sub.add_parser("resume", help="start the season's clock again (GM)")
     season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
     report = sub.add_parser("report", help="the season reports you may read (the GM: all); --out writes them as files")
     report.add_argument("--season", help="e.g. 'Spring 313' (default: the last season closed)")
@@ -75,16 +84,28 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.season.readiness import season_status
     from yak_tui.kernel.world.model import World
 
-    if args.season_verb == "deadline":
-        result = _run(opts, "season-deadline", {"at": args.at})
-        emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
+    acts = {
+        "deadline": lambda: ("season-deadline", {"at": args.at, "force": args.force}),
+        "extend": lambda: ("season-extend", {"by": args.by, "reason": args.reason}),
+        "pause": lambda: ("season-pause", {"reason": args.reason}),
+        "resume": lambda: ("season-resume", {}),
+    }
+    if args.season_verb in acts:
+        name, params = acts[args.season_verb]()
+        result = _run(opts, name, params)
+        lines = [e["text"] for e in result.shown or []]
+        if result.data.get("shown"):
+            lines.append(f"In your zone: {result.data['shown']}")
+        emit(opts, result.payload(), "\n".join(lines), encoded=result.encoded)
         return 0
     load_command_modules()
     world = World(open_save(opts).read())
     status = season_status(world, _identity(opts, world))
-    lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
+    lines = [f"{status['season']}: orders due by {status['deadline_shown'] or '(no deadline set)'}"]
     lines += [
-        f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
+        f"  {row['label']}: {row['status']}"
+        + (f" ({row['filed']} filed)" if row["filed"] else "")
+        + (f"; missed {row['missed']} season{'s' if row['missed'] != 1 else ''} in a row" if row["missed"] else "")
         for row in status["seats"]
     ]
     emit(opts, status, "\n".join(lines))

@@ -660,6 +660,7 @@ class SeatRow(NamedTuple):
     label: str
     filed: int
     status: str  # "ready", "filed", "no orders"
+    missed: int = 0  # seasons in a row before this one it sent nothing
 
 
 class ReadinessView(NamedTuple):
@@ -667,7 +668,7 @@ class ReadinessView(NamedTuple):
     GM and the Kings, his own for a player, none for an observer. `in_use`: a deadline is set or
     someone said he is ready (before that, NMR means nothing)."""
 
-    deadline: str
+    deadline: str  # in the viewer's zone, and how far off: "2026-12-07 14:00 EST (America/New_York), in 2 days 3 h"
     in_use: bool
     seats: tuple[SeatRow, ...]
     ready: bool  # the viewer has said he is ready
@@ -677,13 +678,16 @@ def readiness_view(world: World, viewer: Identity) -> ReadinessView:
     from yak_tui.kernel.season.readiness import in_use, season_status
 
     status = season_status(world, viewer)
-    rows = [SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"])) for r in status["seats"]]
+    rows = [
+        SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"]), int(r["missed"]))
+        for r in status["seats"]
+    ]
     if viewer.is_observer:
         rows = []
     elif viewer.is_player:
         rows = [r for r in rows if r.identity == str(viewer)]
     ready = str(viewer) in world.meta.get("ready", [])
-    return ReadinessView(str(status["deadline"] or ""), in_use(status), tuple(rows), ready)
+    return ReadinessView(str(status["deadline_shown"]), in_use(status), tuple(rows), ready)
 
 
 class DashboardView(NamedTuple):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
-from yak_tui.kernel.play.audience import ADJUDICATORS
+from yak_tui.kernel.play.audience import ADJUDICATORS, character_audience, kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.identity import Identity, IdentityError
+from yak_tui.kernel.season import clock
 from yak_tui.kernel.world.model import World
 
 NAME_PATTERN = re.compile(r"^[a-z0-9_-]{1,32}$")
@@ -107,7 +107,7 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     holder = user_for_fingerprint(ctx.world, fingerprint)
     if holder is not None:
         raise CommandError("key", f"key {fingerprint} already belongs to user {holder.name!r}; one key, one identity")
-    added = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    added = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
     ctx.world.put(USERS, name, {"identity": str(identity), "key": line, "fingerprint": fingerprint, "added": added})
     ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster", audience=ADJUDICATORS)
     return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
@@ -134,3 +134,40 @@ def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         audience=ADJUDICATORS,
     )
     return {"name": name, "identity": doc.get("identity"), "fingerprint": doc.get("fingerprint")}
+
+
+@command(
+    "user-zone",
+    "Set the time zone a roster login reads deadlines in (the GM for anyone; a seat for his own logins).",
+    {
+        "zone": Param(str, help="an IANA zone: Europe/Berlin, America/New_York, Asia/Tokyo, UTC"),
+        "name": Param(str, required=False, default="", help="login name (default: every login of your own seat)"),
+    },
+    category="roster",
+    undoable=False,
+)
+def user_zone(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    tz = clock.zone(p["zone"])
+    who = ctx.identity
+    name = p["name"].strip()
+    if name:
+        doc = ctx.world.find(USERS, name)
+        mine = doc is not None and doc.get("identity") == str(who)
+        if doc is None or not (who.is_gm or mine):
+            # A seat learns nothing of logins not his own: the same answer for one that does not exist.
+            known = ", ".join(sorted(ctx.world.table(USERS))) if who.is_gm else "only your own"
+            raise CommandError("name", f"no user named {name!r} you may set (users: {known or 'none'})")
+        names = [name]
+    elif who.is_gm:
+        raise CommandError("name", "is required for the GM: name the login whose zone you set")
+    else:
+        names = [user.name for user in roster(ctx.world) if user.identity == who]
+        if not names:
+            raise CommandError("identity", f"{who} has no login on the roster; the GM adds one (user-add)")
+    for each in names:
+        ctx.world.edit(USERS, each)["zone"] = tz.key
+    audience = (
+        ADJUDICATORS if who.is_gm else kingdom_audience(who.subject) if who.is_king else character_audience(who.subject)
+    )
+    ctx.log(f"{', '.join(names)} now read deadlines in {tz.key}.", kind="roster", audience=audience)
+    return {"names": names, "zone": tz.key}

@@ -14,7 +14,7 @@ from typing import Any
 import orjson
 
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.play.audience import PUBLIC, character_audience, kingdom_audience
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, character_audience, kingdom_audience
 from yak_tui.kernel.play.authority import adjudicator_for
 from yak_tui.kernel.play.commands import (
     CommandContext,
@@ -28,6 +28,8 @@ from yak_tui.kernel.play.commands import (
 from yak_tui.kernel.play.filing import adjudicator_params, check_filing, check_season_cap, filing_refusal, is_private
 from yak_tui.kernel.play.identity import GM, Identity, identity_name
 from yak_tui.kernel.play.views import command_odds
+from yak_tui.kernel.season import clock
+from yak_tui.kernel.season.readiness import is_late
 from yak_tui.kernel.world.model import World
 
 WAITING = "waiting"
@@ -36,6 +38,8 @@ RECEIVED = "received"
 RECEIVED_WITH_WARNINGS = "received with warnings"
 # A free-text request to the GM (RULINGS §1): it waits in his queue like an order and changes nothing.
 REQUEST = "ask"
+# What the filer of a late order hears; the GM accepts or rejects late orders (`order-late`).
+LATE_WARNING = "filed after the deadline: the GM decides whether it is accepted"
 
 
 def order_params(text: str) -> dict[str, Any]:
@@ -85,6 +89,12 @@ def order_audience(order: dict[str, Any]) -> str:
             bool, required=False, default=False, help="espionage missions are always private; nothing else may be"
         ),
         "note": Param(str, required=False, default="", help="a word for the adjudicator"),
+        "standing": Param(
+            bool,
+            required=False,
+            default=False,
+            help="filed again for you each season you send nothing, until withdrawn (NMR policy standing)",
+        ),
     },
     category="orders",
 )
@@ -129,6 +139,13 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     }
     if warning:
         order["warning"] = warning  # on the order only: the public line must not tell his numbers
+    filed_at = clock.now()
+    order["filed_at"] = clock.stored(filed_at)
+    late = is_late(world, filed_at)
+    if late:
+        order["late"] = True  # for the GM to accept or reject (`order-late`)
+    if p["standing"]:
+        order["standing"] = True
     world.put("orders", order_id, order)
     summary = describe_order(world, order)
     ctx.log(
@@ -139,14 +156,20 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         adjudicator=adjudicator,
     )
     odds = command_odds(world, filer, spec.name, params)
-    return {
+    warnings = [warning] if warning else []
+    if late:
+        warnings.append(LATE_WARNING)
+    reply = {
         "order": order_id,
         "adjudicator": adjudicator,
         "private": private,
-        "status": RECEIVED_WITH_WARNINGS if warning else RECEIVED,
-        "warnings": [warning] if warning else [],
+        "status": RECEIVED_WITH_WARNINGS if warnings else RECEIVED,
+        "warnings": warnings,
         "odds": dict(odds.rows) if odds is not None and odds.rows else {},
     }
+    if late:
+        reply["late"] = True
+    return reply
 
 
 def describe_order(world: World, order: dict[str, Any]) -> str:
@@ -297,6 +320,46 @@ def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         adjudicator=str(ctx.identity),
     )
     return {"order": p["order"], "status": "rejected"}
+
+
+def late_orders(world: World) -> list[tuple[str, dict[str, Any]]]:
+    """The waiting orders filed after the deadline that the GM has not accepted yet, by id."""
+    return [
+        (oid, order)
+        for oid, order in sorted(world.all("orders"))
+        if order.get("late") and order.get("status") == WAITING and not order.get("late_accepted")
+    ]
+
+
+@command(
+    "order-late",
+    "Accept or reject, all at once, the waiting orders filed after the deadline (GM).",
+    {
+        "decision": Param(str, choices=("accept", "reject"), help="accept: they wait like any order; reject: refused"),
+        "reason": Param(str, required=False, default="", help="for a rejection: what its filers read"),
+    },
+    category="orders",
+    undoable=False,
+    gm_only="accept or reject late orders",
+)
+def order_late(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    late = late_orders(ctx.world)
+    if not late:
+        raise CommandError("decision", "no order filed after the deadline is waiting")
+    for order_id, _ in late:
+        if p["decision"] == "accept":
+            ctx.world.edit("orders", order_id)["late_accepted"] = True
+            continue
+        reason = p["reason"].strip() or "filed after the deadline"
+        result = apply_command(ctx.world, ctx.identity, "order-reject", {"order": order_id, "reason": reason})
+        ctx.entries.extend(result.entries)
+    what = "accepted" if p["decision"] == "accept" else "rejected"
+    ctx.log(
+        f"The GM {what} {len(late)} order{'s' if len(late) != 1 else ''} filed after the deadline.",
+        kind="order",
+        audience=ADJUDICATORS,
+    )
+    return {"decision": p["decision"], "orders": [order_id for order_id, _ in late]}
 
 
 def _waiting_or_unfileable(ctx: CommandContext, order_id: str) -> dict[str, Any]:

@@ -97,12 +97,16 @@ def orders_outlook(world: World) -> dict[str, Any]:
 
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
     """What is due this season, as far as this identity may know."""
+    from yak_tui.kernel.season.readiness import DUE_KIND, due_line
+
     load_command_modules()
     seen: set[tuple[str, str]] = set()
     out = []
     for item in due_items(world):
         if not may_see(world, identity, item.get("audience", "public")):
             continue
+        if item.get("kind") == DUE_KIND:  # the deadline in the reader's own zone
+            item = {**item, "text": due_line(world, identity)}
         # One line per fact: a debt told to both its parties is listed once to whoever sees both.
         key = (str(item.get("kind", "")), str(item.get("text", "")))
         if key not in seen:

@@ -77,6 +77,8 @@ NULLS = "nulls"
 STATE_KEYS = (
     "rules_source",
     "deadline",
+    "deadline_paused",
+    "missed",
     "ready",
     "dice_head",
     "dice_count",

@@ -290,7 +290,9 @@ META_WORLD = TableSchema(
             "the documents the last write's commands wrote, by table (deleted ones included)",
             keys=TABLE_NAMES,
         ),
-        "deadline": text("the orders deadline of the current season, YYYY-MM-DD HH:MM"),
+        "deadline": text("the orders deadline of the current season, UTC: YYYY-MM-DDTHH:MMZ"),
+        "deadline_paused": text("when the GM paused the deadline (UTC); resuming moves it on by the pause"),
+        "missed": mapping(whole("seasons missed in a row", minimum=0), "seasons each seat sent no orders, by identity"),
         "ready": list_of(text("an identity"), "who said he is ready this season"),
         "dice_head": text("the hash of the newest dice-ledger record"),
         "dice_count": whole("how many records the dice ledger holds", minimum=0),
@@ -728,6 +730,11 @@ ORDERS = TableSchema(
         "outcome": text("what came of it"),
         "reason": text("why it was rejected"),
         "warning": text("why it would fail on the numbers of the day it was filed (received with a warning)"),
+        "filed_at": text("the moment it was filed, UTC: YYYY-MM-DDTHH:MMZ"),
+        "late": flag("filed after the season's deadline"),
+        "late_accepted": flag("a late order the GM accepted"),
+        "standing": flag("repeated each season the seat sends nothing, until withdrawn (NMR policy standing)"),
+        "standing_of": text("the id of the standing order this one repeats"),
         "entries": _ids("chronicle", "chronicle entries of its resolution", history=True),
     },
 )
@@ -741,6 +748,7 @@ USERS = TableSchema(
         "key": text("the OpenSSH public key line", required=True),
         "fingerprint": text("the key's SHA256 fingerprint", required=True),
         "added": text("when (UTC, ISO 8601)"),
+        "zone": text("the IANA time zone he reads deadlines in, e.g. Asia/Tokyo"),
     },
 )
 

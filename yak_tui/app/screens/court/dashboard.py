@@ -155,7 +155,12 @@ class DashboardScreen(YakScreen):
     def action_deadline(self) -> None:
         """The GM sets (or, left empty, lifts) the orders deadline: the `season-deadline` form."""
         current = self.yak.world.meta.get("deadline") or ""
-        intro = f"Orders are now due by {current}." if current else "No deadline is set yet."
+        shown = views.readiness_view(self.yak.world, self.identity).deadline
+        intro = (
+            f"Orders are now due by {shown}. Give a zone or an offset (2026-12-07 20:00 Europe/Berlin)."
+            if current
+            else "No deadline is set yet. Give a zone or an offset (2026-12-07 20:00 Europe/Berlin)."
+        )
         self.yak.open_command("season-deadline", {"at": current}, title="Set the orders deadline", intro=intro)
 
     def action_ready(self) -> None:

@@ -176,7 +176,7 @@ class ReadinessPanel(DashboardPanel):
         )
         # A seat's cells are made when its row is drawn (a window of them: 3,000 Kings at 1000x).
         self.query_one("#readiness-table", RowTable).fill(
-            ["Seat", "Filed", "State"],
+            ["Seat", "Filed", "State", "Missed"],
             [(seat.identity, partial(seat_cells, seat, str(identity))) for seat in readiness.seats],
         )
 
@@ -186,6 +186,7 @@ def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
         Text(seat.label, style="bold" if seat.identity == acting else ""),
         Text(str(seat.filed), justify="right"),
         Text(seat.status, style=READINESS_STYLE.get(seat.status, "")),
+        Text(str(seat.missed) if seat.missed else "", justify="right"),
     ]
 
 
