@@ -4,11 +4,10 @@ worker, so two tmux or SSH apps never fight for the two CPUs a CI machine has.""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import os
 
 import pytest
 

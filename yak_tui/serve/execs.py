@@ -131,17 +131,21 @@ def submit_orders(save: Path, identity: Identity, text: str, stop: Callable[[], 
 def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.play.orders import describe_order, orders_of
+    from yak_tui.kernel.season.readiness import deadline_line
     from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
     world = World(WorldFile(save).read())
+    due = deadline_line(world, identity)  # in the key's own zone (`user-zone`)
+    head = [f"Orders for {world.date.label()} due by {due}"] if due else []
     rows = [
         f"{oid}  {order['status']:9}  {describe_order(world, order)}"
+        + ("  (filed after the deadline)" if order.get("late") else "")
         + (f"  -> {order['outcome'] or order['reason']}" if order.get("outcome") or order.get("reason") else "")
         for oid, order in orders_of(world, identity)
     ]
-    return 0, ("\n".join(rows) if rows else f"no orders filed by {identity}") + "\n"
+    return 0, "\n".join(head + (rows or [f"no orders filed by {identity}"])) + "\n"
 
 
 def season_report(save: Path, identity: Identity) -> tuple[int, str]:

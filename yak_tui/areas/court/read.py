@@ -600,6 +600,7 @@ class OrderRow(NamedTuple):
     outcome: str
     reason: str
     note: str
+    late: bool = False  # filed after the deadline and not accepted yet (`order-late`)
 
 
 def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRow:
@@ -620,6 +621,7 @@ def _order_row(world: World, order_id: str, order: Mapping[str, Any]) -> OrderRo
         outcome=str(order.get("outcome", "")),
         reason=str(order.get("reason", "")),
         note=str(order.get("note", "")),
+        late=bool(order.get("late")) and not order.get("late_accepted"),
     )
 
 

@@ -44,7 +44,8 @@ def order_what(order: views.OrderRow) -> str:
     """What the order does and with what: "Business expand — business Hale & Sons Bank, sizes 1"."""
     words, _, details = order.summary.partition(": ")
     words = words[:1].upper() + words[1:]
-    return f"{words} — {details}" if details else words
+    late = " (filed after the deadline)" if order.late else ""
+    return (f"{words} — {details}" if details else words) + late
 
 
 def order_sentence(order: views.OrderRow) -> str:
