@@ -360,3 +360,51 @@ SeasonClock.TestCase.settings = settings(
     max_examples=25, stateful_step_count=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 test_the_season_clock_as_a_state_machine = SeasonClock.TestCase
+
+
+# -- death and succession ------------------------------------------------------------------------
+
+
+def test_a_dead_players_seat_follows_his_heir_and_keeps_its_tenure(zoned: tuple[WorldFile, Any]) -> None:
+    save, _ = zoned
+    run_command(save, GM, "season-deadline", {"at": "2026-12-07T20:00Z"})
+    run_command(save, CORVIN, "order-file", {"command": "roll", "params": "reason=x"})
+    before = save.path.read_bytes()
+    with pytest.raises(CommandError, match="only the GM"):
+        run_command(save, LYSA, "gm-death", {"character": "corvin", "heir": "edmund"})
+    with pytest.raises(CommandError, match="cannot succeed"):
+        run_command(save, GM, "gm-death", {"character": "corvin", "heir": "corvin"})
+    assert save.path.read_bytes() == before
+    result = run_command(save, GM, "gm-death", {"character": "corvin", "heir": "edmund", "cause": "a fall at the hunt"})
+    world = World(save.read())
+    assert not world.get("characters", "corvin")["alive"]
+    public = [e["text"] for e in result.entries if e["audience"] == "public"]
+    assert public[0] == "Corvin Hale has died: a fall at the hunt."
+    assert any(e["kind"] == "estate" for e in result.entries)  # the estate follows gm-estate
+    login = world.get("users", "corvin")
+    assert login["identity"] == "player:edmund" and login["zone"] == "America/New_York"
+    season = dict(world.meta["date"])
+    assert login["tenure"] == [{"identity": "player:corvin", "since": season, "until": season}]
+    status = season_status(world)
+    assert "player:corvin" not in {row["identity"] for row in status["seats"]}  # never a seat with "no orders"
+    assert "player:edmund" in {row["identity"] for row in status["seats"]}
+    with pytest.raises(CommandError, match="already dead"):
+        run_command(save, GM, "gm-death", {"character": "corvin", "heir": "edmund"})
+
+
+def test_a_dead_rulers_kingdom_passes_to_his_heir_or_a_regent(zoned: tuple[WorldFile, Any]) -> None:
+    save, _ = zoned
+    before = save.path.read_bytes()
+    with pytest.raises(CommandError, match="name his heir, or a regent"):
+        run_command(save, GM, "gm-death", {"character": "aldric"})
+    with pytest.raises(CommandError, match="name a regent only when there is no heir"):
+        run_command(save, GM, "gm-death", {"character": "aldric", "heir": "edmund", "regent": "rowena"})
+    assert save.path.read_bytes() == before
+    result = run_command(save, GM, "gm-death", {"character": "aldric", "regent": "rowena"})
+    world = World(save.read())
+    elbreth = world.get("kingdoms", "elbreth")
+    assert elbreth["ruler"] == "rowena" and elbreth["regent"] == "aldric"
+    first = result.entries[0]
+    assert first["audience"] == "public" and first["kind"] == "death"
+    assert first["text"].endswith("holds Kingdom of Elbreth as regent.")
+    assert world.get("characters", "aldric")["estate"]["to"] == "kingdoms:elbreth"  # escheats to the crown

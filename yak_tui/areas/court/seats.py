@@ -108,7 +108,17 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if holder is not None:
         raise CommandError("key", f"key {fingerprint} already belongs to user {holder.name!r}; one key, one identity")
     added = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
-    ctx.world.put(USERS, name, {"identity": str(identity), "key": line, "fingerprint": fingerprint, "added": added})
+    ctx.world.put(
+        USERS,
+        name,
+        {
+            "identity": str(identity),
+            "key": line,
+            "fingerprint": fingerprint,
+            "added": added,
+            "since": dict(ctx.world.meta["date"]),
+        },
+    )
     ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster", audience=ADJUDICATORS)
     return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
 
@@ -171,3 +181,21 @@ def user_zone(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     )
     ctx.log(f"{', '.join(names)} now read deadlines in {tz.key}.", kind="roster", audience=audience)
     return {"names": names, "zone": tz.key}
+
+
+def pass_seat(ctx: CommandContext, dead: Identity, heir: Identity) -> list[str]:
+    """Every roster login that played `dead` now plays `heir`; what it played, and in which seasons,
+    stays in its tenure. The logins moved, by name."""
+    moved = []
+    for user in roster(ctx.world):
+        if user.identity != dead:
+            continue
+        doc = ctx.world.edit(USERS, user.name)
+        held = {"identity": str(dead), "until": dict(ctx.world.meta["date"])}
+        if doc.get("since"):
+            held["since"] = doc["since"]
+        doc["tenure"] = [*doc.get("tenure", []), held]
+        doc["identity"] = str(heir)
+        doc["since"] = dict(ctx.world.meta["date"])
+        moved.append(user.name)
+    return moved

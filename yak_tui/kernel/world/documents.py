@@ -320,6 +320,9 @@ KINGDOMS = TableSchema(
         "business_tax": whole("business tax rate, a whole percent", required=True, minimum=0, maximum=100),
         "player": flag("a player kingdom (its King adjudicates)", required=True),
         "color": text("map colour"),
+        "regent": text(
+            "the late ruler whose kingdom the ruler holds as regent (`gm-death`)", ref="characters", history=True
+        ),
         "faith": text("state faith"),
         "goods": COUNTS,
         "year_counters": mapping(
@@ -749,6 +752,18 @@ USERS = TableSchema(
         "fingerprint": text("the key's SHA256 fingerprint", required=True),
         "added": text("when (UTC, ISO 8601)"),
         "zone": text("the IANA time zone he reads deadlines in, e.g. Asia/Tokyo"),
+        "since": date("the season this login began to play its present identity"),
+        "tenure": list_of(
+            record(
+                {
+                    "identity": text("the identity he played", required=True),
+                    "since": date("from this season (when known)"),
+                    "until": date("until this season: the character's death", required=True),
+                },
+                "one identity this login played",
+            ),
+            "the seats this login played before, oldest first (a character dead, the seat passed to his heir)",
+        ),
     },
 )
 
