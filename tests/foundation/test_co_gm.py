@@ -37,9 +37,9 @@ def test_a_co_gm_has_the_gms_authority_and_signs_his_acts(save: WorldFile) -> No
     run_command(save, ALICE, "season-deadline", {"at": "2026-12-07 20:00"})  # a GM-only command
     run_command(save, BOB, "note", {"text": "Bob's secret plan", "audience": "adjudicators"})
     world = World(save.read())
-    assert world.meta["deadline"] == "2026-12-07 20:00"
+    assert world.meta["deadline"] == "2026-12-07T20:00Z"
     actors = {e["text"]: e["actor"] for _, e in world.all("chronicle")}
-    assert actors["Orders for Spring 312 are due by 2026-12-07 20:00."] == "gm:alice"
+    assert actors["Orders for Spring 312 are due by 2026-12-07 20:00 UTC."] == "gm:alice"
     assert actors["Bob's secret plan"] == "gm:bob"
     assert identity_label(world, ALICE) == "GM · alice" and identity_name(world, BOB) == "the GM (bob)"
 

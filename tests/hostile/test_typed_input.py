@@ -60,9 +60,11 @@ def test_hand_dice_in_the_app_take_the_digits_0_to_9_only() -> None:
 
 
 def test_a_deadline_keeps_its_years_four_digits(capsys: pytest.CaptureFixture[str], save_path: Path) -> None:
-    code, out, err = yak(capsys, ["--save", str(save_path), "--json", "season", "deadline", "0001-01-01"])
+    code, out, err = yak(capsys, ["--save", str(save_path), "--json", "season", "deadline", "0001-01-01", "--force"])
     assert code == 0, err
-    assert json.loads(out)["deadline"] == "0001-01-01 00:00"
+    assert json.loads(out)["deadline"] == "0001-01-01T00:00Z"
+    code, out, err = yak(capsys, ["--save", str(save_path), "--json", "season", "deadline", "0001-01-01 00:00+01:00"])
+    assert code == 2 and "outside the calendar" in err
 
 
 @pytest.mark.parametrize("depth", [40, 5000])

@@ -144,7 +144,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     late = is_late(world, filed_at)
     if late:
         order["late"] = True  # for the GM to accept or reject (`order-late`)
-    if p["standing"]:
+    if p.get("standing"):  # `spy-order` files through here without it
         order["standing"] = True
     world.put("orders", order_id, order)
     summary = describe_order(world, order)

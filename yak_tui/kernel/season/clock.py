@@ -20,7 +20,6 @@ from yak_tui.kernel.errors import CommandError
 Clock = Callable[[], datetime]
 # A frozen moment for a whole process (a scripted CLI run, an end-to-end test): ISO, with an offset or Z.
 NOW_ENV = "YAK_NOW"
-STORED_FORMAT = "%Y-%m-%dT%H:%MZ"
 _DURATION = re.compile(r"(\d+)\s*(d|h|m)")
 
 
@@ -75,7 +74,7 @@ def _local(naive: datetime, tz: ZoneInfo, field: str) -> datetime:
     pass twice (fall back) the first is meant."""
     aware = naive.replace(tzinfo=tz, fold=0)
     if aware.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != naive:
-        raise CommandError(field, f"{naive:%Y-%m-%d %H:%M} does not exist in {tz.key}: the clocks skip it")
+        raise CommandError(field, f"{_minutes(naive)} does not exist in {tz.key}: the clocks skip it")
     return aware
 
 
@@ -93,16 +92,24 @@ def parse_moment(text: str, default_zone: str = "UTC", field: str = "at") -> dat
         raise CommandError(
             field, f"must be a date and time like 2026-12-07 20:00 Europe/Berlin or 2026-12-07T20:00Z, not {text!r}"
         ) from None
-    if parsed.tzinfo is not None:
-        if tz_name:
-            raise CommandError(field, f"{text!r} gives both an offset and a zone; give one")
-        return parsed.astimezone(UTC)
-    return _local(parsed, zone(tz_name or default_zone, field), field).astimezone(UTC)
+    if parsed.tzinfo is not None and tz_name:
+        raise CommandError(field, f"{text!r} gives both an offset and a zone; give one")
+    try:
+        if parsed.tzinfo is not None:
+            return parsed.astimezone(UTC)
+        return _local(parsed, zone(tz_name or default_zone, field), field).astimezone(UTC)
+    except OverflowError:
+        raise CommandError(field, f"{text!r} lies outside the calendar (years 1 to 9999 in UTC)") from None
+
+
+def _minutes(moment: datetime) -> str:
+    """'2026-12-07 20:00' of a moment as it stands (isoformat keeps year 1 four digits; strftime does not)."""
+    return moment.replace(tzinfo=None).isoformat(sep=" ", timespec="minutes")
 
 
 def stored(moment: datetime) -> str:
-    """How the save writes a moment: UTC, to the minute."""
-    return moment.astimezone(UTC).strftime(STORED_FORMAT)
+    """How the save writes a moment: UTC, to the minute ('2026-12-07T19:00Z')."""
+    return _minutes(moment.astimezone(UTC)).replace(" ", "T") + "Z"
 
 
 def read_stored(text: str) -> datetime:
@@ -116,7 +123,7 @@ def shown_in(moment: datetime, tz: ZoneInfo | None) -> str:
     local = moment.astimezone(tz)
     abbreviation = local.tzname() or ""
     name = "" if tz.key in ("UTC", abbreviation) else f" ({tz.key})"
-    return f"{local:%Y-%m-%d %H:%M} {abbreviation}{name}"
+    return f"{_minutes(local)} {abbreviation}{name}"
 
 
 def span(delta: timedelta) -> str:
