@@ -88,7 +88,26 @@ async def test_a_king_sees_who_filed_who_is_ready_and_who_sent_nothing(save_path
         await wait_for(pilot, lambda: panel.display, what="the readiness panel")
         rows = panel.query_one("#readiness-table")
         states = {key: [str(cell) for cell in rows.get_row(key)] for key in rows.rows}  # type: ignore[attr-defined]
-        assert states["king:varos"][-1] == "ready"
-        assert states["king:elbreth"][-1] == "no orders"
+        assert states["king:varos"][2] == "ready" and states["king:varos"][3] == ""  # state, missed seasons
+        assert states["king:elbreth"][2] == "no orders"
         await pilot.press("y")
         await wait_for(pilot, lambda: "king:elbreth" in world_of(save_path).meta.get("ready", []), what="ready")
+
+
+async def test_the_gm_sees_each_seats_missed_seasons_in_his_zone(save_path: Path) -> None:
+    from yak_tui.kernel.play.identity import Identity
+    from yak_tui.kernel.season.session import advance_season
+
+    save = WorldFile(save_path)
+    run_command(save, GM, "season-deadline", {"at": "2026-12-07 20:00"})
+    run_command(save, Identity.parse("king:elbreth"), "ready", {"ready": True})
+    advance_season(save, GM)  # Varos sent nothing: one season missed
+    run_command(save, GM, "season-deadline", {"at": "2026-12-14 20:00 Asia/Tokyo"})
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(140, 45)) as pilot:
+        panel = app.screen.query_one(ReadinessPanel)
+        await wait_for(pilot, lambda: panel.display, what="the readiness panel")
+        rows = panel.query_one("#readiness-table")
+        states = {key: [str(cell) for cell in rows.get_row(key)] for key in rows.rows}  # type: ignore[attr-defined]
+        assert states["king:varos"][3] == "1" and states["king:elbreth"][3] == ""
+        assert "Orders due by 2026-12-14 11:00 UTC, in 12 days 23 h" in str(panel.border_title)
