@@ -14,7 +14,14 @@ from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (regist
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
 
 # isort: on
-from yak_tui.areas.espionage.kinds import KINDS, MissionKind
+from yak_tui.areas.espionage.effects import (
+    ACADEMY_INTERFERENCE,
+    INFILTRATION,
+    MORALE_PENALTY,
+    SAILOR_RECRUITMENT_CUT,
+)
+from yak_tui.areas.espionage.fields import MISSION_FIELDS, field_options, mission_needs
+from yak_tui.areas.espionage.kinds import KINDS, MissionKind  # loads kinds.py, which fills KINDS
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
 from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
 
@@ -28,17 +35,20 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
         MissionLine,
         OrderLine,
         board_view,
-        field_options,
         mission_dialog_odds,
         mission_lines,
-        mission_needs,
         order_odds,
         target_choices,
     )
 
 __all__ = [
+    "ACADEMY_INTERFERENCE",
     "FAMILY_LABELS",
+    "INFILTRATION",
     "KINDS",
+    "MISSION_FIELDS",
+    "MORALE_PENALTY",
+    "SAILOR_RECRUITMENT_CUT",
     "BoardView",
     "Choice",
     "DialogOdds",

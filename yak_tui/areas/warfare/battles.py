@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from yak_tui.areas.espionage import INFILTRATION, MORALE_PENALTY
 from yak_tui.areas.warfare.shared import end_siege, name_of, today_dict
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
@@ -36,15 +37,11 @@ def engagement_modifiers(
             continue
         data = effect.get("data") or {}
         kind = effect.get("kind")
-        if (
-            kind == "morale-penalty"
-            and effect.get("target_kingdom") == kingdom
-            and data.get("engagement") == engagement
-        ):
+        if kind == MORALE_PENALTY and effect.get("target_kingdom") == kingdom and data.get("engagement") == engagement:
             mission = missions.get(effect.get("mission"), {})
             out.append((effect_id, int(data.get("morale", -2)), str(mission.get("name", "morale penalty"))))
         elif (
-            kind == "infiltration"
+            kind == INFILTRATION
             and effect.get("target_kingdom") == kingdom
             and data.get("branch") == CONTROL_BRANCHES[engagement]
         ):
@@ -130,7 +127,7 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     for side_mods in modifiers.values():
         for effect_id, _, _ in side_mods:
             effect = world.get("effects", effect_id)
-            if effect.get("kind") != "morale-penalty":
+            if effect.get("kind") != MORALE_PENALTY:
                 continue
             edited = world.edit("effects", effect_id)
             data = dict(edited.get("data") or {})
