@@ -134,6 +134,28 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 
 
 @command(
+    "season-narrative",
+    "Write the GM's narrative of the current season: the text at the top of its season post (empty clears it).",
+    {"text": Param(str, required=False, default="", help="the story of the season, in the GM's words")},
+    category="season",
+    undoable=False,
+    gm_only="write the season's narrative",
+)
+def season_narrative(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    text = p["text"].strip()
+    if text:
+        ctx.world.meta["narrative"] = text
+    else:
+        ctx.world.meta.pop("narrative", None)
+    return {"season": ctx.date.label(), "narrative": text or None}
+
+
+@season_start_step("The GM's narrative goes with its season's post")
+def _new_season_clears_narrative(ctx: Any, report: StepReport) -> None:
+    ctx.world.meta.pop("narrative", None)
+
+
+@command(
     "undo",
     "Undo the last command of the current season (GM only).",
     {},

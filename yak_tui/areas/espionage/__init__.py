@@ -12,6 +12,7 @@ from yak_tui.kernel.play.lazy import lazy_exports
 from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
 from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
+from yak_tui.areas.espionage import words as _words  # noqa: F401  (registers how its orders read)
 
 # isort: on
 from yak_tui.areas.espionage.kinds import KINDS, MissionKind
