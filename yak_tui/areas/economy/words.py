@@ -9,7 +9,7 @@ from yak_tui.kernel.season.post import filer_name, order_words, post_section, sh
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import counted
 
-post_section("Trade", "economy")
+post_section("Trade", "economy", rank=20)
 
 
 def _count(order: dict[str, Any], key: str) -> int:
@@ -19,17 +19,24 @@ def _count(order: dict[str, Any], key: str) -> int:
         return 1
 
 
-def _size_now(world: World, order: dict[str, Any]) -> str:
-    business = world.find("businesses", str((order.get("params") or {}).get("business", "")))
-    return f" (now Size {business['size']})" if business and "size" in business else ""
+def _expanded(world: World, order: dict[str, Any], own: list[dict[str, Any]]) -> str:
+    """What an expansion came to: every Size asked, some of them, or none (lost to competition)."""
+    business = shown_param(world, order, "business")
+    asked = _count(order, "sizes")
+    grew = next((entry["refs"] for entry in own if "gained" in (entry.get("refs") or {})), None)
+    who = filer_name(world, order)
+    if grew is None:
+        return f"{who} expanded {business}"
+    gained, size = int(grew["gained"]), grew.get("size", "?")
+    if gained == 0:
+        return f"{who} failed to expand {business}: it lost the competition and stays at Size {size}"
+    part = counted(asked, "Size", "Sizes") if gained == asked else f"{gained} of {counted(asked, 'Size', 'Sizes')}"
+    return f"{who} expanded {business} by {part} to Size {size}"
 
 
 order_words(
     "business-expand",
-    did=lambda world, order: (
-        f"{filer_name(world, order)} expanded {shown_param(world, order, 'business')} by "
-        f"{counted(_count(order, 'sizes'), 'Size', 'Sizes')}{_size_now(world, order)}"
-    ),
+    did=_expanded,
     plan=lambda world, order: (
         f"expand {shown_param(world, order, 'business')} by {counted(_count(order, 'sizes'), 'Size', 'Sizes')}"
     ),
@@ -37,7 +44,7 @@ order_words(
 )
 order_words(
     "business-open",
-    did=lambda world, order: (
+    did=lambda world, order, own: (
         f"{shown_param(world, order, 'owner')} opened {shown_param(world, order, 'name')}, a "
         f"{shown_param(world, order, 'sector')} business in {shown_param(world, order, 'pc')}"
     ),
@@ -53,7 +60,7 @@ def _hired(world: World, order: dict[str, Any]) -> str:
 
 order_words(
     "hire",
-    did=lambda world, order: f"{filer_name(world, order)} hired {_hired(world, order)}",
+    did=lambda world, order, own: f"{filer_name(world, order)} hired {_hired(world, order)}",
     plan=lambda world, order: f"hire {_hired(world, order)}",
     tells=("specialists",),
 )

@@ -8,7 +8,7 @@ from typing import Any
 from yak_tui.kernel.season.post import filer_name, order_words, post_section, shown_param
 from yak_tui.kernel.world.model import World
 
-post_section("Intrigue", "espionage")
+post_section("Intrigue", "espionage", rank=30)
 
 
 def _mission(world: World, order: dict[str, Any]) -> str:
@@ -26,7 +26,7 @@ def _outcome(order: dict[str, Any]) -> str:
 
 order_words(
     "spy-mission",
-    did=lambda world, order: f"{filer_name(world, order)}'s mission {_mission(world, order)}: {_outcome(order)}",
+    did=lambda world, order, own: f"{filer_name(world, order)}'s mission {_mission(world, order)}: {_outcome(order)}",
     plan=lambda world, order: f"send a spy on {_mission(world, order)}",
     tells=("espionage",),
 )

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from yak_tui.kernel.season.post import order_words, post_section, shown_param
 
-post_section("Magic", "magic")
+post_section("Magic", "magic", rank=40)
 
 order_words(
     "cast",
-    did=lambda world, order: (
+    did=lambda world, order, own: (
         f"{shown_param(world, order, 'caster')} cast {shown_param(world, order, 'spell', 'a spell')}: "
         f"{order.get('outcome') or 'done'}"
     ),

@@ -8,7 +8,7 @@ post_section(COURT, "nobles")
 
 order_words(
     "relocate",
-    did=lambda world, order: (
+    did=lambda world, order, own: (
         f"{shown_param(world, order, 'character')} moved to "
         f"{shown_param(world, order, 'pc') or shown_param(world, order, 'legion') or 'a new place'}"
     ),

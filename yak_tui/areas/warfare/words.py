@@ -9,7 +9,7 @@ from yak_tui.kernel.season.post import filer_name, order_words, post_section, sh
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import counted
 
-post_section("War", "warfare", "siege")
+post_section("War", "warfare", "siege", "battle", rank=10)
 
 
 def _count(order: dict[str, Any], key: str, default: int = 1) -> int:
@@ -26,7 +26,7 @@ def _recruit(world: World, order: dict[str, Any]) -> str:
 
 order_words(
     "recruit",
-    did=lambda world, order: f"{filer_name(world, order)} raised {_recruit(world, order)}",
+    did=lambda world, order, own: f"{filer_name(world, order)} raised {_recruit(world, order)}",
     plan=lambda world, order: f"raise {_recruit(world, order)}",
     tells=("recruit",),
 )
@@ -38,7 +38,7 @@ def _guard(world: World, order: dict[str, Any]) -> str:
 
 order_words(
     "raise-guard",
-    did=lambda world, order: f"{shown_param(world, order, 'character')} raised {_guard(world, order)}",
+    did=lambda world, order, own: f"{shown_param(world, order, 'character')} raised {_guard(world, order)}",
     plan=lambda world, order: f"raise {_guard(world, order)}",
     tells=("recruit",),
 )
@@ -50,13 +50,13 @@ def _ships(world: World, order: dict[str, Any]) -> str:
 
 order_words(
     "ship-build",
-    did=lambda world, order: f"{filer_name(world, order)} built {_ships(world, order)}",
+    did=lambda world, order, own: f"{filer_name(world, order)} built {_ships(world, order)}",
     plan=lambda world, order: f"build {_ships(world, order)}",
     tells=("ships",),
 )
 order_words(
     "raid",
-    did=lambda world, order: (
+    did=lambda world, order, own: (
         f"{shown_param(world, order, 'unit')} raided {shown_param(world, order, 'pc')}: {order.get('outcome') or 'done'}"
     ),
     plan=lambda world, order: f"raid {shown_param(world, order, 'pc')} with {shown_param(world, order, 'unit')}",

@@ -30,27 +30,37 @@ _SECTION_OF_CATEGORY: dict[str, str] = {}
 BOOKKEEPING_KINDS = ("season", "ready", "undo")
 
 
-def post_section(title: str, *categories: str) -> None:
-    """An area names the section its commands' lines go in (by command category)."""
+def post_section(title: str, *categories: str, rank: int = 50) -> None:
+    """An area names the section its commands' lines go in (by command category), and where the
+    section stands in a post (a lower `rank` first; the court and the new year close it)."""
     if title not in _SECTION_ORDER:
         _SECTION_ORDER.append(title)
+        _SECTION_RANK[title] = rank
     for category in categories:
         _SECTION_OF_CATEGORY[category] = title
 
 
 def section_order() -> list[str]:
-    """The sections in the order a post shows them: the areas', then the court's, then the new year."""
-    return [t for t in _SECTION_ORDER if t not in (COURT, NEW_YEAR)] + [COURT, NEW_YEAR]
+    """The sections in the order a post shows them: the areas' by rank, then the court's, then the new year."""
+    areas = sorted((t for t in _SECTION_ORDER if t not in (COURT, NEW_YEAR)), key=lambda t: _SECTION_RANK[t])
+    return [*areas, COURT, NEW_YEAR]
+
+
+# What was done: from the world, the order, and the order's own chronicle lines this reader may see.
+Did = Callable[[World, dict[str, Any], list[dict[str, Any]]], str]
+# The sections' places in a post, by title (an area names its own with `post_section`).
+_SECTION_RANK: dict[str, int] = {}
 
 
 @dataclass(frozen=True)
 class OrderWords:
     """How an order of one command reads. `did`: what was done, a whole sentence without its cost
-    ("Kingdom of Varos raised 2 regiments of infantry at Thornfield"); `plan`: the order as asked,
+    ("Kingdom of Varos raised 2 regiments of infantry at Thornfield"), read from the world, the order
+    and the order's own lines; `plan`: the order as asked,
     after "to" ("raise 2 regiments of infantry at Thornfield"). `tells`: the kinds of its own
     chronicle lines the sentence already says (left out; the others follow it as details)."""
 
-    did: Callable[[World, dict[str, Any]], str] | None  # None: its own first line says it
+    did: Did | None  # None: its own first line says it
     plan: Callable[[World, dict[str, Any]], str]
     tells: tuple[str, ...] = ()
 
@@ -60,7 +70,7 @@ ORDER_WORDS: dict[str, OrderWords] = {}
 
 def order_words(
     command: str,
-    did: Callable[[World, dict[str, Any]], str] | None,
+    did: Did | None,
     plan: Callable[[World, dict[str, Any]], str],
     tells: tuple[str, ...] = (),
 ) -> None:
@@ -181,7 +191,7 @@ def _order_line(world: World, order: dict[str, Any], own: list[dict[str, Any]], 
     words = ORDER_WORDS.get(command)
     rest = [entry for entry in own if not _paid(order, entry)]
     if words is not None and words.did is not None:
-        text = words.did(world, order)
+        text = words.did(world, order, own)
         rest = [entry for entry in rest if entry.get("kind") not in words.tells]
     elif rest:
         text, rest = str(rest[0]["text"]), rest[1:]
@@ -214,11 +224,13 @@ def season_events(world: World, entries: list[dict[str, Any]], notes: Notes = No
         folded.update(str(eid) for eid in order.get("entries", []))
     events: list[Event] = []
     seen: set[str] = set()
+    previous: dict[str, Any] = {}
     for entry in entries:
         kind = str(entry.get("kind", ""))
         refs = entry.get("refs") or {}
-        if kind in BOOKKEEPING_KINDS or str(entry.get("id")) in folded:
+        if kind in BOOKKEEPING_KINDS or str(entry.get("id")) in folded or _told_before(entry, previous):
             continue
+        previous = entry
         event: Event | None
         if kind == "order" and refs.get("order"):
             event = _order_event(world, orders.get(str(refs["order"])) or {}, entry, by_id, notes)
@@ -229,6 +241,17 @@ def season_events(world: World, entries: list[dict[str, Any]], notes: Notes = No
         seen.add(event.text)
         events.append(event)
     return events
+
+
+def _told_before(entry: dict[str, Any], previous: dict[str, Any]) -> bool:
+    """A payment line whose sum the same command's line just before it already told ("captures Lysa
+    and robs her of 11 ducats", then "Lysa pays 11 ducats to ..."): one event, told once."""
+    if entry.get("kind") != "ducats" or not previous:
+        return False
+    if (entry.get("command"), entry.get("actor")) != (previous.get("command"), previous.get("actor")):
+        return False
+    sums = {ducats(abs(float(amount))) for amount in (entry.get("amounts") or {}).values() if amount}
+    return bool(sums) and all(said in str(previous.get("text", "")) for said in sums)
 
 
 def _order_event(

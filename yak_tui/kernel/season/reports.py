@@ -124,7 +124,7 @@ def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
         out["Counter-spies"] = ", ".join(
             [*([counted(counter["nation"], "nation-wide counter-spy")] if counter.get("nation") else []), *where]
         )
-    for _, academy in sorted(world.all("academies")):
+    for _academy_id, academy in sorted(world.all("academies")):
         if academy.get("kingdom") == kingdom_id:
             place = world.display_name("pcs", str(academy.get("pc", "")))
             out[f"Academy at {place} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
