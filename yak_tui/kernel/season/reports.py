@@ -124,10 +124,10 @@ def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
         out["Counter-spies"] = ", ".join(
             [*([counted(counter["nation"], "nation-wide counter-spy")] if counter.get("nation") else []), *where]
         )
-    for _academy_id, academy in sorted(world.all("academies")):
+    for _, academy in sorted(world.all("academies")):
         if academy.get("kingdom") == kingdom_id:
-            place = world.display_name("pcs", str(academy.get("pc", "")))
-            out[f"Academy at {place} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
+            town = world.display_name("pcs", str(academy.get("pc", "")))
+            out[f"Academy at {town} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
     for cid, captive in sorted(world.where("characters", captive_of=kingdom_id), key=_doc_id):
         out[f"Captive {captive.get('name', cid)}"] = "held by you"
     _operations(world, out, holder_kingdom=kingdom_id)
