@@ -318,3 +318,30 @@ def test_discord_messages_are_at_most_2000_characters_and_never_cut_a_line(seaso
             assert line in whole, f"a cut line: {line!r}"
     assert all(m.count("```") % 2 == 0 for m in messages)  # a code block cut in two is closed and reopened
     assert render_discord(report) == split_messages(render_report(report, "markdown"))
+
+
+# -- the GM's tools: `yak season narrative`, `yak report --format discord` ---------------------------------
+
+
+def test_yak_season_narrative_tops_the_post_and_discord_cuts_it_into_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from yak_tui.cli import main
+    from yak_tui.kernel.season.reports import DISCORD_BREAK
+
+    save = create_world(tmp_path / "world.json")
+    argv = ["--save", str(save.path), "--as", "gm"]
+    assert main([*argv, "season", "narrative", "The rains came, [b]hard[/b]."]) == 0
+    assert "Spring 312: the narrative is set" in capsys.readouterr().out
+    refused = main(["--save", str(save.path), "--as", "king:varos", "season", "narrative", "mine"])
+    assert refused != 0 and World(save.read()).meta["narrative"] == "The rains came, [b]hard[/b]."
+    capsys.readouterr()
+    assert main([*argv, "advance"]) == 0
+    assert "narrative" not in World(save.read()).meta  # it went with its season's post
+    capsys.readouterr()
+    assert main([*argv, "report", "--format", "bbcode"]) == 0
+    out = capsys.readouterr().out
+    assert "The rains came, [[i][/i]b]hard[[i][/i]/b]." in out
+    assert main([*argv, "report", "--format", "discord"]) == 0
+    messages = capsys.readouterr().out.split(f"\n{DISCORD_BREAK}\n")
+    assert len(messages) > 1 and all(len(m.strip("\n")) <= 2000 for m in messages)

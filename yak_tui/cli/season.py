@@ -115,7 +115,13 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
-    from yak_tui.kernel.season.reports import EXPORT_FORMATS, export_reports, render_report, reports_for
+    from yak_tui.kernel.season.reports import (
+        DISCORD_BREAK,
+        EXPORT_FORMATS,
+        export_reports,
+        render_report,
+        reports_for,
+    )
     from yak_tui.kernel.world.model import World
 
     load_command_modules()
@@ -133,7 +139,8 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
         written = export_reports(found, args.out, formats)
         emit(opts, {"written": [str(p) for p in written]}, "\n".join(str(p) for p in written))
         return 0
-    text = "\n".join(render_report(r, args.format or "markdown") for r in found)
+    between = f"\n{DISCORD_BREAK}\n" if args.format == "discord" else "\n\n"  # each report its own messages
+    text = between.join(render_report(r, args.format or "markdown").rstrip("\n") for r in found)
     emit(opts, {"reports": found}, text.rstrip("\n"))
     return 0
 

@@ -23,8 +23,9 @@ from yak_tui.kernel.world.money import ducats
 
 COURT = "Court"
 NEW_YEAR = "The new year"
-# Sections in the order a post shows them; an area adds its own with `post_section`.
+# The sections an area named (`post_section`), their places in a post, and each command category's.
 _SECTION_ORDER: list[str] = []
+_SECTION_RANK: dict[str, int] = {}
 _SECTION_OF_CATEGORY: dict[str, str] = {}
 # Chronicle kinds that are bookkeeping, never news: the season closing and opening, readiness.
 BOOKKEEPING_KINDS = ("season", "ready", "undo")
@@ -48,17 +49,15 @@ def section_order() -> list[str]:
 
 # What was done: from the world, the order, and the order's own chronicle lines this reader may see.
 Did = Callable[[World, dict[str, Any], list[dict[str, Any]]], str]
-# The sections' places in a post, by title (an area names its own with `post_section`).
-_SECTION_RANK: dict[str, int] = {}
 
 
 @dataclass(frozen=True)
 class OrderWords:
     """How an order of one command reads. `did`: what was done, a whole sentence without its cost
     ("Kingdom of Varos raised 2 regiments of infantry at Thornfield"), read from the world, the order
-    and the order's own lines; `plan`: the order as asked,
-    after "to" ("raise 2 regiments of infantry at Thornfield"). `tells`: the kinds of its own
-    chronicle lines the sentence already says (left out; the others follow it as details)."""
+    and the order's own lines; `plan`: the order as asked, after "to" ("raise 2 regiments of infantry
+    at Thornfield"). `tells`: the kinds of its own chronicle lines the sentence already says (left
+    out; the others follow it as details)."""
 
     did: Did | None  # None: its own first line says it
     plan: Callable[[World, dict[str, Any]], str]
@@ -219,9 +218,10 @@ def season_events(world: World, entries: list[dict[str, Any]], notes: Notes = No
         if (entry.get("refs") or {}).get("order")
     }
     by_id = {str(entry.get("id")): entry for entry in entries}
-    folded: set[str] = set()
-    for order in orders.values():
-        folded.update(str(eid) for eid in order.get("entries", []))
+    # An order's own lines are told in its one line, so only where that line is told (an entry of an
+    # older save, with no `event`, is told as it was written).
+    told = {str(e["refs"]["order"]) for e in entries if (e.get("refs") or {}).get("event") == "resolved"}
+    folded = {str(eid) for order_id in told for eid in orders.get(order_id, {}).get("entries", [])}
     events: list[Event] = []
     seen: set[str] = set()
     previous: dict[str, Any] = {}
