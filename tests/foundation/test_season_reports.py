@@ -85,7 +85,7 @@ def test_each_player_reads_his_own_private_results_and_nothing_of_another(season
         assert secret not in public_text
     # The season post tells events, not bookkeeping: the order and its outcome in one line, no season
     # closing, no deadline, no ids.
-    assert "Corvin Hale expanded Saltcross Salt Works by 1 Size" in public_text
+    assert "Corvin Hale failed to expand Saltcross Salt Works: it lost the competition" in public_text
     assert "closes" not in public_text and "due by" not in public_text and "o-0001" not in public_text
     # The GM's report carries every kingdom; a player reads only the public post and his own.
     assert {r["recipient"] for r in reports_for(world, GM)} >= {

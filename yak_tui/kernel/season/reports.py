@@ -416,9 +416,9 @@ def _ledger_footer(world: World) -> list[str]:
     """The dice ledger's head as the season closed: a reader who keeps it can check later that no roll
     of this season was changed."""
     head = str(world.meta.get("dice_head") or "")
-    if not head:
-        return []
     rolls = int(world.meta.get("dice_count", 0))
+    if not head or not rolls:  # no roll yet: nothing to check
+        return []
     return [f"Dice ledger: {counted(rolls, 'roll')} recorded; its head is {head}."]
 
 
