@@ -120,6 +120,7 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("season", "cannot close yet: " + "; ".join(reasons))
     old = ctx.world.date
     opening = begin_reports(ctx.world)
+    ctx.world.meta.pop("narrative", None)  # it goes with its season's post (`opening.narrative`)
     ctx.log(f"{old.label()} closes.", kind="season")
     reports = run_advance(ctx)
     new = ctx.world.date
@@ -148,11 +149,6 @@ def season_narrative(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         ctx.world.meta.pop("narrative", None)
     return {"season": ctx.date.label(), "narrative": text or None}
-
-
-@season_start_step("The GM's narrative goes with its season's post")
-def _new_season_clears_narrative(ctx: Any, report: StepReport) -> None:
-    ctx.world.meta.pop("narrative", None)
 
 
 @command(
