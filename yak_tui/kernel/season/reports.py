@@ -24,7 +24,6 @@ from typing import Any
 from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.season.history import document_label
 from yak_tui.kernel.season.markup import render_bbcode, render_discord, render_markdown
 from yak_tui.kernel.season.post import Event, season_events, sections_of
 from yak_tui.kernel.world.model import ValidationError, World
@@ -164,8 +163,10 @@ def _unit_words(unit: dict[str, Any]) -> str:
 
 def _operations(world: World, out: Holdings, **holder: str) -> None:
     """The lasting operations (missions, infiltrations, traps) the reader holds, and their state."""
-    for eid, effect in sorted(world.where("effects", **holder), key=_doc_id):
-        label = f"Operation: {document_label(world, 'effects', eid, effect)}"
+    for _, effect in sorted(world.where("effects", **holder), key=_doc_id):
+        what = str(effect.get("mission") or effect.get("kind") or "operation").replace("-", " ")
+        target = effect.get("target_kingdom")
+        label = f"Operation: {what}" + (f" on {world.display_name('kingdoms', str(target))}" if target else "")
         while label in out:
             label += " (another)"
         out[label] = "ended" if effect.get("ended") or effect.get("consumed") else "in force"
