@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
 from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
+from yak_tui.areas.espionage import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
 from yak_tui.areas.espionage.effects import (
     ACADEMY_INTERFERENCE,

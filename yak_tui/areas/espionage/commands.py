@@ -182,7 +182,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}",
         kind="order",
         audience=order_audience(order),
-        refs={"order": p["order"], "character": order.get("character")},
+        refs={"order": p["order"], "character": order.get("character"), "event": "resolved"},
     )
     return {"order": p["order"], "status": "resolved", "result": data}
 
