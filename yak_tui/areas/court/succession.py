@@ -1,6 +1,6 @@
 """Death and succession (issue 28): the GM records a death in words for the table; a dead ruler's
-kingdom passes to his heir, or to a regent the GM names; the estate follows `gm-estate`; the roster
-logins that played the dead character follow his heir, keeping what they played and when. A dead
+kingdom passes to the heir, or to a regent the GM names; the estate follows `gm-estate`; the roster
+logins that played the dead character follow the heir, keeping what they played and when. A dead
 character is no seat (`kernel.season.readiness.seats`), so he never shows as sending no orders.
 """
 
@@ -12,6 +12,7 @@ from yak_tui.areas.court.seats import pass_seat
 from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, apply_command, command
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.pronouns import pronouns_of
 
 
 def _living(ctx: CommandContext, field: str, character_id: str | None, dead_id: str) -> dict[str, Any] | None:
@@ -25,12 +26,12 @@ def _living(ctx: CommandContext, field: str, character_id: str | None, dead_id: 
 
 @command(
     "gm-death",
-    "Record a character's death (GM): the table reads it in words; his kingdom, if he ruled one, "
-    "passes to his heir or to the regent named; his estate follows gm-estate (to the heir, or "
-    "escheats to the crown); the logins that played him play his heir.",
+    "Record a character's death (GM): the table reads it in words; the kingdom the dead ruled, if "
+    "any, passes to the heir or to the regent named; the estate follows gm-estate (to the heir, or "
+    "escheats to the crown); the logins that played the dead play the heir.",
     {
         "character": Param(str, ref="characters", help="who died"),
-        "heir": Param(str, required=False, ref="characters", help="his heir: succeeds him, inherits, takes his seat"),
+        "heir": Param(str, required=False, ref="characters", help="the heir: succeeds, inherits, takes the seat"),
         "regent": Param(
             str, required=False, ref="characters", help="for a ruler without an heir: who holds the kingdom"
         ),
@@ -45,7 +46,9 @@ def gm_death(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     dead_id = p["character"]
     dead = world.get("characters", dead_id)
     if not dead.get("alive", True) and dead.get("estate"):
-        raise CommandError("character", f"{dead['name']} is already dead and his estate settled")
+        raise CommandError(
+            "character", f"{dead['name']} is already dead and {pronouns_of(dead).possessive} estate settled"
+        )
     heir = _living(ctx, "heir", p["heir"], dead_id)
     regent = _living(ctx, "regent", p["regent"], dead_id)
     if heir is not None and regent is not None:
@@ -53,7 +56,9 @@ def gm_death(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ruled = sorted(kid for kid, kingdom in world.all("kingdoms") if kingdom.get("ruler") == dead_id)
     if ruled and heir is None and regent is None:
         names = ", ".join(world.display_name("kingdoms", kid) for kid in ruled)
-        raise CommandError("heir", f"{dead['name']} rules {names}: name his heir, or a regent to hold it")
+        raise CommandError(
+            "heir", f"{dead['name']} rules {names}: name {pronouns_of(dead).possessive} heir, or a regent to hold it"
+        )
     was_alive = dead.get("alive", True)
     if was_alive:
         world.edit("characters", dead_id).update({"alive": False, "location": None})
@@ -62,6 +67,7 @@ def gm_death(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     words = [
         f"{dead['name']} has died" + (f": {cause}." if cause else ".") if was_alive else f"{dead['name']} is dead."
     ]
+    their = pronouns_of(dead)
     successor = p["heir"] or p["regent"]
     successor_name = (heir or regent or {}).get("name", "")
     for kid in ruled:
@@ -73,7 +79,7 @@ def gm_death(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             words.append(f"{successor_name} holds {realm} as regent.")
         else:
             kingdom.pop("regent", None)
-            words.append(f"{successor_name} succeeds him as ruler of {realm}.")
+            words.append(f"{successor_name} succeeds {their.object} as ruler of {realm}.")
     ctx.log(" ".join(words), kind="death", audience=PUBLIC, refs={"character": dead_id, "kingdoms": ruled})
     estate = apply_command(world, ctx.identity, "gm-estate", {"character": dead_id, "heir": p["heir"] or ""})
     ctx.entries.extend(estate.entries)
@@ -82,14 +88,14 @@ def gm_death(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         moved = pass_seat(ctx, Identity("player", dead_id), Identity("player", str(p["heir"])))
         if moved:
             ctx.log(
-                f"The seat of {dead['name']} passes to his heir {heir['name']}: {', '.join(moved)} now play him.",
+                f"The seat of {dead['name']} passes to {their.possessive} heir {heir['name']}: "
+                f"{', '.join(moved)} now play {pronouns_of(heir).object}.",
                 kind="roster",
                 audience=ADJUDICATORS,
             )
-    for key in ("missed",):  # a dead character is no seat: his count of missed seasons goes with him
-        counts = world.meta.get(key)
-        if counts and f"player:{dead_id}" in counts:
-            world.meta[key] = {k: v for k, v in counts.items() if k != f"player:{dead_id}"}
+    missed = world.meta.get("missed")  # a dead character is no seat: the count of missed seasons goes too
+    if missed and f"player:{dead_id}" in missed:
+        world.meta["missed"] = {k: v for k, v in missed.items() if k != f"player:{dead_id}"}
     world.meta["ready"] = [i for i in world.meta.get("ready", []) if i != f"player:{dead_id}"]
     return {
         "character": dead_id,

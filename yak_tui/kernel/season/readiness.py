@@ -432,8 +432,8 @@ def _new_season_clears_readiness(ctx: Any, report: StepReport) -> None:
                     report.lines.append(f"{label} sent no orders: {again} standing orders filed again.")
             elif policy == "civil-disorder" and count == after:
                 ctx.log(
-                    f"{label} has sent no orders for {count} seasons: his holdings fall into civil "
-                    "disorder and hold and defend only until he files again.",
+                    f"{label} has sent no orders for {count} seasons: the seat's holdings fall into "
+                    "civil disorder and hold and defend only until it files again.",
                     kind="nmr",
                     audience=ADJUDICATORS,
                 )
