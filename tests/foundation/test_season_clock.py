@@ -24,6 +24,7 @@ from yak_tui.kernel.play.dice import SeededDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.season import clock
 from yak_tui.kernel.season.readiness import season_status
+from yak_tui.kernel.season.reports import render_report, reports_for
 from yak_tui.kernel.season.session import advance_season, due_for
 from yak_tui.kernel.world.demo import build_world, create_world
 from yak_tui.kernel.world.model import World
@@ -204,14 +205,19 @@ def test_extend_pause_and_resume_are_told_in_public(zoned: tuple[WorldFile, Any]
     assert status["paused"] and status["deadline_shown"].endswith("paused, 3 days left")
     run_command(save, GM, "season-resume", {})
     assert World(save.read()).meta["deadline"] == "2026-12-09T12:00Z"  # moved on by the five days paused
-    texts = [e["text"] for _, e in sorted(World(save.read()).all("chronicle")) if e["kind"] == "season"]
+    texts = [e["text"] for _, e in sorted(World(save.read()).all("chronicle")) if e["kind"] == "deadline"]
     assert texts[-3:] == [
         "The orders deadline for Spring 312 is extended by 1 day to 2026-12-04 12:00 UTC: the holidays",
         "The season Spring 312 is paused: the GM is ill",
         "The season Spring 312 resumes; orders are now due by 2026-12-09 12:00 UTC.",
     ]
-    public = [e for _, e in World(save.read()).all("chronicle") if e["kind"] == "season"]
+    public = [e for _, e in World(save.read()).all("chronicle") if e["kind"] in ("season", "deadline")]
     assert all(e["audience"] == "public" for e in public)
+    # The season post every seat reads tells them.
+    advance_season(save, GM, SeededDice(5))
+    post = render_report(reports_for(World(save.read()), Identity.parse("observer"))[0], "markdown")
+    for said in texts[-3:]:
+        assert said in post
 
 
 # -- no moves received ---------------------------------------------------------------------------
@@ -390,6 +396,9 @@ def test_a_dead_players_seat_follows_his_heir_and_keeps_its_tenure(zoned: tuple[
     assert "player:edmund" in {row["identity"] for row in status["seats"]}
     with pytest.raises(CommandError, match="already dead"):
         run_command(save, GM, "gm-death", {"character": "corvin", "heir": "edmund"})
+    advance_season(save, GM, SeededDice(5))  # the public post tells the death in words
+    post = render_report(reports_for(World(save.read()), Identity.parse("observer"))[0], "markdown")
+    assert "Corvin Hale has died: a fall at the hunt." in post
 
 
 def test_a_dead_rulers_kingdom_passes_to_his_heir_or_a_regent(zoned: tuple[WorldFile, Any]) -> None:

@@ -27,6 +27,9 @@ FILED = "filed"
 NMR = "no orders"
 NMR_POLICIES = ("hold", "standing", "civil-disorder")
 DUE_KIND = "deadline"  # the kind of the due item `_due_orders` gives
+# The kind of the lines that move the deadline (extend, pause, resume): news for the season post,
+# unlike the bookkeeping "season" lines (`kernel.season.post.BOOKKEEPING_KINDS`).
+DEADLINE_NEWS = "deadline"
 
 
 def seat_zone(world: World, identity: Identity | None) -> ZoneInfo | None:
@@ -269,7 +272,7 @@ def season_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.log(
         f"The orders deadline for {ctx.date.label()} is extended by {clock.span(by)} "
         f"to {_public_moment(later)}: {p['reason'].strip()}",
-        kind="season",
+        kind=DEADLINE_NEWS,
         audience=PUBLIC,
     )
     return {"deadline": clock.stored(later), "shown": deadline_line(ctx.world, ctx.identity)}
@@ -292,7 +295,7 @@ def season_pause(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     reason = p["reason"].strip()
     ctx.log(
         f"The season {ctx.date.label()} is paused" + (f": {reason}" if reason else "."),
-        kind="season",
+        kind=DEADLINE_NEWS,
         audience=PUBLIC,
     )
     return {"paused": True, "shown": deadline_line(ctx.world, ctx.identity)}
@@ -317,7 +320,7 @@ def season_resume(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.world.meta["deadline"] = clock.stored(later)
     ctx.log(
         f"The season {ctx.date.label()} resumes; orders are now due by {_public_moment(later)}.",
-        kind="season",
+        kind=DEADLINE_NEWS,
         audience=PUBLIC,
     )
     return {"paused": False, "deadline": clock.stored(later), "shown": deadline_line(ctx.world, ctx.identity)}
