@@ -8,7 +8,7 @@ import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
 
 from yak_tui.areas import economy as eco
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.kernel.play.audience import visible_entries
 from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
@@ -342,7 +342,7 @@ def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 0, "counter_kingdom": None, "counter_ducats": 0},
     )
     assert odds["countered"] is True
-    assert odds["success"] == rules.conversion_odds(0, True, 1)[1]
+    assert odds["success"] == specialist_rules.conversion_odds(0, True, 1)[1]
     assert odds["success"] == pytest.approx(1 / 6, abs=1e-6)  # only the natural 6
     result = run(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth"}, dice=[6])
     assert result.data["success"] is True and result.data["countered"] is True  # a natural 6 always succeeds
@@ -384,6 +384,6 @@ def test_conversion_odds_match_the_rules(save: WorldFile) -> None:
         GM,
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 3, "counter_kingdom": None, "counter_ducats": 0},
     )
-    bands, success = rules.conversion_odds(3)
+    bands, success = specialist_rules.conversion_odds(3)
     assert odds == {"odds": bands, "success": success, "countered": False}
     assert treasury(save, "kingdoms", "elbreth") == 42

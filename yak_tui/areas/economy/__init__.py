@@ -38,6 +38,8 @@ from yak_tui.areas.economy import (
     engineers,
     market,
     missionaries,
+    monopolies,
+    production,
     specialists,
     year_start,
 )
@@ -55,13 +57,13 @@ from yak_tui.areas.economy.business import (
     businesses_at_pc,
     dismantle_business,
     effective_potentials,
-    produced_this_season,
     sector_businesses,
     sector_usage,
 )
 from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
 from yak_tui.areas.economy.market import province_prices
-from yak_tui.areas.economy.rules import sailor_slave_price, sailors_per_ship
+from yak_tui.areas.economy.production import produced_this_season
+from yak_tui.areas.economy.specialist_rules import sailor_slave_price, sailors_per_ship
 from yak_tui.areas.economy.specialists import (
     add_specialists,
     controlled_provinces,
@@ -73,7 +75,19 @@ from yak_tui.areas.economy.specialists import (
 from yak_tui.kernel.play.lazy import lazy_exports
 
 # The modules that register commands, steps and checks (imported above for that alone).
-REGISTERING_MODULES = (business, market, credit, specialists, academies, engineers, missionaries, year_start, cli)
+REGISTERING_MODULES = (
+    business,
+    monopolies,
+    production,
+    market,
+    credit,
+    specialists,
+    academies,
+    engineers,
+    missionaries,
+    year_start,
+    cli,
+)
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.economy.read import (

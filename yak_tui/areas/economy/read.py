@@ -14,17 +14,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import rules, specialist_rules
 from yak_tui.areas.economy._shared import OPEN_DEBT
 from yak_tui.areas.economy.business import (
     business_income_preview,
     effective_potentials,
-    produced_this_season,
     sector_businesses,
     sector_usage,
 )
 from yak_tui.areas.economy.credit import _open_liability
 from yak_tui.areas.economy.market import province_prices
+from yak_tui.areas.economy.production import produced_this_season
 from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
 from yak_tui.kernel.play.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.play.identity import Identity
@@ -402,10 +402,10 @@ def market_board(world: World, viewer: Identity) -> MarketBoard:
         ledger=ledger_lines(world, viewer),
         specialists=specialist_lines(world, viewer),
         academies=academy_lines(world, viewer),
-        hire_cost_next_season=rules.hire_cost(False),
-        hire_cost_now=rules.hire_cost(True),
-        specialist_types=rules.specialist_types(),
-        hired_types=tuple(t for t in rules.specialist_types() if rules.hireable(t)),
+        hire_cost_next_season=specialist_rules.hire_cost(False),
+        hire_cost_now=specialist_rules.hire_cost(True),
+        specialist_types=specialist_rules.specialist_types(),
+        hired_types=tuple(t for t in specialist_rules.specialist_types() if specialist_rules.hireable(t)),
     )
 
 
@@ -623,7 +623,7 @@ def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
 
 def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ...]:
     """Each kingdom's pool the viewer may see (the GM all, a King his own), with hiring this year."""
-    types = rules.specialist_types()
+    types = specialist_rules.specialist_types()
     out = []
     for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
         if world.find("kingdoms", kid) is None:
@@ -656,7 +656,7 @@ def academy_lines(world: World, viewer: Identity) -> tuple[AcademyLine, ...]:
                 world.display_name("pcs", doc.get("pc")),
                 str(doc.get("type", "")),
                 level,
-                rules.academy_output(level),
+                specialist_rules.academy_output(level),
             )
         )
     out.sort(key=lambda a: (a.kingdom, a.town, a.type))
@@ -684,9 +684,9 @@ def hire_preview(
         status["hired"],
         status["limit"],
         int(pool.get(kind, 0)),
-        rules.hire_cost(False),
-        rules.hire_cost(True),
-        rules.hire_cost(immediate) * count,
+        specialist_rules.hire_cost(False),
+        specialist_rules.hire_cost(True),
+        specialist_rules.hire_cost(immediate) * count,
     )
 
 
@@ -727,9 +727,9 @@ def hire_help() -> str:
     per = int(section["per_province_per_year"])
     limit = "One hire" if per == 1 else f"{per} hires"
     return (
-        f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
-        f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
-        f"{_arrival(rules.hire_arrival_seasons(True))}."
+        f"{limit} per controlled province per type a year; {specialist_rules.hire_cost(False)} ducats each arriving "
+        f"{_arrival(specialist_rules.hire_arrival_seasons(False))}, or {specialist_rules.hire_cost(True)} "
+        f"{_arrival(specialist_rules.hire_arrival_seasons(True))}."
     )
 
 
