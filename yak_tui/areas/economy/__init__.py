@@ -90,38 +90,42 @@ REGISTERING_MODULES = (
 )
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
+    from yak_tui.areas.economy.credit_read import (
+        LedgerLine,
+        Lending,
+        debtor_choices,
+        ledger_lines,
+        lending_preview,
+        lending_requirement,
+    )
     from yak_tui.areas.economy.read import (
-        AcademyLine,
         BusinessDetail,
         BusinessLine,
         ExpandPreview,
         GoodPrice,
         Goods,
-        HirePreview,
-        LedgerLine,
-        Lending,
         MarketBoard,
         ProducePreview,
         ProvinceInfo,
         RivalOdds,
         Route,
         SectorLine,
-        SpecialistLine,
-        academy_lines,
         action_route,
         business_detail,
-        debtor_choices,
         expand_help,
         expand_preview,
-        hire_help,
-        hire_preview,
-        ledger_lines,
-        lending_preview,
-        lending_requirement,
         market_board,
         produce_preview,
         production_help,
         province_info,
+    )
+    from yak_tui.areas.economy.specialist_read import (
+        AcademyLine,
+        HirePreview,
+        SpecialistLine,
+        academy_lines,
+        hire_help,
+        hire_preview,
         specialist_lines,
     )
 
@@ -186,4 +190,9 @@ __all__ = [
     "trained_this_year",
 ]
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.economy.read", __all__)  # the names not defined above
+# The names not defined above: the read models, loaded when first used.
+__getattr__ = lazy_exports(
+    __name__,
+    ("yak_tui.areas.economy.read", "yak_tui.areas.economy.credit_read", "yak_tui.areas.economy.specialist_read"),
+    __all__,
+)
