@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from yak_tui.areas.nobles.commands import command_targets, parse_hex, relocate_targets
+from yak_tui.areas.nobles.commands import command_targets
+from yak_tui.areas.nobles.relocate import parse_hex, relocate_targets
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
 from yak_tui.kernel.play.commands import CommandError, CommandResult, run_command, spec_for
