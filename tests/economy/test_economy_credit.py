@@ -5,21 +5,13 @@ from __future__ import annotations
 
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from yak_plugin import Table
 
 from yak_tui.kernel.play.audience import visible_entries, visible_table
-from yak_tui.kernel.play.commands import CommandError
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.seasons import due_items
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
-
-
-def _refused(save: WorldFile, who: str, name: str, params: dict, field: str) -> None:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as info:
-        run(save, who, name, params)
-    assert info.value.field == field, info.value
-    assert save.path.read_bytes() == before
 
 
 def _size(save: WorldFile, business: str, size: int) -> None:
@@ -77,20 +69,30 @@ def test_credit_draws_now_and_falls_due_in_four_seasons(save: WorldFile) -> None
 )
 def test_credit_limit_is_three_times_size(save: WorldFile, lender: str, size: int, limit: int) -> None:
     _size(save, lender, size)
-    _refused(save, "gm", "credit-extend", {"lender": lender, "debtor": "dario", "amount": limit + 1}, "amount")
+    Table(save).refused(
+        "gm", "credit-extend", {"lender": lender, "debtor": "dario", "amount": limit + 1}, field="amount"
+    )
     assert run(save, "gm", "credit-extend", {"lender": lender, "debtor": "dario", "amount": limit}).data["left"] == 0
 
 
 def test_credit_needs_commercial_size_four(save: WorldFile) -> None:
     _size(save, "amber-counting-house", 3)
-    _refused(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "dario", "amount": 1}, "lender")
-    _refused(save, "gm", "credit-extend", {"lender": "greywood-lumber", "debtor": "dario", "amount": 1}, "lender")
-    _refused(save, "gm", "credit-extend", {"lender": "brine-traders", "debtor": "dario", "amount": 1}, "lender")
+    Table(save).refused(
+        "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "dario", "amount": 1}, field="lender"
+    )
+    Table(save).refused(
+        "gm", "credit-extend", {"lender": "greywood-lumber", "debtor": "dario", "amount": 1}, field="lender"
+    )
+    Table(save).refused(
+        "gm", "credit-extend", {"lender": "brine-traders", "debtor": "dario", "amount": 1}, field="lender"
+    )
 
 
 def test_credit_limit_counts_what_is_outstanding(save: WorldFile) -> None:
     first = run(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "dario", "amount": 8})
-    _refused(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas", "amount": 5}, "amount")
+    Table(save).refused(
+        "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas", "amount": 5}, field="amount"
+    )
     run(save, "gm", "credit-repay", {"debt": first.data["ledger"], "amount": 3})
     assert (
         run(save, "gm", "credit-extend", {"lender": "amber-counting-house", "debtor": "silas", "amount": 7}).data[
@@ -102,7 +104,7 @@ def test_credit_limit_counts_what_is_outstanding(save: WorldFile) -> None:
 
 def test_credit_binds_the_debtor_so_a_player_files_an_order(save: WorldFile) -> None:
     params = {"lender": "hale-bank", "debtor": "edmund", "amount": 5}
-    _refused(save, "player:corvin", "credit-extend", params, "identity")
+    Table(save).refused("player:corvin", "credit-extend", params, field="identity")
     filed = run(
         save,
         "player:corvin",
@@ -142,8 +144,8 @@ def test_credit_repaid_in_time_costs_the_lender_nothing(save: WorldFile) -> None
     ]
     repaid = run(save, "player:edmund", "credit-repay", {"debt": ledger_id, "amount": 4})
     assert money_sum(repaid.entries) == {"characters:edmund": -4}
-    _refused(save, "player:edmund", "credit-repay", {"debt": ledger_id, "amount": 7}, "amount")
-    _refused(save, "player:corvin", "credit-repay", {"debt": ledger_id, "amount": 1}, "identity")
+    Table(save).refused("player:edmund", "credit-repay", {"debt": ledger_id, "amount": 7}, field="amount")
+    Table(save).refused("player:corvin", "credit-repay", {"debt": ledger_id, "amount": 1}, field="identity")
     result = _year_start(save, 312)
     assert step(result, "credit-loans")["sums"] == {"credit covered by lenders": 6}
     run(save, "gm", "credit-repay", {"debt": ledger_id})
@@ -242,16 +244,16 @@ def test_credit_due_mid_year_is_settled_at_that_season_start(save: WorldFile) ->
 
 def test_loan_limits_at_size_eight(save: WorldFile) -> None:
     base = {"lender": "hale-bank", "debtor": "dario", "term": 5}
-    _refused(save, "gm", "loan-extend", {**base, "principal": 97}, "principal")
-    _refused(save, "gm", "loan-extend", {**base, "principal": 10, "term": 6}, "term")
-    _refused(save, "gm", "loan-extend", {**base, "principal": 10, "term": 0}, "term")
-    _refused(save, "gm", "loan-extend", {**base, "lender": "amber-counting-house", "principal": 1}, "lender")
+    Table(save).refused("gm", "loan-extend", {**base, "principal": 97}, field="principal")
+    Table(save).refused("gm", "loan-extend", {**base, "principal": 10, "term": 6}, field="term")
+    Table(save).refused("gm", "loan-extend", {**base, "principal": 10, "term": 0}, field="term")
+    Table(save).refused("gm", "loan-extend", {**base, "lender": "amber-counting-house", "principal": 1}, field="lender")
     out = run(save, "gm", "loan-extend", {**base, "principal": 96, "collateral": "the Thornfield estates"}).data
     assert (out["due"], out["left"]) == ("Spring 317", 0)
     doc = state(save)["ledger"][out["ledger"]]
     assert (doc["collateral"], doc["term_years"], doc["instalment"]) == ("the Thornfield estates", 5, 24)
     _size(save, "hale-bank", 7)
-    _refused(save, "gm", "loan-extend", {**base, "principal": 1}, "lender")
+    Table(save).refused("gm", "loan-extend", {**base, "principal": 1}, field="lender")
 
 
 def test_a_loan_past_its_term_costs_the_lender_a_quarter_a_year(save: WorldFile) -> None:
@@ -276,7 +278,7 @@ def test_a_loan_repaid_within_its_term_costs_nothing(save: WorldFile) -> None:
     run(save, "player:dario", "loan-repay", {"debt": ledger_id, "amount": 8})
     result = _year_start(save, 312)
     assert step(result, "credit-loans")["sums"] == {"loan instalments paid by lenders": 2}
-    _refused(save, "gm", "credit-repay", {"debt": ledger_id}, "debt")
+    Table(save).refused("gm", "credit-repay", {"debt": ledger_id}, field="debt")
 
 
 def test_a_sold_bank_takes_its_book_along(save: WorldFile) -> None:

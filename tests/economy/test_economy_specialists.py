@@ -6,23 +6,16 @@ from __future__ import annotations
 
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from yak_plugin import Table
 
 from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import specialist_rules
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.commands import CommandContext, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
-
-
-def _refused(save: WorldFile, who: str, name: str, params: dict, field: str, dice: tuple = ()) -> None:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as info:
-        run(save, who, name, params, dice)
-    assert info.value.field == field, info.value
-    assert save.path.read_bytes() == before
 
 
 def _pool(save: WorldFile, kingdom: str, kind: str) -> int:
@@ -66,7 +59,7 @@ def test_hire_limit_is_one_per_province_per_type(save: WorldFile, kingdom: str, 
     assert eco.controlled_provinces(World(state(save)), kingdom) == provinces
     run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary", "count": provinces - 1})
     run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary"})
-    _refused(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary"}, "count")
+    Table(save).refused("gm", "hire", {"kingdom": kingdom, "type": "missionary"}, field="count")
     run(save, "gm", "hire", {"kingdom": kingdom, "type": "spy", "count": provinces})  # each type on its own
     assert eco.hire_status(World(state(save)), kingdom)["missionary"] == {"hired": provinces, "limit": provinces}
 
@@ -74,18 +67,18 @@ def test_hire_limit_is_one_per_province_per_type(save: WorldFile, kingdom: str, 
 def test_hire_limit_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
     run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
-    _refused(save, "gm", "hire", {"kingdom": "varos", "type": "spy"}, "count")
+    Table(save).refused("gm", "hire", {"kingdom": "varos", "type": "spy"}, field="count")
     run(save, "gm", "advance")
     assert state(save)["kingdoms"]["varos"]["year_counters"] == {}
     run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
 
 
 def test_hire_refusals(save: WorldFile) -> None:
-    _refused(save, "king:varos", "hire", {"kingdom": "elbreth", "type": "spy"}, "identity")
-    _refused(save, "player:aldric", "hire", {"kingdom": "elbreth", "type": "spy"}, "identity")
-    _refused(save, "gm", "hire", {"kingdom": "elbreth", "type": "sailor"}, "type")
+    Table(save).refused("king:varos", "hire", {"kingdom": "elbreth", "type": "spy"}, field="identity")
+    Table(save).refused("player:aldric", "hire", {"kingdom": "elbreth", "type": "spy"}, field="identity")
+    Table(save).refused("gm", "hire", {"kingdom": "elbreth", "type": "sailor"}, field="type")
     edit(save, lambda data: data["kingdoms"]["kesh"].update(treasury=2))
-    _refused(save, "gm", "hire", {"kingdom": "kesh", "type": "spy", "immediate": "true"}, "treasury")
+    Table(save).refused("gm", "hire", {"kingdom": "kesh", "type": "spy", "immediate": "true"}, field="treasury")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -97,7 +90,7 @@ def test_service_size_three_sponsors_up_to_size_a_year(save: WorldFile) -> None:
     result = run(save, "player:edmund", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 2})
     assert money_sum(result.entries) == {"characters:edmund": -2}
     run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "sailor"})
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "count")
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
     assert _pool(save, "elbreth", "spy") == 3
     run(save, "gm", "advance")  # they arrive after one season, in the owner's kingdom's pool
     assert (_pool(save, "elbreth", "spy"), _pool(save, "elbreth", "sailor")) == (5, 3)
@@ -105,15 +98,17 @@ def test_service_size_three_sponsors_up_to_size_a_year(save: WorldFile) -> None:
 
 def test_training_needs_a_service_business_of_size_three(save: WorldFile) -> None:
     edit(save, lambda data: data["businesses"]["scribes-guild"].update(size=2))
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "business")
-    _refused(save, "gm", "sponsor-training", {"business": "millbrook-mill", "type": "spy"}, "business")
-    _refused(save, "player:corvin", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "identity")
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="business")
+    Table(save).refused("gm", "sponsor-training", {"business": "millbrook-mill", "type": "spy"}, field="business")
+    Table(save).refused(
+        "player:corvin", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="identity"
+    )
 
 
 def test_training_counter_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
     run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "count")
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
     run(save, "gm", "advance")
     run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
 
@@ -124,12 +119,18 @@ def test_training_counter_resets_at_year_start(save: WorldFile) -> None:
 
 
 def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> None:
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "engineer"}, "levels")
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "saltcross", "type": "spy"}, "pc")  # market
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "old-shrine", "type": "spy"}, "pc")  # temple
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "varosgate", "type": "spy"}, "pc")
-    _refused(
-        save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, "levels"
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "engineer"}, field="levels"
+    )
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "saltcross", "type": "spy"}, field="pc"
+    )  # market
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "old-shrine", "type": "spy"}, field="pc"
+    )  # temple
+    Table(save).refused("gm", "academy-found", {"kingdom": "elbreth", "pc": "varosgate", "type": "spy"}, field="pc")
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, field="levels"
     )
     out = run(save, "king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
     assert out["expended"] == 3 and _pool(save, "elbreth", "spy") == 0
@@ -141,10 +142,10 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
         "founded": {"year": 312, "season": "Spring"},
     }
     edit(save, lambda data: data["specialists"]["elbreth"].update(spy=7))
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, "pc")
+    Table(save).refused("gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, field="pc")
     assert run(save, "gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
     assert _pool(save, "elbreth", "spy") == 1
-    _refused(save, "gm", "academy-expand", {"academy": out["academy"]}, "levels")
+    Table(save).refused("gm", "academy-expand", {"academy": out["academy"]}, field="levels")
 
 
 def _production_sums(data: dict) -> dict[str, int]:
@@ -255,8 +256,8 @@ def test_a_captured_academy_trains_for_the_captor(save: WorldFile) -> None:
 def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile) -> None:
     set_date(save, "Autumn 312")
     run(save, "king:elbreth", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder", "count": 2})
-    _refused(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder"}, "count")
-    _refused(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "gunpowder"}, "engine")
+    Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder"}, field="count")
+    Table(save).refused("gm", "engineer-release", {"kingdom": "elbreth", "engine": "gunpowder"}, field="engine")
     run(save, "gm", "advance")  # Winter: still away
     assert _pool(save, "elbreth", "engineer") == 0
     result = run(save, "gm", "advance")
@@ -268,9 +269,11 @@ def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile
 
 def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
     run(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege", "engine": "Ram of Highmoor"})
-    _refused(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege"}, "engine")
+    Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege"}, field="engine")
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {"Ram of Highmoor": 1}
-    _refused(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor", "count": 2}, "count")
+    Table(save).refused(
+        "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor", "count": 2}, field="count"
+    )
     assert run(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor"}).data["pool"] == 2
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {}
 
@@ -295,7 +298,7 @@ def test_a_trap_costs_a_ducat_and_an_engineer(
     params = {"trap": trap_id, "friendly_escaped": escaped} | ({"winner": winner} if winner else {})
     assert run(save, "gm", "trap-resolve", params).data["fate"] == fate
     assert (_pool(save, "elbreth", "engineer"), _pool(save, "varos", "engineer")) == (elbreth, varos)
-    _refused(save, "gm", "trap-resolve", params, "trap")
+    Table(save).refused("gm", "trap-resolve", params, field="trap")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -352,29 +355,31 @@ def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
 
 
 def test_conversion_refusals(save: WorldFile) -> None:
-    _refused(save, "gm", "convert", {"province": "varos-march", "sponsor": "kesh"}, "sponsor")  # no missionary
-    _refused(save, "gm", "convert", {"province": "highmoor-vale", "sponsor": "elbreth"}, "province")  # same faith
-    _refused(save, "king:elbreth", "convert", {"province": "varos-march", "sponsor": "elbreth"}, "identity")
-    _refused(
-        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1}, "counter_ducats"
+    Table(save).refused(
+        "gm", "convert", {"province": "varos-march", "sponsor": "kesh"}, field="sponsor"
+    )  # no missionary
+    Table(save).refused(
+        "gm", "convert", {"province": "highmoor-vale", "sponsor": "elbreth"}, field="province"
+    )  # same faith
+    Table(save).refused("king:elbreth", "convert", {"province": "varos-march", "sponsor": "elbreth"}, field="identity")
+    Table(save).refused(
+        "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1}, field="counter_ducats"
     )
-    _refused(
-        save,
+    Table(save).refused(
         "king:elbreth",
         "order-file",
         {
             "command": "convert",
             "params": '{"province": "varos-march", "sponsor": "elbreth", "counter_kingdom": "varos"}',
         },
-        "order.counter_kingdom",
+        field="order.counter_kingdom",
     )
     edit(save, lambda data: data["specialists"]["varos"].update(missionary=0))
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "convert",
         {"province": "amber-coast", "sponsor": "elbreth", "counter_kingdom": "varos"},
-        "counter_kingdom",
+        field="counter_kingdom",
     )
 
 

@@ -6,26 +6,18 @@ from __future__ import annotations
 import orjson
 import pytest
 from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from yak_plugin import Table
 
 from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import rules
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.commands import CommandContext, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
 from yak_tui.store.storage import WorldFile
-
-
-def _refused(save: WorldFile, who: str, name: str, params: dict, field: str, dice: tuple = ()) -> CommandError:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as info:
-        run(save, who, name, params, dice)
-    assert info.value.field == field, info.value
-    assert save.path.read_bytes() == before, "a refused command must change nothing"
-    return info.value
 
 
 def _rich(save: WorldFile, *characters: str, amount: int = 100) -> None:
@@ -58,10 +50,10 @@ def test_open_pays_the_sector_cost(save: WorldFile, sector: str, cost: int) -> N
 
 def test_open_refusals(save: WorldFile) -> None:
     base = {"owner": "tobias", "province": "stonereach", "pc": "ironhold", "sector": "industrial", "name": "X"}
-    _refused(save, "gm", "business-open", {**base, "pc": "highmoor"}, "pc")
-    _refused(save, "gm", "business-open", {**base, "owner": "nyx", "sector": "service"}, "treasury")
-    _refused(save, "gm", "business-open", {**base, "name": "  "}, "name")
-    _refused(save, "player:nyx", "business-open", base, "identity")
+    Table(save).refused("gm", "business-open", {**base, "pc": "highmoor"}, field="pc")
+    Table(save).refused("gm", "business-open", {**base, "owner": "nyx", "sector": "service"}, field="treasury")
+    Table(save).refused("gm", "business-open", {**base, "name": "  "}, field="name")
+    Table(save).refused("player:nyx", "business-open", base, field="identity")
     run(save, "player:tobias", "business-open", base)  # the owner may open his own
 
 
@@ -108,10 +100,12 @@ def test_expand_two_sizes_one_free_one_competing(save: WorldFile) -> None:
 def test_competition_needs_an_uninvolved_adjudicator(save: WorldFile) -> None:
     # Saltmarsh commercial is full (8 + 1 of 9); the owners are Elbreth's, the place is Elbreth's:
     # the King of Elbreth is a party, so the GM or another King who is not involved rolls.
-    error = _refused(save, "player:corvin", "business-expand", {"business": "hale-bank"}, "identity")
+    error = Table(save).refused("player:corvin", "business-expand", {"business": "hale-bank"}, field="identity")
     assert error.who_may == ("gm", "king:varos")
-    _refused(save, "king:elbreth", "business-expand", {"business": "hale-bank"}, "identity")
-    _refused(save, "king:varos", "business-expand", {"business": "hale-bank"}, "identity")  # not his business
+    Table(save).refused("king:elbreth", "business-expand", {"business": "hale-bank"}, field="identity")
+    Table(save).refused(
+        "king:varos", "business-expand", {"business": "hale-bank"}, field="identity"
+    )  # not his business
     filed = run(
         save, "player:corvin", "order-file", {"command": "business-expand", "params": '{"business": "hale-bank"}'}
     )
@@ -211,12 +205,12 @@ def test_monopoly_default_kind_follows_the_sector(save: WorldFile) -> None:
 
 
 def test_monopoly_authority_and_limits(save: WorldFile) -> None:
-    _refused(save, "king:varos", "monopoly-grant", {"business": "hale-bank"}, "identity")
-    _refused(save, "player:corvin", "monopoly-grant", {"business": "hale-bank"}, "identity")
+    Table(save).refused("king:varos", "monopoly-grant", {"business": "hale-bank"}, field="identity")
+    Table(save).refused("player:corvin", "monopoly-grant", {"business": "hale-bank"}, field="identity")
     run(save, "king:elbreth", "monopoly-grant", {"business": "hale-bank"})
-    _refused(save, "gm", "monopoly-grant", {"business": "hale-bank"}, "business")
-    _refused(save, "gm", "monopoly-grant", {"business": "brine-traders"}, "business")  # one per sector
-    _refused(save, "gm", "monopoly-revoke", {"business": "salt-works"}, "business")
+    Table(save).refused("gm", "monopoly-grant", {"business": "hale-bank"}, field="business")
+    Table(save).refused("gm", "monopoly-grant", {"business": "brine-traders"}, field="business")  # one per sector
+    Table(save).refused("gm", "monopoly-revoke", {"business": "salt-works"}, field="business")
     # A province no kingdom rules: only the GM grants.
     _rich(save, "tobias")
     bid = run(
@@ -225,7 +219,7 @@ def test_monopoly_authority_and_limits(save: WorldFile) -> None:
         "business-open",
         {"owner": "tobias", "province": "the-wilds", "pc": "hollow-oak", "sector": "service", "name": "Wilds Guides"},
     ).data["business"]
-    _refused(save, "king:elbreth", "monopoly-grant", {"business": bid}, "identity")
+    Table(save).refused("king:elbreth", "monopoly-grant", {"business": bid}, field="identity")
     run(save, "gm", "monopoly-grant", {"business": bid})
 
 
@@ -247,13 +241,15 @@ def test_sell_by_the_gm_moves_the_price(save: WorldFile) -> None:
     assert data["businesses"]["hale-bank"]["owner"] == "edmund"
     assert (data["characters"]["edmund"]["treasury"], data["characters"]["corvin"]["treasury"]) == (3, 20)
     assert money_sum(result.entries) == {"characters:edmund": -5, "characters:corvin": 5}
-    _refused(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 1}, "buyer")
-    _refused(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "tobias", "price": 50}, "treasury")
+    Table(save).refused("gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 1}, field="buyer")
+    Table(save).refused(
+        "gm", "business-sell", {"business": "hale-bank", "buyer": "tobias", "price": 50}, field="treasury"
+    )
 
 
 def test_a_player_sells_through_an_order(save: WorldFile) -> None:
-    _refused(
-        save, "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5}, "identity"
+    Table(save).refused(
+        "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5}, field="identity"
     )
     filed = run(
         save,
@@ -273,7 +269,7 @@ def test_dismantle_yields_half_the_invested(save: WorldFile) -> None:
     assert "salt-works" not in data["businesses"]
     assert data["characters"]["corvin"]["treasury"] == 19
     assert eco.sector_usage(World(data), "saltmarsh")["industrial"]["room"] == 3
-    _refused(save, "player:edmund", "business-dismantle", {"business": "hale-bank"}, "identity")
+    Table(save).refused("player:edmund", "business-dismantle", {"business": "hale-bank"}, field="identity")
 
 
 def test_dismantle_helper_pays_a_captor_and_hands_goods_to_the_owner(save: WorldFile) -> None:
@@ -401,7 +397,7 @@ def test_income_looted_for_a_later_year_waits(save: WorldFile) -> None:
 def test_produce_costs_and_the_per_season_limit(save: WorldFile) -> None:
     first = run(save, "player:corvin", "produce", {"business": "salt-works", "good": "salt", "quantity": 2})
     assert (first.data["good"], first.data["cost"], first.data["limit"]) == ("Salt", 2, 3)  # max(1, 4-4) = 1 each
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, "quantity")
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, field="quantity")
     run(save, "gm", "produce", {"business": "salt-works", "good": "Fish", "quantity": 1})
     data = state(save)
     assert data["businesses"]["salt-works"]["stock"] == {"Salt": 2, "Fish": 1}
@@ -422,10 +418,12 @@ def test_produce_costs_base_less_four(save: WorldFile, business: str, good: str,
 
 
 def test_produce_refusals(save: WorldFile) -> None:
-    _refused(save, "gm", "produce", {"business": "hale-bank", "good": "Salt", "quantity": 1}, "business")
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Grain", "quantity": 1}, "good")
-    _refused(save, "player:edmund", "produce", {"business": "salt-works", "good": "Salt", "quantity": 1}, "identity")
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 4}, "quantity")
+    Table(save).refused("gm", "produce", {"business": "hale-bank", "good": "Salt", "quantity": 1}, field="business")
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Grain", "quantity": 1}, field="good")
+    Table(save).refused(
+        "player:edmund", "produce", {"business": "salt-works", "good": "Salt", "quantity": 1}, field="identity"
+    )
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 4}, field="quantity")
 
 
 def _after_sales_tax(before: float, proceeds: float) -> float:
@@ -469,21 +467,21 @@ def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "hale-bank"},
     )
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "brine-traders"},
-        "warehouse",
+        field="warehouse",
     )
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "millbrook-mill"},
-        "warehouse",
+        field="warehouse",
     )
-    _refused(save, "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 2}, "quantity")
+    Table(save).refused(
+        "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 2}, field="quantity"
+    )
     run(save, "gm", "advance", dice=[3])  # one Salt left in stock: one roll
     data = state(save)
     assert data["businesses"]["salt-works"]["warehouse"] == {"Salt": 1}
@@ -506,12 +504,11 @@ def test_ship_goods_to_the_owner(save: WorldFile) -> None:
     data = state(save)
     assert result.data["owner_goods"] == {"Salt": 2} == data["characters"]["corvin"]["goods"]
     assert data["businesses"]["salt-works"]["stock"] == {"Salt": 1}
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-ship",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "destination": "saltmarsh"},
-        "destination",
+        field="destination",
     )
 
 

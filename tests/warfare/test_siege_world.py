@@ -70,26 +70,34 @@ def test_siege_of_the_demo_port_fort_with_both_blockades(t: Table) -> None:
     ],
 )
 def test_siege_begin_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
-    t.refused("siege-begin", params, field, text)
+    t.table.refused("gm", "siege-begin", params, field=field, text=text)
 
 
 def test_a_kingdom_does_not_besiege_its_own_fort(t: Table) -> None:
-    t.refused("siege-begin", {"fort": "brinehaven", "units": "elbreth-fleet"}, "units", "cannot besiege it")
+    t.table.refused(
+        "gm", "siege-begin", {"fort": "brinehaven", "units": "elbreth-fleet"}, field="units", text="cannot besiege it"
+    )
 
 
 def test_only_the_besieger_begins_the_siege(t: Table) -> None:
-    t.refused("siege-begin", BOTH, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.table.refused("king:elbreth", "siege-begin", BOTH, field="identity", text="does not act for Kingdom of Varos")
 
 
 def test_a_fort_is_besieged_once(t: Table) -> None:
     besiege(t)
-    t.refused("siege-begin", BOTH, "fort", "already under siege")
+    t.table.refused("gm", "siege-begin", BOTH, field="fort", text="already under siege")
 
 
 def test_a_unit_besieges_one_fort_at_a_time(t: Table) -> None:
     besiege(t)
     t.set("pcs", "saltcross", fort_level=1, walled=True)  # a walled market next door
-    t.refused("siege-begin", {"fort": "saltcross", "units": "varos-siege-host"}, "units", "already besieges Brinehaven")
+    t.table.refused(
+        "gm",
+        "siege-begin",
+        {"fort": "saltcross", "units": "varos-siege-host"},
+        field="units",
+        text="already besieges Brinehaven",
+    )
 
 
 # --- provisions carry over within 4 seasons -----------------------------------------------------------
@@ -107,14 +115,16 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     t.set("units", "brinehaven-watch", regiments=1)
     besiege(t)
     t.advance()  # Spring ends: 1 regiment eats 1 of 2
-    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.table.refused(
+        "king:elbreth", "siege-lift", {"fort": "brinehaven"}, field="identity", text="does not act for Kingdom of Varos"
+    )
     lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
     assert lifted.data["provisions"] == 1
     pc = t.get("pcs", "brinehaven")
     assert pc["last_besieged"] == {"year": 312, "season": "Summer"} and pc["provisions"] == 1
     assert pc["siege"] is None
     assert (siege(t)["status"], siege(t)["lifted"]) == ("lifted", {"year": 312, "season": "Summer"})
-    t.refused("siege-lift", {"fort": "brinehaven"}, "fort", "is not under siege")
+    t.table.refused("gm", "siege-lift", {"fort": "brinehaven"}, field="fort", text="is not under siege")
     for _ in range(4):
         t.advance()  # to Summer 313: 4 seasons since Summer 312
     assert besiege(t)["provisions"] == 1
@@ -135,15 +145,26 @@ def test_a_port_fort_needs_both_blockades(t: Table) -> None:
     assert recruit_refusal_at(t.world, "brinehaven") is None  # not in effect: recruiting goes on
     t.advance()  # not in effect: nothing eaten
     assert siege(t)["provisions"] == 2 and siege(t)["seasons"] == 0
-    t.refused(
+    t.table.refused(
+        "gm",
         "blockade",
         {"fort": "brinehaven", "kind": "land", "unit": "varos-blockade-squadron"},
-        "unit",
-        "needs land troops",
+        field="unit",
+        text="needs land troops",
     )
-    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"}, "unit", "needs ships")
-    t.refused(
-        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"}, "unit", "is not Kingdom of Varos's"
+    t.table.refused(
+        "gm",
+        "blockade",
+        {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"},
+        field="unit",
+        text="needs ships",
+    )
+    t.table.refused(
+        "gm",
+        "blockade",
+        {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"},
+        field="unit",
+        text="is not Kingdom of Varos's",
     )
     result = t.do(
         "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}, who="king:varos"
@@ -203,20 +224,22 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert any("Brinehaven" in reason for reason in blockers(t.world))
-    t.refused(
+    t.table.refused(
+        "gm",
         "advance",
-        {},
-        "season",
-        "the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)",
+        field="season",
+        text="the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)",
     )
-    t.refused(
+    t.table.refused(
+        "king:varos",
         "siege-decide",
         {"fort": "brinehaven", "choice": "surrender"},
-        "identity",
-        "does not act for Kingdom of Elbreth",
-        who="king:varos",
+        field="identity",
+        text="does not act for Kingdom of Elbreth",
     )
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "parley"}, field="choice", text="must be one of"
+    )
     result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
     assert result.data == {
         "siege": "siege-0001",
@@ -238,14 +261,18 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
 
 def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
     besiege(t)
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "sally"}, field="choice", text="no choice is due"
+    )
     t.advance()
     assert blockers(t.world)
     result = t.do("siege-decide", {"fort": "brinehaven", "choice": "sally"}, who="king:elbreth")
     assert result.data == {"siege": "siege-0001", "choice": "sally"}
     assert any("the GM plays out the battle" in text for text in t.texts())
     assert siege(t)["status"] == "active" and t.get("pcs", "brinehaven")["controller"] == "elbreth"
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "sally"}, field="choice", text="no choice is due"
+    )
     assert not blockers(t.world)
     t.advance()  # Summer closes after the sally; in Autumn they are still starving: the choice is due again
     assert siege_view(t.world)[0]["decision_needed"] is True
@@ -274,7 +301,7 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     assert t.treasury("kingdoms", "elbreth") == 40 and t.get("kingdoms", "elbreth")["manpower"] == 17
     besiege(t)
     assert recruit_refusal_at(t.world, "brinehaven") is not None
-    t.refused("recruit", params, "pc", "cannot be recruited inside a besieged fort", who="king:elbreth")
+    t.table.refused("king:elbreth", "recruit", params, field="pc", text="cannot be recruited inside a besieged fort")
     # Outside the fort recruiting goes on.
     t.do("recruit", {**params, "pc": "highmoor", "regiments": 3}, who="king:elbreth")
     assert t.treasury("kingdoms", "elbreth") == 34
@@ -298,7 +325,7 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     ],
 )
 def test_recruit_refusals(t: Table, params: dict[str, Any], who: str, field: str, text: str) -> None:
-    t.refused("recruit", params, field, text, who=who)
+    t.table.refused(who, "recruit", params, field=field, text=text)
 
 
 # --- messengers ---------------------------------------------------------------------------------------
@@ -360,20 +387,25 @@ def test_messenger_odds(t: Table) -> None:
 )
 def test_messenger_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
     besiege(t)
-    t.refused("messenger", params, field, text, [3])
+    t.table.refused("gm", "messenger", params, field=field, text=text, dice=[3])
 
 
 def test_no_messenger_needed_before_the_siege_takes_effect(t: Table) -> None:
     besiege(t, {"fort": "brinehaven", "units": "varos-siege-host"})
-    t.refused("messenger", {"fort": "brinehaven"}, "fort", "messengers pass freely", [3])
-    t.refused(
-        "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "fort", "provisions pass freely", [6]
+    t.table.refused("gm", "messenger", {"fort": "brinehaven"}, field="fort", text="messengers pass freely", dice=[3])
+    t.table.refused(
+        "gm",
+        "smuggle",
+        {"fort": "brinehaven", "merchant": "corvin", "shipments": 1},
+        field="fort",
+        text="provisions pass freely",
+        dice=[6],
     )
 
 
 def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
     besiege(t)
-    t.refused("messenger", {"fort": "brinehaven"}, "identity", "own forces", [3], who="king:elbreth")
+    t.table.refused("king:elbreth", "messenger", {"fort": "brinehaven"}, field="identity", text="own forces", dice=[3])
 
 
 # --- smuggling ----------------------------------------------------------------------------------------
@@ -436,18 +468,18 @@ def test_smuggle_odds(t: Table) -> None:
 )
 def test_smuggle_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
     besiege(t)
-    t.refused("smuggle", {"fort": "brinehaven", **params}, field, text, [6])
+    t.table.refused("gm", "smuggle", {"fort": "brinehaven", **params}, field=field, text=text, dice=[6])
 
 
 def test_smuggling_by_the_merchants_own_player_is_adjudicated_by_others(t: Table) -> None:
     besiege(t)
-    t.refused(
+    t.table.refused(
+        "player:corvin",
         "smuggle",
         {"fort": "brinehaven", "merchant": "corvin", "shipments": 1},
-        "identity",
-        "players never roll",
-        [6],
-        who="player:corvin",
+        field="identity",
+        text="players never roll",
+        dice=[6],
     )
 
 

@@ -70,12 +70,19 @@ def test_sea_raider_raids_the_walled_garrisoned_port(t: Table) -> None:
 )
 def test_raid_refusals(t: Table, unit: str, pc: str, field: str, text: str) -> None:
     at(t, unit, pc)
-    t.refused("raid", {"unit": unit, "pc": pc}, field, text, [3])
-    t.refused("slave-raid", {"unit": unit, "pc": pc, "take": "slaves"}, field, text, [3])
+    t.table.refused("gm", "raid", {"unit": unit, "pc": pc}, field=field, text=text, dice=[3])
+    t.table.refused("gm", "slave-raid", {"unit": unit, "pc": pc, "take": "slaves"}, field=field, text=text, dice=[3])
 
 
 def test_raid_is_made_in_the_structures_hex(t: Table) -> None:
-    t.refused("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, "unit", "a raid needs it in its hex", [3])
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "varos-raiders", "pc": "brinehaven"},
+        field="unit",
+        text="a raid needs it in its hex",
+        dice=[3],
+    )
 
 
 @pytest.mark.parametrize(
@@ -91,13 +98,21 @@ def test_second_raid_in_a_season_is_refused_then_allowed_next_season(t: Table) -
     at(t, "varos-raiders", "brinehaven")
     at(t, "kesh-riders", "brinehaven")
     t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [2])
-    t.refused("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, "pc", "once per season, by anyone", [5])
-    t.refused(
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "kesh-riders", "pc": "brinehaven"},
+        field="pc",
+        text="once per season, by anyone",
+        dice=[5],
+    )
+    t.table.refused(
+        "gm",
         "slave-raid",
         {"unit": "kesh-riders", "pc": "brinehaven", "take": "manpower"},
-        "pc",
-        "already raided in Spring 312",
-        [5],
+        field="pc",
+        text="already raided in Spring 312",
+        dice=[5],
     )
     t.advance()
     assert t.do("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, [1]).data["taken"] == 1
@@ -106,12 +121,14 @@ def test_second_raid_in_a_season_is_refused_then_allowed_next_season(t: Table) -
 def test_a_king_with_a_stake_may_not_roll_the_raid(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
     params = {"unit": "varos-raiders", "pc": "brinehaven"}
-    error = t.refused("raid", params, "identity", "own forces", [3], who="king:varos")
+    error = t.table.refused("king:varos", "raid", params, field="identity", text="own forces", dice=[3])
     assert "gm" in error.who_may
-    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="king:elbreth")
-    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="player:lysa")
+    t.table.refused(
+        "king:elbreth", "raid", params, field="identity", text="does not act for Kingdom of Varos", dice=[3]
+    )
+    t.table.refused("player:lysa", "raid", params, field="identity", text="does not act for Kingdom of Varos", dice=[3])
     t.set("units", "varos-raiders", commander="lysa")  # her own command: she files, never rolls
-    t.refused("raid", params, "identity", "players never roll", [3], who="player:lysa")
+    t.table.refused("player:lysa", "raid", params, field="identity", text="players never roll", dice=[3])
 
 
 def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
@@ -121,12 +138,12 @@ def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
     )
     assert filed.data["adjudicator"] == "gm"
     # Elbreth's King cannot file a raid with Varos's units.
-    t.refused(
+    t.table.refused(
+        "king:elbreth",
         "order-file",
         {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
-        "order.identity",
-        "does not act for Kingdom of Varos",
-        who="king:elbreth",
+        field="order.identity",
+        text="does not act for Kingdom of Varos",
     )
     resolved = t.do("order-resolve", {"order": filed.data["order"]}, [5])
     assert resolved.data["result"]["taken"] == 5
@@ -222,13 +239,16 @@ def test_slave_raid_on_an_empty_province_takes_nothing(t: Table) -> None:
 
 def test_slave_raid_choice_comes_before_the_roll(t: Table) -> None:
     at(t, "kesh-riders", "greywatch")
-    t.refused("slave-raid", {"unit": "kesh-riders", "pc": "greywatch"}, "take", "is required", [6])
-    t.refused(
+    t.table.refused(
+        "gm", "slave-raid", {"unit": "kesh-riders", "pc": "greywatch"}, field="take", text="is required", dice=[6]
+    )
+    t.table.refused(
+        "gm",
         "slave-raid",
         {"unit": "kesh-riders", "pc": "greywatch", "take": "ducats"},
-        "take",
-        "must be one of manpower, slaves",
-        [6],
+        field="take",
+        text="must be one of manpower, slaves",
+        dice=[6],
     )
 
 
@@ -263,7 +283,7 @@ def test_owner_converts_manpower_to_slaves_with_public_unrest(t: Table) -> None:
     ],
 )
 def test_convert_slaves_refusals(t: Table, params: dict[str, object], who: str, field: str, text: str) -> None:
-    t.refused("convert-slaves", params, field, text, who=who)
+    t.table.refused(who, "convert-slaves", params, field=field, text=text)
 
 
 # --- capture and destruction ----------------------------------------------------------------------
@@ -272,21 +292,21 @@ def test_convert_slaves_refusals(t: Table, params: dict[str, object], who: str, 
 def test_capture_changes_hands_and_needs_an_uninvolved_adjudicator(t: Table) -> None:
     at(t, "kesh-riders", "millbrook")
     params = {"pc": "millbrook", "unit": "kesh-riders"}
-    t.refused("capture", params, "identity", "does not act for Principality of Kesh", who="king:varos")
+    t.table.refused("king:varos", "capture", params, field="identity", text="does not act for Principality of Kesh")
     at(t, "varos-lancers", "millbrook")
     own = {"pc": "millbrook", "unit": "varos-lancers"}
-    t.refused("capture", own, "identity", "own forces", who="king:varos")
+    t.table.refused("king:varos", "capture", own, field="identity", text="own forces")
     result = t.do("capture", params)
     assert result.data["from"] == "elbreth"
     pc = t.get("pcs", "millbrook")
     assert (pc["controller"], pc["captured_by"], pc["captured_from"]) == ("kesh", "kesh", "elbreth")
     assert pc["captured"] == SPRING_312
-    t.refused("capture", params, "unit", "already holds Millbrook")
+    t.table.refused("gm", "capture", params, field="unit", text="already holds Millbrook")
 
 
 def test_capture_asks_what_became_of_the_garrison(t: Table) -> None:
     params = {"pc": "brinehaven", "unit": "varos-siege-host"}
-    t.refused("capture", params, "garrison", "Brinehaven Watch (2 regiments)")
+    t.table.refused("gm", "capture", params, field="garrison", text="Brinehaven Watch (2 regiments)")
     t.do("capture", {**params, "garrison": "destroyed"})
     assert "brinehaven-watch" not in t.world.data["units"]
 
@@ -311,11 +331,20 @@ def test_a_destroyed_town_destroys_its_academy(t: Table) -> None:
     pc = t.get("pcs", "highmoor")
     assert pc["destroyed"] == SPRING_312 and pc["tax"] == 0 and pc["fort_level"] == 0
     at(t, "kesh-riders", "highmoor")
-    t.refused("raid", {"unit": "kesh-riders", "pc": "highmoor"}, "pc", "was destroyed in Spring 312", [3])
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "kesh-riders", "pc": "highmoor"},
+        field="pc",
+        text="was destroyed in Spring 312",
+        dice=[3],
+    )
 
 
 def test_raze_by_the_holder(t: Table) -> None:
-    t.refused("raze", {"pc": "highmoor"}, "identity", "does not act for Kingdom of Elbreth", who="king:varos")
+    t.table.refused(
+        "king:varos", "raze", {"pc": "highmoor"}, field="identity", text="does not act for Kingdom of Elbreth"
+    )
     assert t.do("raze", {"pc": "highmoor"}, who="king:elbreth").data["academies_destroyed"] == ["highmoor-engineers"]
 
 
@@ -332,7 +361,9 @@ def test_loot_without_a_treasury(t: Table) -> None:
     assert t.get("pcs", "brinehaven")["tax_taken"] == 4
     biz = t.get("businesses", "brine-traders")
     assert (biz["income_looted_by"], biz["income_looted_for"]) == ("varos", 313)
-    t.refused("loot", {"pc": "brinehaven"}, "pc", "already looted after its capture in Spring 312")
+    t.table.refused(
+        "gm", "loot", {"pc": "brinehaven"}, field="pc", text="already looted after its capture in Spring 312"
+    )
 
 
 def test_loot_takes_only_the_tax_raids_left(t: Table) -> None:
@@ -388,15 +419,17 @@ def test_a_captured_citizens_treasury_waits_in_his_town_until_looted(t: Table) -
 
 
 def test_loot_needs_a_capture_by_a_hostile_force(t: Table) -> None:
-    t.refused("loot", {"pc": "brinehaven"}, "pc", "captured by a hostile force")
+    t.table.refused("gm", "loot", {"pc": "brinehaven"}, field="pc", text="captured by a hostile force")
     at(t, "varos-lancers", "redfen-village")
     t.do("capture", {"pc": "redfen-village", "unit": "varos-lancers"})
-    t.refused("loot", {"pc": "redfen-village"}, "pc", "village cannot be raided or looted")
+    t.table.refused("gm", "loot", {"pc": "redfen-village"}, field="pc", text="village cannot be raided or looted")
 
 
 def test_only_the_captor_loots(t: Table) -> None:
     t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    t.refused("loot", {"pc": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.table.refused(
+        "king:elbreth", "loot", {"pc": "brinehaven"}, field="identity", text="does not act for Kingdom of Varos"
+    )
 
 
 def test_looted_business_income_contract(t: Table) -> None:
@@ -425,8 +458,12 @@ def test_looted_business_income_contract(t: Table) -> None:
 
 
 def test_owner_dismantles_for_half_the_invested(t: Table) -> None:
-    t.refused(
-        "dismantle", {"business": "millbrook-mill"}, "identity", "does not act for Prince Edmund", who="king:elbreth"
+    t.table.refused(
+        "king:elbreth",
+        "dismantle",
+        {"business": "millbrook-mill"},
+        field="identity",
+        text="does not act for Prince Edmund",
     )
     result = t.do("dismantle", {"business": "millbrook-mill"}, who="player:edmund")
     assert result.data == {"business": "millbrook-mill", "ducats": 4, "to": "characters:edmund"}
@@ -435,10 +472,18 @@ def test_owner_dismantles_for_half_the_invested(t: Table) -> None:
 
 
 def test_captor_dismantles_a_business_in_the_captured_town(t: Table) -> None:
-    t.refused("dismantle", {"business": "millbrook-mill", "captor": "kesh"}, "captor", "has not captured Millbrook")
+    t.table.refused(
+        "gm",
+        "dismantle",
+        {"business": "millbrook-mill", "captor": "kesh"},
+        field="captor",
+        text="has not captured Millbrook",
+    )
     at(t, "kesh-riders", "millbrook")
     t.do("capture", {"pc": "millbrook", "unit": "kesh-riders"})
-    t.refused("dismantle", {"business": "millbrook-mill", "captor": "varos"}, "captor", "has not captured")
+    t.table.refused(
+        "gm", "dismantle", {"business": "millbrook-mill", "captor": "varos"}, field="captor", text="has not captured"
+    )
     result = t.do("dismantle", {"business": "millbrook-mill", "captor": "kesh"})
     assert result.data["ducats"] == 4 and result.data["to"] == "kingdoms:kesh"
     assert t.treasury("kingdoms", "kesh") == 29
