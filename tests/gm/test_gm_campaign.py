@@ -12,6 +12,7 @@ import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from yak_plugin import Table
 
 from yak_tui.areas.economy import hire_status
 from yak_tui.cli import main
@@ -124,14 +125,8 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
         ("gm-transfer", {"source": "elbreth", "target": "varos", "ducats": "5"}),
     ],
 )
-def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[str, str], tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as caught:
-        run_command(save, Identity.parse("king:varos"), name, params)
-    assert caught.value.field == "identity" and "only the GM may" in caught.value.reason
-    assert save.path.read_bytes() == before
+def test_gm_acts_are_refused_for_a_king_with_the_reason(table: Table, name: str, params: dict[str, str]) -> None:
+    table.refused("king:varos", name, params, field="identity", text="only the GM may")
 
 
 @pytest.mark.parametrize(
@@ -146,28 +141,24 @@ def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[
         ({"table": "dice", "id": "d000001", "field": "total", "value": "6"}, "table", "must be one of"),
     ],
 )
-def test_gm_set_refuses_what_the_schema_refuses(params: dict[str, str], field: str, text: str, tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    before = save.path.read_bytes()
+def test_gm_set_refuses_what_the_schema_refuses(table: Table, params: dict[str, str], field: str, text: str) -> None:
     if field == "ruler":  # nullable: clearing is allowed, and undone exactly
-        run_command(save, GM, "gm-set", params)
-        assert World(save.read()).get("kingdoms", "elbreth")["ruler"] is None
-        run_command(save, GM, "undo", {})
-        assert World(save.read()).get("kingdoms", "elbreth")["ruler"] == "aldric"
+        table.run("gm", "gm-set", params)
+        assert table.world.get("kingdoms", "elbreth")["ruler"] is None
+        table.run("gm", "undo")
+        assert table.world.get("kingdoms", "elbreth")["ruler"] == "aldric"
         return
-    with pytest.raises(CommandError) as caught:
-        run_command(save, GM, "gm-set", params)
-    assert caught.value.field == field and text in caught.value.reason
-    assert save.path.read_bytes() == before
+    table.refused("gm", "gm-set", params, field=field, text=text)
 
 
-def test_remove_is_refused_while_something_names_the_document(tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    with pytest.raises(CommandError) as caught:
-        run_command(save, GM, "gm-remove", {"table": "kingdoms", "id": "kesh"})
-    assert "still named by provinces 'kesh-hills' kingdom" in caught.value.reason
+def test_remove_is_refused_while_something_names_the_document(table: Table) -> None:
+    table.refused(
+        "gm",
+        "gm-remove",
+        {"table": "kingdoms", "id": "kesh"},
+        field="id",
+        text="still named by provinces 'kesh-hills' kingdom",
+    )
 
 
 def test_conquest_moves_a_treasury_kept_in_the_lost_province_home(tmp_path: Path) -> None:
