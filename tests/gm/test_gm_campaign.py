@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
@@ -61,18 +60,18 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     _cli(capsys, "new", save_path, "--from", str(tmp_path / "world.toml"))
     save = WorldFile(save_path)
 
-    def do(name: str, who: str = "gm", **params: Any) -> dict[str, Any]:
-        return run_command(save, Identity.parse(who), name, params, ScriptedDice([])).data
+    table = Table(save)
 
-    do("gm-add", table="effects", id="fx-morale", fields=json.dumps(MORALE))
-    do("gm-add", table="effects", id="fx-staff", fields=json.dumps(STAFF))
+    table.run("gm", "gm-add", table="effects", id="fx-morale", fields=json.dumps(MORALE))
+    table.run("gm", "gm-add", table="effects", id="fx-staff", fields=json.dumps(STAFF))
     # Move an army beside the fort, garrison the port, and lay the siege.
-    moved = do("gm-move", unit="morvain-host", to="1,5")
+    moved = table.run("gm", "gm-move", unit="morvain-host", to="1,5").data
     assert moved["hexes"] == 6 and not moved["voyage"]
-    do("gm-move", unit="aurel-horse", to="Gullhaven", garrison=True)
-    do("siege-begin", "king:morvain", fort="gullhaven", units="morvain-host")
+    table.run("gm", "gm-move", unit="aurel-horse", to="Gullhaven", garrison=True)
+    table.run("king:morvain", "siege-begin", fort="gullhaven", units="morvain-host")
     # The defenders sally; their morale penalty is read and spent, the besiegers' sabotage read.
-    sally = do(
+    sally = table.run(
+        "gm",
         "battle",
         attacker="aurel",
         defender="morvain",
@@ -80,7 +79,7 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
         fort="gullhaven",
         units="aurel-horse,morvain-host",
         losses="aurel-horse:1,morvain-host:1",
-    )
+    ).data
     assert [m["value"] for m in sally["modifiers"]["aurel"]] == [-2]
     assert [m["value"] for m in sally["modifiers"]["morvain"]] == [-1]
     assert sally["spent"] == ["fx-morale"] and not sally["lifted"]
@@ -89,19 +88,20 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     assert world.get("units", "aurel-horse")["regiments"] == 1
     assert world.get("units", "morvain-host")["regiments"] == 5
     # The penalty is gone for the next battle; the General Staff's sabotage stays.
-    again = do(
+    again = table.run(
+        "gm",
         "battle",
         attacker="aurel",
         defender="morvain",
         winner="attacker",
         units="aurel-guard,morvain-raiders",
         losses="morvain-raiders:1",
-    )
+    ).data
     assert again["modifiers"]["aurel"] == [] and [m["value"] for m in again["modifiers"]["morvain"]] == [-1]
     assert again["destroyed"] == ["Morvain Raiders"]
     # Conquest: the coast passes to Morvain after the siege.
-    do("siege-lift", "king:morvain", fort="gullhaven")
-    do("gm-conquer", province="gull-coast", kingdom="morvain")
+    table.run("king:morvain", "siege-lift", fort="gullhaven")
+    table.run("gm", "gm-conquer", province="gull-coast", kingdom="morvain")
     world = World(save.read())
     assert world.get("pcs", "gullhaven")["controller"] == "morvain"
     for _ in range(4):

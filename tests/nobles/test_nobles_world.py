@@ -7,7 +7,7 @@ hex (6, 4), with 4 ducats. A swing die of 16 is a 0% day swing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,7 @@ from yak_tui.areas.nobles.commands import command_targets
 from yak_tui.areas.nobles.relocate import parse_hex, relocate_targets
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandResult, run_command, spec_for
-from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.commands import spec_for
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
@@ -41,10 +40,6 @@ def world(save: WorldFile) -> World:
 def change(save: WorldFile, fn: Callable[[World], None]) -> None:
     with save.transaction() as data:
         fn(World(data))
-
-
-def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int] = (), who: str = "gm") -> CommandResult:
-    return run_command(save, Identity.parse(who), name, params, ScriptedDice(list(dice)))
 
 
 def place(save: WorldFile, character: str, location: str | None, **fields: Any) -> None:
@@ -95,7 +90,7 @@ def tobias(save: WorldFile) -> dict[str, Any]:
 def test_incite_margin_edges(save: WorldFile, resistance: float, outcome: str, margin: float) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data
+    result = Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[NO_SWING]).data
     assert (result["power"], result["resistance"], result["outcome"]) == (4, resistance, outcome)
     assert result["margin"] == pytest.approx(margin)
     w = world(save)
@@ -124,7 +119,7 @@ def test_incite_margin_edges(save: WorldFile, resistance: float, outcome: str, m
 def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, outcome: str) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "incite", {"noble": "tobias"}, [swing_die]).data
+    result = Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[swing_die]).data
     assert result["outcome"] == outcome
     assert result["swing"] == swing_die - 16
 
@@ -132,9 +127,11 @@ def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, ou
 def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=4.5)
-    result = do(
-        save, "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds", "swing": "false"}
-    ).data  # no die at all
+    result = (
+        Table(save)
+        .run("gm", "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds", "swing": "false"})
+        .data
+    )  # no die at all
     assert (result["power"], result["outcome"], result["swing"]) == (5, "success", None)
     text = world(save).get("chronicle", result["entry"])["text"]
     assert "+1 bribed the guilds" in text and "no day swing" in text
@@ -156,7 +153,7 @@ def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
 def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, outcome: str) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "usurp", {"noble": "tobias", "pc": "Thornfield"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "tobias", "pc": "Thornfield"}, dice=[NO_SWING]).data
     assert (result["resistance"], result["outcome"]) == (used, outcome)
     w = world(save)
     assert w.get("pcs", "thornfield")["controller"] == ("elbreth" if outcome == "success" else "varos")
@@ -173,7 +170,7 @@ def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, ou
 def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, outcome: str) -> None:
     place(save, "tobias", "hollow-oak")
     set_pc(save, "hollow-oak", resistance=resistance)
-    result = do(save, "usurp", {"noble": "tobias"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "tobias"}, dice=[NO_SWING]).data
     assert (result["resistance"], result["outcome"]) == (resistance, outcome)
     assert world(save).get("pcs", "hollow-oak").get("controller") == ("elbreth" if outcome == "success" else None)
 
@@ -181,13 +178,13 @@ def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, out
 def test_executed_noble_gives_no_more_commands(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=20)
-    assert do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data["outcome"] == "executed"
+    assert Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[NO_SWING]).data["outcome"] == "executed"
     Table(save).refused("gm", "incite", {"noble": "tobias"}, field="noble", text="dead", dice=[NO_SWING])
 
 
 def test_prince_power_is_his_share(save: WorldFile) -> None:
     place(save, "edmund", "thornfield")  # 80% of 20 = 16 against Resistance 6, doubled
-    result = do(save, "usurp", {"noble": "edmund"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "edmund"}, dice=[NO_SWING]).data
     assert (result["base_power"], result["resistance"], result["outcome"]) == (16, 12, "success")
 
 
@@ -229,10 +226,12 @@ def test_command_authority(save: WorldFile, who: str, why: str) -> None:
 
 def test_command_order_waits_for_the_gm_and_spends_on_resolution(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
-    filed = do(save, "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})}, who="king:elbreth")
+    filed = Table(save).run(
+        "king:elbreth", "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})}
+    )
     assert filed.data["adjudicator"] == "gm"
     assert tobias(save)["treasury"] == 4
-    do(save, "order-resolve", {"order": filed.data["order"]}, [NO_SWING])
+    Table(save).run("gm", "order-resolve", {"order": filed.data["order"]}, dice=[NO_SWING])
     assert tobias(save)["treasury"] == 3
 
 
@@ -289,19 +288,19 @@ def test_relocate_range_7_ok_and_8_refused(save: WorldFile) -> None:
         "gm", "relocate", {"character": "tobias", "pc": "far-eight"}, field="pc", text="8 hexes away; the range is 7"
     )
     Table(save).refused("gm", "relocate", {"character": "tobias", "hex": "14,4"}, field="hex", text="8 hexes away")
-    result = do(save, "relocate", {"character": "tobias", "hex": "13,4"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "hex": "13,4"}).data
     assert (result["outcome"], result["location"], result["discovery"]) == ("relocated", "far-seven", None)
     assert tobias(save)["treasury"] == 3
 
 
 def test_relocate_blocked_by_a_brigade_but_not_a_patrol(save: WorldFile) -> None:
     add_unit(save, "varos-brigade", "varos", "brigade", [8, 6])  # Hollow Oak, neutral
-    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
     assert (result["outcome"], result["reason"]) == ("failed", "blocked")
     assert tobias(save)["location"] == "greywatch"
     assert tobias(save)["treasury"] == 3  # spent
     change(save, lambda w: w.edit("units", "varos-brigade").update(size="patrol"))
-    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
     assert (result["outcome"], result["location"]) == ("relocated", "hollow-oak")
     assert tobias(save)["treasury"] == 2
 
@@ -309,17 +308,17 @@ def test_relocate_blocked_by_a_brigade_but_not_a_patrol(save: WorldFile) -> None
 def test_relocate_not_blocked_by_a_friendly_brigade_or_a_battalion(save: WorldFile) -> None:
     add_unit(save, "own-brigade", "elbreth", "brigade", [8, 6])
     add_unit(save, "kesh-battalion", "kesh", "battalion", [8, 6])
-    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["outcome"] == "relocated"
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["outcome"] == "relocated"
 
 
 def test_relocate_blocked_by_the_demo_division_at_thornfield(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "tobias", "pc": "thornfield"}).data  # no discovery die
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "thornfield"}).data  # no discovery die
     assert (result["outcome"], result["reason"]) == ("failed", "blocked")
     assert "division" in result["message"]
 
 
 def test_relocate_onto_an_empty_hex_fails_with_its_cost(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "tobias", "hex": "7,5"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "hex": "7,5"}).data
     assert (result["outcome"], result["reason"], result["location"]) == ("failed", "no-pc", "greywatch")
     assert tobias(save)["treasury"] == 3
     entry = world(save).get("chronicle", result["entry"])
@@ -329,7 +328,7 @@ def test_relocate_onto_an_empty_hex_fails_with_its_cost(save: WorldFile) -> None
 
 def test_high_priestess_weary_ok_exhausted_refused(save: WorldFile) -> None:
     assert world(save).get("characters", "seraphine")["status"] == "weary"
-    result = do(save, "relocate", {"character": "seraphine", "pc": "ironhold"}).data
+    result = Table(save).run("gm", "relocate", {"character": "seraphine", "pc": "ironhold"}).data
     assert result["outcome"] == "relocated"
     assert world(save).get("characters", "seraphine")["treasury"] == 4
     change(save, lambda w: w.edit("characters", "seraphine").update(status="exhausted"))
@@ -342,11 +341,11 @@ def test_high_priestess_weary_ok_exhausted_refused(save: WorldFile) -> None:
     )
     # A noble is not limited by his status.
     change(save, lambda w: w.edit("characters", "tobias").update(status="exhausted"))
-    assert do(save, "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
 
 
 def test_agent_onto_a_friendly_legion(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "nyx", "legion": "Greywood Rangers"}).data
+    result = Table(save).run("gm", "relocate", {"character": "nyx", "legion": "Greywood Rangers"}).data
     assert (result["outcome"], result["location"], result["hex"]) == ("relocated", "elbreth-scouts", [6, 4])
     nyx = world(save).get("characters", "nyx")
     assert (nyx["legion"], nyx["treasury"]) == ("elbreth-scouts", 2)
@@ -354,7 +353,7 @@ def test_agent_onto_a_friendly_legion(save: WorldFile) -> None:
         "gm", "relocate", {"character": "nyx", "legion": "elbreth-scouts"}, field="legion", text="already there"
     )
     # From the legion's hex back to a PC: the legion is left behind.
-    assert do(save, "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
+    assert Table(save).run("gm", "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
     assert "legion" not in world(save).get("characters", "nyx")
 
 
@@ -416,7 +415,7 @@ def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, cha
     change(
         save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": provinces, "nation": nation})
     )
-    result = do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [chance + over]).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "amberport"}, dice=[chance + over]).data
     discovered = over == 0
     assert result["discovery"] == {
         "chance": chance,
@@ -447,14 +446,14 @@ def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, cha
 def test_high_priestess_discovery_is_60(save: WorldFile) -> None:
     place(save, "seraphine", "hollow-oak")  # (8, 6): Amberport (11, 5) is 3 away
     change(save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": [], "nation": 0}))
-    result = do(save, "relocate", {"character": "seraphine", "pc": "amberport"}, [60]).data
+    result = Table(save).run("gm", "relocate", {"character": "seraphine", "pc": "amberport"}, dice=[60]).data
     assert result["discovery"]["chance"] == 60 and result["discovery"]["discovered"]
 
 
 def test_no_discovery_roll_on_own_or_neutral_pc(save: WorldFile) -> None:
     # No dice given: a roll would fail the command.
-    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["discovery"] is None
-    assert do(save, "relocate", {"character": "tobias", "pc": "greywatch"}).data["discovery"] is None
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["discovery"] is None
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "greywatch"}).data["discovery"] is None
 
 
 def test_relocate_authority(save: WorldFile) -> None:
@@ -464,11 +463,10 @@ def test_relocate_authority(save: WorldFile) -> None:
             who, "relocate", {"character": "tobias", "pc": "amberport"}, field="identity", dice=[99]
         )
         assert "party" in error.reason or "not a player kingdom" in error.reason, error.reason
-    filed = do(
-        save,
+    filed = Table(save).run(
+        "king:elbreth",
         "order-file",
         {"command": "relocate", "params": json.dumps({"character": "tobias", "pc": "amberport"})},
-        who="king:elbreth",
     )
     assert filed.data["adjudicator"] == "gm"
 

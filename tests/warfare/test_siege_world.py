@@ -22,7 +22,7 @@ BOTH = {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron
 
 
 def besiege(t: Table, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return t.do("siege-begin", params or BOTH, who="king:varos").data
+    return t.table.run("king:varos", "siege-begin", params or BOTH).data
 
 
 def siege(t: Table, siege_id: str = "siege-0001") -> dict[str, Any]:
@@ -118,7 +118,7 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     t.table.refused(
         "king:elbreth", "siege-lift", {"fort": "brinehaven"}, field="identity", text="does not act for Kingdom of Varos"
     )
-    lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
+    lifted = t.table.run("king:varos", "siege-lift", {"fort": "brinehaven", "reason": "the host marches home"})
     assert lifted.data["provisions"] == 1
     pc = t.get("pcs", "brinehaven")
     assert pc["last_besieged"] == {"year": 312, "season": "Summer"} and pc["provisions"] == 1
@@ -128,10 +128,10 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     for _ in range(4):
         t.advance()  # to Summer 313: 4 seasons since Summer 312
     assert besiege(t)["provisions"] == 1
-    t.do("siege-lift", {"fort": "brinehaven"})
+    t.table.run("gm", "siege-lift", {"fort": "brinehaven"})
     t.set("pcs", "brinehaven", last_besieged={"year": 312, "season": "Summer"})
     t.advance()  # Autumn 313: 5 seasons since
-    assert t.do("siege-begin", BOTH).data["provisions"] == 2
+    assert t.table.run("gm", "siege-begin", BOTH).data["provisions"] == 2
 
 
 # --- port blockade: both needed ------------------------------------------------------------------
@@ -166,12 +166,14 @@ def test_a_port_fort_needs_both_blockades(t: Table) -> None:
         field="unit",
         text="is not Kingdom of Varos's",
     )
-    result = t.do(
-        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}, who="king:varos"
+    result = t.table.run(
+        "king:varos", "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}
     )
     assert result.data["effective"] is True
     assert siege(t)["effective_from"] == {"year": 312, "season": "Summer"}
-    t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True})
+    t.table.run(
+        "gm", "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True}
+    )
     assert siege(t)["effective"] is False and siege(t)["sea_blockade"] is False
     assert any("no longer in effect" in text for text in t.texts())
 
@@ -199,10 +201,12 @@ def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> 
 
     t.edit(add_castle)
     assert besiege(t, {"fort": "salt-keep", "units": "varos-siege-host"})["effective"] is False
-    t.do("siege-lift", {"fort": "salt-keep"})
+    t.table.run("gm", "siege-lift", {"fort": "salt-keep"})
     t.set("pcs", "brinehaven", controller="varos")  # the port is in enemy hands now
     t.set("pcs", "salt-keep", last_besieged=None)
-    assert t.do("siege-begin", {"fort": "salt-keep", "units": "varos-siege-host"}).data["effective"] is True
+    assert (
+        t.table.run("gm", "siege-begin", {"fort": "salt-keep", "units": "varos-siege-host"}).data["effective"] is True
+    )
 
 
 # --- starvation: the choice before the season closes ------------------------------------------------
@@ -240,7 +244,7 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     t.table.refused(
         "gm", "siege-decide", {"fort": "brinehaven", "choice": "parley"}, field="choice", text="must be one of"
     )
-    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
+    result = t.table.run("king:elbreth", "siege-decide", {"fort": "brinehaven", "choice": "surrender"})
     assert result.data == {
         "siege": "siege-0001",
         "choice": "surrender",
@@ -256,7 +260,7 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     assert doc["decisions"] == [{"date": {"year": 312, "season": "Summer"}, "choice": "surrender"}]
     assert t.advance().data["to"] == "Autumn 312"
     # Varos may now loot the fort it took.
-    assert t.do("loot", {"pc": "brinehaven"}, who="king:varos").data["tax"] == 4
+    assert t.table.run("king:varos", "loot", {"pc": "brinehaven"}).data["tax"] == 4
 
 
 def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
@@ -266,7 +270,7 @@ def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
     )
     t.advance()
     assert blockers(t.world)
-    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "sally"}, who="king:elbreth")
+    result = t.table.run("king:elbreth", "siege-decide", {"fort": "brinehaven", "choice": "sally"})
     assert result.data == {"siege": "siege-0001", "choice": "sally"}
     assert any("the GM plays out the battle" in text for text in t.texts())
     assert siege(t)["status"] == "active" and t.get("pcs", "brinehaven")["controller"] == "elbreth"
@@ -278,14 +282,14 @@ def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert blockers(t.world)
     # The GM played the sally out: the besiegers were beaten and leave.
-    t.do("siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
+    t.table.run("gm", "siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
     assert not blockers(t.world)
     assert [d["choice"] for d in siege(t)["decisions"]] == ["sally"]
 
 
 def test_capturing_a_besieged_fort_ends_the_siege(t: Table) -> None:
     besiege(t)
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
     assert siege(t)["status"] == "captured"
     assert t.get("pcs", "brinehaven")["provisions"] == 2
 
@@ -295,7 +299,7 @@ def test_capturing_a_besieged_fort_ends_the_siege(t: Table) -> None:
 
 def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table) -> None:
     params = {"kingdom": "elbreth", "pc": "brinehaven", "kind": "infantry", "regiments": 1}
-    recruited = t.do("recruit", params, who="king:elbreth")
+    recruited = t.table.run("king:elbreth", "recruit", params)
     unit = t.get("units", recruited.data["unit"])
     assert (unit["inside"], unit["regiments"], unit["size"], unit["owner"]) == ("brinehaven", 1, "patrol", "elbreth")
     assert t.treasury("kingdoms", "elbreth") == 40 and t.get("kingdoms", "elbreth")["manpower"] == 17
@@ -303,9 +307,9 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     assert recruit_refusal_at(t.world, "brinehaven") is not None
     t.table.refused("king:elbreth", "recruit", params, field="pc", text="cannot be recruited inside a besieged fort")
     # Outside the fort recruiting goes on.
-    t.do("recruit", {**params, "pc": "highmoor", "regiments": 3}, who="king:elbreth")
+    t.table.run("king:elbreth", "recruit", {**params, "pc": "highmoor", "regiments": 3})
     assert t.treasury("kingdoms", "elbreth") == 34
-    upgraded = t.do("upgrade", {"unit": "brinehaven-watch", "upgrade": "crossbows", "cost": 2}, who="king:elbreth")
+    upgraded = t.table.run("king:elbreth", "upgrade", {"unit": "brinehaven-watch", "upgrade": "crossbows", "cost": 2})
     assert upgraded.data == {"unit": "brinehaven-watch", "besieged": True}
     assert t.get("units", "brinehaven-watch")["upgrades"][0]["note"] == "crossbows"
     assert t.treasury("kingdoms", "elbreth") == 32
@@ -337,7 +341,9 @@ def test_recruit_refusals(t: Table, params: dict[str, Any], who: str, field: str
 )
 def test_messenger_carrying_ducats(t: Table, die: int, success: bool, elbreth: int, varos: int) -> None:
     besiege(t)
-    result = t.do("messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, [die])
+    result = t.table.run(
+        "gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, dice=[die]
+    )
     assert result.data["success"] is success and result.data["total"] == die
     assert t.treasury("kingdoms", "elbreth") == elbreth and t.treasury("kingdoms", "varos") == varos
     attempt = siege(t)["messengers"][0]
@@ -350,14 +356,16 @@ def test_scouts_help_and_oppose_the_messenger(t: Table) -> None:
     t.set("units", "elbreth-scouts", hex=[2, 4])
     t.set("units", "varos-patrol", hex=[3, 5])
     # Both scouts count by default for the besieger: 2 + 1 - 1 = 2, caught.
-    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts"}, [2])
+    result = t.table.run("gm", "messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts"}, dice=[2])
     assert (result.data["total"], result.data["success"]) == (2, False)
     attempt = siege(t)["messengers"][0]
     assert attempt["scouts"] == ["elbreth-scouts"] and attempt["enemy_scouts"] == ["varos-patrol"]
     assert [m["value"] for m in attempt["modifiers"]] == [1, -1]
     t.advance()
     # Without the besieger's scout: 2 + 1 = 3 gets through.
-    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts", "enemy_scouts": "none"}, [2])
+    result = t.table.run(
+        "gm", "messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts", "enemy_scouts": "none"}, dice=[2]
+    )
     assert (result.data["total"], result.data["success"]) == (3, True)
 
 
@@ -423,7 +431,9 @@ def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
 )
 def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, corvin: int, provisions: int) -> None:
     besiege(t)
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, [die])
+    result = t.table.run(
+        "gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, dice=[die]
+    )
     assert result.data["success"] is success
     assert t.treasury("characters", "corvin") == corvin
     assert siege(t)["provisions"] == provisions
@@ -440,7 +450,7 @@ def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, 
 
 def test_smuggled_provisions_feed_the_garrison_another_season(t: Table) -> None:
     besiege(t)
-    t.do("smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, [5])
+    t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, dice=[5])
     t.advance()
     # Without the smuggled food they would have to choose now; with it they eat another season.
     assert siege(t)["provisions"] == 2 and not blockers(t.world)
@@ -594,7 +604,7 @@ def test_smuggling_ring_helps_its_kingdoms_merchants(t: Table) -> None:
     efforts." A natural 2 fails against 4 alone and gets through with the ring's +2."""
     besiege(t)
     _ring(t, "elbreth")
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    result = t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, dice=[2])
     assert result.data["success"] is True and result.data["total"] == 4
     assert siege(t)["smuggling"][0]["modifiers"] == [{"value": 2, "reason": "local smugglers"}]
     assert result.data["odds"] == pytest.approx(5 / 6)
@@ -605,5 +615,5 @@ def test_another_kingdoms_smuggling_ring_does_not_help(t: Table) -> None:
     nothing of a secret ring)."""
     besiege(t)
     _ring(t, "kesh")
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    result = t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, dice=[2])
     assert result.data["success"] is False and result.data["total"] == 2

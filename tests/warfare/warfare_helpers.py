@@ -3,7 +3,7 @@ warfare tests' shorthands (treasuries, field updates, the chronicle as a viewer 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import yak_plugin
@@ -41,11 +41,6 @@ class Table:
             world.data[table][doc_id].update(fields)
 
         self.edit(change)
-
-    def do(
-        self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (), who: str = "gm"
-    ) -> CommandResult:
-        return self.table.run(who, name, dice=dice, **(params or {}))
 
     def advance(self) -> CommandResult:
         """Close the season as the app and the CLI do (a backup, then the `advance` command)."""
