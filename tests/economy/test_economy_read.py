@@ -6,7 +6,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from econ_helpers import run
 from yak_plugin import Table
 
 from yak_tui.areas import economy
@@ -64,9 +63,9 @@ def test_a_house_rule_changes_the_numbers_the_help_quotes(house_rules: Path) -> 
 def test_a_ledger_line_with_a_garbage_amount_raises_instead_of_reading_as_zero(save: WorldFile) -> None:
     """Saves are validated on load, so garbage can only come from a bug in memory: the read model
     must raise on it, not show the debt as 0 (it used to read any bad number as 0.0)."""
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
-        "ledger"
-    ]
+    ledger_id = (
+        Table(save).run("gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    )
     world = World(save.read())
     preview = economy.lending_preview(world, GM, "hale-bank", "credit")
     assert preview is not None and preview.out == 10

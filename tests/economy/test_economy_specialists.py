@@ -5,7 +5,7 @@ and the year-start production sums on the demo world."""
 from __future__ import annotations
 
 import pytest
-from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from econ_helpers import edit, money_sum, set_date, state, step, treasury
 from yak_plugin import Table
 
 from yak_tui.areas import economy as eco
@@ -32,18 +32,18 @@ def _money(save: WorldFile, table: str, doc_id: str, amount: int = 100) -> None:
 
 
 def test_hire_at_once_costs_three(save: WorldFile) -> None:
-    result = run(save, "king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "immediate": "true"})
+    result = Table(save).run("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "immediate": "true"})
     assert _pool(save, "elbreth", "spy") == 4
     assert money_sum(result.entries) == {"kingdoms:elbreth": -3}
     assert state(save)["kingdoms"]["elbreth"]["year_counters"] == {"hired_spy": 1}
 
 
 def test_hire_for_next_season_costs_two_and_arrives(save: WorldFile) -> None:
-    result = run(save, "gm", "hire", {"kingdom": "elbreth", "type": "engineer"})
+    result = Table(save).run("gm", "hire", {"kingdom": "elbreth", "type": "engineer"})
     assert money_sum(result.entries) == {"kingdoms:elbreth": -2}
     assert _pool(save, "elbreth", "engineer") == 2 and result.data["event"]
     assert any("engineer" in i["text"] for i in eco_due(save))
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 3
 
 
@@ -57,20 +57,20 @@ def eco_due(save: WorldFile) -> list[dict]:
 def test_hire_limit_is_one_per_province_per_type(save: WorldFile, kingdom: str, provinces: int) -> None:
     _money(save, "kingdoms", kingdom)
     assert eco.controlled_provinces(World(state(save)), kingdom) == provinces
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary", "count": provinces - 1})
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary"})
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "missionary", "count": provinces - 1})
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "missionary"})
     Table(save).refused("gm", "hire", {"kingdom": kingdom, "type": "missionary"}, field="count")
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "spy", "count": provinces})  # each type on its own
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "spy", "count": provinces})  # each type on its own
     assert eco.hire_status(World(state(save)), kingdom)["missionary"] == {"hired": provinces, "limit": provinces}
 
 
 def test_hire_limit_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
-    run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
+    Table(save).run("gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
     Table(save).refused("gm", "hire", {"kingdom": "varos", "type": "spy"}, field="count")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert state(save)["kingdoms"]["varos"]["year_counters"] == {}
-    run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
+    Table(save).run("gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
 
 
 def test_hire_refusals(save: WorldFile) -> None:
@@ -87,12 +87,14 @@ def test_hire_refusals(save: WorldFile) -> None:
 
 
 def test_service_size_three_sponsors_up_to_size_a_year(save: WorldFile) -> None:
-    result = run(save, "player:edmund", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 2})
+    result = Table(save).run(
+        "player:edmund", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 2}
+    )
     assert money_sum(result.entries) == {"characters:edmund": -2}
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "sailor"})
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "sailor"})
     Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
     assert _pool(save, "elbreth", "spy") == 3
-    run(save, "gm", "advance")  # they arrive after one season, in the owner's kingdom's pool
+    Table(save).run("gm", "advance")  # they arrive after one season, in the owner's kingdom's pool
     assert (_pool(save, "elbreth", "spy"), _pool(save, "elbreth", "sailor")) == (5, 3)
 
 
@@ -107,10 +109,10 @@ def test_training_needs_a_service_business_of_size_three(save: WorldFile) -> Non
 
 def test_training_counter_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
     Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
-    run(save, "gm", "advance")
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
+    Table(save).run("gm", "advance")
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -132,7 +134,9 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
     Table(save).refused(
         "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, field="levels"
     )
-    out = run(save, "king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
+    out = (
+        Table(save).run("king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
+    )
     assert out["expended"] == 3 and _pool(save, "elbreth", "spy") == 0
     assert state(save)["academies"][out["academy"]] | {} == {
         "kingdom": "elbreth",
@@ -143,7 +147,7 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
     }
     edit(save, lambda data: data["specialists"]["elbreth"].update(spy=7))
     Table(save).refused("gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, field="pc")
-    assert run(save, "gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
+    assert Table(save).run("gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
     assert _pool(save, "elbreth", "spy") == 1
     Table(save).refused("gm", "academy-expand", {"academy": out["academy"]}, field="levels")
 
@@ -161,7 +165,7 @@ def test_year_start_production_on_the_demo(save: WorldFile) -> None:
     expected = _production_sums(data)
     assert expected == {"academy graduates": 1, "sailors": 2}
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert step(result, "production")["sums"] == expected
     after = state(save)
     assert after["specialists"]["elbreth"]["engineer"] == data["specialists"]["elbreth"]["engineer"] + 1
@@ -173,7 +177,7 @@ def test_year_start_production_on_the_demo(save: WorldFile) -> None:
 def test_sailors_follow_the_ports(save: WorldFile) -> None:
     edit(save, lambda data: data["pcs"]["brinehaven"].update(controller="varos"))
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert (_pool(save, "elbreth", "sailor"), _pool(save, "varos", "sailor")) == (2, 3)
 
 
@@ -199,7 +203,7 @@ def test_academy_interference_cuts_two_once(save: WorldFile, level: int, gained:
 
     edit(save, change)
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 2 + gained
     assert state(save)["effects"]["fx-0001"]["consumed"] == {"year": 313, "season": "Spring"}
     line = next(e for e in result.entries if "academies graduate" in e["text"])
@@ -207,7 +211,7 @@ def test_academy_interference_cuts_two_once(save: WorldFile, level: int, gained:
     elbreth_view = visible_entries(World(state(save)), Identity.parse("king:elbreth"))
     assert not any("interference" in e["text"] or e.get("secret") for e in elbreth_view)
     set_date(save, "Winter 313")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 2 + gained + level
 
 
@@ -217,14 +221,14 @@ def test_interference_for_another_type_or_later_year_does_not_cut(save: WorldFil
 
     edit(save, change)
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 3
 
 
 def test_sailor_recruitment_cut(save: WorldFile) -> None:
     edit(save, lambda data: _interference(data, "sailor-recruitment-cut", "varos", True, reduction=3))
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert (_pool(save, "varos", "sailor"), _pool(save, "elbreth", "sailor")) == (1, 3)
     assert step(result, "production")["sums"]["sailors"] == 1
     assert any("interference with shipbuilding" in e["text"] for e in result.entries)  # known to Varos
@@ -244,7 +248,7 @@ def test_academies_follow_their_town(save: WorldFile) -> None:
 def test_a_captured_academy_trains_for_the_captor(save: WorldFile) -> None:
     edit(save, lambda data: data["academies"]["highmoor-engineers"].update(kingdom="varos"))
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert (_pool(save, "elbreth", "engineer"), _pool(save, "varos", "engineer")) == (2, 2)
 
 
@@ -255,12 +259,12 @@ def test_a_captured_academy_trains_for_the_captor(save: WorldFile) -> None:
 
 def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile) -> None:
     set_date(save, "Autumn 312")
-    run(save, "king:elbreth", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder", "count": 2})
+    Table(save).run("king:elbreth", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder", "count": 2})
     Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder"}, field="count")
     Table(save).refused("gm", "engineer-release", {"kingdom": "elbreth", "engine": "gunpowder"}, field="engine")
-    run(save, "gm", "advance")  # Winter: still away
+    Table(save).run("gm", "advance")  # Winter: still away
     assert _pool(save, "elbreth", "engineer") == 0
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     data = state(save)
     assert data["kingdoms"]["elbreth"]["goods"] == {"Gunpowder": 2}
     assert data["specialists"]["elbreth"]["engineer"] == 2 + 1  # back, plus the academy's graduate
@@ -268,13 +272,15 @@ def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile
 
 
 def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
-    run(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege", "engine": "Ram of Highmoor"})
+    Table(save).run("gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege", "engine": "Ram of Highmoor"})
     Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege"}, field="engine")
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {"Ram of Highmoor": 1}
     Table(save).refused(
         "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor", "count": 2}, field="count"
     )
-    assert run(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor"}).data["pool"] == 2
+    assert (
+        Table(save).run("gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor"}).data["pool"] == 2
+    )
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {}
 
 
@@ -290,13 +296,13 @@ def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
 def test_a_trap_costs_a_ducat_and_an_engineer(
     save: WorldFile, escaped: bool, winner: str | None, fate: str, elbreth: int, varos: int
 ) -> None:
-    result = run(save, "king:elbreth", "trap", {"kingdom": "elbreth", "fight": "the Greywood ford"})
+    result = Table(save).run("king:elbreth", "trap", {"kingdom": "elbreth", "fight": "the Greywood ford"})
     trap_id = result.data["trap"]
     assert money_sum(result.entries) == {"kingdoms:elbreth": -1}
     assert _pool(save, "elbreth", "engineer") == 1
     assert state(save)["effects"][trap_id]["bonus"] == 1
     params = {"trap": trap_id, "friendly_escaped": escaped} | ({"winner": winner} if winner else {})
-    assert run(save, "gm", "trap-resolve", params).data["fate"] == fate
+    assert Table(save).run("gm", "trap-resolve", params).data["fate"] == fate
     assert (_pool(save, "elbreth", "engineer"), _pool(save, "varos", "engineer")) == (elbreth, varos)
     Table(save).refused("gm", "trap-resolve", params, field="trap")
 
@@ -311,8 +317,8 @@ def test_a_trap_costs_a_ducat_and_an_engineer(
 )
 def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats: int, success: bool) -> None:
     _money(save, "kingdoms", "elbreth")
-    result = run(
-        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats}, dice=[natural]
+    result = Table(save).run(
+        "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats}, dice=[natural]
     )
     data = state(save)
     assert result.data["success"] is success
@@ -324,8 +330,7 @@ def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats
 
 
 def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
-    result = run(
-        save,
+    result = Table(save).run(
         "gm",
         "convert",
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 2, "counter_kingdom": "varos", "counter_ducats": 1},
@@ -337,7 +342,7 @@ def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
 
 
 def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
-    run(save, "king:varos", "convert-counter", {"kingdom": "varos", "province": "varos-march", "ducats": 1})
+    Table(save).run("king:varos", "convert-counter", {"kingdom": "varos", "province": "varos-march", "ducats": 1})
     world = World(state(save))
     odds = spec_for("convert").odds(
         world,
@@ -347,7 +352,7 @@ def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
     assert odds["countered"] is True
     assert odds["success"] == specialist_rules.conversion_odds(0, True, 1)[1]
     assert odds["success"] == pytest.approx(1 / 6, abs=1e-6)  # only the natural 6
-    result = run(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth"}, dice=[6])
+    result = Table(save).run("gm", "convert", {"province": "varos-march", "sponsor": "elbreth"}, dice=[6])
     assert result.data["success"] is True and result.data["countered"] is True  # a natural 6 always succeeds
     data = state(save)
     assert data["specialists"]["varos"]["missionary"] == 1 and data["kingdoms"]["varos"]["treasury"] == 29
