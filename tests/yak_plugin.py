@@ -33,7 +33,7 @@ from yak_tui.store.storage import WorldFile
 
 
 class Table:
-    """A demo world on disk (`save`, `path`) and the commands a test runs on it."""
+    """A world on disk (`save`, `path`; the fixture's is the demo) and the commands a test runs on it."""
 
     def __init__(self, save: WorldFile) -> None:
         self.save = save
