@@ -35,7 +35,7 @@ def test_building_a_ship_takes_sailors_and_disbanding_returns_them(table: Table)
         "king:elbreth",
         "ship-build",
         field="ships",
-        text="has 0 sailor(s), 1 needed",
+        text="has 0 sailors, 1 needed",
         kingdom="elbreth",
         port="brinehaven",
     )
@@ -106,7 +106,7 @@ def test_a_treasury_kept_elsewhere_is_not_on_the_captive(table: Table) -> None:
         "gm",
         "gm-capture",
         field="rob",
-        text="keeps his treasury at Highmoor",
+        text="keeps their treasury at Highmoor",  # no pronouns set: they/them
         character="nyx",
         captor="varos",
         rob=True,

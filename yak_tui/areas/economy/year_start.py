@@ -27,6 +27,7 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, year_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 
 
 def _looter(world: World, value: Any) -> tuple[str, str] | None:
@@ -52,7 +53,7 @@ def _looter(world: World, value: Any) -> tuple[str, str] | None:
 INCOME_NAMES_LISTED = 6
 
 
-@year_start_step("business-income")
+@year_start_step("business-income", name="economy-business-income")
 def _business_income(ctx: CommandContext, report: StepReport) -> None:
     """Each business earns its Size less the state's business tax; the state (the kingdom of the
     province it stands in) gets the tax. Paid as one sum per recipient, one chronicle line each
@@ -149,7 +150,7 @@ def _looted_income(world: World, business_id: str, biz: dict[str, Any], year: in
     return looter if looted_for == year else None
 
 
-@year_start_step("credit-loans")
+@year_start_step("credit-loans", name="economy-credit-loans")
 def _credit_loans(ctx: CommandContext, report: StepReport) -> None:
     _settle_due_credit(ctx, report)
     _loan_instalments(ctx, report)
@@ -229,7 +230,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
             note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
+            f"{_name(world, 'kingdoms', kingdom_id)} gains {counted(gained, 'sailor')} from {counted(count, 'port')}"
             f"{note if made > gained else ''}.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
@@ -249,8 +250,8 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         edit["engineers_assigned"]["gunpowder"] = 0
         edit["engineer"] = int(edit.get("engineer", 0)) + engineers
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
-            f"barrel(s) and return to the pool.",
+            f"{_name(world, 'kingdoms', kingdom_id)}'s {counted(engineers, 'gunpowder engineer')} deliver {counted(barrels, 'barrel')}"
+            f" and return to the pool.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers},
@@ -258,4 +259,4 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         report.add("gunpowder barrels", barrels, public=False)
 
 
-year_start_step("production")(_production)
+year_start_step("production", name="economy-production")(_production)

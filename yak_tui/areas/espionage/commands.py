@@ -507,7 +507,7 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"Order to {describe_order(world, order)} resolved: {data['outcome_text']}",
         kind="order",
         audience=order_audience(order),
-        refs={"order": p["order"], "character": order.get("character")},
+        refs={"order": p["order"], "character": order.get("character"), "event": "resolved"},
     )
     return {"order": p["order"], "status": "resolved", "result": data}
 
@@ -626,7 +626,7 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
 # ================================================================ due items and board queries
 
 
-@due_reporter
+@due_reporter(name="espionage-orders")
 def _due(world: World) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for order_id, order in sorted(world.all("orders")):

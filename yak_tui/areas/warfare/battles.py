@@ -56,7 +56,7 @@ def engagement_modifiers(
             and effect.get("holder_kingdom") == kingdom
             and ((fight and effect.get("fight") == fight) or effect.get("unit") in units)
         ):
-            out.append((effect_id, int(effect.get("bonus", 1)), f"trap {effect_id}"))
+            out.append((effect_id, int(effect.get("bonus", 1)), "trap"))  # no id in a public line
     return out
 
 
@@ -185,12 +185,12 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             text += " The besiegers are driven off: the siege is lifted."
         else:
             text += " The sally is thrown back: the siege goes on."
-    traps = [eid for side_mods in modifiers.values() for eid, _, why in side_mods if why.startswith("trap")]
-    if traps:
-        text += f" Settle the trap engineers with trap-resolve ({', '.join(traps)})."
+    traps = [eid for side_mods in modifiers.values() for eid, _, why in side_mods if why == "trap"]
+    # The GM's next step is his alone: in the line's GM note, never in the public text.
     ctx.log(
         text,
         kind="battle",
+        secret=f"settle the trap engineers with trap-resolve ({', '.join(traps)})" if traps else "",
         refs={
             "attacker": attacker,
             "defender": defender,

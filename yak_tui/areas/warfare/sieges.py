@@ -48,6 +48,7 @@ from yak_tui.kernel.season.seasons import StepReport, advance_guard, due_reporte
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import SIZES, ValidationError, World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 # --- sieges --------------------------------------------------------------------------------------
@@ -362,7 +363,7 @@ def blockade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@season_end_step("Sieges: every regiment inside eats one provision")
+@season_end_step("Sieges: every regiment inside eats one provision", name="warfare-siege-provisions")
 def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
     world = ctx.world
     for siege_id, siege in sorted(world.all("sieges")):
@@ -421,7 +422,7 @@ def _undecided(world: World) -> list[tuple[str, dict[str, Any]]]:
     return [(sid, s) for sid, s in sorted(world.all("sieges")) if decision_due(world, s)]
 
 
-@advance_guard
+@advance_guard(name="warfare-undecided-sieges")
 def _siege_guard(world: World) -> list[str]:
     return [
         f"the defenders of {name_of(world, 'pcs', s['fort'])} will end the season short of provisions "
@@ -983,7 +984,7 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world.put("units", unit_id, unit)
     world.edit("kingdoms", kingdom_id)["manpower"] = int(kingdom.get("manpower", 0)) - manpower
     ctx.log(
-        f"{kingdom['name']} raises {unit['name']} ({p['regiments']} {kind} regiment(s)) at {pc['name']}.",
+        f"{kingdom['name']} raises {unit['name']} ({counted(p['regiments'], kind + ' regiment')}) at {pc['name']}.",
         kind="recruit",
         refs={"unit": unit_id, "pc": p["pc"], "kingdom": kingdom_id, "manpower": manpower},
     )
@@ -1034,7 +1035,7 @@ def upgrade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 # --- the dashboard ------------------------------------------------------------------------------
 
 
-@due_reporter
+@due_reporter(name="warfare-sieges")
 def _due_sieges(world: World) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for sid, siege in sorted(world.all("sieges")):
