@@ -13,7 +13,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError, YakError
+from yak_tui.kernel.errors import CommandError as CommandError  # what an area's command raises, beside its spec
+from yak_tui.kernel.errors import RuleInputError, ShortfallError, YakError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.play.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate
