@@ -63,6 +63,7 @@ from yak_tui.kernel.play.commands import (
     coerce_params,
     command,
 )
+from yak_tui.kernel.play.fairdice import for_order
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
 from yak_tui.kernel.season.seasons import due_reporter
@@ -275,7 +276,9 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     pool["spy"] = int(pool["spy"]) - 1
     inputs = modifier_inputs(world, plan)
     applied = spy_modifiers(inputs)
-    outcome = resolve_mission(entry, ctx.dice, applied.success, applied.detection)
+    outcome = resolve_mission(
+        entry, ctx.dice_for(plan.sponsor.audience, blind=True), applied.success, applied.detection
+    )
     # One-shot holdings spent on this operation.
     spent: list[str] = []
     if applied.counter_spy_spent == "province":
@@ -488,7 +491,8 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     sub = CommandContext(world, ctx.identity, ctx.dice.inner, MISSION_COMMAND, principal=filer)
     try:
-        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, filer))
+        with for_order(ctx.dice.inner, p["order"]):
+            data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, filer))
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(sub.entries)

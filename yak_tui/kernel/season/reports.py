@@ -16,6 +16,7 @@ from typing import Any
 
 from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
 from yak_tui.kernel.play.chronicle import roll_line
+from yak_tui.kernel.play.fairdice import post_lines
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import ValidationError, World
@@ -315,6 +316,9 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
         sections.append(
             {"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient, due, waiting)}
         )
+        fair_lines = post_lines(world, opening.closing.key(), world.date.key()) if recipient.identity is None else []
+        if fair_lines:  # commit and reveal (docs/fair-dice.md): what `yak-verify` reads
+            sections.append({"title": "Fair dice", "items": _plain(fair_lines)})
         doc_id = report_id(opening.closing, recipient.key)
         world.put(
             "reports",
