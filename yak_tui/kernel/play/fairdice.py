@@ -461,7 +461,9 @@ def _check_records(
             rolled_back = int(record["restore"].get("rolls", 0))
             (report.rerolls if rolled_back else report.restores).append(_restore_line(record))
             abandoned = [r for r in (record["restore"].get("abandoned") or []) if isinstance(r, dict)]
-            _check_records(abandoned, known, FairReport())  # kept for the record, not counted
+            kept = FairReport()  # abandoned rolls are checked (a forged one fails) but not counted
+            _check_records(abandoned, known, kept)
+            report.failures += [f"abandoned by {_restore_line(record)}: {line}" for line in kept.failures]
             counters.clear()  # the re-played season draws its counters again
             continue
         if isinstance(record.get("roll"), Mapping):
