@@ -346,3 +346,18 @@ def test_yak_verify_refuses_files_with_no_fair_dice(tmp_path: Path, capsys: pyte
     path.write_text("# a post\n- nothing here\n", encoding="utf-8")
     assert yak_verify([str(path)]) == 2
     assert "no `fair-dice` lines" in capsys.readouterr().err
+
+
+def test_rolls_from_before_the_campaign_had_fair_dice_are_counted_apart(tmp_path: Path) -> None:
+    """A save from before fair dice: its old seeded rolls are not failures; the first derived roll
+    commits its season, which then checks."""
+    from yak_tui.kernel.play.dice import SeededDice
+
+    old = create_world(tmp_path / "old.json")
+    run_command(old, GM, "roll", {"reason": "an old roll"}, SeededDice(5))
+    advance_season(old, GM, SeededDice(5))
+    assert "fair_dice" not in World(old.read()).meta
+    _roll(old, "the first derived roll")
+    advance_season(old, GM)
+    report = verify_reveal(old.read())
+    assert (report.ok, report.before, report.checked, report.seasons) == (True, 1, 1, ["312-summer"])

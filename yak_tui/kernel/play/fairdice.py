@@ -329,6 +329,7 @@ class FairReport:
     checked: int = 0
     by_hand: int = 0
     unrevealed: int = 0
+    before: int = 0  # rolls of seasons with no commitment (before the campaign had fair dice)
     seasons: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     rerolls: list[str] = field(default_factory=list)  # restores that abandoned rolls: the season was re-rolled
@@ -344,6 +345,7 @@ class FairReport:
             "checked": self.checked,
             "by_hand": self.by_hand,
             "unrevealed": self.unrevealed,
+            "before": self.before,
             "seasons": self.seasons,
             "failures": self.failures,
             "rerolls": self.rerolls,
@@ -357,6 +359,8 @@ class FairReport:
         ]
         if self.by_hand:
             out.append(f"{self.by_hand} rolls were dice entered by hand (not derived)")
+        if self.before:
+            out.append(f"{self.before} rolls are from seasons before the campaign had fair dice (not checked)")
         if self.unrevealed:
             out.append(f"{self.unrevealed} derived rolls wait for their secret (the season's, or the campaign's close)")
         out += [f"restored (no roll abandoned): {line}" for line in self.restores]
@@ -452,8 +456,13 @@ def _restore_line(record: Mapping[str, Any]) -> str:
 
 
 def _check_records(
-    records: Iterable[Mapping[str, Any]], known: Mapping[tuple[str, str], bytes], report: FairReport
+    records: Iterable[Mapping[str, Any]],
+    known: Mapping[tuple[str, str], bytes],
+    report: FairReport,
+    committed: set[str],
 ) -> None:
+    """Each roll of a season with commitments re-derived; rolls of a season without (made before
+    the campaign had fair dice) are counted apart."""
     counters: dict[tuple[str, str], int] = {}
     for record in records:
         where = f"dice record r{int(record.get('seq', 0)):06d}"
@@ -462,12 +471,16 @@ def _check_records(
             (report.rerolls if rolled_back else report.restores).append(_restore_line(record))
             abandoned = [r for r in (record["restore"].get("abandoned") or []) if isinstance(r, dict)]
             kept = FairReport()  # abandoned rolls are checked (a forged one fails) but not counted
-            _check_records(abandoned, known, kept)
+            _check_records(abandoned, known, kept, committed)
             report.failures += [f"abandoned by {_restore_line(record)}: {line}" for line in kept.failures]
             counters.clear()  # the re-played season draws its counters again
             continue
-        if isinstance(record.get("roll"), Mapping):
-            _tally(report, _check_roll(where, record["roll"], known, counters))
+        if not isinstance(record.get("roll"), Mapping):
+            continue
+        if _season_of(record) not in committed:
+            report.before += 1
+            continue
+        _tally(report, _check_roll(where, record["roll"], known, counters))
 
 
 def verify_reveal(data: Mapping[str, Any]) -> FairReport:
@@ -488,7 +501,7 @@ def verify_reveal(data: Mapping[str, Any]) -> FairReport:
                 f"{season}: opened on ledger head {str(found.get('head'))[:12]}, but the ledger's record {at} "
                 f"is {str(head)[:12]} (a rebuilt chain)"
             )
-    _check_records(records, known, report)
+    _check_records(records, known, report, set(fair))
     return report
 
 
@@ -562,7 +575,6 @@ def verify_posts(texts: Iterable[str]) -> FairReport:
             )
         if seq in heads and heads[seq] != record.get("hash"):
             report.failures.append(f"dice record r{seq:06d}: differs from the head a season was committed on")
-    _check_records(
-        [links[seq] for seq in sorted(links) if "roll" in links[seq] or "restore" in links[seq]], known, report
-    )
+    posted = [links[seq] for seq in sorted(links) if "roll" in links[seq] or "restore" in links[seq]]
+    _check_records(posted, known, report, set(commits))
     return report
