@@ -41,6 +41,7 @@ from yak_tui.areas.economy import (
     specialists,
     year_start,
 )
+from yak_tui.areas.economy import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.economy._shared import (
     ACADEMY_INTERFERENCE,
     ENGINEER_TASKS,
