@@ -149,8 +149,14 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     sub.add_parser("undo", help="undo the last command of the current season (GM)")
     sub.add_parser("due", help="what is due this season")
 
-    restore = sub.add_parser("restore", help="list backups, or restore one")
+    restore = sub.add_parser(
+        "restore", help="list backups, or restore one (a public event: the chronicle and the dice ledger name it)"
+    )
     restore.add_argument("backup", nargs="?")
+
+    campaign = sub.add_parser("campaign", help="the campaign as a whole (GM)")
+    campaign_sub = campaign.add_subparsers(dest="campaign_verb", metavar="ACTION")
+    campaign_sub.add_parser("close", help="end the campaign: reveal every season's dice secrets, private ones too")
 
     export = sub.add_parser("export", help="export the chronicle as forum text, or the whole world as TOML (GM)")
     export.add_argument("--format", choices=("bbcode", "markdown", "toml"), default="bbcode")
@@ -274,11 +280,21 @@ def seed_option(text: str) -> int:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def dice_from(args: argparse.Namespace) -> Any:
+def dice_from(args: argparse.Namespace, real: bool = False) -> Any:
+    """The dice a verb rolls: `--dice` typed by hand, else seeded (a `resolve` check, which changes
+    nothing) or, for a `real` roll, None: the season's derived dice (docs/fair-dice.md), which no
+    seed a client sends can steer."""
     from yak_tui.kernel.play.dice import ScriptedDice, SeededDice, parse_dice
 
     if getattr(args, "dice", None):
         return ScriptedDice(parse_dice(args.dice))
+    if real:
+        if getattr(args, "seed", None) is not None:
+            raise UsageError(
+                "--seed steers only `resolve` checks: a real roll is derived from the season's committed "
+                "secret (docs/fair-dice.md); give --dice for dice rolled by hand"
+            )
+        return None
     return SeededDice(getattr(args, "seed", None))
 
 

@@ -39,9 +39,12 @@ def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
     save = WorldFile(path)
     if not save.exists():
         if create_demo:
+            from yak_tui.kernel.season.session import open_fair_dice
             from yak_tui.kernel.world.demo import create_world
 
-            return create_world(path)
+            created = create_world(path)
+            open_fair_dice(created)
+            return created
         raise StoreError(f"no save at {path}; create one with `yak new {path} --demo`")
     return save
 
@@ -61,9 +64,19 @@ def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
         raise UsageError("new: give the path of the save to create (or --template)")
     if args.source and args.demo:
         raise UsageError("new: --from and --demo both say what to fill the world with; give one")
+    from yak_tui.kernel.season.session import open_fair_dice
+
     save = create_world(args.path, demo=args.demo, overwrite=args.force, source=args.source)
-    payload = {"created": str(save.path), "demo": bool(args.demo), "from": args.source}
-    emit(opts, payload, f"created {save.path}" + (f" from {args.source}" if args.source else ""))
+    committed = open_fair_dice(save)  # the first season's dice secrets, committed before any order
+    payload = {"created": str(save.path), "demo": bool(args.demo), "from": args.source, "fair_dice": committed}
+    emit(
+        opts,
+        payload,
+        f"created {save.path}"
+        + (f" from {args.source}" if args.source else "")
+        + f"\nfair dice: public secret sha256 {committed['public']}, private {committed['private']}"
+        + " (post these before the first season: docs/fair-dice.md)",
+    )
     return 0
 
 
@@ -142,7 +155,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity,
         args.command,
         params,
-        dice_from(args),
+        dice_from(args, real=True),
         check=lambda world: check_identity(world, identity),
         exact_dice=True,
     )
@@ -256,8 +269,32 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     if not Identity.parse(opts.identity).is_gm:
         raise UsageError("only the GM may restore a backup")
-    source = save.restore(args.backup)
-    emit(opts, {"restored": source.name, "save": str(save.path)}, f"restored {source.name} into {save.path}")
+    from yak_tui.kernel.season.session import restore_backup
+
+    source, summary = restore_backup(save, args.backup, Identity.parse(opts.identity))
+    emit(
+        opts,
+        {"restored": source.name, "save": str(save.path), **summary},
+        f"restored {source.name} into {save.path}: back in {summary['seasons'][0]}, "
+        f"{summary['abandoned_rolls']} roll(s) abandoned (a public chronicle entry and a dice-ledger record say so)",
+    )
+    return 0
+
+
+def verb_campaign(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.kernel.season.session import close_fair_campaign
+
+    if args.campaign_verb != "close":
+        raise UsageError("campaign needs an action: close")
+    identity = Identity.parse(opts.identity)
+    if not identity.is_gm:
+        raise UsageError("only the GM may close the campaign")
+    revealed = close_fair_campaign(WorldFile(save_path(opts)), identity)
+    emit(
+        opts,
+        {"closed": True, "seasons_revealed": revealed},
+        f"campaign closed: the dice secrets of {revealed} season(s) are revealed; `yak verify --reveal` checks every roll",
+    )
     return 0
 
 
@@ -375,6 +412,7 @@ VERBS = {
     "undo": verb_undo,
     "due": verb_due,
     "restore": verb_restore,
+    "campaign": verb_campaign,
     "export": verb_export,
     "tui": verb_tui,
     "serve": verb_serve,

@@ -15,7 +15,14 @@ from yak_tui.store.storage import StoreError, WorldFile
 
 def add_season_parsers(sub: Any) -> None:
     """The season verbs' sub-parsers (called by `yak_tui.cli.build_parser`)."""
-    sub.add_parser("verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)")
+    verify = sub.add_parser(
+        "verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)"
+    )
+    verify.add_argument(
+        "--reveal",
+        action="store_true",
+        help="also re-derive every roll whose season secret is revealed (exit 1 on a mismatch or a re-rolled season)",
+    )
     season = sub.add_parser("season", help="the season's orders deadline, and who is ready")
     season_sub = season.add_subparsers(dest="season_verb", metavar="ACTION")
     deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
@@ -43,7 +50,9 @@ def add_season_parsers(sub: Any) -> None:
 
 def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.dicechain import verify_files
+    from yak_tui.kernel.play.fairdice import season_commitments, verify_reveal
     from yak_tui.kernel.season.history import read_state
+    from yak_tui.kernel.world.model import World
 
     save = WorldFile(save_path(opts))
     if not save.exists():
@@ -57,6 +66,7 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
         + (f"; {main.before_chain} older rolls from before the ledger, not chained" if main.before_chain else ""),
         f"backups checked: {len(result.reports) - 1}",
     ]
+    lines += [f"restore {line} (a re-rolled season)" for line in main.restores]
     first = result.first_broken
     if first is None:
         lines.append("the dice ledger holds: every link checks")
@@ -65,8 +75,18 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
         problems = sum(len(r.broken) for r in result.reports) + len(result.forks)
         if problems > 1:
             lines.append(f"({problems - 1} more problems; --json lists them all)")
-    emit(opts, result.to_dict(), "\n".join(lines))
-    return 0 if result.ok else 1
+    payload = result.to_dict()
+    ok = result.ok
+    current = season_commitments(World(data), World(data).date.key())
+    if current:
+        lines.append(f"this season's commitments: public {current['public']}, private {current['private']}")
+    if args.reveal:
+        fair = verify_reveal(data)
+        payload["fair"] = fair.to_dict()
+        lines += fair.lines()
+        ok = ok and fair.ok
+    emit(opts, payload, "\n".join(lines))
+    return 0 if ok else 1
 
 
 def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:

@@ -119,6 +119,7 @@ VOUCHABLE: list[Vouchable] = []
 
 
 from yak_tui.kernel.errors import StoreError  # noqa: E402  (re-exported: the store's own errors derive from it)
+from yak_tui.store.dicesecrets import drop_secrets  # noqa: E402
 
 
 class CorruptSaveError(StoreError):
@@ -723,6 +724,7 @@ class WorldFile:
         with self._locked():
             self._require_writable()
             drop_campaign_key(self.path)  # a new campaign gets its own secret (made by the write below)
+            drop_secrets(self.path)  # and its own dice secrets (drawn as its first season opens)
             self._write(Snapshot(b"", data))
 
     @contextmanager

@@ -182,7 +182,7 @@ def _compete(
     world = ctx.world
     rivals = _rivals(world, province_id, sector, expander_id)
     key = expander_id or "new-business"
-    outcome = rules.competition(ctx.dice, key, expander_size, monopoly, rivals)
+    outcome = rules.competition(ctx.dice_for(), key, expander_size, monopoly, rivals)
     records = [
         ctx.record_roll(
             f"competition: {expander_name} expands",

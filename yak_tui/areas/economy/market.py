@@ -230,7 +230,7 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             if qty <= 0:
                 continue
             base = price_list.get(good, {"price": 1})["price"]
-            sale = rules.market_sale(ctx.dice, base)
+            sale = rules.market_sale(ctx.dice_for(character_audience(owner)), base)
             record = ctx.record_roll(
                 f"market sale: {qty} {good} of {biz['name']}",
                 [sale.natural],

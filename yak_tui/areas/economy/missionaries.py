@@ -149,7 +149,7 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 )
     if standing is not None:
         world.delete("effects", standing)
-    outcome = specialist_rules.conversion(ctx.dice, p["ducats"], counter is not None, counter_ducats)
+    outcome = specialist_rules.conversion(ctx.dice_for(), p["ducats"], counter is not None, counter_ducats)
     record = ctx.record_roll(
         f"conversion of {province['name']} to {faith}",
         [outcome.natural],

@@ -263,7 +263,7 @@ def _run_command(ctx: CommandContext, p: dict[str, Any], cmd: str) -> dict[str, 
     )
 
     rolled: CommandRoll = roll_command(
-        ctx.dice, cmd, target.base_power, target.resistance, controlled=target.controlled, **_modifiers(p)
+        ctx.dice_for(), cmd, target.base_power, target.resistance, controlled=target.controlled, **_modifiers(p)
     )
     outcome = rolled.outcome
     swing = rolled.swing

@@ -287,7 +287,7 @@ def relocate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"{name} relocates from {origin_name} to {target_name}.", kind="relocate", audience=private, refs=refs
     )
     if plan.discovery_chance is not None and plan.controller is not None:
-        roll = relocate_discovery(ctx.dice, plan.discovery_chance)
+        roll = relocate_discovery(ctx.dice_for(ADJUDICATORS), plan.discovery_chance)
         verdict = "discovered" if roll.discovered else "unnoticed"
         spy = {"nation": ", with a nation-wide counter-spy", "province": ", with a counter-spy in the province"}
         reading = (

@@ -296,7 +296,7 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
     owner = structure_owner(pc)
     treasury = float(world.get(*owner).get("treasury", 0)) if owner else 0.0
-    outcome = rules.ducat_raid(ctx.dice, treasury, coming_tax_left(pc))
+    outcome = rules.ducat_raid(ctx.dice_for(), treasury, coming_tax_left(pc))
     split = outcome.split
     text = (
         f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
@@ -367,7 +367,7 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
     province_id = str(pc["province"])
     surplus = int(world.get("provinces", province_id).get("surplus_manpower", 0))
-    outcome = rules.slave_raid(ctx.dice, surplus)
+    outcome = rules.slave_raid(ctx.dice_for(), surplus)
     taken = outcome.manpower
     as_what = "manpower" if p["take"] == "manpower" else "Slaves"
     wanted = rules.slaves_wanted(outcome.natural)

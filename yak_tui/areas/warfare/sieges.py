@@ -642,7 +642,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         )
     ctx.require_adjudicator(Stakes.of(defender, kingdoms=[defender, siege["besieger"]]))
     chance = rules.messenger_odds(len(friendly), len(enemy))["success"]
-    outcome = rules.messenger(ctx.dice, len(friendly), len(enemy), p["ducats"])
+    outcome = rules.messenger(ctx.dice_for(), len(friendly), len(enemy), p["ducats"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is caught"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
@@ -808,7 +808,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))
     modifiers = _smuggle_modifiers(world, p)
     chance = rules.smuggle_odds(p["bribe"], modifiers)["success"]
-    outcome = rules.smuggle(ctx.dice, p["bribe"], modifiers, p["shipments"])
+    outcome = rules.smuggle(ctx.dice_for(), p["bribe"], modifiers, p["shipments"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is stopped"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)

@@ -21,6 +21,7 @@ from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.play.dice import Dice, RecordingDice, RollRecord, ScriptedDice, SeededDice
 from yak_tui.kernel.play.dicechain import TABLE as LEDGER
 from yak_tui.kernel.play.dicechain import chain_rolls, record_id
+from yak_tui.kernel.play.fairdice import fair_dice_for, flush_keys, stream_of
 from yak_tui.kernel.play.helptext import HelpText, help_text
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.season.calendar import GameDate
@@ -283,7 +284,10 @@ class CommandContext:
         self.identity = identity
         # Whose holdings the command acts on: the filer of an order the adjudicator resolves.
         self.principal = principal or identity
-        self.dice = RecordingDice(dice)
+        bind = getattr(dice, "bind", None)
+        if bind is not None:  # derived dice read the season and their counters from this world
+            bind(world)
+        self.dice = RecordingDice(dice, command)
         self.command = command
         self.entries: list[dict[str, Any]] = []
         self.rolls: list[RollRecord] = []
@@ -329,6 +333,13 @@ class CommandContext:
         raise CommandError(field, reason)
 
     # -- dice -----------------------------------------------------------------------------------
+    def dice_for(self, audience: str = PUBLIC, blind: bool = False) -> RecordingDice:
+        """The dice for a roll told to `audience`: derived dice draw a blind roll, or one told to
+        fewer than everyone, from the season's private secret, so revealing the public one (when
+        the season closes) never reveals it. Call it before the roll; `record_roll` checks."""
+        self.dice.stream = stream_of(audience, blind)
+        return self.dice
+
     def record_roll(
         self,
         purpose: str,
@@ -344,6 +355,7 @@ class CommandContext:
         """Record a roll for the chronicle; `reading` is the hand-checkable line of a roll that is
         not naturals plus modifiers (see `chronicle.roll_line`)."""
         seed = getattr(self.dice.inner, "seed", None)
+        draws = self.dice.take_draws(naturals, stream_of(audience, blind))
         record = RollRecord(
             purpose=purpose,
             naturals=list(naturals),
@@ -357,6 +369,7 @@ class CommandContext:
             seed=seed,
             outcome=outcome or band,
             reading=reading,
+            draws=draws,
         )
         self.rolls.append(record)
         return record
@@ -620,13 +633,15 @@ def run_command(
         if check is not None:
             check(world)
         sizes, rolls_before = table_sizes(world)
-        result = apply_command(world, identity, name, raw_params, dice)
+        rolling = dice or fair_dice_for(save.path)
+        result = apply_command(world, identity, name, raw_params, rolling)
         if exact_dice and isinstance(dice, ScriptedDice):
             dice.require_all_read()  # a die typed and never read is refused with the command, nothing written
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
         snapshot.changed = written_documents(world, sizes, rolls_before)
+        flush_keys(rolling)
         return result
 
 
@@ -658,6 +673,7 @@ def run_commands(
             planned = commands(world) if callable(commands) else commands
             sizes, rolls_before = table_sizes(world)
             revision = int(world.meta.get("revision", 0) or 0)
+            dice = fair_dice_for(save.path)
             originals: dict[tuple[str, str], dict[str, Any] | None] = {}
             applied = 0
             for name, raw_params in planned:
@@ -666,7 +682,7 @@ def run_commands(
                 trial = world.trial()
                 try:
                     spec_for(name)
-                    result = apply_command(trial, identity, name, raw_params)
+                    result = apply_command(trial, identity, name, raw_params, dice)
                     readable = (filter_entry(trial, identity, entry) for entry in result.entries)
                     result.shown = [entry for entry in readable if entry is not None]
                     result.encoded = encode_reply(result.payload())
@@ -687,6 +703,7 @@ def run_commands(
             world.meta["revision"] = revision + 1  # one write, one revision; `changed` names every command's
             snapshot.data = world.data
             snapshot.changed = written_documents(world, sizes, rolls_before)
+            flush_keys(dice)
     except _NothingApplied:
         pass  # every one refused: the save is not written at all
     return answers

@@ -25,6 +25,7 @@ from yak_tui.kernel.play.commands import (
     spec_for,
     validate_only,
 )
+from yak_tui.kernel.play.fairdice import for_order
 from yak_tui.kernel.play.filing import adjudicator_params, check_filing, check_season_cap, filing_refusal, is_private
 from yak_tui.kernel.play.identity import GM, Identity, identity_name
 from yak_tui.kernel.play.views import command_odds
@@ -241,9 +242,10 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     params, adjusted = adjusted_params(order, p["adjust"])
     try:
-        result = apply_command(
-            ctx.world, ctx.identity, order["command"], params, ctx.dice.inner, principal=filer, viewer=filer
-        )
+        with for_order(ctx.dice.inner, p["order"]):
+            result = apply_command(
+                ctx.world, ctx.identity, order["command"], params, ctx.dice.inner, principal=filer, viewer=filer
+            )
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(result.entries)

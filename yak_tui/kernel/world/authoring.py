@@ -82,6 +82,9 @@ STATE_KEYS = (
     "dice_count",
     "dice_since",
     "dice_since_seq",
+    "fair_dice",
+    "fair_draws",
+    "campaign_closed",
     "revision",
     "changed",
 )

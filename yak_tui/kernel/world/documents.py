@@ -225,6 +225,21 @@ ROLL = record(
         "outcome": text("the outcome in words"),
         "link": text("the hash of its record in the dice ledger (yak verify)"),
         "reading": text("the roll as a forum reader checks it by hand, when it is not naturals plus modifiers"),
+        "draws": list_of(
+            record(
+                {
+                    "season": text("the season key", required=True),
+                    "stream": text("public or private", required=True, choices=("public", "private")),
+                    "command": text("the command that rolled", required=True),
+                    "order": text("the order carried out, if any", required=True),
+                    "purpose": text("what the die decides", required=True),
+                    "sides": whole("the die's sides", required=True, minimum=1),
+                    "n": whole("its number in the season's stream", required=True, minimum=0),
+                },
+                "one die's derivation context",
+            ),
+            "derived dice: each die's context (docs/fair-dice.md)",
+        ),
     },
     "one recorded roll",
 )
@@ -298,6 +313,29 @@ META_WORLD = TableSchema(
         "dice_count": whole("how many records the dice ledger holds", minimum=0),
         "dice_since": date("the season the dice ledger started in (older rolls are not chained)"),
         "dice_since_seq": whole("the last chronicle entry written before the dice ledger started", minimum=0),
+        "fair_dice": mapping(
+            record(
+                {
+                    "public": text("sha256 of the public secret", required=True),
+                    "private": text("sha256 of the private secret", required=True),
+                    "head": text("the dice ledger's head when the season opened", required=True),
+                    "count": whole("the ledger's records when the season opened", required=True, minimum=0),
+                    "revealed_public": text("the public secret, revealed when the season closed"),
+                    "revealed_private": text("the private secret, revealed when the campaign closed"),
+                },
+                "one season's commitments",
+            ),
+            "fair dice commitments by season key (docs/fair-dice.md)",
+        ),
+        "fair_draws": record(
+            {
+                "season": text("the season key", required=True),
+                "public": whole("public dice derived this season", required=True, minimum=0),
+                "private": whole("private dice derived this season", required=True, minimum=0),
+            },
+            "the counters of the season's derived dice",
+        ),
+        "campaign_closed": date("when the GM closed the campaign (the private dice secrets are revealed)"),
         **{
             f"next_{name}": whole(f"the last number given to a new {name} id", minimum=0)
             for name in TABLE_NAMES
@@ -791,7 +829,16 @@ DICE = TableSchema(
         "seq": whole("its place in the chain, from 1", required=True, minimum=1),
         "date": date("the season it was rolled in", required=True),
         "entry": text("the chronicle entry that holds the roll", required=True, ref="chronicle", history=True),
-        "roll": record(ROLL.fields or {}, "the roll as recorded", required=True),
+        "roll": record(ROLL.fields or {}, "the roll as recorded (every record but a restore's)"),
+        "restore": record(
+            {
+                "backup": text("the backup restored", required=True),
+                "seasons": list_of(text("a season key"), "the seasons rolled back", required=True),
+                "rolls": whole("how many rolls were abandoned", required=True, minimum=0),
+                "abandoned": list_of(any_json("a ledger record"), "the abandoned records, as they were", required=True),
+            },
+            "a restore or rollback: what it abandoned (kept here, so re-rolls show)",
+        ),
         "prev": text("the hash of the record before it", required=True),
         "hash": text("sha256 of this record's canonical JSON without this field", required=True),
     },
