@@ -12,7 +12,8 @@ import pytest
 
 from yak_tui.kernel.world.documents import SCHEMAS
 from yak_tui.kernel.world.validation import DocumentError
-from yak_tui.store.storage import CorruptSaveError, WorldFile
+from yak_tui.store.files import CorruptSaveError
+from yak_tui.store.storage import WorldFile
 
 PROBE = """
 import sys

@@ -51,7 +51,7 @@ from yak_tui.kernel.world.validation import (
     referrers,
     validate_world,
 )
-from yak_tui.store.storage import SCHEMA_VERSION
+from yak_tui.store.files import SCHEMA_VERSION
 
 __all__ = [
     "AUTHORED_TABLES",

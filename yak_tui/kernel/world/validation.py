@@ -814,11 +814,11 @@ def rules_fingerprint() -> str:
 def _register_load_check() -> None:
     """Every world the store reads is validated once, whoever reads it (CLI, app, server); a vouch
     for the exact bytes (written by a yak that knew them valid under these rules) stands for it."""
-    from yak_tui.store import storage
+    from yak_tui.store import checks
 
-    if validate_world not in storage.LOAD_CHECKS:
-        storage.LOAD_CHECKS.append(validate_world)
-        storage.VOUCHABLE.append(storage.Vouchable(validate_world, validate_changed, rules_fingerprint))
+    if validate_world not in checks.LOAD_CHECKS:
+        checks.LOAD_CHECKS.append(validate_world)
+        checks.VOUCHABLE.append(checks.Vouchable(validate_world, validate_changed, rules_fingerprint))
 
 
 _register_load_check()
