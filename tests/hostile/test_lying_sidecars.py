@@ -36,7 +36,8 @@ from yak_tui.kernel.play.dice import SeededDice
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World, follow_save
-from yak_tui.serve.server import Roster, ServeConfig
+from yak_tui.serve.config import ServeConfig
+from yak_tui.serve.roster import Roster
 from yak_tui.store import checks, files, sidecars
 from yak_tui.store.files import SCHEMA_VERSION, CorruptSaveError
 from yak_tui.store.storage import WorldFile

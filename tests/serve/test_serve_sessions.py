@@ -27,7 +27,7 @@ from serve_helpers import (
 
 from yak_tui.kernel.play.commands import CommandError, run_command
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.serve.server import ServeConfig
+from yak_tui.serve.config import ServeConfig
 
 T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}
