@@ -27,19 +27,8 @@ import orjson
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.dicechain import start_chain
 from yak_tui.kernel.season.calendar import SEASONS, GameDate
-from yak_tui.kernel.world.documents import (
-    DATE,
-    INT,
-    LIST,
-    MAP,
-    META,
-    META_ID,
-    NUMBER,
-    RECORD,
-    SCHEMAS,
-    TABLE_NAMES,
-    Field,
-)
+from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
+from yak_tui.kernel.world.fields import DATE, INT, LIST, MAP, NUMBER, RECORD, TABLE_NAMES, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
 from yak_tui.kernel.world.tables import toml_text
 from yak_tui.kernel.world.validation import (

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.world.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
+from yak_tui.kernel.world.documents import META, META_ID
+from yak_tui.kernel.world.fields import PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.world.validation import (
     ValidationError,
     check_written_references,

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.errors import ValidationError, YakError
-from yak_tui.kernel.world.documents import (
+from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS, SEASON_CHOICES
+from yak_tui.kernel.world.fields import (
     BOOL,
     DATE,
     INT,
@@ -41,12 +42,8 @@ from yak_tui.kernel.world.documents import (
     JSON,
     LIST,
     MAP,
-    META,
-    META_ID,
     NUMBER,
     RECORD,
-    SCHEMAS,
-    SEASON_CHOICES,
     TEXT,
     Field,
 )
@@ -800,10 +797,10 @@ def rules_fingerprint() -> str:
     yak) is validated again."""
     import orjson
 
-    from yak_tui.kernel.world import documents, numbers
+    from yak_tui.kernel.world import documents, fields, numbers, records
 
     digest = hashlib.sha256(f"orjson {orjson.__version__}\n{sorted(SCHEMAS.items())!r}".encode())
-    for module_file in (__file__, documents.__file__, numbers.__file__):
+    for module_file in (__file__, documents.__file__, fields.__file__, records.__file__, numbers.__file__):
         try:
             digest.update(Path(module_file).read_bytes())
         except (OSError, TypeError):
