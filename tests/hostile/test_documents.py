@@ -9,11 +9,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from yak_tui.kernel.world.compiled_checks import FAST_CHECKS
 from yak_tui.kernel.world.demo import build_world
 from yak_tui.kernel.world.documents import SCHEMAS
 from yak_tui.kernel.world.fields import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, Field
 from yak_tui.kernel.world.model import TABLES
-from yak_tui.kernel.world.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
+from yak_tui.kernel.world.problems import DocumentError, fields_problem
+from yak_tui.kernel.world.validation import validate_world
 
 DEMO = build_world()
 

@@ -23,7 +23,9 @@ from yak_tui.kernel.world.demo import build_world
 from yak_tui.kernel.world.documents import SCHEMAS
 from yak_tui.kernel.world.fields import INT, MAP, NUMBER
 from yak_tui.kernel.world.numbers import AMOUNT_LIMIT
-from yak_tui.kernel.world.validation import DocumentError, dangling_references, validate_changed, validate_world
+from yak_tui.kernel.world.problems import DocumentError
+from yak_tui.kernel.world.references import dangling_references
+from yak_tui.kernel.world.validation import validate_changed, validate_world
 from yak_tui.store.storage import WorldFile
 
 Data = dict[str, Any]

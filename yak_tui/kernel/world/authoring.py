@@ -30,16 +30,10 @@ from yak_tui.kernel.season.calendar import SEASONS, GameDate
 from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
 from yak_tui.kernel.world.fields import DATE, INT, LIST, MAP, NUMBER, RECORD, TABLE_NAMES, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
+from yak_tui.kernel.world.problems import fields_problem, hidden_character, json_problem, problem
+from yak_tui.kernel.world.references import dangling_references, referrers
 from yak_tui.kernel.world.tables import toml_text
-from yak_tui.kernel.world.validation import (
-    dangling_references,
-    fields_problem,
-    hidden_character,
-    json_problem,
-    problem,
-    referrers,
-    validate_world,
-)
+from yak_tui.kernel.world.validation import validate_world
 from yak_tui.store.files import SCHEMA_VERSION
 
 __all__ = [
@@ -404,7 +398,7 @@ def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every id the document names that `data` does not hold (`validation.dangling_references`, the
+    """Every id the document names that `data` does not hold (`references.dangling_references`, the
     check every load and write makes, here with the `history` fields too: a person writing a world
     file or `gm-set` names what is), and a garrison off its place's hex."""
     out = dangling_references(data, table, doc)

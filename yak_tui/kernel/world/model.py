@@ -14,17 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from yak_tui.kernel.errors import ValidationError
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.documents import META, META_ID
 from yak_tui.kernel.world.fields import PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
-from yak_tui.kernel.world.validation import (
-    ValidationError,
-    check_written_references,
-    validate_changed,
-    validate_document,
-    validate_world,
-    validate_written,
-)
+from yak_tui.kernel.world.references import check_written_references
+from yak_tui.kernel.world.validation import validate_changed, validate_document, validate_world, validate_written
 
 if TYPE_CHECKING:
     from yak_tui.store.files import Stamp
