@@ -6,10 +6,22 @@ Importing this package registers its commands (`raids`, `sieges`), its year-star
 
 from typing import TYPE_CHECKING
 
-from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
+from yak_tui.areas.warfare import (  # noqa: F401  (registers)
+    battles,
+    captives,
+    cli,
+    fleets,
+    guards,
+    raids,
+    siege_lines,
+    siege_recruits,
+    sieges,
+    sponsored,
+    year_start,
+)
 from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.rules import fort_name
-from yak_tui.areas.warfare.sieges import recruit_refusal_at
+from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
 from yak_tui.kernel.play.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
