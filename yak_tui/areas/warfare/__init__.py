@@ -12,16 +12,18 @@ from yak_tui.areas.warfare import (  # noqa: F401  (registers)
     cli,
     fleets,
     guards,
+    plunder,
     raids,
     siege_lines,
     siege_recruits,
     sieges,
     sponsored,
+    treasuries,
     year_start,
 )
-from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
+from yak_tui.areas.warfare.treasuries import looted_income_recipient
 from yak_tui.kernel.play.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)

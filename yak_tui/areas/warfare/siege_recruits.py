@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.warfare import rules
-from yak_tui.areas.warfare.raids import treasury_place
 from yak_tui.areas.warfare.shared import (
     active_siege,
     is_walled,
@@ -18,6 +17,7 @@ from yak_tui.areas.warfare.shared import (
     standing_pc,
     today_dict,
 )
+from yak_tui.areas.warfare.treasuries import treasury_place
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.model import SIZES, World

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from yak_tui.areas.warfare import rules
-from yak_tui.areas.warfare.raids import take_structure
+from yak_tui.areas.warfare.plunder import take_structure
 from yak_tui.areas.warfare.shared import (
     ACTIVE,
     active_siege,
