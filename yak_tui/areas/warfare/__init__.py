@@ -21,8 +21,8 @@ from yak_tui.areas.warfare import (  # noqa: F401  (registers)
     treasuries,
     year_start,
 )
-from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
+from yak_tui.areas.warfare.siege_rules import fort_name
 from yak_tui.areas.warfare.treasuries import looted_income_recipient
 from yak_tui.kernel.play.lazy import lazy_exports
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare import rules, siege_rules
 from yak_tui.areas.warfare.shared import ACTIVE, active_siege, regiments_inside
 from yak_tui.areas.warfare.sieges import open_port_access, siege_summary
 from yak_tui.kernel.errors import CommandError, ValidationError, YakError
@@ -293,7 +293,7 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         fort=str(fort.get("name", fort_id)),
         province=world.display_name("provinces", fort.get("province")),
         level=level,
-        level_name=rules.fort_name(level) or f"level {level}",
+        level_name=siege_rules.fort_name(level) or f"level {level}",
         besieger_id=besieger,
         besieger=_kingdom(world, besieger),
         defender_id=defender,
@@ -316,7 +316,7 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         port_access=bool(doc.get("port_access")),
         land_blockade=bool(doc.get("land_blockade")),
         sea_blockade=bool(doc.get("sea_blockade")),
-        blockade_missing=rules.blockade_refusal(
+        blockade_missing=siege_rules.blockade_refusal(
             bool(doc.get("port_access")), bool(doc.get("land_blockade")), bool(doc.get("sea_blockade"))
         ),
         decision_needed=decision_needed,
@@ -325,11 +325,11 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         decided=_date(doc.get("decided")),
         surrendered=tuple(str(u.get("name", u.get("id", ""))) for u in doc.get("surrendered_units") or []),
         attempts=_attempts(world, doc),
-        messenger_odds=rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
+        messenger_odds=siege_rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
         friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
         enemy_scouts=tuple(world.display_name("units", u) for u in enemy),
         friendly_scout_ids=friendly,
-        smuggle_odds=tuple((bribe, rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
+        smuggle_odds=tuple((bribe, siege_rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
         mine=mine is not None and mine in (besieger, defender),
     )
 
@@ -390,7 +390,7 @@ def _opening_provisions(world: World, pc: Mapping[str, Any], level: int) -> floa
     last = pc.get("last_besieged")
     ago = max(0, GameDate.from_dict(dict(last)).seasons_until(world.date)) if isinstance(last, Mapping) else None
     try:
-        return rules.starting_provisions(level, ago, _amount(pc.get("provisions")))
+        return siege_rules.starting_provisions(level, ago, _amount(pc.get("provisions")))
     except ValueError:
         return None
 
@@ -439,7 +439,7 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
                     controller,
                     _kingdom(world, controller) if controller else "unclaimed",
                     level,
-                    rules.fort_name(level) or f"level {level}",
+                    siege_rules.fort_name(level) or f"level {level}",
                     _opening_provisions(world, doc, level),
                     bool(doc.get("port_access")),
                     found[0] if found else "",
@@ -557,16 +557,16 @@ def siege_plan(world: World, viewer: Identity, fort_id: str, unit_ids: Sequence[
     shown = visible_table(world, viewer, "pcs").get(fort_id, {})
     provisions = _opening_provisions(world, shown, level) if level else None
     regiments = regiments_inside(world, fort_id)
-    left = rules.seasons_left(provisions, regiments) if provisions is not None else None
+    left = siege_rules.seasons_left(provisions, regiments) if provisions is not None else None
     return SiegePlan(
         str(fort.get("name", fort_id)),
-        rules.fort_name(level) or "unwalled",
+        siege_rules.fort_name(level) or "unwalled",
         _kingdom(world, besieger) if len(owners) == 1 else "several kingdoms",
         land,
         sea,
         port,
-        rules.blockade_effective(port, land, sea),
-        rules.blockade_refusal(port, land, sea),
+        siege_rules.blockade_effective(port, land, sea),
+        siege_rules.blockade_refusal(port, land, sea),
         provisions,
         regiments,
         left,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.espionage import smuggling_bonus
-from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare import rules, siege_rules
 from yak_tui.areas.warfare.shared import (
     Party,
     active_siege,
@@ -80,7 +80,7 @@ def _messenger_scouts(world: World, p: dict[str, Any]) -> tuple[str, dict[str, A
 
 def _messenger_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
     _, _, friendly, enemy = _messenger_scouts(world, p)
-    odds = rules.messenger_odds(len(friendly), len(enemy))
+    odds = siege_rules.messenger_odds(len(friendly), len(enemy))
     return {"odds": odds, "success": odds["success"], "scouts": friendly, "enemy_scouts": enemy}
 
 
@@ -152,8 +152,8 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "ducats", f"{name_of(world, 'kingdoms', defender)} has {money(treasury)} ducats, not {p['ducats']}"
         )
     ctx.require_adjudicator(Stakes.of(defender, kingdoms=[defender, siege["besieger"]]))
-    chance = rules.messenger_odds(len(friendly), len(enemy))["success"]
-    outcome = rules.messenger(ctx.dice, len(friendly), len(enemy), p["ducats"])
+    chance = siege_rules.messenger_odds(len(friendly), len(enemy))["success"]
+    outcome = siege_rules.messenger(ctx.dice, len(friendly), len(enemy), p["ducats"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is caught"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)
@@ -231,17 +231,17 @@ def _smuggle_modifiers(world: World, p: dict[str, Any], viewer: Identity | None 
 def _bribe_within_cap(bribe: int) -> None:
     """A bribe past the ducats that still buy a bonus is refused, naming the seed's cap (issue 24)."""
     settings = section("smuggle")
-    if bribe > rules.bribe_limit():
+    if bribe > siege_rules.bribe_limit():
         raise CommandError(
             "bribe",
-            f"is at most {rules.bribe_limit()} ducat(s): each ducat to a besieging NPC officer "
+            f"is at most {siege_rules.bribe_limit()} ducat(s): each ducat to a besieging NPC officer "
             f"gives {signed(settings['bribe_per_ducat'])}, up to {signed(settings['bribe_cap'])}, "
             f"so {bribe} would buy nothing more",
         )
 
 
 def _smuggle_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
-    odds = rules.smuggle_odds(p["bribe"], _smuggle_modifiers(world, p, identity))
+    odds = siege_rules.smuggle_odds(p["bribe"], _smuggle_modifiers(world, p, identity))
     return {"odds": odds, "success": odds["success"]}
 
 
@@ -318,8 +318,8 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             )
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))
     modifiers = _smuggle_modifiers(world, p)
-    chance = rules.smuggle_odds(p["bribe"], modifiers)["success"]
-    outcome = rules.smuggle(ctx.dice, p["bribe"], modifiers, p["shipments"])
+    chance = siege_rules.smuggle_odds(p["bribe"], modifiers)["success"]
+    outcome = siege_rules.smuggle(ctx.dice, p["bribe"], modifiers, p["shipments"])
     fort = name_of(world, "pcs", p["fort"])
     verdict = "gets through" if outcome.success else "is stopped"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in outcome.modifiers)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare import rules, siege_rules
 from yak_tui.areas.warfare.shared import (
     active_siege,
     is_walled,
@@ -30,7 +30,7 @@ def recruit_refusal_at(world: World, pc_id: str | None) -> str | None:
         return None
     found = active_siege(world, pc_id)
     besieged = found is not None and bool(found[1].get("effective"))
-    refusal = rules.recruit_refusal(besieged)
+    refusal = siege_rules.recruit_refusal(besieged)
     return f"{name_of(world, 'pcs', pc_id)} is besieged: {refusal}" if refusal else None
 
 
@@ -160,7 +160,7 @@ def upgrade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("upgrade", "is empty: say what is upgraded")
     inside = unit.get("inside")
     found = active_siege(world, inside) if inside else None
-    refusal = rules.upgrade_refusal(found is not None)
+    refusal = siege_rules.upgrade_refusal(found is not None)
     if refusal:
         raise CommandError("unit", refusal)
     edited = world.edit("units", p["unit"])

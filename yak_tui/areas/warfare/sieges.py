@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare import rules, siege_rules
 from yak_tui.areas.warfare.plunder import take_structure
 from yak_tui.areas.warfare.shared import (
     ACTIVE,
@@ -64,7 +64,7 @@ def _refresh_effect(ctx: CommandContext, siege_id: str) -> bool:
     world = ctx.world
     siege = world.edit("sieges", siege_id)
     was = bool(siege.get("effective"))
-    now = rules.blockade_effective(
+    now = siege_rules.blockade_effective(
         bool(siege["port_access"]), bool(siege["land_blockade"]), bool(siege["sea_blockade"])
     )
     siege["effective"] = now
@@ -73,7 +73,7 @@ def _refresh_effect(ctx: CommandContext, siege_id: str) -> bool:
         siege["effective_from"] = today_dict(world)
         ctx.log(f"The siege of {fort} takes effect.", kind="siege", refs={"siege": siege_id})
     elif was and not now:
-        reason = rules.blockade_refusal(
+        reason = siege_rules.blockade_refusal(
             bool(siege["port_access"]), bool(siege["land_blockade"]), bool(siege["sea_blockade"])
         )
         ctx.log(f"The siege of {fort} is no longer in effect: {reason}.", kind="siege", refs={"siege": siege_id})
@@ -94,7 +94,7 @@ def decision_due(world: World, siege: dict[str, Any]) -> bool:
     if not siege.get("effective") or decided_this_season(world, siege):
         return False
     regiments = regiments_inside(world, siege["fort"])
-    return rules.season_end_consumption(float(siege["provisions"]), regiments).short
+    return siege_rules.season_end_consumption(float(siege["provisions"]), regiments).short
 
 
 def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
@@ -108,7 +108,7 @@ def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
         "fort": siege["fort"],
         "fort_name": fort["name"],
         "level": level,
-        "level_name": rules.fort_name(level),
+        "level_name": siege_rules.fort_name(level),
         "besieger": siege["besieger"],
         "defender": siege.get("defender"),
         "defenders": [
@@ -118,12 +118,12 @@ def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
         ],
         "regiments": regiments,
         "provisions": siege["provisions"],
-        "seasons_left": rules.seasons_left(float(siege["provisions"]), regiments),
+        "seasons_left": siege_rules.seasons_left(float(siege["provisions"]), regiments),
         "effective": bool(siege.get("effective")),
         "port_access": bool(siege.get("port_access")),
         "land_blockade": bool(siege.get("land_blockade")),
         "sea_blockade": bool(siege.get("sea_blockade")),
-        "blockade_missing": rules.blockade_refusal(
+        "blockade_missing": siege_rules.blockade_refusal(
             bool(siege.get("port_access")), bool(siege.get("land_blockade")), bool(siege.get("sea_blockade"))
         ),
         "decision_needed": decision_due(world, siege),
@@ -147,7 +147,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     fort = world.get("pcs", fort_id)
     if fort.get("destroyed"):
         raise CommandError("fort", f"{fort['name']} was destroyed")
-    refusal = rules.siege_refusal(int(fort.get("fort_level", 0) or 0))
+    refusal = siege_rules.siege_refusal(int(fort.get("fort_level", 0) or 0))
     if refusal:
         raise CommandError("fort", f"{fort['name']} (fort level {fort.get('fort_level', 0)}): {refusal} (RULINGS §3)")
     if active_siege(world, fort_id) is not None:
@@ -192,7 +192,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     last = fort.get("last_besieged")
     ago = max(0, GameDate.from_dict(last).seasons_until(world.date)) if last else None
     level = int(fort["fort_level"])
-    provisions = rules.starting_provisions(level, ago, float(fort.get("provisions", 0) or 0))
+    provisions = siege_rules.starting_provisions(level, ago, float(fort.get("provisions", 0) or 0))
     siege_id = world.new_id("sieges", "siege")
     siege = _new_siege(world, fort_id, besieger, defender, unit_ids, land, sea, port, provisions, ago)
     world.put("sieges", siege_id, siege)
@@ -203,7 +203,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         else f"{money(provisions)} provisions (fort level {level})"
     )
     ctx.log(
-        f"{name_of(world, 'kingdoms', besieger)} besieges {fort['name']} ({rules.fort_name(level)}) with "
+        f"{name_of(world, 'kingdoms', besieger)} besieges {fort['name']} ({siege_rules.fort_name(level)}) with "
         f"{', '.join(u['name'] for u in units)}: {carried}.",
         kind="siege",
         refs={"siege": siege_id, "fort": fort_id, "kingdom": besieger},
@@ -211,7 +211,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     effective = _refresh_effect(ctx, siege_id)
     if not effective:
         ctx.log(
-            f"The siege of {fort['name']} is not yet in effect: {rules.blockade_refusal(port, land, sea)}.",
+            f"The siege of {fort['name']} is not yet in effect: {siege_rules.blockade_refusal(port, land, sea)}.",
             kind="siege",
             refs={"siege": siege_id},
         )
@@ -358,7 +358,7 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
             report.lines.append(f"{fort}: the siege is not in effect; nothing eaten")
             continue
         regiments = regiments_inside(world, siege["fort"])
-        end = rules.season_end_consumption(float(siege["provisions"]), regiments)
+        end = siege_rules.season_end_consumption(float(siege["provisions"]), regiments)
         edited = world.edit("sieges", siege_id)
         edited["provisions"] = money(end.provisions_after)
         edited["seasons"] = int(edited.get("seasons", 0)) + 1
@@ -389,7 +389,7 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
                 refs={"siege": siege_id},
             )
         else:
-            left = rules.seasons_left(end.provisions_after, regiments)
+            left = siege_rules.seasons_left(end.provisions_after, regiments)
             report.lines.append(
                 f"{fort}: {regiments} regiments eat {money(end.eaten)}; {money(end.provisions_after)} left"
             )
@@ -436,7 +436,7 @@ def siege_decide(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             f"no choice is due: the defenders of {fort['name']} are not short of provisions "
             f"(a sally at will is a battle for the GM)",
         )
-    refusal = rules.siege_choice_refusal(p["choice"])
+    refusal = siege_rules.siege_choice_refusal(p["choice"])
     if refusal:
         raise CommandError("choice", refusal)
     edited = world.edit("sieges", siege_id)
