@@ -29,14 +29,16 @@ from yak_tui.kernel.play.lazy import lazy_exports
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.warfare.read import (
         FortView,
-        PlaceVerdicts,
         PlaceView,
         SiegeCard,
         SiegeMonitor,
+        siege_monitor,
+    )
+    from yak_tui.areas.warfare.read_forces import (
+        PlaceVerdicts,
         SiegePlan,
         place_verdicts,
         siege_forces,
-        siege_monitor,
         siege_plan,
     )
 
@@ -56,4 +58,5 @@ __all__ = [
     "siege_plan",
 ]
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.warfare.read", __all__)  # the names not defined above
+# the names not defined above
+__getattr__ = lazy_exports(__name__, ("yak_tui.areas.warfare.read", "yak_tui.areas.warfare.read_forces"), __all__)
