@@ -22,6 +22,9 @@
   timeout, so silent connections from one address can neither fill the slots nor hold them.
 - The roster is watched: when a logged-in user's seat goes (removed, given another identity,
   or the save replaced), his sessions end with a message and his connection is closed.
+
+This module is the listener, its watches and the `yak serve` verb; the settings and host key are
+`config`, the roster `roster`, one client connection `connection`, one session channel `session`.
 """
 
 from __future__ import annotations
