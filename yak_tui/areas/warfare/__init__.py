@@ -21,6 +21,7 @@ from yak_tui.areas.warfare import (  # noqa: F401  (registers)
     treasuries,
     year_start,
 )
+from yak_tui.areas.warfare import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
 from yak_tui.areas.warfare.siege_rules import fort_name
 from yak_tui.areas.warfare.treasuries import looted_income_recipient

@@ -22,6 +22,7 @@ from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.model import SIZES, World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 
 
 def recruit_refusal_at(world: World, pc_id: str | None) -> str | None:
@@ -131,7 +132,7 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world.put("units", unit_id, unit)
     world.edit("kingdoms", kingdom_id)["manpower"] = int(kingdom.get("manpower", 0)) - manpower
     ctx.log(
-        f"{kingdom['name']} raises {unit['name']} ({p['regiments']} {kind} regiment(s)) at {pc['name']}.",
+        f"{kingdom['name']} raises {unit['name']} ({counted(p['regiments'], kind + ' regiment')}) at {pc['name']}.",
         kind="recruit",
         refs={"unit": unit_id, "pc": p["pc"], "kingdom": kingdom_id, "manpower": manpower},
     )

@@ -12,22 +12,22 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
-def lazy_exports(package: str, module: str | Sequence[str], names: Iterable[str]) -> Callable[[str], Any]:
+def lazy_exports(package: str, modules: str | Sequence[str], names: Iterable[str]) -> Callable[[str], Any]:
     """A module `__getattr__` for `package`: each of `names` the package does not define itself (its
-    `__all__` will do) is taken from `module` (or the first of several modules that defines it)
-    when first asked for, and kept in the package."""
+    `__all__` will do) is taken from the first of `modules` that has it when first asked for, and
+    kept in the package."""
     wanted = frozenset(names)
-    modules = (module,) if isinstance(module, str) else tuple(module)
+    sources = (modules,) if isinstance(modules, str) else tuple(modules)
 
     def exported(name: str) -> Any:
         if name not in wanted:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        for source in modules:
-            loaded = importlib.import_module(source)
-            if hasattr(loaded, name):
-                value = getattr(loaded, name)
+        for source in sources:
+            module = importlib.import_module(source)
+            if hasattr(module, name):
+                value = getattr(module, name)
                 setattr(importlib.import_module(package), name, value)
                 return value
-        raise AttributeError(f"module {package!r} has no attribute {name!r} (none of {', '.join(modules)} defines it)")
+        raise AttributeError(f"module {package!r} has no attribute {name!r} (not in {', '.join(sources)})")
 
     return exported

@@ -46,6 +46,7 @@ from yak_tui.kernel.world.fields import (
     text,
     whole,
 )
+from yak_tui.kernel.world.pronouns import PRONOUN_CHOICES
 from yak_tui.kernel.world.records import CHRONICLE, DICE, EFFECTS, LEDGER, ORDERS, REPORTS, SCHEDULE, SIEGES, USERS
 
 # The meta table holds one document, `world`.
@@ -87,6 +88,7 @@ META_WORLD = TableSchema(
             keys=TABLE_NAMES,
         ),
         "deadline": text("the orders deadline of the current season, YYYY-MM-DD HH:MM"),
+        "narrative": text("the GM's narrative of the current season, at the top of its season post"),
         "ready": list_of(text("an identity"), "who said he is ready this season"),
         "dice_head": text("the hash of the newest dice-ledger record"),
         "dice_count": whole("how many records the dice ledger holds", minimum=0),
@@ -217,6 +219,7 @@ CHARACTERS = TableSchema(
     {
         "name": text("what players read", required=True),
         "title": text("title", required=True),
+        "pronouns": text("he/him, she/her or they/them (left out: they/them)", choices=PRONOUN_CHOICES),
         "kind": text("king, noble, agent, merchant, mage, ..."),
         "kingdom": text("his kingdom", required=True, nullable=True, ref="kingdoms"),
         "location": text(

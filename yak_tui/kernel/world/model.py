@@ -53,7 +53,7 @@ class World:
     """The aggregate. Mutations record originals so a command can be undone exactly."""
 
     def __init__(self, data: dict[str, dict[str, Any]]) -> None:
-        self.data = data
+        self.data: dict[str, dict[str, dict[str, Any]]] = data
         for name in TABLES:
             self.data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
@@ -382,13 +382,15 @@ def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
 
 
 # A query value no index can hold (a dict, a tuple...): `where` scans for it instead.
-_UNKEYABLE: Any = object()
+_UNKEYABLE: Hashable = object()
 
 
 def _index_key(value: Any) -> Hashable:
     """A hashable stand-in for a JSON value: equal values (by ==) get equal keys."""
-    if value is None or isinstance(value, (str, int, float)):
+    if isinstance(value, (str, int, float)):
         return value
+    if value is None:
+        return None
     if isinstance(value, list):
         items = tuple(_index_key(item) for item in value)
         return _UNKEYABLE if _UNKEYABLE in items else (list, items)

@@ -307,9 +307,15 @@ REPORTS = TableSchema(
         "season": date("the season the report closes", required=True),
         "recipient": text("public, gm, king:<kingdom> or player:<character>", required=True),
         "heading": text("the report's title", required=True),
+        "narrative": text("the GM's narrative, at the top of the season post"),
+        "footer": list_of(text("a closing line"), "lines at the bottom (the dice ledger's head)"),
         "sections": list_of(
             record(
-                {"title": text("the section's title", required=True), "items": list_of(REPORT_ITEM, "its lines")},
+                {
+                    "title": text("the section's title", required=True),
+                    "items": list_of(REPORT_ITEM, "its lines"),
+                    "kind": text("list (the default) or code: lines to copy as they are", choices=("list", "code")),
+                },
                 "one section",
             ),
             "holdings, changes, the private chronicle, what is due next",
