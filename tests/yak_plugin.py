@@ -28,7 +28,7 @@ from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store import storage
+from yak_tui.store import files, sidecars
 from yak_tui.store.storage import WorldFile
 
 
@@ -127,9 +127,9 @@ def write_journal(save: WorldFile, entries: list[dict[str, Any]], *, key: bytes 
     campaign's own key, as a yak writer signs them (a test that edits an entry and signs it again
     reaches the checks past the signature); any other key makes a forgery."""
     if key is None:
-        key = storage.read_campaign_key(save.path)
+        key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
-    save.journal.write_bytes(b"".join(storage._journal_line(key, orjson.dumps(entry)) for entry in entries))
+    save.journal.write_bytes(b"".join(sidecars._journal_line(key, orjson.dumps(entry)) for entry in entries))
 
 
 def signed_vouch(
@@ -138,13 +138,13 @@ def signed_vouch(
     """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
     default the campaign's own key, as a yak writer signs it; then its `altered` fields changed."""
     if key is None:
-        key = storage.read_campaign_key(save.path)
+        key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
-    rules = storage._vouched_rules()
+    rules = sidecars._vouched_rules()
     vouch = {
         "sha256": digest,
-        "schema_version": storage.SCHEMA_VERSION,
+        "schema_version": files.SCHEMA_VERSION,
         "rules": rules,
-        "hmac": storage._vouch_mac(key, digest, storage.SCHEMA_VERSION, rules),
+        "hmac": sidecars._vouch_mac(key, digest, files.SCHEMA_VERSION, rules),
     }
     return orjson.dumps({**vouch, **(altered or {})})

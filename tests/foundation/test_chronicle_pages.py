@@ -60,7 +60,7 @@ def every_view(world: World, viewer: Identity) -> list[court.EntryView]:
 
 
 def test_first_page_draws_a_page_not_the_chronicle(long_chronicle: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    from yak_tui.areas.court import read
+    from yak_tui.areas.court import read_chronicle as read
 
     drawn: list[str] = []
     original = read.entry_view

@@ -14,15 +14,9 @@ from yak_plugin import Table
 from yak_tui.cli import main
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import advance_season
-from yak_tui.kernel.world.authoring import (
-    AuthoringError,
-    export_world,
-    load_world_file,
-    load_world_text,
-    template_text,
-    worlds_equal,
-)
+from yak_tui.kernel.world.authoring import AuthoringError, load_world_file, load_world_text, template_text
 from yak_tui.kernel.world.demo import DEMO_FILE, build_world
+from yak_tui.kernel.world.export import export_world, worlds_equal
 from yak_tui.store.storage import WorldFile
 
 
@@ -135,7 +129,7 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
 
 
 def test_the_format_page_documents_every_field_of_the_schema() -> None:
-    from yak_tui.kernel.world.authoring import format_reference
+    from yak_tui.kernel.world.format_reference import format_reference
 
     page = (Path(__file__).parents[2] / "docs" / "world-format.md").read_text(encoding="utf-8")
     assert format_reference() in page, "regenerate the reference part of docs/world-format.md"

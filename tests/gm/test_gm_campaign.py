@@ -19,8 +19,9 @@ from yak_tui.kernel.play.commands import CommandError, apply_command, run_comman
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import advance_season
-from yak_tui.kernel.world.authoring import load_world_text, worlds_equal
+from yak_tui.kernel.world.authoring import load_world_text
 from yak_tui.kernel.world.demo import build_world
+from yak_tui.kernel.world.export import worlds_equal
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
 

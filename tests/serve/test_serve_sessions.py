@@ -28,7 +28,7 @@ from yak_plugin import Table
 
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.serve.server import ServeConfig
+from yak_tui.serve.config import ServeConfig
 
 T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}

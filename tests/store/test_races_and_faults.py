@@ -29,7 +29,8 @@ from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
 from yak_tui.store import storage
-from yak_tui.store.storage import StoreError, WorldFile, decode_save
+from yak_tui.store.files import decode_save
+from yak_tui.store.storage import StoreError, WorldFile
 
 HERE = Path(__file__).parent
 PYTHON = sys.executable

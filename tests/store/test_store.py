@@ -25,8 +25,9 @@ from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import build_world, create_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store import storage
-from yak_tui.store.storage import AtomicOrjsonStorage, CorruptSaveError, StoreError, WorldFile
+from yak_tui.store import files
+from yak_tui.store.files import CorruptSaveError
+from yak_tui.store.storage import AtomicOrjsonStorage, StoreError, WorldFile
 
 HERE = Path(__file__).parent
 PYTHON = sys.executable
@@ -237,7 +238,7 @@ def _inject(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         def mkstemp(*a: Any, **k: Any) -> Any:
             raise OSError(errno.EDQUOT, "Disk quota exceeded")
 
-        monkeypatch.setattr(storage.tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
     else:  # pragma: no cover
         raise AssertionError(where)
 

@@ -10,7 +10,8 @@ import orjson
 import pytest
 from warfare_helpers import Table
 
-from yak_tui.areas.warfare.sieges import recruit_refusal_at, siege_view
+from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
+from yak_tui.areas.warfare.sieges import siege_view
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_table
 from yak_tui.kernel.play.commands import spec_for

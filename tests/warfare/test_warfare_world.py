@@ -10,7 +10,7 @@ import orjson
 import pytest
 from warfare_helpers import Table
 
-from yak_tui.areas.warfare.raids import exposed_treasuries, looted_income_recipient, treasury_place
+from yak_tui.areas.warfare.treasuries import exposed_treasuries, looted_income_recipient, treasury_place
 from yak_tui.cli import main
 from yak_tui.kernel.play.commands import CommandResult, spec_for
 from yak_tui.kernel.play.identity import Identity

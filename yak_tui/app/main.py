@@ -27,7 +27,8 @@ from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.play.identity import GM, Identity, identity_label
 from yak_tui.kernel.world.model import World, follow_save
-from yak_tui.store.storage import Stamp, WorldFile
+from yak_tui.store.files import Stamp
+from yak_tui.store.storage import WorldFile
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount

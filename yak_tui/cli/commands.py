@@ -305,7 +305,7 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
     world = World(save.read())
     identity = _identity(opts, world)
     if args.format == "toml":
-        from yak_tui.kernel.world.authoring import export_world
+        from yak_tui.kernel.world.export import export_world
 
         if not identity.is_gm:
             raise UsageError(f"only the GM may export the whole world (you are {identity})")

@@ -219,7 +219,9 @@ def screen_classes() -> list[type[Screen[Any]]]:
     """The main screens' classes, imported (each module once per process), and the read models of
     their areas (an area loads them when first used: kernel/play/lazy.py)."""
     for module, _, _, _ in SCREENS.values():
-        importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}.read")
+        area = importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}")
+        for name in area.__all__:
+            getattr(area, name)
     return [
         getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls) for module, cls, _, _ in SCREENS.values()
     ]

@@ -28,7 +28,8 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import META, ValidationError, World
 from yak_tui.kernel.world.money import ducats, money, shown_money
 from yak_tui.kernel.world.numbers import NumberError, parse_number, parse_whole, shown
-from yak_tui.kernel.world.validation import hidden_character, json_problem, validate_world
+from yak_tui.kernel.world.problems import hidden_character, json_problem
+from yak_tui.kernel.world.validation import validate_world
 from yak_tui.store.storage import WorldFile
 
 

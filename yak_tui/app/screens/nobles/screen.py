@@ -29,7 +29,8 @@ from textual.reactive import reactive
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.messages import FocusPlace, PaletteEntry
-from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap, MapLayout, map_layout
+from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.screens.nobles.map_layout import MapLayout, map_layout
 from yak_tui.app.screens.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.areas import nobles as map_views
 from yak_tui.kernel.play import views
