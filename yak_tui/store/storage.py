@@ -23,8 +23,8 @@ import orjson
 from tinydb.storages import Storage
 
 from yak_tui.kernel.errors import StoreError
-from yak_tui.store.dicesecrets import drop_secrets
 from yak_tui.store import checks
+from yak_tui.store.dicesecrets import drop_secrets
 from yak_tui.store.files import (
     SCHEMA_VERSION,
     CorruptSaveError,
