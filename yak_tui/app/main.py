@@ -286,7 +286,7 @@ class YakApp(App[None]):
         # write. The stamp is taken under the same lock, so a write by another process right after
         # it still differs from it and is reloaded by the poll.
         written: list[World] = []
-        with self.save._locked():
+        with self.save.locked():
             result = run_command(self.save, identity or self.identity, name, params, dice, check=written.append)
             stamp = self.save.stamp()
         world = written[0]
