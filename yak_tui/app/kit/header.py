@@ -9,7 +9,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.running_app import yak_of
 from yak_tui.app.messages import SCREENS
 
 

@@ -33,8 +33,8 @@ from textual.screen import ModalScreen, Screen
 from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.app.kit.yak import ActingKeys, yak_of
 from yak_tui.app.messages import SCREENS, WorldChanged
 
 if TYPE_CHECKING:

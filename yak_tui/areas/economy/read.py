@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import OPEN_DEBT
 from yak_tui.areas.economy.business import (
     business_income_preview,
     effective_potentials,
@@ -25,6 +24,7 @@ from yak_tui.areas.economy.business import (
 )
 from yak_tui.areas.economy.credit import _open_liability
 from yak_tui.areas.economy.market import province_prices
+from yak_tui.areas.economy.shared import OPEN_DEBT
 from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
 from yak_tui.kernel.play.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.play.identity import Identity
