@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from yak_tui.app.kit.running_app import yak_of
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 
 class YakHeader(Horizontal):

@@ -9,7 +9,7 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 
 class SideScreen(YakScreen):
