@@ -15,7 +15,8 @@ from yak_tui.app.kit.screens import YakScreen
 from yak_tui.app.navigation import SCREENS as SCREEN_TABLE
 from yak_tui.app.screens.court.chronicle import ChronicleScreen
 from yak_tui.app.screens.court.panels import PAGE_SIZE, EntriesPanel
-from yak_tui.kernel.play.commands import append_entry, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile

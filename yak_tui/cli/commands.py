@@ -102,7 +102,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
-        from yak_tui.kernel.play.commands import coerce_params
+        from yak_tui.kernel.play.params import coerce_params
         from yak_tui.kernel.world.model import World
 
         world = World(save.read())

@@ -53,10 +53,11 @@ from yak_tui.kernel.play.audience import (
     visible_table,
 )
 from yak_tui.kernel.play.authority import Stakes, may_adjudicate
-from yak_tui.kernel.play.commands import COMMANDS, coerce_params
+from yak_tui.kernel.play.commands import COMMANDS
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.orders import orders_of, queue_for
+from yak_tui.kernel.play.params import coerce_params
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import table

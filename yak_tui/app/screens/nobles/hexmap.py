@@ -15,7 +15,6 @@ its own lines, and only the lines on screen become strips.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
 from textual import events
@@ -29,11 +28,19 @@ from textual.style import Style
 from textual.visual import Visual
 from textual.widget import Widget
 
-from yak_tui.areas.nobles import HexCell, MapView, ProvinceLabel
+from yak_tui.app.screens.nobles.hexlayout import (
+    Char,
+    Hex,
+    MapLayout,
+    by_row,
+    changed_hexes,
+    force_owners,
+    map_layout,
+    row_content,
+)
+from yak_tui.areas.nobles import HexCell, MapView
 from yak_tui.kernel.world.hexgrid import axial_to_offset, cell_to_hex, hex_to_cell, offset_to_axial
 
-Hex = tuple[int, int]
-Char = tuple[str, str, str]  # a drawn character, its foreground style and its background
 # Cell sizes (width, height) from the most zoomed in to the most compact; `z` zooms in, `Z` out.
 CELL_SIZES = ((12, 4), (8, 3), (6, 2), (4, 1))
 TINT = "22%"  # how strongly a kingdom's colour tints its land
@@ -84,7 +91,7 @@ class HexMap(Widget, can_focus=True):
         # Drawing caches: `_version` rises with every new view; the drawing without the cursor
         # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
         self._version = 0
-        self._by_row = _by_row(None)
+        self._by_row = by_row(None)
         self._by_row_version = 0
         self._drawing: _Drawing | None = None
         self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
@@ -297,7 +304,7 @@ class HexMap(Widget, can_focus=True):
             cells = list(drawing.grid[y])
             for x in range(max(region.x, 0), min(region.right, len(cells))):
                 cells[x] = (cells[x][0], "", CURSOR)
-            cursor_lines[y] = _row_content(cells)
+            cursor_lines[y] = row_content(cells)
         return cursor_lines[y]
 
     def _drawing_now(self) -> _Drawing:
@@ -313,7 +320,7 @@ class HexMap(Widget, can_focus=True):
             return old
         _, _, r0, r1 = bounds
         if old is not None and old.key == key:
-            changed = _changed(old.overlays, self.overlays) | _changed(old.notes, self.notes)
+            changed = changed_hexes(old.overlays, self.overlays) | changed_hexes(old.notes, self.notes)
             stale = {r for _, r in changed}
             drawn = {r: span for r, span in old.drawn.items() if r not in stale}
             self._drawing = _Drawing(key, bounds, list(old.grid), list(old.rows), self.overlays, self.notes, drawn)
@@ -321,7 +328,7 @@ class HexMap(Widget, can_focus=True):
             height = (r1 - r0 + 1) * h
             self._hits = {}
             if self._by_row_version != self._version:  # once per view, not per zoom or bounds
-                self._by_row, self._by_row_version = _by_row(self.view), self._version
+                self._by_row, self._by_row_version = by_row(self.view), self._version
             self._drawing = _Drawing(
                 key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays, self.notes, {}
             )
@@ -343,7 +350,7 @@ class HexMap(Widget, can_focus=True):
             grid[first + dy] = [(" ", "", "")] * width
         self._draw_band(grid, row, bounds, w, h, (start, end))
         for dy in range(h):
-            lines[first + dy] = _row_content(grid[first + dy])
+            lines[first + dy] = row_content(grid[first + dy])
         drawing.drawn[row] = (0 if start == 0 else need[0], width if end == width else need[1])
         if self._rows is not None and self._rows[0] is drawing:
             for dy in range(h):
@@ -396,7 +403,7 @@ class HexMap(Widget, can_focus=True):
             glyph, glyph_style = "·", "$foreground 35%"
         else:
             glyph = cell.glyph
-        owners = _force_owners(cell)
+        owners = force_owners(cell)
         marks: list[tuple[str, str]] = [("♞", f"bold {colour}") for colour, _ in owners[:2]]
         if cell is not None and cell.characters:
             marks.append(("♟", "bold $secondary"))
@@ -504,7 +511,7 @@ class HexMap(Widget, can_focus=True):
             elif h == 2:
                 write(key, x + 1, y + 1, places[0].name, style, 3)
             elif h == 1:
-                marks = len(_force_owners(cell)[:2]) + (1 if cell.characters else 0)
+                marks = len(force_owners(cell)[:2]) + (1 if cell.characters else 0)
                 write(key, x + 3 + marks, y, places[0].name, style, 4)
         if h < 2:
             return
@@ -526,83 +533,3 @@ class _Drawing(NamedTuple):
     overlays: dict[Hex, str]
     notes: dict[Hex, tuple[str, str]]
     drawn: dict[int, tuple[int, int]]
-
-
-class _ByRow(NamedTuple):
-    """A view's hexes with something on them and its province names, by row (once per view)."""
-
-    cells: dict[int, list[tuple[Hex, HexCell]]]
-    labels: dict[int, list[ProvinceLabel]]
-    busy: set[Hex]
-    reach: int  # the longest name written on the map: how far a name runs from its hex
-
-
-def _by_row(view: MapView | None) -> _ByRow:
-    cells: dict[int, list[tuple[Hex, HexCell]]] = {}
-    labels: dict[int, list[ProvinceLabel]] = {}
-    if view is None:
-        return _ByRow(cells, labels, set(), 0)
-    for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
-        cells.setdefault(key[1], []).append((key, cell))
-    for label in view.labels:
-        labels.setdefault(label.hex[1], []).append(label)
-    names = [place.name for cell in view.cells.values() for place in cell.places if place.table == "pcs"]
-    reach = max(map(len, [*names, *(label.name for label in view.labels)]), default=0)
-    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places}, reach)
-
-
-def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
-    """The hexes whose entry differs between two overlay (or note) maps."""
-    return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
-
-
-def _row_content(cells: list[Char]) -> Content:
-    """One line of drawn characters as Content, runs of one style joined."""
-    parts: list[tuple[str, str]] = []
-    for char, fg, bg in cells:
-        style = f"{fg} {bg}".strip()
-        if parts and parts[-1][1] == style:
-            parts[-1] = (parts[-1][0] + char, style)
-        else:
-            parts.append((char, style))
-    return Content.assemble(*parts)
-
-
-class MapLayout(NamedTuple):
-    """What drawing a view needs once per view (its bounds, its hexes by row): built with the read
-    model in the screen's worker, so a view at 1000x (130,000 hexes) costs the event loop nothing."""
-
-    view: MapView
-    extent: tuple[int, int, int, int] | None
-    by_row: _ByRow
-
-
-def map_layout(view: MapView) -> MapLayout:
-    return MapLayout(view, _extent(view), _by_row(view))
-
-
-def _extent(view: MapView) -> tuple[int, int, int, int] | None:
-    """Offset (col, row) bounds of the hexes with something on them, of the provinces' land and
-    of the world's extent (the whole map the GM gave)."""
-    hexes = (*view.cells, *view.territory)
-    if not hexes and view.extent is None:
-        return None
-    # axial_to_offset (odd-r) inlined: one pass over 130,000 hexes at 1000x.
-    cols = [q + (r - (r & 1)) // 2 for q, r in hexes]
-    rows = [r for _, r in hexes]
-    if view.extent is not None:
-        cols += [0, view.extent[0] - 1]
-        rows += [0, view.extent[1] - 1]
-    return min(cols), max(cols), min(rows), max(rows)
-
-
-def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:
-    """(colour, count) of the forces on a hex, one per owner, in the order they are listed."""
-    if cell is None:
-        return []
-    counts: dict[str, int] = {}
-    for place in cell.places:
-        if place.table == "units":
-            key = place.colour or "$accent"
-            counts[key] = counts.get(key, 0) + 1
-    return list(counts.items())
