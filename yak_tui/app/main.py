@@ -71,7 +71,7 @@ class YakApp(App[None]):
     DEFAULT_MODE = "dashboard"  # the first screen is the dashboard itself, not an empty one to switch from
     _showing_built_screen = False  # within `switch_mode`: the mode's screen exists (`delay_update`)
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
+        *(Binding(nav.key, f"goto('{name}')", nav.title, show=False) for name, nav in SCREENS.items()),
         Binding("r", "roll", "Roll"),
         Binding("a", "advance", "Advance"),
         Binding("o", "file_order", "Order"),

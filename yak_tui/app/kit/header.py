@@ -56,7 +56,8 @@ class NavBar(Static):
 
     def on_mount(self) -> None:
         parts = []
-        for name, (_, _, key, title) in SCREENS.items():
+        for name, nav in SCREENS.items():
+            key, title = nav.key, nav.title
             if name == self.current:
                 markup = f"[@click=app.goto('{name}')][b $background on $primary] $key $title [/][/]"
             else:

@@ -1,4 +1,6 @@
-"""The economy area's screens, panels and dialogs. What the app shows of it: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
+"""The economy area's screens, panels and dialogs.
+
+What the app shows of the area: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
 
 from __future__ import annotations
 
