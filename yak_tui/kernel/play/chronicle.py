@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from yak_tui.kernel.play.audience import PUBLIC, visible_entries
-from yak_tui.kernel.play.dicechain import chain_rolls
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import ValidationError, World
@@ -172,6 +171,9 @@ def append_entry(
     if adjudicator:
         entry["adjudicator"] = adjudicator
     if entry["rolls"]:
+        # Imported here: reading the chronicle (`yak log`) never loads the dice ledger.
+        from yak_tui.kernel.play.dicechain import chain_rolls
+
         chain_rolls(world.data, entry_id, entry["rolls"])
     world.put("chronicle", entry_id, entry)
     if sink is not None:
