@@ -11,12 +11,9 @@ import grimp
 import pytest
 
 AREAS = ("court", "economy", "espionage", "magic", "nobles", "warfare")
-# Two circles other branches of issue 26 remove (strict: once merged, the mark must go).
+# A circle another branch of issue 26 removes (strict: once merged, the mark must go).
 AFTER_MISSIONS = pytest.mark.xfail(
     strict=True, reason="espionage's kinds/rules/state: removed by branch i26-missions (one home for mission fields)"
-)
-AFTER_STEPS = pytest.mark.xfail(
-    strict=True, reason="court <-> espionage (upkeep surcharges, house rules): removed by branch i26-steps"
 )
 PACKAGES = (
     "yak_tui.kernel",
@@ -104,7 +101,6 @@ def test_no_circle_among_the_modules_of(graph: grimp.ImportGraph, package: str) 
     assert not found, described(graph, found)
 
 
-@AFTER_STEPS
 def test_no_circle_between_two_area_packages(graph: grimp.ImportGraph) -> None:
     """An area may use another's public names, never both ways round (however indirectly)."""
 
