@@ -11,20 +11,13 @@ import grimp
 import pytest
 
 AREAS = ("court", "economy", "espionage", "magic", "nobles", "warfare")
-# A circle another branch of issue 26 removes (strict: once merged, the mark must go).
-AFTER_MISSIONS = pytest.mark.xfail(
-    strict=True, reason="espionage's kinds/rules/state: removed by branch i26-missions (one home for mission fields)"
-)
 PACKAGES = (
     "yak_tui.kernel",
     "yak_tui.store",
     "yak_tui.cli",
     "yak_tui.app",
     "yak_tui.serve",
-    *(
-        pytest.param(f"yak_tui.areas.{area}", marks=AFTER_MISSIONS) if area == "espionage" else f"yak_tui.areas.{area}"
-        for area in AREAS
-    ),
+    *(f"yak_tui.areas.{area}" for area in AREAS),
 )
 
 

@@ -53,7 +53,7 @@ def test_building_a_ship_takes_sailors_and_disbanding_returns_them() -> None:
     fleet = world.get("units", built["unit"])
     assert (fleet["ships"], fleet["sailors"], fleet["kind"]) == (2, 2, "ship")
     error = _refused(world, "ship-build", "king:elbreth", kingdom="elbreth", port="brinehaven")
-    assert error.field == "ships" and "has 0 sailor(s), 1 needed" in error.reason
+    assert error.field == "ships" and "has 0 sailors, 1 needed" in error.reason
     assert _refused(world, "ship-build", "king:elbreth", kingdom="elbreth", port="highmoor").field == "port"
     _do(world, "ship-disband", "king:elbreth", unit=built["unit"], ships=1)
     assert _sailors(world, "elbreth") == 1 and world.get("units", built["unit"])["ships"] == 1
@@ -124,7 +124,7 @@ def test_a_treasury_kept_elsewhere_is_not_on_the_captive() -> None:
     world = _world()
     _do(world, "gm-set", table="characters", id="nyx", field="vault", value="highmoor")
     error = _refused(world, "gm-capture", character="nyx", captor="varos", rob=True)
-    assert error.field == "rob" and "keeps his treasury at Highmoor" in error.reason
+    assert error.field == "rob" and "keeps their treasury at Highmoor" in error.reason  # no pronouns set: they/them
 
 
 # -- a dead character's estate -----------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from yak_tui.areas.economy import (
     specialists,
     year_start,
 )
+from yak_tui.areas.economy import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.economy.academies import academy_follow_town
 from yak_tui.areas.economy.business import (
     business_income_preview,

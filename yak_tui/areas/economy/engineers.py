@@ -17,6 +17,7 @@ from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.helptext import ducats, signed
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -78,7 +79,7 @@ def engineer_assign(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     assign_engineers(ctx, p["kingdom"], p["count"], p["task"], p["engine"])
     what = "gunpowder (1 barrel each at year start)" if p["task"] == "gunpowder" else f"siege engine {p['engine']}"
     ctx.log(
-        f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {p['count']} engineer(s) to {what}.",
+        f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {counted(p['count'], 'engineer')} to {what}.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"kingdom": p["kingdom"], "task": p["task"], "engine": p["engine"], "count": p["count"]},
@@ -107,7 +108,7 @@ def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     back = release_engineers(ctx, p["kingdom"], p["engine"], p["count"])
     ctx.log(
-        f"{back} engineer(s) of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
+        f"{counted(back, 'engineer')} of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"kingdom": p["kingdom"], "engine": p["engine"], "count": back},

@@ -16,7 +16,7 @@ from yak_tui.kernel.play.helptext import ducats
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.seasons import StepReport
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.numbers import capped
+from yak_tui.kernel.world.numbers import capped, counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -52,7 +52,7 @@ def add_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int,
     pool[kind] = capped(int(pool.get(kind, 0)) + count)
     if log:
         ctx.log(
-            f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {count} {kind}(s): {reason} (now {pool[kind]}).",
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {counted(count, kind)}: {reason} (now {pool[kind]}).",
             kind="specialists",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "type": kind, "change": count},
@@ -66,7 +66,7 @@ def take_specialists(
     have = int(specialist_pool(ctx.world, kingdom_id).get(kind, 0))
     if have < count:
         raise CommandError(
-            field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {have} {kind}(s), {count} needed for {reason}"
+            field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {counted(have, kind)}, {count} needed for {reason}"
         )
     if count <= 0:
         return
@@ -74,7 +74,7 @@ def take_specialists(
     pool[kind] = have - count
     if log:
         ctx.log(
-            f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {count} {kind}(s): {reason} (now {pool[kind]}).",
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {counted(count, kind)}: {reason} (now {pool[kind]}).",
             kind="specialists",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "type": kind, "change": -count},
@@ -107,7 +107,7 @@ def _arrival(ctx: CommandContext, kingdom_id: str, kind: str, count: int, season
         add_specialists(ctx, kingdom_id, kind, count, source)
         return None
     due = _today(ctx).plus(seasons)
-    text = f"{count} {kind}(s) for {_name(ctx.world, 'kingdoms', kingdom_id)} ({source})"
+    text = f"{counted(count, kind)} for {_name(ctx.world, 'kingdoms', kingdom_id)} ({source})"
     return schedule_event(
         ctx.world,
         due,
@@ -174,7 +174,7 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
         raise CommandError(
             "count",
-            f"{_name(world, 'kingdoms', kingdom_id)} may hire {status['limit']} {kind}(s) a "
+            f"{_name(world, 'kingdoms', kingdom_id)} may hire {counted(status['limit'], kind)} a "
             f"year (one per province it controls); {status['hired']} hired this year, "
             f"{max(0, status['limit'] - status['hired'])} left",
         )
@@ -184,7 +184,7 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ("kingdoms", kingdom_id),
         None,
         cost,
-        f"hiring {count} {kind}(s), arriving {when}",
+        f"hiring {counted(count, kind)}, arriving {when}",
         audience=kingdom_audience(kingdom_id),
     )
     counters = world.edit("kingdoms", kingdom_id).setdefault("year_counters", {})
@@ -245,7 +245,7 @@ def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         _char(biz["owner"]),
         None,
         cost,
-        f"{biz['name']} sponsors training of {p['count']} {p['type']}(s)",
+        f"{biz['name']} sponsors training of {counted(p['count'], p['type'])}",
         audience=character_audience(biz["owner"]),
     )
     # Year-stamped rather than a year_counter, so the year start has nothing to reset (and need not

@@ -27,6 +27,7 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, year_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 
 
 def _looter(world: World, value: Any) -> tuple[str, str] | None:
@@ -229,7 +230,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
             note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
+            f"{_name(world, 'kingdoms', kingdom_id)} gains {counted(gained, 'sailor')} from {counted(count, 'port')}"
             f"{note if made > gained else ''}.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
@@ -249,8 +250,8 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         edit["engineers_assigned"]["gunpowder"] = 0
         edit["engineer"] = int(edit.get("engineer", 0)) + engineers
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
-            f"barrel(s) and return to the pool.",
+            f"{_name(world, 'kingdoms', kingdom_id)}'s {counted(engineers, 'gunpowder engineer')} deliver {counted(barrels, 'barrel')}"
+            f" and return to the pool.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers},

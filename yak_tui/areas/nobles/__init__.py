@@ -7,6 +7,7 @@ relocate-discovery` checks (`cli`). Front ends and other areas use the names bel
 from typing import TYPE_CHECKING
 
 from yak_tui.areas.nobles import cli, commands  # noqa: F401  (registers)
+from yak_tui.areas.nobles import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.kernel.play.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 from yak_tui.kernel.errors import CommandError, ShortfallError
 from yak_tui.kernel.play.audience import PUBLIC
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money, shown_money
+from yak_tui.kernel.world.money import ducats, money, shown_money
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.commands import CommandContext
@@ -53,11 +53,11 @@ def move_ducats(
         key = f"{target[0]}:{target[1]}"
         amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
     if source is None and target is not None:
-        text = f"{world.display_name(*target)} receives {shown_money(amount)} ducats: {reason}"
+        text = f"{world.display_name(*target)} receives {ducats(amount)}: {reason}"
     elif target is None and source is not None:
-        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats: {reason}"
+        text = f"{world.display_name(*source)} pays {ducats(amount)}: {reason}"
     elif source is not None and target is not None:
-        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats to {world.display_name(*target)}: {reason}"
+        text = f"{world.display_name(*source)} pays {ducats(amount)} to {world.display_name(*target)}: {reason}"
     else:
         raise CommandError("amount", "money must come from or go to someone")
     return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
