@@ -12,7 +12,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.errors import CommandError, RuleInputError, YakError
+from yak_tui.kernel.errors import CommandError as CommandError  # what an area's command raises, beside its spec
+from yak_tui.kernel.errors import RuleInputError, YakError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.play.audience import PUBLIC, filter_entry, validate_audience, visible_to
 from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate

@@ -7,7 +7,8 @@ from typing import Any
 from yak_tui.kernel.play.audience import may_see
 from yak_tui.kernel.play.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.kernel.play.dice import Dice, SeededDice
-from yak_tui.kernel.play.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.identity import check_identity as check_identity  # a use case the front ends share
 from yak_tui.kernel.play.journal import table_sizes, written_documents
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import blockers, due_items
