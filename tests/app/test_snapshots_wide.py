@@ -20,7 +20,7 @@ from textual.pilot import Pilot
 
 from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.kit.rowtable import RowTable
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 WIDE = (160, 48)
 

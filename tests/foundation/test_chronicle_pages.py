@@ -8,8 +8,7 @@ import pytest
 from yak_tui.areas import court
 from yak_tui.areas.court import chronicle_view, entry_view
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.chronicle import ChronicleFilter, filter_entries
-from yak_tui.kernel.play.commands import append_entry
+from yak_tui.kernel.play.chronicle import ChronicleFilter, append_entry, filter_entries
 from yak_tui.kernel.play.dice import RollRecord
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate

@@ -18,16 +18,8 @@ from yak_tui.cli import main
 from yak_tui.kernel.play import commands as commands_module
 from yak_tui.kernel.play.audience import filter_document, visible_entries, visible_table
 from yak_tui.kernel.play.authority import Stakes, adjudicator_for, may_adjudicate, who_may
-from yak_tui.kernel.play.chronicle import export_entries
-from yak_tui.kernel.play.commands import (
-    SEATS,
-    CommandContext,
-    CommandError,
-    CommandSpec,
-    Param,
-    append_entry,
-    run_command,
-)
+from yak_tui.kernel.play.chronicle import append_entry, export_entries
+from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, CommandSpec, Param, run_command
 from yak_tui.kernel.play.dice import Modifier, RollRecord, ScriptedDice, SeededDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.play.orders import orders_of, queue_for

@@ -29,7 +29,7 @@ from hostile_helpers import assert_refused, yak
 from yak_plugin import counting_full_reads, journal_entries, signed_vouch, write_journal
 
 from tests.serve.serve_helpers import ServerThread, connect, make_world, stub_argv
-from yak_tui.app.main import SharedReads
+from yak_tui.app.reads import SharedReads
 from yak_tui.kernel.errors import CommandError
 from yak_tui.kernel.play.commands import apply_command, load_command_modules, run_command
 from yak_tui.kernel.play.dice import SeededDice

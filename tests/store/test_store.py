@@ -20,7 +20,8 @@ import pytest
 
 from tests.store.restored import assert_restored
 from yak_tui.cli import main
-from yak_tui.kernel.play.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import load_command_modules, run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import build_world, create_world

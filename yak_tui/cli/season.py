@@ -8,13 +8,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yak_tui.cli import GlobalOptions, emit, save_path
+from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save
 from yak_tui.kernel.errors import YakError
-from yak_tui.store.storage import StoreError, WorldFile
 
 
 def add_season_parsers(sub: Any) -> None:
-    """The season verbs' sub-parsers (called by `yak_tui.cli.build_parser`)."""
+    """The season verbs' sub-parsers (called by `yak_tui.cli.parser.build_parser`)."""
     verify = sub.add_parser(
         "verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)"
     )
@@ -54,9 +53,7 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.season.history import read_state
     from yak_tui.kernel.world.model import World
 
-    save = WorldFile(save_path(opts))
-    if not save.exists():
-        raise StoreError(f"no save at {save.path}; create one with `yak new {save.path} --demo`")
+    save = open_save(opts)
     data = save.read()
     result = verify_files(data, save.path.name, ((path, read_state(path)) for path in save.backups()))
     main = result.reports[0]
@@ -90,16 +87,14 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import run_command
     from yak_tui.kernel.season.session import check_identity
 
-    identity = _identity(opts)
+    identity = identity_of(opts)
     return run_command(open_save(opts), identity, name, params, check=lambda world: check_identity(world, identity))
 
 
 def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.readiness import season_status
     from yak_tui.kernel.world.model import World
@@ -116,7 +111,7 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     load_command_modules()
     world = World(open_save(opts).read())
-    status = season_status(world, _identity(opts, world))
+    status = season_status(world, identity_of(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline'] or '(no deadline set)'}"]
     lines += [
         f"  {row['label']}: {row['status']}" + (f" ({row['filed']} filed)" if row["filed"] else "")
@@ -133,7 +128,6 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.reports import (
         DISCORD_BREAK,
@@ -146,7 +140,7 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     load_command_modules()
     world = World(open_save(opts).read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     found = reports_for(world, identity, args.season)
     if not found:
         raise YakError(
@@ -166,7 +160,6 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.history import diff_worlds, season_state
     from yak_tui.kernel.world.model import World
@@ -174,7 +167,7 @@ def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
     load_command_modules()
     save = open_save(opts)
     after = World(season_state(save, args.after))
-    identity = _identity(opts, after)
+    identity = identity_of(opts, after)
     result = diff_worlds(World(season_state(save, args.before)), after, identity)
     emit(opts, result.to_dict(), "\n".join(result.lines()))
     return 0

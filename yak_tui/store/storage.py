@@ -267,6 +267,13 @@ class WorldFile:
             self._write(Snapshot(b"", data))
 
     @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the save's lock across several steps (a command's transaction and the stamp taken
+        right after it): no other process writes between them. The lock is re-entrant in a process."""
+        with self._locked():
+            yield
+
+    @contextmanager
     def _locked(self) -> Iterator[None]:
         """Hold the save's lock. Not getting it is a one-line error, and nothing is changed."""
         directory = self.path.parent

@@ -44,14 +44,6 @@ from yak_tui.areas.economy import (
     year_start,
 )
 from yak_tui.areas.economy import words as _words  # noqa: F401  (registers how its orders read)
-from yak_tui.areas.economy._shared import (
-    ACADEMY_INTERFERENCE,
-    ENGINEER_TASKS,
-    HIRED_TYPES,
-    MONOPOLY_KINDS,
-    RULINGS_MADE,
-    SAILOR_RECRUITMENT,
-)
 from yak_tui.areas.economy.academies import academy_follow_town
 from yak_tui.areas.economy.business import (
     business_income_preview,
@@ -64,6 +56,14 @@ from yak_tui.areas.economy.business import (
 from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
 from yak_tui.areas.economy.market import province_prices
 from yak_tui.areas.economy.production import produced_this_season
+from yak_tui.areas.economy.shared import (
+    ACADEMY_INTERFERENCE,
+    ENGINEER_TASKS,
+    HIRED_TYPES,
+    MONOPOLY_KINDS,
+    RULINGS_MADE,
+    SAILOR_RECRUITMENT,
+)
 from yak_tui.areas.economy.specialist_rules import sailor_slave_price, sailors_per_ship
 from yak_tui.areas.economy.specialists import (
     add_specialists,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import specialist_rules
-from yak_tui.areas.economy._shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
+from yak_tui.areas.economy.shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command

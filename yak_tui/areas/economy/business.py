@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import (
+from yak_tui.areas.economy.rules import Rival
+from yak_tui.areas.economy.shared import (
     OPEN_DEBT,
     _add_goods,
     _business,
@@ -18,7 +19,6 @@ from yak_tui.areas.economy._shared import (
     _province_kingdom,
     _require_witness,
 )
-from yak_tui.areas.economy.rules import Rival
 from yak_tui.kernel.play.audience import PUBLIC, character_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command

@@ -8,8 +8,8 @@ from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import OPEN_DEBT
 from yak_tui.areas.economy.credit import _open_liability
+from yak_tui.areas.economy.shared import OPEN_DEBT
 from yak_tui.kernel.play.audience import can_see_document, visible_table
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate

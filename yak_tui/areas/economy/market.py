@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.economy.business import _business_stakes
+from yak_tui.areas.economy.shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.espionage import npc_sales_tax_divisor
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience

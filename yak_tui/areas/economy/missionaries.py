@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import specialist_rules
-from yak_tui.areas.economy._shared import _active, _effect_kind, _name
+from yak_tui.areas.economy.shared import _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, specialist_pool, take_specialists
 from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.authority import Stakes

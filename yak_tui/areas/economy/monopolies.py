@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import DEFAULT_MONOPOLY, MONOPOLY_KINDS, _business, _name, _province_kingdom
 from yak_tui.areas.economy.business import (
     _business_stakes,
     _recompute_penalties,
     effective_potentials,
     sector_businesses,
 )
+from yak_tui.areas.economy.shared import DEFAULT_MONOPOLY, MONOPOLY_KINDS, _business, _name, _province_kingdom
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_good
 from yak_tui.areas.economy.business import _business_stakes
+from yak_tui.areas.economy.shared import _add_goods, _business, _char, _match_good
 from yak_tui.kernel.play.audience import character_audience
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.model import World

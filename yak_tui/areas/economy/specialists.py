@@ -7,8 +7,8 @@ from typing import Any
 
 from yak_tui.areas.court import on_event, schedule_event
 from yak_tui.areas.economy import rules, specialist_rules
-from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.areas.economy.business import _business_stakes
+from yak_tui.areas.economy.shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.economy import rules, specialist_rules
-from yak_tui.areas.economy._shared import (
+from yak_tui.areas.economy.business import _tax_rate
+from yak_tui.areas.economy.credit import _loan_instalments, _settle_due_credit
+from yak_tui.areas.economy.shared import (
     ACADEMY_INTERFERENCE,
     GUNPOWDER,
     SAILOR_RECRUITMENT,
@@ -18,8 +20,6 @@ from yak_tui.areas.economy._shared import (
     _name,
     _party_audience,
 )
-from yak_tui.areas.economy.business import _tax_rate
-from yak_tui.areas.economy.credit import _loan_instalments, _settle_due_credit
 from yak_tui.areas.economy.specialists import add_specialists
 from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext

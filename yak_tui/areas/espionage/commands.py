@@ -40,12 +40,12 @@ from yak_tui.kernel.play.commands import (
     CommandError,
     Param,
     audience_param,
-    coerce_params,
     command,
 )
 from yak_tui.kernel.play.fairdice import for_order
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
+from yak_tui.kernel.play.params import coerce_params
 from yak_tui.kernel.season.seasons import due_reporter
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import table

@@ -7,19 +7,13 @@ from typing import Any
 
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import may_see
-from yak_tui.kernel.play.commands import (
-    CommandError,
-    CommandResult,
-    apply_command,
-    load_command_modules,
-    table_sizes,
-    written_documents,
-)
+from yak_tui.kernel.play.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.kernel.play.dice import Dice, SeededDice
 from yak_tui.kernel.play.dicechain import abandoned_records, chain_restore
 from yak_tui.kernel.play.fairdice import SidecarKeys, close_campaign, fair_dice_for, flush_keys, open_season
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.identity import check_identity as check_identity  # a use case the front ends share
+from yak_tui.kernel.play.journal import table_sizes, written_documents
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import blockers, due_items
 from yak_tui.kernel.world.model import World
@@ -74,7 +68,7 @@ def restore_backup(save: WorldFile, name: str, identity: Identity) -> tuple[Path
     """Replace the save with a backup, as an event every player sees: a public chronicle entry and
     a dice-ledger record naming the seasons rolled back and the rolls abandoned (kept in that
     record, so `yak verify` and the next season post name a re-rolled season)."""
-    from yak_tui.kernel.play.commands import append_entry
+    from yak_tui.kernel.play.chronicle import append_entry
 
     try:
         replaced: dict[str, Any] | None = save.read()
@@ -114,7 +108,7 @@ def _seasons_between(first: GameDate, last: GameDate) -> list[GameDate]:
 def close_fair_campaign(save: WorldFile, identity: Identity) -> int:
     """`yak campaign close`: reveal every season's dice secrets, private ones too, with a public
     chronicle entry; how many seasons were revealed."""
-    from yak_tui.kernel.play.commands import append_entry
+    from yak_tui.kernel.play.chronicle import append_entry
 
     if not identity.is_gm:
         raise CommandError("identity", "only the GM closes the campaign")
