@@ -172,7 +172,7 @@ async def in_app(path: Path) -> dict[str, float]:
     """Screens' first visits, the stall during an outside write's reload, palette open."""
     from app_helpers import make_app, settle, wait_for
 
-    from yak_tui.app.messages import SCREENS
+    from yak_tui.app.navigation import SCREENS
 
     figures: dict[str, float] = {}
     app = make_app(path, poll_interval=0.2)

@@ -24,7 +24,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.play.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import load_command_modules, run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.demo import build_world
 from yak_tui.kernel.world.model import World

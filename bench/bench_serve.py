@@ -210,7 +210,8 @@ def summary(samples: list[float]) -> str:
 # -- the served side ------------------------------------------------------------------------------
 def serve_child(save: str, stub: bool) -> None:
     """`--serve-child`: run the server in this process (so --stub can swap the app)."""
-    from yak_tui.serve.server import ServeConfig, configure_logging, start_server
+    from yak_tui.serve.config import ServeConfig
+    from yak_tui.serve.server import configure_logging, start_server
 
     configure_logging()
 

@@ -31,7 +31,8 @@ from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.demo import build_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store.storage import WorldFile, atomic_write_bytes
+from yak_tui.store.files import atomic_write_bytes
+from yak_tui.store.storage import WorldFile
 
 SECTORS = ("industrial", "commercial", "service")
 COST = {"industrial": 3, "commercial": 3, "service": 4}

@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 async def visit(path: Path, name: str, profile: cProfile.Profile) -> float:
     from app_helpers import make_app, settle, wait_for
 
-    from yak_tui.app.messages import SCREENS
+    from yak_tui.app.navigation import SCREENS
 
     def ready() -> bool:
         loader = getattr(app.screen, "loader", None)

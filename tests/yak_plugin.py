@@ -3,13 +3,17 @@
     def test_a_note(table: Table) -> None:
         result = table.run("gm", "note", text="the bridge is out")
         error = table.refused("player:nyx", "undo", field="identity")
+        table.refused("gm", "consequence-fill", {"entry": "e999999", "text": "x"}, field="entry", text="no chronicle entry")
 
-Dice are scripted (`dice=[4, 2]`); with none given, any die the command rolls fails the test.
+Dice are scripted (`dice=[4, 2]`); with none given, any die the command rolls fails the test. These
+two are the suite's one way to run a command and to check a refusal: a test holding another save
+wraps it (`Table(save).refused(...)`).
 Registered for the whole suite from tests/conftest.py (`pytest_plugins`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,12 +28,12 @@ from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store import storage
+from yak_tui.store import files, sidecars
 from yak_tui.store.storage import WorldFile
 
 
 class Table:
-    """A demo world on disk (`save`, `path`) and the commands a test runs on it."""
+    """A world on disk (`save`, `path`; the fixture's is the demo) and the commands a test runs on it."""
 
     def __init__(self, save: WorldFile) -> None:
         self.save = save
@@ -41,30 +45,42 @@ class Table:
         return World(self.save.read())
 
     def run(
-        self, identity: str | Identity, command: str, /, *, dice: Sequence[int] = (), **params: Any
+        self,
+        identity: str | Identity,
+        command: str,
+        params: Mapping[str, Any] | None = None,
+        /,
+        *,
+        dice: Sequence[int] = (),
+        **more: Any,
     ) -> CommandResult:
-        """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params`."""
+        """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params` and `more`
+        (a mapping holds a parameter whose name is one of these keywords: `text`, `field`, `dice`)."""
         who = identity if isinstance(identity, Identity) else Identity.parse(identity)
-        return run_command(self.save, who, command, params, ScriptedDice(list(dice)))
+        return run_command(self.save, who, command, {**(params or {}), **more}, ScriptedDice(list(dice)))
 
     def refused(
         self,
         identity: str | Identity,
         command: str,
+        params: Mapping[str, Any] | None = None,
         /,
         *,
         field: str,
         text: str = "",
         dice: Sequence[int] = (),
-        **params: Any,
+        **more: Any,
     ) -> CommandError:
-        """The command is refused on `field` (its reason holding `text`) and the file is unchanged."""
+        """The command is refused on `field` (its reason holding `text`); the file is unchanged and was
+        not rewritten either."""
         before = self.path.read_bytes()
+        inode = os.stat(self.path).st_ino
         with pytest.raises(CommandError) as caught:
-            self.run(identity, command, dice=dice, **params)
+            self.run(identity, command, params, dice=dice, **more)
         assert caught.value.field == field, caught.value
         assert text in caught.value.reason, caught.value.reason
         assert self.path.read_bytes() == before, "a refused command changed the world file"
+        assert os.stat(self.path).st_ino == inode, "a refused command rewrote the world file"
         return caught.value
 
     def edit(self, change: Callable[[dict[str, Any]], None]) -> None:
@@ -111,9 +127,9 @@ def write_journal(save: WorldFile, entries: list[dict[str, Any]], *, key: bytes 
     campaign's own key, as a yak writer signs them (a test that edits an entry and signs it again
     reaches the checks past the signature); any other key makes a forgery."""
     if key is None:
-        key = storage.read_campaign_key(save.path)
+        key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
-    save.journal.write_bytes(b"".join(storage._journal_line(key, orjson.dumps(entry)) for entry in entries))
+    save.journal.write_bytes(b"".join(sidecars._journal_line(key, orjson.dumps(entry)) for entry in entries))
 
 
 def signed_vouch(
@@ -122,13 +138,13 @@ def signed_vouch(
     """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
     default the campaign's own key, as a yak writer signs it; then its `altered` fields changed."""
     if key is None:
-        key = storage.read_campaign_key(save.path)
+        key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
-    rules = storage._vouched_rules()
+    rules = sidecars._vouched_rules()
     vouch = {
         "sha256": digest,
-        "schema_version": storage.SCHEMA_VERSION,
+        "schema_version": files.SCHEMA_VERSION,
         "rules": rules,
-        "hmac": storage._vouch_mac(key, digest, storage.SCHEMA_VERSION, rules),
+        "hmac": sidecars._vouch_mac(key, digest, files.SCHEMA_VERSION, rules),
     }
     return orjson.dumps({**vouch, **(altered or {})})

@@ -18,7 +18,8 @@ from textual.worker import WorkerState
 
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.main import YakApp
-from yak_tui.kernel.play.commands import append_entry, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.dice import Modifier, RollRecord, ScriptedDice, SeededDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.season.session import advance_season

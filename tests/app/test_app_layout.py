@@ -12,7 +12,7 @@ import pytest
 from textual.screen import Screen
 
 import yak_tui.app.screens as areas_package
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 AREAS = Path(areas_package.__file__).parent
 SCREEN_MODULES = sorted({module for module, _, _, _ in SCREENS.values()} | {"espionage.spy_order", "magic.screen"})

@@ -12,10 +12,11 @@ import pytest
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 
 from yak_tui.app.kit.screens import YakScreen
-from yak_tui.app.messages import SCREENS as SCREEN_TABLE
+from yak_tui.app.navigation import SCREENS as SCREEN_TABLE
 from yak_tui.app.screens.court.chronicle import ChronicleScreen
 from yak_tui.app.screens.court.panels import PAGE_SIZE, EntriesPanel
-from yak_tui.kernel.play.commands import append_entry, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
@@ -166,6 +167,7 @@ async def test_apps_of_one_process_on_one_save_share_each_read(
 def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`yak tui` checks `--as` on the world it read and hands that world to the app."""
     from yak_tui.app import main as app_main
+    from yak_tui.app.reads import SHARED_READS
     from yak_tui.cli import main
 
     reads: list[Path] = []
@@ -196,7 +198,7 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
     # The app holds that world at the version the CLI read: another process's note is then applied
     # from the save's change journal, still without reading the save again.
     run_command(WorldFile(save_path), GM, "note", {"text": "JOURNAL-NOTE after yak tui opened"})
-    _, world = app_main.SHARED_READS.read(WorldFile(save_path))
+    _, world = SHARED_READS.read(WorldFile(save_path))
     assert len(reads) == 1
     assert any("JOURNAL-NOTE" in entry["text"] for entry in world.data["chronicle"].values())
     assert main(["--save", str(save_path), "--as", "king:nowhere", "tui"]) == 2  # refused before any app

@@ -123,7 +123,7 @@ async def test_the_apps_dice_reveal_each_stage_and_the_carry_is_spent(save_path:
         assert {"value": 1, "reason": "carried from the last casting with this source"} in power["modifiers"]
         trays = [t for t in screen.query(DiceTray) if t.display]
         assert [t.rolls[0].naturals for t in trays] == [tuple(r["naturals"]) for r in spell["rolls"]]
-        assert all(r["source"] == "seeded" for r in spell["rolls"])
+        assert all(r["source"] == "derived" for r in spell["rolls"])  # the season's derived dice (fair dice)
         carry = world_of(save_path).get("characters", "maelis")["power_carry"]
         assert carry.get("ley-line", 0) == {"bonded": 1, "oversealed": -1}.get(spell["rolls"][-1]["band"], 0)
         await pilot.press("ctrl+n")  # a new casting reads the new carry

@@ -16,7 +16,7 @@ from textual.containers import Vertical
 
 from yak_tui.app.kit.common import YakTable
 from yak_tui.app.screens.economy.screen import MarketScreen
-from yak_tui.app.screens.nobles import hexmap
+from yak_tui.app.screens.nobles import hexmap, map_layout
 
 
 class TableApp(App[None]):
@@ -86,15 +86,15 @@ async def test_the_maps_bounds_and_rows_are_built_off_the_event_loop(
     save_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     threads: list[str] = []
-    for name in ("_extent", "_by_row"):
-        original = getattr(hexmap, name)
+    for module, name in ((map_layout, "_extent"), (map_layout, "by_row_of"), (hexmap, "by_row_of")):
+        original = getattr(module, name)
 
         def recording(view: Any, original: Any = original) -> Any:
             if view is not None:
                 threads.append(threading.current_thread().name)
             return original(view)
 
-        monkeypatch.setattr(hexmap, name, recording)
+        monkeypatch.setattr(module, name, recording)
     app = make_app(save_path, poll_interval=0)
     async with app.run_test(size=(120, 40)) as pilot:
         main = threading.current_thread().name

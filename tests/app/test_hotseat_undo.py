@@ -9,6 +9,7 @@ from pathlib import Path
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 from textual.widgets import Button, OptionList
 
+from tests.store.restored import assert_restored
 from yak_tui.app.shell.advance import UndoAdvanceScreen
 from yak_tui.app.shell.identity import IdentityScreen
 from yak_tui.kernel.play.dice import SeededDice
@@ -54,7 +55,7 @@ async def test_the_gm_undoes_a_wrong_advance_after_confirming(save_path: Path) -
         await pilot.click("#restore")
         await wait_for(pilot, lambda: not on_top(app, UndoAdvanceScreen), what="the dialog to close")
         await wait_for(pilot, lambda: app.world.date == start, what="the app to show the restored season")
-    assert save_path.read_bytes() == before
+    assert_restored(save_path.read_bytes(), before)  # the backup, and the restore's public event
     assert save_path.with_name(save_path.name + ".before-restore").exists()
 
 

@@ -16,7 +16,7 @@ from app_helpers import make_app, wait_for
 from textual.pilot import Pilot
 from textual.screen import Screen
 
-from yak_tui.app.main import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 QUIET_FRAMES = 10  # consecutive pauses without a layout: the screen has settled
 MOST_LAYOUTS = 60  # a screen lays itself out a few times as it fills; a loop passes this at once

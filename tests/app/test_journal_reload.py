@@ -12,7 +12,7 @@ import pytest
 from app_helpers import make_app, settle, wait_for
 from yak_plugin import counting_full_reads, journal_entries, write_journal
 
-from yak_tui.app.main import SharedReads
+from yak_tui.app.reads import SharedReads
 from yak_tui.app.screens.court.dashboard import DashboardScreen
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import GM

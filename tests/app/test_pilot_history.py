@@ -8,6 +8,7 @@ from pathlib import Path
 from app_helpers import make_app, on_top, settle, wait_for, world_of
 from textual.widgets import Button, Select, Static
 
+from tests.store.restored import assert_restored
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.shell.advance import UndoAdvanceScreen
 from yak_tui.app.shell.history import HistoryScreen
@@ -78,7 +79,7 @@ async def test_the_gm_rolls_back_two_advances_after_a_confirm_naming_what_is_los
         await pilot.click("#restore")
         await wait_for(pilot, lambda: world_of(save_path).date.label() == "Spring 312", what="the rollback")
         await wait_for(pilot, lambda: app.world.date.label() == "Spring 312", what="the app on the restored season")
-    assert save_path.read_bytes() == spring
+    assert_restored(save_path.read_bytes(), spring)  # the backup, and the restore's public event
 
 
 async def test_the_history_is_the_gms(save_path: Path) -> None:

@@ -27,7 +27,7 @@ from textual.command import CommandPalette
 from textual.widgets import DataTable, Select
 
 from yak_tui.app.kit.order import OrderScreen
-from yak_tui.app.main import SCREENS
+from yak_tui.app.navigation import SCREENS
 from yak_tui.app.screens.court.chronicle import ChronicleScreen
 from yak_tui.app.screens.nobles.hexmap import HexMap
 from yak_tui.app.shell.export import ExportScreen

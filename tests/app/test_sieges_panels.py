@@ -11,7 +11,7 @@ from test_sieges_screen import besiege, open_sieges
 
 from yak_tui.app.kit.common import YakTable
 from yak_tui.app.screens.warfare.panels import AttemptsPanel, CardPanel, RaidsPanel, SiegesPanel, WalledPanel
-from yak_tui.areas.warfare import read as monitor
+from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.play.identity import GM
 
 

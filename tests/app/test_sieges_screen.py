@@ -20,7 +20,7 @@ from yak_tui.app.screens.warfare.dialogs import SiegeBeginScreen, SiegeDecisionS
 from yak_tui.app.screens.warfare.panels import FortsTable, PlacesTable
 from yak_tui.app.screens.warfare.screen import SiegesScreen
 from yak_tui.app.shell.advance import AdvanceScreen
-from yak_tui.areas.warfare import read as monitor
+from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM, Identity

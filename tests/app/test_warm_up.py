@@ -25,7 +25,7 @@ from app_helpers import make_app, settle, wait_for
 from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from yak_tui.app.kit import screens as kit
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 def screen_modules():
     return sorted(m for m in sys.modules if m.startswith("yak_tui.app.screens.") and m.endswith(("screen", "chronicle")))

@@ -10,7 +10,7 @@ import sys
 from yak_tui.kernel.season import seasons
 from yak_tui.kernel.play.commands import load_command_modules
 if sys.argv[1] == "cli":
-    from yak_tui.cli import load_resolve_checks
+    from yak_tui.cli.parser import load_resolve_checks
     load_resolve_checks()
 load_command_modules()
 order = seasons.season_order()

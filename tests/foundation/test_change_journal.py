@@ -20,7 +20,9 @@ from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import saved_rules
-from yak_tui.store.storage import JOURNAL_KEEP, Stamp, WorldFile
+from yak_tui.store.files import Stamp
+from yak_tui.store.sidecars import JOURNAL_KEEP
+from yak_tui.store.storage import WorldFile
 
 
 def _bytes(world: World) -> bytes:
@@ -306,13 +308,13 @@ def test_a_write_of_more_documents_than_the_journal_keeps_is_read_in_full(
     """A season's close at scale changes thousands of documents: no journal entry (each later write
     would rewrite them all into the journal), the readers read the save; the next command starts a
     new chain. The vouch still holds: the documents it changed were checked."""
-    from yak_tui.store import storage
+    from yak_tui.store import sidecars
 
     save = table.save
     reader = Reader(save)
     table.run("gm", "note", text="before the close")
     assert reader.follow()
-    monkeypatch.setattr(storage, "JOURNAL_MAX_DOCS", 3)
+    monkeypatch.setattr(sidecars, "JOURNAL_MAX_DOCS", 3)
     advance_season(save, GM, SeededDice(7))
     assert not save.journal.exists()
     assert save.vouch.exists()

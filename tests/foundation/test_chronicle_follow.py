@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from yak_tui.areas.court import chronicle_view
-from yak_tui.areas.court import read as court_read
+from yak_tui.areas.court import read_chronicle as court_read
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import World, follow_save

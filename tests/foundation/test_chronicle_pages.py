@@ -8,8 +8,7 @@ import pytest
 from yak_tui.areas import court
 from yak_tui.areas.court import chronicle_view, entry_view
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.chronicle import ChronicleFilter, filter_entries
-from yak_tui.kernel.play.commands import append_entry
+from yak_tui.kernel.play.chronicle import ChronicleFilter, append_entry, filter_entries
 from yak_tui.kernel.play.dice import RollRecord
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
@@ -60,7 +59,7 @@ def every_view(world: World, viewer: Identity) -> list[court.EntryView]:
 
 
 def test_first_page_draws_a_page_not_the_chronicle(long_chronicle: World, monkeypatch: pytest.MonkeyPatch) -> None:
-    from yak_tui.areas.court import read
+    from yak_tui.areas.court import read_chronicle as read
 
     drawn: list[str] = []
     original = read.entry_view

@@ -13,7 +13,8 @@ from yak_tui.kernel.errors import CommandError, ValidationError
 from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
 from yak_tui.kernel.world import model, validation
 from yak_tui.kernel.world.demo import build_world
-from yak_tui.kernel.world.documents import SCHEMAS, TABLE_NAMES
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import TABLE_NAMES
 
 load_command_modules()
 

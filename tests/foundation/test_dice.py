@@ -188,18 +188,34 @@ def test_roll_command_records_scripted_and_manual_sources() -> None:
     assert (manual["source"], manual["naturals"], manual["band"]) == ("manual", [1], "critical-failure")
 
 
-def test_seed_recorded_through_the_save_and_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_seed_recorded_through_the_api_but_refused_for_a_real_cli_roll(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An in-process caller may still pass seeded dice (replays, tests); a client's `--seed` for a real
+    roll is refused, since it would let a modified client shop for seeds (issue 28)."""
     save = create_world(tmp_path / "w.json")
     run_command(save, GM, "roll", {"reason": "by api"}, SeededDice(77))
+    before = save.path.read_bytes()
     code = main(["--save", str(save.path), "do", "roll", "reason=by cli", "--seed", "77", "--json"])
-    out, err = capsys.readouterr()
-    assert code == 0, err
-    payload = orjson.loads(out)
+    _, err = capsys.readouterr()
+    assert code == 2 and "--seed steers only `resolve`" in err
+    assert save.path.read_bytes() == before
     world = World(WorldFile(save.path).read())
     rolls = [e["rolls"][0] for _, e in sorted(world.all("chronicle")) if e["kind"] == "roll"]
-    assert [r["seed"] for r in rolls] == [77, 77]
-    assert rolls[0]["naturals"] == rolls[1]["naturals"] == [SeededDice(77).roll()]
-    assert payload["natural"] == rolls[1]["naturals"][0]
+    assert [r["seed"] for r in rolls] == [77]
+    assert rolls[0]["naturals"] == [SeededDice(77).roll()]
+
+
+def test_a_cli_roll_without_dice_is_derived(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    save = create_world(tmp_path / "w.json")
+    code = main(["--save", str(save.path), "do", "roll", "reason=by cli", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    world = World(WorldFile(save.path).read())
+    [roll] = [e["rolls"][0] for _, e in sorted(world.all("chronicle")) if e["kind"] == "roll"]
+    assert roll["source"] == "derived" and roll["seed"] is None
+    assert roll["draws"][0]["stream"] == "public" and roll["draws"][0]["n"] == 0
+    assert orjson.loads(out)["natural"] == roll["naturals"][0]
 
 
 def test_scripted_exhaustion_in_a_command_changes_nothing(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ import pytest
 
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import filter_entry
-from yak_tui.kernel.play.commands import CommandContext, append_entry, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import CommandContext, run_command
 from yak_tui.kernel.play.dice import RollRecord, ScriptedDice
 from yak_tui.kernel.play.dicechain import GENESIS, record_hash, verify_data
 from yak_tui.kernel.play.identity import Identity

@@ -11,24 +11,25 @@ import orjson
 import pytest
 
 from yak_tui.kernel.world.documents import SCHEMAS
-from yak_tui.kernel.world.validation import DocumentError
-from yak_tui.store.storage import CorruptSaveError, WorldFile
+from yak_tui.kernel.world.problems import DocumentError
+from yak_tui.store.files import CorruptSaveError
+from yak_tui.store.storage import WorldFile
 
 PROBE = """
 import sys
 import orjson
-from yak_tui.kernel.world import validation
-compiled_at_import = sorted(validation.FAST_CHECKS)
+from yak_tui.kernel.world import compiled_checks, problems, validation
+compiled_at_import = sorted(compiled_checks.FAST_CHECKS)
 if len(sys.argv) > 1:
     data = orjson.loads(open(sys.argv[1], "rb").read())
     try:
         validation.validate_world(data)
         verdict = "valid"
-    except validation.DocumentError as error:
+    except problems.DocumentError as error:
         verdict = str(error)
 else:
     verdict = ""
-print(orjson.dumps({"import": compiled_at_import, "after": sorted(validation.FAST_CHECKS), "verdict": verdict}).decode())
+print(orjson.dumps({"import": compiled_at_import, "after": sorted(compiled_checks.FAST_CHECKS), "verdict": verdict}).decode())
 """
 
 
@@ -65,7 +66,8 @@ def test_a_bad_document_is_named_when_its_table_is_first_checked(save: WorldFile
 
 
 def test_a_table_without_a_schema_has_no_predicate() -> None:
-    from yak_tui.kernel.world.validation import FAST_CHECKS, validate_table
+    from yak_tui.kernel.world.compiled_checks import FAST_CHECKS
+    from yak_tui.kernel.world.validation import validate_table
 
     with pytest.raises(KeyError):
         FAST_CHECKS["no-such-table"]

@@ -9,21 +9,14 @@ from pathlib import Path
 
 import orjson
 import pytest
+from yak_plugin import Table
 
 from yak_tui.cli import main
-from yak_tui.kernel.play.commands import run_command
-from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import advance_season
-from yak_tui.kernel.world.authoring import (
-    AuthoringError,
-    export_world,
-    load_world_file,
-    load_world_text,
-    template_text,
-    worlds_equal,
-)
+from yak_tui.kernel.world.authoring import AuthoringError, load_world_file, load_world_text, template_text
 from yak_tui.kernel.world.demo import DEMO_FILE, build_world
+from yak_tui.kernel.world.export import export_world, worlds_equal
 from yak_tui.store.storage import WorldFile
 
 
@@ -122,12 +115,11 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())
 
-    def do(who: str, name: str, params: dict[str, object], dice: list[int] | None = None) -> None:
-        run_command(save, Identity.parse(who), name, params, ScriptedDice(dice or []))
+    table = Table(save)
 
-    do("king:varos", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
-    do("gm", "note", {"text": 'a "quoted"\tline\x7f', "audience": "kingdom:elbreth"})
-    do("gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, [6])
+    table.run("king:varos", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
+    table.run("gm", "note", {"text": 'a "quoted"\tline\x7f', "audience": "kingdom:elbreth"})
+    table.run("gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, dice=[6])
     advance_season(save, Identity.parse("gm"))
     data = save.read()
     again = load_world_text(export_world(data), "played.toml")
@@ -137,7 +129,7 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
 
 
 def test_the_format_page_documents_every_field_of_the_schema() -> None:
-    from yak_tui.kernel.world.authoring import format_reference
+    from yak_tui.kernel.world.format_reference import format_reference
 
     page = (Path(__file__).parents[2] / "docs" / "world-format.md").read_text(encoding="utf-8")
     assert format_reference() in page, "regenerate the reference part of docs/world-format.md"

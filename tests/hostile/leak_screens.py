@@ -18,7 +18,7 @@ from app_helpers import make_app, on_top, query_ready, screen_text, settle, wait
 from textual.widgets import Button, Input, Select
 
 from yak_tui.app.kit.order import OrderScreen
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 from yak_tui.app.screens.court.panels import EntriesPanel
 from yak_tui.app.screens.espionage.screen import EspionageScreen
 from yak_tui.app.screens.espionage.spy_order import SpyOrderScreen

@@ -9,10 +9,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from yak_tui.kernel.world.compiled_checks import FAST_CHECKS
 from yak_tui.kernel.world.demo import build_world
-from yak_tui.kernel.world.documents import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, SCHEMAS, Field
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import INT64_MAX, INT64_MIN, KINDS, LIST, MAP, Field
 from yak_tui.kernel.world.model import TABLES
-from yak_tui.kernel.world.validation import FAST_CHECKS, DocumentError, fields_problem, validate_world
+from yak_tui.kernel.world.problems import DocumentError, fields_problem
+from yak_tui.kernel.world.validation import validate_world
 
 DEMO = build_world()
 
@@ -75,7 +78,8 @@ def _verdict(check: Any, table: str, doc_id: str, doc: Any) -> str | None:
 def _by_kind(spec: Field) -> st.SearchStrategy[Any]:
     """Values shaped like `spec` (a date, a table, a list of its items...) with anything a command
     might write inside, faithful to JSON or not."""
-    from yak_tui.kernel.world.documents import DATE, RECORD, SEASON_CHOICES
+    from yak_tui.kernel.world.documents import SEASON_CHOICES
+    from yak_tui.kernel.world.fields import DATE, RECORD
 
     if spec.kind == DATE:
         return st.fixed_dictionaries(
@@ -211,7 +215,7 @@ ODD_VALUES: list[Any] = [
 
 def _open_fields(fields: dict[str, Field], path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """Paths of the fields whose values the schema keys by free text, leaves open or dates."""
-    from yak_tui.kernel.world.documents import DATE, JSON, RECORD
+    from yak_tui.kernel.world.fields import DATE, JSON, RECORD
 
     found = []
     for name, spec in fields.items():

@@ -14,7 +14,7 @@ import orjson
 import pytest
 from hostile_helpers import assert_refused, sha256, yak
 
-from yak_tui.cli import build_parser
+from yak_tui.cli.parser import build_parser
 from yak_tui.kernel.play import commands as commands_module
 from yak_tui.kernel.play.checks import number_option, whole_option
 from yak_tui.kernel.play.commands import COMMANDS, CommandSpec, Param, load_command_modules

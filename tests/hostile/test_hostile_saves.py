@@ -15,7 +15,8 @@ from hostile_helpers import assert_refused, sha256, yak
 
 from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandError, CommandSpec, run_command
 from yak_tui.kernel.play.identity import GM
-from yak_tui.store.storage import CorruptSaveError, WorldFile
+from yak_tui.store.files import CorruptSaveError
+from yak_tui.store.storage import WorldFile
 
 Data = dict[str, Any]
 DATE = {"year": 312, "season": "Spring"}

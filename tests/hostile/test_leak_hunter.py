@@ -45,11 +45,13 @@ import shlex
 import shutil
 import tempfile
 import time
+import types
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import orjson
 import pytest
@@ -57,6 +59,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from yak_tui.cli import main
+from yak_tui.kernel.play import fairdice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.demo import create_world
@@ -179,9 +182,10 @@ def _cli(argv: list[str]) -> tuple[int, str, str]:
 def _copy_save(source: Path, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(source, target)
-    vouch = source.with_name(source.name + ".vouch")
-    if vouch.exists():
-        shutil.copyfile(vouch, target.with_name(target.name + ".vouch"))
+    for sidecar in (".vouch", ".secrets"):  # a copy rolls the dice its original would (fair dice)
+        beside = source.with_name(source.name + sidecar)
+        if beside.exists():
+            shutil.copyfile(beside, target.with_name(target.name + sidecar))
 
 
 def build_base(directory: Path, start: str) -> bytes:
@@ -521,7 +525,6 @@ class Hunter:
             return
         oid = waiting[self.draw(st.integers(0, 999)) % len(waiting)]
         order = self.orders[oid]
-        seed = str(self.draw(st.integers(0, 2**31)))
         verb = self.draw(st.sampled_from(("resolve", "resolve", "reject")))
         if verb == "reject":
             reason = self.canary(
@@ -543,9 +546,9 @@ class Hunter:
                     resolver=actor,
                 )
                 extra = ["gm_modifier=1", f"gm_reason=a moonless night {reason}"]
-            self.cli(actor, "do", "spy-resolve", f"order={oid}", *extra, "--seed", seed)
+            self.cli(actor, "do", "spy-resolve", f"order={oid}", *extra)
         else:
-            self.cli(actor, "do", "order-resolve", f"order={oid}", "--seed", seed)
+            self.cli(actor, "do", "order-resolve", f"order={oid}")
         STATS[f"adjudicate {verb} by {actor.split(':')[0]}"] += 1
 
     def _audience(self, actor: str) -> str:
@@ -576,8 +579,6 @@ class Hunter:
             f"reason=a secret ride {text}",
             f"audience={audience}",
             *where,
-            "--seed",
-            str(self.draw(st.integers(0, 2**31))),
         )
 
     def act_schedule(self) -> None:
@@ -745,8 +746,6 @@ class Hunter:
                 ["do", "spy-resolve", f"order={oid}"],
                 ["show", "orders", oid],
             ):
-                if argv[0] == "do":
-                    argv = [*argv, "--seed", "1"]
                 STATS["probes"] += 1
                 a = self.cli(seat, *argv, save=with_orders, scan=False)
                 self.scan(seat, a[1] + a[2], f"yak {' '.join(argv)} (a refusal probe)")
@@ -788,7 +787,10 @@ def hunting(bases: dict[str, bytes], draw: Draw) -> Iterator[Hunter]:
         (root / "world.json").write_bytes(bases[start])
         hunter = Hunter(root, draw)
         hunter.refresh()
-        yield hunter
+        # The season secrets the derived dice use are fixed, so an example replays with the same dice.
+        fixed = types.SimpleNamespace(token_hex=lambda size: "5a" * size)
+        with mock.patch.object(fairdice, "secrets", fixed):
+            yield hunter
         STATS["examples"] += 1
         write_report()
 

@@ -29,16 +29,18 @@ from hostile_helpers import assert_refused, yak
 from yak_plugin import counting_full_reads, journal_entries, signed_vouch, write_journal
 
 from tests.serve.serve_helpers import ServerThread, connect, make_world, stub_argv
-from yak_tui.app.main import SharedReads
+from yak_tui.app.reads import SharedReads
 from yak_tui.kernel.errors import CommandError
 from yak_tui.kernel.play.commands import apply_command, load_command_modules, run_command
 from yak_tui.kernel.play.dice import SeededDice
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World, follow_save
-from yak_tui.serve.server import Roster, ServeConfig
-from yak_tui.store import storage
-from yak_tui.store.storage import SCHEMA_VERSION, CorruptSaveError, WorldFile
+from yak_tui.serve.config import ServeConfig
+from yak_tui.serve.roster import Roster
+from yak_tui.store import checks, files, sidecars
+from yak_tui.store.files import SCHEMA_VERSION, CorruptSaveError
+from yak_tui.store.storage import WorldFile
 
 T = TypeVar("T")
 BOUND = 60.0  # seconds any SSH exchange may take before the test fails
@@ -113,7 +115,7 @@ def forge(save: WorldFile, how: str, change: Callable[[dict[str, Any]], None], m
         return
     entries = journal_entries(save)
     change(entries[-1])
-    key = secrets.token_bytes(storage.KEY_BYTES)
+    key = secrets.token_bytes(sidecars.KEY_BYTES)
     if how == FORGERIES[3]:
         save.key.unlink()
         save.key.write_bytes(key)
@@ -121,7 +123,7 @@ def forge(save: WorldFile, how: str, change: Callable[[dict[str, Any]], None], m
     elif how == FORGERIES[4]:
         key = save.key.read_bytes()  # the file stays; it is not the reader's: he treats it as no key
         uid = os.geteuid()
-        monkeypatch.setattr(storage.os, "geteuid", lambda: uid + 1)
+        monkeypatch.setattr(sidecars.os, "geteuid", lambda: uid + 1)
     write_journal(save, entries, key=key)
 
 
@@ -191,7 +193,7 @@ def test_a_save_that_is_not_what_the_journal_says_was_written_is_read_in_full(
     with open(save.path, "r+b") as handle:  # in place: the same inode
         handle.write(edited)
     os.utime(save.path, ns=(before.st_atime_ns, before.st_mtime_ns))
-    assert save.stamp() == storage.stamp_of(before)
+    assert save.stamp() == files.stamp_of(before)
     reads = counting_full_reads(monkeypatch)
     _, world = follow_save(save, held)
     assert world.get("kingdoms", "elbreth")["treasury"] == 777
@@ -276,12 +278,12 @@ VOUCH_FORGERIES = [
 def _forged_vouch(save: WorldFile, raw: bytes, how: str) -> bytes:
     digest = sha256(raw)
     if how == VOUCH_FORGERIES[0]:
-        return orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules()})
+        return orjson.dumps({"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": sidecars._vouched_rules()})
     if how == VOUCH_FORGERIES[1]:
         return orjson.dumps(
-            {"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules(), "hmac": "0" * 64}
+            {"sha256": digest, "schema_version": SCHEMA_VERSION, "rules": sidecars._vouched_rules(), "hmac": "0" * 64}
         )
-    key = secrets.token_bytes(storage.KEY_BYTES)
+    key = secrets.token_bytes(sidecars.KEY_BYTES)
     if how == VOUCH_FORGERIES[3]:
         save.key.unlink()
         save.key.write_bytes(key)
@@ -315,7 +317,7 @@ def test_the_year_start_refuses_a_bad_value_that_got_past_the_read_naming_it(
     """Were a bad value to get past the read (here: the read's checks switched off), the season's
     close refuses naming the document and field, never an "internal error"; nothing is written."""
     raw = _plant_bad_treasury(save)
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [])
     assert_refused(capsys, ["--save", str(save.path), "advance"], save.path, "kingdoms.elbreth.treasury", "number")
     assert save.path.read_bytes() == raw
     world = World(orjson.loads(raw))
@@ -331,7 +333,7 @@ def test_a_write_over_a_state_that_was_never_validated_vouches_for_nothing(
     a state read without either (the read's checks switched off) is checked whole before a vouch."""
     _plant_bad_treasury(save)
     save.vouch.unlink()
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [])
     run_command(save, GM, "note", {"text": "a note that touches no kingdom"})
     assert not save.vouch.exists()
     monkeypatch.undo()
@@ -362,24 +364,24 @@ def test_readers_follow_a_chain_of_ordinary_writes_without_a_full_read(
     assert world.get("kingdoms", "elbreth")["treasury"] == 321
     assert orjson.dumps(world.data) == save.path.read_bytes()  # exactly the save
     # Each entry is signed with the campaign's key, and the last names the save as it is.
-    campaign_key = storage.read_campaign_key(save.path)
+    campaign_key = sidecars.read_campaign_key(save.path)
     assert campaign_key is not None
     lines = save.journal.read_bytes().splitlines()
-    assert len(lines) == 5 and all(storage._signed_entry(campaign_key, line) is not None for line in lines)
+    assert len(lines) == 5 and all(sidecars._signed_entry(campaign_key, line) is not None for line in lines)
     assert journal_entries(save)[-1]["after_sha256"] == sha256(save.path.read_bytes())
 
 
 def test_a_read_of_a_vouched_save_skips_validation(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    (vouchable,) = storage.VOUCHABLE
+    (vouchable,) = checks.VOUCHABLE
     real = vouchable.check
 
     def counting(data: dict[str, Any]) -> None:
         calls.append(1)
         real(data)
 
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [counting if c is real else c for c in storage.LOAD_CHECKS])
-    monkeypatch.setattr(storage, "VOUCHABLE", [storage.Vouchable(counting, vouchable.check_written, vouchable.rules)])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [counting if c is real else c for c in checks.LOAD_CHECKS])
+    monkeypatch.setattr(checks, "VOUCHABLE", [checks.Vouchable(counting, vouchable.check_written, vouchable.rules)])
     run_command(save, GM, "note", {"text": "vouched"})
     calls.clear()
     WorldFile(save.path).read()

@@ -20,9 +20,12 @@ from yak_tui.kernel.play.commands import COMMANDS, CommandContext, CommandError,
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.authoring import template_text
 from yak_tui.kernel.world.demo import build_world
-from yak_tui.kernel.world.documents import INT, MAP, NUMBER, SCHEMAS
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import INT, MAP, NUMBER
 from yak_tui.kernel.world.numbers import AMOUNT_LIMIT
-from yak_tui.kernel.world.validation import DocumentError, dangling_references, validate_changed, validate_world
+from yak_tui.kernel.world.problems import DocumentError
+from yak_tui.kernel.world.references import dangling_references
+from yak_tui.kernel.world.validation import validate_changed, validate_world
 from yak_tui.store.storage import WorldFile
 
 Data = dict[str, Any]

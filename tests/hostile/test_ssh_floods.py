@@ -23,8 +23,8 @@ from serve_helpers import TIMEOUT, ServerThread, User, connect, make_world, stub
 
 from yak_tui.kernel.play import commands as kernel_commands
 from yak_tui.kernel.world.model import World
+from yak_tui.serve.config import ServeConfig
 from yak_tui.serve.execs import MAX_ORDERS_BYTES
-from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
 
 T = TypeVar("T")

@@ -24,7 +24,7 @@ from yak_tui.kernel.world.tables import set_override_dir
 
 load_command_modules()
 # `yak resolve` checks register with the area packages' cli modules.
-from yak_tui.cli import load_resolve_checks  # noqa: E402
+from yak_tui.cli.parser import load_resolve_checks  # noqa: E402
 
 load_resolve_checks()
 

@@ -21,7 +21,8 @@ import pyte
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.demo import create_world
-from yak_tui.serve.server import ServeConfig, YakServer, start_server
+from yak_tui.serve.config import ServeConfig
+from yak_tui.serve.server import YakServer, start_server
 from yak_tui.store.storage import WorldFile
 
 STUB_APP = Path(__file__).with_name("stub_app.py")

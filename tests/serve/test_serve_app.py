@@ -17,7 +17,7 @@ from serve_helpers import ServerThread, Terminal, User, YakServe, connect, make_
 
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.serve.server import ServeConfig
+from yak_tui.serve.config import ServeConfig
 from yak_tui.store.storage import WorldFile
 
 T = TypeVar("T")

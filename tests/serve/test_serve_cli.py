@@ -18,7 +18,7 @@ from serve_helpers import TIMEOUT, ServerThread, User, YakServe, make_world, stu
 
 from yak_tui.cli import main
 from yak_tui.kernel.world.demo import create_world
-from yak_tui.serve.server import HOST_KEY_NAME, ServeConfig
+from yak_tui.serve.config import HOST_KEY_NAME, ServeConfig
 
 HAVE_SSH = shutil.which("ssh") is not None
 HAVE_TMUX = shutil.which("tmux") is not None

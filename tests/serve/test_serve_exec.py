@@ -14,8 +14,8 @@ import pytest
 from serve_helpers import ServerThread, User, connect, make_world, stub_argv
 
 from yak_tui.kernel.world.model import World
+from yak_tui.serve.config import ServeConfig
 from yak_tui.serve.execs import exec_verb
-from yak_tui.serve.server import ServeConfig
 from yak_tui.store.storage import WorldFile
 
 T = TypeVar("T")

@@ -34,8 +34,9 @@ from serve_helpers import (
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.demo import create_world
+from yak_tui.serve.config import ServeConfig
+from yak_tui.serve.connection import RefusalLog
 from yak_tui.serve.ptyproc import MAX_COLUMNS, MAX_ROWS
-from yak_tui.serve.server import RefusalLog, ServeConfig
 
 T = TypeVar("T")
 USERS = {"gm": "gm", "edmund": "player:edmund", "mirela": "king:varos", "nyx": "player:nyx"}

@@ -13,7 +13,7 @@ import pytest
 from yak_plugin import counting_full_reads
 
 from yak_tui.kernel.world.demo import create_world
-from yak_tui.serve.server import Roster
+from yak_tui.serve.roster import Roster
 from yak_tui.store.storage import WorldFile
 
 YAK = "import sys\nfrom yak_tui.cli import main\nsys.exit(main(sys.argv[1:]))"

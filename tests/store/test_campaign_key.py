@@ -20,8 +20,9 @@ from yak_tui.kernel.play.commands import load_command_modules, run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import follow_save
-from yak_tui.store import storage
-from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
+from yak_tui.store import checks, sidecars
+from yak_tui.store.files import SCHEMA_VERSION
+from yak_tui.store.storage import WorldFile
 
 load_command_modules()
 
@@ -35,15 +36,15 @@ def save(tmp_path: Path) -> WorldFile:
 def validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the full validations (`validate_world` as a load check) from here on."""
     calls: list[int] = []
-    (vouchable,) = storage.VOUCHABLE
+    (vouchable,) = checks.VOUCHABLE
     real = vouchable.check
 
     def counting(data: dict[str, Any]) -> None:
         calls.append(1)
         real(data)
 
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [counting if check is real else check for check in storage.LOAD_CHECKS])
-    monkeypatch.setattr(storage, "VOUCHABLE", [storage.Vouchable(counting, vouchable.check_written, vouchable.rules)])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [counting if check is real else check for check in checks.LOAD_CHECKS])
+    monkeypatch.setattr(checks, "VOUCHABLE", [checks.Vouchable(counting, vouchable.check_written, vouchable.rules)])
     return calls
 
 
@@ -51,8 +52,8 @@ def assert_sound_key(save: WorldFile) -> bytes:
     found = os.lstat(save.key)
     assert stat.S_ISREG(found.st_mode) and stat.S_IMODE(found.st_mode) == 0o600 and found.st_uid == os.geteuid()
     key = save.key.read_bytes()
-    assert len(key) == storage.KEY_BYTES
-    assert storage.read_campaign_key(save.path) == key
+    assert len(key) == sidecars.KEY_BYTES
+    assert sidecars.read_campaign_key(save.path) == key
     return key
 
 
@@ -63,7 +64,7 @@ def test_the_first_write_makes_the_key_and_a_save_from_before_it_is_validated_on
     # A save from before issue 25: no key, a vouch without a MAC. Read in full, then vouched again.
     save.key.unlink()
     save.vouch.write_bytes(
-        orjson.dumps({"sha256": "0" * 64, "schema_version": SCHEMA_VERSION, "rules": storage._vouched_rules()})
+        orjson.dumps({"sha256": "0" * 64, "schema_version": SCHEMA_VERSION, "rules": sidecars._vouched_rules()})
     )
     validations.clear()
     WorldFile(save.path).read()
@@ -99,8 +100,8 @@ def test_a_key_that_cannot_be_trusted_is_no_key_and_the_next_write_makes_a_sound
         os.chown(save.key, 65534, 65534)  # nobody's
     else:  # the key file stays this user's; the reader takes himself for another
         uid = os.geteuid()
-        monkeypatch.setattr(storage.os, "geteuid", lambda: uid + 1)
-    assert storage.read_campaign_key(save.path) is None
+        monkeypatch.setattr(sidecars.os, "geteuid", lambda: uid + 1)
+    assert sidecars.read_campaign_key(save.path) is None
     validations.clear()
     reads = counting_full_reads(monkeypatch)
     _, world = follow_save(save, held)  # the journal is not followed
@@ -121,14 +122,14 @@ def test_a_key_that_cannot_be_made_leaves_the_write_whole_and_unvouched(
     save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     save.key.unlink()
-    real_mkstemp = storage.tempfile.mkstemp
+    real_mkstemp = sidecars.tempfile.mkstemp
 
     def no_key_temp(*args: Any, prefix: str = "", **kwargs: Any) -> Any:
         if prefix.startswith(f".{save.key.name}."):
             raise OSError(28, "No space left on device")
         return real_mkstemp(*args, prefix=prefix, **kwargs)
 
-    monkeypatch.setattr(storage.tempfile, "mkstemp", no_key_temp)
+    monkeypatch.setattr(sidecars.tempfile, "mkstemp", no_key_temp)
     run_command(save, GM, "note", {"text": "written without a key"})
     assert not save.key.exists() and not save.vouch.exists() and not save.journal.exists()
     validations.clear()
@@ -172,7 +173,7 @@ def test_a_new_campaign_over_an_old_one_gets_a_new_key(save: WorldFile) -> None:
 
 def test_the_sweep_removes_a_killed_writers_key_temp_file(save: WorldFile) -> None:
     stale = save.path.parent / ".world.json.key.ab12cd34.tmp"
-    stale.write_bytes(b"x" * storage.KEY_BYTES)
+    stale.write_bytes(b"x" * sidecars.KEY_BYTES)
     stranger = save.path.parent / ".other.json.key.ab12cd34.tmp"
     stranger.write_bytes(b"x")
     with save.transaction():

@@ -21,6 +21,7 @@ from typing import IO, Any
 import orjson
 import pytest
 
+from tests.store.restored import assert_restored
 from yak_tui.cli import main
 from yak_tui.kernel.play.commands import load_command_modules
 from yak_tui.kernel.play.identity import GM
@@ -28,7 +29,8 @@ from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
 from yak_tui.store import storage
-from yak_tui.store.storage import StoreError, WorldFile, decode_save
+from yak_tui.store.files import decode_save
+from yak_tui.store.storage import StoreError, WorldFile
 
 HERE = Path(__file__).parent
 PYTHON = sys.executable
@@ -326,7 +328,7 @@ def test_commands_through_a_symlink_land_in_the_target(
     code, _, err = yak(capsys, "--save", str(link), "--json", "restore", backup.name)
     assert code == 0, err
     assert link.is_symlink() and link.resolve() == target
-    assert target.read_bytes() == backup.read_bytes()
+    assert_restored(target.read_bytes(), backup.read_bytes())
     assert target.with_name("world.json.before-restore").read_bytes() == before_restore
     assert sorted(p.name for p in link.parent.iterdir()) == ["campaign.json"]
 
@@ -398,7 +400,7 @@ def test_restore_racing_a_command_loses_nothing(linked: tuple[Path, Path], worke
         in_aside = note in notes_in(aside.read_bytes(), aside)
         assert in_save != in_aside, f"round {round_no}: the note is in the save: {in_save}, aside: {in_aside}"
         if not in_save:
-            assert current == backup.read_bytes()
+            assert_restored(current, backup.read_bytes())
         assert date_in(current, target) == "Spring 312"
 
 

@@ -18,14 +18,17 @@ from typing import Any
 import orjson
 import pytest
 
+from tests.store.restored import assert_restored
 from yak_tui.cli import main
-from yak_tui.kernel.play.commands import append_entry, load_command_modules, run_command
+from yak_tui.kernel.play.chronicle import append_entry
+from yak_tui.kernel.play.commands import load_command_modules, run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import build_world, create_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store import storage
-from yak_tui.store.storage import AtomicOrjsonStorage, CorruptSaveError, StoreError, WorldFile
+from yak_tui.store import files
+from yak_tui.store.files import CorruptSaveError
+from yak_tui.store.storage import AtomicOrjsonStorage, StoreError, WorldFile
 
 HERE = Path(__file__).parent
 PYTHON = sys.executable
@@ -236,7 +239,7 @@ def _inject(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         def mkstemp(*a: Any, **k: Any) -> Any:
             raise OSError(errno.EDQUOT, "Disk quota exceeded")
 
-        monkeypatch.setattr(storage.tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
     else:  # pragma: no cover
         raise AssertionError(where)
 
@@ -428,16 +431,23 @@ def test_restore_lists_and_restores_keeping_the_replaced_file(
     assert (code, out) == (0, {"backups": names})
     code, out, err = yak(names[0])
     assert code == 0, err
-    assert out == {"restored": names[0], "save": str(save.path)}
-    assert save.path.read_bytes() == spring
+    assert out == {
+        "restored": names[0],
+        "save": str(save.path),
+        "abandoned_rolls": 0,
+        "seasons": ["Spring 312", "Summer 312", "Autumn 312"],
+    }
+    assert_restored(save.path.read_bytes(), spring)
     aside = save.path.with_name("world.json.before-restore")
     assert aside.read_bytes() == current
     assert World(save.read()).date.label() == "Spring 312"
+    restored_spring = save.path.read_bytes()
     # By stem too; the newest aside is kept.
     code, out, err = yak(Path(names[1]).stem)
     assert code == 0, err
-    assert save.path.read_bytes() == summer
-    assert aside.read_bytes() == spring
+    assert_restored(save.path.read_bytes(), summer)
+    assert aside.read_bytes() == restored_spring
+    summer_restored = save.path.read_bytes()
     # Refusals: unknown name (lists the known ones), not the GM; nothing changes.
     code, out, err = yak("no-such-backup")
     assert (code, out) == (2, None)
@@ -445,7 +455,7 @@ def test_restore_lists_and_restores_keeping_the_replaced_file(
     code = main(["--save", str(save.path), "--as", "king:elbreth", "restore", names[0]])
     assert code == 2
     capsys.readouterr()
-    assert save.path.read_bytes() == summer
+    assert save.path.read_bytes() == summer_restored
 
 
 def test_restore_recovers_a_corrupt_save(save: WorldFile) -> None:

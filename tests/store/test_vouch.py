@@ -24,8 +24,9 @@ from yak_tui.kernel.play.commands import load_command_modules, run_command
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import create_world
-from yak_tui.store import storage
-from yak_tui.store.storage import SCHEMA_VERSION, CorruptSaveError, WorldFile
+from yak_tui.store import checks, sidecars
+from yak_tui.store.files import SCHEMA_VERSION, CorruptSaveError
+from yak_tui.store.storage import WorldFile
 
 HERE = Path(__file__).parent
 BOUND = 60.0  # seconds a wait for the child may take before the test fails
@@ -42,15 +43,15 @@ def save(tmp_path: Path) -> WorldFile:
 def validations(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the full validations (`validate_world` as a load check) from here on."""
     calls: list[int] = []
-    (vouchable,) = storage.VOUCHABLE
+    (vouchable,) = checks.VOUCHABLE
     real = vouchable.check
 
     def counting(data: dict[str, Any]) -> None:
         calls.append(1)
         real(data)
 
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [counting if check is real else check for check in storage.LOAD_CHECKS])
-    monkeypatch.setattr(storage, "VOUCHABLE", [storage.Vouchable(counting, vouchable.check_written, vouchable.rules)])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [counting if check is real else check for check in checks.LOAD_CHECKS])
+    monkeypatch.setattr(checks, "VOUCHABLE", [checks.Vouchable(counting, vouchable.check_written, vouchable.rules)])
     return calls
 
 
@@ -85,7 +86,7 @@ def test_a_command_vouches_for_the_bytes_it_wrote_and_a_read_skips_only_validati
     assert vouch["sha256"] == digest(save.path.read_bytes())
     assert vouch["schema_version"] == SCHEMA_VERSION
     other_checks: list[int] = []
-    monkeypatch.setattr(storage, "LOAD_CHECKS", [*storage.LOAD_CHECKS, lambda data: other_checks.append(1)])
+    monkeypatch.setattr(checks, "LOAD_CHECKS", [*checks.LOAD_CHECKS, lambda data: other_checks.append(1)])
     validations.clear()
     data = save.read()
     assert validations == [] and other_checks == [1]  # the other load checks still run
@@ -235,14 +236,14 @@ def test_a_vouch_that_cannot_be_written_is_no_vouch(
     save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run_command(save, GM, "note", {"text": "vouched"})
-    real_mkstemp = storage.tempfile.mkstemp
+    real_mkstemp = sidecars.tempfile.mkstemp
 
     def no_vouch_temp(*args: Any, prefix: str = "", **kwargs: Any) -> Any:
         if prefix.startswith(f".{save.vouch.name}."):
             raise OSError(28, "No space left on device")
         return real_mkstemp(*args, prefix=prefix, **kwargs)
 
-    monkeypatch.setattr(storage.tempfile, "mkstemp", no_vouch_temp)
+    monkeypatch.setattr(sidecars.tempfile, "mkstemp", no_vouch_temp)
     run_command(save, GM, "note", {"text": "written, not vouched"})
     assert not save.vouch.exists()
     validations.clear()
@@ -254,15 +255,15 @@ def test_readers_hash_a_big_save_beside_the_parse(
     save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The digest of a save past the thread threshold is computed in a thread, and agrees."""
-    monkeypatch.setattr(storage, "_DIGEST_IN_THREAD", 1)
+    monkeypatch.setattr(sidecars, "_DIGEST_IN_THREAD", 1)
     threads: list[str] = []
-    real: Callable[..., Any] = storage.threading.Thread.start
+    real: Callable[..., Any] = sidecars.threading.Thread.start
 
     def counting(self: Any) -> None:
         threads.append(self.name)
         real(self)
 
-    monkeypatch.setattr(storage.threading.Thread, "start", counting)
+    monkeypatch.setattr(sidecars.threading.Thread, "start", counting)
     run_command(save, GM, "note", {"text": "vouched"})
     assert "yak-save-digest" in threads  # the writer's, beside its write
     validations.clear()

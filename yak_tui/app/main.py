@@ -9,7 +9,6 @@ the same way. Screens only render read models (`yak_tui.kernel.play.views`, each
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path, PurePath
@@ -22,12 +21,16 @@ from textual.reactive import reactive, var
 from textual.screen import Screen
 
 from yak_tui.app.kit.focus import repair_focus
-from yak_tui.app.messages import SCREENS, FocusPlace, PaletteEntry, WorldChanged
+from yak_tui.app.messages import FocusPlace, PaletteEntry, WorldChanged
+from yak_tui.app.navigation import AREA_ACTIONS, SCREENS, screen_class
+from yak_tui.app.palette import palette_actions
 from yak_tui.app.providers import PaletteName, YakCommands
+from yak_tui.app.reads import SHARED_READS
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.play.identity import GM, Identity, identity_label
-from yak_tui.kernel.world.model import World, follow_save
-from yak_tui.store.storage import Stamp, WorldFile
+from yak_tui.kernel.world.model import World
+from yak_tui.store.files import Stamp
+from yak_tui.store.storage import WorldFile
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
@@ -37,52 +40,11 @@ if TYPE_CHECKING:
     from yak_tui.kernel.play.dice import Dice
 
 
-class SharedReads:
-    """The apps of one process (`yak serve`'s sessions) share each read of a save: the first app to
-    see a change reads it, the others on that save get the same `World` (apps only read it: commands
-    run in their own transaction), so 30 sessions pay for one read, and hold one copy, per change."""
-
-    def __init__(self) -> None:
-        self._guard = threading.Lock()
-        self._locks: dict[Path, threading.Lock] = {}
-        self._worlds: dict[Path, tuple[Stamp | None, World]] = {}
-
-    def _lock(self, path: Path) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(path, threading.Lock())
-
-    def read(self, save: WorldFile) -> tuple[Stamp | None, World]:
-        """The save as it is now (its stamp taken before the read: a later write differs from it).
-
-        A world already held is brought up to date from the save's change journal when it can say
-        what the writes since then changed (a note: one entry and the meta table); anything else,
-        or a journal that does not hold up, is a full read of the save."""
-        path = save.path.resolve()
-        with self._lock(path):
-            held = follow_save(save, self._worlds.get(path))
-            self._worlds[path] = held
-            return held
-
-    def wrote(self, save: WorldFile, stamp: Stamp | None, world: World) -> None:
-        """An app of this process wrote `world` to the save (`stamp` taken under its lock), or was
-        opened on it as read at version `stamp`."""
-        path = save.path.resolve()
-        with self._lock(path):
-            self._worlds[path] = (stamp, world)
-
-
-SHARED_READS = SharedReads()
-
-
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
 
     def make() -> Screen[Any]:
-        import importlib
-
-        module, cls, _, _ = SCREENS[name]
-        screen: Screen[Any] = getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls)()
-        return screen
+        return screen_class(SCREENS[name].module, SCREENS[name].cls)()
 
     return make
 
@@ -110,11 +72,11 @@ class YakApp(App[None]):
     DEFAULT_MODE = "dashboard"  # the first screen is the dashboard itself, not an empty one to switch from
     _showing_built_screen = False  # within `switch_mode`: the mode's screen exists (`delay_update`)
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"goto('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
+        *(Binding(nav.key, f"goto('{name}')", nav.title, show=False) for name, nav in SCREENS.items()),
         Binding("r", "roll", "Roll"),
         Binding("a", "advance", "Advance"),
         Binding("o", "file_order", "Order"),
-        Binding("g", "cast", "Cast a spell", show=False),
+        *(Binding(action.key, f"area('{name}')", action.title, show=False) for name, action in AREA_ACTIONS.items()),
         Binding("i", "switch_identity", "Identity"),
         Binding("u", "undo", "Undo", show=False),
         Binding("w", "world", "World (GM)", show=False),
@@ -286,7 +248,7 @@ class YakApp(App[None]):
         # write. The stamp is taken under the same lock, so a write by another process right after
         # it still differs from it and is reloaded by the poll.
         written: list[World] = []
-        with self.save._locked():
+        with self.save.locked():
             result = run_command(self.save, identity or self.identity, name, params, dice, check=written.append)
             stamp = self.save.stamp()
         world = written[0]
@@ -363,8 +325,10 @@ class YakApp(App[None]):
             return ident.is_gm or ident.is_king
         if action == "file_order":
             return not ident.is_gm and not ident.is_observer
-        if action == "cast":
-            return not ident.is_observer
+        if action == "area" and parameters:  # an area's action, by its name (`check_action("cast", ())` too)
+            action = str(parameters[0])
+        if action in AREA_ACTIONS:
+            return AREA_ACTIONS[action].allowed(ident)
         if action == "switch_identity":
             return self.may_switch_identity
         if action == "edit_row":
@@ -478,11 +442,12 @@ class YakApp(App[None]):
         if not isinstance(self.screen, HistoryScreen):
             self.push_screen(HistoryScreen())
 
-    def action_cast(self, caster: str = "") -> None:
-        from yak_tui.app.screens.magic.screen import CastingScreen
-
-        if not isinstance(self.screen, CastingScreen):
-            self.push_screen(CastingScreen(caster or None))
+    def action_area(self, name: str) -> None:
+        """An area's action (`app/screens/<area>/__init__.py`): its screen, unless it is on top already."""
+        action = AREA_ACTIONS[name]
+        screen = screen_class(action.module, action.cls)
+        if not isinstance(self.screen, screen):
+            self.push_screen(screen())
 
     def action_file_order(self, table: str = "", doc_id: str = "") -> None:
         from yak_tui.app.kit.order import OrderScreen
@@ -529,94 +494,8 @@ class YakApp(App[None]):
 
     def palette_actions(self, screen: Screen[Any]) -> list[PaletteEntry]:
         """Every screen, every action and every registered command, and `screen`'s own lines: quick
-        to gather on the event loop, whatever the world's size."""
-        from yak_tui.kernel.play import views
-
-        entries: list[PaletteEntry] = []
-        for name, (_, _, key, title) in SCREENS.items():
-            entries.append(PaletteEntry(f"Go to {title}", f"screen ({key})", partial(self.action_goto, name), True))
-        actions = [
-            ("roll", "Roll the dice", "an ad hoc RtD roll with odds, written to the chronicle (r)", self.action_roll),
-            (
-                "advance",
-                "Advance the season",
-                "preview what closes and what year start does, then confirm (a)",
-                self.action_advance,
-            ),
-            (
-                "file_order",
-                "File an order",
-                "an order for your own holdings, for its adjudicator (o)",
-                self.action_file_order,
-            ),
-            ("cast", "Cast a spell", "Power, Control, Resolution with odds before each stage (g)", self.action_cast),
-            (
-                "switch_identity",
-                "Switch identity",
-                "hand the keyboard to a King or a player (i)",
-                self.action_switch_identity,
-            ),
-            ("undo", "Undo the last command", "of the current season (GM, u)", self.action_undo),
-            ("edit_row", "Edit the highlighted row", "its document as a form (GM, E)", self.action_edit_row),
-            (
-                "undo_advance",
-                "Undo the last advance",
-                "restore the backup the last advance took (GM, confirms first)",
-                self.action_undo_advance,
-            ),
-            (
-                "reports",
-                "Season reports",
-                "the reports of closed seasons you may read; export them (R)",
-                self.action_reports,
-            ),
-            (
-                "history",
-                "Season history",
-                "what changed between two kept seasons; roll back to one (GM, H)",
-                self.action_history,
-            ),
-            ("help", "Help: keys", "every key of this screen (?)", self.action_help),
-        ]
-        for action, title, help_text, callback in actions:
-            if self.check_action(action, ()):
-                entries.append(PaletteEntry(title, help_text, callback, True))
-        if self.identity.is_gm:
-            entries.append(
-                PaletteEntry(
-                    "World: every table", "search, add, edit and remove any document (GM, w)", self.action_world, True
-                )
-            )
-        entries.append(
-            PaletteEntry(
-                f"Dice animation: turn {'off' if self.animations else 'on'}",
-                "show results at once, or let the dice tumble",
-                self.action_toggle_animations,
-                True,
-            )
-        )
-        entries.append(
-            PaletteEntry(
-                f"Dice by hand: turn {'off' if self.dice_by_hand else 'on'}",
-                "type the naturals of physical dice at a hotseat table",
-                self.action_toggle_dice_by_hand,
-                True,
-            )
-        )
-        entries.append(
-            PaletteEntry(
-                "Toggle light/dark theme", "for light or dark terminals (ctrl+t)", self.action_toggle_theme, True
-            )
-        )
-        for name, help_text, category in views.all_commands():
-            if self.identity.is_gm or self.identity.is_king:
-                entries.append(
-                    PaletteEntry(f"Run command: {name}", f"{category} · {help_text}", partial(self.open_command, name))
-                )
-        extra = getattr(screen, "palette_entries", None)
-        if callable(extra):
-            entries.extend(extra())
-        return entries
+        to gather on the event loop, whatever the world's size (`app/palette.py`)."""
+        return palette_actions(self, screen)
 
     def palette_entry(self, name: PaletteName) -> PaletteEntry:
         """A name's palette line (`providers.name_lines`, shared between apps) with this app's action."""

@@ -1,6 +1,6 @@
-"""What screens and the app share: typed messages that cross screens (handlers use `@on(...)`),
-the screen table, and the command palette's entries. Screens take these from here, never from
-`yak_tui.app.main`, so the app imports its screens and no screen imports the app."""
+"""What screens and the app share: typed messages that cross screens (handlers use `@on(...)`) and
+the command palette's entries. Screens take these from here, never from `yak_tui.app.main`, so the
+app imports its screens and no screen imports the app (the screens' table: `yak_tui.app.navigation`)."""
 
 from __future__ import annotations
 
@@ -11,17 +11,6 @@ from textual.message import Message
 
 if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
-
-
-# name -> (module under yak_tui.app.screens, class, key, title). The order is the nav bar's.
-SCREENS: dict[str, tuple[str, str, str, str]] = {
-    "dashboard": ("court.dashboard", "DashboardScreen", "d", "Dashboard"),
-    "espionage": ("espionage.screen", "EspionageScreen", "e", "Espionage"),
-    "market": ("economy.screen", "MarketScreen", "b", "Market"),
-    "sieges": ("warfare.screen", "SiegesScreen", "s", "Sieges"),
-    "map": ("nobles.screen", "MapScreen", "m", "Map"),
-    "chronicle": ("court.chronicle", "ChronicleScreen", "c", "Chronicle"),
-}
 
 
 class PaletteEntry(NamedTuple):

@@ -6,14 +6,13 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
-from yak_tui.cli import GlobalOptions, dice_from, emit, save_path
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
+from yak_tui.cli.session import GlobalOptions, dice_from, emit, identity_of, open_save, save_path
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.store.storage import StoreError, WorldFile
+from yak_tui.store.storage import WorldFile
 
 
 def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
@@ -23,27 +22,6 @@ def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
         raise UsageError(f"unknown command {verb!r}")
     result: int = handler(opts, args)
     return result
-
-
-def _identity(opts: GlobalOptions, world: Any = None) -> Identity:
-    identity = Identity.parse(opts.identity)
-    if world is not None:
-        from yak_tui.kernel.play.identity import check_identity
-
-        check_identity(world, identity)
-    return identity
-
-
-def open_save(opts: GlobalOptions, create_demo: bool = False) -> WorldFile:
-    path = save_path(opts)
-    save = WorldFile(path)
-    if not save.exists():
-        if create_demo:
-            from yak_tui.kernel.world.demo import create_world
-
-            return create_world(path)
-        raise StoreError(f"no save at {path}; create one with `yak new {path} --demo`")
-    return save
 
 
 def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
@@ -61,9 +39,19 @@ def verb_new(opts: GlobalOptions, args: argparse.Namespace) -> int:
         raise UsageError("new: give the path of the save to create (or --template)")
     if args.source and args.demo:
         raise UsageError("new: --from and --demo both say what to fill the world with; give one")
+    from yak_tui.kernel.season.session import open_fair_dice
+
     save = create_world(args.path, demo=args.demo, overwrite=args.force, source=args.source)
-    payload = {"created": str(save.path), "demo": bool(args.demo), "from": args.source}
-    emit(opts, payload, f"created {save.path}" + (f" from {args.source}" if args.source else ""))
+    committed = open_fair_dice(save)  # the first season's dice secrets, committed before any order
+    payload = {"created": str(save.path), "demo": bool(args.demo), "from": args.source, "fair_dice": committed}
+    emit(
+        opts,
+        payload,
+        f"created {save.path}"
+        + (f" from {args.source}" if args.source else "")
+        + f"\nfair dice: public secret sha256 {committed['public']}, private {committed['private']}"
+        + " (post these before the first season: docs/fair-dice.md)",
+    )
     return 0
 
 
@@ -124,25 +112,25 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
-        from yak_tui.kernel.play.commands import coerce_params
+        from yak_tui.kernel.play.params import coerce_params
         from yak_tui.kernel.world.model import World
 
         world = World(save.read())
-        identity = _identity(opts, world)
+        identity = identity_of(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world, identity))})
         return 0
     from yak_tui.kernel.season.session import check_identity
 
-    identity = _identity(opts)
+    identity = identity_of(opts)
     # The identity is checked inside the command's transaction: one read of the save, not two.
     result = run_command(
         save,
         identity,
         args.command,
         params,
-        dice_from(args),
+        dice_from(args, real=True),
         check=lambda world: check_identity(world, identity),
         exact_dice=True,
     )
@@ -163,7 +151,7 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     save = open_save(opts)
     world = World(save.read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     if not args.table:
         counts = {name: visible_count(world, identity, name) for name in TABLES}
         payload = {"world": world.name, "date": world.date.label(), "as": str(identity), "tables": counts}
@@ -198,7 +186,7 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     save = open_save(opts)
     world = World(save.read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     entries = filter_entries(
         world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, args.character, args.kind)
     )
@@ -218,12 +206,12 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
         load_command_modules()
         world = World(save.read())  # one read: the identity check and the preview share it
-        identity = _identity(opts, world)
+        identity = identity_of(opts, world)
         if not identity.is_gm:  # every waiting order and the year start's secret sums: the GM's alone
             raise UsageError(f"only the GM may preview the season's close (you are {identity})")
         emit(opts, preview_advance(world))
         return 0
-    result = advance_season(save, _identity(opts), expected=args.expected)
+    result = advance_season(save, identity_of(opts), expected=args.expected)
     emit(opts, {"command": "advance", **result.data}, f"{result.data['from']} -> {result.data['to']}")
     return 0
 
@@ -232,7 +220,7 @@ def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.commands import run_command
 
     save = open_save(opts)
-    result = run_command(save, _identity(opts), "undo", {})
+    result = run_command(save, identity_of(opts), "undo", {})
     emit(opts, {"command": "undo", **result.data}, f"undid {result.data['undone']}")
     return 0
 
@@ -243,7 +231,7 @@ def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     save = open_save(opts)
     world = World(save.read())
-    items = due_for(world, _identity(opts, world))
+    items = due_for(world, identity_of(opts, world))
     emit(opts, {"date": world.date.label(), "due": items}, "\n".join(i["text"] for i in items) or "nothing due")
     return 0
 
@@ -256,8 +244,32 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     if not Identity.parse(opts.identity).is_gm:
         raise UsageError("only the GM may restore a backup")
-    source = save.restore(args.backup)
-    emit(opts, {"restored": source.name, "save": str(save.path)}, f"restored {source.name} into {save.path}")
+    from yak_tui.kernel.season.session import restore_backup
+
+    source, summary = restore_backup(save, args.backup, Identity.parse(opts.identity))
+    emit(
+        opts,
+        {"restored": source.name, "save": str(save.path), **summary},
+        f"restored {source.name} into {save.path}: back in {summary['seasons'][0]}, "
+        f"{summary['abandoned_rolls']} roll(s) abandoned (a public chronicle entry and a dice-ledger record say so)",
+    )
+    return 0
+
+
+def verb_campaign(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.kernel.season.session import close_fair_campaign
+
+    if args.campaign_verb != "close":
+        raise UsageError("campaign needs an action: close")
+    identity = Identity.parse(opts.identity)
+    if not identity.is_gm:
+        raise UsageError("only the GM may close the campaign")
+    revealed = close_fair_campaign(WorldFile(save_path(opts)), identity)
+    emit(
+        opts,
+        {"closed": True, "seasons_revealed": revealed},
+        f"campaign closed: the dice secrets of {revealed} season(s) are revealed; `yak verify --reveal` checks every roll",
+    )
     return 0
 
 
@@ -266,9 +278,9 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     save = open_save(opts)
     world = World(save.read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     if args.format == "toml":
-        from yak_tui.kernel.world.authoring import export_world
+        from yak_tui.kernel.world.export import export_world
 
         if not identity.is_gm:
             raise UsageError(f"only the GM may export the whole world (you are {identity})")
@@ -313,7 +325,7 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     stamp = save.stamp()
     world = World(save.read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     from yak_tui.app.main import run_app
 
     # One read per start: the app opens on the world read here, unless the save changed meanwhile.
@@ -339,7 +351,7 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.commands import run_command
 
     save = open_save(opts)
-    identity = _identity(opts)
+    identity = identity_of(opts)
     if args.user_verb == "list" or not args.user_verb:
         from yak_tui.kernel.world.model import World
 
@@ -379,6 +391,7 @@ VERBS = {
     "undo": verb_undo,
     "due": verb_due,
     "restore": verb_restore,
+    "campaign": verb_campaign,
     "export": verb_export,
     "tui": verb_tui,
     "serve": verb_serve,

@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from yak_tui.cli import GlobalOptions, emit, save_path
+from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save, save_path
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.world.tables import house_rules_dir, read_override_dir, rules_listing, saved_rules
 from yak_tui.store.storage import WorldFile
@@ -62,13 +62,12 @@ def warn_if_saved_rules_win(opts: GlobalOptions, args: argparse.Namespace) -> No
 
 
 def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import run_command
     from yak_tui.kernel.world.model import World
 
     if args.rules_verb in ("set", "clear"):
         save = open_save(opts)
-        identity = _identity(opts, World(save.read()))
+        identity = identity_of(opts, World(save.read()))
         if args.rules_verb == "set":
             tables = read_override_dir(args.dir)
             result = run_command(
@@ -84,7 +83,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     if args.rules_verb not in (None, "show"):
         raise UsageError(f"rules: unknown action {args.rules_verb!r} (set, show, clear)")
-    save = _read_save(opts)
+    existing = _read_save(opts)
     rows = rules_listing()
     if getattr(args, "table", None):
         rows = [row for row in rows if row["table"] == args.table]
@@ -94,7 +93,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         rows = [row for row in rows if row["source"] != "stock"]
     saved = saved_rules()
     source = "saved override" if saved is not None else "house file" if house_rules_dir() else "stock"
-    meta = World(save.read()).meta if save is not None else {}
+    meta = World(existing.read()).meta if existing is not None else {}
     payload = {
         "rules": source,
         "saved_from": meta.get("rules_source") if saved is not None else None,

@@ -8,14 +8,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yak_tui.cli import GlobalOptions, emit, save_path
+from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save
 from yak_tui.kernel.errors import YakError
-from yak_tui.store.storage import StoreError, WorldFile
 
 
 def add_season_parsers(sub: Any) -> None:
-    """The season verbs' sub-parsers (called by `yak_tui.cli.build_parser`)."""
-    sub.add_parser("verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)")
+    """The season verbs' sub-parsers (called by `yak_tui.cli.parser.build_parser`)."""
+    verify = sub.add_parser(
+        "verify", help="check the dice ledger of the save and its backups (exit 1 if a link is broken)"
+    )
+    verify.add_argument(
+        "--reveal",
+        action="store_true",
+        help="also re-derive every roll whose season secret is revealed (exit 1 on a mismatch or a re-rolled season)",
+    )
     season = sub.add_parser("season", help="the season's orders deadline, and who is ready")
     season_sub = season.add_subparsers(dest="season_verb", metavar="ACTION")
     deadline = season_sub.add_parser(
@@ -52,11 +58,11 @@ def add_season_parsers(sub: Any) -> None:
 
 def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.dicechain import verify_files
+    from yak_tui.kernel.play.fairdice import season_commitments, verify_reveal
     from yak_tui.kernel.season.history import read_state
+    from yak_tui.kernel.world.model import World
 
-    save = WorldFile(save_path(opts))
-    if not save.exists():
-        raise StoreError(f"no save at {save.path}; create one with `yak new {save.path} --demo`")
+    save = open_save(opts)
     data = save.read()
     result = verify_files(data, save.path.name, ((path, read_state(path)) for path in save.backups()))
     main = result.reports[0]
@@ -66,6 +72,7 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
         + (f"; {main.before_chain} older rolls from before the ledger, not chained" if main.before_chain else ""),
         f"backups checked: {len(result.reports) - 1}",
     ]
+    lines += [f"restore {line} (a re-rolled season)" for line in main.restores]
     first = result.first_broken
     if first is None:
         lines.append("the dice ledger holds: every link checks")
@@ -74,21 +81,29 @@ def verb_verify(opts: GlobalOptions, args: argparse.Namespace) -> int:
         problems = sum(len(r.broken) for r in result.reports) + len(result.forks)
         if problems > 1:
             lines.append(f"({problems - 1} more problems; --json lists them all)")
-    emit(opts, result.to_dict(), "\n".join(lines))
-    return 0 if result.ok else 1
+    payload = result.to_dict()
+    ok = result.ok
+    current = season_commitments(World(data), World(data).date.key())
+    if current:
+        lines.append(f"this season's commitments: public {current['public']}, private {current['private']}")
+    if args.reveal:
+        fair = verify_reveal(data)
+        payload["fair"] = fair.to_dict()
+        lines += fair.lines()
+        ok = ok and fair.ok
+    emit(opts, payload, "\n".join(lines))
+    return 0 if ok else 1
 
 
 def _run(opts: GlobalOptions, name: str, params: dict[str, Any]) -> Any:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import run_command
     from yak_tui.kernel.season.session import check_identity
 
-    identity = _identity(opts)
+    identity = identity_of(opts)
     return run_command(open_save(opts), identity, name, params, check=lambda world: check_identity(world, identity))
 
 
 def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.readiness import season_status
     from yak_tui.kernel.world.model import World
@@ -115,7 +130,7 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     load_command_modules()
     world = World(open_save(opts).read())
-    status = season_status(world, _identity(opts, world))
+    status = season_status(world, identity_of(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline_shown'] or '(no deadline set)'}"]
     lines += [
         f"  {row['label']}: {row['status']}"
@@ -134,7 +149,6 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.reports import (
         DISCORD_BREAK,
@@ -147,7 +161,7 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     load_command_modules()
     world = World(open_save(opts).read())
-    identity = _identity(opts, world)
+    identity = identity_of(opts, world)
     found = reports_for(world, identity, args.season)
     if not found:
         raise YakError(
@@ -167,7 +181,6 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.kernel.season.history import diff_worlds, season_state
     from yak_tui.kernel.world.model import World
@@ -175,7 +188,7 @@ def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
     load_command_modules()
     save = open_save(opts)
     after = World(season_state(save, args.after))
-    identity = _identity(opts, after)
+    identity = identity_of(opts, after)
     result = diff_worlds(World(season_state(save, args.before)), after, identity)
     emit(opts, result.to_dict(), "\n".join(result.lines()))
     return 0

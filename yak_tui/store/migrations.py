@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from yak_tui.store.files import StoreError
+
 Data = dict[str, dict[str, Any]]
 
 # MIGRATIONS[n] lifts a save at schema version n to n + 1.
@@ -41,8 +43,6 @@ MIGRATIONS[1] = _v1_to_v2
 
 
 def schema_version(data: Data, path: object = "save") -> int:
-    from yak_tui.store.storage import StoreError
-
     meta = data.get("meta", {}).get("world", {})
     version = meta.get("schema_version", 0)
     if type(version) is not int or version < 0:
@@ -54,8 +54,6 @@ def schema_version(data: Data, path: object = "save") -> int:
 
 def migrate(data: Data, target: int, path: object = "save") -> Data:
     """Apply every step from the save's version up to `target`, or refuse a newer save."""
-    from yak_tui.store.storage import StoreError
-
     version = schema_version(data, path)
     if version > target:
         raise StoreError(f"{path} has schema version {version}, newer than this yak_tui ({target}); upgrade yak_tui")

@@ -272,9 +272,9 @@ class CommandScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="run", exit_on_error=False)
     def _execute(self, values: dict[str, Any], naturals: list[int] | None) -> None:
-        from yak_tui.kernel.play.dice import HandDice, SeededDice
+        from yak_tui.kernel.play.dice import HandDice
 
-        dice = HandDice(naturals) if naturals else SeededDice()
+        dice = HandDice(naturals) if naturals else None  # None: the season's derived dice
         try:
             outcome = self.yak.execute(self.command, views.clean_params(values), dice)
         except Exception as error:

@@ -15,7 +15,8 @@ from typing import Any
 import orjson
 
 from yak_tui.kernel.play.views import Choice, ParamField, Problem
-from yak_tui.kernel.world.documents import BOOL, INT, NUMBER, SCHEMAS, TEXT, Field
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import BOOL, INT, NUMBER, TEXT, Field
 from yak_tui.kernel.world.model import World
 
 PARAM_KINDS = {TEXT: "str", INT: "int", NUMBER: "float", BOOL: "bool"}

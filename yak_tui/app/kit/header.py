@@ -9,8 +9,8 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Static
 
-from yak_tui.app.kit.yak import yak_of
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.kit.running_app import yak_of
+from yak_tui.app.navigation import SCREENS
 
 
 class YakHeader(Horizontal):
@@ -56,7 +56,8 @@ class NavBar(Static):
 
     def on_mount(self) -> None:
         parts = []
-        for name, (_, _, key, title) in SCREENS.items():
+        for name, nav in SCREENS.items():
+            key, title = nav.key, nav.title
             if name == self.current:
                 markup = f"[@click=app.goto('{name}')][b $background on $primary] $key $title [/][/]"
             else:

@@ -33,9 +33,10 @@ from textual.screen import ModalScreen, Screen
 from yak_tui.app.kit.focus import FocusGuard
 from yak_tui.app.kit.header import NavBar, YakHeader
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.kit.worker import CommandWorker
-from yak_tui.app.kit.yak import ActingKeys, yak_of
-from yak_tui.app.messages import SCREENS, WorldChanged
+from yak_tui.app.messages import WorldChanged
+from yak_tui.app.navigation import SCREENS, screen_class
 
 if TYPE_CHECKING:
     from yak_tui.app.main import YakApp
@@ -218,11 +219,11 @@ _WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 def screen_classes() -> list[type[Screen[Any]]]:
     """The main screens' classes, imported (each module once per process), and the read models of
     their areas (an area loads them when first used: kernel/play/lazy.py)."""
-    for module, _, _, _ in SCREENS.values():
-        importlib.import_module(f"yak_tui.areas.{module.split('.')[0]}.read")
-    return [
-        getattr(importlib.import_module(f"yak_tui.app.screens.{module}"), cls) for module, cls, _, _ in SCREENS.values()
-    ]
+    for nav in SCREENS.values():
+        area = importlib.import_module(f"yak_tui.areas.{nav.module.split('.')[0]}")
+        for name in area.__all__:
+            getattr(area, name)
+    return [screen_class(nav.module, nav.cls) for nav in SCREENS.values()]
 
 
 def css_paths(screen: type[Screen[Any]]) -> list[Path]:

@@ -275,8 +275,10 @@ class UndoAdvanceScreen(YakModal[None]):
 
     @work(thread=True, exclusive=True, group="restore", exit_on_error=False)
     def _restore(self, name: str) -> None:
-        try:
-            self.yak.save.restore(name)
+        from yak_tui.kernel.season.session import restore_backup
+
+        try:  # a public event: the chronicle and the dice ledger name what it rolled back
+            restore_backup(self.yak.save, name, self.yak.identity)
         except Exception as error:
             self.post_message(self.Restored(name, str(error)))
             return

@@ -9,13 +9,13 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 
 from yak_tui.app.kit import YakScreen
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 
 class SideScreen(YakScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Back"),
-        *(Binding(key, f"leave('{name}')", title, show=False) for name, (_, _, key, title) in SCREENS.items()),
+        *(Binding(nav.key, f"leave('{name}')", nav.title, show=False) for name, nav in SCREENS.items()),
     ]
 
     def action_close(self) -> None:

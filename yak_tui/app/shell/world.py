@@ -22,7 +22,8 @@ from yak_tui.app.kit.common import Panel, YakInput, YakTable
 from yak_tui.app.kit.docform import field_text
 from yak_tui.areas.court import EDITABLE_TABLES
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.kernel.world.documents import BOOL, INT, NUMBER, SCHEMAS, TEXT
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import BOOL, INT, NUMBER, TEXT
 from yak_tui.kernel.world.model import World
 
 TABLES = EDITABLE_TABLES  # the tables `gm-set`, `gm-add` and `gm-remove` take

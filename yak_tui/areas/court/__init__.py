@@ -20,46 +20,50 @@ from yak_tui.kernel.play.lazy import lazy_exports
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.court.read import (
-        PUBLIC_VIEWER,
-        AdvancePreview,
-        ChronicleView,
-        DashboardView,
-        DueItem,
-        EntryView,
-        EntryViews,
-        HistoryView,
         HoldingRow,
         IdentityChoice,
         KingdomRow,
         OrderRow,
-        ReadinessView,
-        ReportLine,
-        ReportsView,
         SearchItem,
-        SeasonRow,
-        SeatRow,
         Series,
-        StepView,
-        advance_preview,
-        chronicle_view,
-        dashboard_view,
-        due_list,
-        entry_view,
-        export_audiences,
-        export_text,
-        history_view,
         holdings,
         identities,
         kingdom_rows,
-        latest_entries,
         my_orders,
         order_queue,
-        readiness_view,
-        report_lines,
-        reports_view,
         search_items,
         short_name,
         treasury_history,
+    )
+    from yak_tui.areas.court.read_chronicle import (
+        PUBLIC_VIEWER,
+        ChronicleView,
+        EntryView,
+        EntryViews,
+        chronicle_view,
+        entry_view,
+        export_audiences,
+        export_text,
+        latest_entries,
+    )
+    from yak_tui.areas.court.read_season import (
+        AdvancePreview,
+        DashboardView,
+        DueItem,
+        HistoryView,
+        ReadinessView,
+        ReportLine,
+        ReportsView,
+        SeasonRow,
+        SeatRow,
+        StepView,
+        advance_preview,
+        dashboard_view,
+        due_list,
+        history_view,
+        readiness_view,
+        report_lines,
+        reports_view,
     )
 
 __all__ = [
@@ -112,4 +116,9 @@ __all__ = [
     "user_for_fingerprint",
 ]
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.court.read", __all__)  # the names not defined above
+# the names not defined above
+__getattr__ = lazy_exports(
+    __name__,
+    ("yak_tui.areas.court.read", "yak_tui.areas.court.read_chronicle", "yak_tui.areas.court.read_season"),
+    __all__,
+)

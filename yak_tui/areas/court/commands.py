@@ -10,6 +10,7 @@ from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, audience_param, command
 from yak_tui.kernel.play.dice import Modifier
+from yak_tui.kernel.play.fairdice import turn_season
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
 from yak_tui.kernel.season.calendar import GameDate
@@ -84,7 +85,7 @@ def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("reason", "is empty: say what the roll decides")
     ctx.require_adjudicator(Stakes.of(p["kingdom"]))
     audience = audience_param(ctx.world, p["audience"])
-    outcome = roll_rtd(ctx.dice, _rtd_modifiers(p), purpose=p["reason"])
+    outcome = roll_rtd(ctx.dice_for(audience), _rtd_modifiers(p), purpose=p["reason"])
     record = ctx.record_roll(
         p["reason"], [outcome.natural], outcome.total, outcome.band, outcome.modifiers, audience=audience
     )
@@ -126,6 +127,7 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     reports = run_advance(ctx)
     new = ctx.world.date
     ctx.log(f"{new.label()} begins.", kind="season")
+    turn_season(ctx.world, ctx.dice.inner)  # reveal the closed season's public dice secret, commit to the new
     write_reports(ctx.world, opening)
     return {
         "from": old.label(),

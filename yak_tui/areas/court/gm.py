@@ -18,7 +18,8 @@ import orjson
 from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, audience_param, command
 from yak_tui.kernel.world.authoring import AUTHORED_TABLES, document_problems, reference_problems, referrers
-from yak_tui.kernel.world.documents import BOOL, INT, MAP, NUMBER, RECORD, SCHEMAS, TEXT, Field
+from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.fields import BOOL, INT, MAP, NUMBER, RECORD, TEXT, Field
 from yak_tui.kernel.world.hexgrid import hex_distance
 from yak_tui.kernel.world.model import ValidationError, World
 from yak_tui.kernel.world.money import shown_money

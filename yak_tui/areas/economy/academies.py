@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
+from yak_tui.areas.economy import specialist_rules
+from yak_tui.areas.economy.shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
@@ -46,7 +46,7 @@ def academy_found(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     for aid, academy in world.all("academies"):
         if academy.get("pc") == p["pc"] and academy.get("type") == p["type"]:
             raise CommandError("pc", f"{pc['name']} already has a {p['type']} academy ({aid}); use academy-expand")
-    needed = rules.academy_specialists_needed(p["levels"])
+    needed = specialist_rules.academy_specialists_needed(p["levels"])
     take_specialists(
         ctx, p["kingdom"], p["type"], needed, f"founding a level-{p['levels']} academy", "levels", log=False
     )
@@ -89,7 +89,7 @@ def academy_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     academy = world.get("academies", p["academy"])
     kingdom_id, kind = academy["kingdom"], academy["type"]
     ctx.require_acts_for(kingdom=kingdom_id)
-    needed = rules.academy_specialists_needed(p["levels"])
+    needed = specialist_rules.academy_specialists_needed(p["levels"])
     take_specialists(
         ctx, kingdom_id, kind, needed, f"expanding an academy by {counted(p['levels'], 'level')}", "levels", log=False
     )

@@ -6,7 +6,8 @@ import math
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import (
+from yak_tui.areas.economy.business import _remove_business
+from yak_tui.areas.economy.shared import (
     OPEN_DEBT,
     _business,
     _char,
@@ -17,7 +18,6 @@ from yak_tui.areas.economy._shared import (
     _require_witness,
     _today,
 )
-from yak_tui.areas.economy.business import _remove_business
 from yak_tui.kernel.play.audience import character_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import ENGINEER_TASKS, _active, _effect_kind, _name
+from yak_tui.areas.economy import specialist_rules
+from yak_tui.areas.economy.shared import ENGINEER_TASKS, _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import (
     _kingdom_stakes,
     _pool_for_edit,
@@ -146,7 +146,7 @@ def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not p["fight"].strip():
         raise CommandError("fight", "is empty: say which fight the trap is for")
     take_specialists(ctx, p["kingdom"], "engineer", 1, "a trap", "kingdom", log=False)
-    cost = rules.trap_cost()
+    cost = specialist_rules.trap_cost()
     ctx.move_ducats(
         ("kingdoms", p["kingdom"]), None, cost, f"a trap for {p['fight']}", audience=kingdom_audience(p["kingdom"])
     )
@@ -159,20 +159,20 @@ def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "holder_kingdom": p["kingdom"],
             "fight": p["fight"].strip(),
             "unit": p["unit"],
-            "bonus": rules.trap_bonus(),
+            "bonus": specialist_rules.trap_bonus(),
             "engineers": 1,
             "created": world.meta["date"],
             "active": True,
         },
     )
     ctx.log(
-        f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{rules.trap_bonus()}) for {p['fight']} with "
+        f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{specialist_rules.trap_bonus()}) for {p['fight']} with "
         f"one engineer.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"effect": effect_id, "fight": p["fight"]},
     )
-    return {"trap": effect_id, "bonus": rules.trap_bonus(), "cost": cost}
+    return {"trap": effect_id, "bonus": specialist_rules.trap_bonus(), "cost": cost}
 
 
 @command(

@@ -7,8 +7,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.economy.business import _business_stakes
+from yak_tui.areas.economy.shared import _add_goods, _business, _char, _match_good, _name
 from yak_tui.areas.espionage import npc_sales_tax_divisor
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
@@ -230,7 +230,7 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             if qty <= 0:
                 continue
             base = price_list.get(good, {"price": 1})["price"]
-            sale = rules.market_sale(ctx.dice, base)
+            sale = rules.market_sale(ctx.dice_for(character_audience(owner)), base)
             record = ctx.record_roll(
                 f"market sale: {qty} {good} of {biz['name']}",
                 [sale.natural],

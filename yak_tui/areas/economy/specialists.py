@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.court import on_event, schedule_event
-from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
+from yak_tui.areas.economy import rules, specialist_rules
 from yak_tui.areas.economy.business import _business_stakes
+from yak_tui.areas.economy.shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
@@ -89,11 +89,11 @@ def controlled_provinces(world: World, kingdom_id: str) -> int:
 def hire_status(world: World, kingdom_id: str) -> dict[str, dict[str, int]]:
     """Per hireable type: hired this year and the year's limit (one per controlled province)."""
     counters = world.get("kingdoms", kingdom_id).get("year_counters") or {}
-    limit = rules.hire_limit(controlled_provinces(world, kingdom_id))
+    limit = specialist_rules.hire_limit(controlled_provinces(world, kingdom_id))
     return {
         kind: {"hired": int(counters.get(f"hired_{kind}", 0)), "limit": limit}
-        for kind in rules.specialist_types()
-        if rules.hireable(kind)
+        for kind in specialist_rules.specialist_types()
+        if specialist_rules.hireable(kind)
     }
 
 
@@ -168,17 +168,17 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id, kind, count = p["kingdom"], p["type"], p["count"]
     ctx.require_acts_for(kingdom=kingdom_id)
-    if not rules.hireable(kind):
+    if not specialist_rules.hireable(kind):
         raise CommandError("type", f"{kind}s cannot be hired")
     status = hire_status(world, kingdom_id)[kind]
-    if not rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
+    if not specialist_rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
         raise CommandError(
             "count",
             f"{_name(world, 'kingdoms', kingdom_id)} may hire {counted(status['limit'], kind)} a "
             f"year (one per province it controls); {status['hired']} hired this year, "
             f"{max(0, status['limit'] - status['hired'])} left",
         )
-    cost = rules.hire_cost(p["immediate"]) * count
+    cost = specialist_rules.hire_cost(p["immediate"]) * count
     when = "at once" if p["immediate"] else "next season"
     ctx.move_ducats(
         ("kingdoms", kingdom_id),
@@ -189,7 +189,7 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     )
     counters = world.edit("kingdoms", kingdom_id).setdefault("year_counters", {})
     counters[f"hired_{kind}"] = status["hired"] + count
-    event = _arrival(ctx, kingdom_id, kind, count, rules.hire_arrival_seasons(p["immediate"]), "hired")
+    event = _arrival(ctx, kingdom_id, kind, count, specialist_rules.hire_arrival_seasons(p["immediate"]), "hired")
     return {
         "kingdom": kingdom_id,
         "type": kind,

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import (
+from yak_tui.areas.economy import rules, specialist_rules
+from yak_tui.areas.economy.business import _tax_rate
+from yak_tui.areas.economy.credit import _loan_instalments, _settle_due_credit
+from yak_tui.areas.economy.shared import (
     ACADEMY_INTERFERENCE,
     GUNPOWDER,
     SAILOR_RECRUITMENT,
@@ -18,8 +20,6 @@ from yak_tui.areas.economy._shared import (
     _name,
     _party_audience,
 )
-from yak_tui.areas.economy.business import _tax_rate
-from yak_tui.areas.economy.credit import _loan_instalments, _settle_due_credit
 from yak_tui.areas.economy.specialists import add_specialists
 from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext
@@ -192,7 +192,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
     output: dict[tuple[str, str], int] = {}
     for _, academy in sorted(world.all("academies")):
         key = (academy["kingdom"], academy["type"])
-        output[key] = output.get(key, 0) + rules.academy_output(int(academy.get("level", 0)))
+        output[key] = output.get(key, 0) + specialist_rules.academy_output(int(academy.get("level", 0)))
     for (kingdom_id, kind), made in sorted(output.items()):
         if world.find("kingdoms", kingdom_id) is None:
             continue
@@ -222,7 +222,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
     for kingdom_id, count in sorted(ports.items()):
         if world.find("kingdoms", kingdom_id) is None:
             continue
-        made = rules.sailors_gained(count)
+        made = specialist_rules.sailors_gained(count)
         cut, known, used = _consume_reductions(ctx, SAILOR_RECRUITMENT, kingdom_id, None, 3)
         gained = max(0, made - cut)
         note = f" ({made} less {cut} from interference with shipbuilding)" if cut else ""
@@ -243,7 +243,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         engineers = int((pool.get("engineers_assigned") or {}).get("gunpowder", 0))
         if engineers <= 0 or world.find("kingdoms", kingdom_id) is None:
             continue
-        barrels = rules.gunpowder_barrels(engineers)
+        barrels = specialist_rules.gunpowder_barrels(engineers)
         kingdom = world.edit("kingdoms", kingdom_id)
         _add_goods(kingdom, "goods", GUNPOWDER, barrels)
         edit = world.edit("specialists", kingdom_id)

@@ -40,11 +40,12 @@ from yak_tui.kernel.play.commands import (
     CommandError,
     Param,
     audience_param,
-    coerce_params,
     command,
 )
+from yak_tui.kernel.play.fairdice import for_order
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
+from yak_tui.kernel.play.params import coerce_params
 from yak_tui.kernel.season.seasons import due_reporter
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import table
@@ -163,7 +164,8 @@ def spy_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     sub = CommandContext(world, ctx.identity, ctx.dice.inner, MISSION_COMMAND, principal=filer)
     try:
-        data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, filer))
+        with for_order(ctx.dice.inner, p["order"]):  # each derived die names the order it carries out
+            data = run_mission(sub, coerce_params(COMMANDS[MISSION_COMMAND], raw, world, filer))
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(sub.entries)

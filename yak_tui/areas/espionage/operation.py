@@ -198,7 +198,10 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     pool["spy"] = int(pool["spy"]) - 1
     inputs = modifier_inputs(world, plan)
     applied = spy_modifiers(inputs)
-    outcome = resolve_mission(entry, ctx.dice, applied.success, applied.detection)
+    # Blind rolls: drawn from the season's private dice (fairdice), told to the sponsor only.
+    outcome = resolve_mission(
+        entry, ctx.dice_for(plan.sponsor.audience, blind=True), applied.success, applied.detection
+    )
     # One-shot holdings spent on this operation.
     spent: list[str] = []
     if applied.counter_spy_spent == "province":

@@ -31,8 +31,9 @@ from yak_tui.kernel.errors import CommandError, ValidationError
 from yak_tui.kernel.play.audience import (
     viewer_kingdom,
 )
-from yak_tui.kernel.play.commands import COMMANDS, coerce_params
+from yak_tui.kernel.play.commands import COMMANDS
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.params import coerce_params
 from yak_tui.kernel.world.model import World
 
 __all__ = [  # the board's and the order lines' models, read through this module by the package

@@ -273,7 +273,7 @@ def cast(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_adjudicator(cast_stakes(world, ctx.identity, p))
     ctx.require_acts_for(kingdom=char.get("kingdom"), character=inputs.caster)
 
-    outcome = inputs.roll(ctx.dice)
+    outcome = inputs.roll(ctx.dice_for(audience))
 
     records = [
         ctx.record_roll(

@@ -82,7 +82,8 @@ def casters(world: World, viewer: Identity) -> tuple[CasterRow, ...]:
 def cast_params(world: World, raw: Mapping[str, Any]) -> dict[str, Any]:
     """Form text → the typed parameters `magic` reads (the spell text may still be missing:
     odds do not depend on it). CommandError names the field that is wrong."""
-    from yak_tui.kernel.play.commands import coerce_params, spec_for
+    from yak_tui.kernel.play.commands import spec_for
+    from yak_tui.kernel.play.params import coerce_params
 
     spec = spec_for("cast")
     lenient = replace(spec, params={k: replace(p, required=k in ("caster", "source")) for k, p in spec.params.items()})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.warfare.raids import treasury_place
+from yak_tui.areas.warfare.treasuries import treasury_place
 from yak_tui.kernel.play.audience import PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, audience_param, command
 from yak_tui.kernel.world.money import ducats, shown_money

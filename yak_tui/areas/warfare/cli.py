@@ -5,14 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from yak_tui.areas.warfare.rules import (
-    messenger,
-    messenger_odds,
-    slave_raid,
-    slave_raid_odds,
-    smuggle,
-    smuggle_odds,
-)
+from yak_tui.areas.warfare.rules import slave_raid, slave_raid_odds
+from yak_tui.areas.warfare.siege_rules import messenger, messenger_odds, smuggle, smuggle_odds
 from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.kernel.play.dice import Dice
 from yak_tui.kernel.world.tables import table

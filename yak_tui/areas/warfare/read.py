@@ -4,20 +4,21 @@ Everything here reads the world through `yak_tui.kernel.play.audience`: a siege 
 (its document is public), so every viewer sees its provisions, blockade, messengers and smuggling;
 the regiments inside count as public too (the dashboard's public due item states them), but which
 units they are, and their strength, only their owner and the GM see. Places and forces show only
-what the viewer may see of them. No rule arithmetic: the numbers come from `yak_tui.areas.warfare.rules`
+what the viewer may see of them. This module holds the sieges and the places; the forces and the
+verdicts on actions are `read_forces`. No rule arithmetic: the numbers come from `yak_tui.areas.warfare.rules`
 and the command modules (`raids`, `sieges`), and verdicts on actions from a trial run of the command itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
-from yak_tui.areas.warfare import rules
+from yak_tui.areas.warfare import rules, siege_rules
 from yak_tui.areas.warfare.shared import ACTIVE, active_siege, regiments_inside
-from yak_tui.areas.warfare.sieges import open_port_access, siege_summary
+from yak_tui.areas.warfare.sieges import siege_summary
 from yak_tui.kernel.errors import CommandError, ValidationError, YakError
-from yak_tui.kernel.play.audience import can_see_document, visible_table
+from yak_tui.kernel.play.audience import visible_table
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.hexgrid import hex_distance
@@ -32,7 +33,7 @@ def _short(name: str) -> str:
     return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm") else name
 
 
-def _kingdom(world: World, kid: Any) -> str:
+def kingdom_label(world: World, kid: Any) -> str:
     return _short(world.display_name("kingdoms", str(kid))) if kid else "nobody"
 
 
@@ -47,20 +48,20 @@ def _hex(doc: Mapping[str, Any]) -> tuple[int, int] | None:
     return None
 
 
-def _distance(a: Mapping[str, Any], b: Mapping[str, Any]) -> int | None:
+def distance_between(a: Mapping[str, Any], b: Mapping[str, Any]) -> int | None:
     ha, hb = _hex(a), _hex(b)
     return None if ha is None or hb is None else hex_distance(ha, hb)
 
 
-def _kind(doc: Mapping[str, Any]) -> str:
+def kind_of(doc: Mapping[str, Any]) -> str:
     return rules.normalise_kind(str(doc.get("kind", "")))
 
 
-def _world_kinds(key: str) -> set[str]:
+def world_kinds(key: str) -> set[str]:
     return {rules.normalise_kind(str(k)) for k in table("warfare")["world"][key]}
 
 
-def _setting(section: str, key: str) -> int:
+def setting(section: str, key: str) -> int:
     return int(table("warfare")[section][key])
 
 
@@ -179,7 +180,7 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         out.append(
             (
                 GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
-                _attempt("messenger", item, detail, _setting("messenger", "threshold"), success, result),
+                _attempt("messenger", item, detail, setting("messenger", "threshold"), success, result),
             )
         )
     for item in doc.get("smuggling") or []:
@@ -193,7 +194,7 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
         out.append(
             (
                 GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,
-                _attempt("smuggle", item, detail, _setting("smuggle", "threshold"), success, result),
+                _attempt("smuggle", item, detail, setting("smuggle", "threshold"), success, result),
             )
         )
     return tuple(a for _, a in sorted(out, key=lambda pair: pair[0]))
@@ -220,17 +221,17 @@ def _scouts_near(
     world: World, units: Mapping[str, Mapping[str, Any]], owner: Any, fort: Mapping[str, Any]
 ) -> tuple[str, ...]:
     """Scout units of `owner` within scout range of the fort (public: kind, owner and hex)."""
-    reach = _setting("world", "scout_range")
-    scouts = _world_kinds("scout_units")
+    reach = setting("world", "scout_range")
+    scouts = world_kinds("scout_units")
     found = []
     for uid, unit in sorted(units.items()):
-        distance = _distance(unit, fort)
-        if unit.get("owner") == owner and _kind(unit) in scouts and distance is not None and distance <= reach:
+        distance = distance_between(unit, fort)
+        if unit.get("owner") == owner and kind_of(unit) in scouts and distance is not None and distance <= reach:
             found.append(uid)
     return tuple(found)
 
 
-def _may(world: World, viewer: Identity, name: str, params: dict[str, Any]) -> tuple[bool, str, str]:
+def may_run(world: World, viewer: Identity, name: str, params: dict[str, Any]) -> tuple[bool, str, str]:
     """Would the command run for this viewer (as an order for a player)? (ok, field, reason)"""
     from yak_tui.kernel.play.commands import validate_only
 
@@ -264,9 +265,9 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
     level = int(fort.get("fort_level", 0) or 0) or int((fort.get("destroyed_from") or {}).get("fort_level", 0) or 0)
     besieger, defender = str(doc.get("besieger", "")), str(doc.get("defender") or "")
     mine = _viewer_kingdom(world, viewer)
-    sea_kinds = _world_kinds("sea_units")
+    sea_kinds = world_kinds("sea_units")
     besiegers = tuple(
-        (world.display_name("units", uid), "sea" if _kind(world.find("units", uid) or {}) in sea_kinds else "land")
+        (world.display_name("units", uid), "sea" if kind_of(world.find("units", uid) or {}) in sea_kinds else "land")
         for uid in doc.get("units") or []
         if uid in units
     )
@@ -274,30 +275,30 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         DefenderView(
             uid,
             str(u.get("name", uid)),
-            _kingdom(world, u.get("owner")),
+            kingdom_label(world, u.get("owner")),
             int(u["regiments"]) if "regiments" in u else None,
         )
         for uid, u in sorted(units.items())
         if u.get("inside") == fort_id
     )
     regiments = regiments_inside(world, fort_id) if active else None
-    eats = None if regiments is None else regiments * _setting("siege", "consumption_per_regiment")
+    eats = None if regiments is None else regiments * setting("siege", "consumption_per_regiment")
     friendly = _scouts_near(world, units, defender, fort) if active else ()
     enemy = _scouts_near(world, units, besieger, fort) if active else ()
     decision_needed = bool(summary and summary["decision_needed"])
-    may_decide = decision_needed and _may(world, viewer, "siege-decide", {"fort": fort_id, "choice": "sally"})[0]
-    cap = _setting("smuggle", "bribe_cap")
+    may_decide = decision_needed and may_run(world, viewer, "siege-decide", {"fort": fort_id, "choice": "sally"})[0]
+    cap = setting("smuggle", "bribe_cap")
     return SiegeCard(
         id=siege_id,
         fort_id=fort_id,
         fort=str(fort.get("name", fort_id)),
         province=world.display_name("provinces", fort.get("province")),
         level=level,
-        level_name=rules.fort_name(level) or f"level {level}",
+        level_name=siege_rules.fort_name(level) or f"level {level}",
         besieger_id=besieger,
-        besieger=_kingdom(world, besieger),
+        besieger=kingdom_label(world, besieger),
         defender_id=defender,
-        defender=_kingdom(world, defender or None),
+        defender=kingdom_label(world, defender or None),
         besiegers=besiegers,
         defenders=defenders,
         regiments=regiments,
@@ -305,7 +306,7 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         provisions=_amount(doc.get("provisions")),
         starting_provisions=_amount(doc.get("starting_provisions")),
         carried_over=doc.get("carried_over_from") is not None
-        and int(doc["carried_over_from"]) <= _setting("siege", "carry_over_seasons"),
+        and int(doc["carried_over_from"]) <= setting("siege", "carry_over_seasons"),
         seasons=int(doc.get("seasons", 0) or 0),
         seasons_left=summary["seasons_left"] if summary else None,
         started=_date(doc.get("started")),
@@ -316,7 +317,7 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         port_access=bool(doc.get("port_access")),
         land_blockade=bool(doc.get("land_blockade")),
         sea_blockade=bool(doc.get("sea_blockade")),
-        blockade_missing=rules.blockade_refusal(
+        blockade_missing=siege_rules.blockade_refusal(
             bool(doc.get("port_access")), bool(doc.get("land_blockade")), bool(doc.get("sea_blockade"))
         ),
         decision_needed=decision_needed,
@@ -325,11 +326,11 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
         decided=_date(doc.get("decided")),
         surrendered=tuple(str(u.get("name", u.get("id", ""))) for u in doc.get("surrendered_units") or []),
         attempts=_attempts(world, doc),
-        messenger_odds=rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
+        messenger_odds=siege_rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
         friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
         enemy_scouts=tuple(world.display_name("units", u) for u in enemy),
         friendly_scout_ids=friendly,
-        smuggle_odds=tuple((bribe, rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
+        smuggle_odds=tuple((bribe, siege_rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
         mine=mine is not None and mine in (besieger, defender),
     )
 
@@ -384,13 +385,13 @@ class SiegeMonitor(NamedTuple):
         return tuple(s for s in self.sieges if s.decision_needed)
 
 
-def _opening_provisions(world: World, pc: Mapping[str, Any], level: int) -> float | None:
+def opening_provisions(world: World, pc: Mapping[str, Any], level: int) -> float | None:
     """A new siege's provisions: the level, or the stock carried over from a recent siege (if the
     viewer may see that stock; otherwise the level's)."""
     last = pc.get("last_besieged")
     ago = max(0, GameDate.from_dict(dict(last)).seasons_until(world.date)) if isinstance(last, Mapping) else None
     try:
-        return rules.starting_provisions(level, ago, _amount(pc.get("provisions")))
+        return siege_rules.starting_provisions(level, ago, _amount(pc.get("provisions")))
     except ValueError:
         return None
 
@@ -407,13 +408,13 @@ def _place_state(world: World, doc: Mapping[str, Any], besieged: bool) -> tuple[
     if besieged:
         parts.append("besieged")
     if captured:
-        parts.append(f"captured by {_kingdom(world, doc['captured_by'])} {_date(doc.get('captured'))}".strip())
+        parts.append(f"captured by {kingdom_label(world, doc['captured_by'])} {_date(doc.get('captured'))}".strip())
         record = doc.get("looted") or {}
         looted = bool(record) and record.get("capture") == doc.get("captured")
         if looted:
             parts.append("looted")
     if raided:
-        parts.append(f"raided by {_kingdom(world, doc.get('raided_by'))} this season")
+        parts.append(f"raided by {kingdom_label(world, doc.get('raided_by'))} this season")
     return " · ".join(parts), raided, captured, looted
 
 
@@ -437,10 +438,10 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
                     str(doc.get("name", pid)),
                     world.display_name("provinces", doc.get("province")),
                     controller,
-                    _kingdom(world, controller) if controller else "unclaimed",
+                    kingdom_label(world, controller) if controller else "unclaimed",
                     level,
-                    rules.fort_name(level) or f"level {level}",
-                    _opening_provisions(world, doc, level),
+                    siege_rules.fort_name(level) or f"level {level}",
+                    opening_provisions(world, doc, level),
                     bool(doc.get("port_access")),
                     found[0] if found else "",
                     owned,
@@ -454,7 +455,7 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
                 str(doc.get("kind", "")),
                 world.display_name("provinces", doc.get("province")),
                 controller,
-                _kingdom(world, controller) if controller else "unclaimed",
+                kingdom_label(world, controller) if controller else "unclaimed",
                 level,
                 state,
                 raided,
@@ -467,156 +468,3 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
         )
     forts.sort(key=lambda f: (-f.level, f.name))
     return SiegeMonitor(world.date.label(), tuple(cards), tuple(forts), tuple(places))
-
-
-# --- forces: who may begin a siege, who may raid -------------------------------------------------------
-
-
-class ForceView(NamedTuple):
-    id: str
-    name: str
-    owner_id: str
-    owner: str
-    kind: str
-    regiments: int | None
-    sea: bool
-    distance: int
-    busy: str  # the fort this unit already besieges, or ""
-
-
-def _forces(world: World, viewer: Identity, pc_id: str, reach: int) -> list[ForceView]:
-    """Units the viewer commands (all, for the GM) standing within `reach` hexes of the place,
-    outside any fort, and not its holder's."""
-    pc = world.get("pcs", pc_id)
-    sea = _world_kinds("sea_units")
-    busy = {
-        uid: str(s.get("fort"))
-        for _, s in world.all("sieges")
-        if s.get("status") == ACTIVE
-        for uid in s.get("units") or []
-    }
-    out = []
-    for uid, unit in sorted(world.all("units")):
-        if can_see_document(world, viewer, "units", uid, unit) != "all":
-            continue
-        distance = _distance(unit, pc)
-        if distance is None or distance > reach or unit.get("inside") or unit.get("owner") == pc.get("controller"):
-            continue
-        regiments = unit.get("regiments")
-        out.append(
-            ForceView(
-                uid,
-                str(unit.get("name", uid)),
-                str(unit.get("owner", "")),
-                _kingdom(world, unit.get("owner")),
-                str(unit.get("kind", "")),
-                int(regiments) if isinstance(regiments, int) else None,
-                _kind(unit) in sea,
-                distance,
-                world.display_name("pcs", busy[uid]) if uid in busy else "",
-            )
-        )
-    return sorted(out, key=lambda f: (f.owner, f.distance, f.name))
-
-
-def siege_forces(world: World, viewer: Identity, fort_id: str) -> tuple[ForceView, ...]:
-    """Units that could join a siege of this fort: camped within blockade range of it."""
-    return tuple(_forces(world, viewer, fort_id, _setting("world", "blockade_range")))
-
-
-class SiegePlan(NamedTuple):
-    """What beginning this siege with these units would mean, before it is begun."""
-
-    fort: str
-    level_name: str
-    besieger: str
-    land: bool
-    sea: bool
-    port_access: bool
-    effective: bool
-    missing: str | None
-    provisions: float | None
-    regiments: int
-    seasons_left: int | None
-
-
-def siege_plan(world: World, viewer: Identity, fort_id: str, unit_ids: Sequence[str]) -> SiegePlan | None:
-    """The blockade and provisions a siege of `fort_id` by these units would start with (None when
-    nothing sensible is chosen yet). The command itself still decides: this is a preview."""
-    fort = world.find("pcs", fort_id)
-    units = [world.find("units", u) for u in unit_ids]
-    if fort is None or not unit_ids or any(u is None for u in units):
-        return None
-    sea_kinds = _world_kinds("sea_units")
-    owners = {str(u.get("owner")) for u in units if u}
-    besieger = sorted(owners)[0]
-    land = any(_kind(u) not in sea_kinds for u in units if u)
-    sea = any(_kind(u) in sea_kinds for u in units if u)
-    port = open_port_access(world, fort, besieger)
-    level = int(fort.get("fort_level", 0) or 0)
-    shown = visible_table(world, viewer, "pcs").get(fort_id, {})
-    provisions = _opening_provisions(world, shown, level) if level else None
-    regiments = regiments_inside(world, fort_id)
-    left = rules.seasons_left(provisions, regiments) if provisions is not None else None
-    return SiegePlan(
-        str(fort.get("name", fort_id)),
-        rules.fort_name(level) or "unwalled",
-        _kingdom(world, besieger) if len(owners) == 1 else "several kingdoms",
-        land,
-        sea,
-        port,
-        rules.blockade_effective(port, land, sea),
-        rules.blockade_refusal(port, land, sea),
-        provisions,
-        regiments,
-        left,
-    )
-
-
-class Verdict(NamedTuple):
-    """May this action be taken? `reason` says why not (or what is still to be said)."""
-
-    action: str
-    ok: bool
-    reason: str = ""
-
-
-class ForceVerdicts(NamedTuple):
-    force: ForceView
-    verdicts: tuple[Verdict, ...]
-
-
-class PlaceVerdicts(NamedTuple):
-    place: str
-    forces: tuple[ForceVerdicts, ...]
-    loot: Verdict
-    reach: int
-
-
-RAID_ACTIONS: tuple[tuple[str, str, dict[str, str]], ...] = (
-    ("raid", "raid", {}),
-    ("slave raid", "slave-raid", {"take": "manpower"}),
-    ("capture", "capture", {}),
-)
-
-
-def place_verdicts(world: World, viewer: Identity, pc_id: str) -> PlaceVerdicts:
-    """For each force of the viewer's in reach of the place: may it raid, slave-raid or capture it,
-    and if not, why (the command's own refusal, from a trial run). And may the place be looted.
-    Slow-ish (a trial run per action): call it from a worker."""
-    pc = world.get("pcs", pc_id)
-    reach = _setting("world", "raid_range")
-    forces = []
-    for force in _forces(world, viewer, pc_id, reach):
-        verdicts = []
-        for label, name, extra in RAID_ACTIONS:
-            ok, field, reason = _may(world, viewer, name, {"unit": force.id, "pc": pc_id, **extra})
-            if not ok and name == "capture" and field == "garrison":
-                verdicts.append(
-                    Verdict(label, True, "after the battle, say whether the garrison was destroyed or fled")
-                )
-            else:
-                verdicts.append(Verdict(label, ok, reason))
-        forces.append(ForceVerdicts(force, tuple(verdicts)))
-    ok, _, reason = _may(world, viewer, "loot", {"pc": pc_id})
-    return PlaceVerdicts(str(pc.get("name", pc_id)), tuple(forces), Verdict("loot", ok, reason), reach)

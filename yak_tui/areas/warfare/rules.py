@@ -1,4 +1,5 @@
-"""Warfare rules: raids, slave raids, looting, dismantling, treasuries and sieges (RULINGS §2–§3).
+"""Warfare rules: raids, slave raids, looting, dismantling and treasuries (RULINGS §2); the siege
+rules are `siege_rules`.
 
 Every function is pure: plain values in, a number, a refusal reason (`None` = allowed) or a frozen
 outcome out. All numbers come from the `warfare` rules table so a GM can house-rule them.
@@ -12,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from yak_tui.kernel.errors import RuleInputError
-from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.play.dice import Dice, exact_odds
 from yak_tui.kernel.world.tables import table
 
 
-def _rules(section: str) -> dict[str, Any]:
+def rules_section(section: str) -> dict[str, Any]:
+    """One section of the warfare rules table, read afresh (a house rule may have changed it)."""
     return dict(table("warfare")[section])
 
 
@@ -26,10 +28,10 @@ def normalise_kind(kind: str) -> str:
 
 
 def _kinds(section: str, key: str) -> set[str]:
-    return {normalise_kind(k) for k in _rules(section)[key]}
+    return {normalise_kind(k) for k in rules_section(section)[key]}
 
 
-def _not_negative(name: str, value: float) -> None:
+def not_negative(name: str, value: float) -> None:
     if value < 0:
         raise RuleInputError(f"{name} must be 0 or more, not {value}")
 
@@ -92,7 +94,7 @@ def raid_refusal(
 
 def raid_ducats(dice: Dice) -> int:
     """The natural of the ducat raid: the raider takes that many ducats, as far as they exist."""
-    return dice.roll(int(_rules("raid")["die"]), "ducat raid")
+    return dice.roll(int(rules_section("raid")["die"]), "ducat raid")
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ class RaidSplit:
 def split_raid(amount: float, owner_treasury: float, structure_tax_remaining: float) -> RaidSplit:
     """The owner's treasury pays first (only what it holds), the rest comes out of the
     structure's coming tax, and the raid takes only what exists."""
-    _not_negative("raided amount", amount)
+    not_negative("raided amount", amount)
     from_treasury = min(amount, max(owner_treasury, 0))
     from_tax = min(amount - from_treasury, max(structure_tax_remaining, 0))
     return RaidSplit(from_treasury=from_treasury, from_tax=from_tax, taken=from_treasury + from_tax)
@@ -137,20 +139,20 @@ class SlaveOutcome:
 
 def slaves_wanted(natural: int) -> int:
     """ceil(natural / divisor): "1d6/2 (round up)"."""
-    return -(-natural // int(_rules("slaves")["divisor"]))
+    return -(-natural // int(rules_section("slaves")["divisor"]))
 
 
 def slave_raid(dice: Dice, surplus: int) -> SlaveOutcome:
     """Roll a slave raid. The slaver then takes the manpower as manpower or as Slaves shipments;
     slaves never turn back into manpower."""
-    natural = dice.roll(int(_rules("slaves")["die"]), "slave raid")
+    natural = dice.roll(int(rules_section("slaves")["die"]), "slave raid")
     return SlaveOutcome(natural, min(slaves_wanted(natural), max(surplus, 0)))
 
 
 def slave_raid_odds(surplus: int) -> dict[int, float]:
     """Probability of each manpower taken, from 0 up to the most the raid can take."""
     odds = exact_odds(lambda d: slave_raid(d, surplus), lambda o: o.manpower)
-    top = min(slaves_wanted(int(_rules("slaves")["die"])), max(surplus, 0))
+    top = min(slaves_wanted(int(rules_section("slaves")["die"])), max(surplus, 0))
     return {n: round(float(odds.get(n, 0)), 6) for n in range(top + 1)}
 
 
@@ -186,7 +188,7 @@ def loot(
     tax_taken = max(0, structure_tax - max(raided_already, 0))
     treasury_taken = 0
     if holds_owner_treasury and owner_treasury > 0:
-        treasury_taken = math.floor(owner_treasury / int(_rules("loot")["treasury_divisor"]))
+        treasury_taken = math.floor(owner_treasury / int(rules_section("loot")["treasury_divisor"]))
     return LootOutcome(tax_taken=tax_taken, treasury_taken=treasury_taken)
 
 
@@ -205,8 +207,8 @@ def dismantle_refusal(by_owner: bool, captured_by_actor: bool) -> str | None:
 def dismantle_value(invested: float) -> int:
     """floor(invested / 2): the ducats put in to reach the present Size, halved. Wasteful on
     purpose: most owners sell instead."""
-    _not_negative("invested", invested)
-    return int(invested // int(_rules("dismantle")["divisor"]))
+    not_negative("invested", invested)
+    return int(invested // int(rules_section("dismantle")["divisor"]))
 
 
 # --- Where a treasury lives --------------------------------------------------------------------
@@ -348,281 +350,3 @@ def treasury_location(
 ) -> str | None:
     """The id of the place holding the treasury (None = carried). Capturing it exposes it."""
     return treasury_placement(citizen, residence, vault).where
-
-
-# --- Sieges ------------------------------------------------------------------------------------
-
-
-def fort_levels() -> list[str]:
-    return [str(name) for name in _rules("siege")["fort_levels"]]
-
-
-def fort_name(fort_level: int | None) -> str | None:
-    """ "Walls", "Fort", ... for levels 1..5; None for an unwalled site or an unknown level."""
-    names = fort_levels()
-    if fort_level is None or not 1 <= fort_level <= len(names):
-        return None
-    return names[fort_level - 1]
-
-
-def siege_refusal(fort_level: int | None) -> str | None:
-    """Only a walled fortification can be held under siege."""
-    if not fort_level:
-        return "an unwalled town cannot be besieged; it is taken by fighting"
-    names = fort_levels()
-    if not 1 <= fort_level <= len(names):
-        levels = ", ".join(f"{i} {name}" for i, name in enumerate(names, start=1))
-        return f"fort level {fort_level} is not on the table ({levels})"
-    return None
-
-
-def starting_provisions(fort_level: int, last_besieged_seasons_ago: int | None, remaining_stock: float) -> float:
-    """Fort level x 1, unless the fort was besieged within the carry-over window: then whatever
-    stock the last siege left carries over (recent sieges leave the larders bare)."""
-    refusal = siege_refusal(fort_level)
-    if refusal:
-        raise RuleInputError(refusal)
-    rules = _rules("siege")
-    if last_besieged_seasons_ago is not None:
-        _not_negative("seasons since the last siege", last_besieged_seasons_ago)
-        if last_besieged_seasons_ago <= int(rules["carry_over_seasons"]):
-            return max(remaining_stock, 0)
-    return fort_level * int(rules["provisions_per_level"])
-
-
-def blockade_effective(open_port_access: bool, land_blockade: bool, sea_blockade: bool) -> bool:
-    """A land blockade suffices, unless the fort has open access to a port: then sea too."""
-    return blockade_refusal(open_port_access, land_blockade, sea_blockade) is None
-
-
-def blockade_refusal(open_port_access: bool, land_blockade: bool, sea_blockade: bool) -> str | None:
-    """Why the siege has not taken effect yet, or None when it has."""
-    if open_port_access:
-        missing = [name for name, on in (("land", land_blockade), ("sea", sea_blockade)) if not on]
-        if missing:
-            return (
-                f"the fort has open access to a port: the siege takes effect only once both a land "
-                f"and a sea blockade are in place (missing: {' and '.join(missing)})"
-            )
-        return None
-    if not land_blockade:
-        return "the siege takes effect only once a land blockade is in place"
-    return None
-
-
-@dataclass(frozen=True)
-class SiegeSeasonEnd:
-    """End of a besieged season: provisions left, what was eaten, and whether the defenders
-    ran short and must choose at once between surrender and a sally."""
-
-    provisions_after: float
-    eaten: float
-    short: bool
-    choices: tuple[str, ...] = ()
-
-
-def season_end_consumption(provisions: float, regiments: int) -> SiegeSeasonEnd:
-    """Every regiment inside eats 1; provisions never go below 0. When they do not cover every
-    regiment, the season cannot close until a choice (surrender or sally) is recorded."""
-    _not_negative("regiments", regiments)
-    rules = _rules("siege")
-    need = regiments * int(rules["consumption_per_regiment"])
-    stock = max(provisions, 0)
-    eaten = min(stock, need)
-    short = stock < need
-    choices = tuple(str(c) for c in rules["choices"]) if short else ()
-    return SiegeSeasonEnd(provisions_after=stock - eaten, eaten=eaten, short=short, choices=choices)
-
-
-def siege_choice_refusal(choice: str | None) -> str | None:
-    """The defenders' choice when short must be one of the table's (surrender, sally)."""
-    choices = [str(c) for c in _rules("siege")["choices"]]
-    if choice is None or normalise_kind(choice) not in choices:
-        return f"defenders short of provisions must choose one of: {', '.join(choices)}"
-    return None
-
-
-def seasons_left(provisions: float, regiments: int) -> int | None:
-    """How many more season ends the defenders get through without running short (None: no
-    regiment inside eats anything)."""
-    _not_negative("regiments", regiments)
-    if regiments == 0:
-        return None
-    need = regiments * int(_rules("siege")["consumption_per_regiment"])
-    return int(max(provisions, 0) // need)
-
-
-def recruit_refusal(inside_besieged_fort: bool) -> str | None:
-    """Regiments cannot be recruited inside a besieged fort (outside, if a messenger gets out)."""
-    if inside_besieged_fort:
-        return (
-            "regiments cannot be recruited inside a besieged fort; send a messenger out to recruit outside (RULINGS §3)"
-        )
-    return None
-
-
-def upgrade_refusal(inside_besieged_fort: bool) -> str | None:
-    """Regiments inside a besieged fort may still be upgraded: never a refusal from the siege."""
-    return None
-
-
-# --- Messenger out and smuggling in ------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class MessengerOutcome:
-    """A messenger out of a besieged fort. Plain threshold check: naturals have no special
-    effect. If caught, the ducats he carries go to the besieger."""
-
-    natural: int
-    modifiers: tuple[Modifier, ...]
-    total: int
-    success: bool
-    ducats_delivered: float = 0
-    ducats_captured: float = 0
-
-    @property
-    def modifier(self) -> int:
-        return total_of(self.modifiers)
-
-
-def messenger_modifiers(
-    friendly_scouts: int, enemy_scouts: int, extra: Sequence[Modifier] = ()
-) -> tuple[Modifier, ...]:
-    _not_negative("friendly scouts", friendly_scouts)
-    _not_negative("enemy scouts", enemy_scouts)
-    rules = _rules("messenger")
-    mods: list[Modifier] = []
-    if friendly_scouts:
-        mods.append(
-            Modifier(
-                friendly_scouts * int(rules["friendly_scout_bonus"]),
-                f"{friendly_scouts} friendly Scout unit(s) helping",
-            )
-        )
-    if enemy_scouts:
-        mods.append(
-            Modifier(
-                -enemy_scouts * int(rules["enemy_scout_malus"]),
-                f"{enemy_scouts} besieging Scout unit(s) opposing",
-            )
-        )
-    mods.extend(extra)
-    return tuple(mods)
-
-
-def messenger(
-    dice: Dice,
-    friendly_scouts: int,
-    enemy_scouts: int,
-    ducats: float = 0,
-    modifiers: Sequence[Modifier] = (),
-) -> MessengerOutcome:
-    """1d6 + friendly Scouts - besieging Scouts; succeeds on a total of 3 or more."""
-    _not_negative("ducats", ducats)
-    rules = _rules("messenger")
-    mods = messenger_modifiers(friendly_scouts, enemy_scouts, modifiers)
-    natural = dice.roll(int(rules["die"]), "messenger out")
-    total = natural + total_of(mods)
-    success = total >= int(rules["threshold"])
-    return MessengerOutcome(
-        natural=natural,
-        modifiers=mods,
-        total=total,
-        success=success,
-        ducats_delivered=ducats if success else 0,
-        ducats_captured=0 if success else ducats,
-    )
-
-
-def messenger_odds(friendly_scouts: int, enemy_scouts: int, modifiers: Sequence[Modifier] = ()) -> dict[str, float]:
-    """{"success": p, "failure": q}, exact."""
-    odds = exact_odds(
-        lambda d: messenger(d, friendly_scouts, enemy_scouts, modifiers=modifiers),
-        lambda o: o.success,
-    )
-    return _success_failure(odds)
-
-
-def _success_failure(odds: Mapping[Any, Any]) -> dict[str, float]:
-    return {
-        "success": round(float(odds.get(True, 0)), 6),
-        "failure": round(float(odds.get(False, 0)), 6),
-    }
-
-
-@dataclass(frozen=True)
-class SmuggleOutcome:
-    """Smuggling provisions into a besieged fort. Plain threshold check: naturals have no special
-    effect. Every bribe ducat is spent, even past the cap and even on a failure."""
-
-    natural: int
-    modifiers: tuple[Modifier, ...]
-    total: int
-    success: bool
-    bribe_spent: int
-    bribe_bonus: int
-    provisions_added: float = 0
-
-    @property
-    def modifier(self) -> int:
-        return total_of(self.modifiers)
-
-
-def bribe_bonus(bribe: int) -> int:
-    """+1 per ducat of bribe to a besieging NPC officer, up to +2."""
-    _not_negative("bribe", bribe)
-    rules = _rules("smuggle")
-    return min(bribe * int(rules["bribe_per_ducat"]), int(rules["bribe_cap"]))
-
-
-def bribe_limit() -> int:
-    """The most ducats of bribe that still buy a bonus: past it a ducat buys nothing, so a smuggling
-    order offering more is refused (the seed's +1 a ducat, up to +2)."""
-    rules = _rules("smuggle")
-    per, cap = int(rules["bribe_per_ducat"]), int(rules["bribe_cap"])
-    return -(-cap // per) if per > 0 else 0
-
-
-def smuggle_modifiers(bribe: int, modifier: int | Sequence[Modifier] = 0) -> tuple[Modifier, ...]:
-    mods: list[Modifier] = []
-    bonus = bribe_bonus(bribe)
-    if bonus:
-        mods.append(Modifier(bonus, f"bribe of {bribe} ducat(s) to a besieging NPC officer"))
-    if isinstance(modifier, int):
-        if modifier:
-            mods.append(Modifier(modifier, "modifier"))
-    else:
-        mods.extend(modifier)
-    return tuple(mods)
-
-
-def smuggle(
-    dice: Dice,
-    bribe: int,
-    modifier: int | Sequence[Modifier] = 0,
-    shipments: float = 0,
-) -> SmuggleOutcome:
-    """1d6 + bribe bonus + modifiers; succeeds on 4+. A success adds the shipments to the fort's
-    provisions (the merchant is paid full military plus staple demand bonuses by the market)."""
-    _not_negative("shipments", shipments)
-    rules = _rules("smuggle")
-    mods = smuggle_modifiers(bribe, modifier)
-    natural = dice.roll(int(rules["die"]), "smuggling provisions in")
-    total = natural + total_of(mods)
-    success = total >= int(rules["threshold"])
-    return SmuggleOutcome(
-        natural=natural,
-        modifiers=mods,
-        total=total,
-        success=success,
-        bribe_spent=bribe,
-        bribe_bonus=bribe_bonus(bribe),
-        provisions_added=shipments if success else 0,
-    )
-
-
-def smuggle_odds(bribe: int, modifier: int | Sequence[Modifier] = 0) -> dict[str, float]:
-    """{"success": p, "failure": q}, exact."""
-    odds = exact_odds(lambda d: smuggle(d, bribe, modifier), lambda o: o.success)
-    return _success_failure(odds)

@@ -8,7 +8,7 @@ A blind roll shows its outcome only; naturals and modifiers go to adjudicators.
 from __future__ import annotations
 
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import pairwise, starmap
 from typing import Any
 
@@ -375,3 +375,18 @@ def visible_table(world: World, viewer: Identity, table: str) -> dict[str, dict[
         if shown is not None:
             out[doc_id] = shown
     return out
+
+
+def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dict[str, Any]], bool] | None:
+    """Which documents `viewer` may see (None: all of them, for the GM or no viewer)."""
+    if viewer is None or viewer.is_gm:
+        return None
+
+    def visible(table: str, doc_id: str, doc: dict[str, Any]) -> bool:
+        if table == "chronicle":
+            return filter_entry(world, viewer, doc) is not None
+        if table == "meta":
+            return False
+        return can_see_document(world, viewer, table, doc_id, doc) != "none"
+
+    return visible

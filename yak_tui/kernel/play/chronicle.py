@@ -1,4 +1,5 @@
-"""Reading the chronicle: filters for screens and `yak log`, and forum export (BBCode, Markdown).
+"""The chronicle: its entries written (`append_entry`, dated, in the order things happened), and read:
+filters for screens and `yak log`, and forum export (BBCode, Markdown).
 
 Everything passes through the audience filter first; export adds nothing the viewer may not see.
 """
@@ -6,12 +7,16 @@ Everything passes through the audience filter first; export adds nothing the vie
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from yak_tui.kernel.play.audience import visible_entries
+from yak_tui.kernel.play.audience import PUBLIC, visible_entries
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import ValidationError, World
+from yak_tui.kernel.world.money import money
+
+if TYPE_CHECKING:
+    from yak_tui.kernel.play.dice import RollRecord
 
 
 @dataclass(frozen=True)
@@ -126,3 +131,51 @@ def export_entries(
         return f"{warning}[u]{world.name} chronicle[/u]\n[list]\n{body}\n[/list]"
     header = f"# {world.name} chronicle" if fmt == "markdown" else ""
     return (warning + "\n".join([header, *lines]).strip()).strip()
+
+
+def append_entry(
+    world: World,
+    text: str,
+    *,
+    kind: str = "event",
+    audience: str = PUBLIC,
+    actor: str = "gm",
+    command: str = "",
+    rolls: list[RollRecord] | None = None,
+    amounts: dict[str, float] | None = None,
+    secret: str = "",
+    refs: dict[str, Any] | None = None,
+    adjudicator: str | None = None,
+    sink: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """Append one chronicle entry, dated to the current season, in the order things happened."""
+    seq = world.next_seq("chronicle_seq")
+    entry_id = f"e{seq:06d}"
+    entry: dict[str, Any] = {
+        "id": entry_id,
+        "seq": seq,
+        "date": world.meta["date"],
+        "kind": kind,
+        "text": text,
+        "audience": audience,
+        "actor": actor,
+        "command": command,
+        "rolls": [r.to_dict() for r in (rolls or [])],
+    }
+    if amounts:  # as the treasuries moved: rounded and within range by the one rule (10, not 10.0)
+        entry["amounts"] = {party: money(amount) for party, amount in amounts.items()}
+    if secret:
+        entry["secret"] = secret
+    if refs:
+        entry["refs"] = refs
+    if adjudicator:
+        entry["adjudicator"] = adjudicator
+    if entry["rolls"]:
+        # Imported here: reading the chronicle (`yak log`) never loads the dice ledger.
+        from yak_tui.kernel.play.dicechain import chain_rolls
+
+        chain_rolls(world.data, entry_id, entry["rolls"])
+    world.put("chronicle", entry_id, entry)
+    if sink is not None:
+        sink.append(entry)
+    return entry

@@ -6,27 +6,29 @@ A command that fails leaves the save byte-for-byte unchanged, and says which fie
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
-from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError, YakError
+from yak_tui.kernel.errors import CommandError as CommandError  # what an area's command raises, beside its spec
+from yak_tui.kernel.errors import RuleInputError, YakError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
-from yak_tui.kernel.play.audience import PUBLIC, can_see_document, filter_entry, validate_audience
+from yak_tui.kernel.play.audience import PUBLIC, filter_entry, validate_audience, visible_to
 from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate
+from yak_tui.kernel.play.chronicle import append_entry
 from yak_tui.kernel.play.dice import Dice, RecordingDice, RollRecord, ScriptedDice, SeededDice
-from yak_tui.kernel.play.dicechain import TABLE as LEDGER
-from yak_tui.kernel.play.dicechain import chain_rolls, record_id
+from yak_tui.kernel.play.fairdice import fair_dice_for, flush_keys, stream_of
 from yak_tui.kernel.play.helptext import HelpText, help_text
 from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.play.journal import record_changed, table_sizes, written_documents
+from yak_tui.kernel.play.params import coerce_params
+from yak_tui.kernel.play.treasury import move_ducats
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.world.model import META, ValidationError, World
-from yak_tui.kernel.world.money import ducats, money, shown_money
-from yak_tui.kernel.world.numbers import NumberError, parse_number, parse_whole, shown
-from yak_tui.kernel.world.validation import hidden_character, json_problem, validate_world
+from yak_tui.kernel.world.model import ValidationError, World
+from yak_tui.kernel.world.problems import json_problem
+from yak_tui.kernel.world.validation import validate_world
 from yak_tui.store.storage import WorldFile
 
 
@@ -157,103 +159,6 @@ def load_command_modules() -> None:
 COMMAND_MODULES = (*AREA_PACKAGES, "yak_tui.kernel.play.orders", "yak_tui.kernel.season.readiness")
 
 
-def coerce_params(
-    spec: CommandSpec, raw: Mapping[str, Any], world: World | None = None, viewer: Identity | None = None
-) -> dict[str, Any]:
-    """Strings from the command line or a form become typed, validated values.
-
-    References (`Param.ref`) are looked up as `viewer` may see them: a name matches only a
-    document he may see, and a refusal suggests only ids he may see.
-    """
-    unknown = set(raw) - set(spec.params)
-    if unknown:
-        known = ", ".join(spec.params) or "none"
-        first = sorted(unknown, key=str)[0]
-        raise CommandError(str(first), f"{spec.name} takes no parameter {shown(first)} (it takes: {known})")
-    # Types first, for every value given; then what is missing; references last, so a bad number
-    # is named as such whatever else is wrong.
-    given = {name: raw[name] for name in spec.params if name in raw and not _blank(raw[name])}
-    values: dict[str, Any] = {}
-    for name, value in given.items():
-        param = spec.params[name]
-        value = _coerce(name, param, value)
-        if param.choices and value not in param.choices:
-            raise CommandError(name, f"must be one of {', '.join(param.choices)}, not {shown(value)}")
-        values[name] = value
-    for name, param in spec.params.items():
-        if name not in given:
-            if param.required:
-                raise CommandError(name, f"is required ({param.help_text or param.kind.__name__})")
-            values[name] = copy.deepcopy(param.default)
-    if world is not None:
-        visible = visible_to(world, viewer)
-        for name, param in spec.params.items():
-            if param.ref and name in given and isinstance(values[name], str):
-                try:
-                    values[name] = world.resolve_ref(param.ref, values[name], visible)
-                except ValidationError as error:
-                    raise CommandError(name, error.reason) from None
-    return {name: values[name] for name in spec.params}
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and value == "")
-
-
-def _coerce(name: str, param: Param, value: Any) -> Any:
-    if param.kind is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "y", "on"):
-            return True
-        if text in ("0", "false", "no", "n", "off"):
-            return False
-        raise CommandError(name, f"must be true or false, not {shown(value)}")
-    if param.kind in (int, float):
-        parse = parse_whole if param.kind is int else parse_number
-        try:
-            return parse(value, param.minimum, param.maximum)
-        except NumberError as error:
-            raise CommandError(name, str(error)) from None
-    if param.kind is list:
-        items = (
-            [str(item) for item in value]
-            if isinstance(value, list)
-            else [item.strip() for item in str(value).split(",") if item.strip()]
-        )
-        for item in items:
-            _plain_text(name, item)
-        return items
-    if isinstance(value, (dict, list)):
-        raise CommandError(name, f"must be text, not {shown(value)}")
-    return _plain_text(name, str(value))
-
-
-def _plain_text(name: str, text: str) -> str:
-    """Text a person gave a command, refused if it holds a character that reorders or hides text
-    (the same rule as every text field of a document)."""
-    hidden = hidden_character(text)
-    if hidden is not None:
-        raise CommandError(name, hidden)
-    return text
-
-
-def visible_to(world: World, viewer: Identity | None) -> Callable[[str, str, dict[str, Any]], bool] | None:
-    """Which documents `viewer` may see (None: all of them, for the GM or no viewer)."""
-    if viewer is None or viewer.is_gm:
-        return None
-
-    def visible(table: str, doc_id: str, doc: dict[str, Any]) -> bool:
-        if table == "chronicle":
-            return filter_entry(world, viewer, doc) is not None
-        if table == "meta":
-            return False
-        return can_see_document(world, viewer, table, doc_id, doc) != "none"
-
-    return visible
-
-
 @dataclass
 class CommandResult:
     command: str
@@ -282,7 +187,10 @@ class CommandContext:
         self.identity = identity
         # Whose holdings the command acts on: the filer of an order the adjudicator resolves.
         self.principal = principal or identity
-        self.dice = RecordingDice(dice)
+        bind = getattr(dice, "bind", None)
+        if bind is not None:  # derived dice read the season and their counters from this world
+            bind(world)
+        self.dice = RecordingDice(dice, command)
         self.command = command
         self.entries: list[dict[str, Any]] = []
         self.rolls: list[RollRecord] = []
@@ -328,6 +236,13 @@ class CommandContext:
         raise CommandError(field, reason)
 
     # -- dice -----------------------------------------------------------------------------------
+    def dice_for(self, audience: str = PUBLIC, blind: bool = False) -> RecordingDice:
+        """The dice for a roll told to `audience`: derived dice draw a blind roll, or one told to
+        fewer than everyone, from the season's private secret, so revealing the public one (when
+        the season closes) never reveals it. Call it before the roll; `record_roll` checks."""
+        self.dice.stream = stream_of(audience, blind)
+        return self.dice
+
     def record_roll(
         self,
         purpose: str,
@@ -343,6 +258,7 @@ class CommandContext:
         """Record a roll for the chronicle; `reading` is the hand-checkable line of a roll that is
         not naturals plus modifiers (see `chronicle.roll_line`)."""
         seed = getattr(self.dice.inner, "seed", None)
+        draws = self.dice.take_draws(naturals, stream_of(audience, blind))
         record = RollRecord(
             purpose=purpose,
             naturals=list(naturals),
@@ -356,6 +272,7 @@ class CommandContext:
             seed=seed,
             outcome=outcome or band,
             reading=reading,
+            draws=draws,
         )
         self.rolls.append(record)
         return record
@@ -414,100 +331,6 @@ class CommandContext:
         )
 
 
-def treasury_holder(world: World, party: tuple[str, str]) -> dict[str, Any]:
-    table, doc_id = party
-    return world.edit(table, doc_id)
-
-
-def move_ducats(
-    ctx: CommandContext,
-    source: tuple[str, str] | None,
-    target: tuple[str, str] | None,
-    amount: float,
-    reason: str,
-    *,
-    audience: str = PUBLIC,
-    allow_negative: bool = False,
-    kind: str = "ducats",
-    secret: str = "",
-) -> dict[str, Any]:
-    if amount < 0:
-        raise CommandError("amount", f"cannot move a negative sum ({amount})")
-    world = ctx.world
-    if source is not None:
-        payer = treasury_holder(world, source)
-        balance = float(payer.get("treasury", 0))
-        if balance - amount < -1e-9 and not allow_negative:
-            name = world.display_name(source[0], source[1])
-            raise ShortfallError(
-                "treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}"
-            )
-        payer["treasury"] = money(balance - amount)
-    if target is not None:
-        payee = treasury_holder(world, target)
-        payee["treasury"] = money(float(payee.get("treasury", 0)) + amount)
-    amounts: dict[str, float] = {}
-    if source is not None:
-        amounts[f"{source[0]}:{source[1]}"] = -amount
-    if target is not None:
-        key = f"{target[0]}:{target[1]}"
-        amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
-    if source is None and target is not None:
-        text = f"{world.display_name(*target)} receives {ducats(amount)}: {reason}"
-    elif target is None and source is not None:
-        text = f"{world.display_name(*source)} pays {ducats(amount)}: {reason}"
-    elif source is not None and target is not None:
-        text = f"{world.display_name(*source)} pays {ducats(amount)} to {world.display_name(*target)}: {reason}"
-    else:
-        raise CommandError("amount", "money must come from or go to someone")
-    return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)
-
-
-def append_entry(
-    world: World,
-    text: str,
-    *,
-    kind: str = "event",
-    audience: str = PUBLIC,
-    actor: str = "gm",
-    command: str = "",
-    rolls: list[RollRecord] | None = None,
-    amounts: dict[str, float] | None = None,
-    secret: str = "",
-    refs: dict[str, Any] | None = None,
-    adjudicator: str | None = None,
-    sink: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    """Append one chronicle entry, dated to the current season, in the order things happened."""
-    seq = world.next_seq("chronicle_seq")
-    entry_id = f"e{seq:06d}"
-    entry: dict[str, Any] = {
-        "id": entry_id,
-        "seq": seq,
-        "date": world.meta["date"],
-        "kind": kind,
-        "text": text,
-        "audience": audience,
-        "actor": actor,
-        "command": command,
-        "rolls": [r.to_dict() for r in (rolls or [])],
-    }
-    if amounts:  # as the treasuries moved: rounded and within range by the one rule (10, not 10.0)
-        entry["amounts"] = {party: money(amount) for party, amount in amounts.items()}
-    if secret:
-        entry["secret"] = secret
-    if refs:
-        entry["refs"] = refs
-    if adjudicator:
-        entry["adjudicator"] = adjudicator
-    if entry["rolls"]:
-        chain_rolls(world.data, entry_id, entry["rolls"])
-    world.put("chronicle", entry_id, entry)
-    if sink is not None:
-        sink.append(entry)
-    return entry
-
-
 UNDO_KEEP = 50
 
 
@@ -542,7 +365,7 @@ def apply_command(
         try:
             data = spec.handler(ctx, params) or {}
             if not nested:
-                _record_changed(world)
+                record_changed(world)
             world.revalidate_touched()
             if spec.undoable and not nested and world.meta.get("date") == date_before:
                 # Built here from validated originals, so the meta it goes into stays valid.
@@ -585,16 +408,6 @@ def _invalid_world(world: World) -> CommandError | None:
     return None
 
 
-def _record_changed(world: World) -> None:
-    """Say in meta what this command wrote, so a reader (another app) can re-read only that."""
-    changed: dict[str, list[str]] = {}
-    for table_name, doc_id in world.originals:
-        if table_name != META:
-            changed.setdefault(table_name, []).append(doc_id)
-    world.meta["revision"] = int(world.meta.get("revision", 0)) + 1
-    world.meta["changed"] = {table_name: sorted(ids) for table_name, ids in sorted(changed.items())}
-
-
 def run_command(
     save: WorldFile,
     identity: Identity,
@@ -619,13 +432,15 @@ def run_command(
         if check is not None:
             check(world)
         sizes, rolls_before = table_sizes(world)
-        result = apply_command(world, identity, name, raw_params, dice)
+        rolling = dice or fair_dice_for(save.path)
+        result = apply_command(world, identity, name, raw_params, rolling)
         if exact_dice and isinstance(dice, ScriptedDice):
             dice.require_all_read()  # a die typed and never read is refused with the command, nothing written
         readable = (filter_entry(world, identity, entry) for entry in result.entries)
         result.shown = [entry for entry in readable if entry is not None]
         result.encoded = encode_reply(result.payload())
         snapshot.changed = written_documents(world, sizes, rolls_before)
+        flush_keys(rolling)
         return result
 
 
@@ -657,6 +472,7 @@ def run_commands(
             planned = commands(world) if callable(commands) else commands
             sizes, rolls_before = table_sizes(world)
             revision = int(world.meta.get("revision", 0) or 0)
+            dice = fair_dice_for(save.path)
             originals: dict[tuple[str, str], dict[str, Any] | None] = {}
             applied = 0
             for name, raw_params in planned:
@@ -665,7 +481,7 @@ def run_commands(
                 trial = world.trial()
                 try:
                     spec_for(name)
-                    result = apply_command(trial, identity, name, raw_params)
+                    result = apply_command(trial, identity, name, raw_params, dice)
                     readable = (filter_entry(trial, identity, entry) for entry in result.entries)
                     result.shown = [entry for entry in readable if entry is not None]
                     result.encoded = encode_reply(result.payload())
@@ -682,10 +498,11 @@ def run_commands(
             if not applied:
                 raise _NothingApplied
             world.originals = originals
-            _record_changed(world)
+            record_changed(world)
             world.meta["revision"] = revision + 1  # one write, one revision; `changed` names every command's
             snapshot.data = world.data
             snapshot.changed = written_documents(world, sizes, rolls_before)
+            flush_keys(dice)
     except _NothingApplied:
         pass  # every one refused: the save is not written at all
     return answers
@@ -693,41 +510,6 @@ def run_commands(
 
 class _NothingApplied(Exception):
     """Leaves a batch's transaction without writing: nothing of it was applied."""
-
-
-def table_sizes(world: World) -> tuple[dict[str, int], int]:
-    """Each table's size and the rolls made so far, before a command: what `written_documents` needs."""
-    return {table_name: len(docs) for table_name, docs in world.data.items()}, int(world.meta.get("dice_count", 0) or 0)
-
-
-def written_documents(world: World, sizes: Mapping[str, int], rolls_before: int) -> dict[str, list[str]] | None:
-    """What a command wrote, for the store's change journal (other apps apply it instead of reading
-    the whole save): the documents it touched through the World, the dice ledger's records for the
-    rolls it made (`dicechain.chain_rolls` writes them straight into the table, by roll number), and
-    any other document added straight into a table (the ids past the count it had). A table that
-    shrank outside the World cannot be told: None, and readers read the save in full."""
-    through_world: dict[str, set[str]] = {}
-    growth: dict[str, int] = {}  # how much each table grew through the World
-    for (table_name, doc_id), original in world.originals.items():
-        through_world.setdefault(table_name, set()).add(doc_id)
-        present = doc_id in world.data.get(table_name, {})
-        growth[table_name] = (
-            growth.get(table_name, 0) + (present and original is None) - (not present and original is not None)
-        )
-    written = {table_name: set(ids) for table_name, ids in through_world.items()}
-    rolls = int(world.meta.get("dice_count", 0) or 0)
-    if rolls > rolls_before:
-        written.setdefault(LEDGER, set()).update(record_id(seq) for seq in range(rolls_before + 1, rolls + 1))
-    for table_name, docs in world.data.items():
-        before = sizes.get(table_name, 0)
-        if table_name in through_world:
-            if len(docs) != before + growth[table_name]:
-                return None  # written both through the World and past it: cannot be told apart
-        elif len(docs) < before:
-            return None
-        elif len(docs) > before:
-            written.setdefault(table_name, set()).update(list(docs)[before:])
-    return {table_name: sorted(ids) for table_name, ids in sorted(written.items())}
 
 
 def encode_reply(payload: dict[str, Any]) -> bytes:

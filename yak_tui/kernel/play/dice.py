@@ -118,17 +118,47 @@ class ManualDice:
 
 
 class RecordingDice:
-    """Wraps a source and remembers every natural it produced, for the RollRecord."""
+    """Wraps a source and remembers every natural it produced, for the RollRecord.
 
-    def __init__(self, inner: Dice) -> None:
+    Derived dice (`fairdice.FairDice`) are told the command and the stream (public or private)
+    of each roll, and each die's derivation context waits in `pending` until its roll is recorded.
+    """
+
+    def __init__(self, inner: Dice, command: str = "") -> None:
         self.inner = inner
         self.source = inner.source
+        self.command = command
+        self.stream = "public"
         self.naturals: list[int] = []
+        self.pending: list[tuple[int, dict[str, Any]]] = []
 
     def roll(self, sides: int = 6, purpose: str = "") -> int:
+        derived = hasattr(self.inner, "last_draw")
+        if derived:
+            self.inner.command = self.command  # type: ignore[attr-defined]
+            self.inner.stream = self.stream  # type: ignore[attr-defined]
         value = self.inner.roll(sides, purpose)
         self.naturals.append(value)
+        if derived:
+            self.pending.append((value, dict(self.inner.last_draw)))  # type: ignore[attr-defined]
         return value
+
+    def take_draws(self, naturals: Sequence[int], stream: str) -> list[dict[str, Any]] | None:
+        """The derivation contexts of a recorded roll's dice, oldest first (None: not derived dice).
+        A roll recorded with dice the derived dice did not give, or from the wrong stream, is a bug
+        in the rule that rolled it, refused before anything is written."""
+        if not hasattr(self.inner, "last_draw"):
+            return None
+        taken = self.pending[: len(naturals)]
+        if [value for value, _ in taken] != list(naturals):
+            raise DiceError(f"the roll records {list(naturals)}, but the derived dice gave {[v for v, _ in taken]}")
+        for _, draw in taken:
+            if draw["stream"] != stream:
+                raise DiceError(
+                    f"a {stream} roll ({draw['purpose'] or 'a roll'}) was drawn from the {draw['stream']} dice"
+                )
+        del self.pending[: len(naturals)]
+        return [draw for _, draw in taken]
 
 
 def parse_dice(text: str) -> list[int]:
@@ -163,12 +193,17 @@ class RollRecord:
     # How a reader checks a roll that is not "naturals plus modifiers" (a d100 under a chance,
     # a d31 swing, a price table): the line the chronicle prints instead of the sum.
     reading: str = ""
+    # Derived dice (`fairdice`): each die's context, from which its natural re-derives once the
+    # season's secret is revealed.
+    draws: list[dict[str, Any]] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["modifiers"] = [m.to_dict() for m in self.modifiers]
         if not self.reading:
             del data["reading"]
+        if self.draws is None:
+            del data["draws"]
         return data
 
     @classmethod

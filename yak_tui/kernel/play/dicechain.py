@@ -75,6 +75,52 @@ def chain_rolls(data: dict[str, dict[str, Any]], entry_id: str, rolls: Iterable[
         meta["dice_count"] = seq
 
 
+def _ordered(data: dict[str, Any]) -> list[dict[str, Any]]:
+    table = data.get(TABLE) or {}
+    return [table[key] for key in sorted(table, key=lambda k: (_seq(table[k]), k))]
+
+
+def abandoned_records(restored: dict[str, Any], replaced: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The ledger records a restore drops: those of the replaced save from the first one the
+    restored save does not hold (normally every record past the backup's head)."""
+    if replaced is None:
+        return []
+    ours = [record.get("hash") for record in _ordered(restored)]
+    theirs = _ordered(replaced)
+    for position, record in enumerate(theirs):
+        if position >= len(ours) or record.get("hash") != ours[position]:
+            return theirs[position:]
+    return []
+
+
+def chain_restore(
+    data: dict[str, dict[str, Any]], entry_id: str, abandoned: list[dict[str, Any]], backup: str, seasons: list[str]
+) -> dict[str, Any]:
+    """Append the record of a restore: the backup, the seasons rolled back, and the abandoned
+    records as they were (their rolls stay in the ledger, so a re-rolled season shows)."""
+    meta = data["meta"]["world"]
+    start_chain(meta)
+    seq = int(meta["dice_count"]) + 1
+    record: dict[str, Any] = {
+        "seq": seq,
+        "date": meta["date"],
+        "entry": entry_id,
+        "restore": {
+            "backup": backup,
+            "seasons": seasons,
+            "rolls": sum(1 for r in abandoned if "roll" in r),
+            "abandoned": abandoned,
+        },
+        "prev": meta["dice_head"],
+    }
+    record["hash"] = record_hash(record)
+    validate_document(TABLE, record_id(seq), record)
+    data.setdefault(TABLE, {})[record_id(seq)] = record
+    meta["dice_head"] = record["hash"]
+    meta["dice_count"] = seq
+    return record
+
+
 @dataclass
 class Broken:
     """One link that does not hold: where (a ledger record or a chronicle entry) and why."""
@@ -97,9 +143,11 @@ class ChainReport:
     records: int = 0
     undone: int = 0  # records whose chronicle entry was undone (the roll stays in the ledger)
     before_chain: int = 0  # rolls written before the ledger started (a migrated save)
+    restores: list[str] = field(default_factory=list)  # each restore: what it rolled back and abandoned
     since: dict[str, Any] | None = None
     broken: list[Broken] = field(default_factory=list)
     hashes: list[str] = field(default_factory=list)
+    abandoned_hashes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -112,6 +160,7 @@ class ChainReport:
             "records": self.records,
             "undone": self.undone,
             "before_chain": self.before_chain,
+            "restores": self.restores,
             "since": self.since,
             "first_broken": self.broken[0].to_dict() if self.broken else None,
             "broken": [b.to_dict() for b in self.broken],
@@ -163,6 +212,23 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
         previous = str(record.get("hash", ""))
         by_hash[previous] = (record_id, record)
         report.hashes.append(previous)
+        restore = record.get("restore")
+        if isinstance(restore, dict):
+            report.restores.append(
+                f"{record_id}: backup {restore.get('backup')} restored, "
+                f"back to {', '.join(str(s) for s in restore.get('seasons') or [])}, "
+                f"{restore.get('rolls', 0)} roll(s) abandoned"
+            )
+            kept = [r for r in restore.get("abandoned") or [] if isinstance(r, dict)]
+            report.abandoned_hashes.extend(str(r.get("hash")) for r in kept)
+            link = record.get("prev")
+            for kept_record in kept:
+                if kept_record.get("prev") != link or kept_record.get("hash") != record_hash(kept_record):
+                    report.broken.append(
+                        Broken(where, f"keeps abandoned record {kept_record.get('seq')}, changed or out of its chain")
+                    )
+                    break
+                link = kept_record.get("hash")
     report.records = len(ordered)
     count = meta.get("dice_count", 0)
     if count != len(ordered):
@@ -204,7 +270,7 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
                     )
                 )
     for record_id, record in ordered:
-        if record_id not in linked and record.get("entry") not in chronicle:
+        if record_id not in linked and "roll" in record and record.get("entry") not in chronicle:
             report.undone += 1
     return report
 
@@ -266,7 +332,10 @@ def verify_files(
             continue
         report = verify_data(data, path.name)
         reports.append(report)
+        abandoned = set(main.abandoned_hashes)
         for position, (theirs, ours) in enumerate(zip(report.hashes, main.hashes, strict=False), start=1):
+            if theirs != ours and theirs in abandoned:
+                break  # dropped by a restore the ledger records (named in `restores`)
             if theirs != ours:
                 forks.append(
                     Broken(
@@ -277,7 +346,7 @@ def verify_files(
                 )
                 break
         else:
-            if len(report.hashes) > len(main.hashes):
+            if len(report.hashes) > len(main.hashes) and not set(report.hashes[len(main.hashes) :]) <= abandoned:
                 forks.append(
                     Broken(
                         f"backup {path.name}",

@@ -25,11 +25,11 @@ from yak_tui.kernel.play.commands import (
     spec_for,
     validate_only,
 )
+from yak_tui.kernel.play.fairdice import for_order
 from yak_tui.kernel.play.filing import adjudicator_params, check_filing, check_season_cap, filing_refusal, is_private
 from yak_tui.kernel.play.identity import GM, Identity, identity_name
 from yak_tui.kernel.play.views import command_odds
 from yak_tui.kernel.season import clock
-from yak_tui.kernel.season.readiness import is_late
 from yak_tui.kernel.world.model import World
 
 WAITING = "waiting"
@@ -141,7 +141,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         order["warning"] = warning  # on the order only: the public line must not tell his numbers
     filed_at = clock.now()
     order["filed_at"] = clock.stored(filed_at)
-    late = is_late(world, filed_at)
+    late = clock.is_late(world.meta, filed_at)
     if late:
         order["late"] = True  # for the GM to accept or reject (`order-late`)
     if p.get("standing"):  # `spy-order` files through here without it
@@ -264,9 +264,10 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     filer = Identity.parse(order["filed_by"])
     params, adjusted = adjusted_params(order, p["adjust"])
     try:
-        result = apply_command(
-            ctx.world, ctx.identity, order["command"], params, ctx.dice.inner, principal=filer, viewer=filer
-        )
+        with for_order(ctx.dice.inner, p["order"]):
+            result = apply_command(
+                ctx.world, ctx.identity, order["command"], params, ctx.dice.inner, principal=filer, viewer=filer
+            )
     except CommandError as error:
         raise CommandError(f"order.{error.field}", error.reason, error.who_may) from None
     ctx.entries.extend(result.entries)

@@ -269,7 +269,8 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
 
     For `order-resolve` the odds are those of the order being carried out, for its filer.
     """
-    from yak_tui.kernel.play.commands import coerce_params, spec_for
+    from yak_tui.kernel.play.commands import spec_for
+    from yak_tui.kernel.play.params import coerce_params
 
     try:
         spec = spec_for(name)

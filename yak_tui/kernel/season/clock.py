@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from yak_tui.kernel.errors import CommandError
@@ -156,3 +157,9 @@ def parse_duration(text: str, field: str = "by") -> timedelta:
     if total <= timedelta():
         raise CommandError(field, f"must be longer than nothing, not {text!r}")
     return total
+
+
+def is_late(meta: Mapping[str, Any], at: datetime) -> bool:
+    """An order filed at `at` is late: the season's deadline (`meta`) is set, not paused, and passed."""
+    deadline = meta.get("deadline")
+    return bool(deadline) and not meta.get("deadline_paused") and at > read_stored(str(deadline))

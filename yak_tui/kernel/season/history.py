@@ -142,8 +142,8 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
 
 def read_state(path: Path) -> dict[str, dict[str, Any]] | None:
     """A save or backup as data (migrated), or None if it cannot be read as one."""
+    from yak_tui.store.files import SCHEMA_VERSION, decode_save
     from yak_tui.store.migrations import migrate
-    from yak_tui.store.storage import SCHEMA_VERSION, decode_save
 
     try:
         return migrate(decode_save(path, path.read_bytes()), SCHEMA_VERSION, path)

@@ -84,12 +84,6 @@ def deadline_line(world: World, viewer: Identity | None) -> str:
     return f"{view['shown']}, {view['relative']}" if view["deadline"] else ""
 
 
-def is_late(world: World, at: datetime) -> bool:
-    """An order filed at `at` is late: a deadline is set, not paused, and passed."""
-    deadline = deadline_of(world)
-    return deadline is not None and paused_at(world) is None and at > deadline
-
-
 def nmr_rules() -> tuple[str, int]:
     """The campaign's NMR policy and the missed seasons that bring civil disorder (`core.toml [nmr]`)."""
     rules = table("core").get("nmr", {})

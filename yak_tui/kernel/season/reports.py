@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
+from yak_tui.kernel.play.fairdice import post_lines
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.markup import render_bbcode, render_discord, render_markdown
@@ -447,6 +448,9 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
             report["sections"] = sections_of(events) or [
                 {"title": "What happened", "items": _plain(["A quiet season: nothing was done in public."])}
             ]
+            fair_lines = post_lines(world, opening.closing.key(), world.date.key())
+            if fair_lines:  # commit and reveal (docs/fair-dice.md): what `yak-verify` reads, kept verbatim
+                report["sections"].append({"title": "Fair dice", "kind": "code", "items": _plain(fair_lines)})
             report["footer"] = _ledger_footer(world)
             report["holdings"] = {}
         else:

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import may_see
-from yak_tui.kernel.play.commands import (
-    CommandError,
-    CommandResult,
-    apply_command,
-    load_command_modules,
-    table_sizes,
-    written_documents,
-)
+from yak_tui.kernel.play.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.kernel.play.dice import Dice, SeededDice
-from yak_tui.kernel.play.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
+from yak_tui.kernel.play.dicechain import abandoned_records, chain_restore
+from yak_tui.kernel.play.fairdice import SidecarKeys, close_campaign, fair_dice_for, flush_keys, open_season
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.identity import check_identity as check_identity  # a use case the front ends share
+from yak_tui.kernel.play.journal import table_sizes, written_documents
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import blockers, due_items
 from yak_tui.kernel.world.model import World
@@ -44,12 +43,88 @@ def advance_season(
                 f"looked; nothing was changed",
             )
         sizes, rolls_before = table_sizes(world)
-        result = apply_command(world, identity, "advance", {}, dice)  # refuses anyone but the GM
+        # Without dice typed in, the season's dice are derived from its committed secret (fairdice).
+        rolling = dice or fair_dice_for(save.path)
+        result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
         save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        flush_keys(rolling)  # the new season's secrets on disk before the save that commits to them
         # What the season's close wrote, as a command's write says it: the apps apply it from the
         # change journal instead of reading the save again, and the vouch checks only those documents.
         snapshot.changed = written_documents(world, sizes, rolls_before)
         return result
+
+
+def open_fair_dice(save: WorldFile) -> dict[str, Any]:
+    """Commit to the current season's dice secrets (a new world's first season): the commitments,
+    which the GM may post before anyone files an order."""
+    keys = SidecarKeys(save.path)
+    with save.transaction() as data:
+        committed = open_season(World(data), keys)
+        keys.flush()
+    return committed
+
+
+def restore_backup(save: WorldFile, name: str, identity: Identity) -> tuple[Path, dict[str, Any]]:
+    """Replace the save with a backup, as an event every player sees: a public chronicle entry and
+    a dice-ledger record naming the seasons rolled back and the rolls abandoned (kept in that
+    record, so `yak verify` and the next season post name a re-rolled season)."""
+    from yak_tui.kernel.play.chronicle import append_entry
+
+    try:
+        replaced: dict[str, Any] | None = save.read()
+    except YakError:
+        replaced = None  # a corrupt save: nothing of it can be kept
+    source = save.restore(name)
+    with save.transaction() as data:
+        world = World(data)
+        replaced_date = ((replaced or {}).get("meta") or {}).get("world", {}).get("date") or world.meta["date"]
+        seasons = _seasons_between(world.date, GameDate.from_dict(replaced_date))
+        abandoned = abandoned_records(world.data, replaced)
+        rolls = sum(1 for record in abandoned if "roll" in record)
+        labels = ", ".join(s.label() for s in seasons[1:])
+        entry = append_entry(
+            world,
+            f"The GM restored the backup {source.name}: the world is back in {seasons[0].label()}"
+            + (f" (rolled back: {labels})" if len(seasons) > 1 else "")
+            + f", {rolls} roll(s) abandoned (kept in the dice ledger; `yak verify` names them).",
+            kind="restore",
+            audience="public",
+            actor=str(identity),
+            command="restore",
+        )
+        chain_restore(world.data, entry["id"], abandoned, source.name, [s.key() for s in seasons])
+    summary = {"abandoned_rolls": rolls, "seasons": [s.label() for s in seasons]}
+    return source, summary
+
+
+def _seasons_between(first: GameDate, last: GameDate) -> list[GameDate]:
+    """The seasons from the restored one to the replaced one, both included."""
+    out = [first]
+    while out[-1] < last:
+        out.append(out[-1].next())
+    return out
+
+
+def close_fair_campaign(save: WorldFile, identity: Identity) -> int:
+    """`yak campaign close`: reveal every season's dice secrets, private ones too, with a public
+    chronicle entry; how many seasons were revealed."""
+    from yak_tui.kernel.play.chronicle import append_entry
+
+    if not identity.is_gm:
+        raise CommandError("identity", "only the GM closes the campaign")
+    with save.transaction() as data:
+        world = World(data)
+        revealed = close_campaign(world, SidecarKeys(save.path))  # a lost secret is revealed as a mismatch
+        append_entry(
+            world,
+            f"The GM closed the campaign: the dice secrets of {revealed} season(s), private ones too, are "
+            f"revealed; every roll can be checked with `yak verify --reveal`.",
+            kind="season",
+            audience="public",
+            actor=str(identity),
+            command="campaign-close",
+        )
+    return revealed
 
 
 def _expected_season(text: str | None) -> GameDate | None:

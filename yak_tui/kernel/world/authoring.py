@@ -1,5 +1,6 @@
 """A world as a readable TOML file: the GM authors his campaign in it (`yak new --from`), and the
-current world is written back in the same format (`yak export --format toml`).
+current world is written back in the same format (`yak export --format toml`, in `export`; the
+format's field-by-field reference is `format_reference`). This module loads it.
 
 One schema (`yak_tui.kernel.world.documents`) drives the loader: every field is checked against it,
 fields the schema does not know are errors (a typo must not vanish silently), and every
@@ -22,36 +23,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.dicechain import start_chain
 from yak_tui.kernel.season.calendar import SEASONS, GameDate
-from yak_tui.kernel.world.documents import (
-    DATE,
-    INT,
-    LIST,
-    MAP,
-    META,
-    META_ID,
-    NUMBER,
-    RECORD,
-    SCHEMAS,
-    TABLE_NAMES,
-    Field,
-)
+from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
+from yak_tui.kernel.world.fields import LIST, MAP, NUMBER, RECORD, TABLE_NAMES, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
+from yak_tui.kernel.world.problems import fields_problem, hidden_character, problem
+from yak_tui.kernel.world.references import dangling_references, referrers
 from yak_tui.kernel.world.tables import toml_text
-from yak_tui.kernel.world.validation import (
-    dangling_references,
-    fields_problem,
-    hidden_character,
-    json_problem,
-    problem,
-    referrers,
-    validate_world,
-)
-from yak_tui.store.storage import SCHEMA_VERSION
+from yak_tui.kernel.world.validation import validate_world
+from yak_tui.store.files import SCHEMA_VERSION
 
 __all__ = [
     "AUTHORED_TABLES",
@@ -59,14 +41,11 @@ __all__ = [
     "AuthoringError",
     "Problem",
     "document_problems",
-    "export_world",
-    "format_reference",
     "load_world_file",
     "load_world_text",
     "reference_problems",
     "referrers",
     "template_text",
-    "worlds_equal",
 ]
 
 TEMPLATE_FILE = Path(__file__).with_name("world_template.toml")
@@ -84,6 +63,9 @@ STATE_KEYS = (
     "dice_count",
     "dice_since",
     "dice_since_seq",
+    "fair_dice",
+    "fair_draws",
+    "campaign_closed",
     "revision",
     "changed",
 )
@@ -417,7 +399,7 @@ def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
-    """Every id the document names that `data` does not hold (`validation.dangling_references`, the
+    """Every id the document names that `data` does not hold (`references.dangling_references`, the
     check every load and write makes, here with the `history` fields too: a person writing a world
     file or `gm-set` names what is), and a garrison off its place's hex."""
     out = dangling_references(data, table, doc)
@@ -492,171 +474,3 @@ def load_world_file(path: str | Path) -> dict[str, dict[str, Any]]:
 def template_text() -> str:
     """The commented starting file of `yak new --template`."""
     return TEMPLATE_FILE.read_text(encoding="utf-8")
-
-
-# -- writing --------------------------------------------------------------------------------------
-
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-
-
-def _string(text: str) -> str:
-    # JSON's escapes are TOML's, except DEL, which TOML wants escaped.
-    return orjson.dumps(text).decode().replace("\x7f", "\\u007f")
-
-
-def _key(name: str) -> str:
-    return name if _BARE_KEY.match(name) else _string(name)
-
-
-def _value(value: Any, path: list[str | int], nulls: list[list[str | int]]) -> str:
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        return repr(value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, list):
-        items = []
-        for index, item in enumerate(value):
-            if item is None:
-                nulls.append([*path, index])
-                items.append("{}")
-            else:
-                items.append(_value(item, [*path, index], nulls))
-        return "[" + ", ".join(items) + "]"
-    if isinstance(value, dict):
-        pairs = []
-        for key, item in value.items():
-            if item is None:
-                nulls.append([*path, key])
-            else:
-                pairs.append(f"{_key(key)} = {_value(item, [*path, key], nulls)}")
-        return "{ " + ", ".join(pairs) + " }" if pairs else "{}"
-    found = json_problem(value, ".".join(map(str, path)))
-    raise YakError(f"cannot write {found[1] if found else type(value).__name__} as TOML")
-
-
-def _null_entry(path: list[str | int]) -> str:
-    if len(path) == 1 and isinstance(path[0], str):
-        return _string(path[0])
-    return "[" + ", ".join(_string(p) if isinstance(p, str) else str(p) for p in path) + "]"
-
-
-def export_world(data: Mapping[str, Mapping[str, Any]]) -> str:
-    """The world as a file `load_world_text` reads back to an equal world (the undo stack aside)."""
-    meta = dict(data.get(META, {}).get(META_ID, {}))
-    date = meta.get("date", {"year": 312, "season": "Spring"})
-    out = [
-        "# A yak_tui world, written by `yak export --format toml`.",
-        "# Load it with `yak new campaign.json --from this-file.toml`; docs/world-format.md explains it.",
-        "",
-        "[world]",
-        f"name = {_string(str(meta.get('name', 'world')))}",
-        f"year = {date['year']}",
-        f"season = {_string(date['season'])}",
-    ]
-    for key in ("map", "rules_overrides", "history", *STATE_KEYS):
-        if key in meta:
-            out.append(f"{key} = {_value(meta[key], [key], [])}")
-    counters = {key: meta[key] for key in COUNTER_KEYS if key in meta}
-    if counters:
-        out.append(f"counters = {_value(counters, ['counters'], [])}")
-    for table in AUTHORED_TABLES:
-        keeps_id = "id" in SCHEMAS[table].fields
-        for doc_id, doc in data.get(table, {}).items():
-            nulls: list[list[str | int]] = []
-            lines = [
-                f"{_key(name)} = {_value(value, [name], nulls)}" for name, value in doc.items() if value is not None
-            ]
-            nulls.extend([name] for name, value in doc.items() if value is None)
-            head = [] if keeps_id else [f"id = {_string(doc_id)}"]
-            if nulls:
-                head.append(f"{NULLS} = [" + ", ".join(_null_entry(path) for path in nulls) + "]")
-            out += ["", f"[[{table}]]", *head, *lines]
-    return "\n".join(out) + "\n"
-
-
-def worlds_equal(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Equal worlds: every table equal, and the world settings equal but for the undo stack."""
-
-    def without_undo(data: Mapping[str, Any]) -> dict[str, Any]:
-        copy = {name: dict(docs) for name, docs in data.items() if docs}
-        meta = dict(copy.get(META, {}).get(META_ID, {}))
-        meta.pop("undo", None)
-        copy[META] = {META_ID: meta}
-        return copy
-
-    return without_undo(a) == without_undo(b)
-
-
-# -- the field-by-field reference of docs/world-format.md -------------------------------------------
-
-_KIND_WORDS = {
-    "text": "text",
-    "int": "whole number",
-    "number": "number",
-    "bool": "true/false",
-    "date": "date `{ year, season }`",
-    "list": "list",
-    "record": "table",
-    "map": "table",
-    "json": "any",
-}
-
-
-def _describe(spec: Field) -> str:
-    kind = _KIND_WORDS[spec.kind]
-    if spec.kind == LIST and spec.items is not None:
-        kind = f"list of {_describe(spec.items)}"
-    elif spec.kind == MAP and spec.values is not None:
-        kind = f"table of {_describe(spec.values)}"
-    if spec.ref and spec.tagged:
-        kind += f" ({' or '.join(f'{table}:<id>' for table in spec.ref_tables)})"
-    elif spec.ref:
-        kind += (
-            f" (an id of {' or '.join(spec.ref_tables)}{', or ' + ' / '.join(spec.besides) if spec.besides else ''}"
-            f"{'; it may name one since removed' if spec.history else ''})"
-        )
-    if spec.choices:
-        kind += ": " + " / ".join(spec.choices)
-    if spec.kind in (INT, NUMBER, DATE):
-        if spec.minimum is not None and spec.maximum is not None and spec.minimum <= -(2**63):
-            kind += ", any 64-bit integer"
-        elif spec.minimum is not None and spec.maximum is not None:
-            kind += f", {spec.minimum:g} to {spec.maximum:g}"
-        elif spec.minimum is not None:
-            kind += f", at least {spec.minimum:g}"
-        elif spec.maximum is not None:
-            kind += f", at most {spec.maximum:g}"
-    return kind
-
-
-def format_reference() -> str:
-    """Markdown: every table of a world file and every field, from the one schema."""
-    out: list[str] = []
-    for table in AUTHORED_TABLES:
-        schema = SCHEMAS[table]
-        out += [
-            f"### `[[{table}]]`",
-            "",
-            f"{schema.description} `id`: {schema.id_description}.",
-            "",
-            "| field | required | holds | meaning |",
-            "| --- | --- | --- | --- |",
-        ]
-        for name, spec in schema.fields.items():
-            need = (
-                "yes" + (" (or `nulls`)" if spec.nullable else "")
-                if spec.required
-                else ("no (may be in `nulls`)" if spec.nullable else "no")
-            )
-            meaning = spec.description.replace("|", "/")
-            if spec.kind == RECORD and spec.fields:
-                meaning += "; keys: " + ", ".join(f"`{key}`" for key in spec.fields)
-            out.append(f"| `{name}` | {need} | {_describe(spec).replace('|', '/')} | {meaning} |")
-        out.append("")
-    return "\n".join(out)

@@ -9,7 +9,8 @@ from yak_tui.kernel.play.dicechain import start_chain
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.authoring import load_world_file
 from yak_tui.kernel.world.model import World
-from yak_tui.store.storage import SCHEMA_VERSION, WorldFile
+from yak_tui.store.files import SCHEMA_VERSION
+from yak_tui.store.storage import WorldFile
 
 DEMO_FILE = Path(__file__).with_name("demo_world.toml")
 

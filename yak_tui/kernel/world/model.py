@@ -14,19 +14,16 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from yak_tui.kernel.errors import ValidationError
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.world.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
-from yak_tui.kernel.world.validation import (
-    ValidationError,
-    check_written_references,
-    validate_changed,
-    validate_document,
-    validate_world,
-    validate_written,
-)
+from yak_tui.kernel.world.documents import META, META_ID
+from yak_tui.kernel.world.fields import PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
+from yak_tui.kernel.world.references import check_written_references
+from yak_tui.kernel.world.validation import validate_changed, validate_document, validate_world, validate_written
 
 if TYPE_CHECKING:
-    from yak_tui.store.storage import Stamp, WorldFile
+    from yak_tui.store.files import Stamp
+    from yak_tui.store.storage import WorldFile
 
 __all__ = [
     "META",
@@ -56,7 +53,7 @@ class World:
     """The aggregate. Mutations record originals so a command can be undone exactly."""
 
     def __init__(self, data: dict[str, dict[str, Any]]) -> None:
-        self.data = data
+        self.data: dict[str, dict[str, dict[str, Any]]] = data
         for name in TABLES:
             self.data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
@@ -105,7 +102,7 @@ class World:
         tables written are copied, shallowly. The documents written, and the meta table, pass the
         validation a full read applies, and the other load checks see the new state. A document
         that fails raises ValueError (the caller then reads the save in full)."""
-        from yak_tui.store.storage import LOAD_CHECKS
+        from yak_tui.store.checks import LOAD_CHECKS
 
         data = dict(self.data)
         written: dict[str, set[str]] = {}
@@ -385,13 +382,15 @@ def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
 
 
 # A query value no index can hold (a dict, a tuple...): `where` scans for it instead.
-_UNKEYABLE: Any = object()
+_UNKEYABLE: Hashable = object()
 
 
 def _index_key(value: Any) -> Hashable:
     """A hashable stand-in for a JSON value: equal values (by ==) get equal keys."""
-    if value is None or isinstance(value, (str, int, float)):
+    if isinstance(value, (str, int, float)):
         return value
+    if value is None:
+        return None
     if isinstance(value, list):
         items = tuple(_index_key(item) for item in value)
         return _UNKEYABLE if _UNKEYABLE in items else (list, items)
@@ -463,7 +462,7 @@ def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tup
     Applying the journal, like a full read, freezes what it made for the garbage collector
     (`storage.collector_paused`): the copied tables of a big world are otherwise walked again by
     every full collection, which then stalls the app's screen as it redraws."""
-    from yak_tui.store.storage import collector_paused
+    from yak_tui.store.files import collector_paused
 
     stamp = save.stamp()
     if held is not None and stamp is not None and held[0] == stamp:

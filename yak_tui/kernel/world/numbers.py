@@ -17,7 +17,7 @@ from yak_tui.kernel.errors import ValidationError, YakError
 LIMIT = 10**9
 
 # The range of every number a document holds, unless its field says a narrower (or, for a dice
-# seed, a wider) one: `yak_tui.kernel.world.documents.Field.low/high`, checked by `yak new --from`, on
+# seed, a wider) one: `yak_tui.kernel.world.fields.Field.low/high`, checked by `yak new --from`, on
 # every load and on every write. The ruling (docs/world-format.md, "Numbers"):
 # - ducats are kept to four decimals (`money`); below 2**53 / 10**4 (about 9.007e11) a float still
 #   tells every four-decimal amount apart, so 10**11 keeps every amount exact to the fourth decimal;

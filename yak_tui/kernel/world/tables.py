@@ -340,10 +340,10 @@ def _apply_saved_rules(data: dict[str, Any]) -> None:
 
 
 def _register_load_hook() -> None:
-    from yak_tui.store import storage
+    from yak_tui.store import checks
 
-    if _apply_saved_rules not in storage.LOAD_CHECKS:
-        storage.LOAD_CHECKS.append(_apply_saved_rules)
+    if _apply_saved_rules not in checks.LOAD_CHECKS:
+        checks.LOAD_CHECKS.append(_apply_saved_rules)
 
 
 _register_load_hook()

@@ -1,1 +1,13 @@
-"""The court area\'s screens, panels and dialogs."""
+"""The court area's screens, panels and dialogs.
+
+What the app shows of the area: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
+
+from __future__ import annotations
+
+from yak_tui.app.screens import AreaAction, NavScreen
+
+SCREENS: dict[str, NavScreen] = {
+    "dashboard": NavScreen("court.dashboard", "DashboardScreen", "d", "Dashboard"),
+    "chronicle": NavScreen("court.chronicle", "ChronicleScreen", "c", "Chronicle"),
+}
+ACTIONS: tuple[AreaAction, ...] = ()

@@ -22,7 +22,7 @@ from textual.widgets.option_list import Option
 from yak_tui.app.kit.common import Panel, num
 from yak_tui.app.kit.plot import TreasuryPlot
 from yak_tui.app.kit.rowtable import RowTable, Shortened
-from yak_tui.app.kit.yak import ActingKeys, yak_of
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas import court as views
 from yak_tui.kernel.play.identity import Identity, identity_name

@@ -1,1 +1,10 @@
-"""The economy area\'s screens, panels and dialogs."""
+"""The economy area's screens, panels and dialogs.
+
+What the app shows of the area: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
+
+from __future__ import annotations
+
+from yak_tui.app.screens import AreaAction, NavScreen
+
+SCREENS: dict[str, NavScreen] = {"market": NavScreen("economy.screen", "MarketScreen", "b", "Market")}
+ACTIONS: tuple[AreaAction, ...] = ()

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, bar, num
-from yak_tui.app.kit.yak import ActingKeys, yak_of
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.areas import economy as board
 from yak_tui.areas.court import short_name
 from yak_tui.kernel.play.identity import Identity

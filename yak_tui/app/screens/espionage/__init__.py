@@ -1,1 +1,10 @@
-"""The espionage area\'s screens, panels and dialogs."""
+"""The espionage area's screens, panels and dialogs.
+
+What the app shows of the area: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
+
+from __future__ import annotations
+
+from yak_tui.app.screens import AreaAction, NavScreen
+
+SCREENS: dict[str, NavScreen] = {"espionage": NavScreen("espionage.screen", "EspionageScreen", "e", "Espionage")}
+ACTIONS: tuple[AreaAction, ...] = ()

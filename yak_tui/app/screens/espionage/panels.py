@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import DataTable, Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
-from yak_tui.app.kit.yak import ActingKeys, yak_of
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas.espionage import FAMILY_LABELS, BoardView, EffectLine, MissionLine, OrderLine
 from yak_tui.kernel.play.identity import Identity, identity_name

@@ -284,11 +284,9 @@ class CastingScreen(YakScreen):
     @work(thread=True, exclusive=True, group="cast-run", exit_on_error=False)
     def _cast_now(self, values: dict[str, Any]) -> None:
         """The app's dice: one transaction now; the screen reveals the stages afterwards."""
-        from yak_tui.kernel.play.dice import SeededDice
-
         before = self.yak.world
         try:
-            outcome = self.yak.execute("cast", views.clean_params(values), SeededDice())
+            outcome = self.yak.execute("cast", views.clean_params(values))  # the season's derived dice
         except Exception as error:
             self.post_message(self.Failed(views.problem_of(error)))
             return

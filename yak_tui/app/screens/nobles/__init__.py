@@ -1,1 +1,10 @@
-"""The nobles area\'s screens, panels and dialogs."""
+"""The nobles area's screens, panels and dialogs.
+
+What the app shows of the area: `SCREENS` and `ACTIONS` (see `yak_tui.app.screens`)."""
+
+from __future__ import annotations
+
+from yak_tui.app.screens import AreaAction, NavScreen
+
+SCREENS: dict[str, NavScreen] = {"map": NavScreen("nobles.screen", "MapScreen", "m", "Map")}
+ACTIONS: tuple[AreaAction, ...] = ()

@@ -29,10 +29,10 @@ from textual.style import Style
 from textual.visual import Visual
 from textual.widget import Widget
 
-from yak_tui.areas.nobles import HexCell, MapView, ProvinceLabel
+from yak_tui.app.screens.nobles.map_layout import Hex, MapLayout, by_row_of, map_layout
+from yak_tui.areas.nobles import HexCell, MapView
 from yak_tui.kernel.world.hexgrid import axial_to_offset, cell_to_hex, hex_to_cell, offset_to_axial
 
-Hex = tuple[int, int]
 Char = tuple[str, str, str]  # a drawn character, its foreground style and its background
 # Cell sizes (width, height) from the most zoomed in to the most compact; `z` zooms in, `Z` out.
 CELL_SIZES = ((12, 4), (8, 3), (6, 2), (4, 1))
@@ -84,7 +84,7 @@ class HexMap(Widget, can_focus=True):
         # Drawing caches: `_version` rises with every new view; the drawing without the cursor
         # (with the overlays it was drawn with), the lines with it, and a strip per line on screen.
         self._version = 0
-        self._by_row = _by_row(None)
+        self._by_row = by_row_of(None)
         self._by_row_version = 0
         self._drawing: _Drawing | None = None
         self._rows: tuple[_Drawing, Hex, dict[int, Content]] | None = None  # the cursor's lines
@@ -321,7 +321,7 @@ class HexMap(Widget, can_focus=True):
             height = (r1 - r0 + 1) * h
             self._hits = {}
             if self._by_row_version != self._version:  # once per view, not per zoom or bounds
-                self._by_row, self._by_row_version = _by_row(self.view), self._version
+                self._by_row, self._by_row_version = by_row_of(self.view), self._version
             self._drawing = _Drawing(
                 key, bounds, [[] for _ in range(height)], [Content("")] * height, self.overlays, self.notes, {}
             )
@@ -528,29 +528,6 @@ class _Drawing(NamedTuple):
     drawn: dict[int, tuple[int, int]]
 
 
-class _ByRow(NamedTuple):
-    """A view's hexes with something on them and its province names, by row (once per view)."""
-
-    cells: dict[int, list[tuple[Hex, HexCell]]]
-    labels: dict[int, list[ProvinceLabel]]
-    busy: set[Hex]
-    reach: int  # the longest name written on the map: how far a name runs from its hex
-
-
-def _by_row(view: MapView | None) -> _ByRow:
-    cells: dict[int, list[tuple[Hex, HexCell]]] = {}
-    labels: dict[int, list[ProvinceLabel]] = {}
-    if view is None:
-        return _ByRow(cells, labels, set(), 0)
-    for key, cell in sorted(view.cells.items(), key=lambda item: (item[0][1], item[0][0])):
-        cells.setdefault(key[1], []).append((key, cell))
-    for label in view.labels:
-        labels.setdefault(label.hex[1], []).append(label)
-    names = [place.name for cell in view.cells.values() for place in cell.places if place.table == "pcs"]
-    reach = max(map(len, [*names, *(label.name for label in view.labels)]), default=0)
-    return _ByRow(cells, labels, {key for key, cell in view.cells.items() if cell.places}, reach)
-
-
 def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
     """The hexes whose entry differs between two overlay (or note) maps."""
     return {key for key in old.keys() | new.keys() if old.get(key) != new.get(key)}
@@ -566,34 +543,6 @@ def _row_content(cells: list[Char]) -> Content:
         else:
             parts.append((char, style))
     return Content.assemble(*parts)
-
-
-class MapLayout(NamedTuple):
-    """What drawing a view needs once per view (its bounds, its hexes by row): built with the read
-    model in the screen's worker, so a view at 1000x (130,000 hexes) costs the event loop nothing."""
-
-    view: MapView
-    extent: tuple[int, int, int, int] | None
-    by_row: _ByRow
-
-
-def map_layout(view: MapView) -> MapLayout:
-    return MapLayout(view, _extent(view), _by_row(view))
-
-
-def _extent(view: MapView) -> tuple[int, int, int, int] | None:
-    """Offset (col, row) bounds of the hexes with something on them, of the provinces' land and
-    of the world's extent (the whole map the GM gave)."""
-    hexes = (*view.cells, *view.territory)
-    if not hexes and view.extent is None:
-        return None
-    # axial_to_offset (odd-r) inlined: one pass over 130,000 hexes at 1000x.
-    cols = [q + (r - (r & 1)) // 2 for q, r in hexes]
-    rows = [r for _, r in hexes]
-    if view.extent is not None:
-        cols += [0, view.extent[0] - 1]
-        rows += [0, view.extent[1] - 1]
-    return min(cols), max(cols), min(rows), max(rows)
 
 
 def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from yak_tui.app.kit.common import Panel
 from yak_tui.app.kit.odds import odds_row
-from yak_tui.app.kit.yak import yak_of
+from yak_tui.app.kit.running_app import yak_of
 from yak_tui.app.screens.nobles.hexmap import HexMap, MapLayout
 from yak_tui.areas import nobles as map_views
 from yak_tui.areas.court import short_name

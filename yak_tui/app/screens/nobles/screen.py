@@ -6,7 +6,7 @@ reachable PCs, blocked ones (another kingdom's brigade or larger), empty hexes (
 fail with its ducat spent) and where he stands; every PC in reach carries the Incite/Usurp
 chance it would give him. `v` relocates him to the cursor hex, `t`/`p` Incite or Usurp where he
 stands: the GM through the roll dialog (odds first), anyone else by filing the order. All the
-data is `yak_tui.areas.nobles.read`, filtered for the viewer.
+data is the nobles' read models (`yak_tui.areas.nobles`), filtered for the viewer.
 
 Move mode (the GM's): `m` picks a unit or person on the cursor hex (again: the next one there);
 as the cursor moves the map draws the path and the panel says what `gm-move` would do (a march
@@ -29,7 +29,8 @@ from textual.reactive import reactive
 from yak_tui.app.kit import YakScreen
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.messages import FocusPlace, PaletteEntry
-from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap, MapLayout, map_layout
+from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
+from yak_tui.app.screens.nobles.map_layout import MapLayout, map_layout
 from yak_tui.app.screens.nobles.panels import HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.areas import nobles as map_views
 from yak_tui.kernel.play import views

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
-from yak_tui.app.kit.yak import ActingKeys, yak_of
+from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.play.identity import Identity
 

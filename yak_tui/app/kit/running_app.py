@@ -1,6 +1,6 @@
-"""`yak_of(node)`: the running `YakApp`, typed, for any widget; screens, dialogs and panels say `self.yak`.
-
-`ActingKeys`: the keys of a screen or a table that change the world, never an observer's."""
+"""The running app as a widget reaches it: `yak_of(node)`, the `YakApp`, typed (screens, dialogs and
+panels say `self.yak`), and `ActingKeys`, the keys of a screen or a table that change the world and
+so are never the observer's seat's."""
 
 from __future__ import annotations
 

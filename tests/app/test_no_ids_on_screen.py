@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 from app_helpers import make_app, screen_text, settle, wait_for, widget_text
-from test_issue17c import orders_save  # noqa: F401 - the fixture
+from test_readable_screens import orders_save  # noqa: F401 - the fixture
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widget import Widget
 
 from yak_tui.app.kit.plot import TreasuryPlot
-from yak_tui.app.messages import SCREENS
+from yak_tui.app.navigation import SCREENS
 
 # `World.new_id`: a prefix and four digits (o-0001, cr-0001, fx-0002, siege-0001, elbreth-0003);
 # chronicle entries e000032 and dice records r000004.

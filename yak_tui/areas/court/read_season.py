@@ -1,0 +1,291 @@
+"""The court's read models of the season: the dashboard (what is due, who is ready), the advance
+preview, the season's reports and the history of past seasons.
+
+Plain records, already filtered for one viewer, as in `read`. No Textual here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from yak_tui.areas.court.read import (
+    HoldingRow,
+    KingdomRow,
+    OrderRow,
+    Series,
+    holdings,
+    kingdom_rows,
+    my_orders,
+    order_queue,
+    treasury_history,
+)
+from yak_tui.areas.court.read_chronicle import EntryView, latest_entries
+from yak_tui.kernel.errors import ValidationError, YakError
+from yak_tui.kernel.play.identity import Identity, identity_label, identity_name
+from yak_tui.kernel.play.views import Choice
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
+
+if TYPE_CHECKING:
+    from yak_tui.store.storage import WorldFile
+
+
+class DueItem(NamedTuple):
+    kind: str
+    text: str
+    urgent: bool = False
+
+
+class SeatRow(NamedTuple):
+    identity: str
+    label: str
+    filed: int
+    status: str  # "ready", "filed", "no orders"
+    missed: int = 0  # seasons in a row before this one it sent nothing
+
+
+class ReadinessView(NamedTuple):
+    """The season's orders deadline and the seats' state (`kernel.season.readiness`): every seat for the
+    GM and the Kings, his own for a player, none for an observer. `in_use`: a deadline is set or
+    someone said he is ready (before that, NMR means nothing)."""
+
+    deadline: str  # in the viewer's zone, and how far off: "2026-12-07 14:00 EST (America/New_York), in 2 days 3 h"
+    in_use: bool
+    seats: tuple[SeatRow, ...]
+    ready: bool  # the viewer has said he is ready
+
+
+def readiness_view(world: World, viewer: Identity) -> ReadinessView:
+    from yak_tui.kernel.season.readiness import in_use, season_status
+
+    status = season_status(world, viewer)
+    rows = [
+        SeatRow(str(r["identity"]), str(r["label"]), int(r["filed"]), str(r["status"]), int(r["missed"]))
+        for r in status["seats"]
+    ]
+    if viewer.is_observer:
+        rows = []
+    elif viewer.is_player:
+        rows = [r for r in rows if r.identity == str(viewer)]
+    ready = str(viewer) in world.meta.get("ready", [])
+    return ReadinessView(str(status["deadline_shown"]), in_use(status), tuple(rows), ready)
+
+
+class DashboardView(NamedTuple):
+    world_name: str
+    date: str
+    season: str
+    year: int
+    year_start_in: int
+    identity: str
+    identity_label: str
+    due: tuple[DueItem, ...]
+    kingdoms: tuple[KingdomRow, ...]
+    history: tuple[Series, ...]
+    chronicle: tuple[EntryView, ...]
+    holdings: tuple[HoldingRow, ...]
+    queue: tuple[OrderRow, ...]
+    my_orders: tuple[OrderRow, ...]
+    due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
+    readiness: ReadinessView = ReadinessView("", False, (), False)
+
+
+def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
+    """What is due this season for this viewer, with the orders that wait for him first."""
+    from yak_tui.kernel.season.session import due_for
+
+    items = [
+        DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
+        for i in due_for(world, viewer)
+    ]
+    queue = order_queue(world, viewer)
+    if queue:
+        items.insert(
+            0,
+            DueItem(
+                "orders",
+                f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
+                f"{'you' if not viewer.is_gm else 'adjudication'}",
+                True,
+            ),
+        )
+    waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
+    if len(waiting) == 1:
+        who = identity_name(world, Identity.parse(waiting[0].adjudicator))
+        items.append(DueItem("orders", f"Your order to {waiting[0].summary} waits for {who}"))
+    elif waiting:
+        items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
+    return tuple(sorted(items, key=lambda i: not i.urgent))
+
+
+def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due: bool = True) -> DashboardView:
+    """Everything the season dashboard shows. With `due=False` the due list is left for later
+    (`due_list`): it needs every rule module's due reporter imported, which a first paint need
+    not wait for."""
+    date = world.date
+    spring = GameDate(date.year + 1, 0)
+    return DashboardView(
+        world_name=world.name,
+        date=date.label(),
+        season=date.season,
+        year=date.year,
+        year_start_in=date.seasons_until(spring),
+        identity=str(viewer),
+        identity_label=identity_label(world, viewer),
+        due=due_list(world, viewer) if due else (),
+        kingdoms=kingdom_rows(world, viewer),
+        history=treasury_history(world, viewer),
+        chronicle=latest_entries(world, viewer, chronicle_limit),
+        holdings=holdings(world, viewer),
+        queue=order_queue(world, viewer),
+        my_orders=my_orders(world, viewer),
+        due_pending=not due,
+        readiness=readiness_view(world, viewer),
+    )
+
+
+class StepView(NamedTuple):
+    step: str
+    title: str
+    sums: tuple[tuple[str, float], ...]
+    lines: tuple[str, ...]
+
+
+class AdvancePreview(NamedTuple):
+    source: str
+    target: str
+    year_start: bool
+    blocked: tuple[str, ...]
+    steps: tuple[StepView, ...]
+    # Orders still waiting for their adjudicator ("filer: order"), and the seats that sent none.
+    waiting: tuple[str, ...] = ()
+    no_orders: tuple[str, ...] = ()
+
+
+def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
+    """Shape `session.preview(save)` (exactly what year start will do) for the confirmation dialog."""
+    date = world.date
+    steps = tuple(
+        StepView(
+            str(s.get("step", "")),
+            str(s.get("title", "")),
+            tuple((str(k), float(v)) for k, v in (s.get("sums") or {}).items()),
+            tuple(str(line) for line in s.get("lines", [])),
+        )
+        for s in preview.get("steps", [])
+    )
+    return AdvancePreview(
+        source=str(preview.get("from", date.label())),
+        target=str(preview.get("to", date.next().label())),
+        year_start=bool(preview.get("year_start")),
+        blocked=tuple(preview.get("blocked", [])),
+        steps=steps,
+        waiting=tuple(f"{o['filed_by']}: {o['text']}" for o in preview.get("waiting_orders", [])),
+        no_orders=tuple(str(label) for label in preview.get("no_orders", [])),
+    )
+
+
+class ReportLine(NamedTuple):
+    kind: str  # "heading", "section", "item", "detail"
+    text: str
+
+
+class ReportsView(NamedTuple):
+    """The season reports the viewer may read: the seasons (newest first), the recipients of the
+    chosen season (his own first, then the public post), and the chosen report's lines."""
+
+    seasons: tuple[Choice, ...]
+    recipients: tuple[Choice, ...]
+    season: str
+    recipient: str
+    lines: tuple[ReportLine, ...]
+
+
+def _recipient_label(world: World, key: str) -> str:
+    from yak_tui.kernel.season.reports import PUBLIC_RECIPIENT
+
+    if key == PUBLIC_RECIPIENT:
+        return "The season post (public)"
+    try:
+        return identity_label(world, Identity.parse(key))
+    except ValidationError:
+        return key
+
+
+def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
+    """A stored report as lines to draw: its heading, the GM's narrative, then each section that says
+    something (an order template's lines as they are to be copied), then its closing lines."""
+    lines = [ReportLine("heading", str(report.get("heading", "")))]
+    if report.get("narrative"):
+        lines += [ReportLine("detail", paragraph) for paragraph in str(report["narrative"]).split("\n") if paragraph]
+    for section in report.get("sections", []):
+        items = section.get("items", [])
+        if not items:
+            continue
+        lines.append(ReportLine("section", str(section.get("title", ""))))
+        for item in items:
+            lines.append(ReportLine("detail" if section.get("kind") == "code" else "item", str(item.get("text", ""))))
+            lines.extend(ReportLine("detail", str(detail)) for detail in item.get("details", []))
+    lines += [ReportLine("detail", str(line)) for line in report.get("footer", [])]
+    return tuple(lines)
+
+
+def reports_view(
+    world: World, viewer: Identity, season: str | None = None, recipient: str | None = None
+) -> ReportsView:
+    """The viewer's reports (`kernel.season.reports.reports_for`: a player his own and the public post, a
+    King his kingdom's, the GM every one, an observer the public post), for the season chosen (the
+    last one closed by default) and the recipient chosen (the viewer's own by default)."""
+    from yak_tui.kernel.season.reports import reported_seasons, reports_for
+
+    seasons = tuple(Choice(d.label(), d.label()) for d in reversed(reported_seasons(world)))
+    if not seasons:
+        return ReportsView((), (), "", "", ())
+    chosen_season = season if season in {c.value for c in seasons} else seasons[0].value
+    found = reports_for(world, viewer, chosen_season)
+    recipients = tuple(Choice(str(r["recipient"]), _recipient_label(world, str(r["recipient"]))) for r in found)
+    report = next((r for r in found if r["recipient"] == recipient), found[0] if found else None)
+    if report is None:
+        return ReportsView(seasons, recipients, chosen_season, "", ())
+    return ReportsView(seasons, recipients, chosen_season, str(report["recipient"]), report_lines(report))
+
+
+class SeasonRow(NamedTuple):
+    label: str
+    backup: str  # the backup's file name; "" for the current season (the save itself)
+
+
+class HistoryView(NamedTuple):
+    """The seasons the backups keep (oldest first, the current one last) and what changed between
+    the two chosen, as `yak diff` tells it (`kernel.season.history`)."""
+
+    seasons: tuple[SeasonRow, ...]
+    before: str
+    after: str
+    lines: tuple[str, ...]
+    problem: str = ""
+
+
+def history_view(
+    save: WorldFile, world: World, viewer: Identity, before: str | None = None, after: str | None = None
+) -> HistoryView:
+    """The history of `save` (whose current state is `world`): by default the last season kept
+    against the current one."""
+    from yak_tui.kernel.season.history import diff_worlds, kept_seasons, season_state
+
+    kept = kept_seasons(save, world.date)
+    rows = tuple(SeasonRow(k.label, k.backup.name if k.backup else "") for k in kept)
+    labels = [r.label for r in rows]
+    after = after if after in labels else labels[-1]
+    before = before if before in labels else labels[-2] if len(labels) > 1 else labels[-1]
+    if len(labels) < 2:
+        return HistoryView(
+            rows, before, after, (), "No season is kept yet: each advance backs up the season it closes."
+        )
+    try:
+        older = World(season_state(save, before))
+        newer = world if after == world.date.label() else World(season_state(save, after))
+    except YakError as error:
+        return HistoryView(rows, before, after, (), str(error))
+    return HistoryView(rows, before, after, tuple(diff_worlds(older, newer, viewer).lines()))

@@ -1,0 +1,231 @@
+"""The `yak` command line: every verb's arguments, and `yak resolve`'s checks from the area packages."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from typing import NoReturn
+
+from yak_tui.cli.rules import add_rules_parser
+from yak_tui.cli.season import add_season_parsers
+from yak_tui.kernel.errors import UsageError
+from yak_tui.kernel.play.areas import AREA_PACKAGES
+from yak_tui.kernel.world.numbers import NumberError, parse_whole
+
+INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
+# Importing an area package registers its `yak resolve` checks.
+RESOLVE_MODULES = AREA_PACKAGES
+
+
+class YakArgumentParser(argparse.ArgumentParser):
+    """Every parse error, in any sub-command, is one line on stderr (a UsageError), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        where = self.prog.removeprefix("yak").strip()
+        raise UsageError(f"{where}: {message}" if where else message)
+
+
+def load_resolve_checks() -> None:
+    # An area package registers its commands and season steps when imported: load them all first,
+    # in the kernel's order, so the order of the season's steps never depends on this list.
+    from yak_tui.kernel.play.commands import load_command_modules
+
+    load_command_modules()
+    for module in RESOLVE_MODULES:
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as error:
+            if error.name != module:
+                raise
+
+
+def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
+    """The whole command line. `with_checks=False` leaves `resolve`'s checks out: listing them
+    imports every area package, which a verb that reads the save (`show`, `log`) does not need."""
+    parser = YakArgumentParser(
+        prog="yak",
+        description="yak_tui: run a You Are King campaign from a terminal. "
+        "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
+    )
+    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+
+    new = sub.add_parser("new", help="create a world file")
+    new.add_argument("path", nargs="?")
+    new.add_argument("--demo", action="store_true", help="fill it with the demo world Elbreth")
+    new.add_argument(
+        "--from", dest="source", metavar="TOML", help="build it from a world file you wrote (docs/world-format.md)"
+    )
+    new.add_argument(
+        "--template",
+        action="store_true",
+        help="print a commented starting world file (two kingdoms) instead of creating a save",
+    )
+    new.add_argument("--force", action="store_true", help="overwrite an existing file")
+
+    resolve = sub.add_parser("resolve", help="run one rule check without a world")
+    checks = resolve.add_subparsers(dest="check", metavar="CHECK")
+    if with_checks:
+        from yak_tui.kernel.play.checks import RESOLVE_CHECKS
+
+        load_resolve_checks()
+        for name, check in RESOLVE_CHECKS.items():
+            cp = checks.add_parser(name, help=check.help_text)
+            check.add_arguments(cp)
+            _dice_flags(cp)
+
+    do = sub.add_parser("do", help="apply one command to the world")
+    do.add_argument("command", nargs="?")
+    do.add_argument("params", nargs="*", help="key=value")
+    do.add_argument("--list", action="store_true", help="list the commands")
+    _dice_flags(do)
+
+    show = sub.add_parser("show", help="print what the identity may see")
+    show.add_argument("table", nargs="?")
+    show.add_argument("id", nargs="?")
+
+    log = sub.add_parser("log", help="print the chronicle")
+    log.add_argument("--season", help="e.g. 'Spring 312'")
+    log.add_argument("--kingdom")
+    log.add_argument("--character")
+    log.add_argument("--kind")
+
+    adv = sub.add_parser("advance", help="close the season (Winter into Spring runs year start)")
+    adv.add_argument("--preview", action="store_true", help="show what it would do, change nothing")
+    adv.add_argument(
+        "--from",
+        dest="expected",
+        metavar="SEASON",
+        help="close only this season, e.g. 'Winter 312'; refused if another command closed it first",
+    )
+
+    sub.add_parser("undo", help="undo the last command of the current season (GM)")
+    sub.add_parser("due", help="what is due this season")
+
+    restore = sub.add_parser(
+        "restore", help="list backups, or restore one (a public event: the chronicle and the dice ledger name it)"
+    )
+    restore.add_argument("backup", nargs="?")
+
+    campaign = sub.add_parser("campaign", help="the campaign as a whole (GM)")
+    campaign_sub = campaign.add_subparsers(dest="campaign_verb", metavar="ACTION")
+    campaign_sub.add_parser("close", help="end the campaign: reveal every season's dice secrets, private ones too")
+
+    export = sub.add_parser("export", help="export the chronicle as forum text, or the whole world as TOML (GM)")
+    export.add_argument("--format", choices=("bbcode", "markdown", "toml"), default="bbcode")
+    export.add_argument("--season")
+    export.add_argument("--kingdom")
+    export.add_argument(
+        "--audience",
+        default="public",
+        help="whose record: public (the default, the forum's), gm, kingdom:<id> or player:<id>",
+    )
+
+    serve = sub.add_parser("serve", help="host the campaign over SSH")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=2222)
+    serve.add_argument("--host-key")
+    serve.add_argument(
+        "--max-sessions", type=int, default=32, metavar="N", help="sessions in all (default %(default)s)"
+    )
+    serve.add_argument(
+        "--max-sessions-per-user",
+        type=int,
+        default=4,
+        metavar="N",
+        help="sessions of one user at once (default %(default)s)",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=3600.0,
+        metavar="SECONDS",
+        help="close a session after this long without a keystroke; 0: never (default %(default)g)",
+    )
+    serve.add_argument(
+        "--request-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="close a channel that has asked for no terminal after this long (default %(default)g)",
+    )
+    serve.add_argument(
+        "--session-memory",
+        type=int,
+        default=1024,
+        metavar="MIB",
+        help="memory limit of each session's app, MiB; 0: none (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-auth-tries",
+        type=int,
+        default=6,
+        metavar="N",
+        help="failed logins on one connection before it is dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-unauthenticated",
+        type=int,
+        default=10,
+        metavar="N",
+        help="connections logging in at once; more are dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--max-unauthenticated-per-address",
+        type=int,
+        default=3,
+        metavar="N",
+        help="connections logging in at once from one address; more are dropped (default %(default)s)",
+    )
+    serve.add_argument(
+        "--banner-timeout",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time a connection has to send its SSH version line (default %(default)g)",
+    )
+    serve.add_argument(
+        "--login-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="time a connection has to log in (default %(default)g)",
+    )
+
+    user = sub.add_parser("user", help="the SSH roster")
+    user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")
+    add = user_sub.add_parser("add")
+    add.add_argument("name")
+    add.add_argument("--identity", required=True)
+    add.add_argument("--key", required=True, help="public key file")
+    user_sub.add_parser("list")
+    remove = user_sub.add_parser("remove")
+    remove.add_argument("name")
+    set_user = user_sub.add_parser("set", help="a login's settings: --zone, the zone he reads deadlines in")
+    set_user.add_argument("name", nargs="?", default="", help="login name (a seat: default, his own logins)")
+    set_user.add_argument("--zone", required=True, help="an IANA zone, e.g. Asia/Tokyo")
+
+    add_season_parsers(sub)
+    add_rules_parser(sub)
+
+    tui = sub.add_parser("tui", help="open the terminal app (the default)")
+    tui.add_argument("--no-animation", action="store_true")
+    tui.add_argument(
+        "--gm-pin",
+        action="store_true",
+        help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)",
+    )
+    return parser
+
+
+def _dice_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--dice", help="naturals in the order the check rolls them, e.g. 4,2")
+    parser.add_argument("--seed", type=seed_option, help="seed for random dice (recorded, replayable)")
+    parser.add_argument("--odds", action="store_true", help="print exact probabilities instead of rolling")
+
+
+def seed_option(text: str) -> int:
+    """argparse type: a seed is recorded in the chronicle, so it must fit in 64 bits."""
+    try:
+        return parse_whole(text, INT64_MIN, INT64_MAX)
+    except NumberError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

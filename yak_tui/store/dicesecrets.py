@@ -1,0 +1,69 @@
+"""The season secrets of the fair dice, kept beside the save in `<save>.secrets` (mode 0600).
+
+Only the GM's tools read this file: it is never part of the save, a backup, an export or a report,
+so a player reading the save learns the commitments (public) but never the secrets. It only ever
+grows (one entry per season, drawn once): a restore or a rollback leaves it as it is, so a season
+re-played after a restore keeps the secrets its commitments name.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import orjson
+
+from yak_tui.kernel.errors import StoreError
+
+SECRETS_SUFFIX = ".secrets"
+
+
+def secrets_path(save: Path) -> Path:
+    return save.with_name(save.name + SECRETS_SUFFIX)
+
+
+def read_secrets(save: Path) -> dict[str, dict[str, str]]:
+    """Every season's secrets as hex, by season key; {} when there is no file yet."""
+    try:
+        raw = secrets_path(save).read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as error:
+        raise StoreError(f"cannot read the dice secrets {secrets_path(save)}: {error.strerror}") from None
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        raise StoreError(f"the dice secrets {secrets_path(save)} are not JSON; nothing was changed") from None
+    if not isinstance(data, dict):
+        raise StoreError(f"the dice secrets {secrets_path(save)} hold no table of seasons; nothing was changed")
+    return data
+
+
+def write_secrets(save: Path, data: dict[str, dict[str, str]]) -> None:
+    """Replace the file in one step, made with mode 0600 (mkstemp) and fsynced: a secret whose
+    commitment is published must never be lost."""
+    target = secrets_path(save)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), 0o600)
+            handle.write(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except OSError as error:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        raise StoreError(f"cannot write the dice secrets {target}: {error.strerror}; nothing was changed") from None
+
+
+def drop_secrets(save: Path) -> None:
+    """A new campaign at this path draws its own secrets. Best effort."""
+    try:
+        secrets_path(save).unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -1,0 +1,148 @@
+"""The save's bytes on disk: written atomically, decoded with a clear error, and the store's errors.
+
+A write goes to a temp file, is fsynced, replaces the file with `os.replace`, and the directory is
+fsynced: the file is always either the old or the new state.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from yak_tui.kernel.errors import StoreError  # the store's own errors derive from it
+
+SCHEMA_VERSION = 2
+# One version of the save file: (mtime_ns, size, inode). An atomic replace makes a new inode, so two
+# writes in one clock tick with the same size still differ.
+Stamp = tuple[int, int, int]
+
+
+class CorruptSaveError(StoreError):
+    pass
+
+
+class SaveWriteError(StoreError, OSError):
+    """Writing failed (disk full, I/O error...); the file on disk is the one from before."""
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def stamp_of(st: os.stat_result) -> Stamp:
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+def atomic_write_bytes(path: Path, payload: bytes, before_replace: Callable[[Stamp], None] | None = None) -> None:
+    """temp → fsync → os.replace → fsync(dir). On any error the old file is untouched.
+
+    `before_replace` gets the stamp the file will have once in place (its inode and mtime do not
+    change on rename), before the rename: the change journal is written then."""
+    directory = path.parent
+    try:
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise _write_error(path, error) from error
+    try:
+        try:
+            # Keep the mode the GM gave the save (mkstemp creates 0600).
+            os.chmod(tmp_name, path.stat().st_mode & 0o7777)
+        except FileNotFoundError:
+            pass
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+            written = stamp_of(os.fstat(handle.fileno()))
+        if before_replace is not None:
+            before_replace(written)
+        os.replace(tmp_name, path)
+    except BaseException as error:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        if isinstance(error, OSError):
+            raise _write_error(path, error) from error
+        raise
+    fsync_dir(directory)
+
+
+def os_reason(error: OSError) -> str:
+    """What the system said, without the `[Errno N]` noise."""
+    if isinstance(error, SaveWriteError):
+        return error.reason
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _write_error(path: Path, error: OSError) -> SaveWriteError:
+    reason = os_reason(error)
+    return SaveWriteError(f"cannot write {path}: {reason}; the file on disk was left as it was", reason)
+
+
+def restore_hint(path: Path) -> str:
+    return f"run `yak --save {path} restore` to list backups, then `yak --save {path} restore NAME`"
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a save is parsed, then freeze what it made.
+
+    Parsing a big save makes a million objects, none of them garbage: with the collector on,
+    orjson.loads is 3x slower, and afterwards every full collection would walk them all again.
+    `gc.freeze` moves them out of the collector's sight; plain JSON holds no reference cycles,
+    so reference counting still frees them when the world is dropped."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
+def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
+    """Parse the bytes of a save, or say clearly what is wrong with it."""
+    if not raw.strip():
+        raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
+    try:
+        with collector_paused():
+            data = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise CorruptSaveError(
+            f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"
+        ) from None
+    if not isinstance(data, dict):
+        raise CorruptSaveError(
+            f"save {path} is not a yak_tui world (expected tables of documents); "
+            f"it was left untouched. {restore_hint(path)}"
+        )
+    for name, table in data.items():
+        if not isinstance(table, dict):
+            raise CorruptSaveError(
+                f"save {path}: table {name!r} must be a table of documents, not a {type(table).__name__}; "
+                f"it was left untouched. {restore_hint(path)}"
+            )
+    return data
+
+
+Data = dict[str, dict[str, Any]]
