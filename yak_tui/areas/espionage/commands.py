@@ -36,7 +36,7 @@ from yak_tui.areas.espionage.planning import (
     modifier_inputs,
     plan_mission,
 )
-from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, catalogue, resolve_mission, spy_modifiers
+from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission, spy_modifiers
 from yak_tui.areas.espionage.state import (
     EFFECTS,
     KIND,
@@ -63,8 +63,8 @@ from yak_tui.kernel.play.commands import (
     coerce_params,
     command,
 )
-from yak_tui.kernel.play.identity import Identity, identity_name
-from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.orders import _waiting_order, describe_order, order_audience, order_file
 from yak_tui.kernel.season.seasons import due_reporter
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import table
@@ -628,26 +628,8 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
 
 @due_reporter
 def _due(world: World) -> list[dict[str, Any]]:
+    # A waiting mission is in its adjudicator's queue with every other order (`session.orders_due`).
     items: list[dict[str, Any]] = []
-    for order_id, order in sorted(world.all("orders")):
-        if order.get("command") != MISSION_COMMAND or order.get("status") != WAITING:
-            continue
-        adjudicator = str(order.get("adjudicator", "gm"))
-        audience = ADJUDICATORS if adjudicator == "gm" else kingdom_audience(adjudicator.partition(":")[2])
-        filer = identity_name(world, Identity.parse(str(order.get("filed_by", "gm"))))
-        params = order.get("params") or {}
-        entry = catalogue().get(str(params.get("mission", "")))
-        what = entry.name if entry is not None else "a mission"
-        against = f" against {world.display_name('kingdoms', params['target'])}" if params.get("target") else ""
-        items.append(
-            {
-                "kind": "order",
-                "text": f"{filer}'s private espionage order, {what}{against}, waits for your ruling",
-                "audience": audience,
-                "urgent": False,
-                "order": order_id,
-            }
-        )
     for effect_id, effect in active_effects(world, kind="assassination-attempt"):
         if effect.get("status") != "pending":
             continue
