@@ -1,7 +1,6 @@
 """Suite-wide: the shared `table` fixture (tests/yak_plugin.py); the `app` and `e2e` markers put on
 by directory, so `pytest -m "not app and not e2e"` is the quick headless loop; end-to-end tests that drive real terminals run one after another on one xdist
-worker, so two tmux or SSH apps never fight for the two CPUs a CI machine has; and the rule
-modules load in one order, whatever the test modules import first."""
+worker, so two tmux or SSH apps never fight for the two CPUs a CI machine has."""
 
 from __future__ import annotations
 
@@ -10,13 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from yak_tui.kernel.play.commands import load_command_modules
-
-# Season-end steps run in the order their modules were first imported (yak_tui.kernel.season.seasons), so
-# a test module that imports warfare before economy would reorder them for every later test in its
-# process. Import them all now, in the one canonical order (the order a fresh `yak` uses).
-load_command_modules()
 
 pytest_plugins = ["yak_plugin"]
 TESTS = Path(__file__).parent

@@ -13,9 +13,10 @@ if sys.argv[1] == "cli":
     from yak_tui.cli import load_resolve_checks
     load_resolve_checks()
 load_command_modules()
-print([title for title, _ in seasons._season_start])
-print([title for title, _ in seasons._season_end])
-print([fn.__module__ for fn in seasons._due_reporters])
+order = seasons.season_order()
+print([handler.label for handler in seasons.in_order(seasons.SEASON_START, order)])
+print([handler.label for handler in seasons.in_order(seasons.SEASON_END, order)])
+print([handler.fn.__module__ for handler in seasons.in_order(seasons.DUE_REPORTERS, order)])
 """
 
 

@@ -335,15 +335,18 @@ def test_next_year_effects_last_through_the_production_step(save: WorldFile) -> 
 
     from yak_tui.kernel.season import seasons
 
+    production = seasons.YEAR_START.by_name["economy-production"]
+
     def spy_on_production(ctx: Any, report: Any) -> None:
+        production.fn(ctx, report)
         seen_in_production.append(bool(ctx.world.get("effects", effect_id)["active"]))
 
-    seasons._year_start["production"].append(spy_on_production)
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(
+            seasons.YEAR_START.by_name, "economy-production", seasons.Handler(spy_on_production, "production")
+        )
         for _ in range(4):
             do(save, "advance", {})
-    finally:
-        seasons._year_start["production"].remove(spy_on_production)
     assert seen_in_production == [True]
     assert read(save).get("effects", effect_id)["active"] is False
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from yak_tui.areas.court import cli as _cli  # noqa: F401  (registers `yak resolve rtd`)
 from yak_tui.areas.court import gm as _gm  # noqa: F401  (registers the GM's acts)
 from yak_tui.areas.court import house_rules as _house_rules  # noqa: F401  (registers rules-set, rules-clear)
-from yak_tui.areas.court.commands import UPKEEP_SURCHARGES, on_event, schedule_event, upkeep_due
+from yak_tui.areas.court.commands import on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.gm import EDITABLE as EDITABLE_TABLES
 from yak_tui.areas.court.seats import roster, user_for_fingerprint
 from yak_tui.kernel.play.identity import identity_label
@@ -63,7 +63,6 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
 __all__ = [
     "EDITABLE_TABLES",
     "PUBLIC_VIEWER",
-    "UPKEEP_SURCHARGES",
     "AdvancePreview",
     "ChronicleView",
     "DashboardView",

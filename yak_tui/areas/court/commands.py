@@ -21,6 +21,7 @@ from yak_tui.kernel.season.seasons import (
     due_reporter,
     run_advance,
     season_start_step,
+    upkeep_surcharges,
     year_start_step,
 )
 from yak_tui.kernel.world.model import World
@@ -210,7 +211,7 @@ def _reminder(ctx: CommandContext, event: dict[str, Any], report: StepReport) ->
     report.lines.append(event["data"]["text"])
 
 
-@season_start_step("Scheduled events fall due")
+@season_start_step("Scheduled events fall due", name="court-scheduled-events")
 def _run_schedule(ctx: CommandContext, report: StepReport) -> None:
     world = ctx.world
     today = world.date
@@ -224,7 +225,7 @@ def _run_schedule(ctx: CommandContext, report: StepReport) -> None:
         report.add("events", 1)
 
 
-@due_reporter
+@due_reporter(name="court-scheduled-events")
 def _due_schedule(world: World) -> list[dict[str, Any]]:
     next_season = world.date.next()
     items = []
@@ -257,7 +258,7 @@ def _tax_recipient(pc: dict[str, Any], dead: set[str]) -> tuple[str, str] | None
     return None
 
 
-@year_start_step("tax")
+@year_start_step("tax", name="court-tax")
 def _tax(ctx: CommandContext, report: StepReport) -> None:
     """Each structure pays its tax less what raids and looting took from it this year."""
     world = ctx.world
@@ -292,22 +293,18 @@ def upkeep_rates() -> dict[str, float]:
     return {"regiment": float(rates["regiment"]), "ship": float(rates["ship"])}
 
 
-# Surcharges per regiment/ship added by other areas (e.g. espionage infiltrations): kingdom -> (kind -> ducats)
-UPKEEP_SURCHARGES: list[Any] = []
-
-
 def upkeep_due(world: World, kingdom_id: str) -> tuple[float, dict[str, float]]:
     rates = upkeep_rates()
     regiments = sum(int(u.get("regiments", 0)) for _, u in world.where("units", owner=kingdom_id))
     ships = sum(int(u.get("ships", 0)) for _, u in world.where("units", owner=kingdom_id))
     parts = {"regiments": regiments * rates["regiment"], "ships": ships * rates["ship"]}
-    for surcharge in UPKEEP_SURCHARGES:
+    for surcharge in upkeep_surcharges():  # what other areas add (an infiltration's waste)
         for label, amount in surcharge(world, kingdom_id, regiments, ships).items():
             parts[label] = parts.get(label, 0) + amount
     return sum(parts.values()), parts
 
 
-@year_start_step("upkeep")
+@year_start_step("upkeep", name="court-upkeep")
 def _upkeep(ctx: CommandContext, report: StepReport) -> None:
     """Kingdoms pay upkeep for regiments and ships; a treasury may go below zero (debt)."""
     world = ctx.world
@@ -332,7 +329,7 @@ def _upkeep(ctx: CommandContext, report: StepReport) -> None:
         report.lines.append(f"{world.display_name('kingdoms', kingdom_id)}: -{total:g} upkeep")
 
 
-@year_start_step("expiries")
+@year_start_step("expiries", name="court-year-counters")
 def _resets(ctx: CommandContext, report: StepReport) -> None:
     """Per-year counters (hires, sponsorships, personal guard) start again at zero."""
     world = ctx.world
@@ -363,6 +360,6 @@ def treasury_history_point(world: World) -> None:
     del history[:-40]
 
 
-@season_start_step("Treasury history")
+@season_start_step("Treasury history", name="court-treasury-history")
 def _history(ctx: CommandContext, report: StepReport) -> None:
     treasury_history_point(ctx.world)

@@ -11,20 +11,17 @@ import orjson
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.world.tables import saved_rules, table, table_names, use_saved_rules
+from yak_tui.kernel.world.tables import check_tables, saved_rules, table_names, use_saved_rules
 
 
 def check_rules_load(overrides: dict[str, Any]) -> None:
-    """Every table loads under `overrides`, and the checks made at table load hold (every mission
-    has a handler, ...); the rules in use are put back whatever happens."""
+    """Every table loads under `overrides`, and the checks each area registered for its tables hold
+    (every mission has a handler, the season order names what the code registers, ...); the rules
+    in use are put back whatever happens."""
     before = saved_rules()
     try:
         use_saved_rules(overrides)
-        for name in table_names():
-            table(name)
-        from yak_tui.areas.espionage import catalogue
-
-        catalogue()
+        check_tables()
     finally:
         use_saved_rules(before)
 

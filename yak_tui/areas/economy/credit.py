@@ -495,12 +495,12 @@ def _loan_instalments(ctx: CommandContext, report: StepReport) -> None:
         report.lines.append(text)
 
 
-@season_start_step("Credit falls due")
+@season_start_step("Credit falls due", name="economy-credit-due")
 def _credit_season(ctx: CommandContext, report: StepReport) -> None:
     _settle_due_credit(ctx, report)
 
 
-@due_reporter
+@due_reporter(name="economy-debts")
 def _due_debts(world: World) -> list[dict[str, Any]]:
     """Credit and loans falling due this season or the next, for each party."""
     today = world.date

@@ -216,7 +216,7 @@ def _price_reading(natural: int, base: int, price: int) -> str:
     return f"d6 rolled {natural} on base {base} ({', '.join(faces)}) → price {price}"
 
 
-@season_end_step("Unsold goods are sold to the market")
+@season_end_step("Unsold goods are sold to the market", name="economy-market-sales")
 def _market_sales(ctx: CommandContext, report: StepReport) -> None:
     """Every business's stock sells at its province's price, one market-sale roll per good."""
     world = ctx.world

@@ -52,7 +52,7 @@ def _looter(world: World, value: Any) -> tuple[str, str] | None:
 INCOME_NAMES_LISTED = 6
 
 
-@year_start_step("business-income")
+@year_start_step("business-income", name="economy-business-income")
 def _business_income(ctx: CommandContext, report: StepReport) -> None:
     """Each business earns its Size less the state's business tax; the state (the kingdom of the
     province it stands in) gets the tax. Paid as one sum per recipient, one chronicle line each
@@ -149,7 +149,7 @@ def _looted_income(world: World, business_id: str, biz: dict[str, Any], year: in
     return looter if looted_for == year else None
 
 
-@year_start_step("credit-loans")
+@year_start_step("credit-loans", name="economy-credit-loans")
 def _credit_loans(ctx: CommandContext, report: StepReport) -> None:
     _settle_due_credit(ctx, report)
     _loan_instalments(ctx, report)
@@ -258,4 +258,4 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         report.add("gunpowder barrels", barrels, public=False)
 
 
-year_start_step("production")(_production)
+year_start_step("production", name="economy-production")(_production)

@@ -1,22 +1,21 @@
 """Espionage (RULINGS §7): NPC spy missions, private orders, counter-spies, infiltrations and
-their effects. Importing the package registers its commands, year-start steps and the
-`yak resolve spy` check; front ends and other areas use only the names below."""
+their effects. Importing the package registers its commands, its season and year-start steps,
+its upkeep surcharge, the `yak resolve spy` check and the check of its mission table; front ends
+and other areas use only the names below."""
 
 from typing import TYPE_CHECKING
 
-from yak_tui.kernel.play.lazy import lazy_exports
-
-# Registration order: the year-start steps import the court's commands first (as the one
-# espionage module did before), then the commands, then the `yak resolve spy` check.
-# isort: off
-from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
-from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
-
-# isort: on
+from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
+from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
 from yak_tui.areas.espionage.kinds import KINDS, MissionKind
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
 from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
+from yak_tui.kernel.play.lazy import lazy_exports
+from yak_tui.kernel.world.tables import table_check
+
+# `yak rules set` refuses house rules under which a mission has no code to handle it.
+table_check("espionage-missions")(catalogue)
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.espionage.read import (

@@ -626,7 +626,7 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
 # ================================================================ due items and board queries
 
 
-@due_reporter
+@due_reporter(name="espionage-orders")
 def _due(world: World) -> list[dict[str, Any]]:
     # A waiting mission is in its adjudicator's queue with every other order (`session.orders_due`).
     items: list[dict[str, Any]] = []

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import math
 
-from yak_tui.areas.court import UPKEEP_SURCHARGES
 from yak_tui.areas.espionage.kinds import kind_of_document
 from yak_tui.areas.espionage.rules import mission
 from yak_tui.areas.espionage.state import (
@@ -25,7 +24,7 @@ from yak_tui.areas.espionage.state import (
 from yak_tui.kernel.play.audience import ADJUDICATORS, kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.season.seasons import StepReport, season_start_step, year_start_step
+from yak_tui.kernel.season.seasons import StepReport, season_start_step, upkeep_surcharge, year_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import capped
 
@@ -48,7 +47,7 @@ def _add(sums: dict[str, float], key: str, amount: float) -> None:
     sums[key] = round(sums.get(key, 0) + amount, 4)
 
 
-@year_start_step("counterfeit")
+@year_start_step("counterfeit", name="espionage-counterfeit-debts")
 def _counterfeit_debts(ctx: CommandContext, report: StepReport) -> None:
     """Each counterfeit effect due now costs its target 5 ducats, before upkeep, even below zero."""
     world = ctx.world
@@ -75,7 +74,7 @@ def _counterfeit_debts(ctx: CommandContext, report: StepReport) -> None:
     _secret_sums(ctx, report, "counterfeit debts", sums)
 
 
-@year_start_step("tax")
+@year_start_step("tax", name="espionage-treasury-theft")
 def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
     """Infiltrate Treasury: 1 ducat per province out of the target's tax; half to the sponsor."""
     world = ctx.world
@@ -118,6 +117,7 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
     _secret_sums(ctx, report, "treasury infiltration", sums)
 
 
+@upkeep_surcharge(name="espionage-infiltrations")
 def _upkeep_surcharge(world: World, kingdom_id: str, regiments: int, ships: int) -> dict[str, float]:
     """+0.5 upkeep per ship (admiralty) / regiment (general staff) per infiltrating sponsor."""
     out: dict[str, float] = {}
@@ -132,11 +132,7 @@ def _upkeep_surcharge(world: World, kingdom_id: str, regiments: int, ships: int)
     return {k: v for k, v in out.items() if v}
 
 
-if _upkeep_surcharge not in UPKEEP_SURCHARGES:
-    UPKEEP_SURCHARGES.append(_upkeep_surcharge)
-
-
-@year_start_step("cold-spies")
+@year_start_step("cold-spies", name="espionage-cold-spies")
 def _cold_spies(ctx: CommandContext, report: StepReport) -> None:
     world = ctx.world
     sums: dict[str, float] = {}
@@ -158,7 +154,7 @@ def _cold_spies(ctx: CommandContext, report: StepReport) -> None:
     _secret_sums(ctx, report, "cold spies", sums)
 
 
-@year_start_step("government")
+@year_start_step("government", name="espionage-government")
 def _government(ctx: CommandContext, report: StepReport) -> None:
     """Each Government infiltration cuts the target's manpower by a quarter, rounded down."""
     world = ctx.world
@@ -228,10 +224,10 @@ def expire_effects(ctx: CommandContext, report: StepReport) -> None:
         _secret_sums(ctx, report, "espionage effects expired", {"expired": count})
 
 
-year_start_step("expiries")(expire_effects)
+year_start_step("expiries", name="espionage-effects-expire")(expire_effects)
 
 
-@season_start_step("Espionage effects run out")
+@season_start_step("Espionage effects run out", name="espionage-effects-run-out")
 def _season_expiries(ctx: CommandContext, report: StepReport) -> None:
     if not ctx.world.date.is_year_start:
         expire_effects(ctx, report)

@@ -391,7 +391,7 @@ def pending_consequences(world: World) -> list[tuple[str, dict[str, Any]]]:
     )
 
 
-@due_reporter
+@due_reporter(name="magic-consequences")
 def _due_consequences(world: World) -> list[dict[str, Any]]:
     return [
         {

@@ -362,7 +362,7 @@ def blockade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-@season_end_step("Sieges: every regiment inside eats one provision")
+@season_end_step("Sieges: every regiment inside eats one provision", name="warfare-siege-provisions")
 def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
     world = ctx.world
     for siege_id, siege in sorted(world.all("sieges")):
@@ -421,7 +421,7 @@ def _undecided(world: World) -> list[tuple[str, dict[str, Any]]]:
     return [(sid, s) for sid, s in sorted(world.all("sieges")) if decision_due(world, s)]
 
 
-@advance_guard
+@advance_guard(name="warfare-undecided-sieges")
 def _siege_guard(world: World) -> list[str]:
     return [
         f"the defenders of {name_of(world, 'pcs', s['fort'])} will end the season short of provisions "
@@ -1034,7 +1034,7 @@ def upgrade(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 # --- the dashboard ------------------------------------------------------------------------------
 
 
-@due_reporter
+@due_reporter(name="warfare-sieges")
 def _due_sieges(world: World) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     for sid, siege in sorted(world.all("sieges")):

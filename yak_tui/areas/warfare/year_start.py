@@ -9,7 +9,7 @@ from yak_tui.kernel.season.seasons import StepReport, year_start_step
 from yak_tui.kernel.world.tables import table
 
 
-@year_start_step("expiries")
+@year_start_step("expiries", name="warfare-looted-income")
 def _clear_looted_income(ctx: CommandContext, report: StepReport) -> None:
     """After the business-income step (which pays and clears `income_looted_by`), the marks of this
     year or older are spent."""
@@ -25,7 +25,7 @@ def _clear_looted_income(ctx: CommandContext, report: StepReport) -> None:
             report.add("looted incomes spent", 1)
 
 
-@year_start_step("expiries")
+@year_start_step("expiries", name="warfare-surplus-regrowth")
 def _surplus_regrowth(ctx: CommandContext, report: StepReport) -> None:
     """`slaves.surplus_regrowth_per_year` of what slave raids took grows back (0: never)."""
     world = ctx.world

@@ -166,7 +166,7 @@ def mark_ready(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"identity": str(who), "ready": bool(p["ready"])}
 
 
-@due_reporter
+@due_reporter(name="season-orders-deadline")
 def _due_orders(world: World) -> list[dict[str, Any]]:
     """One dashboard line: the deadline, and who is ready, who filed, who has sent nothing. The line
     is public, so it counts what the public may know: a seat's private orders are not told."""
@@ -189,7 +189,7 @@ def _due_orders(world: World) -> list[dict[str, Any]]:
     ]
 
 
-@season_start_step("Orders deadline and readiness")
+@season_start_step("Orders deadline and readiness", name="season-orders-readiness")
 def _new_season_clears_readiness(ctx: Any, report: StepReport) -> None:
     ctx.world.meta.pop("deadline", None)
     ctx.world.meta["ready"] = []

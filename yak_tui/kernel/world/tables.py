@@ -16,10 +16,10 @@ import copy
 import math
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 from yak_tui.kernel.errors import RulesError
 from yak_tui.kernel.world.numbers import shown
@@ -424,3 +424,27 @@ def set_override_dir(path: str | None) -> None:
         check_override_dir(path)
         os.environ["YAK_RULES"] = str(path)
     _load.cache_clear()
+
+
+# Checks an area makes of its own tables beyond their shape (every mission has code that handles
+# it, the season order names what the code registers), by a name that orders them. Registered when
+# the area's package is imported; `check_tables` runs them under the rules in use.
+TABLE_CHECKS: dict[str, Callable[[], object]] = {}
+Check = TypeVar("Check", bound=Callable[[], object])
+
+
+def table_check(name: str) -> Callable[[Check], Check]:
+    def wrap(check: Check) -> Check:
+        TABLE_CHECKS[name] = check
+        return check
+
+    return wrap
+
+
+def check_tables() -> None:
+    """Load every table, then run every registered check, in the order of their names (a
+    RulesTableError says what is wrong); the callers load the areas first, as a command does."""
+    for name in table_names():
+        table(name)
+    for name in sorted(TABLE_CHECKS):
+        TABLE_CHECKS[name]()
