@@ -626,9 +626,10 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
 # ================================================================ due items and board queries
 
 
-@due_reporter(name="espionage-orders")
+@due_reporter(name="espionage-assassinations")
 def _due(world: World) -> list[dict[str, Any]]:
-    # A waiting mission is in its adjudicator's queue with every other order (`session.orders_due`).
+    # Assassination attempts to play out; a waiting mission is in its adjudicator's queue with every
+    # other order (`session.orders_due`).
     items: list[dict[str, Any]] = []
     for effect_id, effect in active_effects(world, kind="assassination-attempt"):
         if effect.get("status") != "pending":
