@@ -3,13 +3,17 @@
     def test_a_note(table: Table) -> None:
         result = table.run("gm", "note", text="the bridge is out")
         error = table.refused("player:nyx", "undo", field="identity")
+        table.refused("gm", "consequence-fill", {"entry": "e999999", "text": "x"}, field="entry", text="no chronicle entry")
 
-Dice are scripted (`dice=[4, 2]`); with none given, any die the command rolls fails the test.
+Dice are scripted (`dice=[4, 2]`); with none given, any die the command rolls fails the test. These
+two are the suite's one way to run a command and to check a refusal: a test holding another save
+wraps it (`Table(save).refused(...)`).
 Registered for the whole suite from tests/conftest.py (`pytest_plugins`).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,7 +33,7 @@ from yak_tui.store.storage import WorldFile
 
 
 class Table:
-    """A demo world on disk (`save`, `path`) and the commands a test runs on it."""
+    """A world on disk (`save`, `path`; the fixture's is the demo) and the commands a test runs on it."""
 
     def __init__(self, save: WorldFile) -> None:
         self.save = save
@@ -41,30 +45,42 @@ class Table:
         return World(self.save.read())
 
     def run(
-        self, identity: str | Identity, command: str, /, *, dice: Sequence[int] = (), **params: Any
+        self,
+        identity: str | Identity,
+        command: str,
+        params: Mapping[str, Any] | None = None,
+        /,
+        *,
+        dice: Sequence[int] = (),
+        **more: Any,
     ) -> CommandResult:
-        """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params`."""
+        """Run `command` as `identity` ("gm", "king:elbreth", "player:nyx") with `params` and `more`
+        (a mapping holds a parameter whose name is one of these keywords: `text`, `field`, `dice`)."""
         who = identity if isinstance(identity, Identity) else Identity.parse(identity)
-        return run_command(self.save, who, command, params, ScriptedDice(list(dice)))
+        return run_command(self.save, who, command, {**(params or {}), **more}, ScriptedDice(list(dice)))
 
     def refused(
         self,
         identity: str | Identity,
         command: str,
+        params: Mapping[str, Any] | None = None,
         /,
         *,
         field: str,
         text: str = "",
         dice: Sequence[int] = (),
-        **params: Any,
+        **more: Any,
     ) -> CommandError:
-        """The command is refused on `field` (its reason holding `text`) and the file is unchanged."""
+        """The command is refused on `field` (its reason holding `text`); the file is unchanged and was
+        not rewritten either."""
         before = self.path.read_bytes()
+        inode = os.stat(self.path).st_ino
         with pytest.raises(CommandError) as caught:
-            self.run(identity, command, dice=dice, **params)
+            self.run(identity, command, params, dice=dice, **more)
         assert caught.value.field == field, caught.value
         assert text in caught.value.reason, caught.value.reason
         assert self.path.read_bytes() == before, "a refused command changed the world file"
+        assert os.stat(self.path).st_ino == inode, "a refused command rewrote the world file"
         return caught.value
 
     def edit(self, change: Callable[[dict[str, Any]], None]) -> None:

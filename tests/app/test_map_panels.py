@@ -10,7 +10,7 @@ from test_map_screen import GREYWATCH, MILLBROOK, open_map
 
 from yak_tui.app.screens.nobles.panels import STATE_STYLE, HexPanel, LegendPanel, MapPanel, NoblePanel
 from yak_tui.app.screens.nobles.screen import MapScreen
-from yak_tui.areas.nobles import read as map_views
+from yak_tui.areas import nobles as map_views
 from yak_tui.kernel.play.identity import GM
 
 

@@ -14,7 +14,7 @@ from yak_tui.app.kit.command import CommandScreen
 from yak_tui.app.screens.nobles.hexmap import CELL_SIZES, HexMap
 from yak_tui.app.screens.nobles.panels import STATE_STYLE
 from yak_tui.app.screens.nobles.screen import MapScreen
-from yak_tui.areas.nobles import read as map_views
+from yak_tui.areas import nobles as map_views
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.store.storage import WorldFile
 

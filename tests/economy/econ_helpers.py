@@ -3,20 +3,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from yak_plugin import Table
 
 from yak_tui.kernel.play.commands import CommandResult
 from yak_tui.store.storage import WorldFile
-
-
-def run(
-    save: WorldFile, who: str, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = ()
-) -> CommandResult:
-    """`Table.run` on `save`: with no dice given, any die rolled fails the test."""
-    return Table(save).run(who, name, dice=dice, **(params or {}))
 
 
 def state(save: WorldFile) -> dict[str, dict[str, Any]]:

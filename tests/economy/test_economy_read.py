@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from econ_helpers import run
 from yak_plugin import Table
 
-from yak_tui.areas.economy import read
+from yak_tui.areas import economy
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.play.views import check_command, check_order
 from yak_tui.kernel.world.model import World
@@ -27,19 +26,19 @@ def house_rules(tmp_path: Path) -> Iterator[Path]:
 
 
 def test_help_with_the_default_tables_reads_as_the_dialogs_always_did() -> None:
-    assert read.expand_help() == (
+    assert economy.expand_help() == (
         "Each Size beyond the sector's Potential is won in competition: the expander and every rival roll a d6 "
         "(monopolies +3); the lowest rival below the expander loses 1 Size."
     )
-    assert read.production_help() == (
+    assert economy.production_help() == (
         "Goods cost max(1, base price − 4) ducats each; a business makes up to its Size a season. Unless "
         "stored or shipped they sell at season end."
     )
-    assert read.hire_help() == (
+    assert economy.hire_help() == (
         "One hire per controlled province per type a year; 2 ducats each arriving next season, or 3 at once."
     )
-    assert read.lending_requirement("credit") == "commercial Size 4+"
-    assert read.lending_requirement("loan") == "commercial Size 8+"
+    assert economy.lending_requirement("credit") == "commercial Size 4+"
+    assert economy.lending_requirement("loan") == "commercial Size 8+"
 
 
 def test_a_house_rule_changes_the_numbers_the_help_quotes(house_rules: Path) -> None:
@@ -51,30 +50,30 @@ def test_a_house_rule_changes_the_numbers_the_help_quotes(house_rules: Path) -> 
         encoding="utf-8",
     )
     set_override_dir(str(house_rules))
-    assert "(monopolies +2)" in read.expand_help()
-    assert read.production_help().startswith(
+    assert "(monopolies +2)" in economy.expand_help()
+    assert economy.production_help().startswith(
         "Goods cost max(1, base price − 3) ducats each; a business makes up to 2 × its Size a season."
     )
-    assert read.hire_help() == (
+    assert economy.hire_help() == (
         "2 hires per controlled province per type a year; 4 ducats each arriving in 2 seasons, or 6 at once."
     )
-    assert read.lending_requirement("credit") == "commercial Size 5+"
+    assert economy.lending_requirement("credit") == "commercial Size 5+"
 
 
 def test_a_ledger_line_with_a_garbage_amount_raises_instead_of_reading_as_zero(save: WorldFile) -> None:
     """Saves are validated on load, so garbage can only come from a bug in memory: the read model
     must raise on it, not show the debt as 0 (it used to read any bad number as 0.0)."""
-    ledger_id = run(save, "gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data[
-        "ledger"
-    ]
+    ledger_id = (
+        Table(save).run("gm", "credit-extend", {"lender": "hale-bank", "debtor": "edmund", "amount": 10}).data["ledger"]
+    )
     world = World(save.read())
-    preview = read.lending_preview(world, GM, "hale-bank", "credit")
+    preview = economy.lending_preview(world, GM, "hale-bank", "credit")
     assert preview is not None and preview.out == 10
     world.table("ledger")[ledger_id]["outstanding"] = "ten"
     with pytest.raises(ValueError, match="ten"):
-        read.lending_preview(world, GM, "hale-bank", "credit")
+        economy.lending_preview(world, GM, "hale-bank", "credit")
     with pytest.raises(ValueError, match="ten"):
-        read.ledger_lines(world, GM)
+        economy.ledger_lines(world, GM)
 
 
 def test_action_route_follows_the_one_run_or_order_rule(table: Table) -> None:
@@ -83,18 +82,18 @@ def test_action_route_follows_the_one_run_or_order_rule(table: Table) -> None:
     world = table.world
     corvin, lysa = Identity.parse("player:corvin"), Identity.parse("player:lysa")
     expand = {"business": "hale-bank", "sizes": 1}
-    assert read.action_route(world, GM, "business-expand", expand) == read.Route("direct")
+    assert economy.action_route(world, GM, "business-expand", expand) == economy.Route("direct")
     refusal = check_command(world, corvin, "business-expand", expand)
     assert refusal is not None and refusal.field == "identity"
-    assert read.action_route(world, corvin, "business-expand", expand) == read.Route(
+    assert economy.action_route(world, corvin, "business-expand", expand) == economy.Route(
         "order", refusal.reason, refusal.who_may
     )
     filed = check_order(world, lysa, "business-expand", expand)
     assert filed is not None and filed.field == "order.identity"
-    assert read.action_route(world, lysa, "business-expand", expand) == read.Route(
+    assert economy.action_route(world, lysa, "business-expand", expand) == economy.Route(
         "refused", filed.reason, filed.who_may
     )
     # Any other refusal is the dialog's to show: the action opens it.
-    assert read.action_route(
+    assert economy.action_route(
         world, corvin, "produce", {"business": "salt-works", "good": "Salt", "quantity": -1}
-    ) == read.Route("direct")
+    ) == economy.Route("direct")

@@ -12,6 +12,7 @@ import pytest
 
 from yak_tui.areas.economy import cli as resolve_economy
 from yak_tui.areas.economy import rules as eco
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.areas.economy.rules import Rival
 from yak_tui.kernel.play.checks import RESOLVE_CHECKS, CheckInputError
 from yak_tui.kernel.play.dice import DiceError, Modifier, ScriptedDice, exact_odds
@@ -476,16 +477,16 @@ def test_training_cost_and_arrival() -> None:
 
 
 def test_specialist_types_and_hireable() -> None:
-    assert eco.specialist_types() == ("engineer", "spy", "missionary", "sailor")
-    assert [eco.hireable(k) for k in eco.specialist_types()] == [True, True, True, False]
+    assert specialist_rules.specialist_types() == ("engineer", "spy", "missionary", "sailor")
+    assert [specialist_rules.hireable(k) for k in specialist_rules.specialist_types()] == [True, True, True, False]
     with pytest.raises(ValueError, match="specialist"):
-        eco.hireable("wizard")
+        specialist_rules.hireable("wizard")
 
 
 @pytest.mark.parametrize(("immediate", "cost", "arrival"), [(False, 2, 1), (True, 3, 0)])
 def test_hire_cost(immediate: bool, cost: int, arrival: int) -> None:
-    assert eco.hire_cost(immediate) == cost
-    assert eco.hire_arrival_seasons(immediate) == arrival
+    assert specialist_rules.hire_cost(immediate) == cost
+    assert specialist_rules.hire_arrival_seasons(immediate) == arrival
 
 
 @pytest.mark.parametrize(
@@ -493,27 +494,27 @@ def test_hire_cost(immediate: bool, cost: int, arrival: int) -> None:
     [(0, 0, False), (0, 1, True), (1, 1, False), (2, 3, True), (3, 3, False)],
 )
 def test_hire_allowed(hired: int, provinces: int, ok: bool) -> None:
-    assert eco.hire_allowed(hired, provinces) is ok
-    assert eco.hire_limit(provinces) == provinces
+    assert specialist_rules.hire_allowed(hired, provinces) is ok
+    assert specialist_rules.hire_limit(provinces) == provinces
 
 
 @pytest.mark.parametrize(("specialists", "levels"), [(0, 0), (2, 0), (3, 1), (5, 1), (6, 2), (9, 3)])
 def test_academy_levels(specialists: int, levels: int) -> None:
-    assert eco.academy_levels(specialists) == levels
-    assert eco.academy_output(levels) == levels
+    assert specialist_rules.academy_levels(specialists) == levels
+    assert specialist_rules.academy_output(levels) == levels
 
 
 def test_academy_specialists_needed() -> None:
-    assert eco.academy_specialists_needed(1) == 3
-    assert eco.academy_specialists_needed(2) == 6
+    assert specialist_rules.academy_specialists_needed(1) == 3
+    assert specialist_rules.academy_specialists_needed(2) == 6
 
 
 def test_sailors_gunpowder_traps() -> None:
-    assert eco.sailors_gained(0) == 0
-    assert eco.sailors_gained(3) == 3
-    assert eco.sailor_slave_price() == 1
-    assert eco.gunpowder_barrels(4) == 4
-    assert (eco.trap_cost(), eco.trap_bonus()) == (1, 1)
+    assert specialist_rules.sailors_gained(0) == 0
+    assert specialist_rules.sailors_gained(3) == 3
+    assert specialist_rules.sailor_slave_price() == 1
+    assert specialist_rules.gunpowder_barrels(4) == 4
+    assert (specialist_rules.trap_cost(), specialist_rules.trap_bonus()) == (1, 1)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -541,7 +542,7 @@ def test_sailors_gunpowder_traps() -> None:
 def test_conversion(
     natural: int, ducats: int, countered: bool, counter: int, total: int, band: str, success: bool
 ) -> None:
-    outcome = eco.conversion(ScriptedDice([natural]), ducats, countered, counter)
+    outcome = specialist_rules.conversion(ScriptedDice([natural]), ducats, countered, counter)
     assert (outcome.natural, outcome.total, outcome.band, outcome.success) == (
         natural,
         total,
@@ -552,8 +553,8 @@ def test_conversion(
 
 
 def test_conversion_modifiers_with_reasons() -> None:
-    assert eco.conversion_modifiers() == [Modifier(-2, "missionary conversion")]
-    assert eco.conversion_modifiers(2, True, 3) == [
+    assert specialist_rules.conversion_modifiers() == [Modifier(-2, "missionary conversion")]
+    assert specialist_rules.conversion_modifiers(2, True, 3) == [
         Modifier(-2, "missionary conversion"),
         Modifier(2, "2 extra ducats"),
         Modifier(-3, "counter-missionary"),
@@ -564,7 +565,7 @@ def test_conversion_modifiers_with_reasons() -> None:
 @pytest.mark.parametrize("bad", [(-1, False, 0), (0, False, 1), (0, True, -1)])
 def test_conversion_rejects(bad: tuple[int, bool, int]) -> None:
     with pytest.raises(ValueError):
-        eco.conversion(ScriptedDice([3]), *bad)
+        specialist_rules.conversion(ScriptedDice([3]), *bad)
 
 
 @pytest.mark.parametrize(
@@ -578,7 +579,7 @@ def test_conversion_rejects(bad: tuple[int, bool, int]) -> None:
     ],
 )
 def test_conversion_odds(ducats: int, countered: bool, counter: int, success: float) -> None:
-    bands, ok = eco.conversion_odds(ducats, countered, counter)
+    bands, ok = specialist_rules.conversion_odds(ducats, countered, counter)
     assert list(bands) == list(BANDS)
     assert sum(bands.values()) == pytest.approx(1, abs=1e-5)
     assert ok == pytest.approx(success, abs=1e-6)

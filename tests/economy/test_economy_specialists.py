@@ -5,24 +5,17 @@ and the year-start production sums on the demo world."""
 from __future__ import annotations
 
 import pytest
-from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from econ_helpers import edit, money_sum, set_date, state, step, treasury
+from yak_plugin import Table
 
 from yak_tui.areas import economy as eco
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.commands import CommandContext, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
-
-
-def _refused(save: WorldFile, who: str, name: str, params: dict, field: str, dice: tuple = ()) -> None:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as info:
-        run(save, who, name, params, dice)
-    assert info.value.field == field, info.value
-    assert save.path.read_bytes() == before
 
 
 def _pool(save: WorldFile, kingdom: str, kind: str) -> int:
@@ -39,18 +32,18 @@ def _money(save: WorldFile, table: str, doc_id: str, amount: int = 100) -> None:
 
 
 def test_hire_at_once_costs_three(save: WorldFile) -> None:
-    result = run(save, "king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "immediate": "true"})
+    result = Table(save).run("king:elbreth", "hire", {"kingdom": "elbreth", "type": "spy", "immediate": "true"})
     assert _pool(save, "elbreth", "spy") == 4
     assert money_sum(result.entries) == {"kingdoms:elbreth": -3}
     assert state(save)["kingdoms"]["elbreth"]["year_counters"] == {"hired_spy": 1}
 
 
 def test_hire_for_next_season_costs_two_and_arrives(save: WorldFile) -> None:
-    result = run(save, "gm", "hire", {"kingdom": "elbreth", "type": "engineer"})
+    result = Table(save).run("gm", "hire", {"kingdom": "elbreth", "type": "engineer"})
     assert money_sum(result.entries) == {"kingdoms:elbreth": -2}
     assert _pool(save, "elbreth", "engineer") == 2 and result.data["event"]
     assert any("engineer" in i["text"] for i in eco_due(save))
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 3
 
 
@@ -64,28 +57,28 @@ def eco_due(save: WorldFile) -> list[dict]:
 def test_hire_limit_is_one_per_province_per_type(save: WorldFile, kingdom: str, provinces: int) -> None:
     _money(save, "kingdoms", kingdom)
     assert eco.controlled_provinces(World(state(save)), kingdom) == provinces
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary", "count": provinces - 1})
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary"})
-    _refused(save, "gm", "hire", {"kingdom": kingdom, "type": "missionary"}, "count")
-    run(save, "gm", "hire", {"kingdom": kingdom, "type": "spy", "count": provinces})  # each type on its own
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "missionary", "count": provinces - 1})
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "missionary"})
+    Table(save).refused("gm", "hire", {"kingdom": kingdom, "type": "missionary"}, field="count")
+    Table(save).run("gm", "hire", {"kingdom": kingdom, "type": "spy", "count": provinces})  # each type on its own
     assert eco.hire_status(World(state(save)), kingdom)["missionary"] == {"hired": provinces, "limit": provinces}
 
 
 def test_hire_limit_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
-    run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
-    _refused(save, "gm", "hire", {"kingdom": "varos", "type": "spy"}, "count")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
+    Table(save).refused("gm", "hire", {"kingdom": "varos", "type": "spy"}, field="count")
+    Table(save).run("gm", "advance")
     assert state(save)["kingdoms"]["varos"]["year_counters"] == {}
-    run(save, "gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
+    Table(save).run("gm", "hire", {"kingdom": "varos", "type": "spy", "count": 2})
 
 
 def test_hire_refusals(save: WorldFile) -> None:
-    _refused(save, "king:varos", "hire", {"kingdom": "elbreth", "type": "spy"}, "identity")
-    _refused(save, "player:aldric", "hire", {"kingdom": "elbreth", "type": "spy"}, "identity")
-    _refused(save, "gm", "hire", {"kingdom": "elbreth", "type": "sailor"}, "type")
+    Table(save).refused("king:varos", "hire", {"kingdom": "elbreth", "type": "spy"}, field="identity")
+    Table(save).refused("player:aldric", "hire", {"kingdom": "elbreth", "type": "spy"}, field="identity")
+    Table(save).refused("gm", "hire", {"kingdom": "elbreth", "type": "sailor"}, field="type")
     edit(save, lambda data: data["kingdoms"]["kesh"].update(treasury=2))
-    _refused(save, "gm", "hire", {"kingdom": "kesh", "type": "spy", "immediate": "true"}, "treasury")
+    Table(save).refused("gm", "hire", {"kingdom": "kesh", "type": "spy", "immediate": "true"}, field="treasury")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -94,28 +87,32 @@ def test_hire_refusals(save: WorldFile) -> None:
 
 
 def test_service_size_three_sponsors_up_to_size_a_year(save: WorldFile) -> None:
-    result = run(save, "player:edmund", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 2})
+    result = Table(save).run(
+        "player:edmund", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 2}
+    )
     assert money_sum(result.entries) == {"characters:edmund": -2}
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "sailor"})
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "count")
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "sailor"})
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
     assert _pool(save, "elbreth", "spy") == 3
-    run(save, "gm", "advance")  # they arrive after one season, in the owner's kingdom's pool
+    Table(save).run("gm", "advance")  # they arrive after one season, in the owner's kingdom's pool
     assert (_pool(save, "elbreth", "spy"), _pool(save, "elbreth", "sailor")) == (5, 3)
 
 
 def test_training_needs_a_service_business_of_size_three(save: WorldFile) -> None:
     edit(save, lambda data: data["businesses"]["scribes-guild"].update(size=2))
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "business")
-    _refused(save, "gm", "sponsor-training", {"business": "millbrook-mill", "type": "spy"}, "business")
-    _refused(save, "player:corvin", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "identity")
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="business")
+    Table(save).refused("gm", "sponsor-training", {"business": "millbrook-mill", "type": "spy"}, field="business")
+    Table(save).refused(
+        "player:corvin", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="identity"
+    )
 
 
 def test_training_counter_resets_at_year_start(save: WorldFile) -> None:
     set_date(save, "Winter 312")
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
-    _refused(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, "count")
-    run(save, "gm", "advance")
-    run(save, "gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
+    Table(save).refused("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy"}, field="count")
+    Table(save).run("gm", "advance")
+    Table(save).run("gm", "sponsor-training", {"business": "scribes-guild", "type": "spy", "count": 3})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -124,14 +121,22 @@ def test_training_counter_resets_at_year_start(save: WorldFile) -> None:
 
 
 def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> None:
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "engineer"}, "levels")
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "saltcross", "type": "spy"}, "pc")  # market
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "old-shrine", "type": "spy"}, "pc")  # temple
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "varosgate", "type": "spy"}, "pc")
-    _refused(
-        save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, "levels"
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "engineer"}, field="levels"
     )
-    out = run(save, "king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "saltcross", "type": "spy"}, field="pc"
+    )  # market
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "old-shrine", "type": "spy"}, field="pc"
+    )  # temple
+    Table(save).refused("gm", "academy-found", {"kingdom": "elbreth", "pc": "varosgate", "type": "spy"}, field="pc")
+    Table(save).refused(
+        "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy", "levels": 2}, field="levels"
+    )
+    out = (
+        Table(save).run("king:elbreth", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}).data
+    )
     assert out["expended"] == 3 and _pool(save, "elbreth", "spy") == 0
     assert state(save)["academies"][out["academy"]] | {} == {
         "kingdom": "elbreth",
@@ -141,10 +146,10 @@ def test_academy_costs_three_specialists_a_level_in_a_town(save: WorldFile) -> N
         "founded": {"year": 312, "season": "Spring"},
     }
     edit(save, lambda data: data["specialists"]["elbreth"].update(spy=7))
-    _refused(save, "gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, "pc")
-    assert run(save, "gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
+    Table(save).refused("gm", "academy-found", {"kingdom": "elbreth", "pc": "millbrook", "type": "spy"}, field="pc")
+    assert Table(save).run("gm", "academy-expand", {"academy": out["academy"], "levels": 2}).data["level"] == 3
     assert _pool(save, "elbreth", "spy") == 1
-    _refused(save, "gm", "academy-expand", {"academy": out["academy"]}, "levels")
+    Table(save).refused("gm", "academy-expand", {"academy": out["academy"]}, field="levels")
 
 
 def _production_sums(data: dict) -> dict[str, int]:
@@ -160,7 +165,7 @@ def test_year_start_production_on_the_demo(save: WorldFile) -> None:
     expected = _production_sums(data)
     assert expected == {"academy graduates": 1, "sailors": 2}
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert step(result, "production")["sums"] == expected
     after = state(save)
     assert after["specialists"]["elbreth"]["engineer"] == data["specialists"]["elbreth"]["engineer"] + 1
@@ -172,7 +177,7 @@ def test_year_start_production_on_the_demo(save: WorldFile) -> None:
 def test_sailors_follow_the_ports(save: WorldFile) -> None:
     edit(save, lambda data: data["pcs"]["brinehaven"].update(controller="varos"))
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert (_pool(save, "elbreth", "sailor"), _pool(save, "varos", "sailor")) == (2, 3)
 
 
@@ -198,7 +203,7 @@ def test_academy_interference_cuts_two_once(save: WorldFile, level: int, gained:
 
     edit(save, change)
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 2 + gained
     assert state(save)["effects"]["fx-0001"]["consumed"] == {"year": 313, "season": "Spring"}
     line = next(e for e in result.entries if "academies graduate" in e["text"])
@@ -206,7 +211,7 @@ def test_academy_interference_cuts_two_once(save: WorldFile, level: int, gained:
     elbreth_view = visible_entries(World(state(save)), Identity.parse("king:elbreth"))
     assert not any("interference" in e["text"] or e.get("secret") for e in elbreth_view)
     set_date(save, "Winter 313")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 2 + gained + level
 
 
@@ -216,14 +221,14 @@ def test_interference_for_another_type_or_later_year_does_not_cut(save: WorldFil
 
     edit(save, change)
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert _pool(save, "elbreth", "engineer") == 3
 
 
 def test_sailor_recruitment_cut(save: WorldFile) -> None:
     edit(save, lambda data: _interference(data, "sailor-recruitment-cut", "varos", True, reduction=3))
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert (_pool(save, "varos", "sailor"), _pool(save, "elbreth", "sailor")) == (1, 3)
     assert step(result, "production")["sums"]["sailors"] == 1
     assert any("interference with shipbuilding" in e["text"] for e in result.entries)  # known to Varos
@@ -243,7 +248,7 @@ def test_academies_follow_their_town(save: WorldFile) -> None:
 def test_a_captured_academy_trains_for_the_captor(save: WorldFile) -> None:
     edit(save, lambda data: data["academies"]["highmoor-engineers"].update(kingdom="varos"))
     set_date(save, "Winter 312")
-    run(save, "gm", "advance")
+    Table(save).run("gm", "advance")
     assert (_pool(save, "elbreth", "engineer"), _pool(save, "varos", "engineer")) == (2, 2)
 
 
@@ -254,12 +259,12 @@ def test_a_captured_academy_trains_for_the_captor(save: WorldFile) -> None:
 
 def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile) -> None:
     set_date(save, "Autumn 312")
-    run(save, "king:elbreth", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder", "count": 2})
-    _refused(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder"}, "count")
-    _refused(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "gunpowder"}, "engine")
-    run(save, "gm", "advance")  # Winter: still away
+    Table(save).run("king:elbreth", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder", "count": 2})
+    Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "gunpowder"}, field="count")
+    Table(save).refused("gm", "engineer-release", {"kingdom": "elbreth", "engine": "gunpowder"}, field="engine")
+    Table(save).run("gm", "advance")  # Winter: still away
     assert _pool(save, "elbreth", "engineer") == 0
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     data = state(save)
     assert data["kingdoms"]["elbreth"]["goods"] == {"Gunpowder": 2}
     assert data["specialists"]["elbreth"]["engineer"] == 2 + 1  # back, plus the academy's graduate
@@ -267,11 +272,15 @@ def test_gunpowder_engineers_deliver_a_barrel_each_at_year_start(save: WorldFile
 
 
 def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
-    run(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege", "engine": "Ram of Highmoor"})
-    _refused(save, "gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege"}, "engine")
+    Table(save).run("gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege", "engine": "Ram of Highmoor"})
+    Table(save).refused("gm", "engineer-assign", {"kingdom": "elbreth", "task": "siege"}, field="engine")
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {"Ram of Highmoor": 1}
-    _refused(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor", "count": 2}, "count")
-    assert run(save, "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor"}).data["pool"] == 2
+    Table(save).refused(
+        "gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor", "count": 2}, field="count"
+    )
+    assert (
+        Table(save).run("gm", "engineer-release", {"kingdom": "elbreth", "engine": "Ram of Highmoor"}).data["pool"] == 2
+    )
     assert state(save)["specialists"]["elbreth"]["engineers_assigned"]["siege"] == {}
 
 
@@ -287,15 +296,15 @@ def test_siege_engineers_return_when_disbanded(save: WorldFile) -> None:
 def test_a_trap_costs_a_ducat_and_an_engineer(
     save: WorldFile, escaped: bool, winner: str | None, fate: str, elbreth: int, varos: int
 ) -> None:
-    result = run(save, "king:elbreth", "trap", {"kingdom": "elbreth", "fight": "the Greywood ford"})
+    result = Table(save).run("king:elbreth", "trap", {"kingdom": "elbreth", "fight": "the Greywood ford"})
     trap_id = result.data["trap"]
     assert money_sum(result.entries) == {"kingdoms:elbreth": -1}
     assert _pool(save, "elbreth", "engineer") == 1
     assert state(save)["effects"][trap_id]["bonus"] == 1
     params = {"trap": trap_id, "friendly_escaped": escaped} | ({"winner": winner} if winner else {})
-    assert run(save, "gm", "trap-resolve", params).data["fate"] == fate
+    assert Table(save).run("gm", "trap-resolve", params).data["fate"] == fate
     assert (_pool(save, "elbreth", "engineer"), _pool(save, "varos", "engineer")) == (elbreth, varos)
-    _refused(save, "gm", "trap-resolve", params, "trap")
+    Table(save).refused("gm", "trap-resolve", params, field="trap")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -308,8 +317,8 @@ def test_a_trap_costs_a_ducat_and_an_engineer(
 )
 def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats: int, success: bool) -> None:
     _money(save, "kingdoms", "elbreth")
-    result = run(
-        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats}, dice=[natural]
+    result = Table(save).run(
+        "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "ducats": ducats}, dice=[natural]
     )
     data = state(save)
     assert result.data["success"] is success
@@ -321,8 +330,7 @@ def test_conversion_is_an_rtd_at_minus_two(save: WorldFile, natural: int, ducats
 
 
 def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
-    result = run(
-        save,
+    result = Table(save).run(
         "gm",
         "convert",
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 2, "counter_kingdom": "varos", "counter_ducats": 1},
@@ -334,7 +342,7 @@ def test_a_counter_missionary_from_the_gm(save: WorldFile) -> None:
 
 
 def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
-    run(save, "king:varos", "convert-counter", {"kingdom": "varos", "province": "varos-march", "ducats": 1})
+    Table(save).run("king:varos", "convert-counter", {"kingdom": "varos", "province": "varos-march", "ducats": 1})
     world = World(state(save))
     odds = spec_for("convert").odds(
         world,
@@ -342,9 +350,9 @@ def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 0, "counter_kingdom": None, "counter_ducats": 0},
     )
     assert odds["countered"] is True
-    assert odds["success"] == rules.conversion_odds(0, True, 1)[1]
+    assert odds["success"] == specialist_rules.conversion_odds(0, True, 1)[1]
     assert odds["success"] == pytest.approx(1 / 6, abs=1e-6)  # only the natural 6
-    result = run(save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth"}, dice=[6])
+    result = Table(save).run("gm", "convert", {"province": "varos-march", "sponsor": "elbreth"}, dice=[6])
     assert result.data["success"] is True and result.data["countered"] is True  # a natural 6 always succeeds
     data = state(save)
     assert data["specialists"]["varos"]["missionary"] == 1 and data["kingdoms"]["varos"]["treasury"] == 29
@@ -352,29 +360,31 @@ def test_a_standing_counter_is_used_once(save: WorldFile) -> None:
 
 
 def test_conversion_refusals(save: WorldFile) -> None:
-    _refused(save, "gm", "convert", {"province": "varos-march", "sponsor": "kesh"}, "sponsor")  # no missionary
-    _refused(save, "gm", "convert", {"province": "highmoor-vale", "sponsor": "elbreth"}, "province")  # same faith
-    _refused(save, "king:elbreth", "convert", {"province": "varos-march", "sponsor": "elbreth"}, "identity")
-    _refused(
-        save, "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1}, "counter_ducats"
+    Table(save).refused(
+        "gm", "convert", {"province": "varos-march", "sponsor": "kesh"}, field="sponsor"
+    )  # no missionary
+    Table(save).refused(
+        "gm", "convert", {"province": "highmoor-vale", "sponsor": "elbreth"}, field="province"
+    )  # same faith
+    Table(save).refused("king:elbreth", "convert", {"province": "varos-march", "sponsor": "elbreth"}, field="identity")
+    Table(save).refused(
+        "gm", "convert", {"province": "varos-march", "sponsor": "elbreth", "counter_ducats": 1}, field="counter_ducats"
     )
-    _refused(
-        save,
+    Table(save).refused(
         "king:elbreth",
         "order-file",
         {
             "command": "convert",
             "params": '{"province": "varos-march", "sponsor": "elbreth", "counter_kingdom": "varos"}',
         },
-        "order.counter_kingdom",
+        field="order.counter_kingdom",
     )
     edit(save, lambda data: data["specialists"]["varos"].update(missionary=0))
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "convert",
         {"province": "amber-coast", "sponsor": "elbreth", "counter_kingdom": "varos"},
-        "counter_kingdom",
+        field="counter_kingdom",
     )
 
 
@@ -384,6 +394,6 @@ def test_conversion_odds_match_the_rules(save: WorldFile) -> None:
         GM,
         {"province": "varos-march", "sponsor": "elbreth", "ducats": 3, "counter_kingdom": None, "counter_ducats": 0},
     )
-    bands, success = rules.conversion_odds(3)
+    bands, success = specialist_rules.conversion_odds(3)
     assert odds == {"odds": bands, "success": success, "countered": False}
     assert treasury(save, "kingdoms", "elbreth") == 42

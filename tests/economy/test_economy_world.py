@@ -5,27 +5,19 @@ from __future__ import annotations
 
 import orjson
 import pytest
-from econ_helpers import edit, money_sum, run, set_date, state, step, treasury
+from econ_helpers import edit, money_sum, set_date, state, step, treasury
+from yak_plugin import Table
 
 from yak_tui.areas import economy as eco
 from yak_tui.areas.economy import rules
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandContext, CommandError, spec_for
+from yak_tui.kernel.play.commands import CommandContext, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
 from yak_tui.store.storage import WorldFile
-
-
-def _refused(save: WorldFile, who: str, name: str, params: dict, field: str, dice: tuple = ()) -> CommandError:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as info:
-        run(save, who, name, params, dice)
-    assert info.value.field == field, info.value
-    assert save.path.read_bytes() == before, "a refused command must change nothing"
-    return info.value
 
 
 def _rich(save: WorldFile, *characters: str, amount: int = 100) -> None:
@@ -43,8 +35,7 @@ def _rich(save: WorldFile, *characters: str, amount: int = 100) -> None:
 
 @pytest.mark.parametrize(("sector", "cost"), [("industrial", 3), ("commercial", 3), ("service", 4)])
 def test_open_pays_the_sector_cost(save: WorldFile, sector: str, cost: int) -> None:
-    result = run(
-        save,
+    result = Table(save).run(
         "gm",
         "business-open",
         {"owner": "tobias", "province": "stonereach", "pc": "ironhold", "sector": sector, "name": "Venn & Co"},
@@ -58,17 +49,16 @@ def test_open_pays_the_sector_cost(save: WorldFile, sector: str, cost: int) -> N
 
 def test_open_refusals(save: WorldFile) -> None:
     base = {"owner": "tobias", "province": "stonereach", "pc": "ironhold", "sector": "industrial", "name": "X"}
-    _refused(save, "gm", "business-open", {**base, "pc": "highmoor"}, "pc")
-    _refused(save, "gm", "business-open", {**base, "owner": "nyx", "sector": "service"}, "treasury")
-    _refused(save, "gm", "business-open", {**base, "name": "  "}, "name")
-    _refused(save, "player:nyx", "business-open", base, "identity")
-    run(save, "player:tobias", "business-open", base)  # the owner may open his own
+    Table(save).refused("gm", "business-open", {**base, "pc": "highmoor"}, field="pc")
+    Table(save).refused("gm", "business-open", {**base, "owner": "nyx", "sector": "service"}, field="treasury")
+    Table(save).refused("gm", "business-open", {**base, "name": "  "}, field="name")
+    Table(save).refused("player:nyx", "business-open", base, field="identity")
+    Table(save).run("player:tobias", "business-open", base)  # the owner may open his own
 
 
 def test_expand_fills_the_room_without_dice_then_competes(save: WorldFile) -> None:
     _rich(save, "tobias", amount=30)
-    opened = run(
-        save,
+    opened = Table(save).run(
         "gm",
         "business-open",
         {
@@ -81,7 +71,7 @@ def test_expand_fills_the_room_without_dice_then_competes(save: WorldFile) -> No
     )
     bid = opened.data["business"]
     # Potential 5: Sizes 2..5 fit, no die is rolled (ScriptedDice([]) would fail).
-    grown = run(save, "gm", "business-expand", {"business": bid, "sizes": 4})
+    grown = Table(save).run("gm", "business-expand", {"business": bid, "sizes": 4})
     assert (grown.data["size"], grown.data["invested"], grown.data["competitions"]) == (5, 15, 0)
     assert eco.sector_usage(World(state(save)), "stonereach")["industrial"] == {
         "potential": 5,
@@ -90,7 +80,7 @@ def test_expand_fills_the_room_without_dice_then_competes(save: WorldFile) -> No
         "full": True,
     }
     # At the cap with no rival: the expander rolls, nobody is lower, the money is spent.
-    failed = run(save, "gm", "business-expand", {"business": bid}, dice=[6])
+    failed = Table(save).run("gm", "business-expand", {"business": bid}, dice=[6])
     data = state(save)
     assert failed.data["gained"] == 0
     assert (data["businesses"][bid]["size"], data["businesses"][bid]["invested"]) == (5, 15)
@@ -100,7 +90,7 @@ def test_expand_fills_the_room_without_dice_then_competes(save: WorldFile) -> No
 def test_expand_two_sizes_one_free_one_competing(save: WorldFile) -> None:
     _rich(save, "lysa")
     # Amber Coast commercial: Potential 5, the counting house has 4: one free, one competes alone.
-    result = run(save, "gm", "business-expand", {"business": "amber-counting-house", "sizes": 2}, dice=[3])
+    result = Table(save).run("gm", "business-expand", {"business": "amber-counting-house", "sizes": 2}, dice=[3])
     assert (result.data["gained"], result.data["competitions"], result.data["cost"]) == (1, 1, 6)
     assert state(save)["businesses"]["amber-counting-house"]["invested"] == 15
 
@@ -108,22 +98,24 @@ def test_expand_two_sizes_one_free_one_competing(save: WorldFile) -> None:
 def test_competition_needs_an_uninvolved_adjudicator(save: WorldFile) -> None:
     # Saltmarsh commercial is full (8 + 1 of 9); the owners are Elbreth's, the place is Elbreth's:
     # the King of Elbreth is a party, so the GM or another King who is not involved rolls.
-    error = _refused(save, "player:corvin", "business-expand", {"business": "hale-bank"}, "identity")
+    error = Table(save).refused("player:corvin", "business-expand", {"business": "hale-bank"}, field="identity")
     assert error.who_may == ("gm", "king:varos")
-    _refused(save, "king:elbreth", "business-expand", {"business": "hale-bank"}, "identity")
-    _refused(save, "king:varos", "business-expand", {"business": "hale-bank"}, "identity")  # not his business
-    filed = run(
-        save, "player:corvin", "order-file", {"command": "business-expand", "params": '{"business": "hale-bank"}'}
+    Table(save).refused("king:elbreth", "business-expand", {"business": "hale-bank"}, field="identity")
+    Table(save).refused(
+        "king:varos", "business-expand", {"business": "hale-bank"}, field="identity"
+    )  # not his business
+    filed = Table(save).run(
+        "player:corvin", "order-file", {"command": "business-expand", "params": '{"business": "hale-bank"}'}
     )
     assert filed.data["adjudicator"] == "gm"
-    run(save, "gm", "order-resolve", {"order": filed.data["order"]}, dice=[2, 1])
+    Table(save).run("gm", "order-resolve", {"order": filed.data["order"]}, dice=[2, 1])
     assert state(save)["businesses"]["hale-bank"]["size"] == 9
     # Room in the sector: no dice, so the owner acts himself.
-    assert run(save, "player:edmund", "business-expand", {"business": "scribes-guild"}).data["gained"] == 1
+    assert Table(save).run("player:edmund", "business-expand", {"business": "scribes-guild"}).data["gained"] == 1
 
 
 def test_competition_lowest_loses_and_size_one_is_removed(save: WorldFile) -> None:
-    result = run(save, "gm", "business-expand", {"business": "hale-bank"}, dice=[4, 3])
+    result = Table(save).run("gm", "business-expand", {"business": "hale-bank"}, dice=[4, 3])
     data = state(save)
     assert "brine-traders" not in data["businesses"]
     assert (data["businesses"]["hale-bank"]["size"], data["businesses"]["hale-bank"]["invested"]) == (9, 27)
@@ -135,13 +127,22 @@ def test_competition_lowest_loses_and_size_one_is_removed(save: WorldFile) -> No
 
 def _open_in_saltmarsh(save: WorldFile, dice: list[int]) -> dict:
     _rich(save, "tobias")
-    return run(
-        save,
-        "gm",
-        "business-open",
-        {"owner": "tobias", "province": "saltmarsh", "pc": "brinehaven", "sector": "commercial", "name": "Venn Ledger"},
-        dice=dice,
-    ).data
+    return (
+        Table(save)
+        .run(
+            "gm",
+            "business-open",
+            {
+                "owner": "tobias",
+                "province": "saltmarsh",
+                "pc": "brinehaven",
+                "sector": "commercial",
+                "name": "Venn Ledger",
+            },
+            dice=dice,
+        )
+        .data
+    )
 
 
 def test_competition_tie_for_lowest_the_largest_loses(save: WorldFile) -> None:
@@ -162,7 +163,7 @@ def test_competition_tie_with_the_expander_is_no_loss(save: WorldFile) -> None:
 
 
 def test_a_monopoly_defends_with_plus_three(save: WorldFile) -> None:
-    run(save, "gm", "monopoly-grant", {"business": "hale-bank"})
+    Table(save).run("gm", "monopoly-grant", {"business": "hale-bank"})
     out = _open_in_saltmarsh(save, [5, 2, 4])  # hale 2+3 = 5 is not lower; brine 4 is
     assert out["loser"] == "brine-traders"
     entry = next(e for e in state(save)["chronicle"].values() if e["kind"] == "competition")
@@ -171,8 +172,8 @@ def test_a_monopoly_defends_with_plus_three(save: WorldFile) -> None:
 
 
 def test_a_monopoly_expands_with_plus_three(save: WorldFile) -> None:
-    run(save, "gm", "monopoly-grant", {"business": "hale-bank"})
-    result = run(save, "gm", "business-expand", {"business": "hale-bank"}, dice=[1, 3])  # 1+3 > 3
+    Table(save).run("gm", "monopoly-grant", {"business": "hale-bank"})
+    result = Table(save).run("gm", "business-expand", {"business": "hale-bank"}, dice=[1, 3])  # 1+3 > 3
     assert result.data["gained"] == 1 and result.data["losers"] == ["brine-traders"]
 
 
@@ -194,45 +195,54 @@ def test_expand_odds_report_competition(save: WorldFile) -> None:
 
 @pytest.mark.parametrize(("kind", "trade", "urban"), [("trade", 5, 4), ("service", 7, 2), ("goods", 5, 2)])
 def test_monopoly_penalties_and_revoke(save: WorldFile, kind: str, trade: int, urban: int) -> None:
-    run(save, "king:elbreth", "monopoly-grant", {"business": "hale-bank", "kind": kind})
+    Table(save).run("king:elbreth", "monopoly-grant", {"business": "hale-bank", "kind": kind})
     world = World(state(save))
     assert world.get("businesses", "hale-bank")["monopoly"] == kind
     potentials = eco.effective_potentials(world, "saltmarsh")
     assert (potentials["trade"], potentials["urban"], potentials["commercial"]) == (trade, urban, 9)
-    run(save, "king:elbreth", "monopoly-revoke", {"business": "hale-bank"})
+    Table(save).run("king:elbreth", "monopoly-revoke", {"business": "hale-bank"})
     world = World(state(save))
     assert world.get("provinces", "saltmarsh")["potential_penalties"] == {}
     assert eco.effective_potentials(world, "saltmarsh")["trade"] == 7
 
 
 def test_monopoly_default_kind_follows_the_sector(save: WorldFile) -> None:
-    assert run(save, "gm", "monopoly-grant", {"business": "salt-works"}).data["monopoly"] == "goods"
-    assert run(save, "gm", "monopoly-grant", {"business": "scribes-guild"}).data["monopoly"] == "service"
+    assert Table(save).run("gm", "monopoly-grant", {"business": "salt-works"}).data["monopoly"] == "goods"
+    assert Table(save).run("gm", "monopoly-grant", {"business": "scribes-guild"}).data["monopoly"] == "service"
 
 
 def test_monopoly_authority_and_limits(save: WorldFile) -> None:
-    _refused(save, "king:varos", "monopoly-grant", {"business": "hale-bank"}, "identity")
-    _refused(save, "player:corvin", "monopoly-grant", {"business": "hale-bank"}, "identity")
-    run(save, "king:elbreth", "monopoly-grant", {"business": "hale-bank"})
-    _refused(save, "gm", "monopoly-grant", {"business": "hale-bank"}, "business")
-    _refused(save, "gm", "monopoly-grant", {"business": "brine-traders"}, "business")  # one per sector
-    _refused(save, "gm", "monopoly-revoke", {"business": "salt-works"}, "business")
+    Table(save).refused("king:varos", "monopoly-grant", {"business": "hale-bank"}, field="identity")
+    Table(save).refused("player:corvin", "monopoly-grant", {"business": "hale-bank"}, field="identity")
+    Table(save).run("king:elbreth", "monopoly-grant", {"business": "hale-bank"})
+    Table(save).refused("gm", "monopoly-grant", {"business": "hale-bank"}, field="business")
+    Table(save).refused("gm", "monopoly-grant", {"business": "brine-traders"}, field="business")  # one per sector
+    Table(save).refused("gm", "monopoly-revoke", {"business": "salt-works"}, field="business")
     # A province no kingdom rules: only the GM grants.
     _rich(save, "tobias")
-    bid = run(
-        save,
-        "gm",
-        "business-open",
-        {"owner": "tobias", "province": "the-wilds", "pc": "hollow-oak", "sector": "service", "name": "Wilds Guides"},
-    ).data["business"]
-    _refused(save, "king:elbreth", "monopoly-grant", {"business": bid}, "identity")
-    run(save, "gm", "monopoly-grant", {"business": bid})
+    bid = (
+        Table(save)
+        .run(
+            "gm",
+            "business-open",
+            {
+                "owner": "tobias",
+                "province": "the-wilds",
+                "pc": "hollow-oak",
+                "sector": "service",
+                "name": "Wilds Guides",
+            },
+        )
+        .data["business"]
+    )
+    Table(save).refused("king:elbreth", "monopoly-grant", {"business": bid}, field="identity")
+    Table(save).run("gm", "monopoly-grant", {"business": bid})
 
 
 def test_removing_a_monopolist_lifts_its_penalty(save: WorldFile) -> None:
-    run(save, "gm", "monopoly-grant", {"business": "brine-traders"})
+    Table(save).run("gm", "monopoly-grant", {"business": "brine-traders"})
     assert state(save)["provinces"]["saltmarsh"]["potential_penalties"] == {"trade": -2}
-    run(save, "gm", "business-expand", {"business": "hale-bank"}, dice=[6, 2])  # brine 2+3 = 5 < 6: gone
+    Table(save).run("gm", "business-expand", {"business": "hale-bank"}, dice=[6, 2])  # brine 2+3 = 5 < 6: gone
     assert state(save)["provinces"]["saltmarsh"]["potential_penalties"] == {}
 
 
@@ -242,42 +252,43 @@ def test_removing_a_monopolist_lifts_its_penalty(save: WorldFile) -> None:
 
 
 def test_sell_by_the_gm_moves_the_price(save: WorldFile) -> None:
-    result = run(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5})
+    result = Table(save).run("gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5})
     data = state(save)
     assert data["businesses"]["hale-bank"]["owner"] == "edmund"
     assert (data["characters"]["edmund"]["treasury"], data["characters"]["corvin"]["treasury"]) == (3, 20)
     assert money_sum(result.entries) == {"characters:edmund": -5, "characters:corvin": 5}
-    _refused(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 1}, "buyer")
-    _refused(save, "gm", "business-sell", {"business": "hale-bank", "buyer": "tobias", "price": 50}, "treasury")
+    Table(save).refused("gm", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 1}, field="buyer")
+    Table(save).refused(
+        "gm", "business-sell", {"business": "hale-bank", "buyer": "tobias", "price": 50}, field="treasury"
+    )
 
 
 def test_a_player_sells_through_an_order(save: WorldFile) -> None:
-    _refused(
-        save, "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5}, "identity"
+    Table(save).refused(
+        "player:corvin", "business-sell", {"business": "hale-bank", "buyer": "edmund", "price": 5}, field="identity"
     )
-    filed = run(
-        save,
+    filed = Table(save).run(
         "player:corvin",
         "order-file",
         {"command": "business-sell", "params": '{"business": "hale-bank", "buyer": "edmund", "price": 5}'},
     )
     assert filed.data["adjudicator"] == "king:elbreth"
-    run(save, "king:elbreth", "order-resolve", {"order": filed.data["order"]})
+    Table(save).run("king:elbreth", "order-resolve", {"order": filed.data["order"]})
     assert state(save)["businesses"]["hale-bank"]["owner"] == "edmund"
 
 
 def test_dismantle_yields_half_the_invested(save: WorldFile) -> None:
-    result = run(save, "player:corvin", "business-dismantle", {"business": "salt-works"})
+    result = Table(save).run("player:corvin", "business-dismantle", {"business": "salt-works"})
     data = state(save)
     assert result.data["yield"] == 4  # floor(9 / 2)
     assert "salt-works" not in data["businesses"]
     assert data["characters"]["corvin"]["treasury"] == 19
     assert eco.sector_usage(World(data), "saltmarsh")["industrial"]["room"] == 3
-    _refused(save, "player:edmund", "business-dismantle", {"business": "hale-bank"}, "identity")
+    Table(save).refused("player:edmund", "business-dismantle", {"business": "hale-bank"}, field="identity")
 
 
 def test_dismantle_helper_pays_a_captor_and_hands_goods_to_the_owner(save: WorldFile) -> None:
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
     world = World(state(save))
     ctx = CommandContext(world, GM, ScriptedDice([]), "capture")
     assert eco.dismantle_business(ctx, "hale-bank", ("kingdoms", "varos"), "dismantled by Varos") == 12
@@ -317,7 +328,7 @@ def test_year_start_business_income_on_the_demo(save: WorldFile) -> None:
     data = state(save)
     income, tax = _expected_income(data)
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     sums = step(result, "business-income")["sums"]
     assert sums == {"business income": sum(income.values()), "business tax": sum(tax.values())}
     assert sums["business income"] == 3 + 3 + 8 + 1 + 3 + 3 + 4 + 4 + 2 + 2
@@ -350,7 +361,7 @@ def test_a_long_income_line_names_six_and_counts_the_rest(save: WorldFile) -> No
 
     edit(save, many)
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     line = next(e for e in result.entries if e["audience"] == "character:nyx" and "business income" in e["text"])
     assert line["amounts"] == {"characters:nyx": 9}
     assert "Stall 5 1 and 3 more" in line["text"] and "Stall 6" not in line["text"]
@@ -365,7 +376,7 @@ def test_business_tax_goes_to_the_state(save: WorldFile) -> None:
     income, tax = _expected_income(state(save))
     assert tax == {"elbreth": 1 + 1 + 4 + 0 + 1 + 1 + 2, "varos": 1}
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     assert step(result, "business-income")["sums"] == {"business income": sum(income.values()), "business tax": 11}
     assert _income_entries(result)["kingdoms:elbreth"] == 10
     assert _income_entries(result)["characters:corvin"] == 4 + 2  # hale 8-4, salt works 3-1
@@ -375,22 +386,22 @@ def test_business_tax_goes_to_the_state(save: WorldFile) -> None:
 def test_looted_income_goes_to_the_looter_once(save: WorldFile, looter: str, year: int | None) -> None:
     edit(save, lambda data: data["businesses"]["hale-bank"].update(income_looted_by=looter, income_looted_for=year))
     set_date(save, "Winter 312")
-    result = run(save, "gm", "advance")
+    result = Table(save).run("gm", "advance")
     amounts = _income_entries(result)
     assert amounts["kingdoms:varos"] == 8 and amounts["characters:corvin"] == 3
     assert step(result, "business-income")["sums"]["looted"] == 8
     assert not state(save)["businesses"]["hale-bank"].get("income_looted_by")
     set_date(save, "Winter 313")
-    assert _income_entries(run(save, "gm", "advance"))["characters:corvin"] == 11
+    assert _income_entries(Table(save).run("gm", "advance"))["characters:corvin"] == 11
 
 
 def test_income_looted_for_a_later_year_waits(save: WorldFile) -> None:
     edit(save, lambda data: data["businesses"]["hale-bank"].update(income_looted_by="varos", income_looted_for=314))
     set_date(save, "Winter 312")
-    assert "kingdoms:varos" not in _income_entries(run(save, "gm", "advance"))
+    assert "kingdoms:varos" not in _income_entries(Table(save).run("gm", "advance"))
     assert state(save)["businesses"]["hale-bank"]["income_looted_by"] == "varos"
     set_date(save, "Winter 313")
-    assert _income_entries(run(save, "gm", "advance"))["kingdoms:varos"] == 8
+    assert _income_entries(Table(save).run("gm", "advance"))["kingdoms:varos"] == 8
 
 
 # ---------------------------------------------------------------------------------------------
@@ -399,10 +410,10 @@ def test_income_looted_for_a_later_year_waits(save: WorldFile) -> None:
 
 
 def test_produce_costs_and_the_per_season_limit(save: WorldFile) -> None:
-    first = run(save, "player:corvin", "produce", {"business": "salt-works", "good": "salt", "quantity": 2})
+    first = Table(save).run("player:corvin", "produce", {"business": "salt-works", "good": "salt", "quantity": 2})
     assert (first.data["good"], first.data["cost"], first.data["limit"]) == ("Salt", 2, 3)  # max(1, 4-4) = 1 each
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, "quantity")
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Fish", "quantity": 1})
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, field="quantity")
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Fish", "quantity": 1})
     data = state(save)
     assert data["businesses"]["salt-works"]["stock"] == {"Salt": 2, "Fish": 1}
     assert data["businesses"]["salt-works"]["produced"] == {"season": "312-spring", "goods": 3}
@@ -417,15 +428,17 @@ def test_produce_costs_base_less_four(save: WorldFile, business: str, good: str,
     owner = state(save)["businesses"][business]["owner"]
     _rich(save, owner)
     assert rules.production_cost(rules.commodity_price(good)) == each
-    assert run(save, "gm", "produce", {"business": business, "good": good, "quantity": 1}).data["cost"] == each
+    assert Table(save).run("gm", "produce", {"business": business, "good": good, "quantity": 1}).data["cost"] == each
     assert treasury(save, "characters", owner) == 100 - each
 
 
 def test_produce_refusals(save: WorldFile) -> None:
-    _refused(save, "gm", "produce", {"business": "hale-bank", "good": "Salt", "quantity": 1}, "business")
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Grain", "quantity": 1}, "good")
-    _refused(save, "player:edmund", "produce", {"business": "salt-works", "good": "Salt", "quantity": 1}, "identity")
-    _refused(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 4}, "quantity")
+    Table(save).refused("gm", "produce", {"business": "hale-bank", "good": "Salt", "quantity": 1}, field="business")
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Grain", "quantity": 1}, field="good")
+    Table(save).refused(
+        "player:edmund", "produce", {"business": "salt-works", "good": "Salt", "quantity": 1}, field="identity"
+    )
+    Table(save).refused("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 4}, field="quantity")
 
 
 def _after_sales_tax(before: float, proceeds: float) -> float:
@@ -435,10 +448,10 @@ def _after_sales_tax(before: float, proceeds: float) -> float:
 
 
 def test_unsold_goods_sell_at_season_end_with_the_province_price(save: WorldFile) -> None:
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
     edit(save, lambda data: data["provinces"]["saltmarsh"].update(price_modifiers={"Salt": 2}))
     before = treasury(save, "characters", "corvin")
-    result = run(save, "gm", "advance", dice=[6])  # base 4 + 2 = 6, a natural 6 sells at 7
+    result = Table(save).run("gm", "advance", dice=[6])  # base 4 + 2 = 6, a natural 6 sells at 7
     data = state(save)
     assert data["characters"]["corvin"]["treasury"] == _after_sales_tax(before, 21)
     assert data["businesses"]["salt-works"]["stock"] == {}
@@ -449,56 +462,54 @@ def test_unsold_goods_sell_at_season_end_with_the_province_price(save: WorldFile
         e["text"] for e in visible_entries(World(data), Identity.parse("player:lysa")) if e.get("kind") == "market"
     ] == []
     # A new season: the limit is free again.
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
 
 
 @pytest.mark.parametrize(("natural", "price"), [(1, 3), (2, 4), (5, 4), (6, 5)])
 def test_market_sale_faces(save: WorldFile, natural: int, price: int) -> None:
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
     before = treasury(save, "characters", "corvin")
-    run(save, "gm", "advance", dice=[natural])
+    Table(save).run("gm", "advance", dice=[natural])
     assert treasury(save, "characters", "corvin") == _after_sales_tax(before, 2 * price)
 
 
 def test_stored_goods_are_not_sold_and_can_be_released(save: WorldFile) -> None:
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
-    run(save, "player:corvin", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1})
-    run(
-        save,
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
+    Table(save).run("player:corvin", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 1})
+    Table(save).run(
         "player:corvin",
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "hale-bank"},
     )
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "brine-traders"},
-        "warehouse",
+        field="warehouse",
     )
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-store",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "warehouse": "millbrook-mill"},
-        "warehouse",
+        field="warehouse",
     )
-    _refused(save, "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 2}, "quantity")
-    run(save, "gm", "advance", dice=[3])  # one Salt left in stock: one roll
+    Table(save).refused(
+        "gm", "goods-store", {"business": "salt-works", "good": "Salt", "quantity": 2}, field="quantity"
+    )
+    Table(save).run("gm", "advance", dice=[3])  # one Salt left in stock: one roll
     data = state(save)
     assert data["businesses"]["salt-works"]["warehouse"] == {"Salt": 1}
     assert data["businesses"]["hale-bank"]["warehouse"] == {"Salt": 1}
-    run(save, "gm", "goods-release", {"business": "hale-bank", "good": "Salt", "quantity": 1})
+    Table(save).run("gm", "goods-release", {"business": "hale-bank", "good": "Salt", "quantity": 1})
     before = treasury(save, "characters", "corvin")
-    run(save, "gm", "advance", dice=[3])
+    Table(save).run("gm", "advance", dice=[3])
     assert treasury(save, "characters", "corvin") == _after_sales_tax(before, 4)
     assert state(save)["businesses"]["hale-bank"]["warehouse"] == {}
 
 
 def test_ship_goods_to_the_owner(save: WorldFile) -> None:
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
-    result = run(
-        save,
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 3})
+    result = Table(save).run(
         "player:corvin",
         "goods-ship",
         {"business": "salt-works", "good": "Salt", "quantity": 2, "destination": "highmoor-vale"},
@@ -506,12 +517,11 @@ def test_ship_goods_to_the_owner(save: WorldFile) -> None:
     data = state(save)
     assert result.data["owner_goods"] == {"Salt": 2} == data["characters"]["corvin"]["goods"]
     assert data["businesses"]["salt-works"]["stock"] == {"Salt": 1}
-    _refused(
-        save,
+    Table(save).refused(
         "gm",
         "goods-ship",
         {"business": "salt-works", "good": "Salt", "quantity": 1, "destination": "saltmarsh"},
-        "destination",
+        field="destination",
     )
 
 
@@ -521,7 +531,7 @@ def test_prices_helper_and_command(save: WorldFile) -> None:
     prices = eco.province_prices(world, "saltmarsh", ["Salt", "Fish", "Unobtainium"])
     assert prices == {"Salt": {"base": 4, "modifier": 3, "price": 7}, "Fish": {"base": 2, "modifier": -3, "price": 1}}
     assert len(eco.province_prices(world, "saltmarsh")) == len(rules.commodities())
-    out = run(save, "player:lysa", "prices", {"province": "saltmarsh", "resources_only": "true"}).data
+    out = Table(save).run("player:lysa", "prices", {"province": "saltmarsh", "resources_only": "true"}).data
     assert out["prices"] == prices
 
 
@@ -555,7 +565,7 @@ def test_npc_sales_tax_is_halved_by_a_smuggling_ring(save: WorldFile, ring: bool
     """Seed 002, Establish Smuggling Ring: "NPC sales tax halved and +2 to player merchant smuggling
     efforts." Two Salt at 4 sell for 8; the tax (10%, economy.toml) goes to Elbreth, which rules
     Saltmarsh; a ring in Saltmarsh halves it."""
-    run(save, "gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
     if ring:
         edit(
             save,
@@ -579,7 +589,7 @@ def test_npc_sales_tax_is_halved_by_a_smuggling_ring(save: WorldFile, ring: bool
             ),
         )
     corvin, crown = treasury(save, "characters", "corvin"), treasury(save, "kingdoms", "elbreth")
-    result = run(save, "gm", "advance", dice=[3])
+    result = Table(save).run("gm", "advance", dice=[3])
     assert treasury(save, "characters", "corvin") == money(corvin + 8 - tax)
     taxed = [e for e in result.entries if "sales tax" in e["text"]]
     assert {e["audience"] for e in taxed} == {"character:corvin", "kingdom:elbreth"}

@@ -239,7 +239,7 @@ def test_sponsor_is_not_told_whether_it_was_detected(save: WorldFile) -> None:
 
 def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
     order = do(save, "spy-order", {"mission": "infiltrate-treasury", "target": "elbreth"}, who=SILAS)
-    from yak_tui.areas.espionage.read import espionage_inbox
+    from yak_tui.areas.espionage.order_lines import espionage_inbox
 
     world = read(save)
     assert [oid for oid, _ in espionage_inbox(world, GM)] == [order.data["order"]]

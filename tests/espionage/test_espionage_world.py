@@ -20,8 +20,7 @@ from spy_helpers import (
     texts,
 )
 
-from yak_tui.areas.espionage import planning, state
-from yak_tui.areas.espionage import read as board
+from yak_tui.areas.espionage import board, planning, state
 from yak_tui.areas.espionage.rules import catalogue, mission, mission_cost
 from yak_tui.kernel.play.audience import visible_entries
 from yak_tui.kernel.play.commands import CommandError

@@ -22,8 +22,7 @@ from spy_helpers import (
 )
 
 from yak_tui.areas.court.commands import upkeep_due
-from yak_tui.areas.espionage import read as board
-from yak_tui.areas.espionage import year_start
+from yak_tui.areas.espionage import board, year_start
 from yak_tui.kernel.play.audience import visible_entries
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.world.demo import build_world, create_world

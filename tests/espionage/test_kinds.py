@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from yak_tui.areas.espionage import KINDS, catalogue, mission_needs
-from yak_tui.areas.espionage.kinds import kind_of_document
-from yak_tui.areas.espionage.planning import NEED_CHECKS, mission_params
-from yak_tui.areas.espionage.state import EXTRA_PARAMS, POISON_EXTRA
+from yak_tui.areas.espionage.fields import ORDER_FIELDS, mission_params
+from yak_tui.areas.espionage.registry import kind_of_document
 from yak_tui.cli import main
 from yak_tui.kernel.world.tables import TABLES_DIR, RulesTableError, set_override_dir
 
@@ -51,18 +50,19 @@ def test_every_catalogue_effect_has_a_mission_kind() -> None:
     assert set(KINDS) == effects  # and no kind is left without a mission
 
 
-def test_every_need_is_checked_when_a_mission_is_planned() -> None:
+def test_every_field_a_mission_asks_is_planned_or_bought() -> None:
     for entry in catalogue().values():
-        kind = KINDS[entry.effect]
-        assert set(kind.needs(entry)) <= set(kind.planned_fields(entry)) <= set(NEED_CHECKS), entry.slug
+        planned = {f.name for f in ORDER_FIELDS if f.checked_for(entry)}
+        bought = {f.name for f in ORDER_FIELDS if f.extra and any(x.kind == f.extra for x in entry.extras)}
+        assert set(mission_needs(entry)) <= planned | bought, entry.slug
 
 
-def test_the_board_asks_for_what_the_kind_needs_then_the_extras() -> None:
+def test_the_form_asks_what_the_field_table_names_for_the_mission_in_form_order() -> None:
     missions = catalogue()
     assert mission_needs(missions["crash-commodity-market"]) == ("province", "commodity", "direction")
     assert mission_needs(missions["assassinate-ruler"]) == ("poison",)
     assert mission_needs(missions["assassinate-private-citizen"]) == ("character", "poison")
-    assert mission_needs(missions["purge-administration"]) == ("infiltration", "province")
+    assert mission_needs(missions["purge-administration"]) == ("province", "infiltration")
     assert mission_needs(missions["fund-bandits"]) == ("province", "bandits")
 
 
@@ -114,7 +114,7 @@ def test_order_help_quotes_the_loaded_prices(house: Path) -> None:
     assert params["bandits"].help_text == "extra bandit regiments (5d each)"
     assert params["poison"].help_text == "assassinations: +7d for poison"
     assert params["privateers"].help_text == "extra privateer ships (4d each)"  # unchanged price, unchanged help
-    assert set(EXTRA_PARAMS.values()) | {POISON_EXTRA} <= {x.kind for m in catalogue().values() for x in m.extras}
+    assert {f.extra for f in ORDER_FIELDS if f.extra} <= {x.kind for m in catalogue().values() for x in m.extras}
 
 
 def test_a_house_rule_changes_the_command_list(house: Path) -> None:

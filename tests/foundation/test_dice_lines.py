@@ -8,16 +8,14 @@ never a fake "+70 (chance: Duke) = 11" sum.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from yak_plugin import Table
 
 from yak_tui.kernel.play.audience import visible_entries
 from yak_tui.kernel.play.chronicle import export_entries, roll_line
-from yak_tui.kernel.play.commands import CommandResult, run_command
-from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
@@ -29,10 +27,6 @@ GM = Identity.parse("gm")
 @pytest.fixture
 def save(tmp_path: Path) -> WorldFile:
     return create_world(tmp_path / "w.json")
-
-
-def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int], who: str = "gm") -> CommandResult:
-    return run_command(save, Identity.parse(who), name, params, ScriptedDice(list(dice)))
 
 
 def edit(save: WorldFile, table: str, doc_id: str, **fields: Any) -> None:
@@ -95,16 +89,16 @@ def test_a_blind_roll_shows_only_its_outcome() -> None:
 
 
 def test_rtd_roll_line_and_entry(save: WorldFile) -> None:
-    do(save, "roll", {"reason": "Hold the bridge", "modifier": 1}, [4])
+    Table(save).run("gm", "roll", {"reason": "Hold the bridge", "modifier": 1}, dice=[4])
     assert lines_of(save, GM, "roll") == ["Hold the bridge: rolled 4 +1 (Hold the bridge) = 5 → great-success"]
-    do(save, "roll", {"reason": "Ford the river"}, [2])
+    Table(save).run("gm", "roll", {"reason": "Ford the river"}, dice=[2])
     world = World(save.read())
     texts = [e["text"] for e in visible_entries(world, GM) if e["kind"] == "roll"]
     assert texts == [
         "RtD for Hold the bridge: rolled 4 +1 = 5 → great-success.",
         "RtD for Ford the river: rolled 2 = 2 → failure.",
     ]
-    do(save, "roll", {"reason": "Leap the wall", "modifier": -3}, [6])
+    Table(save).run("gm", "roll", {"reason": "Leap the wall", "modifier": -3}, dice=[6])
     texts = [e["text"] for e in visible_entries(World(save.read()), GM) if e["kind"] == "roll"]
     assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → overshoot, a success."
 
@@ -113,7 +107,7 @@ def test_percent_swing_line(save: WorldFile) -> None:
     # Ambassador Tobias Venn: Power 4 (20% of Influence 20); a d31 of 11 is a -5% day swing.
     edit(save, "characters", "tobias", location="thornfield")
     edit(save, "pcs", "thornfield", resistance=3.5)
-    do(save, "incite", {"noble": "tobias"}, [11])
+    Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[11])
     assert lines_of(save, GM, "noble-command") == [
         "Incite Rebellion in Thornfield: day swing: d31 rolled 11: day swing 11 - 16 = -5%; "
         "Power 4 -5% = 3.8 against Resistance 3.5 → success"
@@ -124,7 +118,7 @@ def test_percent_swing_line(save: WorldFile) -> None:
 @pytest.mark.parametrize(("natural", "verdict"), [(30, "discovered"), (31, "unnoticed")])
 def test_chance_by_title_line(save: WorldFile, natural: int, verdict: str) -> None:
     # Varos has a nation-wide counter-spy: an Ambassador's 20% becomes 30%.
-    do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [natural])
+    Table(save).run("gm", "relocate", {"character": "tobias", "pc": "amberport"}, dice=[natural])
     expected = (
         f"discovery of Tobias Venn's relocation to Amberport: d100 rolled {natural}, discovered on 30 or "
         f"less (the Ambassador's chance, with a nation-wide counter-spy) → {verdict}"
@@ -138,8 +132,8 @@ def test_chance_by_title_line(save: WorldFile, natural: int, verdict: str) -> No
 
 @pytest.mark.parametrize(("natural", "price"), [(1, 3), (4, 4), (6, 5)])
 def test_price_roll_line(save: WorldFile, natural: int, price: int) -> None:
-    do(save, "produce", {"business": "salt-works", "good": "Salt", "quantity": 2}, [])
-    do(save, "advance", {}, [natural])
+    Table(save).run("gm", "produce", {"business": "salt-works", "good": "Salt", "quantity": 2})
+    Table(save).run("gm", "advance", dice=[natural])
     expected = (
         f"market sale: 2 Salt of Saltcross Salt Works: d6 rolled {natural} on base 4 (1: -1, 2-5: +0, 6: +1) "
         f"→ price {price}"
@@ -157,7 +151,9 @@ def test_gm_only_spy_roll_line(save: WorldFile) -> None:
         world.edit("specialists", "varos").update(spy=5, cold_spy=0)
         no_counter_spies(world, "elbreth", "varos")
         infiltrate(world, "varos", "elbreth", "infiltrate-treasury")
-    do(save, "spy-mission", {"mission": "embezzlement", "sponsor": "varos", "target": "elbreth"}, [4, 5])
+    Table(save).run(
+        "gm", "spy-mission", {"mission": "embezzlement", "sponsor": "varos", "target": "elbreth"}, dice=[4, 5]
+    )
     gm_lines = lines_of(save, GM, "espionage")
     assert gm_lines, "the GM sees the rolls"
     for line in gm_lines:
@@ -169,7 +165,7 @@ def test_gm_only_spy_roll_line(save: WorldFile) -> None:
 def test_raid_d6_line(save: WorldFile) -> None:
     world = World(save.read())
     edit(save, "units", "varos-raiders", hex=world.get("pcs", "brinehaven")["hex"])
-    do(save, "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, [4])
+    Table(save).run("gm", "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, dice=[4])
     (line,) = lines_of(save, GM, "raid")
     assert line == (
         "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted → took 4 ducats "
@@ -178,14 +174,10 @@ def test_raid_d6_line(save: WorldFile) -> None:
 
 
 def test_messenger_line_names_what_it_needs(save: WorldFile) -> None:
-    do(
-        save,
-        "siege-begin",
-        {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"},
-        [],
-        who="king:varos",
+    Table(save).run(
+        "king:varos", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"}
     )
-    do(save, "messenger", {"fort": "brinehaven"}, [2])
+    Table(save).run("gm", "messenger", {"fort": "brinehaven"}, dice=[2])
     (line,) = lines_of(save, GM, "siege")
     assert line.startswith("messenger out of Brinehaven: rolled 2")
     assert line.endswith(", needing 3 or more → he is caught")

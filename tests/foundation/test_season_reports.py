@@ -83,7 +83,10 @@ def test_each_player_reads_his_own_private_results_and_nothing_of_another(season
     public_text = render_report(public[0], "markdown")
     for secret, _ in PRIVATE.values():  # (a business and an order are public knowledge; a GM's word is not)
         assert secret not in public_text
-    assert "Summer 312 closes." in public_text
+    # The season post tells events, not bookkeeping: the order and its outcome in one line, no season
+    # closing, no deadline, no ids.
+    assert "Corvin Hale failed to expand Saltcross Salt Works: it lost the competition" in public_text
+    assert "closes" not in public_text and "due by" not in public_text and "o-0001" not in public_text
     # The GM's report carries every kingdom; a player reads only the public post and his own.
     assert {r["recipient"] for r in reports_for(world, GM)} >= {
         "public",
@@ -174,7 +177,8 @@ def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(seaso
     audience filter of every entry of the season, for every reader, in the same order."""
     from yak_tui.kernel.play.audience import PUBLIC, filter_entry
     from yak_tui.kernel.play.identity import OBSERVER
-    from yak_tui.kernel.season.reports import _entry_items, begin_reports, season_entries, write_reports
+    from yak_tui.kernel.season.post import season_events
+    from yak_tui.kernel.season.reports import begin_reports, season_entries, write_reports
 
     world = World(season.read())
     audiences = [PUBLIC, *_every_audience(world)]
@@ -200,15 +204,21 @@ def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(seaso
     assert len(written) == len(opening.recipients) > 5
     for recipient in opening.recipients:
         viewer = recipient.identity or OBSERVER
-        expected = [
-            _entry_items(shown, viewer)
+        shown = [
+            seen
             for entry in entries
-            if (shown := filter_entry(world, viewer, entry)) is not None
+            if (seen := filter_entry(world, viewer, entry)) is not None
             and (recipient.identity is None) == (entry.get("audience", PUBLIC) == PUBLIC)
         ]
+        notes = (lambda entry: [f"GM: {entry['secret']}"] if entry.get("secret") else []) if viewer.is_gm else None
+        expected = [event.item() for event in season_events(world, shown, notes=notes)]
         report = next(
             r for _, r in world.all("reports") if r["recipient"] == recipient.key and r["season"] == closing.to_dict()
         )
-        told = next(s["items"] for s in report["sections"] if s["title"] in ("What happened", "Your private chronicle"))
+        told = (
+            [item for s in report["sections"] for item in s["items"]]
+            if recipient.identity is None
+            else next(s["items"] for s in report["sections"] if s["title"] == "Your private chronicle")
+        )
         assert told == expected, recipient.key
         assert any("entry" in item["text"] for item in told) or recipient.key.startswith("player:")

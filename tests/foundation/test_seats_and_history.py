@@ -8,10 +8,11 @@ from typing import Any
 
 import orjson
 import pytest
+from yak_plugin import Table
 
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries, visible_table
-from yak_tui.kernel.play.commands import CommandError, run_command
+from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity, identity_label
 from yak_tui.kernel.world.model import World
 from yak_tui.store.storage import WorldFile
@@ -50,9 +51,7 @@ def test_an_observer_may_do_nothing(save: WorldFile, capsys: pytest.CaptureFixtu
         ("ready", {}),
         ("order-file", {"command": "roll", "params": "reason=x"}),
     ):
-        with pytest.raises(CommandError) as refused:
-            run_command(save, OBSERVER, name, params)
-        assert refused.value.field == "identity", name
+        Table(save).refused(OBSERVER, name, params, field="identity")
     code, reply = yak(capsys, save, "do", "note", "text=hi", who="observer")
     assert code == 2 and reply["field"] == "identity"
     assert save.path.read_bytes() == before

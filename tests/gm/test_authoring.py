@@ -9,10 +9,9 @@ from pathlib import Path
 
 import orjson
 import pytest
+from yak_plugin import Table
 
 from yak_tui.cli import main
-from yak_tui.kernel.play.commands import run_command
-from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.authoring import (
@@ -122,12 +121,11 @@ def test_a_played_world_round_trips(tmp_path: Path) -> None:
     save = WorldFile(tmp_path / "w.json")
     save.create(build_world())
 
-    def do(who: str, name: str, params: dict[str, object], dice: list[int] | None = None) -> None:
-        run_command(save, Identity.parse(who), name, params, ScriptedDice(dice or []))
+    table = Table(save)
 
-    do("king:varos", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
-    do("gm", "note", {"text": 'a "quoted"\tline\x7f', "audience": "kingdom:elbreth"})
-    do("gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, [6])
+    table.run("king:varos", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
+    table.run("gm", "note", {"text": 'a "quoted"\tline\x7f', "audience": "kingdom:elbreth"})
+    table.run("gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, dice=[6])
     advance_season(save, Identity.parse("gm"))
     data = save.read()
     again = load_world_text(export_world(data), "played.toml")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from yak_plugin import Table
 
 from yak_tui.areas.economy import hire_status
 from yak_tui.cli import main
@@ -60,18 +60,18 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     _cli(capsys, "new", save_path, "--from", str(tmp_path / "world.toml"))
     save = WorldFile(save_path)
 
-    def do(name: str, who: str = "gm", **params: Any) -> dict[str, Any]:
-        return run_command(save, Identity.parse(who), name, params, ScriptedDice([])).data
+    table = Table(save)
 
-    do("gm-add", table="effects", id="fx-morale", fields=json.dumps(MORALE))
-    do("gm-add", table="effects", id="fx-staff", fields=json.dumps(STAFF))
+    table.run("gm", "gm-add", table="effects", id="fx-morale", fields=json.dumps(MORALE))
+    table.run("gm", "gm-add", table="effects", id="fx-staff", fields=json.dumps(STAFF))
     # Move an army beside the fort, garrison the port, and lay the siege.
-    moved = do("gm-move", unit="morvain-host", to="1,5")
+    moved = table.run("gm", "gm-move", unit="morvain-host", to="1,5").data
     assert moved["hexes"] == 6 and not moved["voyage"]
-    do("gm-move", unit="aurel-horse", to="Gullhaven", garrison=True)
-    do("siege-begin", "king:morvain", fort="gullhaven", units="morvain-host")
+    table.run("gm", "gm-move", unit="aurel-horse", to="Gullhaven", garrison=True)
+    table.run("king:morvain", "siege-begin", fort="gullhaven", units="morvain-host")
     # The defenders sally; their morale penalty is read and spent, the besiegers' sabotage read.
-    sally = do(
+    sally = table.run(
+        "gm",
         "battle",
         attacker="aurel",
         defender="morvain",
@@ -79,7 +79,7 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
         fort="gullhaven",
         units="aurel-horse,morvain-host",
         losses="aurel-horse:1,morvain-host:1",
-    )
+    ).data
     assert [m["value"] for m in sally["modifiers"]["aurel"]] == [-2]
     assert [m["value"] for m in sally["modifiers"]["morvain"]] == [-1]
     assert sally["spent"] == ["fx-morale"] and not sally["lifted"]
@@ -88,19 +88,20 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
     assert world.get("units", "aurel-horse")["regiments"] == 1
     assert world.get("units", "morvain-host")["regiments"] == 5
     # The penalty is gone for the next battle; the General Staff's sabotage stays.
-    again = do(
+    again = table.run(
+        "gm",
         "battle",
         attacker="aurel",
         defender="morvain",
         winner="attacker",
         units="aurel-guard,morvain-raiders",
         losses="morvain-raiders:1",
-    )
+    ).data
     assert again["modifiers"]["aurel"] == [] and [m["value"] for m in again["modifiers"]["morvain"]] == [-1]
     assert again["destroyed"] == ["Morvain Raiders"]
     # Conquest: the coast passes to Morvain after the siege.
-    do("siege-lift", "king:morvain", fort="gullhaven")
-    do("gm-conquer", province="gull-coast", kingdom="morvain")
+    table.run("king:morvain", "siege-lift", fort="gullhaven")
+    table.run("gm", "gm-conquer", province="gull-coast", kingdom="morvain")
     world = World(save.read())
     assert world.get("pcs", "gullhaven")["controller"] == "morvain"
     for _ in range(4):
@@ -124,14 +125,8 @@ def test_a_scripted_campaign_from_template_to_export(tmp_path: Path, capsys: pyt
         ("gm-transfer", {"source": "elbreth", "target": "varos", "ducats": "5"}),
     ],
 )
-def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[str, str], tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError) as caught:
-        run_command(save, Identity.parse("king:varos"), name, params)
-    assert caught.value.field == "identity" and "only the GM may" in caught.value.reason
-    assert save.path.read_bytes() == before
+def test_gm_acts_are_refused_for_a_king_with_the_reason(table: Table, name: str, params: dict[str, str]) -> None:
+    table.refused("king:varos", name, params, field="identity", text="only the GM may")
 
 
 @pytest.mark.parametrize(
@@ -146,28 +141,24 @@ def test_gm_acts_are_refused_for_a_king_with_the_reason(name: str, params: dict[
         ({"table": "dice", "id": "d000001", "field": "total", "value": "6"}, "table", "must be one of"),
     ],
 )
-def test_gm_set_refuses_what_the_schema_refuses(params: dict[str, str], field: str, text: str, tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    before = save.path.read_bytes()
+def test_gm_set_refuses_what_the_schema_refuses(table: Table, params: dict[str, str], field: str, text: str) -> None:
     if field == "ruler":  # nullable: clearing is allowed, and undone exactly
-        run_command(save, GM, "gm-set", params)
-        assert World(save.read()).get("kingdoms", "elbreth")["ruler"] is None
-        run_command(save, GM, "undo", {})
-        assert World(save.read()).get("kingdoms", "elbreth")["ruler"] == "aldric"
+        table.run("gm", "gm-set", params)
+        assert table.world.get("kingdoms", "elbreth")["ruler"] is None
+        table.run("gm", "undo")
+        assert table.world.get("kingdoms", "elbreth")["ruler"] == "aldric"
         return
-    with pytest.raises(CommandError) as caught:
-        run_command(save, GM, "gm-set", params)
-    assert caught.value.field == field and text in caught.value.reason
-    assert save.path.read_bytes() == before
+    table.refused("gm", "gm-set", params, field=field, text=text)
 
 
-def test_remove_is_refused_while_something_names_the_document(tmp_path: Path) -> None:
-    save = WorldFile(tmp_path / "w.json")
-    save.create(build_world())
-    with pytest.raises(CommandError) as caught:
-        run_command(save, GM, "gm-remove", {"table": "kingdoms", "id": "kesh"})
-    assert "still named by provinces 'kesh-hills' kingdom" in caught.value.reason
+def test_remove_is_refused_while_something_names_the_document(table: Table) -> None:
+    table.refused(
+        "gm",
+        "gm-remove",
+        {"table": "kingdoms", "id": "kesh"},
+        field="id",
+        text="still named by provinces 'kesh-hills' kingdom",
+    )
 
 
 def test_conquest_moves_a_treasury_kept_in_the_lost_province_home(tmp_path: Path) -> None:

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from yak_plugin import Table
 
 from yak_tui.areas.magic.commands import normalize_source, pending_consequences, stage_odds
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandError, CommandResult, run_command, spec_for
+from yak_tui.kernel.play.commands import CommandResult, run_command, spec_for
 from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import due_for
@@ -31,11 +32,15 @@ def save(tmp_path: Path) -> WorldFile:
     return create_world(tmp_path / "w.json")
 
 
+def cast_params(source: str = "ley-line", **params: Any) -> dict[str, Any]:
+    """Maelis casting "ward the bridge" from `source`, with `params` changed."""
+    return {"caster": "maelis", "source": source, "spell": "ward the bridge", **params}
+
+
 def cast(
     save: WorldFile, dice: Sequence[int], who: str = "gm", source: str = "ley-line", **params: Any
 ) -> CommandResult:
-    raw = {"caster": "maelis", "source": source, "spell": "ward the bridge", **params}
-    return run_command(save, Identity.parse(who), "cast", raw, ScriptedDice(list(dice)))
+    return Table(save).run(who, "cast", cast_params(source, **params), dice=dice)
 
 
 def world(save: WorldFile) -> World:
@@ -49,14 +54,6 @@ def change(save: WorldFile, fn: Callable[[World], None]) -> None:
 
 def entries(save: WorldFile, kind: str) -> list[dict[str, Any]]:
     return [e for _, e in sorted(world(save).all("chronicle"), key=lambda i: i[1]["seq"]) if e["kind"] == kind]
-
-
-def refused(save: WorldFile, field: str, match: str, fn: Callable[[], Any]) -> None:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError, match=match) as error:
-        fn()
-    assert error.value.field == field
-    assert save.path.read_bytes() == before
 
 
 # --- every band of every stage --------------------------------------------------------------
@@ -245,11 +242,8 @@ def test_consequence_fill(save: WorldFile) -> None:
     assert pending_consequences(world(save)) == []
     assert not [i for i in due_for(world(save), GM) if i["kind"] == "consequence"]
 
-    refused(
-        save,
-        "entry",
-        "already described",
-        lambda: run_command(save, GM, "consequence-fill", {"entry": note["id"], "text": "again"}),
+    Table(save).refused(
+        GM, "consequence-fill", {"entry": note["id"], "text": "again"}, field="entry", text="already described"
     )
 
 
@@ -258,28 +252,19 @@ def test_consequence_fill_refusals(save: WorldFile) -> None:
     spill, opened = entries(save, "consequence")
     assert (spill["refs"]["stage"], opened["refs"]["stage"]) == ("control", "resolution")
     casting = entries(save, "spell")[0]["id"]
-    refused(
-        save,
-        "entry",
-        "not a spell consequence",
-        lambda: run_command(save, GM, "consequence-fill", {"entry": casting, "text": "x"}),
+    Table(save).refused(
+        GM, "consequence-fill", {"entry": casting, "text": "x"}, field="entry", text="not a spell consequence"
     )
-    refused(
-        save,
-        "identity",
-        "only the GM",
-        lambda: run_command(
-            save, Identity.parse("king:varos"), "consequence-fill", {"entry": spill["id"], "text": "x"}
-        ),
+    Table(save).refused(
+        Identity.parse("king:varos"),
+        "consequence-fill",
+        {"entry": spill["id"], "text": "x"},
+        field="identity",
+        text="only the GM",
     )
-    refused(
-        save, "text", "empty", lambda: run_command(save, GM, "consequence-fill", {"entry": spill["id"], "text": "  "})
-    )
-    refused(
-        save,
-        "entry",
-        "no chronicle entry",
-        lambda: run_command(save, GM, "consequence-fill", {"entry": "e999999", "text": "x"}),
+    Table(save).refused(GM, "consequence-fill", {"entry": spill["id"], "text": "  "}, field="text", text="empty")
+    Table(save).refused(
+        GM, "consequence-fill", {"entry": "e999999", "text": "x"}, field="entry", text="no chronicle entry"
     )
 
 
@@ -297,11 +282,12 @@ def test_adjudicating_king_fills_his_own_castings_consequences(save: WorldFile) 
     run_command(save, varos, "order-resolve", {"order": filed.data["order"]}, ScriptedDice([1]))
     (note,) = entries(save, "consequence")
     assert note["adjudicator"] == "king:varos"
-    refused(
-        save,
-        "identity",
-        "only the GM",
-        lambda: run_command(save, Identity.parse("king:kesh"), "consequence-fill", {"entry": note["id"], "text": "x"}),
+    Table(save).refused(
+        Identity.parse("king:kesh"),
+        "consequence-fill",
+        {"entry": note["id"], "text": "x"},
+        field="identity",
+        text="only the GM",
     )
     run_command(save, varos, "consequence-fill", {"entry": note["id"], "text": "ouch"})
     assert world(save).get("chronicle", note["id"])["pending"] is False
@@ -311,26 +297,21 @@ def test_adjudicating_king_fills_his_own_castings_consequences(save: WorldFile) 
 
 
 def test_refusals_change_nothing(save: WorldFile) -> None:
-    refused(
-        save,
-        "caster",
-        "no mage",
-        lambda: run_command(
-            save, GM, "cast", {"caster": "tobias", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])
-        ),
+    Table(save).refused(
+        GM, "cast", {"caster": "tobias", "source": "x", "spell": "y"}, field="caster", text="no mage", dice=[3, 3, 3]
     )
-    refused(save, "source", "power source", lambda: cast(save, [3, 3, 3], source=" !! "))
-    refused(save, "spell", "empty", lambda: cast(save, [3, 3, 3], spell=" "))
-    refused(
-        save,
-        "caster",
-        "no character",
-        lambda: run_command(
-            save, GM, "cast", {"caster": "nobody", "source": "x", "spell": "y"}, ScriptedDice([3, 3, 3])
-        ),
+    Table(save).refused("gm", "cast", cast_params(source=" !! "), field="source", text="power source", dice=[3, 3, 3])
+    Table(save).refused("gm", "cast", cast_params(spell=" "), field="spell", text="empty", dice=[3, 3, 3])
+    Table(save).refused(
+        GM,
+        "cast",
+        {"caster": "nobody", "source": "x", "spell": "y"},
+        field="caster",
+        text="no character",
+        dice=[3, 3, 3],
     )
     change(save, lambda w: w.edit("characters", "maelis").update(alive=False))
-    refused(save, "caster", "dead", lambda: cast(save, [3, 3, 3]))
+    Table(save).refused("gm", "cast", cast_params(), field="caster", text="dead", dice=[3, 3, 3])
 
 
 @pytest.mark.parametrize(
@@ -344,7 +325,7 @@ def test_refusals_change_nothing(save: WorldFile) -> None:
 )
 def test_only_an_uninvolved_adjudicator_rolls(save: WorldFile, who: str, why: str) -> None:
     # Greywatch is Elbreth's and Elbreth is a party: its King may not roll.
-    refused(save, "identity", why, lambda: cast(save, [3, 3, 3], who=who))
+    Table(save).refused(who, "cast", cast_params(), field="identity", text=why, dice=[3, 3, 3])
 
 
 def test_order_filed_by_the_mage_and_resolved_by_the_gm(save: WorldFile) -> None:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from yak_tui.areas import nobles as map_views
 from yak_tui.areas.magic import read as casting_views
-from yak_tui.areas.nobles import read as map_views
 from yak_tui.kernel.play.commands import CommandError, load_command_modules, run_command
 from yak_tui.kernel.play.dice import HandDice
 from yak_tui.kernel.play.identity import Identity

@@ -7,17 +7,18 @@ hex (6, 4), with 4 ducats. A swing die of 16 is a 0% day swing.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from yak_plugin import Table
 
-from yak_tui.areas.nobles.commands import command_targets, parse_hex, relocate_targets
+from yak_tui.areas.nobles.commands import command_targets
+from yak_tui.areas.nobles.relocate import parse_hex, relocate_targets
 from yak_tui.cli import main
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandError, CommandResult, run_command, spec_for
-from yak_tui.kernel.play.dice import ScriptedDice
+from yak_tui.kernel.play.commands import spec_for
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.kernel.world.model import World
@@ -39,18 +40,6 @@ def world(save: WorldFile) -> World:
 def change(save: WorldFile, fn: Callable[[World], None]) -> None:
     with save.transaction() as data:
         fn(World(data))
-
-
-def do(save: WorldFile, name: str, params: dict[str, Any], dice: Sequence[int] = (), who: str = "gm") -> CommandResult:
-    return run_command(save, Identity.parse(who), name, params, ScriptedDice(list(dice)))
-
-
-def refused(save: WorldFile, field: str, match: str, fn: Callable[[], Any]) -> None:
-    before = save.path.read_bytes()
-    with pytest.raises(CommandError, match=match) as error:
-        fn()
-    assert error.value.field == field
-    assert save.path.read_bytes() == before
 
 
 def place(save: WorldFile, character: str, location: str | None, **fields: Any) -> None:
@@ -101,7 +90,7 @@ def tobias(save: WorldFile) -> dict[str, Any]:
 def test_incite_margin_edges(save: WorldFile, resistance: float, outcome: str, margin: float) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data
+    result = Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[NO_SWING]).data
     assert (result["power"], result["resistance"], result["outcome"]) == (4, resistance, outcome)
     assert result["margin"] == pytest.approx(margin)
     w = world(save)
@@ -130,7 +119,7 @@ def test_incite_margin_edges(save: WorldFile, resistance: float, outcome: str, m
 def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, outcome: str) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "incite", {"noble": "tobias"}, [swing_die]).data
+    result = Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[swing_die]).data
     assert result["outcome"] == outcome
     assert result["swing"] == swing_die - 16
 
@@ -138,9 +127,11 @@ def test_incite_day_swing(save: WorldFile, swing_die: int, resistance: float, ou
 def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=4.5)
-    result = do(
-        save, "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds", "swing": "false"}
-    ).data  # no die at all
+    result = (
+        Table(save)
+        .run("gm", "incite", {"noble": "tobias", "modifier": "1", "reason": "bribed the guilds", "swing": "false"})
+        .data
+    )  # no die at all
     assert (result["power"], result["outcome"], result["swing"]) == (5, "success", None)
     text = world(save).get("chronicle", result["entry"])["text"]
     assert "+1 bribed the guilds" in text and "no day swing" in text
@@ -162,7 +153,7 @@ def test_incite_gm_modifiers_and_no_swing(save: WorldFile) -> None:
 def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, outcome: str) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=resistance)
-    result = do(save, "usurp", {"noble": "tobias", "pc": "Thornfield"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "tobias", "pc": "Thornfield"}, dice=[NO_SWING]).data
     assert (result["resistance"], result["outcome"]) == (used, outcome)
     w = world(save)
     assert w.get("pcs", "thornfield")["controller"] == ("elbreth" if outcome == "success" else "varos")
@@ -179,7 +170,7 @@ def test_usurp_controlled_pc(save: WorldFile, resistance: float, used: float, ou
 def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, outcome: str) -> None:
     place(save, "tobias", "hollow-oak")
     set_pc(save, "hollow-oak", resistance=resistance)
-    result = do(save, "usurp", {"noble": "tobias"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "tobias"}, dice=[NO_SWING]).data
     assert (result["resistance"], result["outcome"]) == (resistance, outcome)
     assert world(save).get("pcs", "hollow-oak").get("controller") == ("elbreth" if outcome == "success" else None)
 
@@ -187,13 +178,13 @@ def test_usurp_neutral_pc_is_not_doubled(save: WorldFile, resistance: float, out
 def test_executed_noble_gives_no_more_commands(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
     set_pc(save, "thornfield", resistance=20)
-    assert do(save, "incite", {"noble": "tobias"}, [NO_SWING]).data["outcome"] == "executed"
-    refused(save, "noble", "dead", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    assert Table(save).run("gm", "incite", {"noble": "tobias"}, dice=[NO_SWING]).data["outcome"] == "executed"
+    Table(save).refused("gm", "incite", {"noble": "tobias"}, field="noble", text="dead", dice=[NO_SWING])
 
 
 def test_prince_power_is_his_share(save: WorldFile) -> None:
     place(save, "edmund", "thornfield")  # 80% of 20 = 16 against Resistance 6, doubled
-    result = do(save, "usurp", {"noble": "edmund"}, [NO_SWING]).data
+    result = Table(save).run("gm", "usurp", {"noble": "edmund"}, dice=[NO_SWING]).data
     assert (result["base_power"], result["resistance"], result["outcome"]) == (16, 12, "success")
 
 
@@ -202,25 +193,25 @@ def test_prince_power_is_his_share(save: WorldFile) -> None:
 
 def test_command_refusals(save: WorldFile) -> None:
     # Tobias is in Greywatch, his own kingdom's PC.
-    refused(save, "pc", "own kingdom", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
-    refused(save, "pc", "own kingdom", lambda: do(save, "usurp", {"noble": "tobias"}, [NO_SWING]))
-    refused(
-        save, "pc", "not Thornfield", lambda: do(save, "incite", {"noble": "tobias", "pc": "thornfield"}, [NO_SWING])
+    Table(save).refused("gm", "incite", {"noble": "tobias"}, field="pc", text="own kingdom", dice=[NO_SWING])
+    Table(save).refused("gm", "usurp", {"noble": "tobias"}, field="pc", text="own kingdom", dice=[NO_SWING])
+    Table(save).refused(
+        "gm", "incite", {"noble": "tobias", "pc": "thornfield"}, field="pc", text="not Thornfield", dice=[NO_SWING]
     )
-    refused(save, "noble", "is a king", lambda: do(save, "incite", {"noble": "aldric"}, [NO_SWING]))
-    refused(save, "noble", "is a mage", lambda: do(save, "incite", {"noble": "maelis"}, [NO_SWING]))
+    Table(save).refused("gm", "incite", {"noble": "aldric"}, field="noble", text="is a king", dice=[NO_SWING])
+    Table(save).refused("gm", "incite", {"noble": "maelis"}, field="noble", text="is a mage", dice=[NO_SWING])
     place(save, "tobias", "hollow-oak")
-    refused(save, "pc", "neutral", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    Table(save).refused("gm", "incite", {"noble": "tobias"}, field="pc", text="neutral", dice=[NO_SWING])
     place(save, "tobias", None)
-    refused(save, "noble", "not in a PC", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    Table(save).refused("gm", "incite", {"noble": "tobias"}, field="noble", text="not in a PC", dice=[NO_SWING])
     place(save, "tobias", "thornfield", treasury=0)
-    refused(save, "treasury", "0 ducats", lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING]))
+    Table(save).refused("gm", "incite", {"noble": "tobias"}, field="treasury", text="0 ducats", dice=[NO_SWING])
 
 
 def test_an_agent_riding_with_a_legion_is_not_in_a_pc(save: WorldFile) -> None:
     place(save, "nyx", "elbreth-scouts", legion="elbreth-scouts")
-    refused(
-        save, "noble", "with Greywood Rangers, not in a PC", lambda: do(save, "usurp", {"noble": "nyx"}, [NO_SWING])
+    Table(save).refused(
+        "gm", "usurp", {"noble": "nyx"}, field="noble", text="with Greywood Rangers, not in a PC", dice=[NO_SWING]
     )
 
 
@@ -230,15 +221,17 @@ def test_an_agent_riding_with_a_legion_is_not_in_a_pc(save: WorldFile) -> None:
 )
 def test_command_authority(save: WorldFile, who: str, why: str) -> None:
     place(save, "tobias", "thornfield")
-    refused(save, "identity", why, lambda: do(save, "incite", {"noble": "tobias"}, [NO_SWING], who))
+    Table(save).refused(who, "incite", {"noble": "tobias"}, field="identity", text=why, dice=[NO_SWING])
 
 
 def test_command_order_waits_for_the_gm_and_spends_on_resolution(save: WorldFile) -> None:
     place(save, "tobias", "thornfield")
-    filed = do(save, "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})}, who="king:elbreth")
+    filed = Table(save).run(
+        "king:elbreth", "order-file", {"command": "incite", "params": json.dumps({"noble": "tobias"})}
+    )
     assert filed.data["adjudicator"] == "gm"
     assert tobias(save)["treasury"] == 4
-    do(save, "order-resolve", {"order": filed.data["order"]}, [NO_SWING])
+    Table(save).run("gm", "order-resolve", {"order": filed.data["order"]}, dice=[NO_SWING])
     assert tobias(save)["treasury"] == 3
 
 
@@ -291,26 +284,23 @@ def test_cli_incite(save: WorldFile, capsys: pytest.CaptureFixture[str]) -> None
 def test_relocate_range_7_ok_and_8_refused(save: WorldFile) -> None:
     add_pc(save, "far-seven", [13, 4])  # 7 hexes east of Greywatch (6, 4)
     add_pc(save, "far-eight", [14, 4])
-    refused(
-        save,
-        "pc",
-        "8 hexes away; the range is 7",
-        lambda: do(save, "relocate", {"character": "tobias", "pc": "far-eight"}),
+    Table(save).refused(
+        "gm", "relocate", {"character": "tobias", "pc": "far-eight"}, field="pc", text="8 hexes away; the range is 7"
     )
-    refused(save, "hex", "8 hexes away", lambda: do(save, "relocate", {"character": "tobias", "hex": "14,4"}))
-    result = do(save, "relocate", {"character": "tobias", "hex": "13,4"}).data
+    Table(save).refused("gm", "relocate", {"character": "tobias", "hex": "14,4"}, field="hex", text="8 hexes away")
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "hex": "13,4"}).data
     assert (result["outcome"], result["location"], result["discovery"]) == ("relocated", "far-seven", None)
     assert tobias(save)["treasury"] == 3
 
 
 def test_relocate_blocked_by_a_brigade_but_not_a_patrol(save: WorldFile) -> None:
     add_unit(save, "varos-brigade", "varos", "brigade", [8, 6])  # Hollow Oak, neutral
-    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
     assert (result["outcome"], result["reason"]) == ("failed", "blocked")
     assert tobias(save)["location"] == "greywatch"
     assert tobias(save)["treasury"] == 3  # spent
     change(save, lambda w: w.edit("units", "varos-brigade").update(size="patrol"))
-    result = do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data
     assert (result["outcome"], result["location"]) == ("relocated", "hollow-oak")
     assert tobias(save)["treasury"] == 2
 
@@ -318,17 +308,17 @@ def test_relocate_blocked_by_a_brigade_but_not_a_patrol(save: WorldFile) -> None
 def test_relocate_not_blocked_by_a_friendly_brigade_or_a_battalion(save: WorldFile) -> None:
     add_unit(save, "own-brigade", "elbreth", "brigade", [8, 6])
     add_unit(save, "kesh-battalion", "kesh", "battalion", [8, 6])
-    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["outcome"] == "relocated"
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["outcome"] == "relocated"
 
 
 def test_relocate_blocked_by_the_demo_division_at_thornfield(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "tobias", "pc": "thornfield"}).data  # no discovery die
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "thornfield"}).data  # no discovery die
     assert (result["outcome"], result["reason"]) == ("failed", "blocked")
     assert "division" in result["message"]
 
 
 def test_relocate_onto_an_empty_hex_fails_with_its_cost(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "tobias", "hex": "7,5"}).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "hex": "7,5"}).data
     assert (result["outcome"], result["reason"], result["location"]) == ("failed", "no-pc", "greywatch")
     assert tobias(save)["treasury"] == 3
     entry = world(save).get("chronicle", result["entry"])
@@ -338,63 +328,67 @@ def test_relocate_onto_an_empty_hex_fails_with_its_cost(save: WorldFile) -> None
 
 def test_high_priestess_weary_ok_exhausted_refused(save: WorldFile) -> None:
     assert world(save).get("characters", "seraphine")["status"] == "weary"
-    result = do(save, "relocate", {"character": "seraphine", "pc": "ironhold"}).data
+    result = Table(save).run("gm", "relocate", {"character": "seraphine", "pc": "ironhold"}).data
     assert result["outcome"] == "relocated"
     assert world(save).get("characters", "seraphine")["treasury"] == 4
     change(save, lambda w: w.edit("characters", "seraphine").update(status="exhausted"))
-    refused(
-        save,
-        "character",
-        "may not relocate while exhausted",
-        lambda: do(save, "relocate", {"character": "seraphine", "pc": "old-shrine"}),
+    Table(save).refused(
+        "gm",
+        "relocate",
+        {"character": "seraphine", "pc": "old-shrine"},
+        field="character",
+        text="may not relocate while exhausted",
     )
     # A noble is not limited by his status.
     change(save, lambda w: w.edit("characters", "tobias").update(status="exhausted"))
-    assert do(save, "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "ironhold"}).data["outcome"] == "relocated"
 
 
 def test_agent_onto_a_friendly_legion(save: WorldFile) -> None:
-    result = do(save, "relocate", {"character": "nyx", "legion": "Greywood Rangers"}).data
+    result = Table(save).run("gm", "relocate", {"character": "nyx", "legion": "Greywood Rangers"}).data
     assert (result["outcome"], result["location"], result["hex"]) == ("relocated", "elbreth-scouts", [6, 4])
     nyx = world(save).get("characters", "nyx")
     assert (nyx["legion"], nyx["treasury"]) == ("elbreth-scouts", 2)
-    refused(
-        save, "legion", "already there", lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-scouts"})
+    Table(save).refused(
+        "gm", "relocate", {"character": "nyx", "legion": "elbreth-scouts"}, field="legion", text="already there"
     )
     # From the legion's hex back to a PC: the legion is left behind.
-    assert do(save, "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
+    assert Table(save).run("gm", "relocate", {"character": "nyx", "pc": "millbrook"}).data["location"] == "millbrook"
     assert "legion" not in world(save).get("characters", "nyx")
 
 
 def test_legion_refusals(save: WorldFile) -> None:
-    refused(
-        save,
-        "legion",
-        "only an Agent",
-        lambda: do(save, "relocate", {"character": "tobias", "legion": "elbreth-scouts"}),
+    Table(save).refused(
+        "gm", "relocate", {"character": "tobias", "legion": "elbreth-scouts"}, field="legion", text="only an Agent"
     )
-    refused(
-        save,
-        "legion",
-        "only onto a friendly legion",
-        lambda: do(save, "relocate", {"character": "nyx", "legion": "varos-patrol"}),
+    Table(save).refused(
+        "gm",
+        "relocate",
+        {"character": "nyx", "legion": "varos-patrol"},
+        field="legion",
+        text="only onto a friendly legion",
     )
-    refused(save, "legion", "a fleet", lambda: do(save, "relocate", {"character": "nyx", "legion": "elbreth-fleet"}))
+    Table(save).refused(
+        "gm", "relocate", {"character": "nyx", "legion": "elbreth-fleet"}, field="legion", text="a fleet"
+    )
 
 
 def test_relocate_refusals(save: WorldFile) -> None:
-    refused(save, "pc", "already there", lambda: do(save, "relocate", {"character": "tobias", "pc": "greywatch"}))
-    refused(save, "hex", "exactly one target", lambda: do(save, "relocate", {"character": "tobias"}))
-    refused(
-        save,
-        "hex",
-        "exactly one target",
-        lambda: do(save, "relocate", {"character": "tobias", "hex": "8,6", "pc": "hollow-oak"}),
+    Table(save).refused("gm", "relocate", {"character": "tobias", "pc": "greywatch"}, field="pc", text="already there")
+    Table(save).refused("gm", "relocate", {"character": "tobias"}, field="hex", text="exactly one target")
+    Table(save).refused(
+        "gm",
+        "relocate",
+        {"character": "tobias", "hex": "8,6", "pc": "hollow-oak"},
+        field="hex",
+        text="exactly one target",
     )
-    refused(save, "hex", "not a hex", lambda: do(save, "relocate", {"character": "tobias", "hex": "north"}))
-    refused(save, "character", "is a mage", lambda: do(save, "relocate", {"character": "maelis", "pc": "ironhold"}))
+    Table(save).refused("gm", "relocate", {"character": "tobias", "hex": "north"}, field="hex", text="not a hex")
+    Table(save).refused(
+        "gm", "relocate", {"character": "maelis", "pc": "ironhold"}, field="character", text="is a mage"
+    )
     change(save, lambda w: w.edit("characters", "tobias").update(treasury=0))
-    refused(save, "treasury", "0 ducats", lambda: do(save, "relocate", {"character": "tobias", "hex": "7,5"}))
+    Table(save).refused("gm", "relocate", {"character": "tobias", "hex": "7,5"}, field="treasury", text="0 ducats")
 
 
 def test_parse_hex() -> None:
@@ -421,7 +415,7 @@ def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, cha
     change(
         save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": provinces, "nation": nation})
     )
-    result = do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [chance + over]).data
+    result = Table(save).run("gm", "relocate", {"character": "tobias", "pc": "amberport"}, dice=[chance + over]).data
     discovered = over == 0
     assert result["discovery"] == {
         "chance": chance,
@@ -452,30 +446,27 @@ def test_discovery_edges(save: WorldFile, provinces: list[str], nation: int, cha
 def test_high_priestess_discovery_is_60(save: WorldFile) -> None:
     place(save, "seraphine", "hollow-oak")  # (8, 6): Amberport (11, 5) is 3 away
     change(save, lambda w: w.edit("specialists", "varos").update(counter_spies={"provinces": [], "nation": 0}))
-    result = do(save, "relocate", {"character": "seraphine", "pc": "amberport"}, [60]).data
+    result = Table(save).run("gm", "relocate", {"character": "seraphine", "pc": "amberport"}, dice=[60]).data
     assert result["discovery"]["chance"] == 60 and result["discovery"]["discovered"]
 
 
 def test_no_discovery_roll_on_own_or_neutral_pc(save: WorldFile) -> None:
     # No dice given: a roll would fail the command.
-    assert do(save, "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["discovery"] is None
-    assert do(save, "relocate", {"character": "tobias", "pc": "greywatch"}).data["discovery"] is None
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "hollow-oak"}).data["discovery"] is None
+    assert Table(save).run("gm", "relocate", {"character": "tobias", "pc": "greywatch"}).data["discovery"] is None
 
 
 def test_relocate_authority(save: WorldFile) -> None:
     # Onto Varos's PC: Varos is a party (the discovery roll is about it), Elbreth moves: only the GM.
     for who in ("king:varos", "king:elbreth", "king:kesh"):
-        refused(
-            save,
-            "identity",
-            "party|not a player kingdom",
-            lambda who=who: do(save, "relocate", {"character": "tobias", "pc": "amberport"}, [99], who),
+        error = Table(save).refused(
+            who, "relocate", {"character": "tobias", "pc": "amberport"}, field="identity", dice=[99]
         )
-    filed = do(
-        save,
+        assert "party" in error.reason or "not a player kingdom" in error.reason, error.reason
+    filed = Table(save).run(
+        "king:elbreth",
         "order-file",
         {"command": "relocate", "params": json.dumps({"character": "tobias", "pc": "amberport"})},
-        who="king:elbreth",
     )
     assert filed.data["adjudicator"] == "gm"
 

@@ -22,7 +22,7 @@ BOTH = {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron
 
 
 def besiege(t: Table, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return t.do("siege-begin", params or BOTH, who="king:varos").data
+    return t.table.run("king:varos", "siege-begin", params or BOTH).data
 
 
 def siege(t: Table, siege_id: str = "siege-0001") -> dict[str, Any]:
@@ -70,26 +70,34 @@ def test_siege_of_the_demo_port_fort_with_both_blockades(t: Table) -> None:
     ],
 )
 def test_siege_begin_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
-    t.refused("siege-begin", params, field, text)
+    t.table.refused("gm", "siege-begin", params, field=field, text=text)
 
 
 def test_a_kingdom_does_not_besiege_its_own_fort(t: Table) -> None:
-    t.refused("siege-begin", {"fort": "brinehaven", "units": "elbreth-fleet"}, "units", "cannot besiege it")
+    t.table.refused(
+        "gm", "siege-begin", {"fort": "brinehaven", "units": "elbreth-fleet"}, field="units", text="cannot besiege it"
+    )
 
 
 def test_only_the_besieger_begins_the_siege(t: Table) -> None:
-    t.refused("siege-begin", BOTH, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.table.refused("king:elbreth", "siege-begin", BOTH, field="identity", text="does not act for Kingdom of Varos")
 
 
 def test_a_fort_is_besieged_once(t: Table) -> None:
     besiege(t)
-    t.refused("siege-begin", BOTH, "fort", "already under siege")
+    t.table.refused("gm", "siege-begin", BOTH, field="fort", text="already under siege")
 
 
 def test_a_unit_besieges_one_fort_at_a_time(t: Table) -> None:
     besiege(t)
     t.set("pcs", "saltcross", fort_level=1, walled=True)  # a walled market next door
-    t.refused("siege-begin", {"fort": "saltcross", "units": "varos-siege-host"}, "units", "already besieges Brinehaven")
+    t.table.refused(
+        "gm",
+        "siege-begin",
+        {"fort": "saltcross", "units": "varos-siege-host"},
+        field="units",
+        text="already besieges Brinehaven",
+    )
 
 
 # --- provisions carry over within 4 seasons -----------------------------------------------------------
@@ -107,21 +115,23 @@ def test_stock_left_by_a_lifted_siege_carries_over(t: Table) -> None:
     t.set("units", "brinehaven-watch", regiments=1)
     besiege(t)
     t.advance()  # Spring ends: 1 regiment eats 1 of 2
-    t.refused("siege-lift", {"fort": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
-    lifted = t.do("siege-lift", {"fort": "brinehaven", "reason": "the host marches home"}, who="king:varos")
+    t.table.refused(
+        "king:elbreth", "siege-lift", {"fort": "brinehaven"}, field="identity", text="does not act for Kingdom of Varos"
+    )
+    lifted = t.table.run("king:varos", "siege-lift", {"fort": "brinehaven", "reason": "the host marches home"})
     assert lifted.data["provisions"] == 1
     pc = t.get("pcs", "brinehaven")
     assert pc["last_besieged"] == {"year": 312, "season": "Summer"} and pc["provisions"] == 1
     assert pc["siege"] is None
     assert (siege(t)["status"], siege(t)["lifted"]) == ("lifted", {"year": 312, "season": "Summer"})
-    t.refused("siege-lift", {"fort": "brinehaven"}, "fort", "is not under siege")
+    t.table.refused("gm", "siege-lift", {"fort": "brinehaven"}, field="fort", text="is not under siege")
     for _ in range(4):
         t.advance()  # to Summer 313: 4 seasons since Summer 312
     assert besiege(t)["provisions"] == 1
-    t.do("siege-lift", {"fort": "brinehaven"})
+    t.table.run("gm", "siege-lift", {"fort": "brinehaven"})
     t.set("pcs", "brinehaven", last_besieged={"year": 312, "season": "Summer"})
     t.advance()  # Autumn 313: 5 seasons since
-    assert t.do("siege-begin", BOTH).data["provisions"] == 2
+    assert t.table.run("gm", "siege-begin", BOTH).data["provisions"] == 2
 
 
 # --- port blockade: both needed ------------------------------------------------------------------
@@ -135,22 +145,35 @@ def test_a_port_fort_needs_both_blockades(t: Table) -> None:
     assert recruit_refusal_at(t.world, "brinehaven") is None  # not in effect: recruiting goes on
     t.advance()  # not in effect: nothing eaten
     assert siege(t)["provisions"] == 2 and siege(t)["seasons"] == 0
-    t.refused(
+    t.table.refused(
+        "gm",
         "blockade",
         {"fort": "brinehaven", "kind": "land", "unit": "varos-blockade-squadron"},
-        "unit",
-        "needs land troops",
+        field="unit",
+        text="needs land troops",
     )
-    t.refused("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"}, "unit", "needs ships")
-    t.refused(
-        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"}, "unit", "is not Kingdom of Varos's"
+    t.table.refused(
+        "gm",
+        "blockade",
+        {"fort": "brinehaven", "kind": "sea", "unit": "varos-siege-host"},
+        field="unit",
+        text="needs ships",
     )
-    result = t.do(
-        "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}, who="king:varos"
+    t.table.refused(
+        "gm",
+        "blockade",
+        {"fort": "brinehaven", "kind": "sea", "unit": "elbreth-fleet"},
+        field="unit",
+        text="is not Kingdom of Varos's",
+    )
+    result = t.table.run(
+        "king:varos", "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron"}
     )
     assert result.data["effective"] is True
     assert siege(t)["effective_from"] == {"year": 312, "season": "Summer"}
-    t.do("blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True})
+    t.table.run(
+        "gm", "blockade", {"fort": "brinehaven", "kind": "sea", "unit": "varos-blockade-squadron", "lift": True}
+    )
     assert siege(t)["effective"] is False and siege(t)["sea_blockade"] is False
     assert any("no longer in effect" in text for text in t.texts())
 
@@ -178,10 +201,12 @@ def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> 
 
     t.edit(add_castle)
     assert besiege(t, {"fort": "salt-keep", "units": "varos-siege-host"})["effective"] is False
-    t.do("siege-lift", {"fort": "salt-keep"})
+    t.table.run("gm", "siege-lift", {"fort": "salt-keep"})
     t.set("pcs", "brinehaven", controller="varos")  # the port is in enemy hands now
     t.set("pcs", "salt-keep", last_besieged=None)
-    assert t.do("siege-begin", {"fort": "salt-keep", "units": "varos-siege-host"}).data["effective"] is True
+    assert (
+        t.table.run("gm", "siege-begin", {"fort": "salt-keep", "units": "varos-siege-host"}).data["effective"] is True
+    )
 
 
 # --- starvation: the choice before the season closes ------------------------------------------------
@@ -203,21 +228,23 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     assert urgent and urgent[0]["urgent"] and "Brinehaven" in urgent[0]["text"]
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert any("Brinehaven" in reason for reason in blockers(t.world))
-    t.refused(
+    t.table.refused(
+        "gm",
         "advance",
-        {},
-        "season",
-        "the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)",
+        field="season",
+        text="the defenders of Brinehaven will end the season short of provisions and must choose first: surrender or sally (press y on Sieges)",
     )
-    t.refused(
+    t.table.refused(
+        "king:varos",
         "siege-decide",
         {"fort": "brinehaven", "choice": "surrender"},
-        "identity",
-        "does not act for Kingdom of Elbreth",
-        who="king:varos",
+        field="identity",
+        text="does not act for Kingdom of Elbreth",
     )
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "parley"}, "choice", "must be one of")
-    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "surrender"}, who="king:elbreth")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "parley"}, field="choice", text="must be one of"
+    )
+    result = t.table.run("king:elbreth", "siege-decide", {"fort": "brinehaven", "choice": "surrender"})
     assert result.data == {
         "siege": "siege-0001",
         "choice": "surrender",
@@ -233,32 +260,36 @@ def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) 
     assert doc["decisions"] == [{"date": {"year": 312, "season": "Summer"}, "choice": "surrender"}]
     assert t.advance().data["to"] == "Autumn 312"
     # Varos may now loot the fort it took.
-    assert t.do("loot", {"pc": "brinehaven"}, who="king:varos").data["tax"] == 4
+    assert t.table.run("king:varos", "loot", {"pc": "brinehaven"}).data["tax"] == 4
 
 
 def test_a_sally_is_recorded_and_the_next_shortage_asks_again(t: Table) -> None:
     besiege(t)
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "sally"}, field="choice", text="no choice is due"
+    )
     t.advance()
     assert blockers(t.world)
-    result = t.do("siege-decide", {"fort": "brinehaven", "choice": "sally"}, who="king:elbreth")
+    result = t.table.run("king:elbreth", "siege-decide", {"fort": "brinehaven", "choice": "sally"})
     assert result.data == {"siege": "siege-0001", "choice": "sally"}
     assert any("the GM plays out the battle" in text for text in t.texts())
     assert siege(t)["status"] == "active" and t.get("pcs", "brinehaven")["controller"] == "elbreth"
-    t.refused("siege-decide", {"fort": "brinehaven", "choice": "sally"}, "choice", "no choice is due")
+    t.table.refused(
+        "gm", "siege-decide", {"fort": "brinehaven", "choice": "sally"}, field="choice", text="no choice is due"
+    )
     assert not blockers(t.world)
     t.advance()  # Summer closes after the sally; in Autumn they are still starving: the choice is due again
     assert siege_view(t.world)[0]["decision_needed"] is True
     assert blockers(t.world)
     # The GM played the sally out: the besiegers were beaten and leave.
-    t.do("siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
+    t.table.run("gm", "siege-lift", {"fort": "brinehaven", "reason": "routed by the sally"})
     assert not blockers(t.world)
     assert [d["choice"] for d in siege(t)["decisions"]] == ["sally"]
 
 
 def test_capturing_a_besieged_fort_ends_the_siege(t: Table) -> None:
     besiege(t)
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
     assert siege(t)["status"] == "captured"
     assert t.get("pcs", "brinehaven")["provisions"] == 2
 
@@ -268,17 +299,17 @@ def test_capturing_a_besieged_fort_ends_the_siege(t: Table) -> None:
 
 def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table) -> None:
     params = {"kingdom": "elbreth", "pc": "brinehaven", "kind": "infantry", "regiments": 1}
-    recruited = t.do("recruit", params, who="king:elbreth")
+    recruited = t.table.run("king:elbreth", "recruit", params)
     unit = t.get("units", recruited.data["unit"])
     assert (unit["inside"], unit["regiments"], unit["size"], unit["owner"]) == ("brinehaven", 1, "patrol", "elbreth")
     assert t.treasury("kingdoms", "elbreth") == 40 and t.get("kingdoms", "elbreth")["manpower"] == 17
     besiege(t)
     assert recruit_refusal_at(t.world, "brinehaven") is not None
-    t.refused("recruit", params, "pc", "cannot be recruited inside a besieged fort", who="king:elbreth")
+    t.table.refused("king:elbreth", "recruit", params, field="pc", text="cannot be recruited inside a besieged fort")
     # Outside the fort recruiting goes on.
-    t.do("recruit", {**params, "pc": "highmoor", "regiments": 3}, who="king:elbreth")
+    t.table.run("king:elbreth", "recruit", {**params, "pc": "highmoor", "regiments": 3})
     assert t.treasury("kingdoms", "elbreth") == 34
-    upgraded = t.do("upgrade", {"unit": "brinehaven-watch", "upgrade": "crossbows", "cost": 2}, who="king:elbreth")
+    upgraded = t.table.run("king:elbreth", "upgrade", {"unit": "brinehaven-watch", "upgrade": "crossbows", "cost": 2})
     assert upgraded.data == {"unit": "brinehaven-watch", "besieged": True}
     assert t.get("units", "brinehaven-watch")["upgrades"][0]["note"] == "crossbows"
     assert t.treasury("kingdoms", "elbreth") == 32
@@ -298,7 +329,7 @@ def test_recruiting_inside_a_besieged_fort_is_refused_upgrading_allowed(t: Table
     ],
 )
 def test_recruit_refusals(t: Table, params: dict[str, Any], who: str, field: str, text: str) -> None:
-    t.refused("recruit", params, field, text, who=who)
+    t.table.refused(who, "recruit", params, field=field, text=text)
 
 
 # --- messengers ---------------------------------------------------------------------------------------
@@ -310,7 +341,9 @@ def test_recruit_refusals(t: Table, params: dict[str, Any], who: str, field: str
 )
 def test_messenger_carrying_ducats(t: Table, die: int, success: bool, elbreth: int, varos: int) -> None:
     besiege(t)
-    result = t.do("messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, [die])
+    result = t.table.run(
+        "gm", "messenger", {"fort": "brinehaven", "ducats": 5, "purpose": "recruit at Highmoor"}, dice=[die]
+    )
     assert result.data["success"] is success and result.data["total"] == die
     assert t.treasury("kingdoms", "elbreth") == elbreth and t.treasury("kingdoms", "varos") == varos
     attempt = siege(t)["messengers"][0]
@@ -323,14 +356,16 @@ def test_scouts_help_and_oppose_the_messenger(t: Table) -> None:
     t.set("units", "elbreth-scouts", hex=[2, 4])
     t.set("units", "varos-patrol", hex=[3, 5])
     # Both scouts count by default for the besieger: 2 + 1 - 1 = 2, caught.
-    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts"}, [2])
+    result = t.table.run("gm", "messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts"}, dice=[2])
     assert (result.data["total"], result.data["success"]) == (2, False)
     attempt = siege(t)["messengers"][0]
     assert attempt["scouts"] == ["elbreth-scouts"] and attempt["enemy_scouts"] == ["varos-patrol"]
     assert [m["value"] for m in attempt["modifiers"]] == [1, -1]
     t.advance()
     # Without the besieger's scout: 2 + 1 = 3 gets through.
-    result = t.do("messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts", "enemy_scouts": "none"}, [2])
+    result = t.table.run(
+        "gm", "messenger", {"fort": "brinehaven", "scouts": "elbreth-scouts", "enemy_scouts": "none"}, dice=[2]
+    )
     assert (result.data["total"], result.data["success"]) == (3, True)
 
 
@@ -360,20 +395,25 @@ def test_messenger_odds(t: Table) -> None:
 )
 def test_messenger_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
     besiege(t)
-    t.refused("messenger", params, field, text, [3])
+    t.table.refused("gm", "messenger", params, field=field, text=text, dice=[3])
 
 
 def test_no_messenger_needed_before_the_siege_takes_effect(t: Table) -> None:
     besiege(t, {"fort": "brinehaven", "units": "varos-siege-host"})
-    t.refused("messenger", {"fort": "brinehaven"}, "fort", "messengers pass freely", [3])
-    t.refused(
-        "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 1}, "fort", "provisions pass freely", [6]
+    t.table.refused("gm", "messenger", {"fort": "brinehaven"}, field="fort", text="messengers pass freely", dice=[3])
+    t.table.refused(
+        "gm",
+        "smuggle",
+        {"fort": "brinehaven", "merchant": "corvin", "shipments": 1},
+        field="fort",
+        text="provisions pass freely",
+        dice=[6],
     )
 
 
 def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
     besiege(t)
-    t.refused("messenger", {"fort": "brinehaven"}, "identity", "own forces", [3], who="king:elbreth")
+    t.table.refused("king:elbreth", "messenger", {"fort": "brinehaven"}, field="identity", text="own forces", dice=[3])
 
 
 # --- smuggling ----------------------------------------------------------------------------------------
@@ -391,7 +431,9 @@ def test_messenger_needs_an_uninvolved_adjudicator(t: Table) -> None:
 )
 def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, corvin: int, provisions: int) -> None:
     besiege(t)
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, [die])
+    result = t.table.run(
+        "gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2, "bribe": bribe}, dice=[die]
+    )
     assert result.data["success"] is success
     assert t.treasury("characters", "corvin") == corvin
     assert siege(t)["provisions"] == provisions
@@ -408,7 +450,7 @@ def test_smuggling_provisions_in(t: Table, bribe: int, die: int, success: bool, 
 
 def test_smuggled_provisions_feed_the_garrison_another_season(t: Table) -> None:
     besiege(t)
-    t.do("smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, [5])
+    t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "lysa", "shipments": 2, "good": "fish"}, dice=[5])
     t.advance()
     # Without the smuggled food they would have to choose now; with it they eat another season.
     assert siege(t)["provisions"] == 2 and not blockers(t.world)
@@ -436,18 +478,18 @@ def test_smuggle_odds(t: Table) -> None:
 )
 def test_smuggle_refusals(t: Table, params: dict[str, Any], field: str, text: str) -> None:
     besiege(t)
-    t.refused("smuggle", {"fort": "brinehaven", **params}, field, text, [6])
+    t.table.refused("gm", "smuggle", {"fort": "brinehaven", **params}, field=field, text=text, dice=[6])
 
 
 def test_smuggling_by_the_merchants_own_player_is_adjudicated_by_others(t: Table) -> None:
     besiege(t)
-    t.refused(
+    t.table.refused(
+        "player:corvin",
         "smuggle",
         {"fort": "brinehaven", "merchant": "corvin", "shipments": 1},
-        "identity",
-        "players never roll",
-        [6],
-        who="player:corvin",
+        field="identity",
+        text="players never roll",
+        dice=[6],
     )
 
 
@@ -562,7 +604,7 @@ def test_smuggling_ring_helps_its_kingdoms_merchants(t: Table) -> None:
     efforts." A natural 2 fails against 4 alone and gets through with the ring's +2."""
     besiege(t)
     _ring(t, "elbreth")
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    result = t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, dice=[2])
     assert result.data["success"] is True and result.data["total"] == 4
     assert siege(t)["smuggling"][0]["modifiers"] == [{"value": 2, "reason": "local smugglers"}]
     assert result.data["odds"] == pytest.approx(5 / 6)
@@ -573,5 +615,5 @@ def test_another_kingdoms_smuggling_ring_does_not_help(t: Table) -> None:
     nothing of a secret ring)."""
     besiege(t)
     _ring(t, "kesh")
-    result = t.do("smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, [2])
+    result = t.table.run("gm", "smuggle", {"fort": "brinehaven", "merchant": "corvin", "shipments": 2}, dice=[2])
     assert result.data["success"] is False and result.data["total"] == 2

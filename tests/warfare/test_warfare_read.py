@@ -16,7 +16,7 @@ from yak_tui.kernel.play.identity import GM
 
 def test_a_refusal_is_shown_with_the_commands_own_reason(t: Table) -> None:
     t.set("units", "kesh-riders", hex=list(t.get("pcs", "millbrook")["hex"]))
-    t.do("raid", {"unit": "kesh-riders", "pc": "millbrook"}, [4])
+    t.table.run("gm", "raid", {"unit": "kesh-riders", "pc": "millbrook"}, dice=[4])
     verdicts = read.place_verdicts(t.world, GM, "millbrook")
     raid = next(v for f in verdicts.forces if f.force.id == "kesh-riders" for v in f.verdicts if v.action == "raid")
     assert not raid.ok
@@ -42,7 +42,7 @@ def test_a_bug_in_a_trial_run_raises_instead_of_reading_as_a_refusal(t: Table, m
 
 
 def test_garbage_provisions_raise_instead_of_reading_as_none(t: Table) -> None:
-    t.do("siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
+    t.table.run("gm", "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
     world = t.world
     world.data["sieges"]["siege-0001"]["provisions"] = "plenty"  # past the schema: a bug, not a fact
     with pytest.raises(ValueError):

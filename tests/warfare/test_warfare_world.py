@@ -44,7 +44,7 @@ def ducat_entries(result: CommandResult) -> list[dict[str, Any]]:
 
 def test_sea_raider_raids_the_walled_garrisoned_port(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
-    result = t.do("raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, [4])
+    result = t.table.run("gm", "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, dice=[4])
     assert result.data["taken"] == 4 and result.data["from_treasury"] == 4 and result.data["from_tax"] == 0
     assert t.treasury("kingdoms", "elbreth") == 38
     assert t.treasury("kingdoms", "varos") == 34
@@ -70,12 +70,19 @@ def test_sea_raider_raids_the_walled_garrisoned_port(t: Table) -> None:
 )
 def test_raid_refusals(t: Table, unit: str, pc: str, field: str, text: str) -> None:
     at(t, unit, pc)
-    t.refused("raid", {"unit": unit, "pc": pc}, field, text, [3])
-    t.refused("slave-raid", {"unit": unit, "pc": pc, "take": "slaves"}, field, text, [3])
+    t.table.refused("gm", "raid", {"unit": unit, "pc": pc}, field=field, text=text, dice=[3])
+    t.table.refused("gm", "slave-raid", {"unit": unit, "pc": pc, "take": "slaves"}, field=field, text=text, dice=[3])
 
 
 def test_raid_is_made_in_the_structures_hex(t: Table) -> None:
-    t.refused("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, "unit", "a raid needs it in its hex", [3])
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "varos-raiders", "pc": "brinehaven"},
+        field="unit",
+        text="a raid needs it in its hex",
+        dice=[3],
+    )
 
 
 @pytest.mark.parametrize(
@@ -84,51 +91,61 @@ def test_raid_is_made_in_the_structures_hex(t: Table) -> None:
 def test_defenceless_or_raider(t: Table, unit: str, pc: str) -> None:
     # Inland and defenceless: a Sea Raider or cavalry may; a Raider may raid even the walled capital.
     at(t, unit, pc)
-    assert t.do("raid", {"unit": unit, "pc": pc}, [2]).data["taken"] == 2
+    assert t.table.run("gm", "raid", {"unit": unit, "pc": pc}, dice=[2]).data["taken"] == 2
 
 
 def test_second_raid_in_a_season_is_refused_then_allowed_next_season(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
     at(t, "kesh-riders", "brinehaven")
-    t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [2])
-    t.refused("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, "pc", "once per season, by anyone", [5])
-    t.refused(
+    t.table.run("gm", "raid", {"unit": "varos-raiders", "pc": "brinehaven"}, dice=[2])
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "kesh-riders", "pc": "brinehaven"},
+        field="pc",
+        text="once per season, by anyone",
+        dice=[5],
+    )
+    t.table.refused(
+        "gm",
         "slave-raid",
         {"unit": "kesh-riders", "pc": "brinehaven", "take": "manpower"},
-        "pc",
-        "already raided in Spring 312",
-        [5],
+        field="pc",
+        text="already raided in Spring 312",
+        dice=[5],
     )
     t.advance()
-    assert t.do("raid", {"unit": "kesh-riders", "pc": "brinehaven"}, [1]).data["taken"] == 1
+    assert t.table.run("gm", "raid", {"unit": "kesh-riders", "pc": "brinehaven"}, dice=[1]).data["taken"] == 1
 
 
 def test_a_king_with_a_stake_may_not_roll_the_raid(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
     params = {"unit": "varos-raiders", "pc": "brinehaven"}
-    error = t.refused("raid", params, "identity", "own forces", [3], who="king:varos")
+    error = t.table.refused("king:varos", "raid", params, field="identity", text="own forces", dice=[3])
     assert "gm" in error.who_may
-    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="king:elbreth")
-    t.refused("raid", params, "identity", "does not act for Kingdom of Varos", [3], who="player:lysa")
+    t.table.refused(
+        "king:elbreth", "raid", params, field="identity", text="does not act for Kingdom of Varos", dice=[3]
+    )
+    t.table.refused("player:lysa", "raid", params, field="identity", text="does not act for Kingdom of Varos", dice=[3])
     t.set("units", "varos-raiders", commander="lysa")  # her own command: she files, never rolls
-    t.refused("raid", params, "identity", "players never roll", [3], who="player:lysa")
+    t.table.refused("player:lysa", "raid", params, field="identity", text="players never roll", dice=[3])
 
 
 def test_raid_as_an_order_waits_for_the_gm(t: Table) -> None:
     at(t, "varos-raiders", "brinehaven")
-    filed = t.do(
-        "order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'}, who="king:varos"
+    filed = t.table.run(
+        "king:varos", "order-file", {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'}
     )
     assert filed.data["adjudicator"] == "gm"
     # Elbreth's King cannot file a raid with Varos's units.
-    t.refused(
+    t.table.refused(
+        "king:elbreth",
         "order-file",
         {"command": "raid", "params": '{"unit": "varos-raiders", "pc": "brinehaven"}'},
-        "order.identity",
-        "does not act for Kingdom of Varos",
-        who="king:elbreth",
+        field="order.identity",
+        text="does not act for Kingdom of Varos",
     )
-    resolved = t.do("order-resolve", {"order": filed.data["order"]}, [5])
+    resolved = t.table.run("gm", "order-resolve", {"order": filed.data["order"]}, dice=[5])
     assert resolved.data["result"]["taken"] == 5
     assert t.treasury("kingdoms", "varos") == 35
 
@@ -153,7 +170,7 @@ def test_every_source_of_raided_ducats(
     t.set("kingdoms", "elbreth", treasury=treasury)
     t.set("pcs", "brinehaven", tax_taken=taken_before)
     at(t, "varos-raiders", "brinehaven")
-    result = t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [die])
+    result = t.table.run("gm", "raid", {"unit": "varos-raiders", "pc": "brinehaven"}, dice=[die])
     assert (result.data["from_treasury"], result.data["from_tax"]) == (from_treasury, from_tax)
     assert result.data["taken"] == from_treasury + from_tax
     assert t.treasury("kingdoms", "elbreth") == treasury - from_treasury
@@ -165,7 +182,7 @@ def test_every_source_of_raided_ducats(
 
 def test_raid_on_a_citizens_market_hits_his_treasury(t: Table) -> None:
     at(t, "kesh-riders", "saltcross")
-    result = t.do("raid", {"unit": "kesh-riders", "pc": "saltcross"}, [5])
+    result = t.table.run("gm", "raid", {"unit": "kesh-riders", "pc": "saltcross"}, dice=[5])
     assert result.data["owner"] == "characters:corvin"
     assert t.treasury("characters", "corvin") == 10
     assert t.treasury("kingdoms", "kesh") == 30
@@ -175,7 +192,7 @@ def test_raid_on_a_citizens_market_hits_his_treasury(t: Table) -> None:
 def test_raided_tax_is_withheld_at_year_start(t: Table) -> None:
     t.set("kingdoms", "elbreth", treasury=0)
     at(t, "varos-raiders", "brinehaven")
-    t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [3])
+    t.table.run("gm", "raid", {"unit": "varos-raiders", "pc": "brinehaven"}, dice=[3])
     assert t.get("pcs", "brinehaven")["tax_taken"] == 3
     for _ in range(3):
         t.advance()
@@ -194,7 +211,7 @@ def test_raided_tax_is_withheld_at_year_start(t: Table) -> None:
 
 def test_slave_raid_taken_as_manpower(t: Table) -> None:
     at(t, "kesh-riders", "millbrook")
-    result = t.do("slave-raid", {"unit": "kesh-riders", "pc": "millbrook", "take": "manpower"}, [5])
+    result = t.table.run("gm", "slave-raid", {"unit": "kesh-riders", "pc": "millbrook", "take": "manpower"}, dice=[5])
     assert result.data["manpower"] == 3
     assert t.get("provinces", "highmoor-vale")["surplus_manpower"] == 1
     assert t.get("kingdoms", "kesh")["manpower"] == 15
@@ -204,7 +221,7 @@ def test_slave_raid_taken_as_manpower(t: Table) -> None:
 
 def test_slave_raid_taken_as_slaves_capped_by_the_surplus(t: Table) -> None:
     at(t, "kesh-riders", "greywatch")
-    result = t.do("slave-raid", {"unit": "kesh-riders", "pc": "greywatch", "take": "slaves"}, [6])
+    result = t.table.run("gm", "slave-raid", {"unit": "kesh-riders", "pc": "greywatch", "take": "slaves"}, dice=[6])
     assert result.data["manpower"] == 2
     assert t.get("provinces", "greywood")["surplus_manpower"] == 0
     assert t.get("kingdoms", "kesh")["goods"] == {"Slaves": 2}
@@ -214,7 +231,7 @@ def test_slave_raid_taken_as_slaves_capped_by_the_surplus(t: Table) -> None:
 
 def test_slave_raid_on_an_empty_province_takes_nothing(t: Table) -> None:
     at(t, "kesh-riders", "ironhold")
-    result = t.do("slave-raid", {"unit": "kesh-riders", "pc": "ironhold", "take": "slaves"}, [6])
+    result = t.table.run("gm", "slave-raid", {"unit": "kesh-riders", "pc": "ironhold", "take": "slaves"}, dice=[6])
     assert result.data["manpower"] == 0
     assert t.get("kingdoms", "kesh").get("goods", {}).get("Slaves", 0) == 0
     assert t.get("pcs", "ironhold")["raided_in"] == SPRING_312  # the season's raid is spent
@@ -222,13 +239,16 @@ def test_slave_raid_on_an_empty_province_takes_nothing(t: Table) -> None:
 
 def test_slave_raid_choice_comes_before_the_roll(t: Table) -> None:
     at(t, "kesh-riders", "greywatch")
-    t.refused("slave-raid", {"unit": "kesh-riders", "pc": "greywatch"}, "take", "is required", [6])
-    t.refused(
+    t.table.refused(
+        "gm", "slave-raid", {"unit": "kesh-riders", "pc": "greywatch"}, field="take", text="is required", dice=[6]
+    )
+    t.table.refused(
+        "gm",
         "slave-raid",
         {"unit": "kesh-riders", "pc": "greywatch", "take": "ducats"},
-        "take",
-        "must be one of manpower, slaves",
-        [6],
+        field="take",
+        text="must be one of manpower, slaves",
+        dice=[6],
     )
 
 
@@ -240,7 +260,7 @@ def test_slave_raid_odds(t: Table) -> None:
 
 
 def test_owner_converts_manpower_to_slaves_with_public_unrest(t: Table) -> None:
-    result = t.do("convert-slaves", {"province": "highmoor-vale", "amount": 2}, who="king:elbreth")
+    result = t.table.run("king:elbreth", "convert-slaves", {"province": "highmoor-vale", "amount": 2})
     assert result.data["slaves"] == 2
     assert t.get("provinces", "highmoor-vale")["surplus_manpower"] == 2
     assert t.get("kingdoms", "elbreth")["goods"] == {"Slaves": 2}
@@ -263,7 +283,7 @@ def test_owner_converts_manpower_to_slaves_with_public_unrest(t: Table) -> None:
     ],
 )
 def test_convert_slaves_refusals(t: Table, params: dict[str, object], who: str, field: str, text: str) -> None:
-    t.refused("convert-slaves", params, field, text, who=who)
+    t.table.refused(who, "convert-slaves", params, field=field, text=text)
 
 
 # --- capture and destruction ----------------------------------------------------------------------
@@ -272,59 +292,70 @@ def test_convert_slaves_refusals(t: Table, params: dict[str, object], who: str, 
 def test_capture_changes_hands_and_needs_an_uninvolved_adjudicator(t: Table) -> None:
     at(t, "kesh-riders", "millbrook")
     params = {"pc": "millbrook", "unit": "kesh-riders"}
-    t.refused("capture", params, "identity", "does not act for Principality of Kesh", who="king:varos")
+    t.table.refused("king:varos", "capture", params, field="identity", text="does not act for Principality of Kesh")
     at(t, "varos-lancers", "millbrook")
     own = {"pc": "millbrook", "unit": "varos-lancers"}
-    t.refused("capture", own, "identity", "own forces", who="king:varos")
-    result = t.do("capture", params)
+    t.table.refused("king:varos", "capture", own, field="identity", text="own forces")
+    result = t.table.run("gm", "capture", params)
     assert result.data["from"] == "elbreth"
     pc = t.get("pcs", "millbrook")
     assert (pc["controller"], pc["captured_by"], pc["captured_from"]) == ("kesh", "kesh", "elbreth")
     assert pc["captured"] == SPRING_312
-    t.refused("capture", params, "unit", "already holds Millbrook")
+    t.table.refused("gm", "capture", params, field="unit", text="already holds Millbrook")
 
 
 def test_capture_asks_what_became_of_the_garrison(t: Table) -> None:
     params = {"pc": "brinehaven", "unit": "varos-siege-host"}
-    t.refused("capture", params, "garrison", "Brinehaven Watch (2 regiments)")
-    t.do("capture", {**params, "garrison": "destroyed"})
+    t.table.refused("gm", "capture", params, field="garrison", text="Brinehaven Watch (2 regiments)")
+    t.table.run("gm", "capture", {**params, "garrison": "destroyed"})
     assert "brinehaven-watch" not in t.world.data["units"]
 
 
 def test_a_fleeing_garrison_leaves_the_fort(t: Table) -> None:
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "fled"})
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "fled"})
     assert t.get("units", "brinehaven-watch").get("inside") is None
 
 
 def test_academy_goes_to_the_captor(t: Table) -> None:
     at(t, "varos-lancers", "highmoor")
-    result = t.do("capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled"})
+    result = t.table.run("gm", "capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled"})
     assert result.data["academies"] == ["highmoor-engineers"]
     assert t.get("academies", "highmoor-engineers")["kingdom"] == "varos"
 
 
 def test_a_destroyed_town_destroys_its_academy(t: Table) -> None:
     at(t, "varos-lancers", "highmoor")
-    result = t.do("capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled", "destroy": True})
+    result = t.table.run(
+        "gm", "capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled", "destroy": True}
+    )
     assert result.data["academies_destroyed"] == ["highmoor-engineers"]
     assert "highmoor-engineers" not in t.world.data["academies"]
     pc = t.get("pcs", "highmoor")
     assert pc["destroyed"] == SPRING_312 and pc["tax"] == 0 and pc["fort_level"] == 0
     at(t, "kesh-riders", "highmoor")
-    t.refused("raid", {"unit": "kesh-riders", "pc": "highmoor"}, "pc", "was destroyed in Spring 312", [3])
+    t.table.refused(
+        "gm",
+        "raid",
+        {"unit": "kesh-riders", "pc": "highmoor"},
+        field="pc",
+        text="was destroyed in Spring 312",
+        dice=[3],
+    )
 
 
 def test_raze_by_the_holder(t: Table) -> None:
-    t.refused("raze", {"pc": "highmoor"}, "identity", "does not act for Kingdom of Elbreth", who="king:varos")
-    assert t.do("raze", {"pc": "highmoor"}, who="king:elbreth").data["academies_destroyed"] == ["highmoor-engineers"]
+    t.table.refused(
+        "king:varos", "raze", {"pc": "highmoor"}, field="identity", text="does not act for Kingdom of Elbreth"
+    )
+    assert t.table.run("king:elbreth", "raze", {"pc": "highmoor"}).data["academies_destroyed"] == ["highmoor-engineers"]
 
 
 # --- looting ------------------------------------------------------------------------------------
 
 
 def test_loot_without_a_treasury(t: Table) -> None:
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    result = t.do("loot", {"pc": "brinehaven"}, who="king:varos")
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    result = t.table.run("king:varos", "loot", {"pc": "brinehaven"})
     assert result.data["tax"] == 4 and result.data["treasuries"] == {}
     assert result.data["businesses"] == ["brine-traders"]
     assert t.treasury("kingdoms", "varos") == 34
@@ -332,23 +363,25 @@ def test_loot_without_a_treasury(t: Table) -> None:
     assert t.get("pcs", "brinehaven")["tax_taken"] == 4
     biz = t.get("businesses", "brine-traders")
     assert (biz["income_looted_by"], biz["income_looted_for"]) == ("varos", 313)
-    t.refused("loot", {"pc": "brinehaven"}, "pc", "already looted after its capture in Spring 312")
+    t.table.refused(
+        "gm", "loot", {"pc": "brinehaven"}, field="pc", text="already looted after its capture in Spring 312"
+    )
 
 
 def test_loot_takes_only_the_tax_raids_left(t: Table) -> None:
     t.set("kingdoms", "elbreth", treasury=0)
     at(t, "varos-raiders", "brinehaven")
-    t.do("raid", {"unit": "varos-raiders", "pc": "brinehaven"}, [3])
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    assert t.do("loot", {"pc": "brinehaven"}).data["tax"] == 1
+    t.table.run("gm", "raid", {"unit": "varos-raiders", "pc": "brinehaven"}, dice=[3])
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    assert t.table.run("gm", "loot", {"pc": "brinehaven"}).data["tax"] == 1
     assert t.get("pcs", "brinehaven")["tax_taken"] == 4
     assert t.treasury("kingdoms", "varos") == 34
 
 
 def test_loot_with_the_treasuries_kept_in_the_capital(t: Table) -> None:
     at(t, "varos-lancers", "highmoor")
-    t.do("capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled"})
-    result = t.do("loot", {"pc": "highmoor"})
+    t.table.run("gm", "capture", {"pc": "highmoor", "unit": "varos-lancers", "garrison": "fled"})
+    result = t.table.run("gm", "loot", {"pc": "highmoor"})
     # The kingdom's treasury lives here, and so do Edmund's and Rowena's (their largest, best
     # defended businesses): half of each, rounded down.
     assert result.data["treasuries"] == {"kingdoms:elbreth": 21, "characters:edmund": 4, "characters:rowena": 4}
@@ -362,10 +395,10 @@ def test_loot_with_the_treasuries_kept_in_the_capital(t: Table) -> None:
 
 def test_loot_a_citizens_market_exposes_his_treasury(t: Table) -> None:
     at(t, "kesh-riders", "saltcross")
-    t.do("capture", {"pc": "saltcross", "unit": "kesh-riders"})
+    t.table.run("gm", "capture", {"pc": "saltcross", "unit": "kesh-riders"})
     assert t.get("pcs", "saltcross").get("owner_character") is None
     assert t.get("pcs", "saltcross")["captured_owner"] == "corvin"
-    result = t.do("loot", {"pc": "saltcross"})
+    result = t.table.run("gm", "loot", {"pc": "saltcross"})
     assert result.data["treasuries"] == {"characters:corvin": 7}
     assert t.treasury("characters", "corvin") == 8
     assert t.treasury("kingdoms", "kesh") == 25 + 3 + 7
@@ -379,29 +412,31 @@ def test_a_captured_citizens_treasury_waits_in_his_town_until_looted(t: Table) -
     t.set("businesses", "salt-works", owner="bertil")
     t.set("characters", "corvin", residence=None)
     at(t, "kesh-riders", "saltcross")
-    t.do("capture", {"pc": "saltcross", "unit": "kesh-riders"})
+    t.table.run("gm", "capture", {"pc": "saltcross", "unit": "kesh-riders"})
     assert treasury_place(t.world, ("characters", "corvin")) == "saltcross"
-    assert t.do("loot", {"pc": "saltcross"}).data["treasuries"] == {"characters:corvin": 7}
+    assert t.table.run("gm", "loot", {"pc": "saltcross"}).data["treasuries"] == {"characters:corvin": 7}
     assert treasury_place(t.world, ("characters", "corvin")) is None  # what is left he carries
     assert treasury_place(t.world, ("characters", "bertil")) == "saltcross"
     assert t.treasury("characters", "bertil") == 5
 
 
 def test_loot_needs_a_capture_by_a_hostile_force(t: Table) -> None:
-    t.refused("loot", {"pc": "brinehaven"}, "pc", "captured by a hostile force")
+    t.table.refused("gm", "loot", {"pc": "brinehaven"}, field="pc", text="captured by a hostile force")
     at(t, "varos-lancers", "redfen-village")
-    t.do("capture", {"pc": "redfen-village", "unit": "varos-lancers"})
-    t.refused("loot", {"pc": "redfen-village"}, "pc", "village cannot be raided or looted")
+    t.table.run("gm", "capture", {"pc": "redfen-village", "unit": "varos-lancers"})
+    t.table.refused("gm", "loot", {"pc": "redfen-village"}, field="pc", text="village cannot be raided or looted")
 
 
 def test_only_the_captor_loots(t: Table) -> None:
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    t.refused("loot", {"pc": "brinehaven"}, "identity", "does not act for Kingdom of Varos", who="king:elbreth")
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    t.table.refused(
+        "king:elbreth", "loot", {"pc": "brinehaven"}, field="identity", text="does not act for Kingdom of Varos"
+    )
 
 
 def test_looted_business_income_contract(t: Table) -> None:
-    t.do("capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
-    t.do("loot", {"pc": "brinehaven"})
+    t.table.run("gm", "capture", {"pc": "brinehaven", "unit": "varos-siege-host", "garrison": "destroyed"})
+    t.table.run("gm", "loot", {"pc": "brinehaven"})
     world = t.world
     assert looted_income_recipient(world, "brine-traders") is None  # not this year's income
     at_year_start = World(copy.deepcopy(world.data))
@@ -425,21 +460,33 @@ def test_looted_business_income_contract(t: Table) -> None:
 
 
 def test_owner_dismantles_for_half_the_invested(t: Table) -> None:
-    t.refused(
-        "dismantle", {"business": "millbrook-mill"}, "identity", "does not act for Prince Edmund", who="king:elbreth"
+    t.table.refused(
+        "king:elbreth",
+        "dismantle",
+        {"business": "millbrook-mill"},
+        field="identity",
+        text="does not act for Prince Edmund",
     )
-    result = t.do("dismantle", {"business": "millbrook-mill"}, who="player:edmund")
+    result = t.table.run("player:edmund", "dismantle", {"business": "millbrook-mill"})
     assert result.data == {"business": "millbrook-mill", "ducats": 4, "to": "characters:edmund"}
     assert t.treasury("characters", "edmund") == 12
     assert "millbrook-mill" not in t.world.data["businesses"]
 
 
 def test_captor_dismantles_a_business_in_the_captured_town(t: Table) -> None:
-    t.refused("dismantle", {"business": "millbrook-mill", "captor": "kesh"}, "captor", "has not captured Millbrook")
+    t.table.refused(
+        "gm",
+        "dismantle",
+        {"business": "millbrook-mill", "captor": "kesh"},
+        field="captor",
+        text="has not captured Millbrook",
+    )
     at(t, "kesh-riders", "millbrook")
-    t.do("capture", {"pc": "millbrook", "unit": "kesh-riders"})
-    t.refused("dismantle", {"business": "millbrook-mill", "captor": "varos"}, "captor", "has not captured")
-    result = t.do("dismantle", {"business": "millbrook-mill", "captor": "kesh"})
+    t.table.run("gm", "capture", {"pc": "millbrook", "unit": "kesh-riders"})
+    t.table.refused(
+        "gm", "dismantle", {"business": "millbrook-mill", "captor": "varos"}, field="captor", text="has not captured"
+    )
+    result = t.table.run("gm", "dismantle", {"business": "millbrook-mill", "captor": "kesh"})
     assert result.data["ducats"] == 4 and result.data["to"] == "kingdoms:kesh"
     assert t.treasury("kingdoms", "kesh") == 29
     assert t.treasury("characters", "edmund") == 8

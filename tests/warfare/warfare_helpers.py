@@ -3,13 +3,13 @@ warfare tests' shorthands (treasuries, field updates, the chronicle as a viewer 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import yak_plugin
 
 from yak_tui.kernel.play.audience import visible_entries
-from yak_tui.kernel.play.commands import CommandError, CommandResult
+from yak_tui.kernel.play.commands import CommandResult
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.model import World
@@ -41,17 +41,6 @@ class Table:
             world.data[table][doc_id].update(fields)
 
         self.edit(change)
-
-    def do(
-        self, name: str, params: dict[str, Any] | None = None, dice: Sequence[int] = (), who: str = "gm"
-    ) -> CommandResult:
-        return self.table.run(who, name, dice=dice, **(params or {}))
-
-    def refused(
-        self, name: str, params: dict[str, Any], field: str, text: str, dice: Sequence[int] = (), who: str = "gm"
-    ) -> CommandError:
-        """`Table.refused`: refused on `field`, its reason holding `text`, the file unchanged."""
-        return self.table.refused(who, name, field=field, text=text, dice=dice, **params)
 
     def advance(self) -> CommandResult:
         """Close the season as the app and the CLI do (a backup, then the `advance` command)."""

@@ -84,7 +84,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         return 0
     if args.rules_verb not in (None, "show"):
         raise UsageError(f"rules: unknown action {args.rules_verb!r} (set, show, clear)")
-    save = _read_save(opts)
+    existing = _read_save(opts)
     rows = rules_listing()
     if getattr(args, "table", None):
         rows = [row for row in rows if row["table"] == args.table]
@@ -94,7 +94,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         rows = [row for row in rows if row["source"] != "stock"]
     saved = saved_rules()
     source = "saved override" if saved is not None else "house file" if house_rules_dir() else "stock"
-    meta = World(save.read()).meta if save is not None else {}
+    meta = World(existing.read()).meta if existing is not None else {}
     payload = {
         "rules": source,
         "saved_from": meta.get("rules_source") if saved is not None else None,

@@ -21,10 +21,19 @@ def add_season_parsers(sub: Any) -> None:
     deadline = season_sub.add_parser("deadline", help="set the orders deadline (GM), e.g. '2026-12-07 20:00'")
     deadline.add_argument("at", help="date and time; '' lifts the deadline")
     season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
+    narrative = season_sub.add_parser(
+        "narrative", help="the GM's story of this season, at the top of its season post ('' clears it)"
+    )
+    narrative.add_argument("text", help="the narrative, as the forum reads it")
     report = sub.add_parser("report", help="the season reports you may read (the GM: all); --out writes them as files")
     report.add_argument("--season", help="e.g. 'Spring 313' (default: the last season closed)")
-    report.add_argument("--format", choices=("bbcode", "markdown"), help="default: markdown; --out writes both")
-    report.add_argument("--out", type=Path, help="write DIR/<season>/<recipient>.bbcode and .md")
+    report.add_argument(
+        "--format",
+        choices=("bbcode", "markdown", "discord"),
+        help="default: markdown; discord: Markdown cut into messages of at most 2,000 characters; "
+        "--out writes bbcode and markdown unless one is named",
+    )
+    report.add_argument("--out", type=Path, help="write DIR/<season>/<recipient>.bbcode and .md (.discord.md)")
     diff = sub.add_parser("diff", help="what changed between two seasons, from the backups each advance takes")
     diff.add_argument("before", help="a season, e.g. 'Spring 313'")
     diff.add_argument("after", help="a later season, e.g. 'Summer 313' (the current one is the save itself)")
@@ -79,6 +88,12 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         result = _run(opts, "season-deadline", {"at": args.at})
         emit(opts, result.payload(), "\n".join(e["text"] for e in result.shown or []), encoded=result.encoded)
         return 0
+    if args.season_verb == "narrative":
+        result = _run(opts, "season-narrative", {"text": args.text})
+        said = result.data["narrative"]
+        text = f"{result.data['season']}: the narrative is set" if said else f"{result.data['season']}: no narrative"
+        emit(opts, result.payload(), text, encoded=result.encoded)
+        return 0
     load_command_modules()
     world = World(open_save(opts).read())
     status = season_status(world, _identity(opts, world))
@@ -100,7 +115,13 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.cli.commands import _identity, open_save
     from yak_tui.kernel.play.commands import load_command_modules
-    from yak_tui.kernel.season.reports import FORMATS, export_reports, render_report, reports_for
+    from yak_tui.kernel.season.reports import (
+        DISCORD_BREAK,
+        EXPORT_FORMATS,
+        export_reports,
+        render_report,
+        reports_for,
+    )
     from yak_tui.kernel.world.model import World
 
     load_command_modules()
@@ -114,11 +135,12 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
             else f"no report for {args.season}"
         )
     if args.out is not None:
-        formats = (args.format,) if args.format else tuple(FORMATS)
+        formats = (args.format,) if args.format else EXPORT_FORMATS
         written = export_reports(found, args.out, formats)
         emit(opts, {"written": [str(p) for p in written]}, "\n".join(str(p) for p in written))
         return 0
-    text = "\n".join(render_report(r, args.format or "markdown") for r in found)
+    between = f"\n{DISCORD_BREAK}\n" if args.format == "discord" else "\n\n"  # each report its own messages
+    text = between.join(render_report(r, args.format or "markdown").rstrip("\n") for r in found)
     emit(opts, {"reports": found}, text.rstrip("\n"))
     return 0
 

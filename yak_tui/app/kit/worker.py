@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Generic, TypeVar
 
-from textual.message_pump import MessagePump
+from textual.dom import DOMNode
 from textual.worker import Worker, get_current_worker
 
 ResultT = TypeVar("ResultT")
@@ -24,7 +24,7 @@ class CommandWorker(Generic[ResultT]):
     """Runs `job()` in a thread worker of `group` on `node`; `deliver(result)` runs on the event
     loop for the newest job only. `pending` is True while the newest job has not been delivered."""
 
-    def __init__(self, node: MessagePump, group: str, deliver: Callable[[ResultT], object]) -> None:
+    def __init__(self, node: DOMNode, group: str, deliver: Callable[[ResultT], object]) -> None:
         self.node = node
         self.group = group
         self._deliver = deliver

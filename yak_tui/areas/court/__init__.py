@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from yak_tui.areas.court import cli as _cli  # noqa: F401  (registers `yak resolve rtd`)
 from yak_tui.areas.court import gm as _gm  # noqa: F401  (registers the GM's acts)
 from yak_tui.areas.court import house_rules as _house_rules  # noqa: F401  (registers rules-set, rules-clear)
+from yak_tui.areas.court import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.court.commands import on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.gm import EDITABLE as EDITABLE_TABLES
 from yak_tui.areas.court.seats import roster, user_for_fingerprint

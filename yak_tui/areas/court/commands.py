@@ -122,6 +122,7 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("season", "cannot close yet: " + "; ".join(reasons))
     old = ctx.world.date
     opening = begin_reports(ctx.world)
+    ctx.world.meta.pop("narrative", None)  # it goes with its season's post (`opening.narrative`)
     ctx.log(f"{old.label()} closes.", kind="season")
     reports = run_advance(ctx)
     new = ctx.world.date
@@ -137,6 +138,23 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "carried": [oid for oid, order in sorted(ctx.world.all("orders")) if order.get("status") == WAITING],
         "reports": written,
     }
+
+
+@command(
+    "season-narrative",
+    "Write the GM's narrative of the current season: the text at the top of its season post (empty clears it).",
+    {"text": Param(str, required=False, default="", help="the story of the season, in the GM's words")},
+    category="season",
+    undoable=False,
+    gm_only="write the season's narrative",
+)
+def season_narrative(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    text = p["text"].strip()
+    if text:
+        ctx.world.meta["narrative"] = text
+    else:
+        ctx.world.meta.pop("narrative", None)
+    return {"season": ctx.date.label(), "narrative": text or None}
 
 
 @command(

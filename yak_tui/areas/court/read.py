@@ -874,16 +874,20 @@ def _recipient_label(world: World, key: str) -> str:
 
 
 def report_lines(report: Mapping[str, Any]) -> tuple[ReportLine, ...]:
-    """A stored report as lines to draw: its heading, then each section that says something."""
+    """A stored report as lines to draw: its heading, the GM's narrative, then each section that says
+    something (an order template's lines as they are to be copied), then its closing lines."""
     lines = [ReportLine("heading", str(report.get("heading", "")))]
+    if report.get("narrative"):
+        lines += [ReportLine("detail", paragraph) for paragraph in str(report["narrative"]).split("\n") if paragraph]
     for section in report.get("sections", []):
         items = section.get("items", [])
         if not items:
             continue
         lines.append(ReportLine("section", str(section.get("title", ""))))
         for item in items:
-            lines.append(ReportLine("item", str(item.get("text", ""))))
+            lines.append(ReportLine("detail" if section.get("kind") == "code" else "item", str(item.get("text", ""))))
             lines.extend(ReportLine("detail", str(detail)) for detail in item.get("details", []))
+    lines += [ReportLine("detail", str(line)) for line in report.get("footer", [])]
     return tuple(lines)
 
 

@@ -38,9 +38,12 @@ from yak_tui.areas.economy import (
     engineers,
     market,
     missionaries,
+    monopolies,
+    production,
     specialists,
     year_start,
 )
+from yak_tui.areas.economy import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.economy._shared import (
     ACADEMY_INTERFERENCE,
     ENGINEER_TASKS,
@@ -55,13 +58,13 @@ from yak_tui.areas.economy.business import (
     businesses_at_pc,
     dismantle_business,
     effective_potentials,
-    produced_this_season,
     sector_businesses,
     sector_usage,
 )
 from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
 from yak_tui.areas.economy.market import province_prices
-from yak_tui.areas.economy.rules import sailor_slave_price, sailors_per_ship
+from yak_tui.areas.economy.production import produced_this_season
+from yak_tui.areas.economy.specialist_rules import sailor_slave_price, sailors_per_ship
 from yak_tui.areas.economy.specialists import (
     add_specialists,
     controlled_provinces,
@@ -73,41 +76,57 @@ from yak_tui.areas.economy.specialists import (
 from yak_tui.kernel.play.lazy import lazy_exports
 
 # The modules that register commands, steps and checks (imported above for that alone).
-REGISTERING_MODULES = (business, market, credit, specialists, academies, engineers, missionaries, year_start, cli)
+REGISTERING_MODULES = (
+    business,
+    monopolies,
+    production,
+    market,
+    credit,
+    specialists,
+    academies,
+    engineers,
+    missionaries,
+    year_start,
+    cli,
+)
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
+    from yak_tui.areas.economy.credit_read import (
+        LedgerLine,
+        Lending,
+        debtor_choices,
+        ledger_lines,
+        lending_preview,
+        lending_requirement,
+    )
     from yak_tui.areas.economy.read import (
-        AcademyLine,
         BusinessDetail,
         BusinessLine,
         ExpandPreview,
         GoodPrice,
         Goods,
-        HirePreview,
-        LedgerLine,
-        Lending,
         MarketBoard,
         ProducePreview,
         ProvinceInfo,
         RivalOdds,
         Route,
         SectorLine,
-        SpecialistLine,
-        academy_lines,
         action_route,
         business_detail,
-        debtor_choices,
         expand_help,
         expand_preview,
-        hire_help,
-        hire_preview,
-        ledger_lines,
-        lending_preview,
-        lending_requirement,
         market_board,
         produce_preview,
         production_help,
         province_info,
+    )
+    from yak_tui.areas.economy.specialist_read import (
+        AcademyLine,
+        HirePreview,
+        SpecialistLine,
+        academy_lines,
+        hire_help,
+        hire_preview,
         specialist_lines,
     )
 
@@ -172,4 +191,9 @@ __all__ = [
     "trained_this_year",
 ]
 
-__getattr__ = lazy_exports(__name__, "yak_tui.areas.economy.read", __all__)  # the names not defined above
+# The names not defined above: the read models, loaded when first used.
+__getattr__ = lazy_exports(
+    __name__,
+    ("yak_tui.areas.economy.read", "yak_tui.areas.economy.credit_read", "yak_tui.areas.economy.specialist_read"),
+    __all__,
+)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from yak_tui.areas import espionage
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes, who_may
 from yak_tui.kernel.play.commands import CommandContext, CommandError
@@ -58,8 +59,8 @@ HIRED_TYPES = ("engineer", "spy", "missionary")
 ENGINEER_TASKS = ("siege", "gunpowder")
 GUNPOWDER = "Gunpowder"
 # Effects written by the espionage layer that this module reads (field `kind` or `effect`).
-ACADEMY_INTERFERENCE = ("academy-interference",)
-SAILOR_RECRUITMENT = ("sailor-recruitment-cut", "sailor-recruitment")
+ACADEMY_INTERFERENCE = (espionage.ACADEMY_INTERFERENCE,)
+SAILOR_RECRUITMENT = (espionage.SAILOR_RECRUITMENT_CUT, "sailor-recruitment")
 OPEN_DEBT = ("open", "overdue")
 
 

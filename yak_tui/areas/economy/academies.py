@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.areas.economy._shared import ACADEMY_PC_KINDS, HIRED_TYPES, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, take_specialists
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -45,7 +46,7 @@ def academy_found(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     for aid, academy in world.all("academies"):
         if academy.get("pc") == p["pc"] and academy.get("type") == p["type"]:
             raise CommandError("pc", f"{pc['name']} already has a {p['type']} academy ({aid}); use academy-expand")
-    needed = rules.academy_specialists_needed(p["levels"])
+    needed = specialist_rules.academy_specialists_needed(p["levels"])
     take_specialists(
         ctx, p["kingdom"], p["type"], needed, f"founding a level-{p['levels']} academy", "levels", log=False
     )
@@ -63,7 +64,7 @@ def academy_found(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     )
     ctx.log(
         f"{_name(world, 'kingdoms', p['kingdom'])} founds a level-{p['levels']} {p['type']} academy in "
-        f"{pc['name']}, expending {needed} {p['type']}(s).",
+        f"{pc['name']}, expending {counted(needed, p['type'])}.",
         kind="academy",
         refs={"academy": academy_id, "type": p["type"], "level": p["levels"], "expended": needed},
     )
@@ -88,15 +89,15 @@ def academy_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     academy = world.get("academies", p["academy"])
     kingdom_id, kind = academy["kingdom"], academy["type"]
     ctx.require_acts_for(kingdom=kingdom_id)
-    needed = rules.academy_specialists_needed(p["levels"])
+    needed = specialist_rules.academy_specialists_needed(p["levels"])
     take_specialists(
-        ctx, kingdom_id, kind, needed, f"expanding an academy by {p['levels']} level(s)", "levels", log=False
+        ctx, kingdom_id, kind, needed, f"expanding an academy by {counted(p['levels'], 'level')}", "levels", log=False
     )
     doc = world.edit("academies", p["academy"])
     doc["level"] = int(doc["level"]) + p["levels"]
     ctx.log(
         f"The {kind} academy in {_name(world, 'pcs', academy['pc'])} grows to level {doc['level']}, expending "
-        f"{needed} {kind}(s).",
+        f"{counted(needed, kind)}.",
         kind="academy",
         refs={"academy": p["academy"], "level": doc["level"], "expended": needed},
     )

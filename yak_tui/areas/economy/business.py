@@ -1,5 +1,5 @@
-"""Businesses: the sectors' Potentials, opening, expanding and competition, monopolies, sale,
-dismantling, and production (RULINGS §5)."""
+"""Businesses: the sectors' Potentials, opening, expanding and competition, sale, dismantling and
+the business tax (RULINGS §5); monopolies and production have their own modules."""
 
 from __future__ import annotations
 
@@ -7,14 +7,11 @@ from typing import Any
 
 from yak_tui.areas.economy import rules
 from yak_tui.areas.economy._shared import (
-    DEFAULT_MONOPOLY,
-    MONOPOLY_KINDS,
     OPEN_DEBT,
     _add_goods,
     _business,
     _char,
     _character_parties,
-    _match_good,
     _name,
     _owner_kingdom,
     _party_audience,
@@ -425,92 +422,9 @@ def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _province_ruler_check(ctx: CommandContext, province_id: str) -> None:
-    kingdom = _province_kingdom(ctx.world, province_id)
-    try:
-        ctx.require_acts_for(kingdom=kingdom)
-    except CommandError:
-        owner = f"the King of {_name(ctx.world, 'kingdoms', kingdom)}" if kingdom else "the GM (no kingdom rules it)"
-        raise CommandError(
-            "identity",
-            f"monopolies in {_name(ctx.world, 'provinces', province_id)} are granted by {owner} or the GM",
-            ("gm", *([f"king:{kingdom}"] if kingdom else [])),
-        ) from None
-
-
 def _business_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     biz = _business(world, p["business"])
     return Stakes.of(_province_kingdom(world, biz["province"]), characters=[biz["owner"]])
-
-
-@command(
-    "monopoly-grant",
-    "Grant a business a monopoly (the province's ruler); the province loses Potential.",
-    {
-        "business": Param(str, ref="businesses"),
-        "kind": Param(
-            str, required=False, choices=MONOPOLY_KINDS, help="trade, service or goods (default: by the sector)"
-        ),
-    },
-    category="economy",
-    stakes=_business_stakes,
-    filed_by=KING,
-)
-def monopoly_grant(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    world = ctx.world
-    biz = _business(world, p["business"])
-    province = biz["province"]
-    _province_ruler_check(ctx, province)
-    if biz.get("monopoly"):
-        raise CommandError("business", f"{biz['name']} already holds a {biz['monopoly']} monopoly")
-    for bid, other in sector_businesses(world, province, biz["sector"]):
-        if bid != p["business"] and other.get("monopoly"):
-            raise CommandError(
-                "business",
-                f"{other['name']} already holds the {biz['sector']} monopoly in "
-                f"{_name(world, 'provinces', province)}; revoke it first",
-            )
-    kind = p["kind"] or DEFAULT_MONOPOLY[biz["sector"]]
-    world.edit("businesses", p["business"])["monopoly"] = kind
-    penalties = _recompute_penalties(ctx, province)
-    changes = ", ".join(f"{k} {v:+d}" for k, v in rules.monopoly_penalties(kind).items() if v)
-    ctx.log(
-        f"{biz['name']} is granted a {kind} monopoly in {_name(world, 'provinces', province)} "
-        f"(+{rules.monopoly_bonus()} to its competition rolls; Potential {changes}).",
-        kind="monopoly",
-        refs={"business": p["business"], "kind": kind, "penalties": penalties},
-    )
-    return {
-        "business": p["business"],
-        "monopoly": kind,
-        "potential_penalties": penalties,
-        "potentials": effective_potentials(world, province),
-    }
-
-
-@command(
-    "monopoly-revoke",
-    "Revoke a business's monopoly (the province's ruler); its Potential penalty ends.",
-    {"business": Param(str, ref="businesses")},
-    category="economy",
-    stakes=_business_stakes,
-    filed_by=KING,
-)
-def monopoly_revoke(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    world = ctx.world
-    biz = _business(world, p["business"])
-    _province_ruler_check(ctx, biz["province"])
-    if not biz.get("monopoly"):
-        raise CommandError("business", f"{biz['name']} holds no monopoly")
-    kind = biz["monopoly"]
-    world.edit("businesses", p["business"])["monopoly"] = None
-    penalties = _recompute_penalties(ctx, biz["province"])
-    ctx.log(
-        f"{biz['name']} loses its {kind} monopoly in {_name(world, 'provinces', biz['province'])}.",
-        kind="monopoly",
-        refs={"business": p["business"], "kind": None, "penalties": penalties},
-    )
-    return {"business": p["business"], "monopoly": None, "potential_penalties": penalties}
 
 
 def _sell_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
@@ -572,83 +486,6 @@ def business_dismantle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]
     ctx.require_acts_for(character=biz["owner"])
     value = dismantle_business(ctx, p["business"], _char(biz["owner"]), "dismantled by its owner")
     return {"business": p["business"], "yield": value, "owner": biz["owner"]}
-
-
-def _season_key(world: World) -> str:
-    return world.date.key()
-
-
-def produced_this_season(world: World, biz: dict[str, Any]) -> int:
-    made = biz.get("produced") or {}
-    return int(made.get("goods", 0)) if made.get("season") == _season_key(world) else 0
-
-
-@command(
-    "produce",
-    "An industrial business makes goods of its province's resources (up to Size a season).",
-    {
-        "business": Param(str, ref="businesses"),
-        "good": Param(str, help="a trade good the province lists as a resource"),
-        "quantity": Param(int, minimum=1),
-    },
-    category="economy",
-    stakes=_business_stakes,
-    filed_by=SEATS,
-)
-def produce(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
-    world = ctx.world
-    business_id = p["business"]
-    biz = _business(world, business_id)
-    ctx.require_acts_for(character=biz["owner"])
-    if biz["sector"] != "industrial":
-        raise CommandError("business", f"{biz['name']} is {biz['sector']}; only industrial businesses produce goods")
-    province = world.get("provinces", biz["province"])
-    good = _match_good(p["good"], province.get("resources", []))
-    if good is None:
-        raise CommandError(
-            "good",
-            f"{province['name']} has no {p['good']}; its resources are "
-            f"{', '.join(province.get('resources', [])) or 'none'}",
-        )
-    try:
-        base = rules.commodity_price(good)
-    except ValueError as error:
-        raise CommandError("good", str(error)) from None
-    good = _match_good(good, rules.commodities()) or good
-    made = produced_this_season(world, biz)
-    limit = rules.production_limit(int(biz["size"]))
-    if made + p["quantity"] > limit:
-        raise CommandError(
-            "quantity",
-            f"{biz['name']} (Size {biz['size']}) makes at most {limit} goods a season; "
-            f"{made} made this season, {limit - made} left",
-        )
-    cost = rules.production_cost(base, p["quantity"])
-    ctx.move_ducats(
-        _char(biz["owner"]),
-        None,
-        cost,
-        f"{biz['name']} makes {p['quantity']} {good} ({cost // p['quantity']} each)",
-        audience=character_audience(biz["owner"]),
-    )
-    doc = world.edit("businesses", business_id)
-    doc["produced"] = {"season": _season_key(world), "goods": made + p["quantity"]}
-    _add_goods(doc, "stock", good, p["quantity"])
-    ctx.log(
-        f"{biz['name']} produces {p['quantity']} {good}; unless stored or shipped they sell at season end.",
-        kind="production",
-        audience=character_audience(biz["owner"]),
-        refs={"business": business_id, "good": good, "quantity": p["quantity"], "cost": cost},
-    )
-    return {
-        "business": business_id,
-        "good": good,
-        "quantity": p["quantity"],
-        "cost": cost,
-        "produced_this_season": made + p["quantity"],
-        "limit": limit,
-        "stock": dict(doc["stock"]),
-    }
 
 
 def _tax_help() -> str:

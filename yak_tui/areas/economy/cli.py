@@ -11,11 +11,10 @@ from yak_tui.areas.economy.rules import (
     commodity_price,
     competition,
     competition_odds,
-    conversion,
-    conversion_odds,
     market_sale,
     market_sale_odds,
 )
+from yak_tui.areas.economy.specialist_rules import conversion, conversion_odds
 from yak_tui.kernel.play.checks import CheckInputError, ResolveCheck, register, whole_option
 from yak_tui.kernel.play.dice import Dice
 from yak_tui.kernel.play.helptext import signed

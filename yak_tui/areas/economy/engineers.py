@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.areas.economy._shared import ENGINEER_TASKS, _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import (
     _kingdom_stakes,
@@ -17,6 +17,7 @@ from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.helptext import ducats, signed
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -78,7 +79,7 @@ def engineer_assign(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     assign_engineers(ctx, p["kingdom"], p["count"], p["task"], p["engine"])
     what = "gunpowder (1 barrel each at year start)" if p["task"] == "gunpowder" else f"siege engine {p['engine']}"
     ctx.log(
-        f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {p['count']} engineer(s) to {what}.",
+        f"{_name(ctx.world, 'kingdoms', p['kingdom'])} assigns {counted(p['count'], 'engineer')} to {what}.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"kingdom": p["kingdom"], "task": p["task"], "engine": p["engine"], "count": p["count"]},
@@ -107,7 +108,7 @@ def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_acts_for(kingdom=p["kingdom"])
     back = release_engineers(ctx, p["kingdom"], p["engine"], p["count"])
     ctx.log(
-        f"{back} engineer(s) of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
+        f"{counted(back, 'engineer')} of {_name(ctx.world, 'kingdoms', p['kingdom'])} return from {p['engine']}.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"kingdom": p["kingdom"], "engine": p["engine"], "count": back},
@@ -145,7 +146,7 @@ def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not p["fight"].strip():
         raise CommandError("fight", "is empty: say which fight the trap is for")
     take_specialists(ctx, p["kingdom"], "engineer", 1, "a trap", "kingdom", log=False)
-    cost = rules.trap_cost()
+    cost = specialist_rules.trap_cost()
     ctx.move_ducats(
         ("kingdoms", p["kingdom"]), None, cost, f"a trap for {p['fight']}", audience=kingdom_audience(p["kingdom"])
     )
@@ -158,20 +159,20 @@ def trap(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "holder_kingdom": p["kingdom"],
             "fight": p["fight"].strip(),
             "unit": p["unit"],
-            "bonus": rules.trap_bonus(),
+            "bonus": specialist_rules.trap_bonus(),
             "engineers": 1,
             "created": world.meta["date"],
             "active": True,
         },
     )
     ctx.log(
-        f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{rules.trap_bonus()}) for {p['fight']} with "
+        f"{_name(world, 'kingdoms', p['kingdom'])} sets a trap (+{specialist_rules.trap_bonus()}) for {p['fight']} with "
         f"one engineer.",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"effect": effect_id, "fight": p["fight"]},
     )
-    return {"trap": effect_id, "bonus": rules.trap_bonus(), "cost": cost}
+    return {"trap": effect_id, "bonus": specialist_rules.trap_bonus(), "cost": cost}
 
 
 @command(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import specialist_rules
 from yak_tui.areas.economy._shared import _active, _effect_kind, _name
 from yak_tui.areas.economy.specialists import _kingdom_stakes, specialist_pool, take_specialists
 from yak_tui.kernel.play.audience import kingdom_audience
@@ -52,7 +52,7 @@ def _convert_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stak
 
 def _convert_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
     counter, counter_ducats, _ = _counter_of(world, p)
-    bands, success = rules.conversion_odds(p["ducats"], counter is not None, counter_ducats)
+    bands, success = specialist_rules.conversion_odds(p["ducats"], counter is not None, counter_ducats)
     return {"odds": bands, "success": success, "countered": counter is not None}
 
 
@@ -149,7 +149,7 @@ def convert(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 )
     if standing is not None:
         world.delete("effects", standing)
-    outcome = rules.conversion(ctx.dice, p["ducats"], counter is not None, counter_ducats)
+    outcome = specialist_rules.conversion(ctx.dice, p["ducats"], counter is not None, counter_ducats)
     record = ctx.record_roll(
         f"conversion of {province['name']} to {faith}",
         [outcome.natural],

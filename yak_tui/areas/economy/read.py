@@ -14,21 +14,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from yak_tui.areas.economy import rules
-from yak_tui.areas.economy._shared import OPEN_DEBT
+from yak_tui.areas.economy import rules, specialist_rules
 from yak_tui.areas.economy.business import (
     business_income_preview,
     effective_potentials,
-    produced_this_season,
     sector_businesses,
     sector_usage,
 )
-from yak_tui.areas.economy.credit import _open_liability
+from yak_tui.areas.economy.credit_read import LedgerLine, Lending, ledger_lines, lending_capacity
 from yak_tui.areas.economy.market import province_prices
-from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, trained_this_year
+from yak_tui.areas.economy.production import produced_this_season
+from yak_tui.areas.economy.specialist_read import AcademyLine, SpecialistLine, academy_lines, specialist_lines
+from yak_tui.areas.economy.specialists import trained_this_year
 from yak_tui.kernel.play.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import SECTORS, World
 from yak_tui.kernel.world.tables import table
 
@@ -163,19 +162,6 @@ class ProducePreview(NamedTuple):
         return max(0, self.limit - self.made)
 
 
-class Lending(NamedTuple):
-    """A commercial business's credit or loan capacity."""
-
-    kind: str  # credit | loan
-    qualifies: bool
-    min_size: int
-    limit: int
-    out: float  # what it still answers for
-    left: float
-    term: str  # "due in 4 seasons" / "1 to 5 years"
-    due: str = ""  # when a line drawn now falls due (lending_preview)
-
-
 class BusinessDetail(NamedTuple):
     business: BusinessLine
     sector: SectorLine | None
@@ -186,60 +172,6 @@ class BusinessDetail(NamedTuple):
     training: tuple[int, int] | None  # (sponsored this year, limit) for a service business of Size 3+
     dismantle: int | None
     province: ProvinceInfo | None = None
-
-
-class LedgerLine(NamedTuple):
-    id: str
-    kind: str  # credit | loan | bad-debt
-    lender_id: str
-    lender: str
-    lender_owner: str
-    debtor_id: str
-    debtor: str
-    amount: float
-    outstanding: float
-    due: str
-    status: str
-    urgent: bool  # falls due at the start of next season (or is past it)
-    collateral: str
-    role: str  # the viewer's side: debtor, lender, or "" (the GM)
-
-
-class SpecialistLine(NamedTuple):
-    kingdom_id: str
-    kingdom: str
-    provinces: int
-    pool: tuple[tuple[str, int], ...]  # (type, count) for every type
-    hired: tuple[tuple[str, int, int], ...]  # (type, hired this year, allowed) for hireable types
-    cold_spies: int
-
-
-class AcademyLine(NamedTuple):
-    id: str
-    kingdom_id: str
-    kingdom: str
-    town: str
-    type: str
-    level: int
-    output: int  # specialists a year
-
-
-class HirePreview(NamedTuple):
-    kingdom_id: str
-    kingdom: str
-    type: str
-    quantity: int
-    immediate: bool
-    hired: int
-    limit: int
-    pool: int
-    cost_next_season: int
-    cost_now: int
-    cost: int
-
-    @property
-    def left(self) -> int:
-        return max(0, self.limit - self.hired)
 
 
 class MarketBoard(NamedTuple):
@@ -402,10 +334,10 @@ def market_board(world: World, viewer: Identity) -> MarketBoard:
         ledger=ledger_lines(world, viewer),
         specialists=specialist_lines(world, viewer),
         academies=academy_lines(world, viewer),
-        hire_cost_next_season=rules.hire_cost(False),
-        hire_cost_now=rules.hire_cost(True),
-        specialist_types=rules.specialist_types(),
-        hired_types=tuple(t for t in rules.specialist_types() if rules.hireable(t)),
+        hire_cost_next_season=specialist_rules.hire_cost(False),
+        hire_cost_now=specialist_rules.hire_cost(True),
+        specialist_types=specialist_rules.specialist_types(),
+        hired_types=tuple(t for t in specialist_rules.specialist_types() if specialist_rules.hireable(t)),
     )
 
 
@@ -511,32 +443,6 @@ def produce_preview(
     )
 
 
-def _lending(world: World, business_id: str, doc: Mapping[str, Any], kind: str) -> Lending:
-    section = table("economy")[kind]
-    size, sector = int(doc.get("size", 0)), str(doc.get("sector", ""))
-    limit = (rules.credit_limit if kind == "credit" else rules.loan_limit)(size, sector)
-    out = _open_liability(world, business_id, kind)
-    term = (
-        f"due in {rules.credit_due_seasons()} seasons"
-        if kind == "credit"
-        else f"1 to {rules.loan_max_term_years()} years"
-    )
-    return Lending(
-        kind, limit > 0, int(section["min_size"]), limit, round(out, 4), round(max(0.0, limit - out), 4), term
-    )
-
-
-def lending_preview(world: World, viewer: Identity, lender_id: str, kind: str, term_years: int = 1) -> Lending | None:
-    """A business's credit (kind "credit") or loan capacity, for its owner and the GM; `due`
-    is when a line drawn today falls due (credit: 4 seasons; a loan: `term_years`)."""
-    doc = world.find("businesses", lender_id)
-    if doc is None or can_see_document(world, viewer, "businesses", lender_id, doc) != "all":
-        return None
-    line = _lending(world, lender_id, doc, kind)
-    seasons = rules.credit_due_seasons() if kind == "credit" else 4 * max(1, int(term_years))
-    return line._replace(due=world.date.plus(seasons).label())
-
-
 def business_detail(world: World, viewer: Identity, business_id: str) -> BusinessDetail | None:
     """One business as its panel shows it: books (its owner and the GM only), its sector, the
     odds of expanding by one Size, production, credit and loan capacity, training."""
@@ -558,8 +464,8 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
         if line.sector == "industrial":
             production = produce_preview(world, viewer, business_id)
         if line.sector == "commercial":
-            credit = _lending(world, business_id, doc, "credit")
-            loan = _lending(world, business_id, doc, "loan")
+            credit = lending_capacity(world, business_id, doc, "credit")
+            loan = lending_capacity(world, business_id, doc, "loan")
         limit = rules.training_limit(line.size, line.sector)
         if limit > 0:
             training = (trained_this_year(world, doc), limit)
@@ -580,123 +486,7 @@ def business_detail(world: World, viewer: Identity, business_id: str) -> Busines
 # -- ledger, specialists, academies -------------------------------------------------------------------
 
 
-def ledger_lines(world: World, viewer: Identity) -> tuple[LedgerLine, ...]:
-    """Credit, loans and bad debts the viewer is a party to (the GM: all), open ones first."""
-    today = world.date
-    lines = []
-    for lid, doc in visible_table(world, viewer, "ledger").items():
-        kind = str(doc.get("kind", ""))
-        if kind not in ("credit", "loan", "bad-debt"):
-            continue
-        due = GameDate.from_dict(doc["due"]) if doc.get("due") is not None else None
-        status = str(doc.get("status", ""))
-        open_ = status in OPEN_DEBT
-        debtor = str(doc.get("debtor", ""))
-        owner = str(doc.get("lender_owner", ""))
-        role = ""
-        if viewer.is_player:
-            role = "debtor" if debtor == viewer.subject else "lender" if owner == viewer.subject else ""
-        elif viewer.is_king:
-            ruler = (world.find("kingdoms", viewer.subject) or {}).get("ruler")
-            role = "debtor" if debtor == ruler else "lender" if owner == ruler else ""
-        lines.append(
-            LedgerLine(
-                lid,
-                kind,
-                str(doc.get("lender", "")),
-                str(doc.get("lender_name") or world.display_name("businesses", doc.get("lender"))),
-                world.display_name("characters", owner) if owner else "",
-                debtor,
-                world.display_name("characters", debtor) if debtor else "",
-                float(doc["amount"]),
-                float(doc["outstanding"]),
-                due.label() if due else "—",
-                status,
-                bool(open_ and due is not None and due <= today.next()),
-                str(doc.get("collateral", "")),
-                role,
-            )
-        )
-    lines.sort(key=lambda row: (row.status not in OPEN_DEBT, row.id))
-    return tuple(lines)
-
-
-def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ...]:
-    """Each kingdom's pool the viewer may see (the GM all, a King his own), with hiring this year."""
-    types = rules.specialist_types()
-    out = []
-    for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
-        if world.find("kingdoms", kid) is None:
-            continue
-        status = hire_status(world, kid)
-        out.append(
-            SpecialistLine(
-                kid,
-                world.display_name("kingdoms", kid),
-                controlled_provinces(world, kid),
-                tuple((t, int(doc.get(t, 0))) for t in types),
-                tuple((t, s["hired"], s["limit"]) for t, s in status.items()),
-                int(doc.get("cold_spy", 0)),
-            )
-        )
-    return tuple(out)
-
-
-def academy_lines(world: World, viewer: Identity) -> tuple[AcademyLine, ...]:
-    """Academies are public: anyone knows where a kingdom trains its engineers."""
-    out = []
-    for aid, doc in visible_table(world, viewer, "academies").items():
-        level = int(doc.get("level", 0))
-        kid = str(doc.get("kingdom", ""))
-        out.append(
-            AcademyLine(
-                aid,
-                kid,
-                world.display_name("kingdoms", kid),
-                world.display_name("pcs", doc.get("pc")),
-                str(doc.get("type", "")),
-                level,
-                rules.academy_output(level),
-            )
-        )
-    out.sort(key=lambda a: (a.kingdom, a.town, a.type))
-    return tuple(out)
-
-
-def hire_preview(
-    world: World, viewer: Identity, kingdom_id: str, kind: str, count: int = 1, immediate: bool = False
-) -> HirePreview | None:
-    """Hiring `count` of a type: this year's count against the limit (one per controlled
-    province) and the cost, 2 a head next season or 3 at once."""
-    pool = visible_table(world, viewer, "specialists").get(kingdom_id)
-    if pool is None or world.find("kingdoms", kingdom_id) is None:
-        return None
-    status = hire_status(world, kingdom_id).get(kind)
-    if status is None:
-        return None
-    count = max(0, int(count))
-    return HirePreview(
-        kingdom_id,
-        world.display_name("kingdoms", kingdom_id),
-        kind,
-        count,
-        immediate,
-        status["hired"],
-        status["limit"],
-        int(pool.get(kind, 0)),
-        rules.hire_cost(False),
-        rules.hire_cost(True),
-        rules.hire_cost(immediate) * count,
-    )
-
-
 # -- help text (worded from the loaded tables, so a house rule changes it too) -------------------------
-
-
-def _arrival(seasons: int) -> str:
-    if seasons <= 0:
-        return "at once"
-    return "next season" if seasons == 1 else f"in {seasons} seasons"
 
 
 def expand_help() -> str:
@@ -721,24 +511,6 @@ def production_help() -> str:
     )
 
 
-def hire_help() -> str:
-    """The hiring limit and the two prices, from the hiring table."""
-    section = table("economy")["hiring"]
-    per = int(section["per_province_per_year"])
-    limit = "One hire" if per == 1 else f"{per} hires"
-    return (
-        f"{limit} per controlled province per type a year; {rules.hire_cost(False)} ducats each arriving "
-        f"{_arrival(rules.hire_arrival_seasons(False))}, or {rules.hire_cost(True)} "
-        f"{_arrival(rules.hire_arrival_seasons(True))}."
-    )
-
-
-def lending_requirement(kind: str) -> str:
-    """Who may extend credit (kind "credit") or lend ("loan"): e.g. "commercial Size 4+"."""
-    section = table("economy")[kind]
-    return f"{section['sector']} Size {int(section['min_size'])}+"
-
-
 # -- who may act ------------------------------------------------------------------------------------
 
 
@@ -760,15 +532,3 @@ def action_route(world: World, viewer: Identity, command: str, params: Mapping[s
         return Route("refused", order_problem.reason, order_problem.who_may)
     refusal = route.refusal
     return Route("order", refusal.reason if refusal else "", refusal.who_may if refusal else ())
-
-
-def debtor_choices(world: World, viewer: Identity, lender_id: str) -> list[str]:
-    """Characters who could borrow from a business (alive, not its owner), by name."""
-    doc = world.find("businesses", lender_id) or {}
-    owner = doc.get("owner")
-    people = [
-        (cid, c)
-        for cid, c in visible_table(world, viewer, "characters").items()
-        if cid != owner and c.get("alive", True)
-    ]
-    return [cid for cid, _ in sorted(people, key=lambda item: str(item[1].get("name", item[0])))]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from yak_tui.areas.court import on_event, schedule_event
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import rules, specialist_rules
 from yak_tui.areas.economy._shared import HIRED_TYPES, _business, _char, _name, _owner_kingdom, _today
 from yak_tui.areas.economy.business import _business_stakes
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
@@ -16,7 +16,7 @@ from yak_tui.kernel.play.helptext import ducats
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.seasons import StepReport
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.numbers import capped
+from yak_tui.kernel.world.numbers import capped, counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -52,7 +52,7 @@ def add_specialists(ctx: CommandContext, kingdom_id: str, kind: str, count: int,
     pool[kind] = capped(int(pool.get(kind, 0)) + count)
     if log:
         ctx.log(
-            f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {count} {kind}(s): {reason} (now {pool[kind]}).",
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} gains {counted(count, kind)}: {reason} (now {pool[kind]}).",
             kind="specialists",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "type": kind, "change": count},
@@ -66,7 +66,7 @@ def take_specialists(
     have = int(specialist_pool(ctx.world, kingdom_id).get(kind, 0))
     if have < count:
         raise CommandError(
-            field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {have} {kind}(s), {count} needed for {reason}"
+            field, f"{_name(ctx.world, 'kingdoms', kingdom_id)} has {counted(have, kind)}, {count} needed for {reason}"
         )
     if count <= 0:
         return
@@ -74,7 +74,7 @@ def take_specialists(
     pool[kind] = have - count
     if log:
         ctx.log(
-            f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {count} {kind}(s): {reason} (now {pool[kind]}).",
+            f"{_name(ctx.world, 'kingdoms', kingdom_id)} uses {counted(count, kind)}: {reason} (now {pool[kind]}).",
             kind="specialists",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "type": kind, "change": -count},
@@ -89,11 +89,11 @@ def controlled_provinces(world: World, kingdom_id: str) -> int:
 def hire_status(world: World, kingdom_id: str) -> dict[str, dict[str, int]]:
     """Per hireable type: hired this year and the year's limit (one per controlled province)."""
     counters = world.get("kingdoms", kingdom_id).get("year_counters") or {}
-    limit = rules.hire_limit(controlled_provinces(world, kingdom_id))
+    limit = specialist_rules.hire_limit(controlled_provinces(world, kingdom_id))
     return {
         kind: {"hired": int(counters.get(f"hired_{kind}", 0)), "limit": limit}
-        for kind in rules.specialist_types()
-        if rules.hireable(kind)
+        for kind in specialist_rules.specialist_types()
+        if specialist_rules.hireable(kind)
     }
 
 
@@ -107,7 +107,7 @@ def _arrival(ctx: CommandContext, kingdom_id: str, kind: str, count: int, season
         add_specialists(ctx, kingdom_id, kind, count, source)
         return None
     due = _today(ctx).plus(seasons)
-    text = f"{count} {kind}(s) for {_name(ctx.world, 'kingdoms', kingdom_id)} ({source})"
+    text = f"{counted(count, kind)} for {_name(ctx.world, 'kingdoms', kingdom_id)} ({source})"
     return schedule_event(
         ctx.world,
         due,
@@ -168,28 +168,28 @@ def hire(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     kingdom_id, kind, count = p["kingdom"], p["type"], p["count"]
     ctx.require_acts_for(kingdom=kingdom_id)
-    if not rules.hireable(kind):
+    if not specialist_rules.hireable(kind):
         raise CommandError("type", f"{kind}s cannot be hired")
     status = hire_status(world, kingdom_id)[kind]
-    if not rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
+    if not specialist_rules.hire_allowed(status["hired"] + count - 1, controlled_provinces(world, kingdom_id)):
         raise CommandError(
             "count",
-            f"{_name(world, 'kingdoms', kingdom_id)} may hire {status['limit']} {kind}(s) a "
+            f"{_name(world, 'kingdoms', kingdom_id)} may hire {counted(status['limit'], kind)} a "
             f"year (one per province it controls); {status['hired']} hired this year, "
             f"{max(0, status['limit'] - status['hired'])} left",
         )
-    cost = rules.hire_cost(p["immediate"]) * count
+    cost = specialist_rules.hire_cost(p["immediate"]) * count
     when = "at once" if p["immediate"] else "next season"
     ctx.move_ducats(
         ("kingdoms", kingdom_id),
         None,
         cost,
-        f"hiring {count} {kind}(s), arriving {when}",
+        f"hiring {counted(count, kind)}, arriving {when}",
         audience=kingdom_audience(kingdom_id),
     )
     counters = world.edit("kingdoms", kingdom_id).setdefault("year_counters", {})
     counters[f"hired_{kind}"] = status["hired"] + count
-    event = _arrival(ctx, kingdom_id, kind, count, rules.hire_arrival_seasons(p["immediate"]), "hired")
+    event = _arrival(ctx, kingdom_id, kind, count, specialist_rules.hire_arrival_seasons(p["immediate"]), "hired")
     return {
         "kingdom": kingdom_id,
         "type": kind,
@@ -245,7 +245,7 @@ def sponsor_training(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         _char(biz["owner"]),
         None,
         cost,
-        f"{biz['name']} sponsors training of {p['count']} {p['type']}(s)",
+        f"{biz['name']} sponsors training of {counted(p['count'], p['type'])}",
         audience=character_audience(biz["owner"]),
     )
     # Year-stamped rather than a year_counter, so the year start has nothing to reset (and need not

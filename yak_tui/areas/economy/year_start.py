@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.economy import rules
+from yak_tui.areas.economy import rules, specialist_rules
 from yak_tui.areas.economy._shared import (
     ACADEMY_INTERFERENCE,
     GUNPOWDER,
@@ -27,6 +27,7 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, year_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 
 
 def _looter(world: World, value: Any) -> tuple[str, str] | None:
@@ -191,7 +192,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
     output: dict[tuple[str, str], int] = {}
     for _, academy in sorted(world.all("academies")):
         key = (academy["kingdom"], academy["type"])
-        output[key] = output.get(key, 0) + rules.academy_output(int(academy.get("level", 0)))
+        output[key] = output.get(key, 0) + specialist_rules.academy_output(int(academy.get("level", 0)))
     for (kingdom_id, kind), made in sorted(output.items()):
         if world.find("kingdoms", kingdom_id) is None:
             continue
@@ -221,7 +222,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
     for kingdom_id, count in sorted(ports.items()):
         if world.find("kingdoms", kingdom_id) is None:
             continue
-        made = rules.sailors_gained(count)
+        made = specialist_rules.sailors_gained(count)
         cut, known, used = _consume_reductions(ctx, SAILOR_RECRUITMENT, kingdom_id, None, 3)
         gained = max(0, made - cut)
         note = f" ({made} less {cut} from interference with shipbuilding)" if cut else ""
@@ -229,7 +230,7 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
             note = f" ({made - gained} fewer than due: unexplained loss)"
         add_specialists(ctx, kingdom_id, "sailor", gained, "", log=False)
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)} gains {gained} sailor(s) from {count} port(s)"
+            f"{_name(world, 'kingdoms', kingdom_id)} gains {counted(gained, 'sailor')} from {counted(count, 'port')}"
             f"{note if made > gained else ''}.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
@@ -242,15 +243,15 @@ def _production(ctx: CommandContext, report: StepReport) -> None:
         engineers = int((pool.get("engineers_assigned") or {}).get("gunpowder", 0))
         if engineers <= 0 or world.find("kingdoms", kingdom_id) is None:
             continue
-        barrels = rules.gunpowder_barrels(engineers)
+        barrels = specialist_rules.gunpowder_barrels(engineers)
         kingdom = world.edit("kingdoms", kingdom_id)
         _add_goods(kingdom, "goods", GUNPOWDER, barrels)
         edit = world.edit("specialists", kingdom_id)
         edit["engineers_assigned"]["gunpowder"] = 0
         edit["engineer"] = int(edit.get("engineer", 0)) + engineers
         ctx.log(
-            f"{_name(world, 'kingdoms', kingdom_id)}'s {engineers} gunpowder engineer(s) deliver {barrels} "
-            f"barrel(s) and return to the pool.",
+            f"{_name(world, 'kingdoms', kingdom_id)}'s {counted(engineers, 'gunpowder engineer')} deliver {counted(barrels, 'barrel')}"
+            f" and return to the pool.",
             kind="year-start",
             audience=kingdom_audience(kingdom_id),
             refs={"kingdom": kingdom_id, "barrels": barrels, "engineers": engineers},

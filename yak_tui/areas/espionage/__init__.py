@@ -7,8 +7,16 @@ from typing import TYPE_CHECKING
 
 from yak_tui.areas.espionage import cli as _cli  # noqa: F401  (registers `yak resolve spy`)
 from yak_tui.areas.espionage import commands as _commands  # noqa: F401  (registers the commands)
+from yak_tui.areas.espionage import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.espionage import year_start as _year_start  # noqa: F401  (registers the steps)
-from yak_tui.areas.espionage.kinds import KINDS, MissionKind
+from yak_tui.areas.espionage.effects import (
+    ACADEMY_INTERFERENCE,
+    INFILTRATION,
+    MORALE_PENALTY,
+    SAILOR_RECRUITMENT_CUT,
+)
+from yak_tui.areas.espionage.fields import MISSION_FIELDS, field_options, mission_needs
+from yak_tui.areas.espionage.kinds import KINDS, MissionKind  # loads kinds.py, which fills KINDS
 from yak_tui.areas.espionage.rules import EspionageInputError, Mission, UnknownMission, catalogue, mission_odds
 from yak_tui.areas.espionage.state import npc_sales_tax_divisor, smuggling_bonus
 from yak_tui.kernel.play.lazy import lazy_exports
@@ -27,17 +35,20 @@ if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
         MissionLine,
         OrderLine,
         board_view,
-        field_options,
         mission_dialog_odds,
         mission_lines,
-        mission_needs,
         order_odds,
         target_choices,
     )
 
 __all__ = [
+    "ACADEMY_INTERFERENCE",
     "FAMILY_LABELS",
+    "INFILTRATION",
     "KINDS",
+    "MISSION_FIELDS",
+    "MORALE_PENALTY",
+    "SAILOR_RECRUITMENT_CUT",
     "BoardView",
     "Choice",
     "DialogOdds",

@@ -1,29 +1,47 @@
-"""One `MissionKind` per mission effect: everything the code does for an effect, in one place.
+"""One `MissionKind` per mission effect (`registry.py`), and what a success of each does.
 
-A mission of `tables/espionage.toml` names its effect (`effect = "crash-market"`); the kind
-registered under that name says
-
-- `needs`: the order fields the effect reads besides mission and target (the order form and
-  the board ask for them, `plan_mission` checks them in this order, or `planned` when it checks
-  a field the form need not ask for);
-- `apply`: what a success does to the world (and what each party is told);
-- `label`: how an effect document it wrote reads on the board (`document` names that kind of
-  effect document, `until` what ends an effect without an end date);
-- `expire`: what is undone when that effect runs out (its end date comes at a season start).
-
-`rules.catalogue()` refuses a mission whose effect has no kind, so a house rule cannot add a
-mission no code handles. Adding a mission with a new effect: its TOML entry, and one
-`MissionKind` here.
+Adding a mission with a new effect: its TOML entry, one `MissionKind` in the table at the end (its
+`apply`, and the label and expiry of the effect document it writes, `effect_documents.py`), its
+effect named on the rows of the fields it reads (`fields.ORDER_FIELDS`), and, when it writes a new
+kind of effect document, that kind's name in `effects.py` (exported by the package when another
+area reads it).
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
-
-from yak_tui.areas.espionage.rules import Mission, SpyOutcome, mission
+from yak_tui.areas.espionage.commerce import (
+    commercial_animosity,
+    counterfeit,
+    crash_market,
+    embezzle,
+    limit_trade,
+    smuggling_ring,
+)
+from yak_tui.areas.espionage.effect_documents import (
+    academies_label,
+    crash_label,
+    infiltration_label,
+    morale_label,
+    restore_allowance,
+    restore_price,
+    with_data,
+)
+from yak_tui.areas.espionage.effects import (
+    ACADEMY_INTERFERENCE,
+    ASSASSINATION_ATTEMPT,
+    COMMERCIAL_ANIMOSITY,
+    COUNTERFEIT,
+    CRASH_MARKET,
+    INFILTRATION,
+    LIMIT_TRADE,
+    MORALE_PENALTY,
+    SAILOR_RECRUITMENT_CUT,
+    SECURITY_BREACH,
+    SMUGGLING_RING,
+)
+from yak_tui.areas.espionage.missions import SpyOutcome
+from yak_tui.areas.espionage.registry import KINDS, MissionKind, kind_of_document, plain_label
+from yak_tui.areas.espionage.rules import mission
 from yak_tui.areas.espionage.state import (
     KIND,
     POISON_EXTRA,
@@ -32,7 +50,6 @@ from yak_tui.areas.espionage.state import (
     active_effects,
     edit_pool,
     end_effect,
-    end_of_year,
     holder_audience,
     holds,
     is_port,
@@ -41,96 +58,12 @@ from yak_tui.areas.espionage.state import (
     next_year_start,
     province_pcs,
 )
-from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext, CommandError
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
 from yak_tui.kernel.world.tables import table
 
-ApplyFn = Callable[[CommandContext, Plan, SpyOutcome], Applied]
-NeedsFn = Callable[[Mission], tuple[str, ...]]
-LabelFn = Callable[[Mapping[str, Any], Mission | None], str]
-ExpireFn = Callable[[World, Mapping[str, Any]], None]
-CheckFn = Callable[[World, Plan], None]
-
-# The infiltration each prerequisite names, as the board's short "Needs" cell says it.
-BRANCH_LABELS = {
-    "spy-ring": "Spy Ring",
-    "treasury": "Treasury",
-    "admiralty": "Admiralty",
-    "general-staff": "Gen. Staff",
-    "government": "Government",
-    "admiralty-control": "Admiralty ctl",
-    "general-staff-control": "Gen. Staff ctl",
-}
-
-
-def _no_needs(_entry: Mission) -> tuple[str, ...]:
-    return ()
-
-
-def needs(*fields: str) -> NeedsFn:
-    """The same order fields for every mission of the effect."""
-    return lambda _entry: fields
-
-
-def plain_label(text: str) -> LabelFn:
-    """A label that does not depend on the effect's data."""
-    return lambda _effect, _entry: text
-
-
-def branch_label(branch: str) -> str:
-    return BRANCH_LABELS.get(branch, branch.replace("-", " ").title())
-
-
-@dataclass(frozen=True)
-class MissionKind:
-    """What the code does for one `effect` of the mission table (see the module docstring)."""
-
-    effect: str
-    apply: ApplyFn | None  # None: the mission is not rolled (`refusal` says what to do instead)
-    needs: NeedsFn = _no_needs
-    planned: NeedsFn | None = None  # the fields `plan_mission` checks, when more than the form asks
-    document: str = ""  # the kind of effect document `apply` writes ("" when it writes none)
-    label: LabelFn | None = None  # default: the document kind, capitalised
-    until: str = "—"  # the board's "ends" cell for an active effect without an end date
-    expire: ExpireFn | None = None  # undoes the world change when the effect runs out
-    expires_at_its_step: bool = False  # ends in its own year-start step, not with the others
-    unit: str = ""  # "ship" or "regiment": what a `unit` need must be
-    port: bool = False  # a `province` need must have a port
-    own_side: bool = False  # acts on the sponsor's own administration (purge)
-    applies_on_failure: bool = False  # `apply` runs whatever the outcome (it reports failures itself)
-    check: CheckFn | None = None  # refuses an order the world makes pointless
-    refusal: str = ""  # why a mission of this effect is not rolled
-
-    def planned_fields(self, entry: Mission) -> tuple[str, ...]:
-        """The order fields `plan_mission` checks, in order (by default what the form asks)."""
-        return (self.planned or self.needs)(entry)
-
-    def label_for(self, effect: Mapping[str, Any], entry: Mission | None) -> str:
-        if self.label is not None:
-            return self.label(effect, entry)
-        return str(effect.get("kind", self.document)).replace("-", " ").capitalize()
-
-
-KINDS: dict[str, MissionKind] = {}
-
-
-def register(kind: MissionKind) -> MissionKind:
-    """Make `kind` the handler of its effect (the last registration of an effect wins)."""
-    KINDS[kind.effect] = kind
-    return kind
-
-
-def kind_of(entry: Mission) -> MissionKind:
-    """The kind that handles `entry` (the catalogue has checked one exists)."""
-    return KINDS[entry.effect]
-
-
-def kind_of_document(document: str) -> MissionKind | None:
-    """The kind that writes effect documents of `document` kind, if any."""
-    return next((kind for kind in KINDS.values() if kind.document == document), None)
+__all__ = ["KINDS", "MissionKind", "kind_of_document"]  # the registry, read from here too (year_start)
 
 
 # ================================================================ what a success does
@@ -143,26 +76,17 @@ def _infiltration(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
             f"it changes nothing: you already hold {plan.mission.name} against {target} "
             "(an infiltration cannot be doubled)"
         )
-    effect = new_effect(ctx, plan, outcome, "infiltration", data={"branch": plan.mission.params.get("branch")})
+    effect = new_effect(ctx, plan, outcome, INFILTRATION, data={"branch": plan.mission.params.get("branch")})
     return Applied(f"your man is in place until purged ({plan.mission.params.get('branch')})", effect=effect)
 
 
 def _breach(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     bonus = int(table("espionage")["modifiers"]["security_breach"])
-    effect = new_effect(ctx, plan, outcome, "security-breach", data={"bonus": bonus})
+    effect = new_effect(ctx, plan, outcome, SECURITY_BREACH, data={"bonus": bonus})
     return Applied(
         f"a security breach in {kingdom_name(ctx.world, plan.target)} gives {bonus:+d} to your next mission against it",
         effect=effect,
     )
-
-
-def _smuggling(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    where = ctx.world.display_name("provinces", plan.province)
-    if active_effects(ctx.world, kind="smuggling-ring", province=plan.province):
-        return Applied(f"a smuggling ring already operates in {where}; yours adds nothing")
-    end = end_of_year(ctx)
-    effect = new_effect(ctx, plan, outcome, "smuggling-ring", end=end, data=dict(plan.mission.params))
-    return Applied(f"a smuggling ring operates in {where} until {end.label()}", effect=effect)
 
 
 def _raise_units(
@@ -258,7 +182,7 @@ def _academies(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
         ctx,
         plan,
         outcome,
-        "academy-interference",
+        ACADEMY_INTERFERENCE,
         end=due,
         due=due.to_dict(),
         data={"specialist": plan.specialist, "reduction": reduction},
@@ -266,124 +190,6 @@ def _academies(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     return Applied(
         f"{kingdom_name(ctx.world, plan.target)}'s {plan.specialist} academies graduate {reduction} fewer "
         f"at the start of {due.year}",
-        effect=effect,
-    )
-
-
-def _by_player(world: World, plan: Plan) -> str:
-    """ " (the mission of PLAYER)" when a player filed it, for the lines his King reads."""
-    if plan.sponsor.character is None:
-        return ""
-    return f" (the mission of {world.display_name('characters', plan.sponsor.character)})"
-
-
-def _embezzle(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    world = ctx.world
-    params = plan.mission.params
-    treasury = float(world.get("kingdoms", plan.target)["treasury"])
-    wanted = max(math.floor(treasury / int(params["treasury_divisor"])), int(params["minimum_ducats"]))
-    stolen = max(0, min(wanted, math.floor(treasury)))
-    share = stolen // int(params["sponsor_share_divisor"])
-    target = kingdom_name(world, plan.target)
-    if stolen <= 0:
-        return Applied(f"{target}'s treasury is empty: nothing to steal")
-    # The target sees all it lost, the cause only if it detected the operation (issue 14, leak 7);
-    # the sponsor's half reaches the kingdom treasury, so its King is told (leak 8).
-    cause = (
-        "embezzled by an enemy operation"
-        if outcome.evidence in ("detected", "identified")
-        else "unexplained loss from the treasury"
-    )
-    ctx.move_ducats(
-        ("kingdoms", plan.target),
-        None,
-        stolen,
-        cause,
-        audience=kingdom_audience(plan.target),
-        kind=KIND,
-        secret=f"Embezzlement by {plan.sponsor.kingdom}: {share} to the sponsor, {stolen - share} kept by the thieves",
-    )
-    if share:
-        ctx.move_ducats(
-            None,
-            ("kingdoms", plan.sponsor.kingdom),
-            share,
-            f"embezzled from {target}" + _by_player(ctx.world, plan),
-            audience=kingdom_audience(plan.sponsor.kingdom),
-            kind=KIND,
-        )
-    purse = (
-        "your treasury"
-        if plan.sponsor.character is None
-        else f"the treasury of {kingdom_name(world, plan.sponsor.kingdom)}"
-    )
-    return Applied(
-        f"{stolen} ducats embezzled from {target}; {share} reach {purse}",
-        secret=f"treasury {treasury:g}: stole {stolen}, sponsor {share}",
-    )
-
-
-def _crash(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    world = ctx.world
-    where = world.display_name("provinces", plan.province)
-    if active_effects(world, kind="crash-market", province=plan.province, commodity=plan.commodity):
-        return Applied(
-            f"the {plan.commodity} market of {where} is already disturbed this year; "
-            "it changes nothing (crashes do not stack)"
-        )
-    step = int(plan.mission.params["increments"]) * (1 if plan.direction == "raise" else -1)
-    end = end_of_year(ctx)
-    prov = world.edit("provinces", str(plan.province))
-    prov.setdefault("price_modifiers", {})[str(plan.commodity)] = step
-    effect = new_effect(
-        ctx, plan, outcome, "crash-market", end=end, commodity=plan.commodity, data={"increments": step}
-    )
-    return Applied(
-        f"the price of {plan.commodity} in {where} moves {step:+d} increments until {end.label()}", effect=effect
-    )
-
-
-def _limit_trade(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    """Each success takes its 10 ducats again (the seed bars only Crash Commodity Market from
-    repeating); the cut lasts `duration_seasons` when the table gives one, else it persists."""
-    world = ctx.world
-    where = world.display_name("provinces", plan.province)
-    prov = world.edit("provinces", str(plan.province))
-    before = float(prov.get("market_allowance", 0))
-    delta = float(plan.mission.params["market_allowance"])
-    after = max(0.0, before + delta)
-    prov["market_allowance"] = money(after)
-    seasons = plan.mission.duration_seasons
-    end = world.date.plus(seasons) if seasons else None
-    effect = new_effect(ctx, plan, outcome, "limit-trade", end=end, data={"market_allowance": money(after - before)})
-    until = f"until {end.label()}" if end else "for good"
-    # The province's owner sees his allowance fall; the cause only if he detected it (issue 14).
-    cause = "Limit Trade" if outcome.evidence in ("detected", "identified") else "unexplained loss"
-    told = [f"The market allowance of {where} falls by {money(before - after)} ({cause})."] if after < before else []
-    return Applied(
-        f"the market allowance of {where} falls by {money(before - after)} {until}", effect=effect, target_facts=told
-    )
-
-
-def _animosity(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    where = ctx.world.display_name("provinces", plan.province)
-    end = end_of_year(ctx)
-    params = plan.mission.params
-    effect = new_effect(
-        ctx,
-        plan,
-        outcome,
-        "commercial-animosity",
-        end=end,
-        data={
-            "against": plan.against,
-            "buy_penalty": params.get("buy_penalty"),
-            "sell_penalty": params.get("sell_penalty"),
-        },
-    )
-    return Applied(
-        f"merchants of {plan.against} trading in {where} suffer {params.get('buy_penalty'):+d}/"
-        f"{params.get('sell_penalty'):+d} on trade checks until {end.label()}",
         effect=effect,
     )
 
@@ -403,7 +209,7 @@ def _shipbuilding(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
         ctx,
         plan,
         outcome,
-        "sailor-recruitment-cut",
+        SAILOR_RECRUITMENT_CUT,
         end=due,
         due=due.to_dict(),
         data={"reduction": int(params["recruitment_reduction"])},
@@ -420,7 +226,7 @@ def _morale(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
         ctx,
         plan,
         outcome,
-        "morale-penalty",
+        MORALE_PENALTY,
         data={"engagement": engagement, "morale": params["morale"], "engagements": params.get("engagements", 1)},
     )
     return Applied(
@@ -501,16 +307,6 @@ def _suborn(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     return Applied(f"{fact} (unit {new_id})", target_facts=[f"{fact}."])
 
 
-def _counterfeit(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
-    due = next_year_start(ctx.world.date)
-    debt = int(plan.mission.params["debt"])
-    effect = new_effect(ctx, plan, outcome, "counterfeit", end=due, due=due.to_dict(), data={"debt": debt})
-    return Applied(
-        f"false coin floods {kingdom_name(ctx.world, plan.target)}: a {debt}-ducat debt at the start of {due.year}",
-        effect=effect,
-    )
-
-
 def _assassination(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     params = plan.mission.params
     poison = bool(plan.extras.get(POISON_EXTRA))
@@ -527,7 +323,7 @@ def _assassination(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appl
         ctx,
         plan,
         outcome,
-        "assassination-attempt",
+        ASSASSINATION_ATTEMPT,
         data=data,
         character=plan.character,
         status="pending",
@@ -547,9 +343,9 @@ def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     world = ctx.world
     slug = str(plan.infiltration)
     if slug == "establish-smuggling-ring":
-        found = active_effects(world, kind="smuggling-ring", province=plan.province, target_kingdom=plan.target)
+        found = active_effects(world, kind=SMUGGLING_RING, province=plan.province, target_kingdom=plan.target)
     else:
-        found = active_effects(world, kind="infiltration", mission=slug, target_kingdom=plan.target)
+        found = active_effects(world, kind=INFILTRATION, mission=slug, target_kingdom=plan.target)
     what = (
         mission(slug).name
         if slug != "establish-smuggling-ring"
@@ -571,79 +367,12 @@ def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     return Applied(told, secret=f"purge succeeded: cleared {cleared}")
 
 
-# ================================================================ how an effect reads on the board
-
-
-def _infiltration_label(effect: Mapping[str, Any], entry: Mission | None) -> str:
-    data = effect.get("data") or {}
-    branch = str(data.get("branch") or (entry.params.get("branch") if entry else "") or "")
-    return branch_label(branch) or (entry.name if entry else str(effect.get("kind", "")))
-
-
-def _with_data(plain: str, shown: Callable[[Mapping[str, Any], Mapping[str, Any]], str | None]) -> LabelFn:
-    """`shown(effect, data)` when the effect carries its data, else the plain label."""
-
-    def label(effect: Mapping[str, Any], _entry: Mission | None) -> str:
-        return shown(effect, effect.get("data") or {}) or plain
-
-    return label
-
-
-def _crash_label(effect: Mapping[str, Any], data: Mapping[str, Any]) -> str | None:
-    if not effect.get("commodity"):
-        return None
-    step = data.get("increments")
-    return f"{effect['commodity']} market" + (f" {int(step):+d}" if isinstance(step, int) else "")
-
-
-def _morale_label(_effect: Mapping[str, Any], data: Mapping[str, Any]) -> str | None:
-    if not data.get("engagement"):
-        return None
-    return f"{str(data['engagement']).capitalize()} morale {int(data.get('morale', 0)):+d}"
-
-
-def _academies_label(_effect: Mapping[str, Any], data: Mapping[str, Any]) -> str | None:
-    if not data.get("specialist"):
-        return None
-    return f"{str(data['specialist']).capitalize()} academies -{data.get('reduction', '?')}"
-
-
-# ================================================================ what runs out
-
-
-def _restore_price(world: World, effect: Mapping[str, Any]) -> None:
-    """A crashed market's price modifier goes when the crash runs out."""
-    province = effect.get("province")
-    if not province:
-        return
-    prov = world.edit("provinces", province)
-    mods = prov.get("price_modifiers") or {}
-    mods.pop(effect.get("commodity"), None)
-    prov["price_modifiers"] = mods
-
-
-def _restore_allowance(world: World, effect: Mapping[str, Any]) -> None:
-    """The market allowance Limit Trade took comes back."""
-    province = effect.get("province")
-    if not province:
-        return
-    prov = world.edit("provinces", province)
-    prov["market_allowance"] = money(
-        float(prov.get("market_allowance", 0)) - float(effect["data"].get("market_allowance", 0))
-    )
-
-
-# ================================================================ the registry
-
-
-def _assassination_needs(entry: Mission) -> tuple[str, ...]:
-    """A ruler's assassins need no character named: the target's ruler is the one."""
-    return () if entry.params.get("target") == "ruler" else ("character",)
+# ================================================================ the kinds
 
 
 def _one_ring_per_sponsor(world: World, plan: Plan) -> None:
     if plan.province and active_effects(
-        world, kind="smuggling-ring", province=plan.province, sponsor_kingdom=plan.sponsor.kingdom
+        world, kind=SMUGGLING_RING, province=plan.province, sponsor_kingdom=plan.sponsor.kingdom
     ):
         raise CommandError(
             "province",
@@ -652,114 +381,105 @@ def _one_ring_per_sponsor(world: World, plan: Plan) -> None:
         )
 
 
+# Every effect's kind, by effect (the package imports this module, so the catalogue finds them).
 for _kind in (
-    MissionKind(
-        "infiltration", _infiltration, document="infiltration", label=_infiltration_label, until="until purged"
-    ),
+    MissionKind("infiltration", _infiltration, document=INFILTRATION, label=infiltration_label, until="until purged"),
     MissionKind(
         "security-breach",
         _breach,
-        document="security-breach",
+        document=SECURITY_BREACH,
         until="until used",
-        label=_with_data(
+        label=with_data(
             "Security breach", lambda _e, d: f"Security breach {int(d['bonus']):+d}" if d.get("bonus") else None
         ),
     ),
     MissionKind(
         "smuggling-ring",
-        _smuggling,
-        needs("province"),
-        document="smuggling-ring",
+        smuggling_ring,
+        document=SMUGGLING_RING,
         label=plain_label("Smuggling ring"),
         check=_one_ring_per_sponsor,
     ),
-    MissionKind("bandits", _irregulars, needs("province")),
-    MissionKind("rebels", _irregulars, needs("province")),
-    MissionKind("privateers", _irregulars, needs("province"), port=True),
+    MissionKind("bandits", _irregulars),
+    MissionKind("rebels", _irregulars),
+    MissionKind("privateers", _irregulars, port=True),
     MissionKind("kill-spies", _kill),
     MissionKind("kill-engineers", _kill),
     MissionKind("kill-missionaries", _kill),
     MissionKind(
         "academy-interference",
         _academies,
-        needs("specialist"),
-        document="academy-interference",
-        label=_with_data("Academies disrupted", _academies_label),
+        document=ACADEMY_INTERFERENCE,
+        label=with_data("Academies disrupted", academies_label),
     ),
-    MissionKind("embezzlement", _embezzle),
+    MissionKind("embezzlement", embezzle),
     MissionKind(
         "crash-market",
-        _crash,
-        needs("province", "commodity", "direction"),
-        document="crash-market",
-        label=_with_data("Crashed market", _crash_label),
-        expire=_restore_price,
+        crash_market,
+        document=CRASH_MARKET,
+        label=with_data("Crashed market", crash_label),
+        expire=restore_price,
     ),
     MissionKind(
         "limit-trade",
-        _limit_trade,
-        needs("province"),
-        document="limit-trade",
-        label=_with_data(
+        limit_trade,
+        document=LIMIT_TRADE,
+        label=with_data(
             "Trade limited",
             lambda _e, d: f"Trade limited ({d['market_allowance']})" if d.get("market_allowance") is not None else None,
         ),
         until="for good",
-        expire=_restore_allowance,
+        expire=restore_allowance,
     ),
     MissionKind(
         "commercial-animosity",
-        _animosity,
-        needs("province", "against"),
-        document="commercial-animosity",
-        label=_with_data(
+        commercial_animosity,
+        document=COMMERCIAL_ANIMOSITY,
+        label=with_data(
             "Commercial animosity", lambda _e, d: f"Animosity against {d['against']}" if d.get("against") else None
         ),
     ),
     MissionKind(
         "shipbuilding",
         _shipbuilding,
-        needs("choice"),
-        document="sailor-recruitment-cut",
+        document=SAILOR_RECRUITMENT_CUT,
         label=plain_label("Sailor recruitment cut"),
     ),
     MissionKind(
         "naval-morale",
         _morale,
-        document="morale-penalty",
+        document=MORALE_PENALTY,
         until="until used",
-        label=_with_data("Morale penalty", _morale_label),
+        label=with_data("Morale penalty", morale_label),
     ),
     MissionKind(
         "military-morale",
         _morale,
-        document="morale-penalty",
+        document=MORALE_PENALTY,
         until="until used",
-        label=_with_data("Morale penalty", _morale_label),
+        label=with_data("Morale penalty", morale_label),
     ),
     MissionKind("naval-disposition", _disposition),
     MissionKind("military-disposition", _disposition),
-    MissionKind("scuttle", _destroy, needs("unit"), unit="ship"),
-    MissionKind("poison-regiment", _destroy, needs("unit"), unit="regiment"),
-    MissionKind("suborn-ship", _suborn, needs("unit"), unit="ship"),
-    MissionKind("suborn-regiment", _suborn, needs("unit"), unit="regiment"),
+    MissionKind("scuttle", _destroy, unit="ship"),
+    MissionKind("poison-regiment", _destroy, unit="regiment"),
+    MissionKind("suborn-ship", _suborn, unit="ship"),
+    MissionKind("suborn-regiment", _suborn, unit="regiment"),
     MissionKind(
         "counterfeit",
-        _counterfeit,
-        document="counterfeit",
+        counterfeit,
+        document=COUNTERFEIT,
         expires_at_its_step=True,
-        label=_with_data("Counterfeit coin", lambda _e, d: f"Counterfeit debt {d['debt']}d" if d.get("debt") else None),
+        label=with_data("Counterfeit coin", lambda _e, d: f"Counterfeit debt {d['debt']}d" if d.get("debt") else None),
     ),
     MissionKind(
         "assassination",
         _assassination,
-        _assassination_needs,
-        needs("character"),  # the ruler by default
-        document="assassination-attempt",
+        document=ASSASSINATION_ATTEMPT,
         label=plain_label("Assassination attempt"),
         until="awaits the GM",
     ),
-    MissionKind("purge", _purge, needs("infiltration", "province"), own_side=True, applies_on_failure=True),
+    MissionKind("purge", _purge, own_side=True, applies_on_failure=True),
     MissionKind("counter-spy", None, refusal="a counter-spy is stationed, not rolled: use `yak do counter-spy`"),
 ):
-    register(_kind)
+    KINDS[_kind.effect] = _kind  # the last kind of an effect wins

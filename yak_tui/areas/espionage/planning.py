@@ -1,18 +1,18 @@
-"""Planning an espionage order against the world: its parameters, the checks of what its
-mission's `MissionKind` needs, the modifiers the world knows, the stakes and the exact odds."""
+"""Planning an espionage order against the world: the checks of the fields its mission needs
+(`fields.ORDER_FIELDS`), the modifiers the world knows, the stakes and the exact odds."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-from yak_tui.areas.espionage.kinds import MissionKind, kind_of
+from yak_tui.areas.espionage.effects import SECURITY_BREACH
+from yak_tui.areas.espionage.fields import extras_bought, plan_fields
+from yak_tui.areas.espionage.registry import kind_of
 from yak_tui.areas.espionage.rules import (
     EspionageInputError,
     Mission,
     SpyModifiers,
     UnknownMission,
-    catalogue,
     missing_prerequisite,
     mission,
     mission_cost,
@@ -20,20 +20,15 @@ from yak_tui.areas.espionage.rules import (
     spy_modifiers,
 )
 from yak_tui.areas.espionage.state import (
-    EXTRA_PARAMS,
-    POISON_EXTRA,
     Plan,
     active_effects,
     capital_province,
     character_province,
     holds,
     infiltrations_held,
-    is_port,
     kingdom_name,
-    province_pcs,
     sponsor_for,
     spy_pool,
-    unit_in_port,
     unit_province,
 )
 from yak_tui.kernel.play.audience import viewer_kingdom
@@ -43,89 +38,6 @@ from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import ValidationError, World
 from yak_tui.kernel.world.tables import table
-
-
-def _extra_price(kind: str) -> int:
-    """Ducats one extra of `kind` costs, as the loaded mission table prices it."""
-    for row in table("espionage")["missions"]:
-        for extra in row.get("extras", []):
-            if extra.get("kind") == kind:
-                return int(extra["ducats_each"])
-    return 0
-
-
-def mission_name(slug: str) -> str:
-    """A mission as a reader names it ("Fund Bandits"); an unknown slug as it was given."""
-    found = catalogue().get(slug)
-    return found.name if found is not None else slug
-
-
-def mission_params() -> dict[str, Param]:
-    """The parameters of an espionage order; the prices quoted come from the tables loaded when
-    the help is shown."""
-    return {
-        "mission": Param(str, help="mission slug (see `yak resolve spy --list`)", label=mission_name),
-        "target": Param(str, required=False, ref="kingdoms", help="target kingdom (purge: your own, may be omitted)"),
-        "sponsor": Param(
-            str,
-            required=False,
-            ref="kingdoms",
-            help="sponsoring kingdom (the GM acting directly; otherwise the filer's kingdom)",
-        ),
-        "province": Param(str, required=False, ref="provinces", help="target province, where the mission needs one"),
-        "character": Param(str, required=False, ref="characters", help="assassination target"),
-        "unit": Param(str, required=False, ref="units", help="ship or regiment to scuttle, poison or suborn"),
-        "commodity": Param(str, required=False, help="crash-commodity-market: the trade good"),
-        "direction": Param(
-            str,
-            required=False,
-            default="lower",
-            choices=("raise", "lower"),
-            help="crash-commodity-market: raise or lower the price",
-        ),
-        "choice": Param(
-            str,
-            required=False,
-            default="sailors",
-            choices=("sailors", "recruitment"),
-            help="interfere-with-shipbuilding: destroy sailors or cut recruitment",
-        ),
-        "specialist": Param(str, required=False, help="interfere-with-academies: specialist type"),
-        "infiltration": Param(
-            str, required=False, help="purge-administration: the infiltration to purge", label=mission_name
-        ),
-        "against": Param(
-            str, required=False, default="", help="inspire-commercial-animosity: guild, nation or merchant"
-        ),
-        "bandits": Param(
-            int,
-            required=False,
-            default=0,
-            minimum=0,
-            help=lambda: f"extra bandit regiments ({_extra_price(EXTRA_PARAMS['bandits'])}d each)",
-        ),
-        "privateers": Param(
-            int,
-            required=False,
-            default=0,
-            minimum=0,
-            help=lambda: f"extra privateer ships ({_extra_price(EXTRA_PARAMS['privateers'])}d each)",
-        ),
-        "rebels": Param(
-            int,
-            required=False,
-            default=0,
-            minimum=0,
-            help=lambda: f"extra rebel regiments ({_extra_price(EXTRA_PARAMS['rebels'])}d each)",
-        ),
-        "poison": Param(
-            bool,
-            required=False,
-            default=False,
-            help=lambda: f"assassinations: +{_extra_price(POISON_EXTRA)}d for poison",
-        ),
-    }
-
 
 GM_PARAMS: dict[str, Param] = {
     "gm_modifier": Param(
@@ -146,161 +58,6 @@ def _mission_or_fail(slug: str) -> Mission:
         return mission(slug)
     except UnknownMission as error:
         raise CommandError("mission", str(error)) from None
-
-
-def _target_province(world: World, plan: Plan, p: dict[str, Any], *, port: bool = False) -> str:
-    province = p.get("province")
-    if not province:
-        raise CommandError("province", f"{plan.mission.name} needs a province of {kingdom_name(world, plan.target)}")
-    doc = world.get("provinces", province)
-    if doc.get("kingdom") != plan.target:
-        raise CommandError("province", f"{doc['name']} is not a province of {kingdom_name(world, plan.target)}")
-    if port and not any(is_port(pc) for _, pc in province_pcs(world, province)):
-        raise CommandError("province", f"{doc['name']} has no port: privateers need an enemy coast")
-    return str(province)
-
-
-def _target_unit(world: World, plan: Plan, p: dict[str, Any], what: str) -> str:
-    unit_id = p.get("unit")
-    if not unit_id:
-        raise CommandError("unit", f"{plan.mission.slug} needs a {what} of {kingdom_name(world, plan.target)}")
-    unit = world.get("units", unit_id)
-    if unit.get("owner") != plan.target:
-        raise CommandError("unit", f"{unit['name']} does not belong to {kingdom_name(world, plan.target)}")
-    field_name = "ships" if what == "ship" else "regiments"
-    if int(unit.get(field_name, 0)) <= 0:
-        raise CommandError("unit", f"{unit['name']} has no {field_name}")
-    if plan.mission.params.get("requires_in_port") and not unit_in_port(world, unit):
-        raise CommandError("unit", f"{unit['name']} is not in port: {plan.mission.name} can only be done in port")
-    return str(unit_id)
-
-
-def _target_character(world: World, plan: Plan, p: dict[str, Any]) -> str:
-    target_k = world.get("kingdoms", plan.target)
-    kind = plan.mission.params.get("target")
-    char_id = p.get("character") or (target_k.get("ruler") if kind == "ruler" else None)
-    if not char_id:
-        raise CommandError("character", f"{plan.mission.slug} needs the character to attack")
-    char = world.get("characters", char_id)
-    name = char.get("name", char_id)
-    if not char.get("alive", True):
-        raise CommandError("character", f"{name} is dead")
-    place_kingdom = world.kingdom_of_pc(char.get("location") or "") or char.get("kingdom")
-    if kind == "ruler":
-        if char_id != target_k.get("ruler"):
-            raise CommandError("character", f"{name} is not the ruler of {target_k['name']}")
-    elif kind == "noble-bureaucrat":
-        if char.get("kingdom") != plan.target or char_id == target_k.get("ruler"):
-            raise CommandError(
-                "character", f"{name} is not a noble or official of {target_k['name']} (the ruler is assassinate-ruler)"
-            )
-    else:
-        if place_kingdom != plan.target:
-            raise CommandError("character", f"{name} is not in {target_k['name']}")
-        if char.get("kingdom") == plan.target and (
-            char.get("kind") in ("king", "noble", "high-priestess") or char_id == target_k.get("ruler")
-        ):
-            raise CommandError(
-                "character",
-                f"{name} belongs to the government or nobility of {target_k['name']}: "
-                "use assassinate-noble-bureaucrat or assassinate-ruler",
-            )
-    return str(char_id)
-
-
-def _commodity(p: dict[str, Any]) -> str:
-    wanted = (p.get("commodity") or "").strip()
-    if not wanted:
-        raise CommandError("commodity", "crash-commodity-market needs the commodity")
-    known = list(table("economy")["commodities"])
-    for name in known:
-        if name.lower() == wanted.lower():
-            return str(name)
-    raise CommandError("commodity", f"unknown commodity {wanted!r}; known: {', '.join(known)}")
-
-
-def purgeable_infiltrations() -> list[str]:
-    """What Purge Administration may clear: every infiltration, and a smuggling ring."""
-    return [*sorted(s for s, m in catalogue().items() if m.is_infiltration), "establish-smuggling-ring"]
-
-
-def _purge_target(world: World, plan: Plan, p: dict[str, Any]) -> str:
-    slug = (p.get("infiltration") or "").strip()
-    purgeable = purgeable_infiltrations()
-    if slug not in purgeable:
-        raise CommandError("infiltration", f"name what to purge: one of {', '.join(purgeable)}")
-    if slug == "establish-smuggling-ring":
-        if not p.get("province"):
-            raise CommandError("province", "purging a smuggling ring needs its province")
-        doc = world.get("provinces", p["province"])
-        if doc.get("kingdom") != plan.sponsor.kingdom:
-            raise CommandError("province", f"{doc['name']} is not your province")
-    return slug
-
-
-def _province_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    if kind.own_side:  # a purged smuggling ring's province, checked with the infiltration
-        plan.province = p.get("province") if plan.infiltration == "establish-smuggling-ring" else None
-    else:
-        plan.province = _target_province(world, plan, p, port=kind.port)
-
-
-def _unit_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.unit = _target_unit(world, plan, p, kind.unit)
-
-
-def _character_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.character = _target_character(world, plan, p)
-
-
-def _infiltration_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.infiltration = _purge_target(world, plan, p)
-
-
-def _commodity_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.commodity = _commodity(p)
-
-
-def _direction_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.direction = p.get("direction") or "lower"
-
-
-def _choice_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.choice = p.get("choice") or "sailors"
-
-
-def _specialist_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    types = academy_specialists()
-    chosen = (p.get("specialist") or "").strip().lower()
-    if chosen not in types:
-        raise CommandError("specialist", f"name the academies' specialist type: one of {', '.join(types)}")
-    plan.specialist = chosen
-
-
-def _against_need(world: World, plan: Plan, kind: MissionKind, p: dict[str, Any]) -> None:
-    plan.against = (p.get("against") or "").strip()
-    if not plan.against:
-        raise CommandError("against", "name the guild, nation or merchant the public turns against")
-
-
-# Each order field a `MissionKind` may need, and how the order's value is checked into the plan.
-NEED_CHECKS: dict[str, Callable[[World, Plan, MissionKind, dict[str, Any]], None]] = {
-    "province": _province_need,
-    "unit": _unit_need,
-    "character": _character_need,
-    "infiltration": _infiltration_need,
-    "commodity": _commodity_need,
-    "direction": _direction_need,
-    "choice": _choice_need,
-    "specialist": _specialist_need,
-    "against": _against_need,
-}
-
-
-def academy_specialists() -> list[str]:
-    """Specialist types whose academies Interfere with Academies may disrupt."""
-    specialists = table("economy")["specialists"]
-    return [t for t in specialists["types"] if t not in specialists["not_hired"]]
 
 
 def plan_mission(world: World, principal: Identity, p: dict[str, Any], *, secrets: bool = True) -> Plan:
@@ -326,20 +83,13 @@ def plan_mission(world: World, principal: Identity, p: dict[str, Any], *, secret
     if target == sponsor.kingdom and not kind.own_side:
         raise CommandError("target", "a kingdom does not spy on itself")
     plan = Plan(entry, sponsor, target)
-    for name in kind.planned_fields(entry):
-        NEED_CHECKS[name](world, plan, kind, p)
+    plan_fields(world, plan, kind, p)
     if secrets:
         lacking = kingdom_lack(world, plan, spies=False)
         if lacking is not None:
             raise lacking
     # Extras (ducats buy more) and the cost.
-    extras = {extra: int(p.get(name) or 0) for name, extra in EXTRA_PARAMS.items() if int(p.get(name) or 0)}
-    if p.get("poison"):
-        extras[POISON_EXTRA] = 1
-    offered = [extra.kind for extra in entry.extras]
-    for name, extra_kind in [*EXTRA_PARAMS.items(), ("poison", POISON_EXTRA)]:
-        if extra_kind in extras and extra_kind not in offered:
-            raise CommandError(name, f"{entry.slug} offers no extra {name} (extras: {', '.join(offered) or 'none'})")
+    extras = extras_bought(entry, p)
     try:
         plan.cost = mission_cost(entry, extras)
     except EspionageInputError as error:
@@ -421,14 +171,14 @@ def modifier_inputs(world: World, plan: Plan, *, known_to_sponsor_only: bool = F
     if kind_of(plan.mission).own_side:
         return SpyModifiers(gm_modifiers=tuple(plan.gm_modifiers))
     breach = bool(
-        active_effects(world, kind="security-breach", sponsor_kingdom=plan.sponsor.kingdom, target_kingdom=plan.target)
+        active_effects(world, kind=SECURITY_BREACH, sponsor_kingdom=plan.sponsor.kingdom, target_kingdom=plan.target)
     )
     if known_to_sponsor_only:
         if plan.sponsor.character:  # a player knows only the breaches his own missions won
             breach = bool(
                 active_effects(
                     world,
-                    kind="security-breach",
+                    kind=SECURITY_BREACH,
                     sponsor_kingdom=plan.sponsor.kingdom,
                     target_kingdom=plan.target,
                     holder_character=plan.sponsor.character,

@@ -8,16 +8,18 @@ State (for the screens):
   `commodity?`, `character?`, `data`, `start`, `end` (date or null), `due?`, `holder_kingdom`
   (the sponsor, for the audience filter), `holder_character?` (the filing player),
   `known_to_target`, `known_sponsor`, `active`. The kinds of effect a mission writes are
-  listed by its `MissionKind` (`yak_tui.areas.espionage.kinds`).
+  named in `effects.py` and written by its `MissionKind` (`kinds.py`).
 - `provinces.<id>.price_modifiers {commodity: ±increments}` while a crashed market lasts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from yak_tui.areas.espionage.rules import Mission, SpyOutcome
+from yak_tui.areas.espionage.effects import INFILTRATION, SMUGGLING_RING
+from yak_tui.areas.espionage.missions import Mission, SpyOutcome
 from yak_tui.kernel.play.audience import character_audience, kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext, CommandError
 from yak_tui.kernel.play.dice import Modifier
@@ -31,8 +33,7 @@ SPECIALISTS = "specialists"
 MISSION_COMMAND = "spy-mission"
 KIND = "espionage"
 
-# Extras bought by order parameters -> the extra kinds of tables/espionage.toml.
-EXTRA_PARAMS = {"bandits": "bandit-regiment", "privateers": "privateer-ship", "rebels": "infantry-regiment"}
+# The extra (tables/espionage.toml) an assassin's `poison` field buys.
 POISON_EXTRA = "poison"
 
 
@@ -86,13 +87,13 @@ def infiltrations_held(world: World, sponsor: str, target: str) -> set[str]:
     """Mission slugs of the infiltrations `sponsor` holds against `target` now."""
     return {
         str(e["mission"])
-        for _, e in active_effects(world, kind="infiltration", sponsor_kingdom=sponsor, target_kingdom=target)
+        for _, e in active_effects(world, kind=INFILTRATION, sponsor_kingdom=sponsor, target_kingdom=target)
     }
 
 
 def smuggling_rings(world: World, province: str | None) -> list[dict[str, Any]]:
     """The smuggling rings active in `province` (at most one per sponsor)."""
-    return [ring for _, ring in active_effects(world, kind="smuggling-ring", province=province)] if province else []
+    return [ring for _, ring in active_effects(world, kind=SMUGGLING_RING, province=province)] if province else []
 
 
 def smuggling_bonus(world: World, province: str | None, kingdom: str | None, *, known_to: str | None = None) -> int:
@@ -177,6 +178,19 @@ def kingdom_name(world: World, kingdom: str | None) -> str:
     return world.display_name("kingdoms", kingdom)
 
 
+def short_kingdom(world: World, kingdom: str | None) -> str:
+    """ "Varos" for "Kingdom of Varos" (narrow cells)."""
+    name = world.display_name("kingdoms", kingdom)
+    head, sep, tail = name.partition(" of ")
+    return tail if sep and head in ("Kingdom", "Principality", "Empire", "Duchy", "County", "Realm") else name
+
+
+def date_label(value: Any) -> str:
+    if isinstance(value, Mapping) and "year" in value:
+        return GameDate.from_dict(dict(value)).label()
+    return ""
+
+
 def sponsor_name(world: World, sponsor: Sponsor) -> str:
     """Who ordered an operation, as an identified operation names him: the filing player (of his
     kingdom) or the sponsoring kingdom."""
@@ -220,6 +234,7 @@ class Plan:
     specialist: str | None = None
     infiltration: str | None = None
     against: str = ""
+    values: dict[str, Any] = field(default_factory=dict)  # fields taken as typed (`fields.plan_fields`)
     extras: dict[str, int] = field(default_factory=dict)
     cost: int = 0
     gm_modifiers: list[Modifier] = field(default_factory=list)

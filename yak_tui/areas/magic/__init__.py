@@ -7,6 +7,7 @@ Importing this package registers its commands (`commands`) and its `yak resolve 
 from typing import TYPE_CHECKING
 
 from yak_tui.areas.magic import cli, commands  # noqa: F401  (registers)
+from yak_tui.areas.magic import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.magic.commands import stage_odds
 from yak_tui.areas.magic.rules import STAGES
 from yak_tui.kernel.play.lazy import lazy_exports

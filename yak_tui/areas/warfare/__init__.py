@@ -7,6 +7,7 @@ Importing this package registers its commands (`raids`, `sieges`), its year-star
 from typing import TYPE_CHECKING
 
 from yak_tui.areas.warfare import battles, captives, cli, fleets, guards, raids, sieges, sponsored, year_start  # noqa: F401  (registers)
+from yak_tui.areas.warfare import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.warfare.raids import looted_income_recipient
 from yak_tui.areas.warfare.rules import fort_name
 from yak_tui.areas.warfare.sieges import recruit_refusal_at

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from yak_tui.areas.espionage import INFILTRATION, MORALE_PENALTY
 from yak_tui.areas.warfare.shared import end_siege, name_of, today_dict
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
@@ -36,15 +37,11 @@ def engagement_modifiers(
             continue
         data = effect.get("data") or {}
         kind = effect.get("kind")
-        if (
-            kind == "morale-penalty"
-            and effect.get("target_kingdom") == kingdom
-            and data.get("engagement") == engagement
-        ):
+        if kind == MORALE_PENALTY and effect.get("target_kingdom") == kingdom and data.get("engagement") == engagement:
             mission = missions.get(effect.get("mission"), {})
             out.append((effect_id, int(data.get("morale", -2)), str(mission.get("name", "morale penalty"))))
         elif (
-            kind == "infiltration"
+            kind == INFILTRATION
             and effect.get("target_kingdom") == kingdom
             and data.get("branch") == CONTROL_BRANCHES[engagement]
         ):
@@ -56,7 +53,7 @@ def engagement_modifiers(
             and effect.get("holder_kingdom") == kingdom
             and ((fight and effect.get("fight") == fight) or effect.get("unit") in units)
         ):
-            out.append((effect_id, int(effect.get("bonus", 1)), f"trap {effect_id}"))
+            out.append((effect_id, int(effect.get("bonus", 1)), "trap"))  # no id in a public line
     return out
 
 
@@ -130,7 +127,7 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     for side_mods in modifiers.values():
         for effect_id, _, _ in side_mods:
             effect = world.get("effects", effect_id)
-            if effect.get("kind") != "morale-penalty":
+            if effect.get("kind") != MORALE_PENALTY:
                 continue
             edited = world.edit("effects", effect_id)
             data = dict(edited.get("data") or {})
@@ -185,12 +182,12 @@ def battle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             text += " The besiegers are driven off: the siege is lifted."
         else:
             text += " The sally is thrown back: the siege goes on."
-    traps = [eid for side_mods in modifiers.values() for eid, _, why in side_mods if why.startswith("trap")]
-    if traps:
-        text += f" Settle the trap engineers with trap-resolve ({', '.join(traps)})."
+    traps = [eid for side_mods in modifiers.values() for eid, _, why in side_mods if why == "trap"]
+    # The GM's next step is his alone: in the line's GM note, never in the public text.
     ctx.log(
         text,
         kind="battle",
+        secret=f"settle the trap engineers with trap-resolve ({', '.join(traps)})" if traps else "",
         refs={
             "attacker": attacker,
             "defender": defender,

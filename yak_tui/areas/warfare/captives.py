@@ -12,7 +12,8 @@ from typing import Any
 from yak_tui.areas.warfare.raids import treasury_place
 from yak_tui.kernel.play.audience import PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, audience_param, command
-from yak_tui.kernel.world.money import shown_money
+from yak_tui.kernel.world.money import ducats, shown_money
+from yak_tui.kernel.world.pronouns import pronouns_of
 
 
 @command(
@@ -66,14 +67,14 @@ def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if kept and kept != here:
             raise CommandError(
                 "rob",
-                f"{char['name']} keeps his treasury at {world.display_name('pcs', kept)}, "
-                "not on him: loot that place instead",
+                f"{char['name']} keeps {pronouns_of(char).possessive} treasury at {world.display_name('pcs', kept)}, "
+                f"not on {pronouns_of(char).object}: loot that place instead",
             )
         robbed = max(float(char.get("treasury", 0)), 0.0)
     world.edit("characters", char_id)["captive_of"] = captor
     ctx.log(
         f"{world.display_name('kingdoms', captor)} captures {char['name']}"
-        + (f" and robs him of {shown_money(robbed)} ducats." if p["rob"] else "."),
+        + (f" and robs {pronouns_of(char).object} of {ducats(robbed)}." if p["rob"] else "."),
         kind="capture",
         audience=audience,
         refs={"character": char_id, "captor": captor, "robbed": robbed},
@@ -83,7 +84,7 @@ def gm_capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             ("characters", char_id),
             ("kingdoms", captor),
             robbed,
-            f"the treasury of {char['name']}, robbed by his captors",
+            f"the treasury of {char['name']}, robbed by {pronouns_of(char).possessive} captors",
             audience=audience,
         )
     return {"character": char_id, "captor": captor, "robbed": shown_money(robbed)}

@@ -20,6 +20,7 @@ from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 SEA_RAIDERS = ("sea-raider",)
@@ -94,7 +95,9 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if not (port.get("coastal") or port.get("kind") == "port" or port.get("port_access")):
         raise CommandError("port", f"{port['name']} is not on the coast: ships are built in a port")
     sailors = p["ships"] * sailors_per_ship()
-    take_specialists(ctx, kingdom_id, "sailor", sailors, f"building {p['ships']} ship(s)", field="ships", log=False)
+    take_specialists(
+        ctx, kingdom_id, "sailor", sailors, f"building {counted(p['ships'], 'ship')}", field="ships", log=False
+    )
     if p["unit"]:
         unit_id = p["unit"]
         unit = world.edit("units", unit_id)
@@ -118,7 +121,7 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         }
         world.put("units", unit_id, unit)
     ctx.log(
-        f"{name_of(world, 'kingdoms', kingdom_id)} builds {p['ships']} ship(s) at {port['name']} for "
+        f"{name_of(world, 'kingdoms', kingdom_id)} builds {counted(p['ships'], 'ship')} at {port['name']} for "
         f"{unit['name']}, crewed by {sailors} sailor(s) from its pool.",
         kind="ships",
         audience=kingdom_audience(kingdom_id),
@@ -201,7 +204,7 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     sailors = _sailors_for(unit, p["ships"])
     gone = _take_ships(world, p["unit"], p["ships"], sailors)
     fate = p["sailors"] if sailors else "free"
-    text = f"{raider['name']} sends {p['ships']} ship(s) of {unit['name']} to the bottom" + (
+    text = f"{raider['name']} sends {counted(p['ships'], 'ship')} of {unit['name']} to the bottom" + (
         " (the fleet is no more)" if gone else ""
     )
     price = 0.0

@@ -11,6 +11,7 @@ from typing import Any
 from yak_tui.areas.warfare.shared import name_of, section
 from yak_tui.kernel.play.audience import character_audience
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.numbers import counted
 
 COUNTER = "guard"
 
@@ -18,7 +19,7 @@ COUNTER = "guard"
 def _guard_help() -> str:
     rule = section("guard")
     return (
-        f"A character raises his personal guard: up to {rule['regiments_per_year']} regiment(s) a year, "
+        f"A character raises a personal guard: up to {counted(rule['regiments_per_year'], 'regiment')} a year, "
         f"{rule['cost_per_regiment']} ducats each from his treasury and {rule['manpower_per_regiment']} "
         "manpower of his kingdom; the count resets at year start."
     )
@@ -89,7 +90,7 @@ def raise_guard(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     edited = world.edit("characters", char_id)
     edited["year_counters"] = {**(edited.get("year_counters") or {}), COUNTER: raised + p["regiments"]}
     ctx.log(
-        f"{char['name']} raises {p['regiments']} regiment(s) of personal guard at {place['name']}.",
+        f"{char['name']} raises {counted(p['regiments'], 'regiment')} of personal guard at {place['name']}.",
         kind="recruit",
         audience=character_audience(char_id),
         refs={"character": char_id, "unit": guard_id, "manpower": manpower},

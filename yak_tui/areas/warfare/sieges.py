@@ -48,6 +48,7 @@ from yak_tui.kernel.season.seasons import StepReport, advance_guard, due_reporte
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import SIZES, ValidationError, World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 # --- sieges --------------------------------------------------------------------------------------
@@ -983,7 +984,7 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world.put("units", unit_id, unit)
     world.edit("kingdoms", kingdom_id)["manpower"] = int(kingdom.get("manpower", 0)) - manpower
     ctx.log(
-        f"{kingdom['name']} raises {unit['name']} ({p['regiments']} {kind} regiment(s)) at {pc['name']}.",
+        f"{kingdom['name']} raises {unit['name']} ({counted(p['regiments'], kind + ' regiment')}) at {pc['name']}.",
         kind="recruit",
         refs={"unit": unit_id, "pc": p["pc"], "kingdom": kingdom_id, "manpower": manpower},
     )

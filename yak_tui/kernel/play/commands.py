@@ -13,7 +13,8 @@ from typing import Any
 
 import orjson
 
-from yak_tui.kernel.errors import CommandError, RuleInputError, ShortfallError, YakError
+from yak_tui.kernel.errors import CommandError as CommandError  # what an area's command raises, beside its spec
+from yak_tui.kernel.errors import RuleInputError, ShortfallError, YakError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.play.audience import PUBLIC, can_see_document, filter_entry, validate_audience
 from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate
@@ -24,7 +25,7 @@ from yak_tui.kernel.play.helptext import HelpText, help_text
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import META, ValidationError, World
-from yak_tui.kernel.world.money import money, shown_money
+from yak_tui.kernel.world.money import ducats, money, shown_money
 from yak_tui.kernel.world.numbers import NumberError, parse_number, parse_whole, shown
 from yak_tui.kernel.world.validation import hidden_character, json_problem, validate_world
 from yak_tui.store.storage import WorldFile
@@ -453,11 +454,11 @@ def move_ducats(
         key = f"{target[0]}:{target[1]}"
         amounts[key] = amounts.get(key, 0) + amount  # paying oneself nets to zero
     if source is None and target is not None:
-        text = f"{world.display_name(*target)} receives {shown_money(amount)} ducats: {reason}"
+        text = f"{world.display_name(*target)} receives {ducats(amount)}: {reason}"
     elif target is None and source is not None:
-        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats: {reason}"
+        text = f"{world.display_name(*source)} pays {ducats(amount)}: {reason}"
     elif source is not None and target is not None:
-        text = f"{world.display_name(*source)} pays {shown_money(amount)} ducats to {world.display_name(*target)}: {reason}"
+        text = f"{world.display_name(*source)} pays {ducats(amount)} to {world.display_name(*target)}: {reason}"
     else:
         raise CommandError("amount", "money must come from or go to someone")
     return ctx.log(text, kind=kind, audience=audience, amounts=amounts, secret=secret)

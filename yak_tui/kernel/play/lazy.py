@@ -8,20 +8,26 @@ every order a session files) never uses them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
-def lazy_exports(package: str, module: str, names: Iterable[str]) -> Callable[[str], Any]:
+def lazy_exports(package: str, modules: str | Sequence[str], names: Iterable[str]) -> Callable[[str], Any]:
     """A module `__getattr__` for `package`: each of `names` the package does not define itself (its
-    `__all__` will do) is taken from `module` when first asked for, and kept in the package."""
+    `__all__` will do) is taken from the first of `modules` that has it when first asked for, and
+    kept in the package."""
     wanted = frozenset(names)
+    sources = (modules,) if isinstance(modules, str) else tuple(modules)
 
     def exported(name: str) -> Any:
         if name not in wanted:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
-        setattr(importlib.import_module(package), name, value)
-        return value
+        for source in sources:
+            module = importlib.import_module(source)
+            if hasattr(module, name):
+                value = getattr(module, name)
+                setattr(importlib.import_module(package), name, value)
+                return value
+        raise AttributeError(f"module {package!r} has no attribute {name!r} (not in {', '.join(sources)})")
 
     return exported

@@ -135,7 +135,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"{identity_name(world, filer)} files an order: {summary}",
         kind="order",
         audience=order_audience(order),
-        refs={"order": order_id, "character": character, "kingdom": kingdom},
+        refs={"order": order_id, "character": character, "kingdom": kingdom, "event": "filed"},
         adjudicator=adjudicator,
     )
     odds = command_odds(world, filer, spec.name, params)
@@ -260,7 +260,7 @@ def order_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"Order to {describe_order(ctx.world, order)} resolved: {edited['outcome']}",
         kind="order",
         audience=order_audience(order),
-        refs={"order": p["order"], "character": order.get("character")},
+        refs={"order": p["order"], "character": order.get("character"), "event": "resolved"},
         adjudicator=str(ctx.identity),
     )
     return {"order": p["order"], "status": "resolved", "result": result.data}
@@ -286,7 +286,7 @@ def order_reject(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         }
     )
     what = describe_order(ctx.world, order)
-    refs = {"order": p["order"], "character": order.get("character")}
+    refs = {"order": p["order"], "character": order.get("character"), "event": "rejected"}
     if not order.get("private"):  # the table learns that it was rejected, never why (RULINGS §1)
         ctx.log(f"Order to {what} rejected.", kind="order", audience=PUBLIC, refs=refs, adjudicator=str(ctx.identity))
     ctx.log(
@@ -328,7 +328,7 @@ def order_withdraw(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"Order to {describe_order(ctx.world, order)} withdrawn.",
         kind="order",
         audience=order_audience(order),
-        refs={"order": p["order"]},
+        refs={"order": p["order"], "event": "withdrawn"},
         adjudicator=order["adjudicator"],
     )
     return {"order": p["order"], "status": "withdrawn"}
@@ -388,7 +388,7 @@ def ask(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         f"{identity_name(world, asker)} asks the GM: {text}",
         kind="order",
         audience=filer_audience(order),
-        refs={"order": order_id, "character": character, "kingdom": kingdom},
+        refs={"order": order_id, "character": character, "kingdom": kingdom, "event": "asked"},
         adjudicator="gm",
     )
     return {"order": order_id, "adjudicator": "gm", "private": True, "status": RECEIVED, "warnings": [], "odds": {}}

@@ -1,7 +1,14 @@
 """Season reports: one advance writes, from the same state, the public season post and a private
-report for every kingdom, every player and the GM (holdings and their changes this season, the
-private chronicle, what is due next). They are stored in the save's `reports` table, so the app,
-`yak report` and `ssh host report` all read the same words, and export as BBCode or Markdown.
+report for every kingdom, every player and the GM. They are stored in the save's `reports` table, so
+the app, `yak report` and `ssh host report` all read the same words, and export as BBCode, Markdown or
+Discord messages (`markup`).
+
+The season post is what the GM posts as it is: a title, his narrative, the season's public events by
+section, each order once with its outcome (`post`), and the dice ledger's head. A private report
+tells every change of what its reader holds since the season opened (purse, lands, each unit's
+regiments and ships, businesses, specialists, captives, his condition, his operations; "Nothing
+changed" only when nothing did), then his holdings, his private chronicle, what is due, and the
+orders he may file next as lines to send back (`template`).
 
 Everything a report says passes the audience filter for its recipient first; it names things by
 their names, never by ids or command syntax, and leaves out year-start steps that did nothing.
@@ -15,14 +22,20 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
-from yak_tui.kernel.play.chronicle import roll_line
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.markup import render_bbcode, render_discord, render_markdown
+from yak_tui.kernel.season.post import Event, season_events, sections_of
 from yak_tui.kernel.world.model import ValidationError, World
 from yak_tui.kernel.world.money import shown_money
+from yak_tui.kernel.world.numbers import counted
 
 PUBLIC_RECIPIENT = "public"
-FORMATS = {"bbcode": "bbcode", "markdown": "md"}
+FORMATS = {"bbcode": "bbcode", "markdown": "md", "discord": "discord.md"}
+# Between two Discord messages in one text: the GM pastes each part as its own message.
+DISCORD_BREAK = "----- (next Discord message) -----"
+# What `yak report --out` and the app's export write unless a format is named.
+EXPORT_FORMATS = ("bbcode", "markdown")
 Holdings = dict[str, float | str]
 
 
@@ -85,6 +98,8 @@ def holdings(world: World, recipient: Recipient) -> Holdings:
 
 
 def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
+    """Everything of a kingdom its King reads a change of: coffers, lands, every unit's regiments
+    and ships, specialists, academies, captives held and the operations it runs."""
     kingdom = world.find("kingdoms", kingdom_id) or {}
     out: Holdings = {
         "Treasury (ducats)": float(kingdom.get("treasury", 0)),
@@ -92,31 +107,107 @@ def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
         "Influence": float(kingdom.get("influence", 0)),
     }
     # Through the world's indexes: a report per kingdom must not scan every province, place and unit.
-    provinces = sorted(str(p.get("name", pid)) for pid, p in world.where("provinces", kingdom=kingdom_id))
-    out["Provinces"] = ", ".join(provinces) or "none"
-    places = sorted(str(p.get("name", pid)) for pid, p in world.where("pcs", controller=kingdom_id))
-    out["Places held"] = ", ".join(places) or "none"
+    for pid, province in sorted(world.where("provinces", kingdom=kingdom_id), key=_doc_id):
+        out[f"Province {province.get('name', pid)}"] = "held"
+    for pid, place in sorted(world.where("pcs", controller=kingdom_id), key=_doc_id):
+        out[f"Place {place.get('name', pid)}"] = _place_words(world, place)
     for uid, unit in sorted(world.where("units", owner=kingdom_id), key=_doc_id):
-        out[f"Unit {unit.get('name', uid)}"] = " ".join(str(unit[k]) for k in ("size", "kind", "status") if unit.get(k))
+        out[f"Unit {unit.get('name', uid)}"] = _unit_words(unit)
+    pool = world.find("specialists", kingdom_id) or {}
+    for key, plural in SPECIALISTS:
+        if pool.get(key):
+            out[f"Specialists: {plural}"] = float(pool[key])
+    counter = pool.get("counter_spies") or {}
+    if counter.get("nation") or counter.get("provinces"):
+        where = [world.display_name("provinces", str(p)) for p in counter.get("provinces", [])]
+        out["Counter-spies"] = ", ".join(
+            [*([counted(counter["nation"], "nation-wide counter-spy")] if counter.get("nation") else []), *where]
+        )
+    for _, academy in sorted(world.all("academies")):
+        if academy.get("kingdom") == kingdom_id:
+            town = world.display_name("pcs", str(academy.get("pc", "")))
+            out[f"Academy at {town} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
+    for cid, captive in sorted(world.where("characters", captive_of=kingdom_id), key=_doc_id):
+        out[f"Captive {captive.get('name', cid)}"] = "held by you"
+    _operations(world, out, holder_kingdom=kingdom_id)
     return out
+
+
+SPECIALISTS = (
+    ("spy", "spies"),
+    ("cold_spy", "cold spies"),
+    ("engineer", "engineers"),
+    ("missionary", "missionaries"),
+    ("sailor", "sailors"),
+)
+
+
+def _place_words(world: World, place: dict[str, Any]) -> str:
+    words = "held"
+    if place.get("siege"):
+        words += ", under siege"
+    if place.get("captured_by"):
+        words += f", captured by {world.display_name('kingdoms', str(place['captured_by']))}"
+    return words
+
+
+def _unit_words(unit: dict[str, Any]) -> str:
+    """A unit as its owner counts it: "4 regiments of infantry (brigade)", "2 ships"."""
+    kind = str(unit.get("kind", ""))
+    if unit.get("ships") or kind == "ship":
+        strength = counted(int(unit.get("ships", 0)), "ship")
+    else:
+        strength = f"{counted(int(unit.get('regiments', 0)), 'regiment')} of {kind}"
+    return f"{strength} ({unit.get('size', '?')})"
+
+
+def _operations(world: World, out: Holdings, **holder: str) -> None:
+    """The lasting operations (missions, infiltrations, traps) the reader holds, and their state."""
+    for _, effect in sorted(world.where("effects", **holder), key=_doc_id):
+        what = str(effect.get("mission") or effect.get("kind") or "operation").replace("-", " ")
+        target = effect.get("target_kingdom")
+        label = f"Operation: {what}" + (f" on {world.display_name('kingdoms', str(target))}" if target else "")
+        while label in out:
+            label += " (another)"
+        out[label] = "ended" if effect.get("ended") or effect.get("consumed") else "in force"
 
 
 def _doc_id(item: tuple[str, dict[str, Any]]) -> str:
     return item[0]
 
 
+def _condition(world: World, character: dict[str, Any]) -> str:
+    """A character's condition in words: alive or dead, free or a captive, and how rested."""
+    if not character.get("alive", True):
+        return "dead"
+    words = f"alive, {character.get('status', 'fresh')}"
+    if character.get("captive_of"):
+        words += f", a captive of {world.display_name('kingdoms', str(character['captive_of']))}"
+    return words
+
+
 def _character_holdings(world: World, character_id: str) -> Holdings:
+    """Everything of a character his player reads a change of: purse, condition and whereabouts,
+    goods, businesses and their sizes, units he commands, debts, and his own operations."""
     character = world.find("characters", character_id) or {}
+    location = str(character.get("location") or "")
     out: Holdings = {
         "Purse (ducats)": float(character.get("treasury", 0)),
-        "Condition": "alive, " + str(character.get("status", "")) if character.get("alive", True) else "dead",
+        "Condition": _condition(world, character),
+        "Whereabouts": world.display_name("pcs", location)
+        if world.find("pcs", location)
+        else world.display_name("units", location)
+        if location
+        else "unknown",
     }
     for good, count in sorted((character.get("goods") or {}).items()):
         out[f"Goods: {good}"] = float(count)
     for bid, business in sorted(world.where("businesses", owner=character_id), key=_doc_id):
         out[f"Business {business.get('name', bid)}"] = f"size {business.get('size', '?')}"
     for uid, unit in sorted(world.where("units", commander=character_id), key=_doc_id):
-        out[f"Command of {unit.get('name', uid)}"] = str(unit.get("size", ""))
+        out[f"Command of {unit.get('name', uid)}"] = _unit_words(unit)
+    for uid, unit in sorted(world.where("units", guard_of=character_id), key=_doc_id):
+        out[f"Personal guard {unit.get('name', uid)}"] = _unit_words(unit)
     for _, debt in sorted(world.all("ledger")):
         if f"character:{character_id}" in debt.get("parties", []) and debt.get("status") in ("open", "overdue"):
             lender = world.display_name("businesses", str(debt.get("lender", "")))
@@ -124,6 +215,7 @@ def _character_holdings(world: World, character_id: str) -> Holdings:
             out[f"{str(debt.get('kind', 'debt')).capitalize()} with {lender} ({side}, ducats)"] = float(
                 debt.get("outstanding", 0)
             )
+    _operations(world, out, holder_character=character_id)
     return out
 
 
@@ -136,12 +228,13 @@ def holding_lines(now: Holdings) -> list[str]:
 
 
 def change_lines(before: Holdings, after: Holdings) -> list[str]:
-    """What changed between two snapshots, in words ("Treasury (ducats): 1200 → 1350 (+150)")."""
+    """What changed between two snapshots, in words ("Treasury (ducats): 1200 → 1350 (+150)"): every
+    label whose value moved, came or went."""
     lines: list[str] = []
     for label, value in after.items():
         old = before.get(label)
         if old is None:
-            lines.append(f"{label}: new, {_amount(value)}")
+            lines.append(f"{label}: {_amount(value)} (new)")
         elif old != value:
             delta = ""
             if isinstance(old, float | int) and isinstance(value, float | int):
@@ -161,20 +254,29 @@ def _did_nothing(entry: dict[str, Any]) -> bool:
 
 
 def season_entries(world: World, dates: Iterable[GameDate]) -> list[dict[str, Any]]:
-    """The entries of these seasons, oldest first (one pass: a 1000x chronicle holds 100,000)."""
-    wanted = {(d.year, d.season) for d in dates}
-    return [
+    """The entries of these seasons, oldest first (one pass: a 1000x chronicle holds 100,000): the
+    closing season (the first date) and what its advance wrote into the next. What the advance that
+    OPENED the closing season wrote into it (its year start, its arrivals) was told in the report
+    before, so it is left out: each event is told once."""
+    chosen = list(dates)
+    wanted = {(d.year, d.season) for d in chosen}
+    closing = (chosen[0].year, chosen[0].season) if chosen else None
+    found = [
         entry
         for entry in chronicle_order(world)
         if (entry["date"]["year"], entry["date"]["season"]) in wanted and not _did_nothing(entry)
     ]
 
+    def by_advance_in_closing(entry: dict[str, Any]) -> bool:
+        return entry.get("command") == "advance" and (entry["date"]["year"], entry["date"]["season"]) == closing
 
-def _entry_items(entry: dict[str, Any], viewer: Identity) -> dict[str, Any]:
-    details = [roll_line(roll) for roll in entry.get("rolls", [])]
-    if viewer.is_gm and entry.get("secret"):
-        details.append(f"GM: {entry['secret']}")
-    return {"text": str(entry["text"]), "details": details}
+    # The closing advance's own first line ("<season> closes.") is the last season line of the
+    # closing season that an advance wrote; the advance's lines before it are the opening one's.
+    marks = [n for n, entry in enumerate(found) if by_advance_in_closing(entry) and entry.get("kind") == "season"]
+    if not marks:
+        return found
+    cut = marks[-1]
+    return [entry for n, entry in enumerate(found) if n >= cut or not by_advance_in_closing(entry)]
 
 
 class SeasonEntries:
@@ -211,16 +313,18 @@ class SeasonEntries:
         return [found[position] for position in sorted(found)]
 
 
-def _chronicle_section(world: World, recipient: Recipient, entries: SeasonEntries) -> list[dict[str, Any]]:
+def _chronicle_events(world: World, recipient: Recipient, entries: SeasonEntries) -> list[Event]:
     """The public post tells what everyone may read; a private report what only its reader (and those
-    he shares a secret with) may, so nothing is told twice."""
+    he shares a secret with) may, so nothing is told twice. Each order is one line with its outcome
+    (`post.season_events`); the GM reads each line's note under it."""
     viewer = recipient.identity or OBSERVER
-    items = []
-    for entry in entries.candidates(world, recipient.identity):
-        shown = filter_entry(world, viewer, entry)
-        if shown is not None:
-            items.append(_entry_items(shown, viewer))
-    return items
+    shown = [
+        seen
+        for entry in entries.candidates(world, recipient.identity)
+        if (seen := filter_entry(world, viewer, entry)) is not None
+    ]
+    notes = (lambda entry: [f"GM: {entry['secret']}"] if entry.get("secret") else []) if viewer.is_gm else None
+    return season_events(world, shown, notes=notes)
 
 
 def _due_section(
@@ -260,29 +364,48 @@ def _name(world: World, identity: str) -> str:
 
 @dataclass
 class SeasonOpening:
-    """Taken as the advance begins: who gets a report and what each held before it."""
+    """Taken as the advance begins: who gets a report, what each held when the season opened, and the
+    GM's narrative of the closing season."""
 
     closing: GameDate
     recipients: list[Recipient]
     before: dict[str, Holdings]
+    narrative: str = ""
+
+
+def season_start(world: World) -> World | None:
+    """The world as the current season opened: this one with every command of the season undone on
+    a trial copy (its undo records, newest first); None when the record is cut short (a season of
+    more commands than the undo stack keeps) or a command of it kept none."""
+    from yak_tui.kernel.play.commands import UNDO_KEEP
+
+    stack = world.meta.get("undo") or []
+    if len(stack) >= UNDO_KEEP or any(record.get("date") != world.meta.get("date") for record in stack):
+        return None
+    start = world.trial()
+    for record in reversed(stack):
+        start.restore(record["changes"])
+    return start
 
 
 def begin_reports(world: World) -> SeasonOpening:
-    """What each recipient held when the season opened: as his last report left it, or (his first
-    report) as the advance begins."""
+    """What each recipient held when the season opened: as his last report left it (the advance that
+    opened this season wrote it), else the season's start rebuilt from its undo records, else (no
+    record of it) as the advance begins."""
     chosen = recipients(world)
     last: dict[str, Holdings] = {}
     for _, report in sorted(world.all("reports"), key=lambda item: GameDate.from_dict(item[1]["season"])):
         last[str(report["recipient"])] = dict(report.get("holdings") or {})
-    return SeasonOpening(
-        world.date, chosen, {r.key: last[r.key] if r.key in last else holdings(world, r) for r in chosen}
-    )
+    missing = [r for r in chosen if r.key not in last]
+    start = (season_start(world) or world) if missing else world
+    before = {r.key: last[r.key] if r.key in last else holdings(start, r) for r in chosen}
+    return SeasonOpening(world.date, chosen, before, str(world.meta.get("narrative") or ""))
 
 
 def _heading(world: World, recipient: Recipient, closing: GameDate) -> str:
     identity = recipient.identity
     if identity is None:
-        return f"{world.name}: {closing.label()}, the season post"
+        return f"{world.name}: {closing.label()}"
     if identity.is_gm:
         return f"{world.name}: {closing.label()}, the GM's report"
     if identity.is_king:
@@ -290,43 +413,63 @@ def _heading(world: World, recipient: Recipient, closing: GameDate) -> str:
     return f"{world.name}: {closing.label()}, report for {identity_name(world, identity)}"
 
 
+def _ledger_footer(world: World) -> list[str]:
+    """The dice ledger's head as the season closed: a reader who keeps it can check later that no roll
+    of this season was changed."""
+    head = str(world.meta.get("dice_head") or "")
+    rolls = int(world.meta.get("dice_count", 0))
+    if not head or not rolls:  # no roll yet: nothing to check
+        return []
+    return [f"Dice ledger: {counted(rolls, 'roll')} recorded; its head is {head}."]
+
+
 def write_reports(world: World, opening: SeasonOpening) -> list[str]:
     """Write every recipient's report of the season that just closed; returns their ids."""
     from yak_tui.kernel.play.orders import WAITING
     from yak_tui.kernel.season.seasons import due_items
+    from yak_tui.kernel.season.template import template_lines
 
     entries = SeasonEntries(season_entries(world, (opening.closing, world.date)))
     due = due_items(world)
     waiting = [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
     written = []
     for recipient in opening.recipients:
-        after = holdings(world, recipient)
-        sections: list[dict[str, Any]] = []
-        if recipient.identity is not None:
-            sections.append({"title": "Holdings", "items": _plain(holding_lines(after))})
-            sections.append(
+        events = _chronicle_events(world, recipient, entries)
+        report: dict[str, Any] = {
+            "season": opening.closing.to_dict(),
+            "recipient": recipient.key,
+            "heading": _heading(world, recipient, opening.closing),
+        }
+        identity = recipient.identity
+        if identity is None:
+            if opening.narrative:
+                report["narrative"] = opening.narrative
+            report["sections"] = sections_of(events) or [
+                {"title": "What happened", "items": _plain(["A quiet season: nothing was done in public."])}
+            ]
+            report["footer"] = _ledger_footer(world)
+            report["holdings"] = {}
+        else:
+            after = holdings(world, recipient)
+            changes = change_lines(opening.before.get(recipient.key, {}), after)
+            sections: list[dict[str, Any]] = [
+                {"title": "Changes this season", "items": _plain(changes or ["Nothing changed."])},
+                {"title": "Holdings", "items": _plain(holding_lines(after))},
+                {"title": "Your private chronicle", "items": [event.item() for event in events]},
                 {
-                    "title": "Changes this season",
-                    "items": _plain(change_lines(opening.before.get(recipient.key, {}), after) or ["Nothing changed."]),
-                }
-            )
-        chronicle_title = "What happened" if recipient.identity is None else "Your private chronicle"
-        sections.append({"title": chronicle_title, "items": _chronicle_section(world, recipient, entries)})
-        sections.append(
-            {"title": f"Due in {world.date.label()}", "items": _due_section(world, recipient, due, waiting)}
-        )
+                    "title": f"Due in {world.date.label()}",
+                    "items": _due_section(world, recipient, due, waiting),
+                },
+            ]
+            template = template_lines(world, identity, world.date)
+            if template:
+                sections.append(
+                    {"title": f"Orders for {world.date.label()}", "kind": "code", "items": _plain(template)}
+                )
+            report["sections"] = sections
+            report["holdings"] = after
         doc_id = report_id(opening.closing, recipient.key)
-        world.put(
-            "reports",
-            doc_id,
-            {
-                "season": opening.closing.to_dict(),
-                "recipient": recipient.key,
-                "heading": _heading(world, recipient, opening.closing),
-                "sections": sections,
-                "holdings": after,
-            },
-        )
+        world.put("reports", doc_id, report)
         written.append(doc_id)
     return written
 
@@ -368,24 +511,19 @@ def reports_for(world: World, viewer: Identity, season: str | None = None) -> li
 
 
 def render_report(report: dict[str, Any], fmt: str) -> str:
-    """A stored report as a forum post: BBCode or Markdown."""
+    """A stored report as a forum post: BBCode, Markdown, or Discord's Markdown (its messages one after
+    another, each under a line that says where one ends)."""
     if fmt not in FORMATS:
-        raise ValidationError("format", f"must be bbcode or markdown, not {fmt!r}")
-    bb = fmt == "bbcode"
-    lines = [f"[size=150][b]{report['heading']}[/b][/size]" if bb else f"# {report['heading']}"]
-    for section in report.get("sections", []):
-        items = section.get("items", [])
-        if not items:
-            continue
-        lines += ["", f"[b]{section['title']}[/b]" if bb else f"## {section['title']}"]
-        if bb:
-            lines.append("[list]")
-        for item in items:
-            lines.append(f"[*] {item['text']}" if bb else f"- {item['text']}")
-            lines += [f"[i]{d}[/i]" if bb else f"  - *{d}*" for d in item.get("details", [])]
-        if bb:
-            lines.append("[/list]")
-    return "\n".join(lines) + "\n"
+        raise ValidationError("format", f"must be {', '.join(FORMATS)}, not {fmt!r}")
+    if fmt == "bbcode":
+        return render_bbcode(report)
+    if fmt == "discord":
+        return "\n".join(
+            f"{message}\n{DISCORD_BREAK}\n" if n < len(messages) - 1 else f"{message}\n"
+            for messages in [render_discord(report)]
+            for n, message in enumerate(messages)
+        )
+    return render_markdown(report)
 
 
 def export_reports(found: list[dict[str, Any]], out: Path, formats: Iterable[str]) -> list[Path]:
@@ -402,6 +540,7 @@ def export_reports(found: list[dict[str, Any]], out: Path, formats: Iterable[str
 
 
 __all__ = [
+    "EXPORT_FORMATS",
     "FORMATS",
     "PUBLIC_RECIPIENT",
     "Recipient",

@@ -14,7 +14,8 @@ from yak_tui.kernel.play.commands import (
     written_documents,
 )
 from yak_tui.kernel.play.dice import Dice, SeededDice
-from yak_tui.kernel.play.identity import Identity, IdentityError, check_identity  # noqa: F401  (kept importable here)
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.identity import check_identity as check_identity  # a use case the front ends share
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import blockers, due_items
 from yak_tui.kernel.world.model import World

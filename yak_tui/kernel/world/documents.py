@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 from yak_tui.kernel.season.calendar import SEASONS
 from yak_tui.kernel.world.numbers import AMOUNT_LIMIT
+from yak_tui.kernel.world.pronouns import PRONOUN_CHOICES
 
 # Kinds of value a field holds.
 TEXT = "text"  # a str
@@ -291,6 +292,7 @@ META_WORLD = TableSchema(
             keys=TABLE_NAMES,
         ),
         "deadline": text("the orders deadline of the current season, YYYY-MM-DD HH:MM"),
+        "narrative": text("the GM's narrative of the current season, at the top of its season post"),
         "ready": list_of(text("an identity"), "who said he is ready this season"),
         "dice_head": text("the hash of the newest dice-ledger record"),
         "dice_count": whole("how many records the dice ledger holds", minimum=0),
@@ -421,6 +423,7 @@ CHARACTERS = TableSchema(
     {
         "name": text("what players read", required=True),
         "title": text("title", required=True),
+        "pronouns": text("he/him, she/her or they/them (left out: they/them)", choices=PRONOUN_CHOICES),
         "kind": text("king, noble, agent, merchant, mage, ..."),
         "kingdom": text("his kingdom", required=True, nullable=True, ref="kingdoms"),
         "location": text(
@@ -833,9 +836,15 @@ REPORTS = TableSchema(
         "season": date("the season the report closes", required=True),
         "recipient": text("public, gm, king:<kingdom> or player:<character>", required=True),
         "heading": text("the report's title", required=True),
+        "narrative": text("the GM's narrative, at the top of the season post"),
+        "footer": list_of(text("a closing line"), "lines at the bottom (the dice ledger's head)"),
         "sections": list_of(
             record(
-                {"title": text("the section's title", required=True), "items": list_of(REPORT_ITEM, "its lines")},
+                {
+                    "title": text("the section's title", required=True),
+                    "items": list_of(REPORT_ITEM, "its lines"),
+                    "kind": text("list (the default) or code: lines to copy as they are", choices=("list", "code")),
+                },
                 "one section",
             ),
             "holdings, changes, the private chronicle, what is due next",

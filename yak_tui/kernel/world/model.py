@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from yak_tui.kernel.errors import ValidationError
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.documents import META, META_ID, PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.world.validation import (
-    ValidationError,
     check_written_references,
     validate_changed,
     validate_document,
@@ -56,7 +56,7 @@ class World:
     """The aggregate. Mutations record originals so a command can be undone exactly."""
 
     def __init__(self, data: dict[str, dict[str, Any]]) -> None:
-        self.data = data
+        self.data: dict[str, dict[str, dict[str, Any]]] = data
         for name in TABLES:
             self.data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
@@ -385,13 +385,15 @@ def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:
 
 
 # A query value no index can hold (a dict, a tuple...): `where` scans for it instead.
-_UNKEYABLE: Any = object()
+_UNKEYABLE: Hashable = object()
 
 
 def _index_key(value: Any) -> Hashable:
     """A hashable stand-in for a JSON value: equal values (by ==) get equal keys."""
-    if value is None or isinstance(value, (str, int, float)):
+    if isinstance(value, (str, int, float)):
         return value
+    if value is None:
+        return None
     if isinstance(value, list):
         items = tuple(_index_key(item) for item in value)
         return _UNKEYABLE if _UNKEYABLE in items else (list, items)

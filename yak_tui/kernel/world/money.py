@@ -26,6 +26,11 @@ def shown_money(value: float) -> str:
     return f"{money(value)}"
 
 
+def ducats(value: float) -> str:
+    """A sum in words: "1 ducat", "3 ducats", "2.5 ducats" (never "1 ducats")."""
+    return f"{shown_money(value)} {'ducat' if money(value) == 1 else 'ducats'}"
+
+
 def shown_value(value: object) -> str:
     """A document's value as a table cell shows it: a dash for none, a number as `shown_money`
     shows it, anything else as its text."""
@@ -36,4 +41,4 @@ def shown_value(value: object) -> str:
     return str(value)
 
 
-__all__ = ["money", "shown_money", "shown_value"]
+__all__ = ["ducats", "money", "shown_money", "shown_value"]

@@ -52,6 +52,14 @@ class NumberError(ValidationError):
         self.reason = message
 
 
+def counted(count: float, noun: str, plural: str = "") -> str:
+    """A count with its noun in the right number: "1 regiment", "2 regiments", "3 spies" (never
+    "regiment(s)"); `plural` for a noun that does not take an -s."""
+    many = plural or (noun[:-1] + "ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else noun + "s")
+    shown_count = int(count) if float(count).is_integer() else count
+    return f"{shown_count} {noun if shown_count == 1 else many}"
+
+
 def shown(value: Any) -> str:
     """A bad value as an error line shows it: its repr, cut short."""
     text = repr(value)

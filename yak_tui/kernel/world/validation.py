@@ -154,9 +154,11 @@ def json_faithful(value: Any) -> bool:
     if kind is str or kind is bool or value is None:
         return True
     if kind is int:
-        return INT64_MIN <= value <= INT64_MAX
+        whole: int = value
+        return INT64_MIN <= whole <= INT64_MAX
     if kind is float:
-        return value - value == 0.0  # NaN and the infinities give NaN
+        real: float = value
+        return real - real == 0.0  # NaN and the infinities give NaN
     if kind is dict:
         if value and set(map(type, value)) != _TEXT_ONLY:  # the keys' types, gathered in C
             return False

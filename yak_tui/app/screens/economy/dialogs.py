@@ -5,7 +5,7 @@ who may), plus a note recomputed in a worker as the values change: what an expan
 in a full sector, the exact odds of each competition with who may lose (its dice land side by
 side in a `CompetitionTray`); what a production order costs against the season's allowance;
 hiring against the year's limit; credit and loan capacity. The numbers come from
-`yak_tui.areas.economy.read`; these dialogs only word them.
+the economy's read models (`yak_tui.areas.economy`); these dialogs only word them.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ owners, Sizes, monopolies) and acts on his own businesses only: what he may not 
 (an expansion into a full sector, credit to another character) is filed as an order through the
 order dialog; the GM acts directly. Keys: x expand, p produce, n open a business, l credit,
 t loan, y repay, h hire, f found an academy, v your businesses / the province's.
-The data comes from `yak_tui.areas.economy.read`; commands run through the command dialog.
+The data comes from the economy's read models (`yak_tui.areas.economy`); commands run through the command dialog.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ from yak_tui.app.screens.espionage.panels import (
 )
 from yak_tui.app.screens.espionage.spy_dice import SpyDiceScreen, modifiers_text
 from yak_tui.areas.espionage import (
+    MISSION_FIELDS,
     BoardView,
     Choice,
     DialogOdds,
@@ -52,22 +53,6 @@ from yak_tui.areas.espionage import (
 )
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
-
-MISSION_FIELDS = (
-    "province",
-    "character",
-    "unit",
-    "commodity",
-    "direction",
-    "choice",
-    "specialist",
-    "infiltration",
-    "against",
-    "bandits",
-    "privateers",
-    "rebels",
-    "poison",
-)
 
 
 class EspionageScreen(YakScreen):

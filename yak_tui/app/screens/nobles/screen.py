@@ -6,7 +6,7 @@ reachable PCs, blocked ones (another kingdom's brigade or larger), empty hexes (
 fail with its ducat spent) and where he stands; every PC in reach carries the Incite/Usurp
 chance it would give him. `v` relocates him to the cursor hex, `t`/`p` Incite or Usurp where he
 stands: the GM through the roll dialog (odds first), anyone else by filing the order. All the
-data is `yak_tui.areas.nobles.read`, filtered for the viewer.
+data is the nobles' read models (`yak_tui.areas.nobles`), filtered for the viewer.
 
 Move mode (the GM's): `m` picks a unit or person on the cursor hex (again: the next one there);
 as the cursor moves the map draws the path and the panel says what `gm-move` would do (a march

@@ -212,8 +212,8 @@ class SiegesScreen(YakScreen):
         self.place_id = str(event.row_key.value or "")
 
     # -- the defenders' choice ------------------------------------------------------------------------
-    def on_screen_resume(self) -> None:
-        super().on_screen_resume()
+    def on_screen_resume(self, event: events.ScreenResume | None = None) -> None:
+        super().on_screen_resume(event)
         self.call_after_refresh(self._maybe_prompt)
 
     def _maybe_prompt(self) -> None:

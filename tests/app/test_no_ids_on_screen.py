@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from app_helpers import make_app, screen_text, settle, wait_for, widget_text
-from test_issue17c import orders_save  # noqa: F401 - the fixture
+from test_readable_screens import orders_save  # noqa: F401 - the fixture
 from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widget import Widget

@@ -3,7 +3,7 @@ it describes (the populated world plus Corvin's orders: a queue, an inbox, "My o
 outcome), and at 80×24 of the order dialogs and the one-season treasury plot this issue changed.
 
 Animations and cursor blink are off and every die is scripted. Update with
-`pytest tests/app/test_issue17c_snapshots.py --snapshot-update`, then look at the SVGs.
+`pytest tests/app/test_snapshots_wide.py --snapshot-update`, then look at the SVGs.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from app_helpers import make_app, on_top, wait_for
-from test_issue17c import orders_save  # noqa: F401 - the fixture
+from test_readable_screens import orders_save  # noqa: F401 - the fixture
 from test_snapshots import press_and_settle, settle, visit
 from test_snapshots_espionage import fill_mission_form, run_mission_by_hand
 from textual.pilot import Pilot
