@@ -93,7 +93,7 @@ def measure(factor: int, repeat: int, tmp: Path, vouched: bool = True) -> str:
         size = winter.stat().st_size
     reset = (winter, work)
     floor = median_run(repeat, [python, "-c", FLOOR, str(work)], reset)
-    advance = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "advance"], reset)
+    advance = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "advance", "--carry"], reset)
     copy_save(winter, work)
     show = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "show", "--json"])
     log = median_run(repeat, [python, "-m", "yak_tui", "--save", str(work), "log"])

@@ -9,6 +9,8 @@ from app_helpers import make_app, on_top, screen_text, settle, wait_for, world_o
 from textual.widgets import Button, ProgressBar
 
 from yak_tui.app.shell.advance import AdvanceScreen
+from yak_tui.kernel.play.commands import run_command
+from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.session import preview
 from yak_tui.store.storage import WorldFile
 
@@ -76,3 +78,52 @@ async def test_a_king_has_no_advance_key(save_path: Path) -> None:
         await settle(pilot)
         assert app.screen.query_one("#confirm", Button).disabled
         assert "→" not in screen_text(app)
+
+
+async def test_waiting_orders_are_shown_and_carried_only_when_the_gm_says_so(save_path: Path) -> None:
+    """Issue 27: the preview lists the orders still waiting; the first press asks before carrying them
+    into the next season (nothing changes), the second closes the season carrying them."""
+    filed = run_command(
+        WorldFile(save_path),
+        Identity.parse("player:corvin"),
+        "order-file",
+        {"command": "roll", "params": "reason=scout the ford"},
+    )
+    order = filed.data["order"]
+    app = make_app(save_path)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await pilot.press("a")
+        await wait_for(pilot, lambda: on_top(app, AdvanceScreen))
+        confirm = app.screen.query_one("#confirm", Button)
+        await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
+        assert str(confirm.label) == "Carry 1 order over…"
+        await wait_for(pilot, lambda: "1 order still waits and carries over" in screen_text(app), what="the orders")
+        assert "scout the ford" in screen_text(app)
+        await pilot.press("enter")  # asks: nothing is closed yet
+        await wait_for(pilot, lambda: "They will wait on into Summer 312" in screen_text(app), what="the question")
+        assert str(confirm.label) == "Advance to Summer 312, carrying 1 order"
+        assert world_of(save_path).date.label() == "Spring 312"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Summer 312 begins" in screen_text(app), what="the advance")
+        world = world_of(save_path)
+        assert world.date.label() == "Summer 312" and world.get("orders", order)["status"] == "waiting"
+
+
+async def test_cancelling_the_question_carries_nothing(save_path: Path) -> None:
+    run_command(
+        WorldFile(save_path),
+        Identity.parse("player:corvin"),
+        "order-file",
+        {"command": "roll", "params": "reason=scout the ford"},
+    )
+    app = make_app(save_path)
+    async with app.run_test(size=(120, 45)) as pilot:
+        await pilot.press("a")
+        await wait_for(pilot, lambda: on_top(app, AdvanceScreen))
+        confirm = app.screen.query_one("#confirm", Button)
+        await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "They will wait on into Summer 312" in screen_text(app), what="the question")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not on_top(app, AdvanceScreen), what="the dialog to close")
+        assert world_of(save_path).date.label() == "Spring 312"

@@ -16,7 +16,6 @@ from yak_tui.kernel.play.authority import Stakes, adjudicator_for, may_adjudicat
 from yak_tui.kernel.play.commands import CommandError
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.play.orders import queue_for
-from yak_tui.kernel.season.seasons import due_items
 from yak_tui.kernel.season.session import due_for
 from yak_tui.kernel.world.demo import create_world
 from yak_tui.store.storage import WorldFile
@@ -66,11 +65,15 @@ def test_private_order_end_to_end(save: WorldFile, capsys: pytest.CaptureFixture
     assert [oid for oid, _ in queue_for(world, GM)] == [order_id]
     for king in (KING_ELBRETH, KING_VAROS, KING_KESH):
         assert queue_for(world, king) == []
-    assert [i["text"] for i in due_for(world, GM) if i["kind"] == "order"] == [
-        "Silas Crow's private espionage order, Create Security Breach against Kingdom of Elbreth, waits for your ruling"
-    ]
+    (ruling,) = [i["text"] for i in due_for(world, GM) if i["kind"] == "queue"]
+    assert ruling.startswith(f"To rule on: {order_id}  Silas Crow: spy mission: mission Create Security Breach")
+    assert "private" in ruling
     for viewer in (KING_ELBRETH, KING_VAROS, SILAS):
-        assert not [i for i in due_for(world, viewer) if i["kind"] == "order"]
+        assert not [i for i in due_for(world, viewer) if i["kind"] == "queue"]
+    for viewer in (KING_ELBRETH, KING_VAROS):  # a private order: not even its existence
+        assert not [i for i in due_for(world, viewer) if i.get("order") == order_id]
+    (own,) = [i["text"] for i in due_for(world, SILAS) if i["kind"] == "filed"]
+    assert own.startswith(f"Your order {order_id}  spy mission") and own.endswith("waits for the GM")
     assert yak(capsys, save, "show", "orders", who="king:varos")["documents"] == {}
     assert order_id in yak(capsys, save, "show", "orders", who="player:silas")["documents"]
     # A King who is a party may not resolve it.
@@ -242,7 +245,9 @@ def test_board_queries_for_the_adjudicator(save: WorldFile) -> None:
     assert [oid for oid, _ in espionage_inbox(world, GM)] == [order.data["order"]]
     assert espionage_inbox(world, KING_ELBRETH) == []
     assert visible_table(world, Identity.parse("player:corvin"), "orders") == {}
-    assert next(i for i in due_items(world) if i.get("order") == order.data["order"])["audience"] == "adjudicators"
+    assert next(i for i in due_for(world, GM) if i.get("order") == order.data["order"])["audience"] == "adjudicators"
+    for other in (KING_ELBRETH, Identity.parse("player:corvin")):
+        assert not [i for i in due_for(world, other) if i.get("order") == order.data["order"]]
 
 
 def test_generic_order_resolve_keeps_the_false_report(save: WorldFile) -> None:

@@ -611,7 +611,7 @@ class Hunter:
     def play_season(self) -> None:
         self.play_actions()
         closing = self.date()
-        code, _, err = self.cli(GM, "advance")
+        code, _, err = self.cli(GM, "advance", "--carry")  # the orders left waiting carry over
         assert code == 0, f"the GM could not close {closing}: {err}"
         self.closed.append(closing)
         self.refresh()
@@ -677,11 +677,11 @@ class Hunter:
             if o.get("private") and seat not in (o["filed_by"], o["adjudicator"])
         ]
         twin = self.twin(seat, hidden, "private") if hidden else None
-        for argv in (["due"], ["season", "status"], ["show"], ["show", "orders"], ["advance", "--preview"]):
+        for argv in (["due"], ["orders"], ["season", "status"], ["show"], ["show", "orders"], ["advance", "--preview"]):
             a = self.cli(seat, *argv)
             if twin is not None:
                 self.same(seat, f"yak {' '.join(argv)}", a, self.cli(seat, *argv, save=twin, scan=False), twin, hidden)
-        for verb in ("orders list", "report"):
+        for verb in ("orders list", "orders", "due", "report"):
             code, text = self.exec(seat, verb)
             if twin is not None:
                 self.same(

@@ -495,3 +495,28 @@ def test_season_status_counts_a_private_order_only_for_those_who_may_know(
     assert filed("gm")["player:corvin"] == 1 and filed("player:corvin")["player:corvin"] == 1
     for other in ("king:varos", "king:elbreth", "player:lysa", "observer"):
         assert filed(other).get("player:corvin", 0) == 0, other
+
+
+def test_the_queue_and_due_list_never_show_a_private_order_to_anyone_else(
+    capsys: pytest.CaptureFixture[str], save_path: Path
+) -> None:
+    """Issue 27: `yak orders`, `yak due`, `show orders` and their SSH twins read through the one audience
+    rule: a private mission is there for its filer and the GM alone, not even as a count."""
+    filed = ok(
+        capsys, save_path, "--as", "player:corvin", "do", "spy-order", "mission=infiltrate-treasury", "target=varos"
+    )
+    order = filed["order"]
+    gm = ok(capsys, save_path, "orders")["orders"]
+    assert [row["order"] for row in gm] == [order] and gm[0]["private"] is True
+    assert order in json.dumps(ok(capsys, save_path, "--as", "player:corvin", "due"))
+    for seat in ("player:lysa", "player:edmund", "king:varos", "king:elbreth", "observer"):
+        for argv in (["orders"], ["due"], ["show", "orders"]):
+            code, out, err = yak(capsys, ["--save", str(save_path), "--as", seat, *argv])
+            assert code == 0, err
+            assert order not in out and "Infiltrate" not in out and "Corvin" not in out, (seat, argv, out)
+            answer = json.dumps(ok(capsys, save_path, "--as", seat, *argv))
+            assert order not in answer and "Infiltrate" not in answer, (seat, argv)
+        if seat != "observer":
+            for verb in ("orders", "due"):
+                code, out = run_exec(save_path, Identity.parse(seat), verb, b"")
+                assert code == 0 and order not in out and "Infiltrate" not in out, (seat, verb, out)

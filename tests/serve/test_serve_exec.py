@@ -101,7 +101,8 @@ def test_report_is_what_the_key_may_read(server: ServerThread, world: tuple[Path
     [
         "orders submit --as gm",
         "yak --as gm do note text=hacked",
-        "orders",
+        "orders --as gm",
+        "due --as gm",
         "report; rm -rf /",
         "orders  list extra",
         "ORDERS LIST",

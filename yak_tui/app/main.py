@@ -257,11 +257,12 @@ class YakApp(App[None]):
         self.call_from_thread(self._apply_world, world, stamp)
         return Outcome(result, world)
 
-    def execute_advance(self, dice: Dice | None = None, expected: str | None = None) -> Outcome:
-        """Back up and close the season `expected` (blocking: call it from a thread worker)."""
+    def execute_advance(self, dice: Dice | None = None, expected: str | None = None, carry: bool = False) -> Outcome:
+        """Back up and close the season `expected` (blocking: call it from a thread worker); orders
+        still waiting refuse it unless the GM said to `carry` them over (`session.check_carry`)."""
         from yak_tui.kernel.season.session import advance_season
 
-        result = advance_season(self.save, self.identity, dice, expected=expected)
+        result = advance_season(self.save, self.identity, dice, expected=expected, carry=carry)
         return self._after_write(result)
 
     def _after_write(self, result: CommandResult) -> Outcome:

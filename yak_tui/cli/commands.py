@@ -6,6 +6,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
@@ -93,6 +94,11 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.commands import COMMANDS, load_command_modules, run_command, spec_for
 
     load_command_modules()
+    if args.help:
+        if not args.command:
+            emit(opts, {"help": args.usage()}, args.usage().rstrip("\n"))
+            return 0
+        return _command_help(opts, args.command)
     if args.list or not args.command:
         listing = {
             name: {
@@ -145,6 +151,20 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     return 0
 
 
+def _command_help(opts: GlobalOptions, name: str) -> int:
+    """`yak do COMMAND --help`: read from the registry; with a save, its example names what the
+    identity may see in it (without one, placeholders)."""
+    from yak_tui.kernel.play.usage import command_usage, usage_text
+    from yak_tui.kernel.world.model import World
+
+    save = WorldFile(save_path(opts))
+    world = World(save.read()) if save.exists() else None
+    identity = identity_of(opts, world)
+    usage = command_usage(name, world, identity)
+    emit(opts, usage, usage_text(usage))
+    return 0
+
+
 def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.audience import visible_count, visible_table
     from yak_tui.kernel.world.model import TABLES, World
@@ -172,10 +192,34 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"no {table} document {args.id!r} that {identity} may see")
         emit(opts, {"table": table, "id": doc_id, "document": docs[doc_id]})
         return 0
+    if table == "orders":  # every order he may see, in words (the JSON stays the documents)
+        from yak_tui.kernel.play.queue import order_lines, queue_text
+
+        lines = order_lines(world, identity, waiting_only=False)
+        emit(opts, {"table": table, "documents": docs}, queue_text(world, identity, lines, "(no orders)"))
+        return 0
     emit(
         opts,
         {"table": table, "documents": docs},
         "\n".join(f"{doc_id}: {doc.get('name', doc.get('text', ''))}" for doc_id, doc in docs.items()),
+    )
+    return 0
+
+
+def verb_orders(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    """The orders still waiting, in words, by adjudicator, as the identity may see them."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.play.queue import order_lines, waiting_text
+    from yak_tui.kernel.world.model import World
+
+    load_command_modules()
+    world = World(open_save(opts).read())
+    identity = identity_of(opts, world)
+    lines = order_lines(world, identity)
+    emit(
+        opts,
+        {"date": world.date.label(), "orders": [line.to_dict() for line in lines]},
+        waiting_text(world, identity, lines),
     )
     return 0
 
@@ -209,11 +253,51 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = identity_of(opts, world)
         if not identity.is_gm:  # every waiting order and the year start's secret sums: the GM's alone
             raise UsageError(f"only the GM may preview the season's close (you are {identity})")
-        emit(opts, preview_advance(world))
+        previewed = preview_advance(world)
+        emit(opts, previewed, preview_text(world, previewed))
         return 0
-    result = advance_season(save, identity_of(opts), expected=args.expected)
-    emit(opts, {"command": "advance", **result.data}, f"{result.data['from']} -> {result.data['to']}")
+    result = advance_season(save, identity_of(opts), expected=args.expected, carry=args.carry)
+    emit(opts, {"command": "advance", **result.data}, advance_text(result.data))
     return 0
+
+
+def preview_text(world: Any, data: dict[str, Any]) -> str:
+    """`yak advance --preview`: what stands in the way, the orders that would carry over, the steps."""
+    from yak_tui.kernel.play.identity import identity_name
+    from yak_tui.kernel.play.queue import orders_counted
+
+    if data["blocked"]:
+        return "\n".join(["the season cannot close yet:", *(f"  {reason}" for reason in data["blocked"])])
+    lines = [f"preview, nothing was changed: {advance_text(data)}"]
+    waiting = data.get("waiting_orders") or []
+    if waiting:
+        lines.append(f"{orders_counted(len(waiting))} still waiting (closing needs --carry to carry them over):")
+        lines.extend(
+            f"  {order['order']}  {order['text']} (waits for {identity_name(world, Identity.parse(order['adjudicator']))})"
+            for order in waiting
+        )
+    if data.get("no_orders"):
+        lines.append(f"no orders from: {', '.join(data['no_orders'])}")
+    return "\n".join(lines)
+
+
+def advance_text(data: dict[str, Any]) -> str:
+    """What closing the season did: the change of season, the orders carried over, the reports
+    written, and each step with its sums."""
+    from yak_tui.kernel.play.queue import orders_counted
+
+    lines = [f"{data['from']} -> {data['to']}"]
+    carried = data.get("carried") or []
+    if carried:
+        lines.append(f"carried over into {data['to']}: {orders_counted(len(carried))} ({', '.join(carried)})")
+    reports = data.get("reports") or []
+    lines.append(f"reports written: {len(reports)} (`yak report --season '{data['from']}'`)")
+    for step in data.get("steps") or []:
+        sums = ", ".join(f"{key} {value:g}" for key, value in step["sums"].items())
+        if sums or step["lines"]:
+            lines.append(f"{step['title']}: {sums or 'done'}")
+            lines.extend(f"  {line}" for line in step["lines"])
+    return "\n".join(lines)
 
 
 def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
@@ -226,13 +310,13 @@ def verb_undo(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.season.session import due_for
+    from yak_tui.kernel.season.session import due_for, due_text
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
     world = World(save.read())
     items = due_for(world, identity_of(opts, world))
-    emit(opts, {"date": world.date.label(), "due": items}, "\n".join(i["text"] for i in items) or "nothing due")
+    emit(opts, {"date": world.date.label(), "due": items}, due_text(items))
     return 0
 
 
@@ -390,6 +474,7 @@ VERBS = {
     "advance": verb_advance,
     "undo": verb_undo,
     "due": verb_due,
+    "orders": verb_orders,
     "restore": verb_restore,
     "campaign": verb_campaign,
     "export": verb_export,

@@ -73,11 +73,14 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
             check.add_arguments(cp)
             _dice_flags(cp)
 
-    do = sub.add_parser("do", help="apply one command to the world")
+    # Its own --help: `yak do COMMAND --help` prints that command's parameters (`kernel.play.usage`).
+    do = sub.add_parser("do", help="apply one command to the world", add_help=False)
     do.add_argument("command", nargs="?")
     do.add_argument("params", nargs="*", help="key=value")
+    do.add_argument("-h", "--help", action="store_true", help="this help; with COMMAND, its parameters and an example")
     do.add_argument("--list", action="store_true", help="list the commands")
     _dice_flags(do)
+    do.set_defaults(usage=do.format_help)
 
     show = sub.add_parser("show", help="print what the identity may see")
     show.add_argument("table", nargs="?")
@@ -97,9 +100,15 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
         metavar="SEASON",
         help="close only this season, e.g. 'Winter 312'; refused if another command closed it first",
     )
+    adv.add_argument(
+        "--carry",
+        action="store_true",
+        help="carry the orders still waiting into the next season (without it, waiting orders refuse the close)",
+    )
 
     sub.add_parser("undo", help="undo the last command of the current season (GM)")
-    sub.add_parser("due", help="what is due this season")
+    sub.add_parser("due", help="what is due this season for you: orders to rule on, your own, what the rules say")
+    sub.add_parser("orders", help="the orders still waiting, in words, by adjudicator, as you may see them")
 
     restore = sub.add_parser(
         "restore", help="list backups, or restore one (a public event: the chronicle and the dice ledger name it)"

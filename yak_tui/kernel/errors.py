@@ -19,7 +19,7 @@ class CommandError(YakError):
         super().__init__(f"{field}: {reason}")
         self.field = field
         self.reason = reason
-        self.who_may = who_may
+        self.who_may = tuple(dict.fromkeys(who_may))  # each once: "gm" and an order's adjudicator may be one
 
 
 class ShortfallError(CommandError):

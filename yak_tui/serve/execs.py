@@ -1,7 +1,8 @@
 """The few commands `yak serve` answers without the app (`ssh -p 2222 host orders list`).
 
-An allow-list, parsed exactly: `orders submit` (orders on stdin, one a line), `orders list` and
-`report`. Nothing else: no options, no `--as`, no other words; the identity is the key's, given
+An allow-list, parsed exactly: `orders submit` (orders on stdin, one a line), `orders list` (the key's
+own orders), `orders` (the orders waiting, by adjudicator, as the key may see them: a King's queue),
+`due` (what is due for the key) and `report`. Nothing else: no options, no `--as`, no other words; the identity is the key's, given
 by the server, and the client's environment is never read. Every order goes through the same
 `order-file` command (or `ask` / `spy-order`), with the same filing rule and validation, as in the app;
 one submit is one transaction (one save write), of at most `orders_per_submit` lines.
@@ -18,11 +19,11 @@ import orjson
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.identity import Identity
 
-ALLOWED = ("orders submit", "orders list", "report")
+ALLOWED = ("orders submit", "orders list", "orders", "due", "report")
 # Lines a seat runs as itself (`kernel.play.filing.SEAT_RUNS`: a request to the GM, a private mission,
 # withdrawing his own order, saying he is ready); every other line is filed through `order-file`.
 MAX_ORDERS_BYTES = 64 * 1024  # orders on stdin; more is refused, nothing filed
-USAGE = "allowed: orders submit < orders.txt, orders list, report"
+USAGE = "allowed: orders submit < orders.txt, orders list, orders, due, report"
 
 
 def exec_verb(command: str) -> str | None:
@@ -148,6 +149,31 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
     return 0, "\n".join(head + (rows or [f"no orders filed by {identity}"])) + "\n"
 
 
+def waiting_orders(save: Path, identity: Identity) -> tuple[int, str]:
+    """`yak orders` for the key: the orders waiting that it may see, by adjudicator."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.play.queue import order_lines, waiting_text
+    from yak_tui.kernel.season.session import check_identity
+    from yak_tui.kernel.world.model import World
+    from yak_tui.store.storage import WorldFile
+
+    load_command_modules()
+    world = World(WorldFile(save).read())
+    check_identity(world, identity)
+    return 0, waiting_text(world, identity, order_lines(world, identity)) + "\n"
+
+
+def due_now(save: Path, identity: Identity) -> tuple[int, str]:
+    """`yak due` for the key: the orders it rules on, its own, and what the rules say is due."""
+    from yak_tui.kernel.season.session import check_identity, due_for, due_text
+    from yak_tui.kernel.world.model import World
+    from yak_tui.store.storage import WorldFile
+
+    world = World(WorldFile(save).read())
+    check_identity(world, identity)
+    return 0, due_text(due_for(world, identity)) + "\n"
+
+
 def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     """The key's own report of the last closed season, as Markdown (the one the advance stored);
     before any season has closed, what this identity may read of the chronicle so far."""
@@ -176,6 +202,10 @@ def run_exec(
             return submit_orders(save, identity, stdin.decode("utf-8", errors="replace"), stop)
         if verb == "orders list":
             return list_orders(save, identity)
+        if verb == "orders":
+            return waiting_orders(save, identity)
+        if verb == "due":
+            return due_now(save, identity)
         if verb == "report":
             return season_report(save, identity)
     except YakError as error:

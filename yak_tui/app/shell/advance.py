@@ -1,5 +1,7 @@
 """Advance the season: a preview of exactly what closing it (and year start) will do, a
-confirmation, and a progress bar while it runs. Only the GM may confirm."""
+confirmation, and a progress bar while it runs. Only the GM may confirm. With orders still
+waiting, the first press asks before carrying them into the next season (`session.check_carry`,
+the rule `yak advance --carry` applies too); the second closes the season."""
 
 from __future__ import annotations
 
@@ -18,11 +20,20 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.areas import court as views
+from yak_tui.kernel.play.queue import orders_counted
 from yak_tui.kernel.play.views import Problem, problem_of
 from yak_tui.kernel.season.calendar import GameDate
 
 
-def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
+def carry_label(preview: views.AdvancePreview, asked: bool) -> str:
+    """The confirm button: it first asks about the waiting orders, then advances carrying them."""
+    if not preview.waiting:
+        return f"Advance to {preview.target}"
+    orders = orders_counted(len(preview.waiting))
+    return f"Advance to {preview.target}, carrying {orders}" if asked else f"Carry {orders} over…"
+
+
+def preview_content(preview: views.AdvancePreview, done: int = -1, *, carry_asked: bool = False) -> Content:
     """The steps with their sums; steps up to `done` are ticked off."""
     lines = [Content.assemble((preview.source, "bold"), (" → ", "dim"), (preview.target, "bold $primary"))]
     if preview.year_start:
@@ -39,6 +50,14 @@ def preview_content(preview: views.AdvancePreview, done: int = -1) -> Content:
         waits = "1 order still waits and carries over" if count == 1 else f"{count} orders still wait and carry over"
         lines.append(Content.styled(f"{waits}:", "bold $warning"))
         lines.extend(Content.styled(f"  · {order}", "dim") for order in preview.waiting)
+        if carry_asked and done < 0:
+            lines.append(
+                Content.styled(
+                    f"They will wait on into {preview.target}, unresolved. Press the button again to close "
+                    f"the season carrying them, or cancel and rule on them first.",
+                    "bold $warning",
+                )
+            )
     if preview.no_orders:
         lines.append(Content.assemble(("No orders from: ", "bold $warning"), ", ".join(preview.no_orders)))
     if preview.steps:
@@ -76,6 +95,7 @@ class AdvanceScreen(YakModal[None]):
         super().__init__()
         self.preview: views.AdvancePreview | None = None
         self.running = False
+        self.carry_asked = False  # the GM was asked about the waiting orders: the next press carries them
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog", classes="dialog -wide"):
@@ -121,7 +141,7 @@ class AdvanceScreen(YakModal[None]):
             return
         self.query_one("#preview", Static).update(preview_content(event.preview))
         button = self.query_one("#confirm", Button)
-        button.label = f"Advance to {event.preview.target}"
+        button.label = carry_label(event.preview, asked=False)
         button.disabled = bool(event.preview.blocked)
         button.refresh(layout=True)
         if not button.disabled:
@@ -130,6 +150,13 @@ class AdvanceScreen(YakModal[None]):
     @on(Button.Pressed, "#confirm")
     def _confirm(self) -> None:
         if self.running or self.preview is None:
+            return
+        if self.preview.waiting and not self.carry_asked:  # ask first: they would carry over unresolved
+            self.carry_asked = True
+            self.query_one("#preview", Static).update(preview_content(self.preview, carry_asked=True))
+            button = self.query_one("#confirm", Button)
+            button.label = carry_label(self.preview, asked=True)
+            button.refresh(layout=True)
             return
         self.running = True
         self.query_one("#confirm", Button).disabled = True
@@ -145,7 +172,8 @@ class AdvanceScreen(YakModal[None]):
         self.app.call_from_thread(progress.advance, 1)
         previewed = self.preview.source if self.preview else None
         try:
-            outcome = self.yak.execute_advance(expected=previewed)  # only the season the GM saw
+            # Only the season the GM saw, carrying its waiting orders only if he said so.
+            outcome = self.yak.execute_advance(expected=previewed, carry=self.carry_asked)
         except Exception as error:
             self.post_message(self.Advanced(None, problem_of(error)))
             return

@@ -12,6 +12,7 @@ from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Pa
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.fairdice import turn_season
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.orders import WAITING
 from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.reports import begin_reports, write_reports
@@ -128,12 +129,16 @@ def advance(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     new = ctx.world.date
     ctx.log(f"{new.label()} begins.", kind="season")
     turn_season(ctx.world, ctx.dice.inner)  # reveal the closed season's public dice secret, commit to the new
-    write_reports(ctx.world, opening)
+    written = write_reports(ctx.world, opening)
     return {
         "from": old.label(),
         "to": new.label(),
         "year_start": new.is_year_start,
         "steps": [r.to_dict() for r in reports],
+        # What the GM is told it did besides the steps: the orders left waiting into the new
+        # season, and the reports written of the one that closed.
+        "carried": [oid for oid, order in sorted(ctx.world.all("orders")) if order.get("status") == WAITING],
+        "reports": written,
     }
 
 

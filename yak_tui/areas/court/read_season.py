@@ -22,7 +22,7 @@ from yak_tui.areas.court.read import (
 )
 from yak_tui.areas.court.read_chronicle import EntryView, latest_entries
 from yak_tui.kernel.errors import ValidationError, YakError
-from yak_tui.kernel.play.identity import Identity, identity_label, identity_name
+from yak_tui.kernel.play.identity import Identity, identity_label
 from yak_tui.kernel.play.views import Choice
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import World
@@ -92,28 +92,31 @@ class DashboardView(NamedTuple):
 
 
 def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
-    """What is due this season for this viewer, with the orders that wait for him first."""
-    from yak_tui.kernel.season.session import due_for
+    """What is due this season for this viewer (`session.due_for`), as the dashboard shows it: the
+    orders that wait for him as one line first (its queue panel lists them), his own as one line,
+    and his filing state left to the readiness panel."""
+    from yak_tui.kernel.season.session import FILED, FILING, QUEUE, due_for
 
+    due = due_for(world, viewer)
     items = [
         DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
-        for i in due_for(world, viewer)
+        for i in due
+        if i.get("kind") not in (QUEUE, FILED, FILING)
     ]
-    queue = order_queue(world, viewer)
-    if queue:
+    queued = sum(1 for i in due if i.get("kind") == QUEUE)
+    if queued:
         items.insert(
             0,
             DueItem(
                 "orders",
-                f"{len(queue)} order{'s' if len(queue) != 1 else ''} waiting for "
+                f"{queued} order{'s' if queued != 1 else ''} waiting for "
                 f"{'you' if not viewer.is_gm else 'adjudication'}",
                 True,
             ),
         )
-    waiting = [o for o in my_orders(world, viewer) if o.status == "waiting"]
+    waiting = [i for i in due if i.get("kind") == FILED]
     if len(waiting) == 1:
-        who = identity_name(world, Identity.parse(waiting[0].adjudicator))
-        items.append(DueItem("orders", f"Your order to {waiting[0].summary} waits for {who}"))
+        items.append(DueItem("orders", f"Your order to {waiting[0]['what']} waits for {waiting[0]['waits_for']}"))
     elif waiting:
         items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
     return tuple(sorted(items, key=lambda i: not i.urgent))

@@ -20,7 +20,6 @@ from yak_tui.areas.espionage.planning import (
     mission_odds_for,
     mission_stakes,
 )
-from yak_tui.areas.espionage.rules import catalogue
 from yak_tui.areas.espionage.state import (
     EFFECTS,
     KIND,
@@ -43,8 +42,8 @@ from yak_tui.kernel.play.commands import (
     command,
 )
 from yak_tui.kernel.play.fairdice import for_order
-from yak_tui.kernel.play.identity import Identity, identity_name
-from yak_tui.kernel.play.orders import WAITING, _waiting_order, describe_order, order_audience, order_file
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.orders import _waiting_order, describe_order, order_audience, order_file
 from yak_tui.kernel.play.params import coerce_params
 from yak_tui.kernel.season.seasons import due_reporter
 from yak_tui.kernel.world.model import World
@@ -303,28 +302,11 @@ def assassination_resolve(ctx: CommandContext, p: dict[str, Any]) -> dict[str, A
 # ================================================================ due items and board queries
 
 
-@due_reporter(name="espionage-orders")
+@due_reporter(name="espionage-assassinations")
 def _due(world: World) -> list[dict[str, Any]]:
+    # Assassination attempts to play out; a waiting mission is in its adjudicator's queue with every
+    # other order (`session.orders_due`).
     items: list[dict[str, Any]] = []
-    for order_id, order in sorted(world.all("orders")):
-        if order.get("command") != MISSION_COMMAND or order.get("status") != WAITING:
-            continue
-        adjudicator = str(order.get("adjudicator", "gm"))
-        audience = ADJUDICATORS if adjudicator == "gm" else kingdom_audience(adjudicator.partition(":")[2])
-        filer = identity_name(world, Identity.parse(str(order.get("filed_by", "gm"))))
-        params = order.get("params") or {}
-        entry = catalogue().get(str(params.get("mission", "")))
-        what = entry.name if entry is not None else "a mission"
-        against = f" against {world.display_name('kingdoms', params['target'])}" if params.get("target") else ""
-        items.append(
-            {
-                "kind": "order",
-                "text": f"{filer}'s private espionage order, {what}{against}, waits for your ruling",
-                "audience": audience,
-                "urgent": False,
-                "order": order_id,
-            }
-        )
     for effect_id, effect in active_effects(world, kind=ASSASSINATION_ATTEMPT):
         if effect.get("status") != "pending":
             continue

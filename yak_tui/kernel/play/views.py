@@ -57,7 +57,7 @@ def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
     return tuple(out)
 
 
-def _default_text(param: Any) -> str:
+def default_text(param: Any) -> str:
     """A parameter's default as a form shows it: lists comma-separated, booleans lower-case."""
     default = param.default
     if default is None:
@@ -91,7 +91,7 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
         elif pname == "audience":
             options = audience_choices(world, viewer)
         fields.append(
-            ParamField(pname, param.kind.__name__, param.required, _default_text(param), param.help_text, options)
+            ParamField(pname, param.kind.__name__, param.required, default_text(param), param.help_text, options)
         )
     return tuple(fields)
 

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.play.audience import may_see
+from yak_tui.kernel.play.audience import ADJUDICATORS, character_audience, kingdom_audience, may_see
 from yak_tui.kernel.play.commands import CommandError, CommandResult, apply_command, load_command_modules
 from yak_tui.kernel.play.dice import Dice, SeededDice
 from yak_tui.kernel.play.dicechain import abandoned_records, chain_restore
@@ -22,14 +22,21 @@ from yak_tui.store.storage import WorldFile
 
 
 def advance_season(
-    save: WorldFile, identity: Identity, dice: Dice | None = None, *, expected: str | None = None
+    save: WorldFile,
+    identity: Identity,
+    dice: Dice | None = None,
+    *,
+    expected: str | None = None,
+    carry: bool = True,
 ) -> CommandResult:
     """Close the season in one locked transaction: read the save once, refuse unless it is still
     the `expected` season (if given), apply, back up exactly the bytes read, write.
 
     Reading and backing up inside the lock is what makes two advances at once safe: the second
     one sees the season the first one opened, and backs that up. `expected` lets a front end
-    close only the season it showed (the app's preview, `yak advance --from`).
+    close only the season it showed (the app's preview, `yak advance --from`). A front end passes
+    the GM's answer as `carry`: without it, a season with orders still waiting is not closed
+    (`check_carry`); a script that means to carry them over leaves it at its default.
     """
     load_command_modules()
     since = _expected_season(expected)
@@ -42,6 +49,8 @@ def advance_season(
                 f"the season is {closing.label()}, not {since.label()}: it changed since you "
                 f"looked; nothing was changed",
             )
+        if identity.is_gm:  # anyone else is refused by the command, telling nothing of the orders
+            check_carry(world, carry)
         sizes, rolls_before = table_sizes(world)
         # Without dice typed in, the season's dice are derived from its committed secret (fairdice).
         rolling = dice or fair_dice_for(save.path)
@@ -127,6 +136,30 @@ def close_fair_campaign(save: WorldFile, identity: Identity) -> int:
     return revealed
 
 
+def waiting_count(world: World) -> int:
+    """How many orders still wait for their adjudicator (all of them: the GM's count)."""
+    from yak_tui.kernel.play.orders import WAITING
+
+    return sum(1 for _, order in world.all("orders") if order.get("status") == WAITING)
+
+
+def check_carry(world: World, carry: bool) -> None:
+    """The one rule every front end applies before closing a season: orders still waiting are
+    carried into the next season only when the GM says so (`yak advance --carry`, the app's
+    confirmation); otherwise the close is refused, naming how many wait."""
+    from yak_tui.kernel.play.queue import orders_counted
+
+    count = waiting_count(world)
+    if count and not carry:
+        waits, whose = ("still waits", "its adjudicator") if count == 1 else ("still wait", "their adjudicators")
+        raise CommandError(
+            "carry",
+            f"{orders_counted(count)} {waits} for {whose} in {world.date.label()}: resolve or "
+            f"reject them (`yak orders` lists them), or carry them into the next season with --carry; "
+            f"nothing was changed",
+        )
+
+
 def _expected_season(text: str | None) -> GameDate | None:
     if text is None:
         return None
@@ -171,12 +204,14 @@ def orders_outlook(world: World) -> dict[str, Any]:
 
 
 def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
-    """What is due this season, as far as this identity may know."""
+    """What is due this season, as far as this identity may know: the orders waiting for him to
+    rule on (every queue, for the GM), his own orders and whether he has said he is ready, then
+    what every rule area reports (a siege to decide, a debt falling due)."""
     from yak_tui.kernel.season.readiness import DUE_KIND, due_line
 
     load_command_modules()
     seen: set[tuple[str, str]] = set()
-    out = []
+    out = orders_due(world, identity)
     for item in due_items(world):
         if not may_see(world, identity, item.get("audience", "public")):
             continue
@@ -188,3 +223,63 @@ def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
             seen.add(key)
             out.append(item)
     return out
+
+
+def due_text(items: list[dict[str, Any]]) -> str:
+    """`due_for` as `yak due` and `ssh … due` print it: the urgent lines marked with "!"."""
+    return "\n".join(("! " if item.get("urgent") else "  ") + str(item["text"]) for item in items) or "nothing due"
+
+
+QUEUE, FILED, FILING = "queue", "filed", "filing"  # the kinds of `orders_due`'s items
+
+
+def orders_due(world: World, identity: Identity) -> list[dict[str, Any]]:
+    """The orders part of what is due: each order waiting for this identity to rule on (urgent),
+    each of his own still waiting, and a seat's filing state this season."""
+    from yak_tui.kernel.play.queue import order_lines, orders_counted
+    from yak_tui.kernel.season.readiness import readiness
+
+    audience = _own_audience(identity)
+    items: list[dict[str, Any]] = []
+    mine: list[dict[str, Any]] = []
+    for line in order_lines(world, identity):
+        if identity.is_gm or line.adjudicator == str(identity):
+            mine_to_rule = line.adjudicator in ("gm", str(identity))
+            text = f"{'To rule on' if mine_to_rule else f'Waits for {line.adjudicator_name}'}: {line.line()}"
+            items.append({"kind": QUEUE, "text": text, "audience": audience, "urgent": True, "order": line.id})
+        elif line.filed_by == str(identity):
+            text = f"Your order {line.line(filer=False)} waits for {line.adjudicator_name}"
+            mine.append(
+                {
+                    "kind": FILED,
+                    "text": text,
+                    "audience": audience,
+                    "urgent": False,
+                    "order": line.id,
+                    "what": line.text,
+                    "waits_for": line.adjudicator_name,
+                }
+            )
+    if identity.is_king or identity.is_player:
+        row = next((seat for seat in readiness(world, identity) if seat.identity == str(identity)), None)
+        filed, ready = (row.filed, row.ready) if row is not None else (0, False)
+        season = world.date.label()
+        if ready:
+            text = f"You have filed {orders_counted(filed)} for {season} and said you are ready"
+        elif filed:
+            text = (
+                f"You have filed {orders_counted(filed)} for {season}; say you are ready when all are in (`yak ready`)"
+            )
+        else:
+            text = f"You have filed no orders for {season} yet"
+        mine.append({"kind": FILING, "text": text, "audience": audience, "urgent": False})
+    return items + mine
+
+
+def _own_audience(identity: Identity) -> str:
+    """The audience of what is for this identity alone: his character, his kingdom, the adjudicators."""
+    if identity.is_player:
+        return character_audience(identity.subject)
+    if identity.is_king:
+        return kingdom_audience(identity.subject)
+    return ADJUDICATORS

@@ -1,0 +1,128 @@
+"""The orders as a reader may see them, in words, by adjudicator: the GM reads every queue, a King
+the orders waiting for him and his kingdom's public ones, a player his own. `yak orders`,
+`yak show orders`, `yak due` and `ssh … orders` print these lines; the one audience rule
+(`kernel.play.audience.filter_document`) decides what each reader sees, so a private order a
+reader may not know of is not there at all (not even as a count)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from yak_tui.kernel.play.audience import visible_table
+from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.play.orders import REQUEST, WAITING, describe_order
+from yak_tui.kernel.play.views import command_odds, odds_words
+from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.world.model import World
+
+
+@dataclass(frozen=True)
+class OrderLine:
+    """One order as its reader reads it: who filed it, what it asks, for whom it waits."""
+
+    id: str
+    filed_by: str
+    filer: str  # the filer's name
+    adjudicator: str
+    adjudicator_name: str
+    text: str  # what it asks, in words (`describe_order`)
+    filed: str  # the season it was filed in
+    private: bool
+    status: str
+    odds: dict[str, float]  # {} when it rolls no dice, or the reader is not told them
+    note: str
+    outcome: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "order": self.id,
+            "filed_by": self.filed_by,
+            "filer": self.filer,
+            "adjudicator": self.adjudicator,
+            "adjudicator_name": self.adjudicator_name,
+            "text": self.text,
+            "filed": self.filed,
+            "private": self.private,
+            "status": self.status,
+            "odds": self.odds,
+            "note": self.note,
+            "outcome": self.outcome,
+        }
+
+    def line(self, *, filer: bool = True) -> str:
+        """`o-0003  Corvin Hale: roll: reason Ford the river (filed Spring 312; public; odds …)`;
+        `filer=False` leaves out who filed it (the reader did)."""
+        said = [f"filed {self.filed}" if self.filed else "", "private" if self.private else "public"]
+        if self.status != WAITING:
+            said.append(self.status + (f": {self.outcome}" if self.outcome else ""))
+        if self.odds:
+            said.append(f"odds {odds_words(self.odds)}")
+        if self.note:
+            said.append(f"note: {self.note}")
+        who = f"{self.filer}: " if filer else ""
+        return f"{self.id}  {who}{self.text} ({'; '.join(part for part in said if part)})"
+
+
+def order_lines(world: World, viewer: Identity, *, waiting_only: bool = True) -> list[OrderLine]:
+    """The orders `viewer` may see (only those still waiting, by default), by adjudicator (the
+    GM's queue first), then by id."""
+    shown = [
+        _line(world, viewer, order_id, order)
+        for order_id, order in visible_table(world, viewer, "orders").items()
+        if not waiting_only or order.get("status") == WAITING
+    ]
+    return sorted(shown, key=lambda line: (line.adjudicator != "gm", line.adjudicator, line.id))
+
+
+def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) -> OrderLine:
+    filed_by = str(order.get("filed_by", ""))
+    adjudicator = str(order.get("adjudicator", "gm"))
+    filed = order.get("filed")
+    status = str(order.get("status", ""))
+    # The odds are his who filed it and his who rolls it (as when it was filed, and at its roll):
+    # others reading a public order are told what it asks, not how it stands.
+    told = viewer.is_gm or str(viewer) in (filed_by, adjudicator)
+    odds = None
+    if told and status == WAITING and order.get("command") != REQUEST:
+        odds = command_odds(world, Identity.parse(filed_by), str(order.get("command")), order.get("params") or {})
+    return OrderLine(
+        id=order_id,
+        filed_by=filed_by,
+        filer=identity_name(world, Identity.parse(filed_by)) if filed_by else "",
+        adjudicator=adjudicator,
+        adjudicator_name=identity_name(world, Identity.parse(adjudicator)),
+        text=describe_order(world, order),
+        filed=GameDate.from_dict(filed).label() if isinstance(filed, dict) else "",
+        private=bool(order.get("private")),
+        status=status,
+        odds=dict(odds.rows) if odds is not None and odds.rows else {},
+        note=str(order.get("note") or ""),
+        outcome=str(order.get("outcome") or order.get("reason") or ""),
+    )
+
+
+def queue_text(world: World, viewer: Identity, lines: list[OrderLine], empty: str) -> str:
+    """The lines under one heading per adjudicator ("Waiting for the GM (2):"), or `empty`."""
+    if not lines:
+        return empty
+    out: list[str] = []
+    for adjudicator in dict.fromkeys(line.adjudicator for line in lines):
+        group = [line for line in lines if line.adjudicator == adjudicator]
+        name = (
+            "you" if adjudicator == str(viewer) or (viewer.is_gm and adjudicator == "gm") else group[0].adjudicator_name
+        )
+        waiting = all(line.status == WAITING for line in group)
+        out.append(f"{'Waiting for' if waiting else 'Adjudicated by'} {name} ({len(group)}):")
+        out.extend(f"  {line.line()}" for line in group)
+    return "\n".join(out)
+
+
+def waiting_text(world: World, viewer: Identity, lines: list[OrderLine]) -> str:
+    """The waiting orders as `yak orders` and `ssh … orders` print them."""
+    return queue_text(world, viewer, lines, f"no orders waiting in {world.date.label()}")
+
+
+def orders_counted(count: int) -> str:
+    """A count of orders in words: 1 order, 3 orders."""
+    return f"{count} order{'' if count == 1 else 's'}"
