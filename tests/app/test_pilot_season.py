@@ -103,6 +103,9 @@ async def test_waiting_orders_are_shown_and_carried_only_when_the_gm_says_so(sav
         await wait_for(pilot, lambda: "They will wait on into Summer 312" in screen_text(app), what="the question")
         assert str(confirm.label) == "Advance to Summer 312, carrying 1 order"
         assert world_of(save_path).date.label() == "Spring 312"
+        # A button ignores a press while it still shows the last one (Textual's 0.2 s "-active" effect,
+        # late on a loaded machine): the GM's second press comes after it, and so does this one.
+        await wait_for(pilot, lambda: not confirm.has_class("-active"), what="the first press to end")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "Summer 312 begins" in screen_text(app), what="the advance")
         world = world_of(save_path)
