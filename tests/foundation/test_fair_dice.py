@@ -286,7 +286,7 @@ def test_a_restore_and_reroll_is_caught_by_verify(save: WorldFile, capsys: pytes
     world = World(save.read())
     restore = [e for _, e in sorted(world.all("chronicle")) if e["kind"] == "restore"]
     assert len(restore) == 1 and restore[0]["audience"] == "public"
-    assert "2 roll(s) abandoned" in restore[0]["text"]
+    assert "2 rolls abandoned" in restore[0]["text"]
     records = [r for r in world.data[TABLE].values() if "restore" in r]
     assert [r["restore"]["rolls"] for r in records] == [2]
     assert [a["roll"]["purpose"] for a in records[0]["restore"]["abandoned"] if "roll" in a] == [
@@ -299,7 +299,7 @@ def test_a_restore_and_reroll_is_caught_by_verify(save: WorldFile, capsys: pytes
     )
     assert main(["--save", str(save.path), "verify"]) == 0  # the ledger holds: a restore is no broken link
     plain = capsys.readouterr().out
-    assert "restore r" in plain and "2 roll(s) abandoned (a re-rolled season)" in plain
+    assert "restore r" in plain and "2 rolls abandoned (a re-rolled season)" in plain
     assert main(["--save", str(save.path), "--json", "verify", "--reveal"]) == 1
     payload = orjson.loads(capsys.readouterr().out)
     assert payload["ok"] is True and payload["fair"]["ok"] is False
@@ -321,12 +321,12 @@ def test_a_player_with_two_posts_rederives_every_public_roll_and_finds_the_rerol
     spring_post = posts[0].read_text(encoding="utf-8")
     assert "## Fair dice" in spring_post and '"kind":"reveal"' in spring_post
     # The restore put the world back in Spring: Spring's post (written again as it closed again) names it.
-    assert "RE-ROLLED: 1 restore(s) abandoned 2 roll(s)" in spring_post
+    assert "RE-ROLLED: 1 restore abandoned 2 rolls" in spring_post
     # Spring's post alone: every public roll of Spring re-derives, and the re-roll is found.
     assert yak_verify([str(posts[0])]) == 1
     out = capsys.readouterr().out
     assert "fair dice: 1 derived rolls re-derived and matching (seasons revealed: 312-spring)" in out
-    assert "RE-ROLLED" in out and "2 roll(s) abandoned" in out
+    assert "RE-ROLLED" in out and "2 rolls abandoned" in out
     # Both posts: Summer's roll re-derives too, from the secret Summer's post reveals.
     assert yak_verify([str(p) for p in posts]) == 1
     out = capsys.readouterr().out

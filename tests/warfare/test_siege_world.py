@@ -215,7 +215,7 @@ def test_a_fort_in_a_province_with_a_friendly_port_has_port_access(t: Table) -> 
 
 def test_besieging_the_demo_port_fort_until_the_defenders_must_choose(t: Table) -> None:
     besiege(t)
-    assert "1 season(s) left" in due(t, "siege")[0]["text"]
+    assert "1 season left" in due(t, "siege")[0]["text"]
     assert not blockers(t.world)
     t.advance()  # Spring 312 closes: 2 regiments eat 2
     doc = siege(t)

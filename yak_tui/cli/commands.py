@@ -13,6 +13,7 @@ from yak_tui.cli.season import SEASON_VERBS
 from yak_tui.cli.session import GlobalOptions, dice_from, emit, identity_of, open_save, save_path
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.store.storage import WorldFile
 
 
@@ -335,7 +336,7 @@ def verb_restore(opts: GlobalOptions, args: argparse.Namespace) -> int:
         opts,
         {"restored": source.name, "save": str(save.path), **summary},
         f"restored {source.name} into {save.path}: back in {summary['seasons'][0]}, "
-        f"{summary['abandoned_rolls']} roll(s) abandoned (a public chronicle entry and a dice-ledger record say so)",
+        f"{counted(summary['abandoned_rolls'], 'roll')} abandoned (a public chronicle entry and a dice-ledger record say so)",
     )
     return 0
 
@@ -352,7 +353,7 @@ def verb_campaign(opts: GlobalOptions, args: argparse.Namespace) -> int:
     emit(
         opts,
         {"closed": True, "seasons_revealed": revealed},
-        f"campaign closed: the dice secrets of {revealed} season(s) are revealed; `yak verify --reveal` checks every roll",
+        f"campaign closed: the dice secrets of {counted(revealed, 'season')} are revealed; `yak verify --reveal` checks every roll",
     )
     return 0
 

@@ -36,6 +36,7 @@ from yak_tui.kernel.season.seasons import StepReport, advance_guard, due_reporte
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import ValidationError, World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 
 
 def siege_of(world: World, pc_id: str) -> tuple[str, dict[str, Any]]:
@@ -198,7 +199,7 @@ def siege_begin(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world.put("sieges", siege_id, siege)
     world.edit("pcs", fort_id)["siege"] = siege_id
     carried = (
-        f"{money(provisions)} provisions carried over from the siege {ago} season(s) ago"
+        f"{money(provisions)} provisions carried over from the siege {counted(ago, 'season')} ago"
         if ago is not None and ago <= int(section("siege")["carry_over_seasons"])
         else f"{money(provisions)} provisions (fort level {level})"
     )
@@ -396,7 +397,7 @@ def _siege_season_end(ctx: CommandContext, report: StepReport) -> None:
             ctx.log(
                 f"Siege of {fort}: {regiments} regiments eat {money(end.eaten)} provisions; "
                 f"{money(end.provisions_after)} left"
-                + (f" ({left} more season(s) at this rate)." if left is not None else "."),
+                + (f" ({counted(left, 'more season')} at this rate)." if left is not None else "."),
                 kind="siege",
                 refs={"siege": siege_id},
             )
@@ -534,7 +535,7 @@ def _due_sieges(world: World) -> list[dict[str, Any]]:
             )
         else:
             left = info["seasons_left"]
-            rate = "no regiment inside eats" if left is None else f"{left} season(s) left at this rate"
+            rate = "no regiment inside eats" if left is None else f"{counted(left, 'season')} left at this rate"
             items.append(
                 {
                     "kind": "siege",

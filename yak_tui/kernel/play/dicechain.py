@@ -19,6 +19,7 @@ from typing import Any
 
 import orjson
 
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.validation import validate_document
 
 TABLE = "dice"
@@ -217,7 +218,7 @@ def verify_data(data: dict[str, dict[str, Any]], name: str = "save") -> ChainRep
             report.restores.append(
                 f"{record_id}: backup {restore.get('backup')} restored, "
                 f"back to {', '.join(str(s) for s in restore.get('seasons') or [])}, "
-                f"{restore.get('rolls', 0)} roll(s) abandoned"
+                f"{counted(restore.get('rolls', 0), 'roll')} abandoned"
             )
             kept = [r for r in restore.get("abandoned") or [] if isinstance(r, dict)]
             report.abandoned_hashes.extend(str(r.get("hash")) for r in kept)

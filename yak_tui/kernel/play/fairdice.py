@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from yak_tui.kernel.errors import DiceError
 from yak_tui.kernel.play.dicechain import GENESIS, TABLE, record_hash, start_chain
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import counted
 
 PUBLIC_STREAM = "public"
 PRIVATE_STREAM = "private"
@@ -286,7 +287,7 @@ def post_lines(world: World, closing: str, opening: str) -> list[str]:
     summary += f", {by_hand} by hand)" if by_hand else ")"
     if restores:
         abandoned = sum(int(r["restore"].get("rolls", 0)) for r in restores)
-        summary += f"; RE-ROLLED: {len(restores)} restore(s) abandoned {abandoned} roll(s)"
+        summary += f"; RE-ROLLED: {counted(len(restores), 'restore')} abandoned {counted(abandoned, 'roll')}"
     lines.append(summary + ". Check them with `yak-verify` and the posts.")
     if closing in fair:
         lines.append(_post_line({"kind": "commit", "season": closing, **_commit_fields(fair[closing])}))
@@ -451,7 +452,7 @@ def _restore_line(record: Mapping[str, Any]) -> str:
     seasons = ", ".join(restore.get("seasons") or []) or "the season"
     return (
         f"dice record r{int(record.get('seq', 0)):06d}: backup {restore.get('backup')} restored, "
-        f"back to {seasons}, {restore.get('rolls', 0)} roll(s) abandoned"
+        f"back to {seasons}, {counted(restore.get('rolls', 0), 'roll')} abandoned"
     )
 
 

@@ -193,7 +193,9 @@ def describe_order(world: World, order: dict[str, Any]) -> str:
                 shown = spec.label(str(value))
         if isinstance(shown, bool):
             shown = "yes" if shown else "no"
-        parts.append(f"{key.replace('_', ' ')} {shown}")
+        label = key.replace("_", " ")
+        # "Kingdom of Valdor", never "kingdom Kingdom of Valdor": a name that says what it is needs no label.
+        parts.append(str(shown) if str(shown).lower().startswith(label.lower() + " ") else f"{label} {shown}")
     words = command.replace("-", " ")
     return f"{words}: {', '.join(parts)}" if parts else words
 

@@ -17,6 +17,7 @@ from yak_tui.kernel.play.journal import table_sizes, written_documents
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import blockers, due_items
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 from yak_tui.store.storage import WorldFile
 
@@ -95,7 +96,7 @@ def restore_backup(save: WorldFile, name: str, identity: Identity) -> tuple[Path
             world,
             f"The GM restored the backup {source.name}: the world is back in {seasons[0].label()}"
             + (f" (rolled back: {labels})" if len(seasons) > 1 else "")
-            + f", {rolls} roll(s) abandoned (kept in the dice ledger; `yak verify` names them).",
+            + f", {counted(rolls, 'roll')} abandoned (kept in the dice ledger; `yak verify` names them).",
             kind="restore",
             audience="public",
             actor=str(identity),
@@ -126,7 +127,7 @@ def close_fair_campaign(save: WorldFile, identity: Identity) -> int:
         revealed = close_campaign(world, SidecarKeys(save.path))  # a lost secret is revealed as a mismatch
         append_entry(
             world,
-            f"The GM closed the campaign: the dice secrets of {revealed} season(s), private ones too, are "
+            f"The GM closed the campaign: the dice secrets of {counted(revealed, 'season')}, private ones too, are "
             f"revealed; every roll can be checked with `yak verify --reveal`.",
             kind="season",
             audience="public",
