@@ -123,7 +123,8 @@ def _specialists_arrive(ctx: CommandContext, event: dict[str, Any], report: Step
     if ctx.world.find("kingdoms", data["kingdom"]) is None:
         return
     add_specialists(ctx, data["kingdom"], data["type"], int(data["count"]), f"arrive ({data.get('source', '')})")
-    report.add(f"{data['type']}s arrive", int(data["count"]))
+    many = counted(2, str(data["type"])).split(" ", 1)[1]  # "spies", never "spys"
+    report.add(f"{many} arrive", int(data["count"]))
     report.lines.append(data.get("text", ""))
 
 

@@ -283,7 +283,7 @@ def post_lines(world: World, closing: str, opening: str) -> list[str]:
     derived = sum(1 for r in public if (r.get("roll") or {}).get("source") == SOURCE)
     by_hand = sum(1 for r in public if (r.get("roll") or {}).get("source") in HAND_SOURCES)
     restores = [r for r in records if "restore" in r]
-    summary = f"{len(public)} public rolls this season ({derived} derived from the committed secret"
+    summary = f"{counted(len(public), 'public roll')} this season ({derived} derived from the committed secret"
     summary += f", {by_hand} by hand)" if by_hand else ")"
     if restores:
         abandoned = sum(int(r["restore"].get("rolls", 0)) for r in restores)
