@@ -330,15 +330,19 @@ class YakApp(App[None]):
             action = str(parameters[0])
         if action in AREA_ACTIONS:
             return AREA_ACTIONS[action].allowed(ident)
-        if action == "switch_identity":
-            return self.may_switch_identity
-        if action == "edit_row":
-            return ident.is_gm and self._edit_target() is not None
+        # `i` and `E` answer every seat: the dialog or the editor, else the reason it is refused.
         return True
 
     def action_goto(self, name: str) -> None:
-        if name in SCREENS:
-            self.switch_mode(name)
+        """A screen key or a click on the nav bar: a side screen (Reports, History) is left first,
+        so the mode's own screen is shown, now and when the mode is shown again."""
+        from yak_tui.app.shell.side import SideScreen
+
+        if name not in SCREENS:
+            return
+        while len(self.screen_stack) > 1 and isinstance(self.screen, SideScreen):
+            self.pop_screen()
+        self.switch_mode(name)
 
     def switch_mode(self, mode: str) -> AwaitMount:
         """Show a mode's screen; one already built is shown at once (see `delay_update`)."""
@@ -401,11 +405,12 @@ class YakApp(App[None]):
             self.push_screen(DocumentEditor(table, doc_id))
 
     def action_edit_row(self) -> None:
+        """E: the GM's editor on the row under the cursor; with none there, the World editor."""
         target = self._edit_target()
         if self._refuse_gm_only("edit documents"):
             return
         if target is None:
-            self.notify("No document under the cursor to edit.", severity="warning")
+            self.action_world()
             return
         self.open_editor(*target)
 
@@ -457,6 +462,10 @@ class YakApp(App[None]):
 
     def action_switch_identity(self) -> None:
         from yak_tui.app.shell.identity import IdentityScreen
+
+        if not self.may_switch_identity:  # the same answer the palette's "Act as" gives
+            self.switch_identity(str(GM))
+            return
 
         def chosen(value: str | None) -> None:
             if value:

@@ -36,6 +36,15 @@ if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
 
 
+ONCE_ONLY = ("order-", "season-deadline", "undo")
+"""Commands (or prefixes) whose result offers no "Again": a resolved, rejected or withdrawn order
+cannot be acted on twice, a deadline set is read back by pressing t again, and undo undoes once."""
+
+
+def may_repeat(command: str) -> bool:
+    return not any(command == once or (once.endswith("-") and command.startswith(once)) for once in ONCE_ONLY)
+
+
 class CommandScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -300,7 +309,7 @@ class CommandScreen(YakModal[None]):
         self.query_one("#form-part").display = False
         self.query_one("#run").display = False
         self.query_one("#copy").display = True
-        self.query_one("#again").display = True
+        self.query_one("#again").display = may_repeat(self.command)
         text = list(event.lines) or [f"{self.command}: done"]
         self.result_text = "\n".join([*text, *(r.line for r in event.rolls)])
         lines = self.query_one("#result-lines", Static)

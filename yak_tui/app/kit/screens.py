@@ -83,7 +83,22 @@ SHARED_VIEWS = SharedViews()
 
 
 class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
-    """A dialog over a screen; `dismiss(value)` hands its `ResultType` back."""
+    """A dialog over a screen; `dismiss(value)` hands its `ResultType` back.
+
+    Page up and page down scroll its body (`#dialog-body`, else the dialog) wherever the focus is,
+    unless the focused widget scrolls itself: the keys reach what the eye reads."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page_body(1)", "Page down", show=False),
+        Binding("pageup", "page_body(-1)", "Page up", show=False),
+    ]
+
+    def action_page_body(self, direction: int) -> None:
+        for selector in ("#dialog-body", "#dialog"):
+            for body in self.query(selector):
+                if body.display and body.max_scroll_y > 0:
+                    (body.scroll_page_down if direction > 0 else body.scroll_page_up)(animate=False)
+                    return
 
     @property
     def yak(self) -> YakApp:

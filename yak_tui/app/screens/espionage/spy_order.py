@@ -24,6 +24,7 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.select import YakSelect
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas.espionage import (
@@ -91,7 +92,7 @@ class SpyOrderScreen(YakModal[str | None]):
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("target", classes="field-label -required")
-                    yield Select(
+                    yield YakSelect(
                         targets,
                         id="spy-target",
                         compact=True,
@@ -102,7 +103,7 @@ class SpyOrderScreen(YakModal[str | None]):
                     )
                 with Horizontal(classes="field"):
                     yield Label("mission", classes="field-label -required")
-                    yield Select(
+                    yield YakSelect(
                         missions,
                         id="spy-mission",
                         compact=True,
@@ -130,7 +131,7 @@ class SpyOrderScreen(YakModal[str | None]):
         """The first field still to fill: the mission's own, else the note, else the mission."""
         forms = self.query(ParamForm)
         if forms and forms.first().query("Input, Select, Switch"):
-            forms.first().focus_first()
+            forms.first().focus_first(empty=True)
         elif self._mission():
             self.query_one("#spy-note", Input).focus()
         else:
