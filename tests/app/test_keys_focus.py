@@ -70,14 +70,6 @@ async def test_shift_e_on_the_gms_dashboard_opens_the_world_editor(save_path: Pa
         await wait_for(pilot, lambda: on_top(app, WorldScreen), what="the World editor")
 
 
-async def test_shift_e_as_a_player_says_why_not(save_path: Path) -> None:
-    app = make_app(save_path, "player:corvin")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await settle(pilot)
-        await pilot.press("E")
-        await wait_for(pilot, lambda: any(n.title == "GM only" for n in app._notifications), what="the refusal")
-
-
 async def test_i_as_a_player_says_why_not(save_path: Path) -> None:
     """The palette's "Act as" answers a player's seat; the key answers the same."""
     app = make_app(save_path, "player:corvin")

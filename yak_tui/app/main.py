@@ -330,7 +330,12 @@ class YakApp(App[None]):
             action = str(parameters[0])
         if action in AREA_ACTIONS:
             return AREA_ACTIONS[action].allowed(ident)
-        # `i` and `E` answer every seat: the dialog or the editor, else the reason it is refused.
+        if (
+            action == "switch_identity"
+        ):  # a seat's own key answers (the dialog, or why not); an observer acts on nothing
+            return self.may_switch_identity or not ident.is_observer
+        if action == "edit_row":  # the GM's: the row's editor, or the World editor with no row under the cursor
+            return ident.is_gm
         return True
 
     def action_goto(self, name: str) -> None:
