@@ -34,7 +34,7 @@ SKIP = {"q", "ctrl+c", "ctrl+q", "tab", "shift+tab", "ctrl+p", "ctrl+t", "escape
 
 def visible(button: Button) -> bool:
     region = button.region
-    width, height = SIZE
+    width, height = button.app.size
     return region.height > 0 and region.y >= 0 and region.bottom <= height - 1 and region.right <= width
 
 
@@ -110,11 +110,15 @@ async def sweep(pilot: Pilot[Any], app: YakApp, where: str, depth: int, seen: se
 
 @pytest.mark.parametrize("seat", SEATS)
 async def test_every_dialog_button_is_reachable_at_80x24(save_path: Path, seat: str) -> None:
+    await sweep_all(save_path, seat, SIZE)
+
+
+async def sweep_all(save_path: Path, seat: str, size: tuple[int, int]) -> None:
     populate(save_path)
     CHECKED.clear()
     app = make_app(save_path, seat, poll_interval=0)
     lost: list[str] = []
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(pilot)
         seen: set[tuple[str, str]] = set()
         for name, nav in SCREENS.items():

@@ -206,3 +206,61 @@ async def test_a_click_on_the_current_modes_nav_entry_leaves_history(save_path: 
         x, y = nav_offset(app, "Dashboard")
         await pilot.click("#nav", offset=(x, y))
         await wait_for(pilot, lambda: isinstance(app.screen, DashboardScreen), what="the dashboard shown")
+
+
+async def test_at_40x12_tab_reaches_file_order_and_shows_it(save_path: Path) -> None:
+    """A small window: the form scrolls; tab goes on to the button, and the button focused is drawn."""
+    besiege(save_path)
+    app = make_app(save_path, "player:corvin")
+    async with app.run_test(size=(40, 12)) as pilot:
+        await open_sieges(pilot)
+        await pilot.press("p")
+        dialog: OrderScreen = await dialog_of(pilot, OrderScreen)
+        await query_ready(pilot, dialog, "#param-merchant", Select)
+        await settle(pilot)
+        await pilot.press(*"Corvin", "enter", "tab", "3")
+        button = dialog.query_one("#file", Button)
+        await wait_for(pilot, lambda: not button.disabled, what="a valid order")
+        for _ in range(12):
+            if dialog.focused is button:
+                break
+            await pilot.press("tab")
+            await settle(pilot)
+        assert dialog.focused is button
+        region = button.region
+        assert region.height == 1 and 0 <= region.y and region.bottom <= 12 - 1, region
+        assert "File order" in screen_text(app)
+
+
+async def test_a_toast_at_80x24_keeps_off_the_table_rows(save_path: Path) -> None:
+    """A titled one-line toast takes the two bottom rows: the key bar and the panel's border."""
+    app = make_app(save_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(pilot)
+        app.notify("Dice by hand off", title="Dice", timeout=600)
+        await wait_for(pilot, lambda: any(t.region.height for t in app.screen.query("Toast")), what="the toast")
+        [toast] = app.screen.query("Toast")
+        assert toast.region.height == 2 and toast.region.y == SIZE[1] - 2, toast.region
+        assert toast.region.width <= SIZE[0] // 2
+
+
+async def test_an_open_list_stays_inside_the_dialog(save_path: Path) -> None:
+    """Each list of the smuggle order, opened at 80x24, ends above the dialog's bottom border."""
+    besiege(save_path)
+    app = make_app(save_path, "player:corvin")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_sieges(pilot)
+        await pilot.press("p")
+        dialog: OrderScreen = await dialog_of(pilot, OrderScreen)
+        await query_ready(pilot, dialog, "#param-merchant", Select)
+        box = dialog.query_one("#dialog")
+        for select in list(dialog.query(Select)):
+            select.focus()
+            await settle(pilot)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda select=select: select.expanded, what=f"{select.id} open")
+            await settle(pilot)
+            overlay = select.query_one("SelectOverlay")
+            assert overlay.region.bottom <= box.region.bottom - 1, (select.id, overlay.region, box.region)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda select=select: not select.expanded, what=f"{select.id} closed")

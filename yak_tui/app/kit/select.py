@@ -14,8 +14,11 @@ from typing import Any
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Select
 from textual.widgets._select import SelectCurrent, SelectOverlay
+
+LIST_ROWS = 12  # Textual's most rows for an open list
 
 
 class _Overlay(SelectOverlay):
@@ -38,7 +41,16 @@ class _Overlay(SelectOverlay):
 
 
 class YakSelect(Select[Any]):
-    """A Select that opens and searches on the first letter typed into it (see the module)."""
+    """A Select that opens and searches on the first letter typed into it (see the module); in a
+    dialog its open list stays inside the dialog's border (it scrolls instead)."""
+
+    def watch_expanded(self, expanded: bool) -> None:
+        box = next((node for node in self.ancestors if isinstance(node, Widget) and node.has_class("dialog")), None)
+        if not expanded or box is None:
+            return
+        # Rows between this field and the dialog's bottom border (the list opens below the field).
+        room = box.region.bottom - 1 - self.region.bottom
+        self.query_one(_Overlay).styles.max_height = max(3, min(LIST_ROWS, room))
 
     def compose(self) -> ComposeResult:
         yield SelectCurrent(self.prompt)
