@@ -264,3 +264,20 @@ async def test_an_open_list_stays_inside_the_dialog(save_path: Path) -> None:
             assert overlay.region.bottom <= box.region.bottom - 1, (select.id, overlay.region, box.region)
             await pilot.press("escape")
             await wait_for(pilot, lambda select=select: not select.expanded, what=f"{select.id} closed")
+
+
+async def test_keys_typed_with_the_one_that_opens_the_form_land_in_it(save_path: Path) -> None:
+    """p and "Cor" + enter arrive together (a fast typist): the letters went to the screen below,
+    or to no field of the form while it was being built; they wait for its first field now."""
+    from test_type_ahead import send_at_once
+
+    besiege(save_path)
+    app = make_app(save_path, "player:corvin")
+    async with app.run_test(size=SIZE) as pilot:
+        await open_sieges(pilot)
+        await settle(pilot)
+        send_at_once(app, "p", "C", "o", "r", "enter")
+        dialog: OrderScreen = await dialog_of(pilot, OrderScreen)
+        merchant = await query_ready(pilot, dialog, "#param-merchant", Select)
+        await wait_for(pilot, lambda: merchant.value == "corvin", what="Corvin chosen")
+        assert dialog.query_one("#param-fort", Select).value == "brinehaven"

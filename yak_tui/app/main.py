@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from yak_tui.kernel.play.dice import Dice
 
 
+ROUTED = "_yak_routed_to"  # the screen a key was first routed to (an attribute set on the key)
+
+
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
 
@@ -162,8 +165,18 @@ class YakApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         """The last safety net under `FocusGuard`: a key must never go to a removed widget (it would
         drop it, and escape, q and ctrl+c with it), so a stale focus is repaired before the key is routed."""
-        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
-            repair_focus(self.screen)
+        if isinstance(event, events.Key) and self.screen_stack:
+            # A key routed to the screen below a dialog that one of the keys before it opened (they
+            # arrived together) comes back here once that dialog is on top: it was typed for the
+            # dialog. The dialog holds it (and any key while it is being built) and sends it on to
+            # its focus (`YakModal.hold_key`).
+            hold = getattr(self.screen, "hold_key", None)
+            typed_for_it = not event.is_forwarded or getattr(event, ROUTED, self.screen) is not self.screen
+            if hold is not None and typed_for_it and hold(event):
+                return
+            if not event.is_forwarded:
+                setattr(event, ROUTED, self.screen)
+                repair_focus(self.screen)
         await super().on_event(event)
 
     @property

@@ -47,6 +47,7 @@ def may_repeat(command: str) -> bool:
 
 class CommandScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+r", "run", "Run / roll"),

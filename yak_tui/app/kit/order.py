@@ -40,6 +40,7 @@ def audience_line(name: str) -> str:
 
 class OrderScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "file", "File order"),

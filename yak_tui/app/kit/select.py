@@ -61,6 +61,11 @@ class YakSelect(Select[Any]):
 
     async def _on_key(self, event: events.Key) -> None:
         character = event.character
+        if self.expanded and event.key == "enter":  # typed before the open list took the focus
+            event.stop()
+            event.prevent_default()
+            self.query_one(_Overlay).action_select()
+            return
         if character is None or not event.is_printable or character.isspace():
             return
         event.stop()

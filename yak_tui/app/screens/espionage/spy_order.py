@@ -53,6 +53,7 @@ class SpyOrderScreen(YakModal[str | None]):
     """Dismisses with the new order's id (None when closed without filing)."""
 
     CSS_PATH = [DIALOGS_TCSS, HERE / "espionage.tcss"]  # noqa: RUF012 (Textual reads it as a list)
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "submit", "Submit privately"),
