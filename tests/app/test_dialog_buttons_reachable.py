@@ -1,4 +1,4 @@
-"""Issue 29: at 80×24 every button of every dialog a key opens can be reached, for every seat.
+"""Issue 29: at 80×24 (and 40×12) every button of every dialog a key opens can be reached, for every seat.
 
 The sweep walks every nav screen as the GM, a King, a player and an observer, presses each key the
 screen offers at that moment (the app's, the screen's and the focused widget's bindings), and on
@@ -111,6 +111,12 @@ async def sweep(pilot: Pilot[Any], app: YakApp, where: str, depth: int, seen: se
 @pytest.mark.parametrize("seat", SEATS)
 async def test_every_dialog_button_is_reachable_at_80x24(save_path: Path, seat: str) -> None:
     await sweep_all(save_path, seat, SIZE)
+
+
+@pytest.mark.parametrize("seat", ("gm", "player:corvin"))
+async def test_every_dialog_button_is_reachable_at_40x12(save_path: Path, seat: str) -> None:
+    """A 40x12 terminal: the dialogs scroll, and a row of buttons still fits its width."""
+    await sweep_all(save_path, seat, (40, 12))
 
 
 async def sweep_all(save_path: Path, seat: str, size: tuple[int, int]) -> None:

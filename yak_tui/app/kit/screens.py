@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 
 NARROW = 110
+TINY = 60  # a dialog's buttons shrink to their labels below this many columns
 ResultType = TypeVar("ResultType")
 
 
@@ -136,6 +137,11 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
         held, self._held_keys = self._held_keys, []
         for event in held:
             self._send_on(event)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """`-tiny` below 60 columns: the buttons lose their least width (dialogs.tcss), so a row
+        of them fits a 40-column terminal."""
+        self.set_class(event.size.width < TINY, "-tiny")
 
     def action_page_body(self, direction: int) -> None:
         for selector in ("#dialog-body", "#dialog"):
