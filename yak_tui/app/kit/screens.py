@@ -138,7 +138,8 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
         for event in held:
             self._send_on(event)
 
-    def on_resize(self, event: events.Resize) -> None:
+    @on(events.Resize)
+    def _size_class(self, event: events.Resize) -> None:
         """`-tiny` below 60 columns: the buttons lose their least width (dialogs.tcss), so a row
         of them fits a 40-column terminal."""
         self.set_class(event.size.width < TINY, "-tiny")
