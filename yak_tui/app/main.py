@@ -81,6 +81,8 @@ class YakApp(App[None]):
         Binding("o", "file_order", "Order"),
         *(Binding(action.key, f"area('{name}')", action.title, show=False) for name, action in AREA_ACTIONS.items()),
         Binding("i", "switch_identity", "Identity"),
+        # The same key on a seat that cannot hand the keyboard on: it says why (kept off the key bar).
+        Binding("i", "refuse_identity", "Identity", show=False),
         Binding("u", "undo", "Undo", show=False),
         Binding("w", "world", "World (GM)", show=False),
         Binding("R", "reports", "Reports", show=False),
@@ -343,10 +345,10 @@ class YakApp(App[None]):
             action = str(parameters[0])
         if action in AREA_ACTIONS:
             return AREA_ACTIONS[action].allowed(ident)
-        if (
-            action == "switch_identity"
-        ):  # a seat's own key answers (the dialog, or why not); an observer acts on nothing
-            return self.may_switch_identity or not ident.is_observer
+        if action == "switch_identity":
+            return self.may_switch_identity
+        if action == "refuse_identity":  # a player's or King's own seat hears why; an observer acts on nothing
+            return not self.may_switch_identity and not ident.is_observer
         if action == "edit_row":  # the GM's: the row's editor, or the World editor with no row under the cursor
             return ident.is_gm
         return True
@@ -478,12 +480,11 @@ class YakApp(App[None]):
 
         self.push_screen(OrderScreen(holding=(table, doc_id) if table else None))
 
+    def action_refuse_identity(self) -> None:
+        self.switch_identity(str(GM))  # refused, with the reason `switch_identity` gives every caller
+
     def action_switch_identity(self) -> None:
         from yak_tui.app.shell.identity import IdentityScreen
-
-        if not self.may_switch_identity:  # the same answer the palette's "Act as" gives
-            self.switch_identity(str(GM))
-            return
 
         def chosen(value: str | None) -> None:
             if value:

@@ -122,6 +122,9 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
 
     def _send_on(self, event: events.Key) -> None:
         replay = events.Key(event.key, event.character)
+        # No sender, as a key from the terminal: a key "sent" by this screen would stop bubbling at
+        # it, and the app would never run the binding it names (enter on an option list).
+        replay.set_sender(None)  # type: ignore[arg-type]
         self._replays.append(replay)
         self.app.post_message(replay)
 
