@@ -43,7 +43,7 @@ GM_PARAMS: dict[str, Param] = {
     "gm_modifier": Param(
         int, required=False, default=0, help="adjudicator's modifier to both rolls", by_adjudicator=True
     ),
-    "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)", by_adjudicator=True),
+    "gm_reason": Param(str, required=False, default="", help="why (required with a GM modifier)", by_adjudicator=True),
 }
 
 
@@ -117,7 +117,7 @@ def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandErro
                 "mission",
                 f"{entry.name} needs {need.name} held against "
                 f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
-                f"holds no such infiltration (run {need.slug} first)",
+                f"holds no such infiltration (run {need.name} first)",
             )
     if kind.check is not None:
         try:

@@ -137,7 +137,7 @@ def spec_for(name: str) -> CommandSpec:
         import difflib
 
         close = difflib.get_close_matches(name, list(COMMANDS), n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else f"; commands: {', '.join(sorted(COMMANDS))}"
+        hint = f" (did you mean {', '.join(close)}?)" if close else "; `yak do --list` lists the commands"
         raise CommandError("command", f"no command named {name!r}{hint}")
     return spec
 

@@ -15,8 +15,9 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from yak_tui.kernel.errors import CommandError, DiceError, ShortfallError, StoreError, ValidationError, YakError
-from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, owner_of, visible_table
 from yak_tui.kernel.play.identity import GM, Identity, identity_name
+from yak_tui.kernel.world.fields import field_words
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import shown
 
@@ -57,6 +58,22 @@ def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+def own_documents(
+    world: World, viewer: Identity, table: str, docs: Mapping[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Of `docs`, those the viewer holds (`audience.owner_of`): a player's own, a King's kingdom's;
+    the GM holds every one. An order acts on the filer's own holdings: its form offers no others
+    (a captor's dismantling names a business he does not own, and keeps the whole list)."""
+    if viewer.is_gm:
+        return dict(docs)
+    out = {}
+    for doc_id, doc in docs.items():
+        kingdom, character = owner_of(world, table, doc_id, doc)
+        if (viewer.is_player and character == viewer.subject) or (viewer.is_king and kingdom == viewer.subject):
+            out[doc_id] = doc
+    return out
+
+
 def default_text(param: Any) -> str:
     """A parameter's default as a form shows it: lists comma-separated, booleans lower-case."""
     default = param.default
@@ -84,6 +101,8 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
             options = tuple(Choice(str(c), str(c)) for c in param.choices)
         elif param.ref:
             docs = visible_table(world, viewer, param.ref)
+            if order and param.ref == "businesses" and "captor" not in spec.params:
+                docs = own_documents(world, viewer, param.ref, docs)
             options = tuple(
                 Choice(i, str(d.get("name") or d.get("command") or i))
                 for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
@@ -139,8 +158,36 @@ class Problem(NamedTuple):
     who_may: tuple[str, ...] = ()
 
     def message(self) -> str:
-        who = f" — who may: {', '.join(self.who_may)}" if self.who_may else ""
-        return f"{self.field}: {self.reason}{who}"
+        """The refusal as a person reads it: "Mission: … — who may: the GM" (never `order.mission`)."""
+        who = f" — who may: {self.who_may_words()}" if self.who_may else ""
+        return f"{self.what()}{who}"
+
+    def what(self) -> str:
+        """The field in words and why: "Mission: Infiltrate Treasury needs …"."""
+        return f"{field_words(self.field.rsplit('.', 1)[-1])}: {self.reason}"
+
+    def who_may_words(self) -> str:
+        """Who may, in words and each once: "the GM, the King of Elbreth" (never `king:elbreth`)."""
+        return who_may_words(self.who_may)
+
+
+def who_may_words(seats: Iterable[str]) -> str:
+    """Seats in words, each once: "the GM, the King of Elbreth"."""
+    return ", ".join(dict.fromkeys(seat_words(seat) for seat in seats))
+
+
+def seat_words(seat: str) -> str:
+    """A seat's key (`gm`, `king:elbreth`, `player:corvin`) in words, where no world is at hand to
+    name him: "the GM", "the King of Elbreth", "Corvin"."""
+    role, _, subject = seat.partition(":")
+    name = subject.replace("-", " ").title()
+    if role == "gm":
+        return f"the GM ({subject})" if subject else "the GM"
+    if role == "king" and subject:
+        return f"the King of {name}"
+    if role == "player" and subject:
+        return name
+    return seat
 
 
 def problem_of(error: BaseException) -> Problem:

@@ -11,13 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import visible_entries, visible_table
 from yak_tui.kernel.play.identity import Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import TABLES, World
+from yak_tui.kernel.world.words import field_refs, field_words, value_words
 
 if TYPE_CHECKING:
     from yak_tui.store.storage import WorldFile
@@ -33,13 +32,18 @@ class DocumentChange:
     name: str
     change: str  # "added", "removed", "changed"
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    # Each field's values as a reader reads them (names for ids): what `line` shows, never the JSON.
+    words: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def line(self) -> str:
         where = f"{self.table} · {self.name}"
         if self.change != "changed":
             return f"{where}: {self.change}"
         return f"{where}: " + "; ".join(
-            f"{key} {_shown(old)} → {_shown(new)}" for key, (old, new) in self.fields.items()
+            f"{field_words(key)}: {old} → {new}"
+            for key, (old, new) in (
+                (key, self.words.get(key) or (_shown(was), _shown(now))) for key, (was, now) in self.fields.items()
+            )
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,11 +108,7 @@ def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, str):
-        return value
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return value_words(value)
 
 
 def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
@@ -131,7 +131,14 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
                     for key in sorted(set(was) | set(now))
                     if was.get(key) != now.get(key)
                 }
-                changes.append(DocumentChange(table, doc_id, name, "changed", fields))
+                words = {
+                    key: (
+                        value_words(old, before, field_refs(table, key)),
+                        value_words(new, after, field_refs(table, key)),
+                    )
+                    for key, (old, new) in fields.items()
+                }
+                changes.append(DocumentChange(table, doc_id, name, "changed", fields, words))
     seen = {str(e.get("id")) for e in visible_entries(before, viewer)}
     new_entries = sum(1 for e in visible_entries(after, viewer) if str(e.get("id")) not in seen)
     return SeasonDiff(before.date, after.date, changes, new_entries)

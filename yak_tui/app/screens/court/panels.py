@@ -306,8 +306,19 @@ class HoldingsPanel(DashboardPanel):
         self.border_subtitle = "o order for this"
         self.query_one("#holdings-table", HoldingsTable).fill(
             ["Holding", "Kind", "Details"],
-            [(f"{h.table}:{h.id}", [Text(h.name, style="bold"), h.kind, h.detail]) for h in view.holdings],
+            [
+                (
+                    f"{h.table}:{h.id}",
+                    [
+                        Shortened(Text(h.name, style="bold"), Text(views.short_name(h.name), style="bold")),
+                        Shortened(h.kind, h.kind.split()[0] if h.kind.endswith(" business") else h.kind),
+                        Shortened(h.detail, h.detail.split(" · ")[0]),
+                    ],
+                )
+                for h in view.holdings
+            ],
             empty="You hold nothing you may see.",
+            spare=(1,),  # at 80 columns the kind goes, not a cut name or figure
         )
 
 
@@ -333,7 +344,7 @@ class MyOrdersPanel(DashboardPanel):
                 )
                 for o in view.my_orders
             ],
-            empty="No orders filed. Press o to file one.",
+            empty="None yet: o files an order.",
         )
 
 
@@ -368,7 +379,8 @@ class LatestPanel(DashboardPanel):
 # -- the chronicle --------------------------------------------------------------------------------------
 
 
-def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
+def entry_prompt(entry: views.EntryView, selected: bool, readers: str = "") -> Content:
+    """An entry's lines; `readers` who reads it in words when it is not public."""
     mark = ("● ", "bold $accent") if selected else ("  ", "")
     head = Content.assemble(
         mark,
@@ -380,7 +392,7 @@ def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
         (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"),
     )
     if entry.audience != "public":
-        head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
+        head = Content.assemble(head, (f"  (for {readers or entry.audience})", "italic $warning"))
     lines = [head]
     for roll in entry.rolls:
         lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
@@ -399,6 +411,7 @@ class EntriesPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
         self.entries = views.EntryViews()
+        self.view: views.ChronicleView | None = None
         self.page = 0
         self.pages = 1
         self.visible_total = 0  # entries the viewer may read before the filters
@@ -411,7 +424,10 @@ class EntriesPanel(Panel):
         made = self._options.get(entry.id)
         if made is not None and made[0] == entry and made[1] == selected:
             return made[2]
-        return Option(entry_prompt(entry, selected), id=entry.id)
+        return Option(entry_prompt(entry, selected, self._readers(entry)), id=entry.id)
+
+    def _readers(self, entry: views.EntryView) -> str:
+        return self.view.readers(entry.audience) if self.view is not None else ""
 
     def show(
         self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(), page: int | None = None
@@ -420,6 +436,7 @@ class EntriesPanel(Panel):
         is still shown."""
         listing = self.query_one("#entries", OptionList)
         highlighted = listing.highlighted_option.id if listing.highlighted_option else None
+        self.view = view
         self.entries = view.entries
         self.visible_total = view.total
         count = len(view.entries)
@@ -447,7 +464,7 @@ class EntriesPanel(Panel):
         """Mark (or unmark) an entry as selected, and move on to the next one."""
         listing = self.query_one("#entries", OptionList)
         entry = self.entries.by_id(entry_id)
-        listing.replace_option_prompt(entry_id, entry_prompt(entry, selected))
+        listing.replace_option_prompt(entry_id, entry_prompt(entry, selected, self._readers(entry)))
         self._options[entry_id] = (entry, selected, listing.get_option(entry_id))
         if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
             listing.highlighted += 1
