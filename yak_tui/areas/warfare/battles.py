@@ -83,7 +83,9 @@ def _losses(world: Any, text: str, sides: set[str]) -> dict[str, int]:
         "winner": Param(str, choices=("attacker", "defender", "draw")),
         "kind": Param(str, required=False, default="land", choices=("land", "naval")),
         "units": Param(list, required=False, default=[], help="the units that fought, comma-separated"),
-        "losses": Param(str, required=False, default="", help="unit:regiments (ships at sea) lost, e.g. a:2,b:1"),
+        "losses": Param(
+            str, required=False, default="", help="regiments (ships at sea) each unit lost, as UNIT:COUNT, e.g. a:2,b:1"
+        ),
         "fight": Param(str, required=False, default="", help="the fight's name, as traps were set for it"),
         "fort": Param(str, required=False, ref="pcs", help="a sally: the besieged fort whose defenders attack"),
     },

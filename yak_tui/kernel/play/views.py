@@ -58,6 +58,49 @@ def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+def _mission_name(slug: str) -> str:
+    """A mission as the loaded espionage table names it ("Infiltrate Treasury"); an unknown slug in words."""
+    from yak_tui.kernel.world.tables import table
+
+    for row in table("espionage").get("missions", []):
+        if row.get("slug") == slug:
+            return str(row["name"])
+    return slug.replace("-", " ").capitalize()
+
+
+def _seat_name(world: World, seat: str) -> str:
+    from yak_tui.kernel.play.identity import IdentityError
+
+    try:
+        return identity_name(world, Identity.parse(seat))
+    except IdentityError:
+        return seat
+
+
+def document_words(world: World, table: str, doc_id: str, doc: Mapping[str, Any]) -> str:
+    """What a person calls a document: its name, or for the nameless ones (orders, effects, sieges,
+    debts) a few words from its fields ("Corvin Hale: spy mission, Fund Bandits", "Infiltrate
+    Treasury on Kingdom of Varos"); the id only when nothing better is there."""
+    if doc.get("name"):
+        return str(doc["name"])
+    if table == "orders" and doc.get("command"):
+        mission = (doc.get("params") or {}).get("mission")
+        what = str(doc["command"]).replace("-", " ") + (f", {_mission_name(str(mission))}" if mission else "")
+        return f"{_seat_name(world, str(doc.get('filed_by', '')))}: {what}"
+    if table == "effects" and (doc.get("mission") or doc.get("kind")):
+        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
+        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
+        what = _mission_name(str(doc["mission"])) if doc.get("mission") else str(doc["kind"]).replace("-", " ")
+        return f"{what}{on}"
+    if table == "sieges" and doc.get("fort"):
+        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
+    if table == "ledger" and doc.get("kind"):
+        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
+    if table in ("specialists", "academies") and doc.get("kingdom"):
+        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
+    return doc_id
+
+
 def own_documents(
     world: World, viewer: Identity, table: str, docs: Mapping[str, dict[str, Any]]
 ) -> dict[str, dict[str, Any]]:
@@ -104,7 +147,7 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
             if order and param.ref == "businesses" and "captor" not in spec.params:
                 docs = own_documents(world, viewer, param.ref, docs)
             options = tuple(
-                Choice(i, str(d.get("name") or d.get("command") or i))
+                Choice(i, document_words(world, param.ref, i, d))
                 for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
             )
         elif pname == "audience":

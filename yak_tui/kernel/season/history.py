@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import visible_entries, visible_table
-from yak_tui.kernel.play.identity import Identity, IdentityError, identity_name
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import document_words
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import TABLES, World
 from yak_tui.kernel.world.words import field_refs, field_words, value_words
@@ -79,32 +80,9 @@ class SeasonDiff:
         return head + [f"  {c.line()}" for c in self.changes]
 
 
-def _who(world: World, filer: str) -> str:
-    """A filer (`player:corvin`, `king:kesh`, `gm`) as a sentence names him."""
-    try:
-        return identity_name(world, Identity.parse(filer))
-    except IdentityError:
-        return filer
-
-
 def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> str:
-    """What a reader calls a document: its name, or for the nameless ones (orders, effects,
-    sieges, debts) a few words from its fields; the id only when nothing better is there."""
-    if doc.get("name"):
-        return str(doc["name"])
-    if table == "orders" and doc.get("command"):
-        return f"{_who(world, str(doc.get('filed_by', '')))}'s {doc['command']} order"
-    if table == "effects" and (doc.get("mission") or doc.get("kind")):
-        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
-        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
-        return f"{doc.get('mission') or doc.get('kind')}{on}"
-    if table == "sieges" and doc.get("fort"):
-        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
-    if table == "ledger" and doc.get("kind"):
-        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
-    if table in ("specialists", "academies") and doc.get("kingdom"):
-        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
-    return doc_id
+    """What a reader calls a document (`views.document_words`)."""
+    return document_words(world, table, doc_id, doc)
 
 
 def _shown(value: Any) -> str:

@@ -10,7 +10,7 @@ import orjson
 
 from yak_tui.kernel.world.documents import SCHEMAS
 from yak_tui.kernel.world.fields import field_words
-from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.model import TABLES, World
 from yak_tui.kernel.world.money import shown_money
 
 
@@ -39,6 +39,9 @@ def value_words(value: Any, world: World | None = None, refs: tuple[str, ...] = 
     if isinstance(value, int | float):
         return shown_money(value)
     if isinstance(value, str):
+        table, sep, doc_id = value.partition(":")
+        if world is not None and sep and table in TABLES and world.find(table, doc_id) is not None:
+            return world.display_name(table, doc_id)  # a tagged reference (`kingdoms:elbreth`)
         if world is not None:
             for table in refs:
                 if world.find(table, value) is not None:
