@@ -57,7 +57,7 @@ async def test_the_gm_compares_two_kept_seasons_as_yak_diff_does(save_path: Path
         save = WorldFile(save_path)
         expected = diff_worlds(World(season_state(save, "Spring 312")), World(season_state(save, "Summer 312")), GM)
         await wait_for(pilot, lambda: diff_text(screen) == "\n".join(expected.lines()), what="yak diff's words")
-        assert "treasury 99 → 120" in diff_text(screen)
+        assert "Treasury: 99 → 120" in diff_text(screen)
 
 
 async def test_the_gm_rolls_back_two_advances_after_a_confirm_naming_what_is_lost(save_path: Path) -> None:
