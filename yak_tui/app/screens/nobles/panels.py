@@ -198,7 +198,8 @@ class HexPanel(Panel):
         """A PC's public (or, for its owner, full) facts on one wrapped line: fort 2 · walled · tax 4."""
         skip = ("name", "hex", "kind", "province", "controller", "capital", "holds treasury of")
         facts = []
-        for key, value in map_views.describe(world, yak_of(self).identity, "pcs", pc_id):
+        for label, value in map_views.describe(world, yak_of(self).identity, "pcs", pc_id):
+            key = label.lower()  # "Fort level" as a fact in a line: "fort 2"
             if key in skip or (value in ("no", "—", "0") and key != "resistance"):
                 continue
             if key == "fort level":
