@@ -179,3 +179,21 @@ async def test_no_orders_line_is_whole_at_80x24(save_path: Path) -> None:
         await wait_for(pilot, lambda: all(p.ready for p in app.screen.query(TreasuryPlot)), what="the plot")
         await settle(pilot)
         assert "None yet: o files an order." in screen_text(app)
+
+
+# -- the CLI's human lines ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("who", ["gm", "king:elbreth", "player:corvin", "observer"])
+def test_the_clis_human_reports_read_as_words(
+    orders_save: Path,  # noqa: F811
+    who: str,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`yak report`, `yak diff` and `yak log` print words (`yak orders` names each order by its id on
+    purpose: the id is what `order-resolve order=…` takes)."""
+    for argv in (["report"], ["report", "--season", "Spring 312"], ["diff", "Spring 312", "Autumn 312"], ["log"]):
+        capsys.readouterr()
+        assert main(["--save", str(orders_save), "--as", who, *argv]) == 0
+        found = offences(capsys.readouterr().out)
+        assert not found, f"{who} {' '.join(argv)}: {found[:5]}"
