@@ -387,3 +387,25 @@ def test_the_png_is_a_real_picture(save: WorldFile, tmp_path: Path, capsys: pyte
     code, reply = yak(capsys, save, "map", "--format", "png", "--out", str(out), who="king:elbreth")
     assert code == 0 and reply["as"] == "king:elbreth"
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_serve_sends_the_nudges_when_they_fall_due(wired: WorldFile, smtp: tuple[Mailbox, int]) -> None:
+    """`yak serve --nudge-before 12h` runs the nudge on the rules' clock: nothing a day before, one
+    reminder once the deadline is 12 h away, none again."""
+    import asyncio
+    from datetime import timedelta
+
+    from yak_tui.kernel.season.clock import frozen_clock
+    from yak_tui.serve.config import ServeConfig
+    from yak_tui.serve.server import YakServer
+
+    box, _ = smtp
+    run_command(wired, GM, "season-deadline", {"at": "2026-12-07 20:00Z", "force": True})
+    server = YakServer(ServeConfig(save=wired.path, nudge_before=timedelta(hours=12)))
+    with frozen_clock("2026-12-06T20:00Z") as move:
+        assert [d for d in asyncio.run(server.nudge_once()) if d.action == "sent"] == []
+        move(timedelta(hours=13))
+        sent = [d.recipient for d in asyncio.run(server.nudge_once()) if d.action == "sent"]
+        assert sent == ["player:corvin", "player:maelis"]
+        assert [d for d in asyncio.run(server.nudge_once()) if d.action == "sent"] == []
+    assert len(box.of("maelis@example.org")) == 1

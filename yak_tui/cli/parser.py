@@ -201,6 +201,12 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
         help="time a connection has to log in (default %(default)g)",
     )
 
+    serve.add_argument(
+        "--nudge-before",
+        metavar="SPAN",
+        help="remind the seats with no orders this long before the deadline, e.g. 12h (`yak season nudge`)",
+    )
+
     user = sub.add_parser("user", help="the SSH roster")
     user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")
     add = user_sub.add_parser("add")

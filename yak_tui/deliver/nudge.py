@@ -80,4 +80,15 @@ def plan_nudges(save: Path, world: World, before: timedelta, at: datetime | None
     return out
 
 
-__all__ = ["DEFAULT_BEFORE", "nudge_text", "plan_nudges"]
+def nudge_now(save: Path, before: timedelta) -> list[Delivery]:
+    """Send the nudges due now (what `yak serve --nudge-before` runs every minute)."""
+    from yak_tui.deliver.post import deliver
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.store.storage import WorldFile
+
+    load_command_modules()
+    world = World(WorldFile(save).read())
+    return deliver(save, plan_nudges(save, world, before))
+
+
+__all__ = ["DEFAULT_BEFORE", "nudge_now", "nudge_text", "plan_nudges"]
