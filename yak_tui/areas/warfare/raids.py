@@ -35,6 +35,7 @@ from yak_tui.areas.warfare.shared import (
     today_dict,
     unit_doc,
 )
+from yak_tui.areas.warfare.sponsored import is_irregular, pay_sponsor, sponsor_of
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.audience import PUBLIC
 from yak_tui.kernel.play.authority import Stakes
@@ -49,8 +50,11 @@ def _raid_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     unit = world.find("units", ref_id(world, "units", p.get("unit")))
     pc = world.find("pcs", ref_id(world, "pcs", p.get("pc")))
     controller = (pc or {}).get("controller")
+    owner = (unit or {}).get("owner")
     return Stakes.of(
-        controller, kingdoms=[(unit or {}).get("owner"), controller], characters=[(pc or {}).get("owner_character")]
+        controller,
+        kingdoms=[None if is_irregular(owner) else owner, (unit or {}).get("friendly_to"), controller],
+        characters=[(pc or {}).get("owner_character")],
     )
 
 
@@ -85,7 +89,11 @@ def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str
     if refusal:
         raise CommandError("unit", f"{unit['name']} ({unit['kind']}): {refusal}")
     ctx.require_adjudicator(
-        Stakes.of(pc.get("controller"), kingdoms=[raider, pc.get("controller")], characters=[pc.get("owner_character")])
+        Stakes.of(
+            pc.get("controller"),
+            kingdoms=[None if is_irregular(raider) else raider, unit.get("friendly_to"), pc.get("controller")],
+            characters=[pc.get("owner_character")],
+        )
     )
     return unit, pc, raider
 
@@ -145,19 +153,23 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         rolls=[record],
         refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider},
     )
-    target = ("kingdoms", raider)
+    # A band no kingdom owns carries its take off: it lands in no treasury.
+    target = None if is_irregular(raider) else ("kingdoms", raider)
     if split.from_treasury and owner is not None:
-        ctx.move_ducats(owner, target, split.from_treasury, f"raid on {pc['name']}")
+        ctx.move_ducats(owner, target, split.from_treasury, f"raid on {pc['name']} by {unit['name']}")
     if split.from_tax:
         add_tax_taken(world, p["pc"], split.from_tax)
-        ctx.move_ducats(None, target, split.from_tax, f"raid on {pc['name']}, taken from its coming tax")
+        if target is not None:
+            ctx.move_ducats(None, target, split.from_tax, f"raid on {pc['name']}, taken from its coming tax")
     _mark_raided(world, p["pc"], raider, "ducats", split.taken)
+    share = pay_sponsor(ctx, p["unit"], split.taken, f"in the raid on {pc['name']}") if sponsor_of(unit) else 0
     return {
         "natural": outcome.natural,
         "taken": money(split.taken),
         "from_treasury": money(split.from_treasury),
         "from_tax": money(split.from_tax),
         "owner": party_key(owner) if owner else None,
+        "sponsor_share": money(share),
         "outcome_text": f"raided {pc['name']}: {text}",
     }
 
@@ -193,6 +205,11 @@ def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
 def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
     unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
+    if is_irregular(raider):
+        raise CommandError(
+            "unit",
+            f"{unit['name']} belong to no kingdom that could keep manpower or Slaves: a band raids for ducats (raid)",
+        )
     province_id = str(pc["province"])
     surplus = int(world.get("provinces", province_id).get("surplus_manpower", 0))
     outcome = rules.slave_raid(ctx.dice_for(), surplus)

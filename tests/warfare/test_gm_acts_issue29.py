@@ -1,0 +1,106 @@
+"""Issue 29, "GM acts that trip him" and "Wrong rule": each through the command line (`yak`), as a
+GM types it, on the demo world."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+from yak_plugin import Table
+
+from yak_tui.cli import main
+
+
+def yak(capsys: pytest.CaptureFixture[str], table: Table, *argv: str, who: str = "gm") -> tuple[int, str, str]:
+    capsys.readouterr()
+    code = main(["--save", str(table.path), "--as", who, *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _treasury(table: Table, kingdom: str) -> float:
+    return float(table.world.get("kingdoms", kingdom)["treasury"])
+
+
+# -- Wrong rule: sponsored bands pay their sponsor ---------------------------------------------------
+
+
+def _fund_bandits(capsys: pytest.CaptureFixture[str], table: Table) -> str:
+    code, _, err = yak(
+        capsys,
+        table,
+        "do",
+        "spy-mission",
+        "mission=fund-bandits",
+        "sponsor=elbreth",
+        "target=varos",
+        "province=varos-march",
+        "--dice",
+        "6,6",
+    )
+    assert code == 0, err
+    (band,) = [uid for uid, u in table.world.all("units") if u.get("raised_by") == "fund-bandits"]
+    assert table.world.get("units", band)["friendly_to"] == "elbreth"  # the sponsor is kept on the unit
+    return band
+
+
+def test_loot_share_of_a_band_no_kingdom_owns_pays_its_sponsor(
+    capsys: pytest.CaptureFixture[str], table: Table
+) -> None:
+    # Seed 002, Fund Bandits: "Bandits provide a share of the loot." The issue's exact commands.
+    band = _fund_bandits(capsys, table)
+    assert band == "bandits-0001"
+    before = _treasury(table, "elbreth")
+    code, out, err = yak(capsys, table, "do", "loot-share", "unit=bandits-0001", "take=6")
+    assert code == 0, err
+    assert _treasury(table, "elbreth") == before + 3
+    assert "Kingdom of Elbreth receives 3 ducats: a share of the loot from Bandits of Varos March" in out
+
+
+def test_a_raid_by_sponsored_bandits_pays_the_sponsor_at_once(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _fund_bandits(capsys, table)
+    elbreth, varos = _treasury(table, "elbreth"), _treasury(table, "varos")
+    code, out, err = yak(capsys, table, "--json", "do", "raid", "unit=bandits-0001", "pc=thornfield", "--dice", "5")
+    assert code == 0, err
+    data = orjson.loads(out)
+    assert data["taken"] == 5 and data["sponsor_share"] == 2
+    assert _treasury(table, "varos") == varos - 5  # the band carries its take off: no treasury gains it
+    assert _treasury(table, "elbreth") == elbreth + 2
+    # Who sponsors the band is the sponsor's secret: Varos reads the raid, not the share.
+    code, out, _ = yak(capsys, table, "log", who="king:varos")
+    assert "Thornfield" in out and "share of the loot" not in out
+    code, out, _ = yak(capsys, table, "log", who="king:elbreth")
+    assert "a share of the loot from Bandits of Varos March" in out
+
+
+def test_a_band_slave_raid_is_refused_in_words(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _fund_bandits(capsys, table)
+    code, _, err = yak(
+        capsys, table, "do", "slave-raid", "unit=bandits-0001", "pc=thornfield", "take=slaves", "--dice", "4"
+    )
+    assert code == 2 and "belong to no kingdom" in err and "no kingdom with id" not in err
+
+
+def test_fund_privateers_filed_as_an_order_sends_back_a_cut(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    # Seed 002, Fund Privateers: "Privateers send back a cut of the take." Filed by the King as a
+    # private order, carried out by the GM, then the privateers' take recorded.
+    code, out, err = yak(
+        capsys,
+        table,
+        "do",
+        "order-file",
+        "command=spy-mission",
+        "params=mission=fund-privateers;sponsor=elbreth;target=varos;province=amber-coast",
+        "private=true",
+        who="king:elbreth",
+    )
+    assert code == 0, err
+    (order,) = [oid for oid, _ in table.world.all("orders")]
+    code, _, err = yak(capsys, table, "do", "order-resolve", f"order={order}", "--dice", "6,6")
+    assert code == 0, err
+    (ships,) = [uid for uid, u in table.world.all("units") if u.get("raised_by") == "fund-privateers"]
+    assert table.world.get("units", ships)["owner"] == "privateers"
+    before = _treasury(table, "elbreth")
+    code, out, err = yak(capsys, table, "do", "loot-share", f"unit={ships}", "take=5")
+    assert code == 0, err
+    assert _treasury(table, "elbreth") == before + 2
+    assert "a cut of the take" in out
