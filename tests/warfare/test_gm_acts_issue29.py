@@ -104,3 +104,89 @@ def test_fund_privateers_filed_as_an_order_sends_back_a_cut(capsys: pytest.Captu
     assert code == 0, err
     assert _treasury(table, "elbreth") == before + 2
     assert "a cut of the take" in out
+
+
+# -- Traps, engagement modifiers and the public battle line -----------------------------------------
+
+
+def _morale_and_trap(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    """Varos cripples Elbreth's military morale (a covert mission); Elbreth sets a trap."""
+    for mission in ("infiltrate-general-staff", "cripple-military-morale"):
+        code, _, err = yak(
+            capsys, table, "do", "spy-mission", f"mission={mission}", "sponsor=varos", "target=elbreth", "--dice", "6,6"
+        )
+        assert code == 0, err
+    code, _, err = yak(capsys, table, "do", "trap", "kingdom=elbreth", "fight=The Greywood Ford", who="king:elbreth")
+    assert code == 0, err
+
+
+def _trap_active(table: Table) -> bool:
+    return any(e.get("kind") == "trap" and e.get("active") for _, e in table.world.all("effects"))
+
+
+def test_a_fight_named_another_way_still_springs_the_trap(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _morale_and_trap(capsys, table)
+    code, out, err = yak(
+        capsys, table, "--json", "do", "battle", "attacker=kesh", "defender=elbreth", "winner=attacker",
+        "fight=the greywood-ford",
+    )  # fmt: skip
+    assert code == 0, err
+    assert [m["reason"] for m in orjson.loads(out)["modifiers"]["elbreth"]] == ["Cripple Military Morale", "trap"]
+
+
+def test_a_fight_no_trap_names_is_refused_naming_the_traps(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _morale_and_trap(capsys, table)
+    before = table.path.read_bytes()
+    code, _, err = yak(
+        capsys, table, "do", "battle", "attacker=kesh", "defender=elbreth", "winner=attacker", "fight=Greywood"
+    )
+    assert code == 2
+    assert "no trap of Principality of Kesh or Kingdom of Elbreth is set for 'Greywood'" in err
+    assert "their traps are set for: 'The Greywood Ford'" in err
+    assert table.path.read_bytes() == before and _trap_active(table)
+
+
+def test_a_trap_id_names_its_fight(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _morale_and_trap(capsys, table)
+    (trap,) = [eid for eid, e in table.world.all("effects") if e.get("kind") == "trap"]
+    code, out, err = yak(
+        capsys, table, "do", "battle", "attacker=kesh", "defender=elbreth", "winner=defender", f"fight={trap}"
+    )
+    assert code == 0, err
+    assert "(The Greywood Ford)" in out and "+1 (trap)" in out
+
+
+def test_the_modifiers_show_before_the_winner_is_entered(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _morale_and_trap(capsys, table)
+    code, out, err = yak(
+        capsys, table, "do", "battle", "attacker=kesh", "defender=elbreth", "fight=The Greywood Ford", "--odds"
+    )
+    assert code == 0, err
+    assert out.splitlines() == [
+        "Modifiers: Kingdom of Elbreth -2 (Cripple Military Morale), +1 (trap).",
+        "Net: Principality of Kesh +1 over Kingdom of Elbreth.",
+    ]
+    assert table.world.get("kingdoms", "elbreth")  # nothing written: --odds changes nothing
+    assert any(e.get("kind") == "morale-penalty" and e.get("active") for _, e in table.world.all("effects"))
+
+
+def test_the_public_battle_line_says_morale_and_only_the_sponsor_reads_the_cause(
+    capsys: pytest.CaptureFixture[str], table: Table
+) -> None:
+    _morale_and_trap(capsys, table)
+    code, _, err = yak(
+        capsys, table, "do", "battle", "attacker=kesh", "defender=elbreth", "winner=attacker",
+        "fight=The Greywood Ford",
+    )  # fmt: skip
+    assert code == 0, err
+    line = (
+        "The battle of Principality of Kesh against Kingdom of Elbreth (The Greywood Ford): Principality of Kesh "
+        "wins. Modifiers: Kingdom of Elbreth -2 (morale), +1 (trap)."
+    )
+    cause = "Your Cripple Military Morale weighed on Kingdom of Elbreth"
+    for who in ("observer", "king:elbreth", "king:kesh", "player:corvin"):
+        _, out, _ = yak(capsys, table, "log", who=who)
+        assert line in out and cause not in out, who
+    for who in ("king:varos", "gm"):
+        _, out, _ = yak(capsys, table, "log", who=who)
+        assert line in out and cause in out, who
