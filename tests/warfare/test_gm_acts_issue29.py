@@ -3,11 +3,20 @@ GM types it, on the demo world."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import orjson
 import pytest
 from yak_plugin import Table
 
 from yak_tui.cli import main
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import param_fields
+from yak_tui.kernel.world.authoring import load_world_file, load_world_text, reference_problems, template_text
+from yak_tui.kernel.world.demo import DEMO_FILE
+from yak_tui.kernel.world.fields import UNIT_KINDS
+
+GM = Identity.parse("gm")
 
 
 def yak(capsys: pytest.CaptureFixture[str], table: Table, *argv: str, who: str = "gm") -> tuple[int, str, str]:
@@ -190,3 +199,51 @@ def test_the_public_battle_line_says_morale_and_only_the_sponsor_reads_the_cause
     for who in ("king:varos", "gm"):
         _, out, _ = yak(capsys, table, "log", who=who)
         assert line in out and cause in out, who
+
+
+# -- Unit kinds and court titles are enumerations ----------------------------------------------------
+
+
+def test_a_world_file_with_raiders_for_a_kind_or_a_lord_for_a_noble_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (
+        template_text().replace('kind = "infantry"', 'kind = "Raiders"', 1).replace('title = "Count"', 'title = "Lord"')
+    )
+    source = tmp_path / "world.toml"
+    source.write_text(text)
+    assert main(["new", str(tmp_path / "c.json"), "--from", str(source)]) == 2
+    err = capsys.readouterr().err
+    assert "field kind: 'Raiders' is not a unit kind (did you mean raider?); the kinds: infantry, cavalry" in err
+    assert "field title: 'Lord' is not a court title" in err
+    assert "the court titles: Prince, Duke, Count, Baron, Governor, Ambassador, Agent, High Priestess" in err
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_the_template_and_the_demo_hold_only_known_kinds_and_titles() -> None:
+    for data in (load_world_text(template_text(), "template.toml"), load_world_file(DEMO_FILE)):
+        for table_name in ("units", "characters"):
+            for doc in data[table_name].values():
+                assert not reference_problems(data, table_name, doc), doc
+
+
+def test_gm_set_and_recruit_refuse_a_kind_that_is_no_kind(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    code, _, err = yak(capsys, table, "do", "gm-set", "table=units", "id=varos-lancers", "field=kind", "value=Raiders")
+    assert code == 2 and "'Raiders' is not a unit kind (did you mean raider?)" in err
+    code, _, err = yak(capsys, table, "do", "recruit", "kingdom=elbreth", "pc=highmoor", "kind=Raiders", "regiments=1")
+    assert code == 2 and "kind: 'Raiders' is not a unit kind" in err
+    code, out, err = yak(
+        capsys, table, "--json", "do", "recruit", "kingdom=elbreth", "pc=highmoor", "kind=Sea Raider", "regiments=1"
+    )
+    assert code == 0, err
+    assert table.world.get("units", orjson.loads(out)["unit"])["kind"] == "sea-raider"
+    code, _, err = yak(capsys, table, "do", "gm-set", "table=characters", "id=tobias", "field=title", "value=Lord")
+    assert code == 2 and "'Lord' is not a court title" in err
+
+
+def test_the_recruit_form_offers_the_kinds() -> None:
+    from yak_tui.kernel.world.demo import build_world
+    from yak_tui.kernel.world.model import World
+
+    (field,) = [f for f in param_fields(World(build_world()), GM, "recruit") if f.name == "kind"]
+    assert tuple(c.value for c in field.options) == UNIT_KINDS
