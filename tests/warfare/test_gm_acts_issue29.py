@@ -247,3 +247,45 @@ def test_the_recruit_form_offers_the_kinds() -> None:
 
     (field,) = [f for f in param_fields(World(build_world()), GM, "recruit") if f.name == "kind"]
     assert tuple(c.value for c in field.options) == UNIT_KINDS
+
+
+# -- ship-build reinforces the fleet in the port --------------------------------------------------------
+
+
+def test_ship_build_reinforces_the_fleet_lying_in_the_port(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    fleets = len(list(table.world.all("units")))
+    code, out, err = yak(capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", who="king:elbreth")
+    assert code == 0, err
+    assert "Kingdom of Elbreth builds 1 ship at Brinehaven to reinforce Saltmarsh Squadron" in out
+    fleet = table.world.get("units", "elbreth-fleet")
+    assert (fleet["ships"], fleet["sailors"], fleet["size"]) == (3, 3, "battalion")
+    assert len(list(table.world.all("units"))) == fleets  # no new fleet
+
+
+def test_ship_build_with_a_name_founds_a_fleet_and_then_must_be_told_which(
+    capsys: pytest.CaptureFixture[str], table: Table
+) -> None:
+    code, _, err = yak(
+        capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", "name=Gulls", who="king:elbreth"
+    )
+    assert code == 0, err
+    assert table.world.get("units", "elbreth-fleet")["ships"] == 2
+    code, _, err = yak(capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", who="gm")
+    assert code == 2 and "has several fleets in Brinehaven (Saltmarsh Squadron (elbreth-fleet), Gulls" in err
+    code, _, err = yak(
+        capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", "fleet=elbreth-fleet", who="gm"
+    )
+    assert code == 0, err
+    assert table.world.get("units", "elbreth-fleet")["ships"] == 3
+
+
+def test_ship_build_refuses_a_fleet_elsewhere_or_another_kingdoms(
+    capsys: pytest.CaptureFixture[str], table: Table
+) -> None:
+    code, _, err = yak(
+        capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", "fleet=varos-blockade-squadron"
+    )
+    assert code == 2 and "is not a fleet of Kingdom of Elbreth" in err
+    table.run("gm", "gm-move", unit="elbreth-fleet", to="3,5")
+    code, _, err = yak(capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", "fleet=elbreth-fleet")
+    assert code == 2 and "ships built there join a fleet lying there" in err
