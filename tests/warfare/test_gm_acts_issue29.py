@@ -289,3 +289,47 @@ def test_ship_build_refuses_a_fleet_elsewhere_or_another_kingdoms(
     table.run("gm", "gm-move", unit="elbreth-fleet", to="3,5")
     code, _, err = yak(capsys, table, "do", "ship-build", "kingdom=elbreth", "port=brinehaven", "fleet=elbreth-fleet")
     assert code == 2 and "ships built there join a fleet lying there" in err
+
+
+# -- one order marches, then raids ---------------------------------------------------------------------
+
+
+def test_a_raid_order_may_march_first_in_one_transaction(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    code, _, err = yak(capsys, table, "do", "raid", "unit=kesh-riders", "pc=ironhold", "--dice", "3")
+    assert code == 2 and "a raid needs it in its hex (march=true marches it there first)" in err
+    code, _, err = yak(
+        capsys,
+        table,
+        "do",
+        "order-file",
+        "command=raid",
+        "params=unit=kesh-riders;pc=ironhold;march=true",
+        who="king:kesh",
+    )
+    assert code == 0, err
+    (order,) = [oid for oid, _ in table.world.all("orders")]
+    elbreth = _treasury(table, "elbreth")
+    code, out, err = yak(capsys, table, "do", "order-resolve", f"order={order}", "--dice", "3")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0] == "Hill Riders marches from 5,8 to Ironhold: 2 hexes, to raid it."
+    assert lines[1].startswith("Hill Riders (Principality of Kesh) raid Ironhold: 1d6 = 3")
+    assert table.world.get("units", "kesh-riders")["hex"] == table.world.get("pcs", "ironhold")["hex"]
+    assert _treasury(table, "elbreth") == elbreth - 3
+
+
+def test_a_refused_raid_leaves_the_marching_unit_where_it_was(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    table.run("gm", "gm-move", unit="elbreth-scouts", to="ironhold")
+    table.run("gm", "raid", unit="kesh-riders", pc="ironhold", march=True, dice=[2])  # (scouts: no garrison)
+    before = table.path.read_bytes()
+    code, _, err = yak(capsys, table, "do", "raid", "unit=varos-lancers", "pc=ironhold", "march=true", "--dice", "3")
+    assert code == 2 and "was already raided" in err
+    assert table.path.read_bytes() == before
+    assert table.world.get("units", "varos-lancers")["hex"] == [9, 4]
+
+
+def test_a_marching_raid_reads_so_in_the_orders(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    from yak_tui.kernel.season.post import ORDER_WORDS
+
+    order = {"command": "raid", "params": {"unit": "kesh-riders", "pc": "ironhold", "march": "true"}}
+    assert ORDER_WORDS["raid"].plan(table.world, order) == "march Hill Riders to Ironhold and raid it"
