@@ -333,3 +333,29 @@ def test_a_marching_raid_reads_so_in_the_orders(capsys: pytest.CaptureFixture[st
 
     order = {"command": "raid", "params": {"unit": "kesh-riders", "pc": "ironhold", "march": "true"}}
     assert ORDER_WORDS["raid"].plan(table.world, order) == "march Hill Riders to Ironhold and raid it"
+
+
+def test_a_band_capture_is_refused_in_words(capsys: pytest.CaptureFixture[str], table: Table) -> None:
+    _fund_bandits(capsys, table)
+    code, _, err = yak(capsys, table, "do", "capture", "pc=thornfield", "unit=bandits-0001")
+    assert code == 2 and "belong to no kingdom that could hold Thornfield" in err
+
+
+def test_privateers_selling_captured_sailors_send_their_sponsor_a_cut(
+    capsys: pytest.CaptureFixture[str], table: Table
+) -> None:
+    code, _, err = yak(
+        capsys, table, "do", "spy-mission", "mission=fund-privateers", "sponsor=varos", "target=elbreth",
+        "province=saltmarsh", "--dice", "6,6",
+    )  # fmt: skip
+    assert code == 0, err
+    (ships,) = [uid for uid, u in table.world.all("units") if u.get("raised_by") == "fund-privateers"]
+    varos = _treasury(table, "varos")
+    code, _, err = yak(capsys, table, "do", "ship-sink", "unit=elbreth-fleet", f"raider={ships}", "sailors=employ")
+    assert code == 2 and "belong to no kingdom whose pool could take the sailors" in err
+    code, out, err = yak(
+        capsys, table, "do", "ship-sink", "unit=elbreth-fleet", f"raider={ships}", "ships=2", "sailors=sell"
+    )
+    assert code == 0, err
+    assert _treasury(table, "varos") == varos + 1  # floor(2 x 0.5)
+    assert "their sponsor Kingdom of Varos receives a cut of the take: 1 ducat" in out

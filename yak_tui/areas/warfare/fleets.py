@@ -15,6 +15,7 @@ from typing import Any
 from yak_tui.areas.economy import add_specialists, sailor_slave_price, sailors_per_ship, take_specialists
 from yak_tui.areas.warfare import rules
 from yak_tui.areas.warfare.shared import name_of, standing_pc, today_dict
+from yak_tui.areas.warfare.sponsored import is_irregular, pay_sponsor
 from yak_tui.kernel.play.audience import kingdom_audience, visible_table
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
@@ -262,6 +263,11 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["ships"] > have:
         raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {p['ships']}")
     sailors = _sailors_for(unit, p["ships"])
+    band = is_irregular(captor)  # privateers: no pool to employ sailors, no treasury for the price
+    if band and p["sailors"] == "employ" and sailors:
+        raise CommandError(
+            "sailors", f"{raider['name']} belong to no kingdom whose pool could take the sailors: sell or free them"
+        )
     gone = _take_ships(world, p["unit"], p["ships"], sailors)
     fate = p["sailors"] if sailors else "free"
     text = f"{raider['name']} sends {counted(p['ships'], 'ship')} of {unit['name']} to the bottom" + (
@@ -277,7 +283,9 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         text += "; no sailors are taken."
     ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
-    if price:
+    if price and band:  # the price is the privateers' take: their sponsor's cut of it
+        pay_sponsor(ctx, p["raider"], price, "selling captured sailors")
+    elif price:
         ctx.move_ducats(None, ("kingdoms", captor), price, f"{sailors} captured sailor(s) sold as slaves")
     return {
         "unit": p["unit"],
