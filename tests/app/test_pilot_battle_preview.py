@@ -52,3 +52,23 @@ async def test_the_battle_dialog_shows_the_modifiers_before_the_winner(save_path
         text = screen_text(app)
         assert "Net: Principality of Kesh +1 over Kingdom of Elbreth." in text
         assert "Before you run" in text and "Dice by hand" not in text
+
+
+async def test_the_recruit_form_picks_a_kind_from_the_list_and_ship_build_a_fleet(save_path: Path) -> None:
+    from textual.widgets import Select
+
+    app = make_app(save_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.open_command("recruit", preset={"kingdom": "elbreth", "pc": "highmoor", "regiments": "1"})
+        await wait_for(pilot, lambda: on_top(app, CommandScreen))
+        kind = app.screen.query_one("#param-kind", Select)
+        assert [value for _, value in kind._options if value is not Select.NULL] == [
+            "infantry", "cavalry", "scout", "raider", "sea-raider", "ship", "galley", "fleet", "guard",
+        ]  # fmt: skip
+        kind.value = "raider"
+        await wait_for(pilot, lambda: not app.screen.query_one("#run").disabled, what="the form checks out")
+        await pilot.press("escape")
+        app.open_command("ship-build", preset={"kingdom": "elbreth", "port": "brinehaven"})
+        await wait_for(pilot, lambda: on_top(app, CommandScreen) and bool(app.screen.query("#param-fleet")))
+        fleet = app.screen.query_one("#param-fleet", Select)
+        assert "elbreth-fleet" in [value for _, value in fleet._options]
