@@ -409,3 +409,35 @@ def test_serve_sends_the_nudges_when_they_fall_due(wired: WorldFile, smtp: tuple
         assert sent == ["player:corvin", "player:maelis"]
         assert [d for d in asyncio.run(server.nudge_once()) if d.action == "sent"] == []
     assert len(box.of("maelis@example.org")) == 1
+
+
+def test_a_new_campaign_at_the_same_path_edits_nothing_of_the_old(
+    wired: WorldFile,
+    smtp: tuple[Mailbox, int],
+    discord: tuple[FakeDiscord, list[float]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from yak_tui.kernel.season.session import open_fair_dice
+    from yak_tui.kernel.world.demo import create_world
+
+    box, _ = smtp
+    fake, _ = discord
+    assert yak(capsys, wired, "post")[0] == 0
+    old = set(fake.messages)
+    posts, mails = fake.count("POST"), len(box.arrived)
+    fresh = create_world(wired.path, demo=True, overwrite=True)  # `yak new --force`: a new roster, no logins
+    open_fair_dice(fresh)
+    run_command(fresh, GM, "advance", {}, ScriptedDice([3] * 40))
+    code, out = yak(capsys, wired, "post")
+    assert code == 0, out
+    assert fake.count("PATCH") == 0 and fake.count("POST") > posts  # its own messages, none of the old edited
+    assert old <= set(fake.messages) and len(box.arrived) == mails  # the old players' addresses went with their logins
+    assert {d["action"] for d in out["deliveries"] if d["recipient"] != "public"} == {"not sent"}
+
+
+def test_an_address_follows_the_login(wired: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
+    assert yak(capsys, wired, "user", "remove", "maelis")[0] == 0
+    code, out = yak(capsys, wired, "post", "--dry-run", "--no-maps")
+    assert code == 0
+    where = {d["recipient"]: d["action"] for d in out["deliveries"]}
+    assert where["player:corvin"] == "would send" and where.get("player:maelis", "not sent") == "not sent"

@@ -143,16 +143,16 @@ def set_addresses(opts: GlobalOptions, login: str, email: str | None, discord: s
         raise UsageError(f"no user named {login!r} on the roster (yak user list)")
     seat = str(user.get("identity", ""))
     data = read_channels(save.path)
-    entry = dict(data["seats"].get(seat) or {})
+    entry = dict(data["logins"].get(login) or {})
     if email is not None:
         entry["email"] = check_email(email) if email else ""
     if discord is not None:
         entry["discord"] = check_webhook(discord, "--discord") if discord else ""
     entry = {k: v for k, v in entry.items() if v}
     if entry:
-        data["seats"][seat] = entry
+        data["logins"][login] = entry
     else:
-        data["seats"].pop(seat, None)
+        data["logins"].pop(login, None)
     write_channels(save.path, data)
     return {
         "name": login,
@@ -163,13 +163,13 @@ def set_addresses(opts: GlobalOptions, login: str, email: str | None, discord: s
 
 
 def verb_post(opts: GlobalOptions, args: argparse.Namespace, sleep: Callable[[float], None] | None = None) -> int:
-    from yak_tui.deliver.post import deliver, plan_post
+    from yak_tui.deliver.post import campaign_tag, deliver, plan_post
     from yak_tui.kernel.play.commands import load_command_modules
 
     load_command_modules()
     save, world = _gm(opts, "post the season")
     planned = plan_post(save.path, world, args.season, maps=not args.no_maps)
-    done = deliver(save.path, planned, dry_run=args.dry_run, **({"sleep": sleep} if sleep else {}))
+    done = deliver(save.path, planned, dry_run=args.dry_run, sleep=sleep, campaign=campaign_tag(world))
     emit(opts, {"dry_run": bool(args.dry_run), "deliveries": [d.to_dict() for d in done]}, deliveries_text(done))
     return 0
 

@@ -8,7 +8,10 @@ GM refusal of `kernel.play.commands`). The file holds:
 - `channels`: name -> {"kind": "discord", "webhook": URL, "thread_name": str} or
   {"kind": "smtp", "host", "port", "from", "starttls", "user", "password"}; every Discord channel
   receives the public season post, the first SMTP channel (by name) carries the e-mail.
-- `seats`: identity ("king:elbreth", "player:corvin", "gm") -> {"email": addr, "discord": webhook URL}.
+- `logins`: a roster login's name -> {"email": addr, "discord": webhook URL}: where the report of the
+  seat that login plays goes (`seat_address`). It follows the roster: a login removed, or a seat
+  passed to an heir, takes its address along, and a new campaign at the same path (a new roster)
+  reaches no one until the GM names the addresses again.
 """
 
 from __future__ import annotations
@@ -35,12 +38,12 @@ def channels_path(save: Path) -> Path:
 
 
 def read_channels(save: Path) -> dict[str, Any]:
-    """The file's tables ({"channels": {}, "seats": {}} when there is none yet)."""
+    """The file's tables ({"channels": {}, "logins": {}} when there is none yet)."""
     path = channels_path(save)
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return {"channels": {}, "seats": {}}
+        return {"channels": {}, "logins": {}}
     except OSError as error:
         raise StoreError(f"cannot read the channels {path}: {error.strerror}") from None
     try:
@@ -50,7 +53,7 @@ def read_channels(save: Path) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise StoreError(f"the channels {path} hold no table; nothing was changed")
     data.setdefault("channels", {})
-    data.setdefault("seats", {})
+    data.setdefault("logins", {})
     return data
 
 
@@ -139,6 +142,19 @@ def shown_channel(name: str, channel: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def seat_address(data: dict[str, Any], world: Any, identity: str) -> dict[str, str]:
+    """The e-mail address and Discord webhook of a seat: those of the roster logins that play it now
+    (the first login by name that has each)."""
+    found: dict[str, str] = {}
+    for name, user in sorted(world.all("users")):
+        if str(user.get("identity", "")) != identity:
+            continue
+        for key, value in (data["logins"].get(name) or {}).items():
+            if value and key not in found:
+                found[key] = str(value)
+    return found
+
+
 def discord_channels(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     return [(n, c) for n, c in sorted(data["channels"].items()) if c.get("kind") == "discord"]
 
@@ -158,6 +174,7 @@ __all__ = [
     "parse_host_port",
     "read_channels",
     "redact",
+    "seat_address",
     "shown_channel",
     "smtp_channel",
     "write_channels",

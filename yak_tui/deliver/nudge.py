@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from yak_tui.deliver.channels import read_channels, redact, smtp_channel
+from yak_tui.deliver.channels import read_channels, redact, seat_address, smtp_channel
 from yak_tui.deliver.post import Delivery, _hash
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.season import clock
@@ -44,7 +44,7 @@ def plan_nudges(save: Path, world: World, before: timedelta, at: datetime | None
         if row.status != NMR:
             continue
         identity = Identity.parse(row.identity)
-        seat = data["seats"].get(row.identity) or {}
+        seat = seat_address(data, world, row.identity)
         subject, text = nudge_text(world, identity)
         key = f"nudge/{world.date.key()}/{stamp}/{row.identity}"
         if seat.get("discord"):
@@ -82,13 +82,13 @@ def plan_nudges(save: Path, world: World, before: timedelta, at: datetime | None
 
 def nudge_now(save: Path, before: timedelta) -> list[Delivery]:
     """Send the nudges due now (what `yak serve --nudge-before` runs every minute)."""
-    from yak_tui.deliver.post import deliver
+    from yak_tui.deliver.post import campaign_tag, deliver
     from yak_tui.kernel.play.commands import load_command_modules
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
     world = World(WorldFile(save).read())
-    return deliver(save, plan_nudges(save, world, before))
+    return deliver(save, plan_nudges(save, world, before), campaign=campaign_tag(world))
 
 
 __all__ = ["DEFAULT_BEFORE", "nudge_now", "nudge_text", "plan_nudges"]

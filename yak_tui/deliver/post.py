@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from yak_tui.deliver.channels import discord_channels, read_channels, redact, smtp_channel, write_private
+from yak_tui.deliver.channels import discord_channels, read_channels, redact, seat_address, smtp_channel, write_private
 from yak_tui.deliver.discord import Attachment, DeliveryError, Webhook
 from yak_tui.kernel.errors import StoreError
 from yak_tui.kernel.play.identity import OBSERVER, Identity
@@ -35,14 +35,36 @@ def posted_path(save: Path) -> Path:
     return save.with_name(save.name + POSTED_SUFFIX)
 
 
-def read_posted(save: Path) -> dict[str, Any]:
+SEASON_ORDER = ("spring", "summer", "autumn", "winter")
+
+
+def campaign_tag(world: World) -> str:
+    """What tells this campaign from another made at the same path (`yak new --force`): its first
+    season's public dice commitment, drawn at random when it began ("" for a save without fair dice)."""
+    fair = world.meta.get("fair_dice") or {}
+
+    def order(key: str) -> tuple[int, int]:
+        year, _, season = key.partition("-")
+        return (int(year) if year.isdigit() else 0, SEASON_ORDER.index(season) if season in SEASON_ORDER else 0)
+
+    if not isinstance(fair, dict) or not fair:
+        return ""
+    first = fair[min(fair, key=order)]
+    return str(first.get("public", "")) if isinstance(first, dict) else ""
+
+
+def read_posted(save: Path, campaign: str = "") -> dict[str, Any]:
+    """What was posted for this campaign; what another campaign at this path posted is forgotten, so
+    a new campaign never edits the old one's messages."""
     try:
         data = orjson.loads(posted_path(save).read_bytes())
     except FileNotFoundError:
-        return {}
+        return {"campaign": campaign}
     except (OSError, orjson.JSONDecodeError):
         raise StoreError(f"cannot read what was posted ({posted_path(save)}); nothing was sent") from None
-    return data if isinstance(data, dict) else {}
+    if not isinstance(data, dict) or data.get("campaign", "") != campaign:
+        return {"campaign": campaign}
+    return data
 
 
 @dataclass
@@ -121,7 +143,7 @@ def plan_post(save: Path, world: World, season: str | None = None, maps: bool = 
                     )
                 )
             continue
-        seat = data["seats"].get(recipient) or {}
+        seat = seat_address(data, world, recipient)
         if seat.get("discord"):
             url = str(seat["discord"])
             out.append(
@@ -161,13 +183,17 @@ def plan_post(save: Path, world: World, season: str | None = None, maps: bool = 
 
 
 def deliver(
-    save: Path, deliveries: list[Delivery], dry_run: bool = False, sleep: Callable[[float], None] | None = None
+    save: Path,
+    deliveries: list[Delivery],
+    dry_run: bool = False,
+    sleep: Callable[[float], None] | None = None,
+    campaign: str = "",
 ) -> list[Delivery]:
     """Send what `plan_post` (or `plan_nudges`) planned; each success is recorded at once, so a
     failure half way leaves a rerun to finish the rest without posting twice."""
     from yak_tui.deliver.mail import report_message, send_mail, text_message
 
-    posted = read_posted(save)
+    posted = read_posted(save, campaign)
     mails: list[tuple[Delivery, Any]] = []
     for item in deliveries:
         if item.kind == "none":
@@ -238,4 +264,4 @@ def _post_discord(
     return ("edited" if old_ids else "posted"), {"messages": ids, "thread_id": thread}
 
 
-__all__ = ["Delivery", "deliver", "map_attachment", "plan_post", "posted_path", "read_posted"]
+__all__ = ["Delivery", "campaign_tag", "deliver", "map_attachment", "plan_post", "posted_path", "read_posted"]
