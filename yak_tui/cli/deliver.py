@@ -163,7 +163,7 @@ def set_addresses(opts: GlobalOptions, login: str, email: str | None, discord: s
 
 
 def verb_post(opts: GlobalOptions, args: argparse.Namespace, sleep: Callable[[float], None] | None = None) -> int:
-    from yak_tui.deliver.post import campaign_tag, deliver, plan_post
+    from yak_tui.deliver.post import campaign_tag, deliver, deliveries_text, plan_post
     from yak_tui.kernel.play.commands import load_command_modules
 
     load_command_modules()
@@ -172,15 +172,6 @@ def verb_post(opts: GlobalOptions, args: argparse.Namespace, sleep: Callable[[fl
     done = deliver(save.path, planned, dry_run=args.dry_run, sleep=sleep, campaign=campaign_tag(world))
     emit(opts, {"dry_run": bool(args.dry_run), "deliveries": [d.to_dict() for d in done]}, deliveries_text(done))
     return 0
-
-
-def deliveries_text(done: list[Any]) -> str:
-    lines = []
-    for d in done:
-        what = f"{len(d.messages)} message{'s' if len(d.messages) != 1 else ''}" if d.kind == "discord" else d.kind
-        pictures = f", with {', '.join(a.filename for a in d.attachments)}" if d.attachments else ""
-        lines.append(f"{d.recipient} -> {d.target}: {d.action} ({what}{pictures})")
-    return "\n".join(lines) or "nothing to send"
 
 
 def verb_map(opts: GlobalOptions, args: argparse.Namespace) -> int:

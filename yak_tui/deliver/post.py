@@ -237,6 +237,26 @@ def deliver(
     return deliveries
 
 
+def deliveries_text(done: list[Delivery]) -> str:
+    """What went (or would go) where, a line each, as `yak post` and the app's preview print it."""
+    lines = []
+    for d in done:
+        what = f"{len(d.messages)} message{'s' if len(d.messages) != 1 else ''}" if d.kind == "discord" else d.kind
+        pictures = f", with {', '.join(a.filename for a in d.attachments)}" if d.attachments else ""
+        lines.append(f"{d.recipient} -> {d.target}: {d.action} ({what}{pictures})")
+    return "\n".join(lines) or "nothing to send"
+
+
+def post_season(save: Path, season: str | None = None, dry_run: bool = False, maps: bool = True) -> list[Delivery]:
+    """`yak post` as one call (the app's "Post the season"): plan from the save as it is, then send."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.store.storage import WorldFile
+
+    load_command_modules()
+    world = World(WorldFile(save).read())
+    return deliver(save, plan_post(save, world, season, maps=maps), dry_run=dry_run, campaign=campaign_tag(world))
+
+
 def _post_discord(
     item: Delivery, before: dict[str, Any] | None, sleep: Callable[[float], None] | None
 ) -> tuple[str, dict[str, Any]]:
@@ -264,4 +284,14 @@ def _post_discord(
     return ("edited" if old_ids else "posted"), {"messages": ids, "thread_id": thread}
 
 
-__all__ = ["Delivery", "campaign_tag", "deliver", "map_attachment", "plan_post", "posted_path", "read_posted"]
+__all__ = [
+    "Delivery",
+    "campaign_tag",
+    "deliver",
+    "deliveries_text",
+    "map_attachment",
+    "plan_post",
+    "post_season",
+    "posted_path",
+    "read_posted",
+]
