@@ -126,7 +126,10 @@ def plan_post(save: Path, world: World, season: str | None = None, maps: bool = 
         slug = season_slug(GameDate.from_dict(report["season"]))
         stem = Recipient(recipient).file_stem
         viewer = OBSERVER if recipient == PUBLIC_RECIPIENT else Identity.parse(recipient)
-        pictures = (map_attachment(world, viewer, stem),) if maps else ()
+        seat = seat_address(data, world, recipient) if recipient != PUBLIC_RECIPIENT else {}
+        wanted = discord_channels(data) if recipient == PUBLIC_RECIPIENT else seat
+        # Drawn only for a reader something goes to (a PNG is a converter's run each).
+        pictures = (map_attachment(world, viewer, stem),) if maps and wanted else ()
         if recipient == PUBLIC_RECIPIENT:
             for name, channel in discord_channels(data):
                 out.append(
@@ -143,7 +146,6 @@ def plan_post(save: Path, world: World, season: str | None = None, maps: bool = 
                     )
                 )
             continue
-        seat = seat_address(data, world, recipient)
         if seat.get("discord"):
             url = str(seat["discord"])
             out.append(
