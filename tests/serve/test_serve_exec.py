@@ -96,7 +96,6 @@ def test_report_is_what_the_key_may_read(server: ServerThread, world: tuple[Path
     assert str(result.stdout).startswith("# Elbreth chronicle")
 
 
-
 def test_map_is_the_keys_own_picture(server: ServerThread, world: tuple[Path, dict[str, User]]) -> None:
     """`ssh host map > map.svg`: the same picture `yak map --as` draws for that seat, no other."""
     from yak_tui.deliver.mapsvg import map_svg
@@ -108,6 +107,7 @@ def test_map_is_the_keys_own_picture(server: ServerThread, world: tuple[Path, di
     drawn = World(WorldFile(save).read())
     assert str(result.stdout) == map_svg(drawn, Identity.parse("king:varos"))
     assert str(result.stdout) != map_svg(drawn, Identity.parse("player:corvin"))
+
 
 @pytest.mark.parametrize(
     "command",
