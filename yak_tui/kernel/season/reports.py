@@ -328,13 +328,37 @@ def _chronicle_events(world: World, recipient: Recipient, entries: SeasonEntries
     return season_events(world, shown, notes=notes)
 
 
-def _due_section(
-    world: World, recipient: Recipient, due: list[dict[str, Any]], waiting: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting, by id. Both
-    gathered once for every report."""
-    from yak_tui.kernel.play.orders import describe_order
+class WaitingOrders:
+    """The orders still waiting as the season closes, each told once (who filed it, who it waits for,
+    what it is) and indexed by the identities that read it in their report: its filer and its
+    adjudicator (the GM reads them all). Built once per advance, so the due sections of all the reports
+    cost the orders plus the lines they print, not recipients × orders."""
 
+    def __init__(self, world: World, orders: list[dict[str, Any]]) -> None:
+        from yak_tui.kernel.play.orders import describe_order
+
+        self.lines: list[str] = []
+        self.by_reader: dict[str, list[int]] = {}
+        for position, order in enumerate(orders):
+            waits = _name(world, str(order.get("adjudicator", "gm")))
+            who = _name(world, str(order.get("filed_by", "")))
+            self.lines.append(f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}")
+            readers = {str(order.get("filed_by")), str(order.get("adjudicator"))}
+            for reader in readers:
+                self.by_reader.setdefault(reader, []).append(position)
+
+    def lines_for(self, identity: Identity) -> list[str]:
+        """In the orders' own order: every line for the GM, else those he filed or adjudicates."""
+        if identity.is_gm:
+            return list(self.lines)
+        return [self.lines[position] for position in self.by_reader.get(str(identity), ())]
+
+
+def _due_section(
+    world: World, recipient: Recipient, due: list[dict[str, Any]], waiting: WaitingOrders
+) -> list[dict[str, Any]]:
+    """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting. Both gathered
+    once for every report."""
     identity = recipient.identity
     items = []
     for item in due:
@@ -343,13 +367,7 @@ def _due_section(
         if visible:
             items.append({"text": str(item.get("text", "")), "details": []})
     if identity is not None:
-        for order in waiting:
-            if identity.is_gm or order.get("filed_by") == str(identity) or order.get("adjudicator") == str(identity):
-                waits = _name(world, str(order.get("adjudicator", "gm")))
-                who = _name(world, str(order.get("filed_by", "")))
-                items.append(
-                    {"text": f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}", "details": []}
-                )
+        items.extend({"text": line, "details": []} for line in waiting.lines_for(identity))
     return items
 
 
@@ -432,7 +450,9 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
 
     entries = SeasonEntries(season_entries(world, (opening.closing, world.date)))
     due = due_items(world)
-    waiting = [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
+    waiting = WaitingOrders(
+        world, [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
+    )
     written = []
     for recipient in opening.recipients:
         events = _chronicle_events(world, recipient, entries)
