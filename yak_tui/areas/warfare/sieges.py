@@ -114,8 +114,7 @@ def siege_summary(world: World, siege_id: str) -> dict[str, Any]:
         "defender": siege.get("defender"),
         "defenders": [
             {"id": uid, "name": u["name"], "owner": u.get("owner"), "regiments": unit_regiments(u)}
-            for uid, u in sorted(world.all("units"))
-            if u.get("inside") == siege["fort"]
+            for uid, u in sorted(world.where("units", inside=siege["fort"]))
         ],
         "regiments": regiments,
         "provisions": siege["provisions"],

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
+from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry
 from yak_tui.kernel.play.fairdice import post_lines
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
@@ -354,21 +354,34 @@ class WaitingOrders:
         return [self.lines[position] for position in self.by_reader.get(str(identity), ())]
 
 
-def _due_section(
-    world: World, recipient: Recipient, due: list[dict[str, Any]], waiting: WaitingOrders
-) -> list[dict[str, Any]]:
-    """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting. Both gathered
-    once for every report."""
+class DueItems:
+    """The season's due items (`seasons.due_items`), gathered once and indexed by audience: a reader's
+    are looked up among the audiences he sees (`audiences_seen`), not asked of every item in turn."""
+
+    def __init__(self, items: list[dict[str, Any]]) -> None:
+        self.texts = [str(item.get("text", "")) for item in items]
+        self.by_audience: dict[str, list[int]] = {}
+        for position, item in enumerate(items):
+            self.by_audience.setdefault(str(item.get("audience", PUBLIC)), []).append(position)
+
+    def texts_for(self, world: World, identity: Identity | None) -> list[str]:
+        """In the items' own order: the public ones for the season post, else those he may see."""
+        if identity is None:
+            return [self.texts[position] for position in self.by_audience.get(PUBLIC, ())]
+        seen = audiences_seen(world, identity)
+        if seen is None:
+            return list(self.texts)
+        positions = sorted(p for audience in (PUBLIC, *seen) for p in self.by_audience.get(audience, ()))
+        return [self.texts[position] for position in positions]
+
+
+def _due_section(world: World, recipient: Recipient, due: DueItems, waiting: WaitingOrders) -> list[dict[str, Any]]:
+    """`due`: the due items; `waiting`: the orders still waiting. Both gathered once for every report."""
     identity = recipient.identity
-    items = []
-    for item in due:
-        audience = str(item.get("audience", PUBLIC))
-        visible = audience == PUBLIC if identity is None else may_see(world, identity, audience)
-        if visible:
-            items.append({"text": str(item.get("text", "")), "details": []})
+    lines = due.texts_for(world, identity)
     if identity is not None:
-        items.extend({"text": line, "details": []} for line in waiting.lines_for(identity))
-    return items
+        lines += waiting.lines_for(identity)
+    return _plain(lines)
 
 
 def _name(world: World, identity: str) -> str:
@@ -449,7 +462,7 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
     from yak_tui.kernel.season.template import template_lines
 
     entries = SeasonEntries(season_entries(world, (opening.closing, world.date)))
-    due = due_items(world)
+    due = DueItems(due_items(world))
     waiting = WaitingOrders(
         world, [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
     )
