@@ -192,6 +192,7 @@ def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
 
 
 KINGDOM_ROWS = 50
+QUEUE_ROWS = 12
 
 
 class KingdomsPanel(DashboardPanel):
@@ -268,7 +269,9 @@ class QueuePanel(DashboardPanel):
     """Orders waiting for this adjudicator (not for players): x resolves, j rejects."""
 
     def __init__(self) -> None:
-        super().__init__("Order queue", QueueTable(id="queue-table"), id="queue")
+        # A window of QUEUE_ROWS that follows the cursor: at 100x the GM's queue holds 500 orders, and
+        # a taller table pushed the latest chronicle under it off the screen (issue 30).
+        super().__init__("Order queue", QueueTable(id="queue-table", window=QUEUE_ROWS), id="queue")
 
     SHOWS = ("queue",)
 
