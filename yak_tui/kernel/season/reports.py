@@ -360,6 +360,7 @@ class DueItems:
 
     def __init__(self, items: list[dict[str, Any]]) -> None:
         self.texts = [str(item.get("text", "")) for item in items]
+        self.kinds = [str(item.get("kind", "")) for item in items]
         self.by_audience: dict[str, list[int]] = {}
         for position, item in enumerate(items):
             self.by_audience.setdefault(str(item.get("audience", PUBLIC)), []).append(position)
@@ -370,9 +371,15 @@ class DueItems:
             return [self.texts[position] for position in self.by_audience.get(PUBLIC, ())]
         seen = audiences_seen(world, identity)
         if seen is None:
-            return list(self.texts)
-        positions = sorted(p for audience in (PUBLIC, *seen) for p in self.by_audience.get(audience, ()))
-        return [self.texts[position] for position in positions]
+            positions: list[int] | range = range(len(self.texts))
+        else:
+            positions = sorted(p for audience in (PUBLIC, *seen) for p in self.by_audience.get(audience, ()))
+        # One line per fact, as `session.due_for` lists it: a siege told to both its sides is listed
+        # once to whoever sees both.
+        shown: dict[tuple[str, str], str] = {}
+        for position in positions:
+            shown.setdefault((self.kinds[position], self.texts[position]), self.texts[position])
+        return list(shown.values())
 
 
 def _due_section(world: World, recipient: Recipient, due: DueItems, waiting: WaitingOrders) -> list[dict[str, Any]]:
