@@ -33,7 +33,7 @@ VISITS = {
     "b": ("market", "Amber Vintners"),
     "s": ("sieges", "Varosgate"),
     "m": ("map", "Ravenrock"),
-    "c": ("chronicle", "Generated event"),
+    "c": ("chronicle", "Winter 312 begins"),  # the newest entry: the season worldgen closes
 }
 PALETTE = ("\x10", "palette", "Go to Dashboard")
 

@@ -108,3 +108,38 @@ async def test_the_latest_chronicle_is_on_screen_however_long_the_order_queue(tm
         await settle(pilot)
         assert latest.region.height >= 8 and latest.region.bottom <= screen.region.bottom
         assert "Winter 312 begins" in screen_text(app)  # drawn where the terminal shows it
+
+
+async def test_the_kingdoms_stay_on_screen_however_much_is_due(tmp_path: Path) -> None:
+    """Issue 30: at 100x the GM has 100 sieges due; the whole list pushed the kingdoms' table under
+    it off the screen. The panel lists the first few (urgent first) and says how many more there are."""
+    import sys
+
+    from yak_tui.app.screens.court.panels import DUE_ROWS
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from worldgen import write_world
+
+    path = tmp_path / "world.json"
+    write_world(12, path)  # 12 sieges, 60 orders waiting
+    app = make_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen._due_loaded, what="what is due")
+        due = dashboard_view(app.world, GM, due=True).due
+        assert len(due) > DUE_ROWS
+        summary = str(screen.query_one("#season-summary").render())
+        await wait_for(
+            pilot,
+            lambda: f"{len(due) - DUE_ROWS:,} more" in str(screen.query_one("#season-summary").render()),
+            what="the count of what is not listed",
+        )
+        await settle(pilot)
+        summary = str(screen.query_one("#season-summary").render())
+        assert [line for line in summary.splitlines() if line[:2] in ("! ", "• ")] == [
+            ("! " if item.urgent else "• ") + item.text for item in due[:DUE_ROWS]
+        ]
+        kingdoms = screen.query_one(KingdomsPanel)
+        assert kingdoms.region.y < screen.region.bottom  # its title, at least, on the screen
+        assert "Kingdom of Elbreth 1" in screen_text(app)

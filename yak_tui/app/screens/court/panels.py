@@ -142,9 +142,14 @@ class SeasonPanel(DashboardPanel):
             lines.append(Content.styled("Checking what is due…", "italic $foreground-muted"))
         elif not due:
             lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
-        for item in due:
+        # The first DUE_ROWS (urgent first): at 100x the GM has 100 sieges due, and a longer list pushed
+        # the kingdoms under it off the screen (issue 30).
+        for item in due[:DUE_ROWS]:
             mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
             lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
+        if len(due) > DUE_ROWS:
+            more = len(due) - DUE_ROWS
+            lines.append(Content.styled(f"… {more:,} more: `yak due` lists every one", "italic $foreground-muted"))
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))
 
 
@@ -192,6 +197,7 @@ def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
 
 
 KINGDOM_ROWS = 50
+DUE_ROWS = 8
 QUEUE_ROWS = 12
 
 
