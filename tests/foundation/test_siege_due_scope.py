@@ -42,3 +42,24 @@ def test_the_reports_due_sections_tell_a_siege_to_its_sides_only(save: WorldFile
     assert len(due("gm")) == 1
     assert due("king:varos") == due("king:elbreth") == due("gm")
     assert due("king:kesh") == []
+
+
+def test_the_siege_monitor_measures_only_the_two_sides_units(save: WorldFile, monkeypatch: object) -> None:
+    """Issue 30: each siege card measured every unit of the world for scouts near the fort (at 100x,
+    200 cards × 1,100 units: 0.5 s of the Sieges screen's first visit). It looks up the sides' own."""
+    from yak_tui.areas.warfare import read
+
+    run_command(save, VAROS, "siege-begin", {"fort": "brinehaven", "units": "varos-siege-host,varos-blockade-squadron"})
+    world = World(save.read())
+    measured: list[str] = []
+    distance = read.distance_between
+
+    def counted(a: dict[str, object], b: dict[str, object]) -> int | None:
+        measured.append(str(a.get("owner")))
+        return distance(a, b)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(read, "distance_between", counted)  # type: ignore[attr-defined]
+    read.siege_monitor(world, GM)
+    sides = {"varos", "elbreth"}
+    assert measured and set(measured) <= sides
+    assert len(measured) <= sum(1 for _, u in world.all("units") if u.get("owner") in sides)

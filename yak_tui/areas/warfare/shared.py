@@ -152,8 +152,8 @@ def require_at(
 
 def active_siege(world: World, pc_id: str) -> tuple[str, dict[str, Any]] | None:
     """The siege of this structure now running, or None."""
-    for sid, siege in sorted(world.all("sieges")):
-        if siege.get("fort") == pc_id and siege.get("status") == ACTIVE:
+    for sid, siege in sorted(world.where("sieges", fort=pc_id)):  # the index: asked for every fort
+        if siege.get("status") == ACTIVE:
             return sid, siege
     return None
 
