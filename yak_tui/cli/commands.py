@@ -119,6 +119,8 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
+        from dataclasses import replace
+
         from yak_tui.kernel.play.params import coerce_params
         from yak_tui.kernel.world.model import World
 
@@ -126,7 +128,11 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = identity_of(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
-        emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world, identity))})
+        # As the form: the odds hang on the modifiers, not on a value still to come (a battle's winner).
+        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
+        odds = spec.odds(world, identity, coerce_params(lenient, params, world, identity))
+        notes = odds.get("notes")
+        emit(opts, {"command": spec.name, **odds}, "\n".join(notes) if notes else None)
         return 0
     from yak_tui.kernel.season.session import check_identity
 

@@ -52,6 +52,9 @@ class Param:
     # A value the adjudicator sets when he carries a command out (a modifier, its reason, who hears
     # of it), never its filer: an order that gives one is refused (`kernel.play.filing`).
     by_adjudicator: bool = False
+    # A closed list worked out from the world for the reader, (value, label) pairs: the form's
+    # choices where they depend on what the world holds (a trap's fight). The handler checks the value.
+    options: Callable[[World, Identity], tuple[tuple[str, str], ...]] | None = None
 
     @property
     def help_text(self) -> str:

@@ -88,6 +88,8 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
                 Choice(i, str(d.get("name") or d.get("command") or i))
                 for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
             )
+        elif param.options is not None:
+            options = tuple(Choice(value, label) for value, label in param.options(world, viewer))
         elif pname == "audience":
             options = audience_choices(world, viewer)
         fields.append(
@@ -262,6 +264,7 @@ def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, A
 class OddsView(NamedTuple):
     rows: tuple[tuple[str, float], ...]
     extra: tuple[tuple[str, float], ...] = ()
+    notes: tuple[str, ...] = ()  # lines in words beside (or instead of) the chances: a battle's modifiers
 
 
 def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> OddsView | None:
@@ -297,7 +300,8 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
     extra = tuple(
         (str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float) and 0.0 <= v <= 1.0
     )
-    return OddsView(rows, extra)
+    notes = tuple(str(line) for line in data.get("notes") or ())
+    return OddsView(rows, extra, notes)
 
 
 def parse_naturals(text: str) -> tuple[list[int], str | None]:
