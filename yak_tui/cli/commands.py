@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from yak_tui.cli.deliver import DELIVER_VERBS, set_addresses
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
 from yak_tui.cli.session import GlobalOptions, dice_from, emit, identity_of, open_save, save_path
@@ -463,8 +464,18 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
             save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text}
         )
     elif args.user_verb == "set":
-        result = run_command(save, identity, "user-zone", {"name": args.name, "zone": args.zone})
-        emit(opts, {"command": "user-zone", **result.data}, "\n".join(e["text"] for e in result.shown or []))
+        if args.zone is None and args.email is None and args.discord is None:
+            raise UsageError("user set: give --zone, --email or --discord")
+        payload: dict[str, Any] = {}
+        lines: list[str] = []
+        if args.email is not None or args.discord is not None:  # the GM's channels file, not the save
+            payload["addresses"] = set_addresses(opts, args.name, args.email, args.discord)
+            lines.append(f"{args.name}: addresses set (shown to the GM only)")
+        if args.zone is not None:
+            result = run_command(save, identity, "user-zone", {"name": args.name, "zone": args.zone})
+            payload.update({"command": "user-zone", **result.data})
+            lines += [e["text"] for e in result.shown or []]
+        emit(opts, payload, "\n".join(lines))
         return 0
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
@@ -489,5 +500,6 @@ VERBS = {
     "serve": verb_serve,
     "user": verb_user,
     **SEASON_VERBS,
+    **DELIVER_VERBS,
     "rules": verb_rules,
 }

@@ -27,6 +27,7 @@ from yak_tui.app.messages import PaletteEntry
 from yak_tui.app.shell.side import SideScreen
 from yak_tui.areas import court as views
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import problem_of
 from yak_tui.kernel.world.model import World
 
 LINE_STYLE = {"heading": "bold $primary", "section": "bold $accent", "item": "", "detail": "italic $foreground-muted"}
@@ -41,6 +42,7 @@ class ReportsScreen(SideScreen):
         Binding("ctrl+y", "copy", "Copy BBCode", show=False),
         Binding("right_square_bracket", "page(1)", "Next page", show=False, key_display="]"),
         Binding("left_square_bracket", "page(-1)", "Previous page", show=False, key_display="["),
+        Binding("P", "post_season", "Post the season", show=False),  # the GM's: to Discord and e-mail
     ]
 
     class Exported(Message):
@@ -140,7 +142,16 @@ class ReportsScreen(SideScreen):
             return self.identity.is_gm
         if action == "copy_report":
             return not self.identity.is_gm
+        if action == "post_season":
+            return self.identity.is_gm
         return True
+
+    def action_post_season(self) -> None:
+        """The GM's `yak post`: a preview of what would go where, then Post."""
+        if not self.identity.is_gm:
+            return
+        view = self.view
+        self.app.push_screen(PostSeasonScreen(self.yak.save.path, view.season if view is not None else None))
 
     def action_export(self) -> None:
         if not self.identity.is_gm:  # a seat never writes on the machine running the app (the server, over SSH)
@@ -212,12 +223,22 @@ class ReportsScreen(SideScreen):
                 True,
             )
         )
-        return [
+        entries = [
             first,
             PaletteEntry(
                 "Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)", self.action_copy, True
             ),
         ]
+        if self.identity.is_gm:
+            entries.append(
+                PaletteEntry(
+                    "Post the season",
+                    "the season post to the public channels, each report to its reader (yak post; P)",
+                    self.action_post_season,
+                    True,
+                )
+            )
+        return entries
 
 
 class _StyledLines(Sequence[Content]):
@@ -266,6 +287,79 @@ class ReportTextScreen(YakModal[None]):
 
     def on_mount(self) -> None:
         self.query_one("#close", Button).focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PostSeasonScreen(YakModal[None]):
+    """The GM's "Post the season": what `yak post --dry-run` says would go where, then Post sends it
+    (`deliver.post`, in a worker thread: Discord and the mail server may be slow)."""
+
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    class Done(Message):
+        def __init__(self, text: str, sent: bool, problem: str = "") -> None:
+            super().__init__()
+            self.text = text
+            self.sent = sent
+            self.problem = problem
+
+    def __init__(self, save: Path, season: str | None) -> None:
+        super().__init__(id="post-season-dialog")
+        self.save_path = save
+        self.season = season
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog -wide"):
+            yield Static(
+                Content.styled(f"Post the season · {self.season or 'the last closed'}", "bold"), id="dialog-title"
+            )
+            yield Static("Preview: nothing is sent until you press Post.", id="dialog-help")
+            with VerticalScroll(id="dialog-body", classes="preview"):
+                yield Static("Reading the channels…", id="post-preview", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Post", id="post", variant="primary", compact=True, disabled=True)
+                yield Button("Close", id="close", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._run(dry_run=True)
+        self.query_one("#close", Button).focus()
+
+    @work(thread=True, exclusive=True, group="post-season", exit_on_error=False)
+    def _run(self, dry_run: bool) -> None:
+        from yak_tui.deliver.post import deliveries_text, post_season
+
+        try:
+            done = post_season(self.save_path, self.season, dry_run=dry_run, maps=not dry_run)
+        except Exception as error:
+            self.post_message(self.Done("", not dry_run, problem_of(error).message()))
+            return
+        self.post_message(self.Done(deliveries_text(done), not dry_run))
+
+    @on(Done)
+    def _done(self, event: Done) -> None:
+        preview = self.query_one("#post-preview", Static)
+        if event.problem:
+            preview.update(event.problem)
+            if event.sent:
+                self.notify(event.problem, title="The season was not (all) posted", severity="error")
+            return
+        preview.update(event.text)
+        button = self.query_one("#post", Button)
+        button.disabled = event.sent
+        if event.sent:
+            self.query_one("#dialog-help", Static).update("Posted. Posting again edits the messages instead.")
+            self.notify("The season is posted.", title="Posted")
+
+    @on(Button.Pressed, "#post")
+    def action_post(self) -> None:
+        self.query_one("#post", Button).disabled = True
+        self.query_one("#post-preview", Static).update("Posting…")
+        self._run(dry_run=False)
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
