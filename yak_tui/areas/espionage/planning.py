@@ -32,7 +32,7 @@ from yak_tui.areas.espionage.state import (
     unit_province,
 )
 from yak_tui.kernel.play.audience import viewer_kingdom
-from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.authority import Stakes, adjudicates
 from yak_tui.kernel.play.commands import CommandError, Param
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
@@ -222,8 +222,8 @@ def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -
     """Exact odds; an adjudicator sees every modifier, anyone else only those his side knows."""
     principal = identity
     plan = plan_mission(world, principal, params, secrets=knows_kingdom_secrets(principal))
-    adjudicates = may_adjudicate(world, identity, mission_stakes(world, identity, params)).allowed
-    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not adjudicates))
+    by_adjudicator = adjudicates(world, identity, mission_stakes(world, identity, params))
+    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not by_adjudicator))
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     shown = {"success": [m.to_dict() for m in applied.success], "detection": [m.to_dict() for m in applied.detection]}
     return {
@@ -231,7 +231,7 @@ def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -
         "cost": plan.cost,
         "odds": exact,
         "modifiers": shown,
-        "hidden_modifiers": not adjudicates,
+        "hidden_modifiers": not by_adjudicator,
     }
 
 

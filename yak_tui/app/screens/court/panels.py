@@ -142,9 +142,14 @@ class SeasonPanel(DashboardPanel):
             lines.append(Content.styled("Checking what is due…", "italic $foreground-muted"))
         elif not due:
             lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
-        for item in due:
+        # The first DUE_ROWS (urgent first): at 100x the GM has 100 sieges due, and a longer list pushed
+        # the kingdoms under it off the screen (issue 30).
+        for item in due[:DUE_ROWS]:
             mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
             lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
+        if len(due) > DUE_ROWS:
+            more = len(due) - DUE_ROWS
+            lines.append(Content.styled(f"… {more:,} more: `yak due` lists every one", "italic $foreground-muted"))
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))
 
 
@@ -192,6 +197,8 @@ def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
 
 
 KINGDOM_ROWS = 50
+DUE_ROWS = 8
+QUEUE_ROWS = 12
 
 
 class KingdomsPanel(DashboardPanel):
@@ -268,7 +275,9 @@ class QueuePanel(DashboardPanel):
     """Orders waiting for this adjudicator (not for players): x resolves, j rejects."""
 
     def __init__(self) -> None:
-        super().__init__("Order queue", QueueTable(id="queue-table"), id="queue")
+        # A window of QUEUE_ROWS that follows the cursor: at 100x the GM's queue holds 500 orders, and
+        # a taller table pushed the latest chronicle under it off the screen (issue 30).
+        super().__init__("Order queue", QueueTable(id="queue-table", window=QUEUE_ROWS), id="queue")
 
     SHOWS = ("queue",)
 
