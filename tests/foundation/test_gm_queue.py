@@ -139,9 +139,10 @@ def test_do_command_help_comes_from_the_registry(save: WorldFile, capsys: pytest
     assert lines[0] == f"raid: {spec_for('raid').help_text}"
     assert "Who may: the GM runs it; a King or a player files it as an order" in out
     assert any(
-        line.startswith("  unit  text; required; names one of units by id or name — the raiding unit") for line in lines
+        line.startswith("  unit   text; required; names one of units by id or name — the raiding unit")
+        for line in lines
     )
-    assert any(line.startswith("  pc    text; required; names one of pcs") for line in lines)
+    assert any(line.startswith("  pc     text; required; names one of pcs") for line in lines)
     example = lines[lines.index("Example:") + 1].split()
     assert example[:3] == ["yak", "do", "raid"] and [w.split("=")[0] for w in example[3:]] == ["unit", "pc"]
     as_king = text(capsys, save, "do", "raid", "--help", who="king:varos")
@@ -170,7 +171,7 @@ def test_every_commands_help_names_each_parameter_and_its_example_reads(save: Wo
 
 def test_who_may_is_named_once(filed: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = yak(capsys, filed, "do", "order-resolve", "order=o-0003", who="king:varos")
-    assert code == 2 and err.rstrip().endswith("(who may: gm)")
+    assert code == 2 and err.rstrip().endswith("(who may: the GM)")
 
 
 def test_advance_refuses_waiting_orders_unless_carried_and_says_what_it_did(

@@ -6,6 +6,7 @@ import argparse
 import importlib
 from typing import NoReturn
 
+from yak_tui.cli.deliver import add_deliver_parsers
 from yak_tui.cli.rules import add_rules_parser
 from yak_tui.cli.season import add_season_parsers
 from yak_tui.kernel.errors import UsageError
@@ -200,6 +201,12 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
         help="time a connection has to log in (default %(default)g)",
     )
 
+    serve.add_argument(
+        "--nudge-before",
+        metavar="SPAN",
+        help="remind the seats with no orders this long before the deadline, e.g. 12h (`yak season nudge`)",
+    )
+
     user = sub.add_parser("user", help="the SSH roster")
     user_sub = user.add_subparsers(dest="user_verb", metavar="ACTION")
     add = user_sub.add_parser("add")
@@ -209,11 +216,19 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     user_sub.add_parser("list")
     remove = user_sub.add_parser("remove")
     remove.add_argument("name")
-    set_user = user_sub.add_parser("set", help="a login's settings: --zone, the zone he reads deadlines in")
+    set_user = user_sub.add_parser(
+        "set",
+        help="a login's settings: --zone, the zone he reads deadlines in; --email, --discord (GM): where his report goes",
+    )
     set_user.add_argument("name", nargs="?", default="", help="login name (a seat: default, his own logins)")
-    set_user.add_argument("--zone", required=True, help="an IANA zone, e.g. Asia/Tokyo")
+    set_user.add_argument("--zone", help="an IANA zone, e.g. Asia/Tokyo")
+    set_user.add_argument("--email", help="his e-mail address for his private report ('' clears it; GM)")
+    set_user.add_argument(
+        "--discord", metavar="WEBHOOK", help="the webhook of his own Discord channel ('' clears it; GM)"
+    )
 
     add_season_parsers(sub)
+    add_deliver_parsers(sub)
     add_rules_parser(sub)
 
     tui = sub.add_parser("tui", help="open the terminal app (the default)")

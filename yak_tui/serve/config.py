@@ -10,6 +10,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import asyncssh
@@ -46,6 +47,9 @@ class ServeConfig:
     login_timeout: float = 30.0  # seconds a connection has to authenticate
     kill_grace: float = 2.0  # seconds between SIGHUP and SIGKILL of a disconnected client's app
     roster_poll: float = 1.0  # seconds between looks at the save's stamp for roster changes
+    # `--nudge-before 12h`: remind the seats with no orders this long before the deadline (None: never)
+    nudge_before: timedelta | None = None
+    nudge_poll: float = 60.0  # seconds between looks at the deadline for nudges due
     refusal_lines_per_second: int = 10  # refusal log lines past it are counted in one summary line
     app_argv: Callable[[Path, str], list[str]] = field(default=default_app_argv)
 
@@ -80,6 +84,7 @@ MIN_SESSION_MEMORY = 256
 
 def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
     from yak_tui.kernel.errors import UsageError
+    from yak_tui.kernel.season.clock import parse_duration
     from yak_tui.store.storage import StoreError, WorldFile
 
     def count(option: str, value: int, minimum: int) -> int:
@@ -121,4 +126,7 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
         ),
         banner_timeout=seconds("--banner-timeout", float(args.banner_timeout), zero_is_never=False),
         login_timeout=seconds("--login-timeout", float(args.login_timeout), zero_is_never=False),
+        nudge_before=parse_duration(args.nudge_before, "--nudge-before")
+        if getattr(args, "nudge_before", None)
+        else None,
     )

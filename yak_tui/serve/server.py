@@ -108,7 +108,32 @@ class YakServer:
         )
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._watch_sessions()), loop.create_task(self._watch_roster())]
+        if self.config.nudge_before is not None:
+            self._tasks.append(loop.create_task(self._watch_deadline()))
         return self
+
+    async def _watch_deadline(self) -> None:
+        """`--nudge-before`: every `nudge_poll` seconds, send the nudges that are due (each seat once
+        per deadline; the rules' clock decides what is due, so a test or `YAK_NOW` can move it)."""
+        while True:
+            await self.nudge_once()
+            await asyncio.sleep(self.config.nudge_poll)
+
+    async def nudge_once(self) -> list[Any]:
+        from yak_tui.deliver.nudge import nudge_now
+
+        assert self.config.nudge_before is not None
+        try:
+            done = await asyncio.get_running_loop().run_in_executor(
+                None, nudge_now, self.config.save, self.config.nudge_before
+            )
+        except Exception as error:  # a mail server down must not take the SSH server with it
+            log.warning("deadline nudges failed: %s", error)
+            return []
+        for item in done:
+            if item.action in ("sent", "posted"):
+                log.info("nudged %s (%s)", item.recipient, item.kind)
+        return done
 
     async def _watch_sessions(self) -> None:
         """Close channels that never asked for a shell, and sessions idle past the idle timeout."""

@@ -54,6 +54,8 @@ def outcome_style(label: str) -> str:
 
 def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
     """Each outcome with a bar and its exact probability; two columns when there is room."""
+    if odds is not None and not odds.rows and odds.notes:
+        return Content("\n").join(Content(line) for line in odds.notes)
     if odds is None or not odds.rows:
         return Content.styled("No odds for these values yet.", "italic dim")
     label_width = max(len(label) for label, _ in odds.rows)
@@ -70,4 +72,5 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
         lines.append(Content("   ").join(parts))
     for label, p in odds.extra:
         lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
+    lines.extend(Content(line) for line in odds.notes)
     return Content("\n").join(lines)
