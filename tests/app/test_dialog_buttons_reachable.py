@@ -69,17 +69,20 @@ def keys_of(app: YakApp) -> list[str]:
     return sorted(set(keys))
 
 
-async def back_to(pilot: Pilot[Any], app: YakApp, screen: Screen[Any]) -> None:
-    """Close whatever the key opened (escape, as a person would; pop what escape leaves)."""
+async def back_to(pilot: Pilot[Any], app: YakApp, screen: Screen[Any]) -> bool:
+    """Close whatever the key opened (escape, as a person would; pop what escape leaves). False
+    when `screen` itself is gone (a key that leaves a side screen)."""
     for _ in range(4):
+        if screen not in app.screen_stack:
+            return False
         if app.screen is screen:
-            return
+            return True
         await pilot.press("escape")
         await settle(pilot)
-    while app.screen is not screen and len(app.screen_stack) > 1:
+    while app.screen is not screen and screen in app.screen_stack:
         app.pop_screen()
         await settle(pilot)
-    assert app.screen is screen, app.screen_stack
+    return app.screen is screen
 
 
 async def sweep(pilot: Pilot[Any], app: YakApp, where: str, depth: int, seen: set[tuple[str, str]]) -> list[str]:
@@ -89,13 +92,14 @@ async def sweep(pilot: Pilot[Any], app: YakApp, where: str, depth: int, seen: se
         if (type(base).__name__, key) in seen:
             continue
         seen.add((type(base).__name__, key))
-        if app.screen is not base:
-            await back_to(pilot, app, base)
+        if app.screen is not base and not await back_to(pilot, app, base):
+            return lost
         await pilot.press(key)
         await settle(pilot)
         top = app.screen
         if top is base or isinstance(top, CommandPalette):
-            await back_to(pilot, app, base)
+            if not await back_to(pilot, app, base):
+                return lost
             continue
         await wait_for(pilot, lambda top=top: mounted(top), what=f"{key} opened")  # type: ignore[misc]
         await settle(pilot)
@@ -104,7 +108,8 @@ async def sweep(pilot: Pilot[Any], app: YakApp, where: str, depth: int, seen: se
             lost += await buttons_reachable(pilot, top, here)
         elif depth > 0:
             lost += await sweep(pilot, app, here, depth - 1, seen)
-        await back_to(pilot, app, base)
+        if not await back_to(pilot, app, base):
+            return lost
     return lost
 
 

@@ -50,7 +50,7 @@ def field(text: str, label: str) -> str:
     """What the form shows right of `label` (the first line that starts with it)."""
     for line in text.splitlines():
         body = line.strip("│ ")
-        if body.startswith(label + " "):
+        if body == label or body.startswith(label + " "):
             return body[len(label) :].strip().rstrip("▼").strip()
     raise AssertionError(f"no field {label!r} on screen:\n{text}")
 
