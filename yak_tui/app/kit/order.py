@@ -106,12 +106,12 @@ class OrderScreen(YakModal[None]):
 
     def on_mount(self) -> None:
         forms = self.query(ParamForm)
+        self._describe(self._form_for)
         if forms:
             forms.first().focus_first(empty=True)
-        else:
+            self._validate()
+        else:  # nothing to check yet: no scolding before a command is chosen
             self.query_one("#order-command", Select).focus()
-        self._describe(self._form_for)
-        self._validate()
 
     @on(Select.Changed, "#order-command")
     async def _command_changed(self, event: Select.Changed) -> None:
