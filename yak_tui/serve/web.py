@@ -229,27 +229,14 @@ class WebSeatServer:
 
     def seat_gone(self, seat: Seat) -> str:
         """Why a cookie's seat may no longer play ("" while it may). Reads the roster."""
-        from yak_tui.areas.court.seats import USERS, WEB_LOGINS
-        from yak_tui.kernel.play.identity import Identity, IdentityError
-        from yak_tui.kernel.season.session import check_identity
+        from yak_tui.areas.court import web_seat_gone
 
-        world = self.roster.world()
-        doc = world.find(USERS, seat.name)
-        if doc is None:
-            return f"yak serve: {seat.name} is no longer on the roster."
-        if str(doc.get("identity")) != seat.identity:
-            return f"yak serve: {seat.name} now plays {doc.get('identity')}; log in again with a new link."
-        if not any(login.get("id") == seat.login_id for login in doc.get(WEB_LOGINS, [])):
-            return f"yak serve: {seat.name}'s browser login was revoked; ask the GM for a new link."
-        try:
-            check_identity(world, Identity.parse(seat.identity))
-        except IdentityError as error:
-            return f"yak serve: {seat.identity} is not in this campaign: {error}"
-        return ""
+        why = web_seat_gone(self.roster.world(), seat.name, seat.identity, seat.login_id)
+        return f"yak serve: {why}" if why else ""
 
     # -- pages
     async def handle_login(self, request: web.Request) -> web.StreamResponse:
-        from yak_tui.areas.court.seats import USERS, WEB_LOGINS
+        from yak_tui.areas.court import web_login
 
         address = request.remote or "-"
         if self.failed.blocked(address):
@@ -258,11 +245,7 @@ class WebSeatServer:
         parts = split_token(request.query.get("token", ""))
         found: tuple[str, str, dict[str, Any]] | None = None
         if parts is not None and parts[0] not in self.used:
-            world = self.roster.world()
-            for name, doc in world.all(USERS):
-                for login in doc.get(WEB_LOGINS, []):
-                    if login.get("id") == parts[0]:
-                        found = (name, str(doc.get("identity")), login)
+            found = web_login(self.roster.world(), parts[0])
         ok = found is not None and await asyncio.get_running_loop().run_in_executor(
             None, secret_matches, parts[1] if parts else "", found[2] if found else {}
         )

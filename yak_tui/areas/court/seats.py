@@ -158,6 +158,34 @@ MAX_WEB_LOGINS = 8  # links (and the browsers logged in with them) a seat keeps;
 WEB_LOGIN_FIELDS = ("id", "salt", "hash", "n", "r", "p")
 
 
+def web_login(world: World, login_id: str) -> tuple[str, str, dict[str, Any]] | None:
+    """(login name, identity, the kept hash) of the roster's browser link with this id, if any."""
+    for name, doc in world.all(USERS):
+        for login in doc.get(WEB_LOGINS, []):
+            if login.get("id") == login_id:
+                return name, str(doc.get("identity", "")), dict(login)
+    return None
+
+
+def web_seat_gone(world: World, name: str, identity: str, login_id: str) -> str:
+    """Why a browser logged in as `name` (playing `identity`, with link `login_id`) may no longer
+    play: removed, another identity, the link revoked, or the identity gone; "" while it may."""
+    from yak_tui.kernel.season.session import check_identity
+
+    doc = world.find(USERS, name)
+    if doc is None:
+        return f"{name} is no longer on the roster."
+    if str(doc.get("identity")) != identity:
+        return f"{name} now plays {doc.get('identity')}; log in again with a new link."
+    if not any(login.get("id") == login_id for login in doc.get(WEB_LOGINS, [])):
+        return f"{name}'s browser login was revoked; ask the GM for a new link."
+    try:
+        check_identity(world, Identity.parse(identity))
+    except IdentityError as error:
+        return f"{identity} is not in this campaign: {error}"
+    return ""
+
+
 def _seat(ctx: CommandContext, name: str) -> dict[str, Any]:
     doc = ctx.world.find(USERS, name)
     if doc is None:
