@@ -256,7 +256,7 @@ class WebSeatServer:
         self.used.take(parts[0])
         seat = Seat(found[0], found[1], parts[0], time.time())
         log.info("web login user=%s identity=%s link=%s from=%s", seat.name, seat.identity, seat.login_id, address)
-        response = web.HTTPSeeOther("/")
+        response = web.Response(status=303, headers={"Location": "/"})
         response.set_cookie(
             COOKIE_NAME,
             sign_cookie(self.secret, seat),
