@@ -110,6 +110,19 @@ def test_two_players_in_two_browsers_each_file_and_see_their_own(browser: Any, t
         for name, identity in seats.items():
             mine = [o for o in _orders(yak_json(save.path, identity, "show", "orders")) if o["filed_by"] == identity]
             assert [o["params"]["reason"] for o in mine] == [reasons[name]]
+        # The GM revokes Corvin's browser login: his page says so; Elbreth plays on.
+        subprocess.run(
+            [sys.executable, "-m", "yak_tui", "--save", str(save.path), "--as", "gm", "user", "revoke", "corvin"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        corvin_page = pages["corvin"][0]
+        corvin_page.wait_for_function(
+            "document.querySelector('.closed-dialog .message').textContent.includes('revoked')", timeout=30_000
+        )
+        assert "corvin's browser login was revoked" in corvin_page.inner_text(".closed-dialog .message")
+        assert server.session_count("corvin") == 0 and server.session_count("elbreth") == 1
         for page, _ in pages.values():
             page.context.close()
 

@@ -350,7 +350,7 @@ class WebSeatServer:
             memory * 1024 * 1024 if memory else None,
             write_bytes=socket.send_bytes,
             write_str=socket.send_str,
-            close=socket.close,
+            close=lambda: self._app_closed(session),
             download_manager=self.downloads,
         )
         session.service = service
@@ -377,6 +377,11 @@ class WebSeatServer:
             await self._stop(session)
             log.info("web session end user=%s after=%.1fs", seat.name, time.monotonic() - session.started)
         return socket
+
+    async def _app_closed(self, session: WebSession) -> None:
+        """The app quit: close the page's socket, unless the server is ending it (its note goes first)."""
+        if not session.end_note:
+            await session.socket.close()
 
     async def _pump(self, session: WebSession) -> None:
         """The browser's messages to the app: keys and resizes (clamped) count as input."""
