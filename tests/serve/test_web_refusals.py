@@ -179,7 +179,9 @@ def test_sessions_per_seat_are_limited(server: WebServerThread, save: WorldFile)
     assert "web session refused user=nyx" in server.log.text()
 
 
-def test_revoke_ends_the_session_with_a_message_and_the_cookie_with_it(server: WebServerThread, save: WorldFile) -> None:
+def test_revoke_ends_the_session_with_a_message_and_the_cookie_with_it(
+    server: WebServerThread, save: WorldFile
+) -> None:
     async def body() -> tuple[bytes, int, int]:
         client = await logged_in(server.url, save, "corvin")
         async with client:

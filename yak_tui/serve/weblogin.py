@@ -113,9 +113,13 @@ class Seat:
 
 
 def sign_cookie(key: bytes, seat: Seat) -> str:
-    body = base64.urlsafe_b64encode(
-        json.dumps({"u": seat.name, "i": seat.identity, "t": seat.login_id, "at": seat.issued}).encode()
-    ).decode().rstrip("=")  # no padding: a cookie value that needs no quotes
+    body = (
+        base64.urlsafe_b64encode(
+            json.dumps({"u": seat.name, "i": seat.identity, "t": seat.login_id, "at": seat.issued}).encode()
+        )
+        .decode()
+        .rstrip("=")
+    )  # no padding: a cookie value that needs no quotes
     mac = hmac.new(key, body.encode(), hashlib.sha256).hexdigest()
     return f"{body}.{mac}"
 
