@@ -247,3 +247,130 @@ def test_an_idle_session_is_closed_with_a_message(save: WorldFile) -> None:
                 return await until_closed(socket)
 
         assert b"session closed after 1 s without input" in run(body())
+
+
+def test_ssh_and_browser_sessions_share_one_limit_per_seat(tmp_path: Path) -> None:
+    """One login may hold `max_sessions_per_user` sessions in all, however he connects."""
+    from serve_helpers import connect, make_world, open_terminal, stub_argv
+
+    save, users = make_world(tmp_path / "both", {"edmund": "player:edmund"})
+    config = web_config(save, ssh=True, port=0, max_sessions_per_user=1, app_argv=stub_argv)
+    with WebServerThread(config) as server:
+
+        async def body() -> tuple[int, str]:
+            async with await connect(server.ssh.port, users["edmund"]) as conn:
+                terminal = await open_terminal(conn)
+                await terminal.wait_line("STUB")
+                client = await logged_in(server.url, save, "edmund")
+                async with client:
+                    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                        await open_app(client, server.url)
+                    answer = await client.get(f"{server.url}/ws", headers={"Origin": server.url})
+                    assert server.call(lambda: server.ssh.sessions_of("edmund")) == 1
+                    return refused.value.status, await answer.text()
+
+        status, text = run(body())
+        assert status == 429 and "edmund already has 1 sessions open" in text
+
+
+def self_signed(directory: Path) -> tuple[Path, Path]:
+    """A throwaway certificate for 127.0.0.1 and its key (PEM)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5))
+        .not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = directory / "cert.pem", directory / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+    )
+    return cert_file, key_file
+
+
+def test_under_tls_the_cookie_is_secure_and_the_socket_wss(save: WorldFile, tmp_path: Path) -> None:
+    cert, key = self_signed(tmp_path)
+    with WebServerThread(web_config(save, tls_cert=cert, tls_key=key)) as server:
+        url = server.url.replace("http:", "https:")
+
+        async def body() -> tuple[str, str, int]:
+            async with aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(ssl=False), cookie_jar=aiohttp.CookieJar(unsafe=True)
+            ) as client:
+                response = await login(client, url, issue_token(save, "nyx"))
+                cookie = response.headers["Set-Cookie"]
+                page = await (await client.get(f"{url}/")).text()
+                plain = await client.ws_connect(f"{url.replace('https', 'wss')}/ws", origin=url)
+                await first_bytes(plain)
+                await plain.close()
+                with pytest.raises(aiohttp.WSServerHandshakeError) as refused:  # http:// is another origin
+                    await client.ws_connect(f"{url.replace('https', 'wss')}/ws", origin=server.url)
+                return cookie, page, refused.value.status
+
+        cookie, page, status = run(body())
+    assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert f'data-session-websocket-url="{url.replace("https", "wss")}/ws"' in page
+    assert status == 403
+
+
+def test_a_download_goes_only_to_the_login_whose_app_made_it(server: WebServerThread, save: WorldFile) -> None:
+    async def body() -> list[int]:
+        statuses = []
+        async with aiohttp.ClientSession() as anonymous:
+            statuses.append((await anonymous.get(f"{server.url}/download/abc")).status)
+        client = await logged_in(server.url, save, "nyx")
+        async with client:
+            statuses.append((await client.get(f"{server.url}/download/abc")).status)
+        return statuses
+
+    assert run(body()) == [404, 404]
+
+
+def test_yak_serve_web_no_ssh_from_the_command_line(tmp_path: Path) -> None:
+    """The verb: `yak serve --web --no-ssh` says where browsers go, logs a link in, stops on SIGTERM."""
+    import signal
+
+    save = make_web_world(tmp_path / "cli", {"nyx": "player:nyx"})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "yak_tui", "--save", str(save.path), "serve", "--web", "--no-ssh", "--web-port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = ""
+        for line in process.stdout:
+            if "browsers on" in line:
+                break
+        match = re.search(r"browsers on (http://127\.0\.0\.1:\d+)", line)
+        assert match is not None, line
+        assert "host key" not in line
+
+        async def body() -> int:
+            async with aiohttp.ClientSession() as client:
+                return (await login(client, match.group(1), issue_token(save, "nyx"))).status
+
+        assert run(body()) == 303
+    finally:
+        process.send_signal(signal.SIGTERM)
+        out, err = process.communicate(timeout=30)
+    assert process.returncode == 0, err
+    assert "web login user=nyx" in err and "shutting down" in out

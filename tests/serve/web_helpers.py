@@ -52,6 +52,7 @@ class WebServerThread:
         self.config = config
         self.loop = asyncio.new_event_loop()
         self.server: WebSeatServer | None = None
+        self.ssh: Any = None  # the SSH server beside it, when the config serves SSH too
         self.log = LogRecorder()
         self._ready = threading.Event()
         self._error: BaseException | None = None
@@ -71,6 +72,8 @@ class WebServerThread:
     def __exit__(self, *exc: object) -> None:
         if self.server is not None and self.loop.is_running():
             asyncio.run_coroutine_threadsafe(self.server.close(), self.loop).result(TIMEOUT * 2)
+            if self.ssh is not None:
+                asyncio.run_coroutine_threadsafe(self.ssh.close(), self.loop).result(TIMEOUT * 2)
             self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(TIMEOUT)
         logging.getLogger("yak.serve").removeHandler(self.log)
@@ -78,7 +81,11 @@ class WebServerThread:
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
         try:
-            self.server = self.loop.run_until_complete(WebSeatServer(self.config).start())
+            if self.config.ssh:
+                from yak_tui.serve.server import start_server
+
+                self.ssh = self.loop.run_until_complete(start_server(self.config))
+            self.server = self.loop.run_until_complete(WebSeatServer(self.config, self.ssh).start())
         except BaseException as error:
             self._error = error
             self._ready.set()

@@ -65,6 +65,7 @@ class YakServer:
         self.refusals = RefusalLog(config.refusal_lines_per_second)
         self._tasks: list[asyncio.Task[None]] = []
         self._changed = asyncio.Event()
+        self.browser: Any = None  # the browser seat (`yak_tui.serve.web.WebSeatServer`) beside it, if any
 
     @property
     def port(self) -> int:
@@ -83,8 +84,15 @@ class YakServer:
         """Connections still logging in (the ones dropped do not count), from `host` if given."""
         return sum(1 for c in self.connections if c.user is None and not c.dropped and (host is None or c.host == host))
 
-    def sessions_of(self, name: str) -> int:
+    def ssh_sessions_of(self, name: str) -> int:
         return sum(1 for s in self.sessions if s.owner.user is not None and s.owner.user.name == name)
+
+    def sessions_of(self, name: str) -> int:
+        """A user's sessions, SSH and browser (`--web`) together: one limit for both."""
+        return self.ssh_sessions_of(name) + (self.browser.web_sessions_of(name) if self.browser is not None else 0)
+
+    def session_total(self) -> int:
+        return len(self.sessions) + (len(self.browser.sessions) if self.browser is not None else 0)
 
     def app_pids(self) -> list[int]:
         return [s.proc.pid for s in list(self.sessions) if s.proc is not None and s.proc.alive]

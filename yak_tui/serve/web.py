@@ -152,6 +152,8 @@ class WebSeatServer:
         self.config = config
         self.ssh = ssh
         self.roster = ssh.roster if ssh is not None else Roster(config.save)
+        if ssh is not None:
+            ssh.browser = self
         self.secret = load_secret(web_secret_path(config.save))
         self.used = UsedLinks(web_used_path(config.save))
         self.failed = FailedLogins(config.web_login_failures, 60.0)
@@ -309,9 +311,12 @@ class WebSeatServer:
         return response
 
     # -- sessions
+    def web_sessions_of(self, name: str) -> int:
+        return sum(1 for s in self.sessions if s.seat.name == name)
+
     def sessions_of(self, name: str) -> int:
-        here = sum(1 for s in self.sessions if s.seat.name == name)
-        return here + (self.ssh.sessions_of(name) if self.ssh is not None else 0)
+        """A login's sessions, browser and SSH together: one limit for both."""
+        return self.web_sessions_of(name) + (self.ssh.ssh_sessions_of(name) if self.ssh is not None else 0)
 
     def total_sessions(self) -> int:
         return len(self.sessions) + (len(self.ssh.sessions) if self.ssh is not None else 0)
