@@ -316,7 +316,10 @@ def test_under_tls_the_cookie_is_secure_and_the_socket_wss(save: WorldFile, tmp_
             ) as client:
                 response = await login(client, url, issue_token(save, "nyx"))
                 cookie = response.headers["Set-Cookie"]
-                page = await (await client.get(f"{url}/")).text()
+                index = await client.get(f"{url}/")
+                assert index.headers["X-Frame-Options"] == "DENY" and index.headers["Cache-Control"] == "no-store"
+                page = await index.text()
+                assert "googleapis" not in page  # the page asks nothing of another site
                 plain = await client.ws_connect(f"{url.replace('https', 'wss')}/ws", origin=url)
                 await first_bytes(plain)
                 await plain.close()

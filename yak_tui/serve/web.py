@@ -26,6 +26,7 @@ import html
 import json
 import logging
 import os
+import re
 import shlex
 import signal
 import ssl
@@ -76,6 +77,14 @@ END_SCRIPT = """
 </script>
 """
 
+# No framing by another site (clickjacking), no caching of a seat's page.
+PAGE_HEADERS = {
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+}
+
 LOGIN_PAGE = """<!DOCTYPE html><html><head><title>{title}</title></head>
 <body style="background:#0c181f;color:#eee;font-family:monospace;padding:2em">
 <h1>{title}</h1><p id="message">{message}</p></body></html>"""
@@ -86,6 +95,7 @@ def page(status: int, title: str, message: str) -> web.Response:
         status=status,
         text=LOGIN_PAGE.format(title=html.escape(title), message=html.escape(message)),
         content_type="text/html",
+        headers=PAGE_HEADERS,
     )
 
 
@@ -285,7 +295,9 @@ class WebSeatServer:
             application={"name": f"yak · {seat.name} ({seat.identity})"},
         )
         text = text.replace("</body>", END_SCRIPT + "</body>")
-        return web.Response(text=text, content_type="text/html", headers={"Cache-Control": "no-store"})
+        # The page asks nothing of another site (textual-serve's page links a web font: dropped).
+        text = re.sub(r'\s*<link\s+rel="stylesheet"\s+href="https://fonts\.googleapis\.com[^>]*/>', "", text)
+        return web.Response(text=text, content_type="text/html", headers=PAGE_HEADERS)
 
     async def handle_ended(self, request: web.Request) -> web.StreamResponse:
         seat = read_cookie(self.secret, request.cookies.get(COOKIE_NAME))

@@ -28,6 +28,7 @@ WEB_PORT = 8022
 COOKIE_NAME = "yak_seat"
 # scrypt: 16 MiB and some 50 ms per check (N=2^14, r=8, p=1), OWASP's minimum for scrypt.
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**14, 8, 1
+MAX_ADDRESSES = 4096  # addresses with failed logins kept before the stale ones are dropped
 COOKIE_LIFETIME = 30 * 24 * 3600.0  # seconds a browser stays logged in without a new link
 
 
@@ -163,4 +164,7 @@ class FailedLogins:
 
     def failed(self, address: str, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
+        if len(self._failures) > MAX_ADDRESSES:  # many addresses: forget the ones past their window
+            for old in [a for a, times in self._failures.items() if not times or now - times[-1] > self.window]:
+                del self._failures[old]
         self._recent(address, now).append(now)
