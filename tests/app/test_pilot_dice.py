@@ -143,7 +143,7 @@ async def test_a_refused_roll_says_why_and_who_may(save_path: Path) -> None:
         dialog.query_one("#param-kingdom").value = "varos"  # his own forces' kingdom: he may, so pick Elbreth's
         await settle(pilot)
         dialog.query_one("#param-kingdom").value = "elbreth"
-        await wait_for(pilot, lambda: "Who may: gm" in screen_text(app), what="who may")
+        await wait_for(pilot, lambda: "Who may: the GM" in screen_text(app), what="who may")
         assert "inside another King's kingdom" in screen_text(app)
         assert dialog.query_one("#run", Button).disabled
         before = len(world_of(save_path).table("chronicle"))
@@ -162,7 +162,7 @@ async def test_a_player_cannot_roll_and_is_told_to_file_an_order(save_path: Path
         await wait_for(pilot, lambda: on_top(app, CommandScreen))
         await pilot.press(*"Sneak")
         await wait_for(pilot, lambda: "they submit orders" in screen_text(app), what="the refusal")
-        assert "Who may: gm" in screen_text(app)
+        assert "Who may: the GM" in screen_text(app)
 
 
 def test_face_lines_draw_every_face() -> None:

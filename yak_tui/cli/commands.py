@@ -117,6 +117,10 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         emit(opts, {"commands": listing}, text)
         return 0
     params = parse_params(args.params)
+    if args.command not in COMMANDS:
+        from yak_tui.kernel.play.filing import unknown_command
+
+        raise unknown_command(args.command, identity_of(opts))
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:

@@ -225,9 +225,9 @@ class CommandScreen(YakModal[None]):
         taken = forms.first().show_problem(problem, force) if forms else False
         text = ""
         if problem is not None:
-            text = problem.reason if taken else f"{problem.field}: {problem.reason}"
+            text = problem.reason if taken else problem.what()
             if problem.who_may:
-                text += f"\nWho may: {', '.join(problem.who_may)}"
+                text += f"\nWho may: {problem.who_may_words()}"
             if taken and not problem.who_may:
                 text = ""
         widget = self.query_one("#problem", Static)

@@ -9,6 +9,8 @@ from typing import Any
 from rich.text import Text
 from textual.containers import Vertical
 
+from yak_tui.kernel.world.numbers import counted
+
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
 ROOMY = "#4C9A52"
 NEARLY = "#C9962B"
@@ -24,6 +26,12 @@ class Panel(Vertical):
     def __init__(self, title: str, *children: Any, id: str | None = None, classes: str = "") -> None:
         super().__init__(*children, id=id, classes=f"panel {classes}".strip())
         self.border_title = title
+
+
+def num_of(value: Any, noun: str) -> str:
+    """A count with its noun in the right number ("1 regiment", "3 regiments"; "— regiments" for
+    what you may not see): never "regiment(s)"."""
+    return f"— {counted(2, noun).split(' ', 1)[1]}" if value is None else counted(value, noun)
 
 
 def num(value: Any) -> str:

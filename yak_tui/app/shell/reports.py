@@ -6,8 +6,9 @@ copies the report as Markdown to his own clipboard (OSC 52) and shows the text t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,6 +21,7 @@ from textual.widgets import Button, Select, Static
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import sync_select
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.pagedtext import PagedText
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.app.shell.side import SideScreen
@@ -38,6 +40,8 @@ class ReportsScreen(SideScreen):
         Binding("x", "export", "Export files"),  # the GM's: files on the machine running the app
         Binding("x", "copy_report", "Copy report"),  # anyone else's: his clipboard, never a file
         Binding("ctrl+y", "copy", "Copy BBCode", show=False),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, key_display="["),
         Binding("P", "post_season", "Post the season", show=False),  # the GM's: to Discord and e-mail
     ]
 
@@ -56,7 +60,7 @@ class ReportsScreen(SideScreen):
             yield Select([], id="report-season", prompt="season", allow_blank=True, compact=True)
             yield Select([], id="report-recipient", prompt="recipient", allow_blank=True, compact=True)
         with VerticalScroll(id="report-body", classes="panel"):
-            yield Static("", id="report-text")
+            yield PagedText(id="report-text")
 
     def _picked(self, name: str) -> str | None:
         value = self.query_one(f"#report-{name}", Select).value
@@ -81,15 +85,25 @@ class ReportsScreen(SideScreen):
         self.view = view
         body = self.query_one("#report-body", VerticalScroll)
         body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"
-        text = self.query_one("#report-text", Static)
+        text = self.query_one("#report-text", PagedText)
         if not view.lines:
-            text.update(
+            text.show_message(
                 Content.styled(
                     "No season report yet: reports are written when a season closes.", "italic $foreground-muted"
                 )
             )
+            body.border_subtitle = ""
             return
-        text.update(Content("\n").join(self._line(line) for line in view.lines))
+        # A page at a time (`PagedText`): each line is styled only when its page is drawn.
+        text.show_lines(_StyledLines(view.lines, self._line))
+        body.border_subtitle = text.status
+
+    def action_page(self, delta: int) -> None:
+        text = self.query_one("#report-text", PagedText)
+        if text.turn(delta):
+            body = self.query_one("#report-body", VerticalScroll)
+            body.scroll_home(animate=False)
+            body.border_subtitle = text.status
 
     @staticmethod
     def _label(view: views.ReportsView) -> str:
@@ -248,6 +262,26 @@ class ReportsScreen(SideScreen):
                 )
             )
         return entries
+
+
+class _StyledLines(Sequence[Content]):
+    """The report's lines, each styled when it is read: only the page drawn pays for it."""
+
+    def __init__(self, lines: Sequence[views.ReportLine], style: Callable[[views.ReportLine], Content]) -> None:
+        self.lines = lines
+        self.style = style
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> Content: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Content]: ...
+    def __getitem__(self, index: int | slice) -> Content | list[Content]:
+        if isinstance(index, slice):
+            return [self.style(line) for line in self.lines[index]]
+        return self.style(self.lines[index])
 
 
 class ReportTextScreen(YakModal[None]):

@@ -32,7 +32,7 @@ from yak_tui.areas.espionage.state import (
     unit_province,
 )
 from yak_tui.kernel.play.audience import viewer_kingdom
-from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.authority import Stakes, adjudicates
 from yak_tui.kernel.play.commands import CommandError, Param
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
@@ -43,7 +43,7 @@ GM_PARAMS: dict[str, Param] = {
     "gm_modifier": Param(
         int, required=False, default=0, help="adjudicator's modifier to both rolls", by_adjudicator=True
     ),
-    "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)", by_adjudicator=True),
+    "gm_reason": Param(str, required=False, default="", help="why (required with a GM modifier)", by_adjudicator=True),
 }
 
 
@@ -117,7 +117,7 @@ def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandErro
                 "mission",
                 f"{entry.name} needs {need.name} held against "
                 f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
-                f"holds no such infiltration (run {need.slug} first)",
+                f"holds no such infiltration (run {need.name} first)",
             )
     if kind.check is not None:
         try:
@@ -222,8 +222,8 @@ def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -
     """Exact odds; an adjudicator sees every modifier, anyone else only those his side knows."""
     principal = identity
     plan = plan_mission(world, principal, params, secrets=knows_kingdom_secrets(principal))
-    adjudicates = may_adjudicate(world, identity, mission_stakes(world, identity, params)).allowed
-    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not adjudicates))
+    by_adjudicator = adjudicates(world, identity, mission_stakes(world, identity, params))
+    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not by_adjudicator))
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     shown = {"success": [m.to_dict() for m in applied.success], "detection": [m.to_dict() for m in applied.detection]}
     return {
@@ -231,7 +231,7 @@ def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -
         "cost": plan.cost,
         "odds": exact,
         "modifiers": shown,
-        "hidden_modifiers": not adjudicates,
+        "hidden_modifiers": not by_adjudicator,
     }
 
 

@@ -18,7 +18,7 @@ from yak_tui.areas.economy import fight_key, trap_fights
 from yak_tui.areas.espionage import INFILTRATION, MORALE_PENALTY
 from yak_tui.areas.warfare.shared import end_siege, name_of, today_dict
 from yak_tui.kernel.play.audience import kingdom_audience
-from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.authority import Stakes, adjudicates
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.authoring import referrers
@@ -131,7 +131,7 @@ def _battle_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[st
     attacker, defender = p["attacker"], p["defender"]
     place = world.find("pcs", p["fort"]) if p.get("fort") else None
     stakes = Stakes.of((place or {}).get("controller"), kingdoms=[attacker, defender])
-    if not may_adjudicate(world, identity, stakes).allowed:  # the modifiers are the adjudicator's to read
+    if not adjudicates(world, identity, stakes):  # the modifiers are the adjudicator's to read
         return {"odds": {}}
     mods = side_modifiers(world, identity, p, strict=False)
     net = sum(m.value for m in mods[attacker]) - sum(m.value for m in mods[defender])
@@ -180,7 +180,9 @@ def _losses(world: Any, text: str, sides: set[str]) -> dict[str, int]:
         "winner": Param(str, choices=("attacker", "defender", "draw")),
         "kind": Param(str, required=False, default="land", choices=("land", "naval")),
         "units": Param(list, required=False, default=[], help="the units that fought, comma-separated"),
-        "losses": Param(str, required=False, default="", help="unit:regiments (ships at sea) lost, e.g. a:2,b:1"),
+        "losses": Param(
+            str, required=False, default="", help="regiments (ships at sea) each unit lost, as UNIT:COUNT, e.g. a:2,b:1"
+        ),
         "fight": Param(
             str,
             required=False,

@@ -140,14 +140,20 @@ def spec_for(name: str) -> CommandSpec:
         import difflib
 
         close = difflib.get_close_matches(name, list(COMMANDS), n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else f"; commands: {', '.join(sorted(COMMANDS))}"
+        hint = f" (did you mean {', '.join(close)}?)" if close else "; `yak do --list` lists the commands"
         raise CommandError("command", f"no command named {name!r}{hint}")
     return spec
 
 
 def load_command_modules() -> None:
     """Import every area package (and the kernel's own order commands): importing an area's
-    package registers its commands and year-start steps. Kept in one list, in one place."""
+    package registers its commands and year-start steps. Kept in one list, in one place.
+
+    Done once per process: `spec_for` and `describe_order` ask for it on every call (an order queue
+    of 400 orders asked 400 times, issue 30), and a module imported stays imported."""
+    global _MODULES_LOADED
+    if _MODULES_LOADED:
+        return
     import importlib
 
     for module in COMMAND_MODULES:
@@ -156,6 +162,10 @@ def load_command_modules() -> None:
         except ModuleNotFoundError as error:
             if error.name != module:
                 raise
+    _MODULES_LOADED = True
+
+
+_MODULES_LOADED = False
 
 
 # The area packages (each registers its commands when imported), then the kernel's own order and readiness commands.

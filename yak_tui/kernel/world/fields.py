@@ -257,3 +257,9 @@ HISTORY_POINT = record(
     },
     "each kingdom's treasury and manpower at the close of a season",
 )
+
+
+def field_words(name: str) -> str:
+    """A document's or a command's field as a reader names it: "tax_taken" is "Tax taken"."""
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]

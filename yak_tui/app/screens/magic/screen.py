@@ -218,7 +218,7 @@ class CastingScreen(YakScreen):
         taken = forms.first().show_problem(event.problem) if forms else False
         text = ""
         if event.problem is not None and (not taken or event.problem.who_may):
-            text = event.problem.message() if not taken else f"Who may: {', '.join(event.problem.who_may)}"
+            text = event.problem.message() if not taken else f"Who may: {event.problem.who_may_words()}"
         if "required" in (event.problem.reason if event.problem else "") and not taken:
             text = ""
         if not self.casters:

@@ -17,7 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, Label, Select, SelectionList, Static
 
 from yak_tui.app.kit import YakModal
-from yak_tui.app.kit.common import num
+from yak_tui.app.kit.common import num, num_of
 from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
@@ -198,11 +198,11 @@ class SiegeBeginScreen(YakModal[None]):
                 Content.assemble(
                     ("Provisions ", "$foreground-muted"),
                     (num(plan.provisions), "bold"),
-                    f" for {plan.regiments} regiment(s) inside: ",
+                    f" for {num_of(plan.regiments, 'regiment')} inside: ",
                     (
                         "nobody eats"
                         if plan.seasons_left is None
-                        else f"{plan.seasons_left} season(s) before they run short",
+                        else f"{num_of(plan.seasons_left, 'season')} before they run short",
                         "bold",
                     ),
                 ),
