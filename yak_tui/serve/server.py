@@ -269,6 +269,8 @@ async def _serve(config: ServeConfig) -> int:
     try:
         if config.ssh:
             await server.start()
+        elif config.nudge_before is not None:  # browsers only: the deadline nudges still go out
+            server._tasks.append(asyncio.get_running_loop().create_task(server._watch_deadline()))
         if config.web:
             from yak_tui.serve.web import WebSeatServer
 
@@ -323,6 +325,5 @@ async def _serve(config: ServeConfig) -> int:
         print("yak serve: shutting down", flush=True)
         if web_server is not None:
             await web_server.close()
-        if config.ssh:
-            await server.close()
+        await server.close()
     return 0
