@@ -459,9 +459,19 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         }
         emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
         return 0
+    if args.user_verb == "token":
+        import json
+
+        from yak_tui.serve.weblogin import new_login
+
+        token, kept = new_login()
+        run_command(save, identity, "user-web-login", {"name": args.name, "login": json.dumps(kept)})
+        link = f"{args.url.rstrip('/')}/login?token={token}"
+        emit(opts, {"command": "user-token", "name": args.name, "link": link}, link)
+        return 0
     if args.user_verb == "add":
         try:
-            key_text = Path(args.key).read_bytes().decode("utf-8")
+            key_text = Path(args.key).read_bytes().decode("utf-8") if args.key else ""
         except UnicodeDecodeError:
             raise UsageError(f"--key {args.key}: is not a text file (an OpenSSH public key)") from None
         result = run_command(
@@ -481,6 +491,8 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
             lines += [e["text"] for e in result.shown or []]
         emit(opts, payload, "\n".join(lines))
         return 0
+    elif args.user_verb == "revoke":
+        result = run_command(save, identity, "user-revoke", {"name": args.name})
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
     emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))
