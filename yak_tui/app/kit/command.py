@@ -28,6 +28,7 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.toggle import Toggle
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
 
@@ -119,8 +120,8 @@ class CommandScreen(YakModal[None]):
                         yield Label("Odds before rolling" if self._dice else "Before you run", classes="section")
                         yield Static(id="odds")
                         with Horizontal(id="hand-row"):
-                            yield Switch(value=self._dice and self.yak.dice_by_hand, id="by-hand")
                             yield Label("Dice by hand", id="by-hand-label")
+                            yield Toggle(value=self._dice and self.yak.dice_by_hand, id="by-hand")
                             yield YakInput(placeholder="naturals, e.g. 4 or 4,2", id="naturals", compact=True)
                         yield Static("", id="naturals-error", markup=False)
                 yield Static("", id="problem", markup=False)

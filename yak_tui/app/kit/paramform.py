@@ -19,6 +19,7 @@ from textual.widgets import Input, Label, Select, Static, Switch
 
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.select import YakSelect
+from yak_tui.app.kit.toggle import Toggle
 from yak_tui.kernel.play.views import ParamField, Problem
 
 
@@ -86,7 +87,7 @@ class ParamForm(Vertical):
     def _control(self, field: ParamField, value: Any) -> Any:
         name = f"param-{field.name}"
         if field.kind == "bool":
-            return Switch(value=str(value).lower() in ("1", "true", "yes", "on"), id=name)
+            return Toggle(value=str(value).lower() in ("1", "true", "yes", "on"), id=name)
         if field.options:
             options = [(c.label, c.value) for c in field.options]
             known = {c.value for c in field.options}
