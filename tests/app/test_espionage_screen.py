@@ -315,7 +315,7 @@ async def test_gm_runs_a_mission_directly_with_the_fields_it_needs(save_path: Pa
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
         # The result is painted on the frame after it is shown: wait for what is on screen.
-        await wait_for(pilot, lambda: "fails-spy-captured" in screen_text(app), what="the result on screen")
+        await wait_for(pilot, lambda: "fails, and the spy is captured" in screen_text(app), what="the result on screen")
         world = world_of(save_path)
         assert world.get("specialists", "elbreth")["spy"] == 2 and world.get("kingdoms", "elbreth")["treasury"] == 41
 

@@ -92,7 +92,7 @@ async def test_gm_begins_the_siege_of_the_demo_port_fort_from_the_walled_places(
         await wait_for(pilot, lambda: "land ✓  sea ✓" in screen_text(app), what="the plan's verdict drawn")
         text = screen_text(app)
         assert "takes effect at once" in text
-        assert "2 for 2 regiment(s) inside: 1 season(s) before they run short" in text
+        assert "2 for 2 regiments inside: 1 season before they run short" in text
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: "The siege of Brinehaven takes effect." in screen_text(app), what="the result")
         doc = siege_doc(save_path)
@@ -386,7 +386,7 @@ async def test_a_player_sees_the_siege_but_not_the_garrison_and_files_orders(sav
         await open_sieges(pilot)
         text = screen_text(app)
         assert "Siege of Brinehaven" in text and "▰ 1 season left" in text
-        assert "2 regiment(s) inside" in text and "Brinehaven Watch" not in text  # whose units: not public
+        assert "2 regiments inside" in text and "Brinehaven Watch" not in text  # whose units: not public
         assert "as orders:" in text
         await pilot.press("p")
         order: OrderScreen = await dialog_of(pilot, OrderScreen)

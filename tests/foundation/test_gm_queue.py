@@ -170,7 +170,7 @@ def test_every_commands_help_names_each_parameter_and_its_example_reads(save: Wo
 
 def test_who_may_is_named_once(filed: WorldFile, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = yak(capsys, filed, "do", "order-resolve", "order=o-0003", who="king:varos")
-    assert code == 2 and err.rstrip().endswith("(who may: gm)")
+    assert code == 2 and err.rstrip().endswith("(who may: the GM)")
 
 
 def test_advance_refuses_waiting_orders_unless_carried_and_says_what_it_did(

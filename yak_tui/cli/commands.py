@@ -126,7 +126,11 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = identity_of(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
-        emit(opts, {"command": spec.name, **spec.odds(world, identity, coerce_params(spec, params, world, identity))})
+        from yak_tui.kernel.play.views import odds_text
+
+        coerced = coerce_params(spec, params, world, identity)
+        data = spec.odds(world, identity, coerced)
+        emit(opts, {"command": spec.name, **data}, odds_text(spec.name, coerced, data))
         return 0
     from yak_tui.kernel.season.session import check_identity
 

@@ -30,6 +30,7 @@ from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
+from yak_tui.kernel.play.identity import who_may_words
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -219,7 +220,7 @@ class CommandScreen(YakModal[None]):
         if problem is not None:
             text = problem.reason if taken else f"{problem.field}: {problem.reason}"
             if problem.who_may:
-                text += f"\nWho may: {', '.join(problem.who_may)}"
+                text += f"\nWho may: {who_may_words(problem.who_may, self.yak.world)}"
             if taken and not problem.who_may:
                 text = ""
         widget = self.query_one("#problem", Static)

@@ -35,6 +35,14 @@ def num(value: Any) -> str:
     return str(value)
 
 
+def num_of(value: Any, noun: str) -> str:
+    """A count with its noun in the right number ("1 regiment", "3 regiments"), or "— regiments"
+    for what you may not see (`num`'s dash)."""
+    from yak_tui.kernel.world.numbers import counted
+
+    return f"— {counted(2, noun).split(' ', 1)[1]}" if value is None else counted(value, noun)
+
+
 def bar(fraction: float, width: int = 10) -> Text:
     """A fill bar drawn with eighth blocks, e.g. for a sector's potential in use."""
     fraction = max(0.0, min(1.0, fraction))

@@ -56,6 +56,12 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
     """Each outcome with a bar and its exact probability; two columns when there is room."""
     if odds is None or not odds.rows:
         return Content.styled("No odds for these values yet.", "italic dim")
+    from yak_tui.kernel.play.outcomes import outcome_words
+
+    odds = odds._replace(
+        rows=tuple((outcome_words(label), p) for label, p in odds.rows),
+        extra=tuple((outcome_words(label), p) for label, p in odds.extra),
+    )
     label_width = max(len(label) for label, _ in odds.rows)
     columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
     bar_width = 10 if columns == 2 else 24

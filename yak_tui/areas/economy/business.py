@@ -25,6 +25,7 @@ from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandErr
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import SECTORS, World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -466,7 +467,9 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             moved.append(lid)
     ctx.log(
         f"{_name(world, 'characters', seller)} sells {biz['name']} to {_name(world, 'characters', buyer)} "
-        f"for {p['price']} ducats" + (f"; its {len(moved)} credit/loan book(s) go with it" if moved else "") + ".",
+        f"for {p['price']} ducats"
+        + (f"; its {counted(len(moved), 'credit or loan book')} go with it" if moved else "")
+        + ".",
         kind="business",
         refs={"business": p["business"], "seller": seller, "buyer": buyer, "price": p["price"], "ledger": moved},
     )

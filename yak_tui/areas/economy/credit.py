@@ -26,6 +26,7 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, due_reporter, season_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -242,7 +243,7 @@ def loan_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx,
         world.get("ledger", ledger_id),
         f"{biz['name']} lends {p['principal']} ducats to {_name(world, 'characters', p['debtor'])} "
-        f"for {p['term']} year(s), due {due.label()}{collateral}.",
+        f"for {counted(p['term'], 'year')}, due {due.label()}{collateral}.",
         p["debtor"],
         {"ledger": ledger_id},
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.espionage.effects import SECURITY_BREACH
+from yak_tui.areas.espionage.effects import INFILTRATION, SECURITY_BREACH
 from yak_tui.areas.espionage.planning import (
     kingdom_lack,
     knows_kingdom_secrets,
@@ -42,6 +42,7 @@ from yak_tui.kernel.play.commands import (
     CommandContext,
     CommandError,
 )
+from yak_tui.kernel.play.outcomes import outcome_words
 
 
 def _own_side(plan: Plan) -> bool:
@@ -53,7 +54,7 @@ def _roll_text(roll: SpyRoll | None, label: str) -> str:
     if roll is None:
         return f"no {label} roll"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
-    return f"{label} {roll.natural}{mods} = {roll.total} vs {roll.target}: {roll.band}"
+    return f"{label} {roll.natural}{mods} = {roll.total} vs {roll.target}: {outcome_words(roll.band)}"
 
 
 def _roll_reading(roll: SpyRoll) -> str:
@@ -61,13 +62,16 @@ def _roll_reading(roll: SpyRoll) -> str:
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
     return (
         f"rolled {roll.natural}{mods} = {roll.total} against target {roll.target} "
-        f"({roll.total - roll.target:+d}) → {roll.band}"
+        f"({roll.total - roll.target:+d}) → {outcome_words(roll.band)}"
     )
 
 
-def _spy_fate_text(plan: Plan, outcome: SpyOutcome) -> str:
+def _spy_fate_text(plan: Plan, outcome: SpyOutcome, placed: bool) -> str:
+    """The spy's fate as the sponsor reads it; `placed`: he stays as the infiltrator he became."""
     if _own_side(plan) or plan.mission.assassination_attempt:
         return ""
+    if placed:
+        return "The spy stays in place as your infiltrator."
     if outcome.spy_cold:
         return "Your spy went to ground; he is active again at the next year start."
     if outcome.spy_lost and not plan.mission.spy_used_up:
@@ -283,7 +287,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         + f"{plan.where(world)}: {reported}"
     )
     text = f"{headline}. {result.text[0].upper()}{result.text[1:]}." if result.text else f"{headline}."
-    fate = _spy_fate_text(plan, outcome)
+    fate = _spy_fate_text(plan, outcome, placed=result.effect is not None and entry.effect == INFILTRATION)
     if fate:
         text += f" {fate}"
     truth = "; ".join(

@@ -19,7 +19,7 @@ from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.authoring import referrers
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
@@ -71,7 +71,7 @@ def _take_ships(world: Any, unit_id: str, ships: int, sailors: int) -> bool:
 @command(
     "ship-build",
     lambda: (
-        f"Build ships at a port the kingdom holds: each takes {sailors_per_ship()} sailor(s) "
+        f"Build ships at a port the kingdom holds: each takes {counted(sailors_per_ship(), 'sailor')} "
         "from its pool (sailors cannot be hired: they come 1 a year per port)."
     ),
     {
@@ -122,7 +122,7 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         world.put("units", unit_id, unit)
     ctx.log(
         f"{name_of(world, 'kingdoms', kingdom_id)} builds {counted(p['ships'], 'ship')} at {port['name']} for "
-        f"{unit['name']}, crewed by {sailors} sailor(s) from its pool.",
+        f"{unit['name']}, crewed by {counted(sailors, 'sailor')} from its pool.",
         kind="ships",
         audience=kingdom_audience(kingdom_id),
         refs={"unit": unit_id, "kingdom": kingdom_id, "sailors": sailors},
@@ -152,12 +152,12 @@ def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     have = int(unit["ships"])
     ships = p["ships"] or have
     if ships > have:
-        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {ships}")
+        raise CommandError("ships", f"{unit['name']} has {counted(have, 'ship')}, not {ships}")
     sailors = _sailors_for(unit, ships)
     gone = _take_ships(world, p["unit"], ships, sailors)
     add_specialists(ctx, owner, "sailor", sailors, "", log=False)
     ctx.log(
-        f"{name_of(world, 'kingdoms', owner)} disbands {ships} ship(s) of {unit['name']}: {sailors} sailor(s) "
+        f"{name_of(world, 'kingdoms', owner)} disbands {counted(ships, 'ship')} of {unit['name']}: {counted(sailors, 'sailor')} "
         f"return to its pool." + (" The fleet is no more." if gone else ""),
         kind="ships",
         audience=kingdom_audience(owner),
@@ -170,7 +170,7 @@ def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     "ship-sink",
     lambda: (
         "A Sea Raider destroys ships and captures their sailors: it employs them (its owner's "
-        f"pool) or sells them as slaves for {sailor_slave_price()} ducat(s) each."
+        f"pool) or sells them as slaves for {ducats(sailor_slave_price())} each."
     ),
     {
         "unit": Param(str, ref="units", help="the fleet that loses the ships"),
@@ -200,7 +200,7 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_adjudicator(Stakes.of(None, kingdoms=[victim, captor, raider.get("friendly_to")]))
     have = int(unit["ships"])
     if p["ships"] > have:
-        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {p['ships']}")
+        raise CommandError("ships", f"{unit['name']} has {counted(have, 'ship')}, not {p['ships']}")
     sailors = _sailors_for(unit, p["ships"])
     gone = _take_ships(world, p["unit"], p["ships"], sailors)
     fate = p["sailors"] if sailors else "free"
@@ -210,15 +210,15 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     price = 0.0
     if fate == "employ":
         add_specialists(ctx, captor, "sailor", sailors, "", log=False)
-        text += f" and takes {sailors} sailor(s) into the service of {name_of(world, 'kingdoms', captor)}."
+        text += f" and takes {counted(sailors, 'sailor')} into the service of {name_of(world, 'kingdoms', captor)}."
     elif fate == "sell":
         price = float(sailors * sailor_slave_price())
-        text += f" and sells {sailors} captured sailor(s) as slaves for {money(price)} ducat(s)."
+        text += f" and sells {counted(sailors, 'captured sailor')} as slaves for {ducats(price)}."
     else:
         text += "; no sailors are taken."
     ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
     if price:
-        ctx.move_ducats(None, ("kingdoms", captor), price, f"{sailors} captured sailor(s) sold as slaves")
+        ctx.move_ducats(None, ("kingdoms", captor), price, f"{counted(sailors, 'captured sailor')} sold as slaves")
     return {
         "unit": p["unit"],
         "ships": p["ships"],

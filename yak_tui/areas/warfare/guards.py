@@ -52,7 +52,7 @@ def raise_guard(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["regiments"] > allowed:
         raise CommandError(
             "regiments",
-            f"{char['name']} has raised {raised} guard regiment(s) this year; "
+            f"{char['name']} has raised {counted(raised, 'guard regiment')} this year; "
             f"{max(allowed, 0)} more may be raised before the next year start",
         )
     place = world.find("pcs", char.get("location") or "")

@@ -28,7 +28,8 @@ from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.helptext import signed
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import ValidationError, World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 
@@ -234,7 +235,7 @@ def _bribe_within_cap(bribe: int) -> None:
     if bribe > siege_rules.bribe_limit():
         raise CommandError(
             "bribe",
-            f"is at most {siege_rules.bribe_limit()} ducat(s): each ducat to a besieging NPC officer "
+            f"is at most {ducats(siege_rules.bribe_limit())}: each ducat to a besieging NPC officer "
             f"gives {signed(settings['bribe_per_ducat'])}, up to {signed(settings['bribe_cap'])}, "
             f"so {bribe} would buy nothing more",
         )
@@ -314,7 +315,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             raise CommandError(
                 "shipments",
                 f"{name_of(world, 'kingdoms', defender)} has {money(held)} ducats and could "
-                f"not pay {money(pay)} for {p['shipments']} shipment(s)",
+                f"not pay {money(pay)} for {counted(p['shipments'], 'shipment')}",
             )
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))
     modifiers = _smuggle_modifiers(world, p)
@@ -336,7 +337,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ),
     )
     ctx.log(
-        f"{merchant['name']} smuggles {p['shipments']} shipment(s) of {good} into besieged {fort}: "
+        f"{merchant['name']} smuggles {counted(p['shipments'], 'shipment')} of {good} into besieged {fort}: "
         f"1d6 = {outcome.natural}{mods}, total {outcome.total} against "
         f"{settings['threshold']}: the convoy {verdict}.",
         kind="siege",
@@ -354,7 +355,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 payer,
                 ("characters", p["merchant"]),
                 pay,
-                f"{p['shipments']} shipment(s) of {good} smuggled into {fort} (military and staple demand)",
+                f"{counted(p['shipments'], 'shipment')} of {good} smuggled into {fort} (military and staple demand)",
             )
             paid = pay
     attempt = {

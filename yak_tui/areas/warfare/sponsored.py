@@ -14,7 +14,7 @@ from yak_tui.areas.warfare.shared import is_today, name_of, section, today_dict
 from yak_tui.kernel.play.audience import ADJUDICATORS, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 
 SPONSORED = {"fund-bandits": "a share of the loot", "fund-privateers": "a cut of the take"}
 
@@ -49,8 +49,8 @@ def loot_share(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     share = math.floor(p["take"] * float(section("sponsored")["share"]))
     world.edit("units", p["unit"])["paid_out"] = today_dict(world)
     ctx.log(
-        f"{unit['name']} took {p['take']} ducat(s) this season and sends {name_of(world, 'kingdoms', sponsor)} "
-        f"{what}: {share} ducat(s).",
+        f"{unit['name']} took {ducats(p['take'])} this season and sends {name_of(world, 'kingdoms', sponsor)} "
+        f"{what}: {ducats(share)}.",
         kind="espionage",
         audience=ADJUDICATORS,
         refs={"unit": p["unit"], "sponsor": sponsor, "take": p["take"], "share": share},

@@ -94,9 +94,12 @@ def roll_line(roll: dict[str, Any]) -> str:
         return f"{purpose}: {roll['reading']}{hand}"
     naturals = " + ".join(str(n) for n in roll.get("naturals", []))
     mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in roll.get("modifiers", []))
-    band = str(roll.get("band", ""))
+    from yak_tui.kernel.play.outcomes import outcome_words
+
+    raw_band = str(roll.get("band", ""))
+    band = outcome_words(raw_band) if raw_band else ""
     outcome = str(roll.get("outcome", ""))
-    said = f"{band} ({outcome})" if outcome and outcome != band else band
+    said = f"{band} ({outcome})" if outcome and outcome not in (raw_band, band) else band
     return f"{purpose}: rolled {naturals}{mods} = {roll.get('total')} → {said}{hand}"
 
 

@@ -4,6 +4,7 @@ spectator or forum reader who sees only what is public and may do nothing)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,30 @@ def identity_name(world: World, identity: Identity) -> str:
     if not identity.subject:
         return "the public"
     return world.display_name("characters", identity.subject)
+
+
+def who_may_words(who_may: Iterable[str], world: World | None = None) -> str:
+    """Who may do a thing, in words and each once: "the GM or King Aldric" (never "gm, gm")."""
+    said: list[str] = []
+    for key in dict.fromkeys(str(k) for k in who_may):
+        try:
+            identity = Identity.parse(key)
+        except Exception:
+            said.append(key)
+            continue
+        if world is not None:
+            name = identity_name(world, identity)
+        elif identity.is_gm:
+            name = "the GM"
+        elif identity.is_king:
+            name = f"the King of {identity.subject.replace('-', ' ').title()}"
+        else:
+            name = identity.subject.replace("-", " ").title() or key
+        if name not in said:
+            said.append(name)
+    if len(said) <= 1:
+        return "".join(said)
+    return f"{', '.join(said[:-1])} or {said[-1]}"
 
 
 def identity_label(world: World, identity: Identity) -> str:

@@ -33,6 +33,7 @@ class OrderLine:
     odds: dict[str, float]  # {} when it rolls no dice, or the reader is not told them
     note: str
     outcome: str
+    odds_said: str = ""  # the odds in words, as the order's command words them (not in to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,7 +58,7 @@ class OrderLine:
         if self.status != WAITING:
             said.append(self.status + (f": {self.outcome}" if self.outcome else ""))
         if self.odds:
-            said.append(f"odds {odds_words(self.odds)}")
+            said.append(f"odds {self.odds_said or odds_words(self.odds)}")
         if self.note:
             said.append(f"note: {self.note}")
         who = f"{self.filer}: " if filer else ""
@@ -99,6 +100,9 @@ def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) 
         odds=dict(odds.rows) if odds is not None and odds.rows else {},
         note=str(order.get("note") or ""),
         outcome=str(order.get("outcome") or order.get("reason") or ""),
+        odds_said=odds_words(dict(odds.rows), str(order.get("command")), order.get("params") or {})
+        if odds is not None and odds.rows
+        else "",
     )
 
 

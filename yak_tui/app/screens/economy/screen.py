@@ -40,7 +40,7 @@ from yak_tui.app.screens.economy.panels import (
     SpecialistsPanel,
 )
 from yak_tui.areas import economy as board
-from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.identity import Identity, who_may_words
 from yak_tui.kernel.world.model import World
 
 
@@ -331,7 +331,7 @@ class MarketScreen(YakScreen):
     def _routed(self, event: Routed) -> None:
         route = event.route
         if route.kind == "refused":
-            who = f" Who may: {', '.join(route.who_may)}." if route.who_may else ""
+            who = f" Who may: {who_may_words(route.who_may, self.yak.world)}." if route.who_may else ""
             self.notify(f"{route.reason}.{who}", title="Not yours to do", severity="warning")
             return
         if route.kind == "order":

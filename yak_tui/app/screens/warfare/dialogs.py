@@ -17,11 +17,12 @@ from textual.message import Message
 from textual.widgets import Button, Label, Select, SelectionList, Static
 
 from yak_tui.app.kit import YakModal
-from yak_tui.app.kit.common import num
+from yak_tui.app.kit.common import num, num_of
 from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import warfare as monitor
+from yak_tui.kernel.world.numbers import counted
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -198,11 +199,11 @@ class SiegeBeginScreen(YakModal[None]):
                 Content.assemble(
                     ("Provisions ", "$foreground-muted"),
                     (num(plan.provisions), "bold"),
-                    f" for {plan.regiments} regiment(s) inside: ",
+                    f" for {counted(plan.regiments, 'regiment')} inside: ",
                     (
                         "nobody eats"
                         if plan.seasons_left is None
-                        else f"{plan.seasons_left} season(s) before they run short",
+                        else f"{counted(plan.seasons_left, 'season')} before they run short",
                         "bold",
                     ),
                 ),
@@ -282,7 +283,7 @@ class SiegeDecisionScreen(YakModal[None]):
 
     def compose(self) -> ComposeResult:
         card = self.card
-        garrison = ", ".join(d.name for d in card.defenders) or f"{num(card.regiments)} regiment(s)"
+        garrison = ", ".join(d.name for d in card.defenders) or f"{num_of(card.regiments, 'regiment')}"
         text = Content("\n").join(
             [
                 Content.assemble(
@@ -292,7 +293,7 @@ class SiegeDecisionScreen(YakModal[None]):
                     (self.date or "this season", "bold"),
                     " short of provisions: ",
                     (f"{num(card.provisions)} left", "bold $error"),
-                    f" for {num(card.regiments)} regiment(s), who need {num(card.eats)}.",
+                    f" for {num_of(card.regiments, 'regiment')}, who need {num(card.eats)}.",
                 ),
                 Content.assemble(
                     ("The season cannot close until ", "$foreground-muted"),

@@ -19,10 +19,11 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num
+from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num, num_of
 from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.numbers import counted
 
 BAR_CELLS = 8  # seasons drawn in a countdown bar before it says "+N"
 LABEL = 11  # width of the labels of a siege's card
@@ -119,11 +120,11 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
         )
         lines.append(_row("Defenders", inside))
     elif card.active:
-        lines.append(_row("Defenders", f"{num(card.regiments)} regiment(s) inside"))
+        lines.append(_row("Defenders", f"{num_of(card.regiments, 'regiment')} inside"))
     elif card.surrendered:
         lines.append(_row("Defenders", f"surrendered: {', '.join(card.surrendered)}"))
     carried = " carried over" if card.carried_over else ""
-    eats = f" · {card.regiments} regiment(s) eat {card.eats} a season" if card.active and card.eats else ""
+    eats = f" · {num_of(card.regiments, 'regiment')} eat {card.eats} a season" if card.active and card.eats else ""
     lines.append(
         _row(
             "Provisions",
@@ -157,7 +158,7 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
                 )
             )
             lines.append(_row("", (f"→ not in effect (missing: {' and '.join(card.missing)})", "$warning")))
-        lines.append(_row("Since", f"{card.started} · {card.seasons} season end(s) under siege"))
+        lines.append(_row("Since", f"{card.started} · {counted(card.seasons, 'season end')} under siege"))
     else:
         lines.append(_row("Ended", f"{card.state} in {card.ended or '?'} (begun {card.started})"))
     if card.decision_needed:
@@ -168,7 +169,7 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
             Content.assemble(
                 ("⚠ SHORT OF PROVISIONS ", "bold $error"),
                 (
-                    f"{num(card.provisions)} for {num(card.regiments)} regiment(s). {who} choose "
+                    f"{num(card.provisions)} for {num_of(card.regiments, 'regiment')}. {who} choose "
                     f"surrender or sally before {date or 'this season'} closes{key}.",
                     "$error",
                 ),
@@ -194,7 +195,7 @@ def odds_line(card: monitor.SiegeCard) -> Content:
         return Content.styled(
             "The siege is not in effect: messengers and provisions pass freely.", "italic $foreground-muted"
         )
-    scouts = f"{len(card.friendly_scouts)} scout(s) helping, {len(card.enemy_scouts)} opposing"
+    scouts = f"{counted(len(card.friendly_scouts), 'scout')} helping, {len(card.enemy_scouts)} opposing"
     bribes = ", ".join(f"bribe {b}: {_pct(p)}" if b else _pct(p) for b, p in card.smuggle_odds)
     return Content("\n").join(
         [
@@ -411,7 +412,7 @@ class SiegesPanel(SiegePanel):
                 Content.assemble(
                     ("⚠ ", "bold"),
                     (card.fort, "bold"),
-                    f": {num(card.provisions)} provisions for {num(card.regiments)} regiment(s)."
+                    f": {num(card.provisions)} provisions for {num_of(card.regiments, 'regiment')}."
                     f" Surrender or sally? {who}; the season cannot close until then.",
                 )
             )

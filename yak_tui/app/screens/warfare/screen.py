@@ -24,7 +24,7 @@ from textual.reactive import reactive
 from textual.widgets import DataTable
 
 from yak_tui.app.kit import NARROW, YakScreen
-from yak_tui.app.kit.common import YakTable, num
+from yak_tui.app.kit.common import YakTable, num, num_of
 from yak_tui.app.kit.screens import SHARED_VIEWS
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.app.screens.warfare.dialogs import SiegeBeginScreen, SiegeDecisionScreen
@@ -322,7 +322,7 @@ class SiegesScreen(YakScreen):
             ),
             "smuggle": (
                 f"Smuggle provisions into {card.fort}",
-                f"{num(card.provisions)} provisions left for {num(card.regiments)} regiment(s). A merchant "
+                f"{num(card.provisions)} provisions left for {num_of(card.regiments, 'regiment')}. A merchant "
                 f"adventurer runs staples past {card.besieger}'s lines; a bribe helps (+1 a ducat, at most +2).",
             ),
             "blockade": (

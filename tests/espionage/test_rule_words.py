@@ -1,0 +1,87 @@
+"""What a person reads of the espionage rules (issue 29): odds, results and bands in words,
+the same modifiers for the odds shown and the roll made, and the GM's truth about a purge."""
+
+from __future__ import annotations
+
+from spy_helpers import KING_VAROS, do, infiltrate, mutate, no_counter_spies, read
+
+from yak_tui.kernel.play.views import odds_text, order_filed_text
+from yak_tui.kernel.world.model import World
+from yak_tui.store.storage import WorldFile
+
+
+def _varos_ready(world: World) -> None:
+    world.edit("kingdoms", "varos")["treasury"] = 200
+    world.edit("specialists", "varos").update(spy=20, cold_spy=0)
+    no_counter_spies(world, "elbreth", "varos")
+    for effect_id, effect in list(world.all("effects")):
+        if effect["kind"] == "infiltration":
+            world.delete("effects", effect_id)
+
+
+def test_a_filed_infiltration_reads_its_odds_in_words(save: WorldFile) -> None:
+    mutate(save, _varos_ready)
+    filed = do(save, "spy-order", {"mission": "infiltrate-treasury", "target": "elbreth"}, who=KING_VAROS)
+    text = order_filed_text(read(save), filed.data)
+    assert "Odds: succeeds unseen " in text
+    assert "the spy stays in place as your infiltrator, or is lost if it fails." in text
+    assert "success_and_undetected" not in text and "spy_lost" not in text
+    assert set(filed.data["odds"]) == {"success_and_undetected", "spy_lost"}  # --json keeps its keys
+
+
+def test_yak_odds_in_words(save: WorldFile) -> None:
+    mutate(save, _varos_ready)
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-spy-ring"))
+    world = read(save)
+    from yak_tui.kernel.play.commands import spec_for
+    from yak_tui.kernel.play.params import coerce_params
+
+    spec = spec_for("spy-mission")
+    params = coerce_params(spec, {"mission": "create-security-breach", "sponsor": "varos", "target": "elbreth"}, world)
+    from yak_tui.kernel.play.identity import GM
+
+    text = odds_text("spy-mission", params, spec.odds(world, GM, params))  # type: ignore[misc]
+    assert "  outcome:\n    succeeds " in text
+    assert "  succeeds unseen " in text
+    assert "  the spy is lost " in text
+    assert "_" not in text.replace("spy-mission", "")
+
+
+def test_an_infiltration_result_says_where_the_spy_stays(save: WorldFile) -> None:
+    mutate(save, _varos_ready)
+    done = do(
+        save, "spy-mission", {"mission": "infiltrate-general-staff", "sponsor": "varos", "target": "elbreth"}, [6, 6]
+    )
+    text = done.data["outcome_text"]
+    assert text.endswith(
+        "Your man is in place in Kingdom of Elbreth's general staff until purged. "
+        "The spy stays in place as your infiltrator."
+    )
+    assert "used up" not in text and "general-staff" not in text
+
+
+def test_spy_roll_bands_read_in_words(save: WorldFile) -> None:
+    mutate(save, _varos_ready)
+    params = {"mission": "infiltrate-treasury", "sponsor": "varos", "target": "elbreth"}
+    done = do(save, "spy-mission", {**params, "gm_modifier": -2, "gm_reason": "bad luck"}, [1, 1])
+    entry = read(save).get("chronicle", done.data["sponsor_entry"])
+    readings = [roll["reading"] for roll in entry["rolls"]]
+    assert readings[0].endswith("→ fails, and the spy is captured")
+    assert readings[1].endswith("→ spy captured and talks: sponsor identified")
+    assert "fails-spy-captured" not in entry["secret"] and "captured-identified" not in entry["secret"]
+    assert entry["rolls"][0]["band"] == "fails-spy-captured"  # the stored band keeps its key
+
+
+def test_who_may_in_words_each_once() -> None:
+    from yak_tui.kernel.play.identity import who_may_words
+
+    assert who_may_words(("gm", "gm")) == "the GM"
+    assert who_may_words(("gm", "king:elbreth")) == "the GM or the King of Elbreth"
+
+
+def test_counts_take_their_plural() -> None:
+    from yak_tui.areas.warfare.siege_rules import messenger_modifiers, smuggle_modifiers
+
+    assert [m.reason for m in smuggle_modifiers(1)] == ["bribe of 1 ducat to a besieging NPC officer"]
+    reasons = [m.reason for m in messenger_modifiers(1, 2)]
+    assert "1 friendly Scout unit helping" in reasons and "2 besieging Scout units opposing" in reasons

@@ -1,0 +1,44 @@
+"""Outcomes in words: the one place an odds key or a roll's band (`success_and_undetected`,
+`captured-identified`, `overshoot`) becomes what a person reads ("succeeds unseen").
+
+The words are the `words` rules table's `[outcomes]`; the keys stay as the rules, the save and
+--json have them. An area may word one of its commands' odds rows itself when the words depend
+on what was asked (`odds_phrase`: the spy of an infiltration stays in place; he is not "lost").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from yak_tui.kernel.world.tables import table
+
+# command -> (its parameters, the odds key, its chance) -> the row in words, or None for the usual
+OddsPhrase = Callable[[Mapping[str, Any], str, float], str | None]
+ODDS_PHRASES: dict[str, OddsPhrase] = {}
+
+
+def outcome_words(key: str) -> str:
+    """An outcome's key in words: the `words` table's, else the key with `-` and `_` as spaces."""
+    words = table("words").get("outcomes", {}).get(key)
+    return str(words) if words else str(key).replace("_", " ").replace("-", " ")
+
+
+def percent_words(p: float) -> str:
+    """A chance as a filer reads it: "58%", "<1%"."""
+    return f"{'<1' if 0 < p < 0.005 else f'{p * 100:.0f}'}%"
+
+
+def odds_phrase(command: str, phrase: OddsPhrase) -> None:
+    """Register how `command`'s odds rows read when the words depend on its parameters."""
+    ODDS_PHRASES[command] = phrase
+
+
+def odds_row_words(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> str:
+    """One odds row in words: "succeeds unseen 22%", or the command's own phrase for it."""
+    phrase = ODDS_PHRASES.get(command)
+    said = phrase(params or {}, key, p) if phrase is not None else None
+    return said if said is not None else f"{outcome_words(key)} {percent_words(p)}"
+
+
+__all__ = ["ODDS_PHRASES", "odds_phrase", "odds_row_words", "outcome_words", "percent_words"]
