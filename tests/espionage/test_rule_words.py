@@ -3,7 +3,7 @@ the same modifiers for the odds shown and the roll made, and the GM's truth abou
 
 from __future__ import annotations
 
-from spy_helpers import KING_VAROS, do, infiltrate, mutate, no_counter_spies, read
+from spy_helpers import KING_ELBRETH, KING_VAROS, do, infiltrate, mutate, no_counter_spies, read
 
 from yak_tui.kernel.play.views import odds_text, order_filed_text
 from yak_tui.kernel.world.model import World
@@ -85,3 +85,24 @@ def test_counts_take_their_plural() -> None:
     assert [m.reason for m in smuggle_modifiers(1)] == ["bribe of 1 ducat to a besieging NPC officer"]
     reasons = [m.reason for m in messenger_modifiers(1, 2)]
     assert "1 friendly Scout unit helping" in reasons and "2 besieging Scout units opposing" in reasons
+
+
+def test_a_failed_purge_reads_cleared_to_its_sponsor_and_failed_to_the_gm(save: WorldFile) -> None:
+    from yak_tui.kernel.play.audience import visible_entries
+    from yak_tui.kernel.play.identity import GM
+
+    mutate(save, lambda w: infiltrate(w, "varos", "elbreth", "infiltrate-treasury"))
+    order = do(
+        save, "spy-order", {"mission": "purge-administration", "infiltration": "infiltrate-treasury"}, who=KING_ELBRETH
+    )
+    result = do(save, "spy-resolve", {"order": order.data["order"]}, [1])
+    entry_id = result.data["result"]["sponsor_entry"]
+    world = read(save)
+    told = next(e for e in visible_entries(world, KING_ELBRETH) if e["id"] == entry_id)
+    assert told["text"] == "Espionage: Purge Administration: cleared. Infiltrate Treasury: cleared."
+    assert "gm_text" not in told
+    truth = next(e for e in visible_entries(world, GM) if e["id"] == entry_id)
+    assert truth["text"] == (
+        "Espionage: Purge Administration: failure. "
+        "Infiltrate Treasury: not cleared, the purge failed (its sponsor is told it was cleared)."
+    )

@@ -355,7 +355,11 @@ def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     told = f"{what}: {plan.mission.params.get('sponsor_told', 'cleared')}"
     if not outcome.success:
         held = ", ".join(f"{e['sponsor_kingdom']} ({eid})" for eid, e in found) or "none"
-        return Applied(told, secret=f"purge FAILED: still active: {held}")
+        return Applied(
+            told,
+            secret=f"purge FAILED: still active: {held}",
+            truth=f"{what}: not cleared, the purge failed (its sponsor is told it was cleared)",
+        )
     for effect_id, effect in found:
         end_effect(world, effect_id, "purged")
         ctx.log(

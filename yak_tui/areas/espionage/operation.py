@@ -303,12 +303,16 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         )
         if part
     )
+    gm_text = ""
+    if result.truth:  # the sponsor reads a cover story: the adjudicator's line says what happened
+        gm_text = f"Espionage: {entry.name}{plan.where(world)}: {outcome.outcome}. {result.truth[0].upper()}{result.truth[1:]}."
     sponsor_entry = ctx.log(
         text,
         kind=KIND,
         audience=audience,
         rolls=rolls,
         secret=truth,
+        gm_text=gm_text,
         refs={
             "mission": entry.slug,
             "sponsor_kingdom": plan.sponsor.kingdom,

@@ -150,6 +150,7 @@ def append_entry(
     refs: dict[str, Any] | None = None,
     adjudicator: str | None = None,
     sink: list[dict[str, Any]] | None = None,
+    gm_text: str = "",
 ) -> dict[str, Any]:
     """Append one chronicle entry, dated to the current season, in the order things happened."""
     seq = world.next_seq("chronicle_seq")
@@ -169,6 +170,8 @@ def append_entry(
         entry["amounts"] = {party: money(amount) for party, amount in amounts.items()}
     if secret:
         entry["secret"] = secret
+    if gm_text:  # the truth where `text` is what its audience is told (a failed purge reads "cleared")
+        entry["gm_text"] = gm_text
     if refs:
         entry["refs"] = refs
     if adjudicator:

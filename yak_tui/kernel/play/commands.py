@@ -289,6 +289,7 @@ class CommandContext:
         secret: str = "",
         refs: dict[str, Any] | None = None,
         adjudicator: str | None = None,
+        gm_text: str = "",
     ) -> dict[str, Any]:
         return append_entry(
             self.world,
@@ -303,6 +304,7 @@ class CommandContext:
             refs=refs,
             adjudicator=adjudicator or self.adjudicator,
             sink=self.entries,
+            gm_text=gm_text,
         )
 
     def move_ducats(
