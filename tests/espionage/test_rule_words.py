@@ -106,3 +106,12 @@ def test_a_failed_purge_reads_cleared_to_its_sponsor_and_failed_to_the_gm(save: 
         "Espionage: Purge Administration: failure. "
         "Infiltrate Treasury: not cleared, the purge failed (its sponsor is told it was cleared)."
     )
+
+
+def test_the_fund_bandits_form_costs_what_is_typed(save: WorldFile) -> None:
+    from yak_tui.areas.espionage.read import mission_dialog_odds
+
+    mutate(save, _varos_ready)
+    typed = {"mission": "fund-bandits", "target": "elbreth", "bandits": "5"}  # no province yet
+    odds = mission_dialog_odds(read(save), KING_VAROS, typed)
+    assert odds is not None and odds.cost == 2 + 5 * 2

@@ -21,9 +21,17 @@ from yak_tui.areas.espionage.board import (
     mission_lines,
     target_choices,
 )
+from yak_tui.areas.espionage.fields import extras_bought
 from yak_tui.areas.espionage.order_lines import OrderLine
 from yak_tui.areas.espionage.planning import mission_odds_for, modifier_inputs, plan_mission
-from yak_tui.areas.espionage.rules import catalogue, mission_odds, spy_modifiers
+from yak_tui.areas.espionage.rules import (
+    EspionageInputError,
+    catalogue,
+    mission,
+    mission_cost,
+    mission_odds,
+    spy_modifiers,
+)
 from yak_tui.areas.espionage.state import (
     MISSION_COMMAND,
 )
@@ -117,8 +125,17 @@ def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any
         shown.extra,
         () if line.own_administration else tuple((m.value, m.reason) for m in mods),
         full,
-        line.cost,
+        typed_cost(slug, clean, line.cost),
     )
+
+
+def typed_cost(slug: str, params: Mapping[str, Any], listed: int) -> int:
+    """What a mission costs with the extras typed so far (the one `mission_cost`), or its listed
+    cost while an extra is not yet a number the mission offers."""
+    try:
+        return mission_cost(slug, extras_bought(mission(slug), params))
+    except (CommandError, EspionageInputError, ValueError, TypeError):
+        return listed
 
 
 def _kingdom_ref(world: World, value: Any) -> str | None:

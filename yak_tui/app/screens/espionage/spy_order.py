@@ -37,6 +37,7 @@ from yak_tui.areas.espionage import (
 )
 from yak_tui.kernel.play import views
 from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.world.money import ducats
 
 if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
@@ -273,7 +274,7 @@ class SpyOrderScreen(YakModal[str | None]):
             known = f"\nCounted: {mods}." if mods else "\nThe target's counter-spies and traps are not known to you."
         return Content.assemble(
             ("Costs ", "$foreground-muted"),
-            (f"{cost} ducat{'s' if cost != 1 else ''}", "bold"),
+            (ducats(cost), "bold"),
             (" and 1 spy, whatever the outcome.", "$foreground-muted"),
             (known, "italic dim"),
         )
