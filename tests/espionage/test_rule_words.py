@@ -115,3 +115,25 @@ def test_the_fund_bandits_form_costs_what_is_typed(save: WorldFile) -> None:
     typed = {"mission": "fund-bandits", "target": "elbreth", "bandits": "5"}  # no province yet
     odds = mission_dialog_odds(read(save), KING_VAROS, typed)
     assert odds is not None and odds.cost == 2 + 5 * 2
+
+
+def test_the_gm_reads_a_filed_mission_at_the_odds_its_roll_will_use(save: WorldFile) -> None:
+    """Issue 29: the GM's queue showed the filer's odds (no counter-spy), then the roll took -2."""
+    from yak_tui.areas.espionage.rules import mission_odds
+    from yak_tui.kernel.play.dice import Modifier
+    from yak_tui.kernel.play.identity import GM
+    from yak_tui.kernel.play.queue import order_lines
+
+    mutate(save, _varos_ready)
+    mutate(save, lambda w: w.edit("specialists", "elbreth").update(counter_spies={"provinces": [], "nation": 1}))
+    filed = do(save, "spy-order", {"mission": "infiltrate-treasury", "target": "elbreth"}, who=KING_VAROS)
+    order_id = filed.data["order"]
+    world = read(save)
+    (gm_line,) = [line for line in order_lines(world, GM) if line.id == order_id]
+    (king_line,) = [line for line in order_lines(world, KING_VAROS) if line.id == order_id]
+    result = do(save, "spy-resolve", {"order": order_id}, [3, 3]).data["result"]
+    rolled = [Modifier(m["value"], m["reason"]) for m in result["modifiers"]["success"]]
+    assert rolled == [Modifier(-1, "nation-wide counter-spy")]
+    expected = mission_odds("infiltrate-treasury", rolled, rolled).to_dict()
+    assert gm_line.odds["success_and_undetected"] == expected["success_and_undetected"]
+    assert king_line.odds["success_and_undetected"] > gm_line.odds["success_and_undetected"]  # he knows less

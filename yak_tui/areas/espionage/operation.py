@@ -19,14 +19,14 @@ from typing import Any
 
 from yak_tui.areas.espionage.effects import INFILTRATION, SECURITY_BREACH
 from yak_tui.areas.espionage.planning import (
+    applied_modifiers,
     kingdom_lack,
     knows_kingdom_secrets,
     mission_stakes,
-    modifier_inputs,
     plan_mission,
 )
 from yak_tui.areas.espionage.registry import kind_of
-from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission, spy_modifiers
+from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission
 from yak_tui.areas.espionage.state import (
     KIND,
     Applied,
@@ -200,8 +200,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             plan.sponsor.payer, None, plan.cost, f"espionage: {entry.name}", audience=plan.sponsor.audience, kind=KIND
         )
     pool["spy"] = int(pool["spy"]) - 1
-    inputs = modifier_inputs(world, plan)
-    applied = spy_modifiers(inputs)
+    applied = applied_modifiers(world, plan)  # the count the adjudicator's odds showed
     # Blind rolls: drawn from the season's private dice (fairdice), told to the sponsor only.
     outcome = resolve_mission(
         entry, ctx.dice_for(plan.sponsor.audience, blind=True), applied.success, applied.detection

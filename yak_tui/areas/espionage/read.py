@@ -23,14 +23,13 @@ from yak_tui.areas.espionage.board import (
 )
 from yak_tui.areas.espionage.fields import extras_bought
 from yak_tui.areas.espionage.order_lines import OrderLine
-from yak_tui.areas.espionage.planning import mission_odds_for, modifier_inputs, plan_mission
+from yak_tui.areas.espionage.planning import applied_modifiers, mission_odds_for, plan_mission
 from yak_tui.areas.espionage.rules import (
     EspionageInputError,
     catalogue,
     mission,
     mission_cost,
     mission_odds,
-    spy_modifiers,
 )
 from yak_tui.areas.espionage.state import (
     MISSION_COMMAND,
@@ -163,7 +162,7 @@ def order_odds(
     except (CommandError, ValidationError):
         return None  # the world has changed since the order was filed: it can no longer be rolled
     full = full_view(world, viewer, plan.sponsor.kingdom, plan.target)
-    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
+    applied = applied_modifiers(world, plan, every_modifier=full)
     odds = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     rows, extra = odds_rows(odds)
     return DialogOdds(rows, extra, tuple((m.value, m.reason) for m in applied.success), full, plan.cost)

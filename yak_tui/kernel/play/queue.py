@@ -86,7 +86,11 @@ def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) 
     told = viewer.is_gm or str(viewer) in (filed_by, adjudicator)
     odds = None
     if told and status == WAITING and order.get("command") != REQUEST:
-        odds = command_odds(world, Identity.parse(filed_by), str(order.get("command")), order.get("params") or {})
+        # His who rolls it: with every modifier the roll will count (the filer's: what he knows).
+        rolls_it = Identity.parse(adjudicator) if str(viewer) == adjudicator or viewer.is_gm else None
+        odds = command_odds(
+            world, Identity.parse(filed_by), str(order.get("command")), order.get("params") or {}, rolls_it
+        )
     return OrderLine(
         id=order_id,
         filed_by=filed_by,

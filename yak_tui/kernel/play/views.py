@@ -296,10 +296,14 @@ class OddsView(NamedTuple):
     extra: tuple[tuple[str, float], ...] = ()
 
 
-def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> OddsView | None:
+def command_odds(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], adjudicator: Identity | None = None
+) -> OddsView | None:
     """Exact odds of each outcome before rolling (CommandSpec.odds), or None if it rolls none or input is bad.
 
-    For `order-resolve` the odds are those of the order being carried out, for its filer.
+    For `order-resolve` the odds are those of the order being carried out: as its adjudicator (the
+    viewer) will roll it, with every modifier, where the command says how (`adjudicated_odds`).
+    `adjudicator`: `viewer` is an order's filer, and these are the odds its adjudicator reads.
     """
     from yak_tui.kernel.play.commands import spec_for
     from yak_tui.kernel.play.params import coerce_params
@@ -318,9 +322,13 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
             spec = spec_for(order["command"])
             actor = Identity.parse(order["filed_by"])
             params = coerce_params(spec, order.get("params", {}), world)
+            adjudicator = viewer
         if spec.odds is None:
             return None
-        data = spec.odds(world, actor, params)
+        if adjudicator is not None and spec.adjudicated_odds is not None:
+            data = spec.adjudicated_odds(world, actor, adjudicator, params)
+        else:
+            data = spec.odds(world, actor, params)
     except YakError:  # input still being typed: no odds yet; a bug raises
         return None
     odds = data.get("odds", data)
