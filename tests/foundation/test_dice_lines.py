@@ -168,8 +168,7 @@ def test_raid_d6_line(save: WorldFile) -> None:
     Table(save).run("gm", "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, dice=[4])
     (line,) = lines_of(save, GM, "raid")
     assert line == (
-        "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted → took 4 ducats "
-        "(4 from the treasury, 0 from the coming tax)"
+        "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted; 4 from the treasury; 0 from the coming tax"
     )
 
 

@@ -205,7 +205,7 @@ class CommandScreen(YakModal[None]):
         self._show_problem(event.problem)
         if self._rolls:
             odds = self.query_one("#odds", Static)
-            odds.update(odds_content(event.odds, odds.size.width or 76))
+            odds.update(odds_content(event.odds, odds.size.width or 76, self.command, self._values()))
             if event.dice:
                 self.query_one("#naturals-error", Static).update(event.dice)
         self._update_run()

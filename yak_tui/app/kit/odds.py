@@ -8,7 +8,8 @@ screen's stage bands and the map's Incite/Usurp odds are `odds_row`s with their 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
@@ -52,15 +53,18 @@ def outcome_style(label: str) -> str:
     return "$error" if "fail" in label or "captured" in label else "$success" if "succe" in label else "$primary"
 
 
-def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
-    """Each outcome with a bar and its exact probability; two columns when there is room."""
+def odds_content(
+    odds: views.OddsView | None, width: int = 76, command: str = "", params: Mapping[str, Any] | None = None
+) -> Content:
+    """Each outcome with a bar and its exact probability, labelled in words (`kernel.play.outcomes`,
+    as `command` words them for `params`); two columns when there is room."""
     if odds is None or not odds.rows:
         return Content.styled("No odds for these values yet.", "italic dim")
-    from yak_tui.kernel.play.outcomes import outcome_words
+    from yak_tui.kernel.play.outcomes import odds_label
 
     odds = odds._replace(
-        rows=tuple((outcome_words(label), p) for label, p in odds.rows),
-        extra=tuple((outcome_words(label), p) for label, p in odds.extra),
+        rows=tuple((odds_label(label, p, command, params)[0], p) for label, p in odds.rows),
+        extra=tuple((odds_label(label, p, command, params)[0], p) for label, p in odds.extra),
     )
     label_width = max(len(label) for label, _ in odds.rows)
     columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1

@@ -55,7 +55,7 @@ def infiltration_words(branch: str, target: str) -> str:
     return f"your man is in place in {target}'s {where} until purged"
 
 
-def _mission_odds_phrase(params: Mapping[str, Any], key: str, p: float) -> str | None:
+def _mission_odds_phrase(params: Mapping[str, Any], key: str, p: float) -> tuple[str, bool] | None:
     """A mission whose spy is used up on the attempt has no chance of losing him: it is certain,
     and an infiltration's spy, on a success, stays in place as the infiltrator (RULINGS §7)."""
     from yak_tui.areas.espionage.rules import catalogue
@@ -64,8 +64,8 @@ def _mission_odds_phrase(params: Mapping[str, Any], key: str, p: float) -> str |
     if key != "spy_lost" or entry is None or not entry.spy_used_up:
         return None
     if entry.effect == INFILTRATION:
-        return "the spy stays in place as your infiltrator, or is lost if it fails"
-    return "the spy is used up whatever happens"
+        return "the spy stays in place as your infiltrator, or is lost if it fails", False
+    return "the spy is used up whatever happens", False
 
 
 odds_phrase("spy-order", _mission_odds_phrase)

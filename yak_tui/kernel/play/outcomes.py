@@ -13,8 +13,9 @@ from typing import Any
 
 from yak_tui.kernel.world.tables import table
 
-# command -> (its parameters, the odds key, its chance) -> the row in words, or None for the usual
-OddsPhrase = Callable[[Mapping[str, Any], str, float], str | None]
+# command -> (its parameters, the odds key, its chance) -> the row's label in words and whether its
+# chance follows it ("takes 4 ducats", True), or None for the usual label
+OddsPhrase = Callable[[Mapping[str, Any], str, float], tuple[str, bool] | None]
 ODDS_PHRASES: dict[str, OddsPhrase] = {}
 
 
@@ -34,11 +35,18 @@ def odds_phrase(command: str, phrase: OddsPhrase) -> None:
     ODDS_PHRASES[command] = phrase
 
 
-def odds_row_words(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> str:
-    """One odds row in words: "succeeds unseen 22%", or the command's own phrase for it."""
+def odds_label(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+    """One odds row's label in words ("succeeds unseen", "takes 4 ducats") and whether its chance
+    is worth saying (not for a certainty told as a sentence: "the spy stays in place ...")."""
     phrase = ODDS_PHRASES.get(command)
     said = phrase(params or {}, key, p) if phrase is not None else None
-    return said if said is not None else f"{outcome_words(key)} {percent_words(p)}"
+    return said if said is not None else (outcome_words(key), True)
 
 
-__all__ = ["ODDS_PHRASES", "odds_phrase", "odds_row_words", "outcome_words", "percent_words"]
+def odds_row_words(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> str:
+    """One odds row in words: "succeeds unseen 22%", or the command's own phrase for it."""
+    label, with_chance = odds_label(key, p, command, params)
+    return f"{label} {percent_words(p)}" if with_chance else label
+
+
+__all__ = ["ODDS_PHRASES", "odds_label", "odds_phrase", "odds_row_words", "outcome_words", "percent_words"]
