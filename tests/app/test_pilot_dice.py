@@ -48,7 +48,11 @@ async def test_gm_sees_exact_odds_then_rolls_and_the_chronicle_has_it(save_path:
         assert tray.rolls[0].naturals == tuple(roll["naturals"])
         await settle(pilot)  # the result painted, not only there
         shown = screen_text(app)
-        assert f"rolled {roll['naturals'][0]}" in shown and f"= {roll['total']}" in shown and outcome_words(roll["band"]) in shown
+        assert (
+            f"rolled {roll['naturals'][0]}" in shown
+            and f"= {roll['total']}" in shown
+            and outcome_words(roll["band"]) in shown
+        )
         assert face_lines(roll["naturals"][0])[2] in shown  # the die face drawn is the recorded natural
         assert entry["text"] in shown
         await click(pilot, "#copy")

@@ -100,7 +100,7 @@ def test_rtd_roll_line_and_entry(save: WorldFile) -> None:
     ]
     Table(save).run("gm", "roll", {"reason": "Leap the wall", "modifier": -3}, dice=[6])
     texts = [e["text"] for e in visible_entries(World(save.read()), GM) if e["kind"] == "roll"]
-    assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → succeeds too well (a natural 6)."
+    assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → overshoots (a 6)."
 
 
 def test_percent_swing_line(save: WorldFile) -> None:

@@ -91,7 +91,7 @@ def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     record = ctx.record_roll(
         p["reason"], [outcome.natural], outcome.total, outcome.band, outcome.modifiers, audience=audience
     )
-    said = outcome_words(outcome.band)  # the band's words name the verdict ("succeeds too well (a natural 6)")
+    said = outcome_words(outcome.band)  # the band in words ("succeeds well", "overshoots (a 6)")
     modifier = f" {p['modifier']:+d}" if p["modifier"] else ""
     ctx.log(
         f"RtD for {p['reason']}: rolled {outcome.natural}{modifier} = {outcome.total} → {said}.",
