@@ -8,6 +8,7 @@ on what was asked (`odds_phrase`: the spy of an infiltration stays in place; he 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,10 +20,16 @@ OddsPhrase = Callable[[Mapping[str, Any], str, float], tuple[str, bool] | None]
 ODDS_PHRASES: dict[str, OddsPhrase] = {}
 
 
+_SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
+
+
 def outcome_words(key: str) -> str:
-    """An outcome's key in words: the `words` table's, else the key with `-` and `_` as spaces."""
+    """An outcome's key in words: the `words` table's, else a slug with `-` and `_` as spaces
+    ("spy-returns" → "spy returns"); text that is no slug (a GM's own band) stays as written."""
     words = table("words").get("outcomes", {}).get(key)
-    return str(words) if words else str(key).replace("_", " ").replace("-", " ")
+    if words:
+        return str(words)
+    return key.replace("_", " ").replace("-", " ") if _SLUG.fullmatch(key) else key
 
 
 def percent_words(p: float) -> str:
