@@ -35,3 +35,22 @@ def test_a_raid_die_says_what_it_took_in_short_lines(table: Table) -> None:
     assert lines[-1] == "→ took 4 ducats"
     assert "→ raid" not in lines
     assert all(len(line) <= 28 for line in lines), lines
+
+
+def test_one_ducat_is_one_ducat() -> None:
+    """Issue 29: "1 ducats" nowhere: every count of ducats a person reads goes through `ducats`."""
+    import re
+    from pathlib import Path
+
+    import yak_tui
+
+    root = Path(yak_tui.__file__).parent
+    bare = re.compile(r"\{[^{}]+\} ducats\b|ducat\(s\)|\(s\)\"")
+    allowed = ('"regiment(s)");', "1d{", "{each} ducats", "× {per_increment} ducats", "{doc.get('amount', '?')} ducats")
+    found = [
+        f"{path.relative_to(root)}:{number}"
+        for path in root.rglob("*.py")
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if bare.search(line) and not any(a in line for a in allowed)
+    ]
+    assert not found, found

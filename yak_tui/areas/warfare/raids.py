@@ -136,7 +136,7 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.ducat_raid(ctx.dice_for(), treasury, coming_tax_left(pc))
     split = outcome.split
     text = (
-        f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
+        f"{ducats(split.taken)} ({money(split.from_treasury)} from the treasury, "
         f"{money(split.from_tax)} from the coming tax)"
     )
     record = ctx.record_roll(

@@ -150,7 +150,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     treasury = float(world.get("kingdoms", defender).get("treasury", 0))
     if p["ducats"] > treasury:
         raise ShortfallError(
-            "ducats", f"{name_of(world, 'kingdoms', defender)} has {money(treasury)} ducats, not {p['ducats']}"
+            "ducats", f"{name_of(world, 'kingdoms', defender)} has {ducats(treasury)}, not {p['ducats']}"
         )
     ctx.require_adjudicator(Stakes.of(defender, kingdoms=[defender, siege["besieger"]]))
     chance = siege_rules.messenger_odds(len(friendly), len(enemy))["success"]
@@ -170,7 +170,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             f"{section('messenger')['threshold']} or more → he {verdict}"
         ),
     )
-    carried = f" carrying {p['ducats']} ducats" if p["ducats"] else ""
+    carried = f" carrying {ducats(p['ducats'])}" if p["ducats"] else ""
     purpose = f" ({p['purpose'].strip()})" if p["purpose"].strip() else ""
     ctx.log(
         f"A messenger{carried} leaves besieged {fort}{purpose}: 1d6 = {outcome.natural}{mods}, total "
@@ -302,9 +302,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("good", f"{p['good']} is not an edible staple ({', '.join(staples)})")
     ctx.require_acts_for(kingdom=merchant.get("kingdom"), character=p["merchant"])
     if p["bribe"] > float(merchant.get("treasury", 0)):
-        raise ShortfallError(
-            "bribe", f"{merchant['name']} has {money(merchant.get('treasury', 0))} ducats, not {p['bribe']}"
-        )
+        raise ShortfallError("bribe", f"{merchant['name']} has {ducats(merchant.get('treasury', 0))}, not {p['bribe']}")
     defender = siege.get("defender")
     pay = p["shipments"] * float(settings["pay_per_shipment"])
     payer: Party | None = None
@@ -314,7 +312,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if held < pay:
             raise CommandError(
                 "shipments",
-                f"{name_of(world, 'kingdoms', defender)} has {money(held)} ducats and could "
+                f"{name_of(world, 'kingdoms', defender)} has {ducats(held)} and could "
                 f"not pay {money(pay)} for {counted(p['shipments'], 'shipment')}",
             )
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))

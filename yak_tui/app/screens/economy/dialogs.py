@@ -29,6 +29,7 @@ from yak_tui.app.screens.economy.competition import CompetitionTray
 from yak_tui.areas import economy as board
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 
 
 def _int(value: Any, default: int = 1) -> int:
@@ -137,7 +138,7 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
     lines = []
     cost = Content.assemble(
         ("Cost ", "bold"),
-        (f"{p.cost} ducats", "bold"),
+        (f"{ducats(p.cost)}", "bold"),
         (f" ({p.unit_cost} per Size), paid whatever the dice say.", "dim"),
     )
     if p.competitions == 0:
@@ -229,7 +230,7 @@ class ProduceScreen(PreviewCommandScreen):
                     ("Order ", "dim"),
                     (f"{p.quantity} {p.good}", "bold"),
                     " cost ",
-                    (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
+                    (f"{ducats(p.cost)}", f"bold {FULL}" if over else "bold $primary"),
                     (f" ({p.cost_each} each)", "dim"),
                     (f" — only {p.left} more this season" if over else "", f"bold {FULL}"),
                 )
@@ -273,7 +274,7 @@ class HireScreen(PreviewCommandScreen):
                 ),
                 Content.assemble(
                     ("Cost ", "dim"),
-                    (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
+                    (f"{ducats(p.cost)}", f"bold {FULL}" if over else "bold $primary"),
                     f" for {p.quantity}, arriving {when}",
                     (f" ({p.cost_next_season} each next season, {p.cost_now} at once)", "dim"),
                     (f" — only {p.left} more this year" if over else "", f"bold {FULL}"),
