@@ -151,7 +151,7 @@ async def test_player_submits_a_private_mission_from_the_board(save_path: Path) 
         assert dialog.query_one("#spy-mission", Select).value == "infiltrate-treasury"
         assert not dialog.query("#spy-form")  # the mission needs nothing but its target
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a valid order")
-        assert "success" in screen_text(app) and "66.7%" in screen_text(app)  # the side's odds
+        assert "succeeds" in screen_text(app) and "66.7%" in screen_text(app)  # the side's odds
         assert "Costs 1 ducat and 1 spy" in screen_text(app)
         note = dialog.query_one("#spy-note", Input)
         note.focus()

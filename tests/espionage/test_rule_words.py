@@ -137,3 +137,18 @@ def test_the_gm_reads_a_filed_mission_at_the_odds_its_roll_will_use(save: WorldF
     expected = mission_odds("infiltrate-treasury", rolled, rolled).to_dict()
     assert gm_line.odds["success_and_undetected"] == expected["success_and_undetected"]
     assert king_line.odds["success_and_undetected"] > gm_line.odds["success_and_undetected"]  # he knows less
+
+
+def test_the_order_form_says_the_infiltrator_stays_not_spy_lost_100(save: WorldFile) -> None:
+    from yak_tui.app.kit.odds import odds_content
+    from yak_tui.areas.espionage.read import mission_dialog_odds
+    from yak_tui.kernel.play.views import OddsView
+
+    mutate(save, _varos_ready)
+    typed = {"mission": "infiltrate-treasury", "target": "elbreth"}
+    odds = mission_dialog_odds(read(save), KING_VAROS, typed)
+    assert odds is not None
+    text = odds_content(OddsView(odds.rows, odds.extra), 76, "spy-order", typed).plain
+    assert "The spy stays in place as your infiltrator, or is lost if it fails." in text
+    assert "succeeds unseen: " in text
+    assert "spy lost" not in text and "100.0%" not in text

@@ -62,9 +62,11 @@ def odds_content(
         return Content.styled("No odds for these values yet.", "italic dim")
     from yak_tui.kernel.play.outcomes import odds_label
 
+    extras = [odds_label(label, p, command, params) for label, p in odds.extra]
+    said = [label for label, with_chance in extras if not with_chance]  # a certainty, told as a sentence
     odds = odds._replace(
         rows=tuple((odds_label(label, p, command, params)[0], p) for label, p in odds.rows),
-        extra=tuple((odds_label(label, p, command, params)[0], p) for label, p in odds.extra),
+        extra=tuple((label, p) for (label, with_chance), (_, p) in zip(extras, odds.extra, strict=True) if with_chance),
     )
     label_width = max(len(label) for label, _ in odds.rows)
     columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
@@ -80,4 +82,5 @@ def odds_content(
         lines.append(Content("   ").join(parts))
     for label, p in odds.extra:
         lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
+    lines.extend(Content.styled(f"{sentence[0].upper()}{sentence[1:]}.", "bold") for sentence in said)
     return Content("\n").join(lines)

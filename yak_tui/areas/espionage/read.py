@@ -87,9 +87,10 @@ def odds_rows(odds: Mapping[str, Any]) -> tuple[tuple[tuple[str, float], ...], t
             ("detected, sponsor unknown", float(evidence["detected"])),
             ("undetected", float(evidence["undetected"])),
         ]
-    extra = [("spy lost", float(odds["spy_lost"]))]
+    # Keyed as the odds are (`spy_lost`): the dialog words them for the mission (`outcomes`).
+    extra = [("spy_lost", float(odds["spy_lost"]))]
     if float(outcome.get("not-rolled", 0)) < 1 and float(evidence.get("not-rolled", 0)) < 1:
-        extra.insert(0, ("success and undetected", float(odds["success_and_undetected"])))
+        extra.insert(0, ("success_and_undetected", float(odds["success_and_undetected"])))
     return tuple(rows), tuple(extra)
 
 
@@ -183,4 +184,4 @@ def line_odds(line: MissionLine) -> DialogOdds:
             ("detected, sponsor unknown", round(line.detected - identified, 6)),
             ("undetected", line.undetected or 0.0),
         ]
-    return DialogOdds(tuple(rows), (("spy lost", line.spy_lost),), (), False, None)
+    return DialogOdds(tuple(rows), (("spy_lost", line.spy_lost),), (), False, None)

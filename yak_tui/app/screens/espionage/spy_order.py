@@ -260,7 +260,7 @@ class SpyOrderScreen(YakModal[str | None]):
         self.query_one("#submit", Button).disabled = problem is not None
         odds_widget = self.query_one("#odds", Static)
         shown = None if odds is None else views.OddsView(odds.rows, odds.extra)
-        odds_widget.update(odds_content(shown, odds_widget.size.width or 76))
+        odds_widget.update(odds_content(shown, odds_widget.size.width or 76, "spy-order", {"mission": self._mission()}))
         self.query_one("#spy-cost", Static).update(self._cost_text(odds))
 
     def _cost_text(self, odds: DialogOdds | None) -> Content:
