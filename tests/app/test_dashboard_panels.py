@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app_helpers import make_app, on_top, wait_for, widget_text
+from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_text
 
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.screens.court.dashboard import DashboardScreen
@@ -83,3 +83,63 @@ async def test_the_kingdoms_panel_draws_a_bounded_number_of_kingdoms(save_path: 
         lines = table.render().plain.splitlines()
         assert len(lines) == 1 + KINGDOM_ROWS + 1 and lines[-1] == f"rows 1-{KINGDOM_ROWS} of 100"
         assert "Realm 0" in lines[1] and not any("Realm 99" in line for line in lines)
+
+
+async def test_the_latest_chronicle_is_on_screen_however_long_the_order_queue(tmp_path: Path) -> None:
+    """Issue 30: at 100x the GM's queue held 500 orders and drew a window of 200 of them, so the
+    "Latest chronicle" panel under it lay 200 rows down the column, off any screen. The dashboard's
+    tables draw a few rows at a time (the window follows the cursor), and the panel shows its entries."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from worldgen import write_world
+
+    path = tmp_path / "world.json"
+    write_world(12, path)  # 60 orders waiting, as 12 copies of the demo filed them
+    app = make_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        screen = app.screen
+        queue = screen.query_one("#queue-table", RowTable)
+        await wait_for(pilot, lambda: queue.row_count >= 60, what="the queue")
+        latest = screen.query_one(LatestPanel)
+        text = screen.query_one("#latest-text")
+        await wait_for(pilot, lambda: "Winter 312 begins" in str(text.render()), what="the latest entries")
+        await settle(pilot)
+        assert latest.region.height >= 8 and latest.region.bottom <= screen.region.bottom
+        assert "Winter 312 begins" in screen_text(app)  # drawn where the terminal shows it
+
+
+async def test_the_kingdoms_stay_on_screen_however_much_is_due(tmp_path: Path) -> None:
+    """Issue 30: at 100x the GM has 100 sieges due; the whole list pushed the kingdoms' table under
+    it off the screen. The panel lists the first few (urgent first) and says how many more there are."""
+    import sys
+
+    from yak_tui.app.screens.court.panels import DUE_ROWS
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    from worldgen import write_world
+
+    path = tmp_path / "world.json"
+    write_world(12, path)  # 12 sieges, 60 orders waiting
+    app = make_app(path)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen._due_loaded, what="what is due")
+        due = dashboard_view(app.world, GM, due=True).due
+        assert len(due) > DUE_ROWS
+        summary = str(screen.query_one("#season-summary").render())
+        await wait_for(
+            pilot,
+            lambda: f"{len(due) - DUE_ROWS:,} more" in str(screen.query_one("#season-summary").render()),
+            what="the count of what is not listed",
+        )
+        await settle(pilot)
+        summary = str(screen.query_one("#season-summary").render())
+        assert [line for line in summary.splitlines() if line[:2] in ("! ", "• ")] == [
+            ("! " if item.urgent else "• ") + item.text for item in due[:DUE_ROWS]
+        ]
+        kingdoms = screen.query_one(KingdomsPanel)
+        assert kingdoms.region.y < screen.region.bottom  # its title, at least, on the screen
+        assert "Kingdom of Elbreth 1" in screen_text(app)

@@ -57,7 +57,7 @@ async def test_the_gm_compares_two_kept_seasons_as_yak_diff_does(save_path: Path
         save = WorldFile(save_path)
         expected = diff_worlds(World(season_state(save, "Spring 312")), World(season_state(save, "Summer 312")), GM)
         await wait_for(pilot, lambda: diff_text(screen) == "\n".join(expected.lines()), what="yak diff's words")
-        assert "treasury 99 → 120" in diff_text(screen)
+        assert "Treasury: 99 → 120" in diff_text(screen)
 
 
 async def test_the_gm_rolls_back_two_advances_after_a_confirm_naming_what_is_lost(save_path: Path) -> None:
@@ -91,3 +91,26 @@ async def test_the_history_is_the_gms(save_path: Path) -> None:
         await settle(pilot)
         assert not isinstance(app.screen, HistoryScreen)
         assert "Season history" not in {e.title for e in app.palette_entries(app.screen)}
+
+
+async def test_a_long_diff_is_laid_out_a_page_at_a_time(save_path: Path, monkeypatch: object) -> None:
+    """Issue 30: at 1000x a season's diff is 11,001 lines; the screen lays out a page of them, and
+    ] turns to the next."""
+    from yak_tui.app.kit import pagedtext
+
+    monkeypatch.setattr(pagedtext, "PAGE_LINES", 1)  # type: ignore[attr-defined]
+    three_seasons(save_path)
+    app = make_app(save_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_history(pilot, app)
+        screen.query_one("#history-before", Select).value = "Spring 312"
+        screen.query_one("#history-after", Select).value = "Summer 312"
+        save = WorldFile(save_path)
+        lines = diff_worlds(
+            World(season_state(save, "Spring 312")), World(season_state(save, "Summer 312")), GM
+        ).lines()
+        assert len(lines) == 2
+        await wait_for(pilot, lambda: diff_text(screen) == lines[0], what="the first page")
+        assert screen.query_one("#diff-body").border_subtitle == "lines 1-1 of 2 · ] next page"
+        await pilot.press("right_square_bracket")
+        await wait_for(pilot, lambda: diff_text(screen) == lines[1], what="the second page")

@@ -290,7 +290,7 @@ def test_prerequisite_refused_with_a_clear_message(save: WorldFile) -> None:
         do(save, "spy-mission", {"mission": "embezzlement", "sponsor": "varos", "target": "kesh"}, [6, 6])
     assert refused.value.field == "mission"
     assert "Embezzlement needs Infiltrate Treasury held against Principality of Kesh" in refused.value.reason
-    assert "run infiltrate-treasury first" in refused.value.reason
+    assert "run Infiltrate Treasury first" in refused.value.reason
     assert save.path.read_bytes() == raw
     # The same refusal stops a King's order at filing: he knows what his kingdom holds.
     with pytest.raises(CommandError) as filed:

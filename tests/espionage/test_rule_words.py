@@ -76,7 +76,7 @@ def test_who_may_in_words_each_once() -> None:
     from yak_tui.kernel.play.identity import who_may_words
 
     assert who_may_words(("gm", "gm")) == "the GM"
-    assert who_may_words(("gm", "king:elbreth")) == "the GM or the King of Elbreth"
+    assert who_may_words(("gm", "king:elbreth")) == "the GM, the King of Elbreth"
 
 
 def test_counts_take_their_plural() -> None:

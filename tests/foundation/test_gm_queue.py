@@ -139,9 +139,10 @@ def test_do_command_help_comes_from_the_registry(save: WorldFile, capsys: pytest
     assert lines[0] == f"raid: {spec_for('raid').help_text}"
     assert "Who may: the GM runs it; a King or a player files it as an order" in out
     assert any(
-        line.startswith("  unit  text; required; names one of units by id or name — the raiding unit") for line in lines
+        line.startswith("  unit   text; required; names one of units by id or name — the raiding unit")
+        for line in lines
     )
-    assert any(line.startswith("  pc    text; required; names one of pcs") for line in lines)
+    assert any(line.startswith("  pc     text; required; names one of pcs") for line in lines)
     example = lines[lines.index("Example:") + 1].split()
     assert example[:3] == ["yak", "do", "raid"] and [w.split("=")[0] for w in example[3:]] == ["unit", "pc"]
     as_king = text(capsys, save, "do", "raid", "--help", who="king:varos")

@@ -16,6 +16,7 @@ CONTRACTS = (
     "kernel-rooms",
     "store-layers",
     "cli-layers",
+    "deliver",
     "front-ends",
     "court-internals",
     "economy-internals",

@@ -222,3 +222,42 @@ def test_each_report_tells_what_filtering_every_entry_for_its_reader_would(seaso
         )
         assert told == expected, recipient.key
         assert any("entry" in item["text"] for item in told) or recipient.key.startswith("player:")
+
+
+def test_the_due_sections_tell_each_waiting_order_once_not_once_per_recipient(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the due sections cost recipients + waiting orders, not recipients × orders (at 1000×,
+    3,002 recipients × 2,000 orders was 12 M identity comparisons). Counted in operations, not time:
+    each waiting order is described once for all the reports (it was once per reader who saw it)."""
+    from yak_tui.kernel.play import orders as orders_module
+
+    for who, params in (
+        ("king:elbreth", "reason=mend the walls;kingdom=elbreth"),
+        ("king:varos", "reason=watch the pass;kingdom=varos"),
+        ("king:kesh", "reason=count the herds;kingdom=kesh"),
+    ):
+        run_command(save, Identity.parse(who), "order-file", {"command": "roll", "params": params})
+    described: list[str] = []
+    describe = orders_module.describe_order
+
+    def counted_describe(world: World, order: dict[str, Any]) -> str:
+        described.append(str(order.get("filed_by")))
+        return describe(world, order)
+
+    monkeypatch.setattr(orders_module, "describe_order", counted_describe)
+    run_command(save, GM, "advance", {}, ScriptedDice([3] * 40))
+    assert sorted(described) == ["king:elbreth", "king:kesh", "king:varos"]  # once each, for 5 reports
+    world = World(save.read())
+    reports = {r["recipient"]: r for _, r in world.all("reports")}
+    assert len(reports) == 5  # the public, the GM and three Kings
+
+    def waiting(recipient: str) -> list[str]:
+        (due,) = [s for s in reports[recipient]["sections"] if s["title"].startswith("Due in")]
+        return [i["text"] for i in due["items"] if i["text"].startswith("Order still waiting")]
+
+    assert len(waiting("gm")) == 3
+    assert waiting("king:varos") == [
+        "Order still waiting (Queen Mirela, for the GM): roll: reason watch the pass, Kingdom of Varos"
+    ]
+    assert [line for line in waiting("gm") if "watch the pass" in line] == waiting("king:varos")

@@ -222,7 +222,7 @@ ACTS = st.one_of(
         st.sampled_from(
             [
                 {"kingdom": "elbreth", "port": "brinehaven"},
-                {"kingdom": "elbreth", "port": "brinehaven", "unit": "elbreth-fleet", "cost": "1"},
+                {"kingdom": "elbreth", "port": "brinehaven", "fleet": "elbreth-fleet", "cost": "1"},
             ]
         ),
     ),

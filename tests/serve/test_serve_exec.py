@@ -96,6 +96,19 @@ def test_report_is_what_the_key_may_read(server: ServerThread, world: tuple[Path
     assert str(result.stdout).startswith("# Elbreth chronicle")
 
 
+def test_map_is_the_keys_own_picture(server: ServerThread, world: tuple[Path, dict[str, User]]) -> None:
+    """`ssh host map > map.svg`: the same picture `yak map --as` draws for that seat, no other."""
+    from yak_tui.deliver.mapsvg import map_svg
+    from yak_tui.kernel.play.identity import Identity
+
+    save, users = world
+    result = ssh(server, users["mirela"], "map")
+    assert result.exit_status == 0
+    drawn = World(WorldFile(save).read())
+    assert str(result.stdout) == map_svg(drawn, Identity.parse("king:varos"))
+    assert str(result.stdout) != map_svg(drawn, Identity.parse("player:corvin"))
+
+
 @pytest.mark.parametrize(
     "command",
     [

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from yak_tui.cli.deliver import DELIVER_VERBS, set_addresses
 from yak_tui.cli.rules import verb_rules
 from yak_tui.cli.season import SEASON_VERBS
 from yak_tui.cli.session import GlobalOptions, dice_from, emit, identity_of, open_save, save_path
@@ -116,9 +117,15 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         emit(opts, {"commands": listing}, text)
         return 0
     params = parse_params(args.params)
+    if args.command not in COMMANDS:
+        from yak_tui.kernel.play.filing import unknown_command
+
+        raise unknown_command(args.command, identity_of(opts))
     spec = spec_for(args.command)
     save = open_save(opts)
     if args.odds:
+        from dataclasses import replace
+
         from yak_tui.kernel.play.params import coerce_params
         from yak_tui.kernel.world.model import World
 
@@ -126,11 +133,15 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         identity = identity_of(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
+        # As the form: the odds hang on the modifiers, not on a value still to come (a battle's winner).
+        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
+        coerced = coerce_params(lenient, params, world, identity)
+        odds = spec.odds(world, identity, coerced)
+        notes = odds.get("notes")
         from yak_tui.kernel.play.views import odds_text
 
-        coerced = coerce_params(spec, params, world, identity)
-        data = spec.odds(world, identity, coerced)
-        emit(opts, {"command": spec.name, **data}, odds_text(spec.name, coerced, data))
+        text = "\n".join(notes) if notes else odds_text(spec.name, coerced, odds)
+        emit(opts, {"command": spec.name, **odds}, text)
         return 0
     from yak_tui.kernel.season.session import check_identity
 
@@ -452,18 +463,40 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         }
         emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
         return 0
+    if args.user_verb == "token":
+        import json
+
+        from yak_tui.serve.weblogin import new_login
+
+        token, kept = new_login()
+        run_command(save, identity, "user-web-login", {"name": args.name, "login": json.dumps(kept)})
+        link = f"{args.url.rstrip('/')}/login?token={token}"
+        emit(opts, {"command": "user-token", "name": args.name, "link": link}, link)
+        return 0
     if args.user_verb == "add":
         try:
-            key_text = Path(args.key).read_bytes().decode("utf-8")
+            key_text = Path(args.key).read_bytes().decode("utf-8") if args.key else ""
         except UnicodeDecodeError:
             raise UsageError(f"--key {args.key}: is not a text file (an OpenSSH public key)") from None
         result = run_command(
             save, identity, "user-add", {"name": args.name, "identity": args.identity, "key": key_text}
         )
     elif args.user_verb == "set":
-        result = run_command(save, identity, "user-zone", {"name": args.name, "zone": args.zone})
-        emit(opts, {"command": "user-zone", **result.data}, "\n".join(e["text"] for e in result.shown or []))
+        if args.zone is None and args.email is None and args.discord is None:
+            raise UsageError("user set: give --zone, --email or --discord")
+        payload: dict[str, Any] = {}
+        lines: list[str] = []
+        if args.email is not None or args.discord is not None:  # the GM's channels file, not the save
+            payload["addresses"] = set_addresses(opts, args.name, args.email, args.discord)
+            lines.append(f"{args.name}: addresses set (shown to the GM only)")
+        if args.zone is not None:
+            result = run_command(save, identity, "user-zone", {"name": args.name, "zone": args.zone})
+            payload.update({"command": "user-zone", **result.data})
+            lines += [e["text"] for e in result.shown or []]
+        emit(opts, payload, "\n".join(lines))
         return 0
+    elif args.user_verb == "revoke":
+        result = run_command(save, identity, "user-revoke", {"name": args.name})
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
     emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))
@@ -487,5 +520,6 @@ VERBS = {
     "serve": verb_serve,
     "user": verb_user,
     **SEASON_VERBS,
+    **DELIVER_VERBS,
     "rules": verb_rules,
 }

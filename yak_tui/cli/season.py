@@ -37,6 +37,11 @@ def add_season_parsers(sub: Any) -> None:
     pause.add_argument("--reason", default="", help="why, for the public post")
     season_sub.add_parser("resume", help="start the season's clock again (GM)")
     season_sub.add_parser("status", help="deadline, and who has filed, is ready, or sent no orders")
+    nudge = season_sub.add_parser(
+        "nudge", help="remind the seats with no orders (and not ready) of the deadline, through their own channel (GM)"
+    )
+    nudge.add_argument("--before", default="12h", help="only once the deadline is this near (default %(default)s)")
+    nudge.add_argument("--dry-run", action="store_true", help="print who would be reminded; send nothing")
     narrative = season_sub.add_parser(
         "narrative", help="the GM's story of this season, at the top of its season post ('' clears it)"
     )
@@ -130,6 +135,8 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         emit(opts, result.payload(), text, encoded=result.encoded)
         return 0
     load_command_modules()
+    if args.season_verb == "nudge":
+        return _nudge(opts, args)
     world = World(open_save(opts).read())
     status = season_status(world, identity_of(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline_shown'] or '(no deadline set)'}"]
@@ -140,6 +147,30 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
         for row in status["seats"]
     ]
     emit(opts, status, "\n".join(lines))
+    return 0
+
+
+def _nudge(opts: GlobalOptions, args: argparse.Namespace) -> int:
+    from yak_tui.deliver.nudge import plan_nudges
+    from yak_tui.deliver.post import deliver
+    from yak_tui.kernel.play.commands import gm_refusal
+    from yak_tui.kernel.season.clock import parse_duration
+    from yak_tui.kernel.world.model import World
+
+    save = open_save(opts)
+    world = World(save.read())
+    identity = identity_of(opts, world)
+    if not identity.is_gm:
+        raise gm_refusal("send deadline nudges", identity)
+    done = deliver(
+        save.path, plan_nudges(save.path, world, parse_duration(args.before, "before")), dry_run=args.dry_run
+    )
+    lines = [f"{d.recipient} -> {d.target}: {d.action}" for d in done]
+    emit(
+        opts,
+        {"dry_run": bool(args.dry_run), "nudges": [d.to_dict() for d in done]},
+        "\n".join(lines) or "no nudge due (no deadline within --before, or every seat has filed or is ready)",
+    )
     return 0
 
 

@@ -2,7 +2,7 @@
 
 An allow-list, parsed exactly: `orders submit` (orders on stdin, one a line), `orders list` (the key's
 own orders), `orders` (the orders waiting, by adjudicator, as the key may see them: a King's queue),
-`due` (what is due for the key) and `report`. Nothing else: no options, no `--as`, no other words; the identity is the key's, given
+`due` (what is due for the key), `report` and `map` (the hex map as the key may see it, as SVG). Nothing else: no options, no `--as`, no other words; the identity is the key's, given
 by the server, and the client's environment is never read. Every order goes through the same
 `order-file` command (or `ask` / `spy-order`), with the same filing rule and validation, as in the app;
 one submit is one transaction (one save write), of at most `orders_per_submit` lines.
@@ -19,11 +19,11 @@ import orjson
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.identity import Identity
 
-ALLOWED = ("orders submit", "orders list", "orders", "due", "report")
+ALLOWED = ("orders submit", "orders list", "orders", "due", "report", "map")
 # Lines a seat runs as itself (`kernel.play.filing.SEAT_RUNS`: a request to the GM, a private mission,
 # withdrawing his own order, saying he is ready); every other line is filed through `order-file`.
 MAX_ORDERS_BYTES = 64 * 1024  # orders on stdin; more is refused, nothing filed
-USAGE = "allowed: orders submit < orders.txt, orders list, orders, due, report"
+USAGE = "allowed: orders submit < orders.txt, orders list, orders, due, report, map > map.svg"
 
 
 def exec_verb(command: str) -> str | None:
@@ -192,6 +192,19 @@ def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     return 0, export_entries(world, entries, "markdown", identity) + "\n"
 
 
+def map_picture(save: Path, identity: Identity) -> tuple[int, str]:
+    """`yak map` for the key: the hex map as SVG, drawn as this identity may see it (the same
+    picture `yak post` attaches to his report)."""
+    from yak_tui.deliver.mapsvg import map_svg
+    from yak_tui.kernel.season.session import check_identity
+    from yak_tui.kernel.world.model import World
+    from yak_tui.store.storage import WorldFile
+
+    world = World(WorldFile(save).read())
+    check_identity(world, identity)
+    return 0, map_svg(world, identity)
+
+
 def run_exec(
     save: Path, identity: Identity, verb: str, stdin: bytes, stop: Callable[[], bool] | None = None
 ) -> tuple[int, str]:
@@ -208,6 +221,8 @@ def run_exec(
             return due_now(save, identity)
         if verb == "report":
             return season_report(save, identity)
+        if verb == "map":
+            return map_picture(save, identity)
     except YakError as error:
         return 2, f"yak serve: {error}\n"
     return 2, f"yak serve: {verb!r} is not allowed ({USAGE})\n"

@@ -103,19 +103,22 @@ def restore_hint(path: Path) -> str:
 
 
 @contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(freeze: bool = True) -> Iterator[None]:
     """Pause the cyclic garbage collector while a save is parsed, then freeze what it made.
 
     Parsing a big save makes a million objects, none of them garbage: with the collector on,
     orjson.loads is 3x slower, and afterwards every full collection would walk them all again.
     `gc.freeze` moves them out of the collector's sight; plain JSON holds no reference cycles,
-    so reference counting still frees them when the world is dropped."""
+    so reference counting still frees them when the world is dropped. `freeze=False` only pauses
+    it (a season's close: it makes thousands of documents, and what else it made must stay
+    collectable)."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
+        if freeze:
+            gc.freeze()
         if was_enabled:
             gc.enable()
 

@@ -30,7 +30,6 @@ from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
-from yak_tui.kernel.play.identity import who_may_words
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -106,10 +105,11 @@ class CommandScreen(YakModal[None]):
                     if choice is not None:
                         yield ParamForm(choice.fields, self.preset, self.hidden, id="form")
                     if self._rolls:
-                        yield Label("Odds before rolling", classes="section")
+                        # A command with no die (a battle) shows what bears on it before it runs.
+                        yield Label("Odds before rolling" if self._dice else "Before you run", classes="section")
                         yield Static(id="odds")
                         with Horizontal(id="hand-row"):
-                            yield Switch(value=self.yak.dice_by_hand, id="by-hand")
+                            yield Switch(value=self._dice and self.yak.dice_by_hand, id="by-hand")
                             yield Label("Dice by hand", id="by-hand-label")
                             yield YakInput(placeholder="naturals, e.g. 4 or 4,2", id="naturals", compact=True)
                         yield Static("", id="naturals-error", markup=False)
@@ -117,7 +117,7 @@ class CommandScreen(YakModal[None]):
                 yield DiceTray(id="tray")
                 yield Static("", id="result-lines", markup=False)
             with Horizontal(id="dialog-buttons"):
-                yield Button("Roll" if self._rolls else "Run", id="run", variant="primary", compact=True)
+                yield Button("Roll" if self._dice else "Run", id="run", variant="primary", compact=True)
                 yield Button("Copy result", id="copy", compact=True)
                 yield Button("Again", id="again", compact=True)
                 yield Button("Close", id="close", compact=True)
@@ -127,12 +127,19 @@ class CommandScreen(YakModal[None]):
     def _rolls(self) -> bool:
         return bool(self.choice and (self.choice.rolls or self.choice.has_odds))
 
+    @property
+    def _dice(self) -> bool:
+        """It rolls dice (the hand-dice row). A battle rolls none: the GM plays it out and enters the
+        winner; its "odds" are the modifiers that bear on it."""
+        return self._rolls and self.command != "battle"
+
     def on_mount(self) -> None:
         self.query_one("#tray").display = False
         self.query_one("#result-lines").display = False
         self.query_one("#copy").display = False
         self.query_one("#again").display = False
         if self._rolls:
+            self.query_one("#hand-row").display = self._dice
             self._sync_hand()
         if self.problem is not None:
             self._show_problem(self.problem)
@@ -222,9 +229,9 @@ class CommandScreen(YakModal[None]):
         taken = forms.first().show_problem(problem, force) if forms else False
         text = ""
         if problem is not None:
-            text = problem.reason if taken else f"{problem.field}: {problem.reason}"
+            text = problem.reason if taken else problem.what()
             if problem.who_may:
-                text += f"\nWho may: {who_may_words(problem.who_may, self.yak.world)}"
+                text += f"\nWho may: {problem.who_may_words()}"
             if taken and not problem.who_may:
                 text = ""
         widget = self.query_one("#problem", Static)

@@ -9,6 +9,8 @@ from typing import Any
 from rich.text import Text
 from textual.containers import Vertical
 
+from yak_tui.kernel.world.numbers import counted
+
 # Colours that read on dark and light backgrounds alike (for Rich cells, which cannot use $variables).
 ROOMY = "#4C9A52"
 NEARLY = "#C9962B"
@@ -26,6 +28,12 @@ class Panel(Vertical):
         self.border_title = title
 
 
+def num_of(value: Any, noun: str) -> str:
+    """A count with its noun in the right number ("1 regiment", "3 regiments"; "— regiments" for
+    what you may not see): never "regiment(s)"."""
+    return f"— {counted(2, noun).split(' ', 1)[1]}" if value is None else counted(value, noun)
+
+
 def num(value: Any) -> str:
     """Ducats and counts as a GM writes them: 42, 12.5, and a dash for what you may not see."""
     if value is None:
@@ -33,14 +41,6 @@ def num(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}" if not value.is_integer() else str(int(value))
     return str(value)
-
-
-def num_of(value: Any, noun: str) -> str:
-    """A count with its noun in the right number ("1 regiment", "3 regiments"), or "— regiments"
-    for what you may not see (`num`'s dash)."""
-    from yak_tui.kernel.world.numbers import counted
-
-    return f"— {counted(2, noun).split(' ', 1)[1]}" if value is None else counted(value, noun)
 
 
 def bar(fraction: float, width: int = 10) -> Text:

@@ -58,6 +58,8 @@ def odds_content(
 ) -> Content:
     """Each outcome with a bar and its exact probability, labelled in words (`kernel.play.outcomes`,
     as `command` words them for `params`); two columns when there is room."""
+    if odds is not None and not odds.rows and odds.notes:
+        return Content("\n").join(Content(line) for line in odds.notes)
     if odds is None or not odds.rows:
         return Content.styled("No odds for these values yet.", "italic dim")
     from yak_tui.kernel.play.outcomes import odds_label
@@ -83,4 +85,5 @@ def odds_content(
     for label, p in odds.extra:
         lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
     lines.extend(Content.styled(f"{sentence[0].upper()}{sentence[1:]}.", "bold") for sentence in said)
+    lines.extend(Content(line) for line in odds.notes)
     return Content("\n").join(lines)

@@ -106,7 +106,7 @@ class ParamForm(Vertical):
             value="" if value is None else str(value),
             id=name,
             type=kind,  # type: ignore[arg-type]
-            placeholder=field.help or field.name,
+            placeholder=field.help,
             valid_empty=not field.required,
             compact=True,
         )

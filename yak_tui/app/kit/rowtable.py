@@ -96,18 +96,25 @@ class RowTable(Widget, can_focus=True):
         self.can_focus = focusable
         self.gap = gap
         self.columns: list[str] = []
+        self.spare: tuple[int, ...] = ()  # columns left out rather than cut (`fill`)
         self._rows: list[tuple[str, list[Any] | Callable[[], Sequence[Any]]]] = []
         self._empty = ""
         self._start = 0  # the first row drawn
 
     # -- data -----------------------------------------------------------------------------------
     def fill(
-        self, columns: Sequence[str | tuple[str, str]], rows: Iterable[tuple[str, Cells]], empty: str = ""
+        self,
+        columns: Sequence[str | tuple[str, str]],
+        rows: Iterable[tuple[str, Cells]],
+        empty: str = "",
+        spare: Sequence[int] = (),
     ) -> None:
         """Replace every row, keeping the cursor on the same key when it is still there. A row's cells
-        may be a function, called when the row is first drawn (or asked for): only a window is."""
+        may be a function, called when the row is first drawn (or asked for): only a window is.
+        `spare` columns (by index) are left out when the others would otherwise be cut."""
         keep = self.cursor_row_key()
         self.columns = [c if isinstance(c, str) else c[0] for c in columns]
+        self.spare = tuple(spare)
         self._rows = [(key, cells if callable(cells) else list(cells)) for key, cells in rows]
         self._empty = empty
         keys = [key for key, _ in self._rows]
@@ -201,13 +208,19 @@ class RowTable(Widget, can_focus=True):
         cells, widths, gap = self._fit(self.size.width)
         header_style = self.get_visual_style("rowtable--header", partial=True)
         header = Content(
-            gap.join(_cut(Content(title), widths[i]).plain.ljust(widths[i]) for i, title in enumerate(self.columns))
+            gap.join(
+                _cut(Content(title), widths[i]).plain.ljust(widths[i])
+                for i, title in enumerate(self.columns)
+                if widths[i]
+            )
         )
         lines = [header.stylize(header_style)]
         cursor_style = self.CURSOR_FOCUSED if self.has_focus else self.CURSOR
         for row_index, row in enumerate(cells):
             parts = []
             for index, (content, justify) in enumerate(row):
+                if not widths[index]:  # a spare column left out
+                    continue
                 content = _cut(content, widths[index])
                 pad = widths[index] - content.cell_length
                 parts.append(Content(" " * pad) + content if justify == "right" else content + Content(" " * pad))
@@ -226,7 +239,8 @@ class RowTable(Widget, can_focus=True):
 
     def _fit(self, room: int) -> tuple[list[list[tuple[Content, str]]], list[int], str]:
         """The cells, each column's width and the gap, so the row fits in `room` cells when it can:
-        first the columns' short forms (`Shortened`), then a one-cell gap, then the widest
+        first the columns' short forms (`Shortened`), then a one-cell gap, then the spare columns left
+        out (width 0), then the widest
         left-aligned columns cut (with "…") to a common width, so every column keeps a readable part."""
         count = len(self.columns)
         shortened = [False] * count
@@ -244,8 +258,8 @@ class RowTable(Widget, can_focus=True):
         if room <= 0:
             return cells, widths, " " * gap
 
-        def too_wide() -> bool:
-            return sum(widths) + gap * (count - 1) > room
+        def too_wide() -> bool:  # a spare column left out has width 0, and no gap
+            return sum(widths) + gap * (sum(1 for w in widths if w) - 1) > room
 
         if too_wide():
             shortened = [
@@ -254,9 +268,15 @@ class RowTable(Widget, can_focus=True):
             cells, widths = measure()
         if too_wide() and gap > 1:
             gap = 1
+        for spare in self.spare:
+            if too_wide() and 0 <= spare < count:
+                widths[spare] = 0
+        shown = sum(1 for w in widths if w)
         if too_wide():
-            flexible = [i for i in range(count) if all(row[i][1] != "right" for row in cells if i < len(row))]
-            fixed = sum(w for i, w in enumerate(widths) if i not in flexible) + gap * (count - 1)
+            flexible = [
+                i for i in range(count) if widths[i] and all(row[i][1] != "right" for row in cells if i < len(row))
+            ]
+            fixed = sum(w for i, w in enumerate(widths) if i not in flexible) + gap * (shown - 1)
             share = room - fixed
             cap = max(widths[i] for i in flexible) if flexible else 0
             while cap > 1 and sum(min(widths[i], cap) for i in flexible) > share:

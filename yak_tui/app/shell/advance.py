@@ -64,7 +64,7 @@ def preview_content(preview: views.AdvancePreview, done: int = -1, *, carry_aske
         lines.append(Content(""))
     for index, step in enumerate(preview.steps):
         mark = ("✓ ", "bold $success") if index <= done else (f"{index + 1:>2} ", "dim")
-        sums = ", ".join(f"{k} {v:g}" for k, v in step.sums) or "nothing to do"
+        sums = ", ".join(f"{k} {v:g}" for k, v in step.sums if v) or "nothing to do"
         lines.append(Content.assemble(mark, (step.title, "bold"), (": ", "dim"), sums))
         for line in step.lines[:6]:
             lines.append(Content.styled(f"     {line}", "dim"))

@@ -13,9 +13,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
-from textual.widgets import Label, Select, Static
+from textual.widgets import Label, Select
 
 from yak_tui.app.kit.common import Panel, sync_select
+from yak_tui.app.kit.pagedtext import PagedText
 from yak_tui.app.kit.rowtable import RowTable
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.app.shell.side import SideScreen
@@ -30,6 +31,8 @@ class HistoryScreen(SideScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "compare", "Compare with now"),
         Binding("z", "roll_back", "Roll back to this"),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, key_display="["),
     ]
 
     ACTS = frozenset({"roll_back"})  # the GM's alone (below); never an observer's
@@ -47,7 +50,7 @@ class HistoryScreen(SideScreen):
         with Horizontal(id="history-columns"):
             yield Panel("Seasons kept", RowTable(id="seasons-table"), id="seasons")
             with VerticalScroll(id="diff-body", classes="panel"):
-                yield Static("", id="diff-text", markup=False)
+                yield PagedText(id="diff-text")
 
     def _picked(self, name: str) -> str | None:
         value = self.query_one(f"#history-{name}", Select).value
@@ -88,11 +91,19 @@ class HistoryScreen(SideScreen):
         )
         body = self.query_one("#diff-body", VerticalScroll)
         body.border_title = f"{view.before} → {view.after}" if view.before != view.after else "What changed"
-        text = self.query_one("#diff-text", Static)
+        text = self.query_one("#diff-text", PagedText)
         if view.problem:
-            text.update(Content.styled(view.problem, "italic $foreground-muted"))
+            text.show_message(Content.styled(view.problem, "italic $foreground-muted"))
         else:
-            text.update("\n".join(view.lines))
+            text.show_lines(view.lines)  # a page at a time: at 1000x a season's diff is 11,001 lines
+        body.border_subtitle = text.status
+
+    def action_page(self, delta: int) -> None:
+        text = self.query_one("#diff-text", PagedText)
+        if text.turn(delta):
+            body = self.query_one("#diff-body", VerticalScroll)
+            body.scroll_home(animate=False)
+            body.border_subtitle = text.status
 
     @on(Select.Changed)
     def _picked_changed(self, event: Select.Changed) -> None:

@@ -6,8 +6,9 @@ copies the report as Markdown to his own clipboard (OSC 52) and shows the text t
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, overload
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -20,11 +21,13 @@ from textual.widgets import Button, Select, Static
 from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import sync_select
 from yak_tui.app.kit.keybar import KeyBar
+from yak_tui.app.kit.pagedtext import PagedText
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.messages import PaletteEntry
 from yak_tui.app.shell.side import SideScreen
 from yak_tui.areas import court as views
 from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import problem_of
 from yak_tui.kernel.world.model import World
 
 LINE_STYLE = {"heading": "bold $primary", "section": "bold $accent", "item": "", "detail": "italic $foreground-muted"}
@@ -37,6 +40,9 @@ class ReportsScreen(SideScreen):
         Binding("x", "export", "Export files"),  # the GM's: files on the machine running the app
         Binding("x", "copy_report", "Copy report"),  # anyone else's: his clipboard, never a file
         Binding("ctrl+y", "copy", "Copy BBCode", show=False),
+        Binding("right_square_bracket", "page(1)", "Next page", show=False, key_display="]"),
+        Binding("left_square_bracket", "page(-1)", "Previous page", show=False, key_display="["),
+        Binding("P", "post_season", "Post the season", show=False),  # the GM's: to Discord and e-mail
     ]
 
     class Exported(Message):
@@ -54,7 +60,7 @@ class ReportsScreen(SideScreen):
             yield Select([], id="report-season", prompt="season", allow_blank=True, compact=True)
             yield Select([], id="report-recipient", prompt="recipient", allow_blank=True, compact=True)
         with VerticalScroll(id="report-body", classes="panel"):
-            yield Static("", id="report-text")
+            yield PagedText(id="report-text")
 
     def _picked(self, name: str) -> str | None:
         value = self.query_one(f"#report-{name}", Select).value
@@ -79,15 +85,25 @@ class ReportsScreen(SideScreen):
         self.view = view
         body = self.query_one("#report-body", VerticalScroll)
         body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"
-        text = self.query_one("#report-text", Static)
+        text = self.query_one("#report-text", PagedText)
         if not view.lines:
-            text.update(
+            text.show_message(
                 Content.styled(
                     "No season report yet: reports are written when a season closes.", "italic $foreground-muted"
                 )
             )
+            body.border_subtitle = ""
             return
-        text.update(Content("\n").join(self._line(line) for line in view.lines))
+        # A page at a time (`PagedText`): each line is styled only when its page is drawn.
+        text.show_lines(_StyledLines(view.lines, self._line))
+        body.border_subtitle = text.status
+
+    def action_page(self, delta: int) -> None:
+        text = self.query_one("#report-text", PagedText)
+        if text.turn(delta):
+            body = self.query_one("#report-body", VerticalScroll)
+            body.scroll_home(animate=False)
+            body.border_subtitle = text.status
 
     @staticmethod
     def _label(view: views.ReportsView) -> str:
@@ -126,7 +142,16 @@ class ReportsScreen(SideScreen):
             return self.identity.is_gm
         if action == "copy_report":
             return not self.identity.is_gm
+        if action == "post_season":
+            return self.identity.is_gm
         return True
+
+    def action_post_season(self) -> None:
+        """The GM's `yak post`: a preview of what would go where, then Post."""
+        if not self.identity.is_gm:
+            return
+        view = self.view
+        self.app.push_screen(PostSeasonScreen(self.yak.save.path, view.season if view is not None else None))
 
     def action_export(self) -> None:
         if not self.identity.is_gm:  # a seat never writes on the machine running the app (the server, over SSH)
@@ -136,7 +161,25 @@ class ReportsScreen(SideScreen):
         if not shown:
             self.notify("No report to export.", severity="warning")
             return
+        if self.app.is_web:  # in a browser (`yak serve --web`): the files are the browser's downloads
+            self._deliver(shown[0], ("bbcode", "markdown"))
+            return
         self._export(shown, self.yak.save.path.parent / "reports")
+
+    def _deliver(self, report: dict[str, Any], formats: tuple[str, ...]) -> None:
+        """Give the browser the report as downloads (`App.deliver_text`, over textual-serve)."""
+        from io import StringIO
+
+        from yak_tui.kernel.season.calendar import GameDate
+        from yak_tui.kernel.season.reports import FORMATS, Recipient, render_report, season_slug
+
+        stem = f"{season_slug(GameDate.from_dict(report['season']))}-{Recipient(report['recipient']).file_stem}"
+        names = []
+        for fmt in formats:
+            name = f"{stem}.{FORMATS[fmt]}"
+            self.app.deliver_text(StringIO(render_report(report, fmt)), save_filename=name, mime_type="text/plain")
+            names.append(name)
+        self.notify(", ".join(names), title="Report downloading")
 
     def action_copy_report(self) -> None:
         """Copy the report shown as Markdown to the viewer's own clipboard (OSC 52 reaches his terminal,
@@ -149,7 +192,11 @@ class ReportsScreen(SideScreen):
             return
         text = render_report(shown[0], "markdown")
         self.app.copy_to_clipboard(text)
-        self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
+        if self.app.is_web:  # in a browser: the page's clipboard, and the text as a download
+            self._deliver(shown[0], ("markdown",))
+            self.notify("Copied as Markdown to your browser's clipboard.", title="Report copied")
+        else:
+            self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
         self.app.push_screen(
             ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report", text)
         )
@@ -179,8 +226,9 @@ class ReportsScreen(SideScreen):
         if not shown:
             self.notify("No report to copy.", severity="warning")
             return
-        self.app.copy_to_clipboard(render_report(shown[0], "bbcode"))
-        self.notify("Copied as BBCode with OSC 52: paste it into the forum.", title="Copied")
+        self.app.copy_to_clipboard(render_report(shown[0], "bbcode"))  # in a browser: the page's clipboard
+        where = "to your browser's clipboard" if self.app.is_web else "with OSC 52"
+        self.notify(f"Copied as BBCode {where}: paste it into the forum.", title="Copied")
 
     def palette_entries(self) -> list[Any]:
         first = (
@@ -198,12 +246,42 @@ class ReportsScreen(SideScreen):
                 True,
             )
         )
-        return [
+        entries = [
             first,
             PaletteEntry(
                 "Copy this report as BBCode", "to the clipboard, for a forum post (ctrl+y)", self.action_copy, True
             ),
         ]
+        if self.identity.is_gm:
+            entries.append(
+                PaletteEntry(
+                    "Post the season",
+                    "the season post to the public channels, each report to its reader (yak post; P)",
+                    self.action_post_season,
+                    True,
+                )
+            )
+        return entries
+
+
+class _StyledLines(Sequence[Content]):
+    """The report's lines, each styled when it is read: only the page drawn pays for it."""
+
+    def __init__(self, lines: Sequence[views.ReportLine], style: Callable[[views.ReportLine], Content]) -> None:
+        self.lines = lines
+        self.style = style
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    @overload
+    def __getitem__(self, index: int) -> Content: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Content]: ...
+    def __getitem__(self, index: int | slice) -> Content | list[Content]:
+        if isinstance(index, slice):
+            return [self.style(line) for line in self.lines[index]]
+        return self.style(self.lines[index])
 
 
 class ReportTextScreen(YakModal[None]):
@@ -232,6 +310,79 @@ class ReportTextScreen(YakModal[None]):
 
     def on_mount(self) -> None:
         self.query_one("#close", Button).focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class PostSeasonScreen(YakModal[None]):
+    """The GM's "Post the season": what `yak post --dry-run` says would go where, then Post sends it
+    (`deliver.post`, in a worker thread: Discord and the mail server may be slow)."""
+
+    CSS_PATH = DIALOGS_TCSS
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", "Close")]
+
+    class Done(Message):
+        def __init__(self, text: str, sent: bool, problem: str = "") -> None:
+            super().__init__()
+            self.text = text
+            self.sent = sent
+            self.problem = problem
+
+    def __init__(self, save: Path, season: str | None) -> None:
+        super().__init__(id="post-season-dialog")
+        self.save_path = save
+        self.season = season
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog", classes="dialog -wide"):
+            yield Static(
+                Content.styled(f"Post the season · {self.season or 'the last closed'}", "bold"), id="dialog-title"
+            )
+            yield Static("Preview: nothing is sent until you press Post.", id="dialog-help")
+            with VerticalScroll(id="dialog-body", classes="preview"):
+                yield Static("Reading the channels…", id="post-preview", markup=False)
+            with Horizontal(id="dialog-buttons"):
+                yield Button("Post", id="post", variant="primary", compact=True, disabled=True)
+                yield Button("Close", id="close", compact=True)
+        yield KeyBar()
+
+    def on_mount(self) -> None:
+        self._run(dry_run=True)
+        self.query_one("#close", Button).focus()
+
+    @work(thread=True, exclusive=True, group="post-season", exit_on_error=False)
+    def _run(self, dry_run: bool) -> None:
+        from yak_tui.deliver.post import deliveries_text, post_season
+
+        try:
+            done = post_season(self.save_path, self.season, dry_run=dry_run, maps=not dry_run)
+        except Exception as error:
+            self.post_message(self.Done("", not dry_run, problem_of(error).message()))
+            return
+        self.post_message(self.Done(deliveries_text(done), not dry_run))
+
+    @on(Done)
+    def _done(self, event: Done) -> None:
+        preview = self.query_one("#post-preview", Static)
+        if event.problem:
+            preview.update(event.problem)
+            if event.sent:
+                self.notify(event.problem, title="The season was not (all) posted", severity="error")
+            return
+        preview.update(event.text)
+        button = self.query_one("#post", Button)
+        button.disabled = event.sent
+        if event.sent:
+            self.query_one("#dialog-help", Static).update("Posted. Posting again edits the messages instead.")
+            self.notify("The season is posted.", title="Posted")
+
+    @on(Button.Pressed, "#post")
+    def action_post(self) -> None:
+        self.query_one("#post", Button).disabled = True
+        self.query_one("#post-preview", Static).update("Posting…")
+        self._run(dry_run=False)
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

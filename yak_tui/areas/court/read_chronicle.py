@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 from yak_tui.kernel.errors import ValidationError
 from yak_tui.kernel.play.audience import (
+    ADJUDICATORS,
     PUBLIC,
     newest_seen,
     redact_entry,
@@ -151,6 +152,15 @@ class ChronicleView(NamedTuple):
     characters: tuple[Choice, ...]
     kinds: tuple[Choice, ...]
     total: int  # entries the viewer may see before the filter
+
+    def readers(self, audience: str) -> str:
+        """Who reads an entry of `audience`, in words: "Kingdom of Elbreth", "Corvin Hale", "the
+        adjudicators" (never `kingdom:elbreth`)."""
+        if audience == ADJUDICATORS:
+            return "the adjudicators"
+        kind, _, subject = audience.partition(":")
+        names = {"kingdom": self.kingdoms, "character": self.characters}.get(kind, ())
+        return next((choice.label for choice in names if choice.value == subject), subject or audience)
 
 
 class _WholeChronicle(NamedTuple):

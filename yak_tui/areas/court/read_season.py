@@ -25,6 +25,7 @@ from yak_tui.kernel.errors import ValidationError, YakError
 from yak_tui.kernel.play.identity import Identity, identity_label
 from yak_tui.kernel.play.views import Choice
 from yak_tui.kernel.season.calendar import GameDate
+from yak_tui.kernel.season.post import filer_name
 from yak_tui.kernel.world.model import World
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def advance_preview(preview: Mapping[str, Any], world: World) -> AdvancePreview:
         year_start=bool(preview.get("year_start")),
         blocked=tuple(preview.get("blocked", [])),
         steps=steps,
-        waiting=tuple(f"{o['filed_by']}: {o['text']}" for o in preview.get("waiting_orders", [])),
+        waiting=tuple(f"{filer_name(world, o)}: {o['text']}" for o in preview.get("waiting_orders", [])),
         no_orders=tuple(str(label) for label in preview.get("no_orders", [])),
     )
 

@@ -53,7 +53,7 @@ from yak_tui.areas.economy.business import (
     sector_businesses,
     sector_usage,
 )
-from yak_tui.areas.economy.engineers import assign_engineers, release_engineers
+from yak_tui.areas.economy.engineers import active_traps, assign_engineers, fight_key, release_engineers, trap_fights
 from yak_tui.areas.economy.market import province_prices
 from yak_tui.areas.economy.production import produced_this_season
 from yak_tui.areas.economy.shared import (
@@ -157,6 +157,7 @@ __all__ = [
     "academy_follow_town",
     "academy_lines",
     "action_route",
+    "active_traps",
     "add_specialists",
     "assign_engineers",
     "business_detail",
@@ -168,6 +169,7 @@ __all__ = [
     "effective_potentials",
     "expand_help",
     "expand_preview",
+    "fight_key",
     "hire_help",
     "hire_preview",
     "hire_status",
@@ -189,6 +191,7 @@ __all__ = [
     "specialist_pool",
     "take_specialists",
     "trained_this_year",
+    "trap_fights",
 ]
 
 # The names not defined above: the read models, loaded when first used.

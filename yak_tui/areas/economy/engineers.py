@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from yak_tui.areas.economy import specialist_rules
@@ -13,10 +15,12 @@ from yak_tui.areas.economy.specialists import (
     specialist_pool,
     take_specialists,
 )
-from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.kernel.play.audience import can_see_document, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.helptext import ducats, signed
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
@@ -120,6 +124,35 @@ def engineer_release(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def fight_key(text: str) -> str:
+    """One fight however it is written: `The Greywood Ford`, `the greywood ford` and
+    `the-greywood-ford` are one fight (case, spaces and punctuation aside)."""
+    return "-".join(re.findall(r"[0-9a-z]+", text.casefold()))
+
+
+def active_traps(world: World) -> list[tuple[str, dict[str, Any]]]:
+    """(id, effect) of every trap still waiting for its fight."""
+    return [(eid, e) for eid, e in sorted(world.all("effects")) if _effect_kind(e) == "trap" and _active(e)]
+
+
+def trap_fights(world: World, viewer: Identity, kingdoms: Iterable[str] | None = None) -> tuple[tuple[str, str], ...]:
+    """The fights the traps the viewer may see are set for (of `kingdoms`, if named), one per fight:
+    (the fight as first written, the same with the holders' names) for a form's list."""
+    wanted = None if kingdoms is None else set(kingdoms)
+    holders: dict[str, tuple[str, list[str]]] = {}
+    for eid, effect in active_traps(world):
+        if wanted is not None and effect.get("holder_kingdom") not in wanted:
+            continue
+        if can_see_document(world, viewer, "effects", eid, effect) == "none":
+            continue
+        fight = str(effect.get("fight", "")).strip()
+        _, names = holders.setdefault(fight_key(fight), (fight, []))
+        name = _name(world, "kingdoms", effect.get("holder_kingdom"))
+        if name not in names:
+            names.append(name)
+    return tuple((fight, f"{fight} (trap of {', '.join(names)})") for fight, names in holders.values())
+
+
 def _trap_help() -> str:
     engineers = rules_table("economy")["engineers"]
     return (
@@ -133,7 +166,10 @@ def _trap_help() -> str:
     _trap_help,
     {
         "kingdom": Param(str, ref="kingdoms"),
-        "fight": Param(str, help="which fight, e.g. the hex or battle"),
+        "fight": Param(
+            str,
+            help="which fight, e.g. the hex or battle; `battle fight=` names it the same way (case and spacing aside)",
+        ),
         "unit": Param(str, required=False, ref="units", help="the unit it helps"),
     },
     category="economy",

@@ -43,7 +43,7 @@ from yak_tui.kernel.play.audience import (
     kingdom_audience,
     viewer_kingdom,
 )
-from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.authority import Stakes, adjudicates
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
@@ -71,7 +71,7 @@ def mission_board(world: World, viewer: Identity, sponsor: str, target: str) -> 
     held = infiltrations_known(world, viewer, sponsor, target)
     rows = []
     stakes = Stakes.of(target, kingdoms=[sponsor, target])
-    full = may_adjudicate(world, viewer, stakes).allowed
+    full = adjudicates(world, viewer, stakes)
     for slug, entry in catalogue().items():
         kind = kind_of(entry)
         if kind.apply is None:
@@ -270,7 +270,7 @@ def _extra_text(entry: Mission) -> tuple[str, ...]:
 
 
 def full_view(world: World, viewer: Identity, sponsor: str, target: str) -> bool:
-    return may_adjudicate(world, viewer, Stakes.of(target, kingdoms=[sponsor, target])).allowed
+    return adjudicates(world, viewer, Stakes.of(target, kingdoms=[sponsor, target]))
 
 
 def counted_modifiers(world: World, viewer: Identity, sponsor: str, target: str) -> tuple[list[Modifier], bool]:

@@ -333,7 +333,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
     ),
     OrderField(
         "commodity",
-        Param(str, required=False, help="crash-commodity-market: the trade good"),
+        Param(str, required=False, help="Pick a trade good"),
         effects=("crash-market",),
         check=_check_commodity,
         options=_commodity_options,
@@ -346,7 +346,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
             required=False,
             default="lower",
             choices=("raise", "lower"),
-            help="crash-commodity-market: raise or lower the price",
+            help="Raise or lower its price",
         ),
         effects=("crash-market",),
         check=_check_direction,
@@ -359,7 +359,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
             required=False,
             default="sailors",
             choices=("sailors", "recruitment"),
-            help="interfere-with-shipbuilding: destroy sailors or cut recruitment",
+            help="Destroy sailors or cut recruitment",
         ),
         effects=("shipbuilding",),
         check=_check_choice,
@@ -367,7 +367,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
     ),
     OrderField(
         "specialist",
-        Param(str, required=False, help="interfere-with-academies: specialist type"),
+        Param(str, required=False, help="Choose the specialist type"),
         effects=("academy-interference",),
         check=_check_specialist,
         options=_specialist_options,
@@ -375,7 +375,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
     ),
     OrderField(
         "infiltration",
-        Param(str, required=False, help="purge-administration: the infiltration to purge", label=mission_name),
+        Param(str, required=False, help="Choose the infiltration to purge", label=mission_name),
         effects=("purge",),
         check=_check_infiltration,
         options=_infiltration_options,
@@ -383,7 +383,7 @@ ORDER_FIELDS: tuple[OrderField, ...] = (
     ),
     OrderField(
         "against",
-        Param(str, required=False, default="", help="inspire-commercial-animosity: guild, nation or merchant"),
+        Param(str, required=False, default="", help="A guild, nation or merchant"),
         effects=("commercial-animosity",),
         check=_check_against,
         shown="listed",

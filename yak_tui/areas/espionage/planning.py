@@ -33,7 +33,7 @@ from yak_tui.areas.espionage.state import (
     unit_province,
 )
 from yak_tui.kernel.play.audience import viewer_kingdom
-from yak_tui.kernel.play.authority import Stakes, may_adjudicate
+from yak_tui.kernel.play.authority import Stakes, adjudicates
 from yak_tui.kernel.play.commands import CommandError, Param
 from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.identity import Identity
@@ -44,7 +44,7 @@ GM_PARAMS: dict[str, Param] = {
     "gm_modifier": Param(
         int, required=False, default=0, help="adjudicator's modifier to both rolls", by_adjudicator=True
     ),
-    "gm_reason": Param(str, required=False, default="", help="why (required with gm_modifier)", by_adjudicator=True),
+    "gm_reason": Param(str, required=False, default="", help="why (required with a GM modifier)", by_adjudicator=True),
 }
 
 
@@ -118,7 +118,7 @@ def kingdom_lack(world: World, plan: Plan, *, spies: bool = True) -> CommandErro
                 "mission",
                 f"{entry.name} needs {need.name} held against "
                 f"{kingdom_name(world, plan.target)}, and {kingdom_name(world, plan.sponsor.kingdom)} "
-                f"holds no such infiltration (run {need.slug} first)",
+                f"holds no such infiltration (run {need.name} first)",
             )
     if kind.check is not None:
         try:
@@ -228,8 +228,8 @@ def applied_modifiers(world: World, plan: Plan, *, every_modifier: bool = True) 
 def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -> dict[str, Any]:
     """Exact odds; an adjudicator sees every modifier, anyone else only those his side knows."""
     plan = plan_mission(world, identity, params, secrets=knows_kingdom_secrets(identity))
-    adjudicates = may_adjudicate(world, identity, mission_stakes(world, identity, params)).allowed
-    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=adjudicates), adjudicates)
+    by_adjudicator = adjudicates(world, identity, mission_stakes(world, identity, params))
+    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=by_adjudicator), by_adjudicator)
 
 
 def adjudicated_mission_odds(
@@ -239,11 +239,11 @@ def adjudicated_mission_odds(
     plans it, with every modifier the roll will count (only what the filer knows if `adjudicator`
     may not roll it)."""
     plan = plan_mission(world, filer, params, secrets=False)
-    adjudicates = may_adjudicate(world, adjudicator, mission_stakes(world, filer, params)).allowed
-    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=adjudicates), adjudicates)
+    by_adjudicator = adjudicates(world, adjudicator, mission_stakes(world, filer, params))
+    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=by_adjudicator), by_adjudicator)
 
 
-def _odds_of(plan: Plan, applied: AppliedModifiers, adjudicates: bool) -> dict[str, Any]:
+def _odds_of(plan: Plan, applied: AppliedModifiers, by_adjudicator: bool) -> dict[str, Any]:
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     shown = {"success": [m.to_dict() for m in applied.success], "detection": [m.to_dict() for m in applied.detection]}
     return {
@@ -251,7 +251,7 @@ def _odds_of(plan: Plan, applied: AppliedModifiers, adjudicates: bool) -> dict[s
         "cost": plan.cost,
         "odds": exact,
         "modifiers": shown,
-        "hidden_modifiers": not adjudicates,
+        "hidden_modifiers": not by_adjudicator,
     }
 
 

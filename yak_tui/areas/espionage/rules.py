@@ -295,10 +295,33 @@ def mission_odds(
     success_mod: int | Sequence[Modifier] = 0,
     detection_mod: int | Sequence[Modifier] = 0,
 ) -> MissionOdds:
-    """Probability of every outcome, spy fate and evidence (all keys, zeros included)."""
+    """Probability of every outcome, spy fate and evidence (all keys, zeros included).
+
+    An exact enumeration costs ~20 ms; the espionage screen asks it for every mission row, so each is
+    worked out once per mission and pair of modifier totals (the dice read nothing else) under the
+    rules in use (issue 30). Each caller gets its own dicts."""
     entry = _as_mission(target)
     success_mods = _modifier_list(success_mod, "success modifier")
     detection_mods = _modifier_list(detection_mod, "detection modifier")
+    global _ODDS_BANDS
+    bands = table("espionage")["bands"]
+    if bands is not _ODDS_BANDS:  # other rules (house rules loaded): what was worked out no longer holds
+        _ODDS_CACHE.clear()
+        _ODDS_BANDS = bands
+    key = (entry, total_of(success_mods), total_of(detection_mods))
+    odds = _ODDS_CACHE.get(key)
+    if odds is None:
+        odds = _ODDS_CACHE[key] = _enumerate_odds(entry, success_mods, detection_mods)
+    return MissionOdds(
+        dict(odds.outcome), dict(odds.spy), dict(odds.evidence), odds.success_and_undetected, odds.spy_lost
+    )
+
+
+_ODDS_CACHE: dict[tuple[Mission, int, int], MissionOdds] = {}
+_ODDS_BANDS: object = None
+
+
+def _enumerate_odds(entry: Mission, success_mods: list[Modifier], detection_mods: list[Modifier]) -> MissionOdds:
     raw = exact_odds(
         lambda d: resolve_mission(entry, d, success_mods, detection_mods),
         lambda o: (o.outcome, o.spy, o.evidence, o.spy_lost),

@@ -113,8 +113,9 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
                     audience=holder_audience(effect),
                     refs={"kingdom": sponsor},
                 )
-        _add(sums, f"stolen from {target}", stolen)
-        _add(sums, f"to {sponsor}", share)
+        _add(sums, f"stolen from {kingdom_name(world, target)}", stolen)
+        if share:
+            _add(sums, f"to {kingdom_name(world, sponsor)}", share)
     _secret_sums(ctx, report, "treasury infiltration", sums)
 
 

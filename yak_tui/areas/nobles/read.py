@@ -17,7 +17,7 @@ from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.views import problem_of
 from yak_tui.kernel.world.hexgrid import claim_hexes, hex_line
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import shown_value
+from yak_tui.kernel.world.words import field_refs, field_words, is_empty, value_words
 
 HexKey = tuple[int, int]
 
@@ -430,33 +430,8 @@ def describe(world: World, viewer: Identity, table_name: str, doc_id: str) -> tu
     doc = visible_table(world, viewer, table_name).get(doc_id)
     if doc is None:
         return ()
-    out = []
-    for key, value in doc.items():
-        if key in ("year_counters",) or (isinstance(value, Mapping) and not value):
-            continue
-        if isinstance(value, str) and key in ("kingdom", "controller", "owner") and value in world.table("kingdoms"):
-            value = world.display_name("kingdoms", value)
-        elif (
-            isinstance(value, str) and key in ("location", "capital", "pc", "residence") and value in world.table("pcs")
-        ):
-            value = world.display_name("pcs", value)
-        elif (
-            isinstance(value, str)
-            and key in ("ruler", "owner_character", "commander")
-            and value in world.table("characters")
-        ):
-            value = world.display_name("characters", value)
-        elif isinstance(value, str) and key == "province":
-            value = world.display_name("provinces", value)
-        out.append((key.replace("_", " "), _value_text(value)))
-    return tuple(out)
-
-
-def _value_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, Mapping):
-        return ", ".join(f"{k} {_value_text(v)}" for k, v in value.items())
-    if isinstance(value, list | tuple):
-        return ", ".join(_value_text(v) for v in value) or "—"
-    return shown_value(value)
+    return tuple(
+        (field_words(key), value_words(value, world, field_refs(table_name, key)))
+        for key, value in doc.items()
+        if key not in ("year_counters",) and not is_empty(value)
+    )

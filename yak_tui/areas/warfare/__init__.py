@@ -14,6 +14,7 @@ from yak_tui.areas.warfare import (  # noqa: F401  (registers)
     guards,
     plunder,
     raids,
+    rules,
     siege_lines,
     siege_recruits,
     sieges,
@@ -26,6 +27,26 @@ from yak_tui.areas.warfare.siege_recruits import recruit_refusal_at
 from yak_tui.areas.warfare.siege_rules import fort_name
 from yak_tui.areas.warfare.treasuries import looted_income_recipient
 from yak_tui.kernel.play.lazy import lazy_exports
+from yak_tui.kernel.world.fields import UNIT_KINDS
+from yak_tui.kernel.world.tables import RulesTableError, table, table_check
+
+
+@table_check("warfare-unit-kinds")
+def _unit_kinds() -> None:
+    """Every unit kind the warfare table names is one of the world's unit kinds (`UNIT_KINDS`)."""
+    warfare = table("warfare")
+    named = {
+        ("raid", "raider_units"): warfare["raid"]["raider_units"],
+        ("raid", "coastal_raider_units"): warfare["raid"]["coastal_raider_units"],
+        ("world", "sea_units"): warfare["world"]["sea_units"],
+        ("world", "scout_units"): warfare["world"]["scout_units"],
+        ("guard", "kind"): [warfare["guard"]["kind"]],
+    }
+    for (part, key), kinds in named.items():
+        for kind in kinds:
+            if rules.normalise_kind(str(kind)) not in UNIT_KINDS:
+                raise RulesTableError(f"warfare [{part}] {key}: {kind!r} is not a unit kind ({', '.join(UNIT_KINDS)})")
+
 
 if TYPE_CHECKING:  # the read models load when first used (kernel/play/lazy.py)
     from yak_tui.areas.warfare.read import (

@@ -15,10 +15,12 @@ from typing import Any
 from yak_tui.areas.economy import add_specialists, sailor_slave_price, sailors_per_ship, take_specialists
 from yak_tui.areas.warfare import rules
 from yak_tui.areas.warfare.shared import name_of, standing_pc, today_dict
-from yak_tui.kernel.play.audience import kingdom_audience
+from yak_tui.areas.warfare.sponsored import is_irregular, pay_sponsor
+from yak_tui.kernel.play.audience import kingdom_audience, visible_table
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.authoring import referrers
+from yak_tui.kernel.world.fields import SIZES
 from yak_tui.kernel.world.money import ducats, money
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
@@ -68,18 +70,51 @@ def _take_ships(world: Any, unit_id: str, ships: int, sailors: int) -> bool:
     return False
 
 
+def _fleets_in(world: Any, kingdom_id: str, port: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The kingdom's fleets lying in the port (on its hex, with ships)."""
+    return [
+        (uid, u)
+        for uid, u in sorted(world.all("units"))
+        if u.get("owner") == kingdom_id
+        and int(u.get("ships", 0) or 0) > 0
+        and list(u.get("hex", [])) == list(port["hex"])
+    ]
+
+
+def _fleet_options(world: Any, viewer: Any) -> tuple[tuple[str, str], ...]:
+    """Every fleet the viewer may see, for the form's list."""
+    return tuple(
+        (uid, str(u.get("name", uid)))
+        for uid, u in sorted(visible_table(world, viewer, "units").items())
+        if int(u.get("ships", 0) or 0) > 0
+    )
+
+
+def _grown_size(size: str, ships: int) -> str:
+    """A fleet's size after reinforcement: the size its ships call for, never smaller than it was."""
+    wanted = _size_for(ships)
+    return wanted if size not in SIZES or SIZES.index(wanted) > SIZES.index(size) else size
+
+
 @command(
     "ship-build",
     lambda: (
         f"Build ships at a port the kingdom holds: each takes {counted(sailors_per_ship(), 'sailor')} "
-        "from its pool (sailors cannot be hired: they come 1 a year per port)."
+        "from its pool (sailors cannot be hired: they come 1 a year per port). They reinforce the "
+        "kingdom's fleet lying in the port (or the one `fleet` names); `name` founds a new fleet."
     ),
     {
         "kingdom": Param(str, ref="kingdoms"),
         "port": Param(str, ref="pcs", help="where the ships are built"),
         "ships": Param(int, required=False, default=1, minimum=1),
-        "name": Param(str, required=False, default=""),
-        "unit": Param(str, required=False, ref="units", help="add them to this fleet of the kingdom instead"),
+        "fleet": Param(
+            str,
+            required=False,
+            ref="units",
+            help="the kingdom's fleet in the port they reinforce (default: the one lying there, if one)",
+            options=_fleet_options,
+        ),
+        "name": Param(str, required=False, default="", help="a new fleet's name (founds a new fleet)"),
         "cost": Param(int, required=False, default=0, minimum=0, help="ducats the kingdom pays (the GM's price)"),
     },
     category="warfare",
@@ -98,14 +133,39 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     take_specialists(
         ctx, kingdom_id, "sailor", sailors, f"building {counted(p['ships'], 'ship')}", field="ships", log=False
     )
-    if p["unit"]:
-        unit_id = p["unit"]
+    kingdom_name = name_of(world, "kingdoms", kingdom_id)
+    lying = _fleets_in(world, kingdom_id, port)
+    fleet_id: str | None = p["fleet"]
+    if fleet_id and p["name"].strip():
+        raise CommandError("name", "names a new fleet; the ships reinforce the fleet given, so leave one out")
+    if fleet_id:
+        fleet = world.get("units", fleet_id)
+        if fleet.get("owner") != kingdom_id or int(fleet.get("ships", 0) or 0) <= 0:
+            raise CommandError("fleet", f"{fleet['name']} is not a fleet of {kingdom_name}")
+        if fleet_id not in dict(lying):
+            raise CommandError(
+                "fleet",
+                f"{fleet['name']} is at {tuple(fleet['hex'])}, not in {port['name']} {tuple(port['hex'])}: "
+                "ships built there join a fleet lying there",
+            )
+    elif not p["name"].strip():
+        # Ruling (issue 29): ships built in a port join the kingdom's fleet lying there, as a GM would
+        # read the order; with several there, the order must say which.
+        if len(lying) > 1:
+            names = ", ".join(f"{u['name']} ({uid})" for uid, u in lying)
+            raise CommandError(
+                "fleet",
+                f"{kingdom_name} has several fleets in {port['name']} ({names}): name the one to reinforce, "
+                "or give a name for a new fleet",
+            )
+        fleet_id = lying[0][0] if lying else None
+    if fleet_id:
+        unit_id = fleet_id
         unit = world.edit("units", unit_id)
-        if unit.get("owner") != kingdom_id:
-            raise CommandError("unit", f"{unit['name']} is not a fleet of {name_of(world, 'kingdoms', kingdom_id)}")
         aboard = _aboard(unit)
         unit["ships"] = int(unit.get("ships", 0) or 0) + p["ships"]
         unit["sailors"] = aboard + sailors
+        unit["size"] = _grown_size(str(unit.get("size", "")), unit["ships"])
     else:
         unit_id = world.new_id("units", "fleet")
         unit = {
@@ -120,9 +180,10 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "raised": today_dict(world),
         }
         world.put("units", unit_id, unit)
+    joins = f"to reinforce {unit['name']}" if fleet_id else f"for a new fleet, {unit['name']}"
     ctx.log(
-        f"{name_of(world, 'kingdoms', kingdom_id)} builds {counted(p['ships'], 'ship')} at {port['name']} for "
-        f"{unit['name']}, crewed by {counted(sailors, 'sailor')} from its pool.",
+        f"{kingdom_name} builds {counted(p['ships'], 'ship')} at {port['name']} {joins}, crewed by "
+        f"{counted(sailors, 'sailor')} from its pool.",
         kind="ships",
         audience=kingdom_audience(kingdom_id),
         refs={"unit": unit_id, "kingdom": kingdom_id, "sailors": sailors},
@@ -131,7 +192,7 @@ def ship_build(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.move_ducats(
             ("kingdoms", kingdom_id), None, p["cost"], f"building {unit['name']}", audience=kingdom_audience(kingdom_id)
         )
-    return {"unit": unit_id, "ships": p["ships"], "sailors": sailors}
+    return {"unit": unit_id, "ships": p["ships"], "sailors": sailors, "reinforced": bool(fleet_id)}
 
 
 @command(
@@ -202,6 +263,11 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["ships"] > have:
         raise CommandError("ships", f"{unit['name']} has {counted(have, 'ship')}, not {p['ships']}")
     sailors = _sailors_for(unit, p["ships"])
+    band = is_irregular(captor)  # privateers: no pool to employ sailors, no treasury for the price
+    if band and p["sailors"] == "employ" and sailors:
+        raise CommandError(
+            "sailors", f"{raider['name']} belong to no kingdom whose pool could take the sailors: sell or free them"
+        )
     gone = _take_ships(world, p["unit"], p["ships"], sailors)
     fate = p["sailors"] if sailors else "free"
     text = f"{raider['name']} sends {counted(p['ships'], 'ship')} of {unit['name']} to the bottom" + (
@@ -217,7 +283,9 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     else:
         text += "; no sailors are taken."
     ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
-    if price:
+    if price and band:  # the price is the privateers' take: their sponsor's cut of it
+        pay_sponsor(ctx, p["raider"], price, "selling captured sailors")
+    elif price:
         ctx.move_ducats(None, ("kingdoms", captor), price, f"{counted(sailors, 'captured sailor')} sold as slaves")
     return {
         "unit": p["unit"],

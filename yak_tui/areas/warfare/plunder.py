@@ -29,6 +29,7 @@ from yak_tui.areas.warfare.shared import (
     unit_doc,
     unit_regiments,
 )
+from yak_tui.areas.warfare.sponsored import is_irregular
 from yak_tui.areas.warfare.treasuries import exposed_treasuries
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
@@ -127,6 +128,12 @@ def capture(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     unit = unit_doc(world, p["unit"])
     captor = str(unit["owner"])
     ctx.require_acts_for(kingdom=captor, character=unit.get("commander"))
+    if is_irregular(captor):
+        raise CommandError(
+            "unit",
+            f"{unit['name']} belong to no kingdom that could hold {pc['name']}: a band raids it (raid), and the "
+            "GM records any other plunder of theirs with loot-share",
+        )
     if captor == pc.get("controller"):
         raise CommandError(
             "unit",

@@ -22,7 +22,9 @@ from yak_tui.areas.warfare.shared import (
     add_goods,
     add_tax_taken,
     coming_tax_left,
+    doc_distance,
     garrison_of,
+    is_sea_unit,
     is_today,
     is_walled,
     name_of,
@@ -35,13 +37,15 @@ from yak_tui.areas.warfare.shared import (
     today_dict,
     unit_doc,
 )
+from yak_tui.areas.warfare.sponsored import is_irregular, pay_sponsor, sponsor_of
 from yak_tui.kernel.errors import ShortfallError
-from yak_tui.kernel.play.audience import PUBLIC
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, kingdom_audience
 from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import ducats, money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 
@@ -49,14 +53,49 @@ def _raid_stakes(world: World, identity: Identity, p: dict[str, Any]) -> Stakes:
     unit = world.find("units", ref_id(world, "units", p.get("unit")))
     pc = world.find("pcs", ref_id(world, "pcs", p.get("pc")))
     controller = (pc or {}).get("controller")
+    owner = (unit or {}).get("owner")
     return Stakes.of(
-        controller, kingdoms=[(unit or {}).get("owner"), controller], characters=[(pc or {}).get("owner_character")]
+        controller,
+        kingdoms=[None if is_irregular(owner) else owner, (unit or {}).get("friendly_to"), controller],
+        characters=[(pc or {}).get("owner_character")],
     )
 
 
-def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str, Any], dict[str, Any], str]:
-    """Everything a raid (ducats or slaves) must pass before its die is rolled."""
+def _march(ctx: CommandContext, unit_id: str, pc_id: str) -> None:
+    """A raid order's march (`march=true`): the unit leaves any garrison and marches onto the
+    structure's hex, told to its own side and the adjudicator; the raid follows in the same
+    transaction, so a refused raid leaves the unit where it was. Ruling (issue 29): the rules give a
+    march no reach, so the adjudicator who carries the order out judges it (he may reject it)."""
     world = ctx.world
+    unit = world.get("units", unit_id)
+    pc = standing_pc(world, pc_id)
+    owner = str(unit["owner"])
+    ctx.require_acts_for(kingdom=owner, character=unit.get("commander"))
+    start, goal = list(unit["hex"]), list(pc["hex"])
+    if start == goal and not unit.get("inside"):
+        return
+    edited = world.edit("units", unit_id)
+    edited["hex"] = goal
+    if edited.get("inside") is not None:
+        edited["inside"] = None
+    steps = doc_distance({"hex": start}, pc)
+    ctx.log(
+        f"{unit['name']} {'sails' if is_sea_unit(unit) else 'marches'} from {start[0]},{start[1]} to {pc['name']}: "
+        f"{counted(steps, 'hex', 'hexes')}, to raid it.",
+        kind="move",
+        audience=ADJUDICATORS if is_irregular(owner) else kingdom_audience(owner),
+        refs={"unit": unit_id, "from": start, "to": goal},
+    )
+
+
+def _check_raid(
+    ctx: CommandContext, unit_id: str, pc_id: str, march: bool = False
+) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """Everything a raid (ducats or slaves) must pass before its die is rolled; with `march`, the
+    unit marches onto the structure's hex first."""
+    world = ctx.world
+    if march:
+        _march(ctx, unit_id, pc_id)
     unit = unit_doc(world, unit_id)
     pc = standing_pc(world, pc_id)
     raider = str(unit["owner"])
@@ -77,7 +116,10 @@ def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str
             f"{name_of(world, 'kingdoms', pc.get('raided_by'))}); a structure can be raided "
             f"once per season, by anyone (RULINGS §2)",
         )
-    require_at(world, "unit", unit_id, unit, pc, int(section("world")["raid_range"]), "a raid")
+    try:
+        require_at(world, "unit", unit_id, unit, pc, int(section("world")["raid_range"]), "a raid")
+    except CommandError as error:  # one order may carry the march as well
+        raise CommandError(error.field, f"{error.reason} (march=true marches it there first)") from None
     garrisoned = bool(garrison_of(world, pc_id, besides=raider))
     refusal = rules.raid_refusal(
         str(pc["kind"]), str(unit["kind"]), bool(pc.get("coastal")), garrisoned, is_walled(pc), False
@@ -85,7 +127,11 @@ def _check_raid(ctx: CommandContext, unit_id: str, pc_id: str) -> tuple[dict[str
     if refusal:
         raise CommandError("unit", f"{unit['name']} ({unit['kind']}): {refusal}")
     ctx.require_adjudicator(
-        Stakes.of(pc.get("controller"), kingdoms=[raider, pc.get("controller")], characters=[pc.get("owner_character")])
+        Stakes.of(
+            pc.get("controller"),
+            kingdoms=[None if is_irregular(raider) else raider, unit.get("friendly_to"), pc.get("controller")],
+            characters=[pc.get("owner_character")],
+        )
     )
     return unit, pc, raider
 
@@ -98,8 +144,14 @@ def _mark_raided(world: World, pc_id: str, raider: str, kind: str, amount: float
 
 
 RAID_PARAMS = {
-    "unit": Param(str, ref="units", help="the raiding unit, in the structure's hex"),
+    "unit": Param(str, ref="units", help="the raiding unit, in the structure's hex (or marching there)"),
     "pc": Param(str, ref="pcs", help="the structure raided"),
+    "march": Param(
+        bool,
+        required=False,
+        default=False,
+        help="march the unit onto the structure's hex first (in the same order, before the raid)",
+    ),
 }
 
 
@@ -130,7 +182,7 @@ def _raid_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str,
 )
 def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
-    unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
+    unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"], p["march"])
     owner = structure_owner(pc)
     treasury = float(world.get(*owner).get("treasury", 0)) if owner else 0.0
     outcome = rules.ducat_raid(ctx.dice_for(), treasury, coming_tax_left(pc))
@@ -158,19 +210,23 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         rolls=[record],
         refs={"pc": p["pc"], "unit": p["unit"], "kingdom": raider},
     )
-    target = ("kingdoms", raider)
+    # A band no kingdom owns carries its take off: it lands in no treasury.
+    target = None if is_irregular(raider) else ("kingdoms", raider)
     if split.from_treasury and owner is not None:
-        ctx.move_ducats(owner, target, split.from_treasury, f"raid on {pc['name']}")
+        ctx.move_ducats(owner, target, split.from_treasury, f"raid on {pc['name']} by {unit['name']}")
     if split.from_tax:
         add_tax_taken(world, p["pc"], split.from_tax)
-        ctx.move_ducats(None, target, split.from_tax, f"raid on {pc['name']}, taken from its coming tax")
+        if target is not None:
+            ctx.move_ducats(None, target, split.from_tax, f"raid on {pc['name']}, taken from its coming tax")
     _mark_raided(world, p["pc"], raider, "ducats", split.taken)
+    share = pay_sponsor(ctx, p["unit"], split.taken, f"in the raid on {pc['name']}") if sponsor_of(unit) else 0
     return {
         "natural": outcome.natural,
         "taken": money(split.taken),
         "from_treasury": money(split.from_treasury),
         "from_tax": money(split.from_tax),
         "owner": party_key(owner) if owner else None,
+        "sponsor_share": money(share),
         "outcome_text": f"raided {pc['name']}: {text}",
     }
 
@@ -205,7 +261,12 @@ def _slave_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str
 )
 def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     world = ctx.world
-    unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"])
+    unit, pc, raider = _check_raid(ctx, p["unit"], p["pc"], p["march"])
+    if is_irregular(raider):
+        raise CommandError(
+            "unit",
+            f"{unit['name']} belong to no kingdom that could keep manpower or Slaves: a band raids for ducats (raid)",
+        )
     province_id = str(pc["province"])
     surplus = int(world.get("provinces", province_id).get("surplus_manpower", 0))
     outcome = rules.slave_raid(ctx.dice_for(), surplus)

@@ -225,9 +225,13 @@ def _scouts_near(
     reach = setting("world", "scout_range")
     scouts = world_kinds("scout_units")
     found = []
-    for uid, unit in sorted(units.items()):
+    # Through the world's index by owner (a card per siege must not measure every unit of the world).
+    for uid, _ in sorted(world.where("units", owner=owner)):
+        unit = units.get(uid)
+        if unit is None or kind_of(unit) not in scouts:
+            continue
         distance = distance_between(unit, fort)
-        if unit.get("owner") == owner and kind_of(unit) in scouts and distance is not None and distance <= reach:
+        if distance is not None and distance <= reach:
             found.append(uid)
     return tuple(found)
 
@@ -256,11 +260,19 @@ def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
     return None
 
 
-def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, Any]) -> SiegeCard:
-    """One siege as the viewer may see it (`doc` is the audience-filtered siege document)."""
+def siege_card(
+    world: World,
+    viewer: Identity,
+    siege_id: str,
+    doc: Mapping[str, Any],
+    units: Mapping[str, Mapping[str, Any]] | None = None,
+) -> SiegeCard:
+    """One siege as the viewer may see it (`doc` is the audience-filtered siege document; `units` the
+    units he may see, when the caller has them already)."""
     fort_id = str(doc.get("fort", ""))
     fort = world.find("pcs", fort_id) or {}
-    units = visible_table(world, viewer, "units")
+    if units is None:
+        units = visible_table(world, viewer, "units")
     active = doc.get("status") == ACTIVE
     summary = siege_summary(world, siege_id) if active else None
     level = int(fort.get("fort_level", 0) or 0) or int((fort.get("destroyed_from") or {}).get("fort_level", 0) or 0)
@@ -279,8 +291,8 @@ def siege_card(world: World, viewer: Identity, siege_id: str, doc: Mapping[str, 
             kingdom_label(world, u.get("owner")),
             int(u["regiments"]) if "regiments" in u else None,
         )
-        for uid, u in sorted(units.items())
-        if u.get("inside") == fort_id
+        for uid, u in sorted((uid, units[uid]) for uid, _ in world.where("units", inside=fort_id) if uid in units)
+        if u.get("inside") == fort_id  # as he may see it
     )
     regiments = regiments_inside(world, fort_id) if active else None
     eats = None if regiments is None else regiments * setting("siege", "consumption_per_regiment")
@@ -422,7 +434,11 @@ def _place_state(world: World, doc: Mapping[str, Any], besieged: bool) -> tuple[
 def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
     """Every siege (active first), every walled place, and every structure the viewer may see."""
     mine = _viewer_kingdom(world, viewer)
-    cards = [siege_card(world, viewer, sid, doc) for sid, doc in sorted(visible_table(world, viewer, "sieges").items())]
+    units = visible_table(world, viewer, "units")  # once for every card
+    cards = [
+        siege_card(world, viewer, sid, doc, units)
+        for sid, doc in sorted(visible_table(world, viewer, "sieges").items())
+    ]
     cards.sort(key=lambda c: (not c.active, not c.decision_needed, c.id))
     pcs = visible_table(world, viewer, "pcs")
     forts = []

@@ -99,11 +99,12 @@ def kingdom_of_party(world: World, party: Party) -> str | None:
 
 def garrison_of(world: World, pc_id: str, besides: str | None = None) -> list[tuple[str, dict[str, Any]]]:
     """Units inside the structure, except those of the kingdom `besides` (the attacker)."""
-    return [(uid, u) for uid, u in sorted(world.all("units")) if u.get("inside") == pc_id and u.get("owner") != besides]
+    return sorted((uid, u) for uid, u in world.where("units", inside=pc_id) if u.get("owner") != besides)
 
 
 def regiments_inside(world: World, pc_id: str) -> int:
-    return sum(unit_regiments(u) for _, u in world.all("units") if u.get("inside") == pc_id)
+    # Through the world's index: a siege per fort must not scan every unit of the world.
+    return sum(unit_regiments(u) for _, u in world.where("units", inside=pc_id))
 
 
 def coming_tax_left(pc: dict[str, Any]) -> float:
@@ -151,8 +152,8 @@ def require_at(
 
 def active_siege(world: World, pc_id: str) -> tuple[str, dict[str, Any]] | None:
     """The siege of this structure now running, or None."""
-    for sid, siege in sorted(world.all("sieges")):
-        if siege.get("fort") == pc_id and siege.get("status") == ACTIVE:
+    for sid, siege in sorted(world.where("sieges", fort=pc_id)):  # the index: asked for every fort
+        if siege.get("status") == ACTIVE:
             return sid, siege
     return None
 

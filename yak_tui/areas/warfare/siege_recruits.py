@@ -20,6 +20,8 @@ from yak_tui.areas.warfare.shared import (
 from yak_tui.areas.warfare.treasuries import treasury_place
 from yak_tui.kernel.errors import ShortfallError
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.authoring import unit_kind_problem
+from yak_tui.kernel.world.fields import UNIT_KINDS
 from yak_tui.kernel.world.model import SIZES, World
 from yak_tui.kernel.world.money import money
 from yak_tui.kernel.world.numbers import counted
@@ -76,7 +78,11 @@ def _size_for(regiments: int) -> str:
     {
         "kingdom": Param(str, ref="kingdoms"),
         "pc": Param(str, ref="pcs", help="where they are raised"),
-        "kind": Param(str, help="infantry, cavalry, scout, raider, ..."),
+        "kind": Param(
+            str,
+            help="the unit kind: " + ", ".join(UNIT_KINDS),
+            options=lambda world, viewer: tuple((kind, kind) for kind in UNIT_KINDS),
+        ),
         "regiments": Param(int, minimum=1),
         "name": Param(str, required=False, default=""),
         "size": Param(str, required=False, choices=SIZES, help="default: from the number of regiments"),
@@ -94,9 +100,10 @@ def recruit(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     refusal = recruit_refusal_at(world, p["pc"])
     if refusal:
         raise CommandError("pc", refusal)
-    kind = rules.normalise_kind(p["kind"])
-    if not kind:
-        raise CommandError("kind", "is empty")
+    kind = rules.normalise_kind(p["kind"])  # "Sea Raider" is a sea-raider
+    refusal = unit_kind_problem(kind) if kind else "is empty"
+    if refusal:
+        raise CommandError("kind", refusal.replace(repr(kind), repr(p["kind"]), 1))
     settings = section("recruit")
     cost = p["regiments"] * float(settings["cost_per_regiment"])
     manpower = p["regiments"] * int(settings["manpower_per_regiment"])

@@ -47,6 +47,11 @@ order_words(
 )
 
 
+def _marches(order: dict[str, Any]) -> bool:
+    """A raid order that marches its unit there first (`march=true`)."""
+    return str((order.get("params") or {}).get("march", "")).strip().lower() in ("1", "true", "yes", "y", "on")
+
+
 def _ships(world: World, order: dict[str, Any]) -> str:
     return f"{counted(_count(order, 'ships'), 'ship')} at {shown_param(world, order, 'port')}"
 
@@ -62,7 +67,11 @@ order_words(
     did=lambda world, order, own: (
         f"{shown_param(world, order, 'unit')} raided {shown_param(world, order, 'pc')}: {order.get('outcome') or 'done'}"
     ),
-    plan=lambda world, order: f"raid {shown_param(world, order, 'pc')} with {shown_param(world, order, 'unit')}",
+    plan=lambda world, order: (
+        f"march {shown_param(world, order, 'unit')} to {shown_param(world, order, 'pc')} and raid it"
+        if _marches(order)
+        else f"raid {shown_param(world, order, 'pc')} with {shown_param(world, order, 'unit')}"
+    ),
 )
 
 

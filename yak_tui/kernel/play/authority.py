@@ -49,12 +49,23 @@ def _king_involved(world: World, kingdom_id: str, stakes: Stakes) -> bool:
     return kingdom_id in stakes.kingdoms or (kingdom.get("ruler") in stakes.characters)
 
 
+class _PlayerKingdoms:
+    """`kid in` it: is that kingdom a player kingdom, asked of its document (one King's verdict must
+    not list every kingdom of the world: an order queue asks it once per order, issue 30)."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+
+    def __contains__(self, kingdom_id: object) -> bool:
+        return isinstance(kingdom_id, str) and (self.world.find("kingdoms", kingdom_id) or {}).get("player") is True
+
+
 def _king_may(
-    world: World, kingdom_id: str, stakes: Stakes, player_kingdoms: frozenset[str] | None = None
+    world: World, kingdom_id: str, stakes: Stakes, player_kingdoms: frozenset[str] | _PlayerKingdoms | None = None
 ) -> tuple[bool, str]:
-    """May this King roll? `player_kingdoms` saves `who_may` a scan of the kingdoms per King."""
+    """May this King roll? `player_kingdoms` saves `who_may` a lookup of the kingdom per King."""
     if player_kingdoms is None:
-        player_kingdoms = frozenset(_player_kingdoms(world))
+        player_kingdoms = _PlayerKingdoms(world)
     if kingdom_id not in player_kingdoms:
         return False, f"{world.display_name('kingdoms', kingdom_id)} is not a player kingdom"
     if _king_involved(world, kingdom_id, stakes):
@@ -76,21 +87,32 @@ def who_may(world: World, stakes: Stakes) -> tuple[str, ...]:
     return ("gm", *kings)
 
 
-def may_adjudicate(world: World, identity: Identity, stakes: Stakes) -> Verdict:
+def _may(world: World, identity: Identity, stakes: Stakes) -> tuple[bool, str]:
     if identity.is_gm:
-        return Verdict(True, "the main GM may roll anything")
+        return True, "the main GM may roll anything"
     if identity.is_observer:
-        return Verdict(False, "an observer reads the public record and never rolls", who_may(world, stakes))
+        return False, "an observer reads the public record and never rolls"
     if identity.is_player:
-        return Verdict(False, "players never roll for adjudicated checks; they submit orders", who_may(world, stakes))
-    allowed, reason = _king_may(world, identity.subject, stakes)
+        return False, "players never roll for adjudicated checks; they submit orders"
+    return _king_may(world, identity.subject, stakes)
+
+
+def may_adjudicate(world: World, identity: Identity, stakes: Stakes) -> Verdict:
+    """The verdict, and when it is no, who may (every King who may: a look at every kingdom)."""
+    allowed, reason = _may(world, identity, stakes)
     return Verdict(allowed, reason, () if allowed else who_may(world, stakes))
+
+
+def adjudicates(world: World, identity: Identity, stakes: Stakes) -> bool:
+    """`may_adjudicate(...).allowed` without working out who else may: what a read model asks of
+    every line it draws."""
+    return _may(world, identity, stakes)[0]
 
 
 def adjudicator_for(world: World, stakes: Stakes) -> str:
     """Whose queue an order waits in: the King of the place if he may, else the GM."""
     if stakes.location_kingdom is not None:
         king = Identity("king", stakes.location_kingdom)
-        if may_adjudicate(world, king, stakes).allowed:
+        if adjudicates(world, king, stakes):
             return str(king)
     return "gm"

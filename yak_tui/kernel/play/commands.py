@@ -52,6 +52,9 @@ class Param:
     # A value the adjudicator sets when he carries a command out (a modifier, its reason, who hears
     # of it), never its filer: an order that gives one is refused (`kernel.play.filing`).
     by_adjudicator: bool = False
+    # A closed list worked out from the world for the reader, (value, label) pairs: the form's
+    # choices where they depend on what the world holds (a trap's fight). The handler checks the value.
+    options: Callable[[World, Identity], tuple[tuple[str, str], ...]] | None = None
 
     @property
     def help_text(self) -> str:
@@ -152,14 +155,20 @@ def spec_for(name: str) -> CommandSpec:
         import difflib
 
         close = difflib.get_close_matches(name, list(COMMANDS), n=3)
-        hint = f" (did you mean {', '.join(close)}?)" if close else f"; commands: {', '.join(sorted(COMMANDS))}"
+        hint = f" (did you mean {', '.join(close)}?)" if close else "; `yak do --list` lists the commands"
         raise CommandError("command", f"no command named {name!r}{hint}")
     return spec
 
 
 def load_command_modules() -> None:
     """Import every area package (and the kernel's own order commands): importing an area's
-    package registers its commands and year-start steps. Kept in one list, in one place."""
+    package registers its commands and year-start steps. Kept in one list, in one place.
+
+    Done once per process: `spec_for` and `describe_order` ask for it on every call (an order queue
+    of 400 orders asked 400 times, issue 30), and a module imported stays imported."""
+    global _MODULES_LOADED
+    if _MODULES_LOADED:
+        return
     import importlib
 
     for module in COMMAND_MODULES:
@@ -168,6 +177,10 @@ def load_command_modules() -> None:
         except ModuleNotFoundError as error:
             if error.name != module:
                 raise
+    _MODULES_LOADED = True
+
+
+_MODULES_LOADED = False
 
 
 # The area packages (each registers its commands when imported), then the kernel's own order and readiness commands.

@@ -66,6 +66,37 @@ def may_file(filer: Identity, spec: CommandSpec) -> bool:
     return filing_refusal(filer, spec) is None
 
 
+def may_use(identity: Identity, spec: CommandSpec) -> bool:
+    """May this identity run the command or file it as an order at all: the GM every command, a King
+    all but the GM's acts (he adjudicates), a player what he runs himself or files, an observer none."""
+    if identity.is_gm:
+        return True
+    if identity.is_observer or spec.gm_only:
+        return False
+    return identity.is_king or spec.name in SEAT_RUNS or spec.name == "order-file" or may_file(identity, spec)
+
+
+def unknown_command(name: str, identity: Identity) -> CommandError:
+    """The reply to a command name the registry lacks: the close ones this identity may use, else
+    the names of those he may (a player is never shown the GM's acts)."""
+    import difflib
+
+    from yak_tui.kernel.play.commands import COMMANDS, load_command_modules
+
+    load_command_modules()
+    usable = sorted(n for n, spec in COMMANDS.items() if may_use(identity, spec))
+    close = difflib.get_close_matches(name, usable, n=3)
+    if close:
+        hint = f" (did you mean {', '.join(close)}?)"
+    elif identity.is_gm:
+        hint = "; `yak do --list` lists every command"
+    elif not usable:
+        hint = "; an observer reads the record and runs none"
+    else:
+        hint = f"; yours are {', '.join(usable)}"
+    return CommandError("command", f"no command named {name!r}{hint}")
+
+
 def is_private(spec: CommandSpec) -> bool:
     """An order of this command is private to its filer, his adjudicator and the GM (RULINGS §1)."""
     return spec.category in PRIVATE_CATEGORIES

@@ -100,28 +100,23 @@ def identity_name(world: World, identity: Identity) -> str:
     return world.display_name("characters", identity.subject)
 
 
-def who_may_words(who_may: Iterable[str], world: World | None = None) -> str:
-    """Who may do a thing, in words and each once: "the GM or King Aldric" (never "gm, gm")."""
-    said: list[str] = []
-    for key in dict.fromkeys(str(k) for k in who_may):
-        try:
-            identity = Identity.parse(key)
-        except Exception:
-            said.append(key)
-            continue
-        if world is not None:
-            name = identity_name(world, identity)
-        elif identity.is_gm:
-            name = "the GM"
-        elif identity.is_king:
-            name = f"the King of {identity.subject.replace('-', ' ').title()}"
-        else:
-            name = identity.subject.replace("-", " ").title() or key
-        if name not in said:
-            said.append(name)
-    if len(said) <= 1:
-        return "".join(said)
-    return f"{', '.join(said[:-1])} or {said[-1]}"
+def who_may_words(seats: Iterable[str]) -> str:
+    """Seats in words, each once: "the GM, the King of Elbreth"."""
+    return ", ".join(dict.fromkeys(seat_words(seat) for seat in seats))
+
+
+def seat_words(seat: str) -> str:
+    """A seat's key (`gm`, `king:elbreth`, `player:corvin`) in words, where no world is at hand to
+    name him: "the GM", "the King of Elbreth", "Corvin"."""
+    role, _, subject = seat.partition(":")
+    name = subject.replace("-", " ").title()
+    if role == "gm":
+        return f"the GM ({subject})" if subject else "the GM"
+    if role == "king" and subject:
+        return f"the King of {name}"
+    if role == "player" and subject:
+        return name
+    return seat
 
 
 def identity_label(world: World, identity: Identity) -> str:

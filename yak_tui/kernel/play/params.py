@@ -44,7 +44,7 @@ def coerce_params(
     for name, param in spec.params.items():
         if name not in given:
             if param.required:
-                raise CommandError(name, f"is required ({param.help_text or param.kind.__name__})")
+                raise CommandError(name, f"is required ({param.help_text})" if param.help_text else "is required")
             values[name] = copy.deepcopy(param.default)
     if world is not None:
         visible = visible_to(world, viewer)

@@ -15,8 +15,9 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from yak_tui.kernel.errors import CommandError, DiceError, ShortfallError, StoreError, ValidationError, YakError
-from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, visible_table
+from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, owner_of, visible_table
 from yak_tui.kernel.play.identity import GM, Identity, identity_name, who_may_words
+from yak_tui.kernel.world.fields import field_words
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import shown
 
@@ -57,6 +58,65 @@ def audience_choices(world: World, viewer: Identity) -> tuple[Choice, ...]:
     return tuple(out)
 
 
+def _mission_name(slug: str) -> str:
+    """A mission as the loaded espionage table names it ("Infiltrate Treasury"); an unknown slug in words."""
+    from yak_tui.kernel.world.tables import table
+
+    for row in table("espionage").get("missions", []):
+        if row.get("slug") == slug:
+            return str(row["name"])
+    return slug.replace("-", " ").capitalize()
+
+
+def _seat_name(world: World, seat: str) -> str:
+    from yak_tui.kernel.play.identity import IdentityError
+
+    try:
+        return identity_name(world, Identity.parse(seat))
+    except IdentityError:
+        return seat
+
+
+def document_words(world: World, table: str, doc_id: str, doc: Mapping[str, Any]) -> str:
+    """What a person calls a document: its name, or for the nameless ones (orders, effects, sieges,
+    debts) a few words from its fields ("Corvin Hale: spy mission, Fund Bandits", "Infiltrate
+    Treasury on Kingdom of Varos"); the id only when nothing better is there."""
+    if doc.get("name"):
+        return str(doc["name"])
+    if table == "orders" and doc.get("command"):
+        mission = (doc.get("params") or {}).get("mission")
+        what = str(doc["command"]).replace("-", " ") + (f", {_mission_name(str(mission))}" if mission else "")
+        return f"{_seat_name(world, str(doc.get('filed_by', '')))}: {what}"
+    if table == "effects" and (doc.get("mission") or doc.get("kind")):
+        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
+        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
+        what = _mission_name(str(doc["mission"])) if doc.get("mission") else str(doc["kind"]).replace("-", " ")
+        return f"{what}{on}"
+    if table == "sieges" and doc.get("fort"):
+        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
+    if table == "ledger" and doc.get("kind"):
+        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
+    if table in ("specialists", "academies") and doc.get("kingdom"):
+        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
+    return doc_id
+
+
+def own_documents(
+    world: World, viewer: Identity, table: str, docs: Mapping[str, dict[str, Any]]
+) -> dict[str, dict[str, Any]]:
+    """Of `docs`, those the viewer holds (`audience.owner_of`): a player's own, a King's kingdom's;
+    the GM holds every one. An order acts on the filer's own holdings: its form offers no others
+    (a captor's dismantling names a business he does not own, and keeps the whole list)."""
+    if viewer.is_gm:
+        return dict(docs)
+    out = {}
+    for doc_id, doc in docs.items():
+        kingdom, character = owner_of(world, table, doc_id, doc)
+        if (viewer.is_player and character == viewer.subject) or (viewer.is_king and kingdom == viewer.subject):
+            out[doc_id] = doc
+    return out
+
+
 def default_text(param: Any) -> str:
     """A parameter's default as a form shows it: lists comma-separated, booleans lower-case."""
     default = param.default
@@ -84,10 +144,14 @@ def param_fields(world: World, viewer: Identity, name: str, *, order: bool = Fal
             options = tuple(Choice(str(c), str(c)) for c in param.choices)
         elif param.ref:
             docs = visible_table(world, viewer, param.ref)
+            if order and param.ref == "businesses" and "captor" not in spec.params:
+                docs = own_documents(world, viewer, param.ref, docs)
             options = tuple(
-                Choice(i, str(d.get("name") or d.get("command") or i))
+                Choice(i, document_words(world, param.ref, i, d))
                 for i, d in sorted(docs.items(), key=lambda item: str(item[1].get("name", item[0])))
             )
+        elif param.options is not None:
+            options = tuple(Choice(value, label) for value, label in param.options(world, viewer))
         elif pname == "audience":
             options = audience_choices(world, viewer)
         fields.append(
@@ -139,8 +203,17 @@ class Problem(NamedTuple):
     who_may: tuple[str, ...] = ()
 
     def message(self) -> str:
-        who = f" — who may: {who_may_words(self.who_may)}" if self.who_may else ""
-        return f"{self.field}: {self.reason}{who}"
+        """The refusal as a person reads it: "Mission: … — who may: the GM" (never `order.mission`)."""
+        who = f" — who may: {self.who_may_words()}" if self.who_may else ""
+        return f"{self.what()}{who}"
+
+    def what(self) -> str:
+        """The field in words and why: "Mission: Infiltrate Treasury needs …"."""
+        return f"{field_words(self.field.rsplit('.', 1)[-1])}: {self.reason}"
+
+    def who_may_words(self) -> str:
+        """Who may, in words and each once: "the GM, the King of Elbreth" (never `king:elbreth`)."""
+        return who_may_words(self.who_may)
 
 
 def problem_of(error: BaseException) -> Problem:
@@ -294,6 +367,7 @@ def command_route(world: World, viewer: Identity, name: str, raw: Mapping[str, A
 class OddsView(NamedTuple):
     rows: tuple[tuple[str, float], ...]
     extra: tuple[tuple[str, float], ...] = ()
+    notes: tuple[str, ...] = ()  # lines in words beside (or instead of) the chances: a battle's modifiers
 
 
 def command_odds(
@@ -337,7 +411,8 @@ def command_odds(
     extra = tuple(
         (str(k), float(v)) for k, v in data.items() if k != "odds" and isinstance(v, float) and 0.0 <= v <= 1.0
     )
-    return OddsView(rows, extra)
+    notes = tuple(str(line) for line in data.get("notes") or ())
+    return OddsView(rows, extra, notes)
 
 
 def parse_naturals(text: str) -> tuple[list[int], str | None]:

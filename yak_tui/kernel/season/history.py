@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import orjson
-
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.audience import visible_entries, visible_table
-from yak_tui.kernel.play.identity import Identity, IdentityError, identity_name
+from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.views import document_words
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import TABLES, World
+from yak_tui.kernel.world.words import field_refs, field_words, value_words
 
 if TYPE_CHECKING:
     from yak_tui.store.storage import WorldFile
@@ -33,13 +33,18 @@ class DocumentChange:
     name: str
     change: str  # "added", "removed", "changed"
     fields: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    # Each field's values as a reader reads them (names for ids): what `line` shows, never the JSON.
+    words: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def line(self) -> str:
         where = f"{self.table} · {self.name}"
         if self.change != "changed":
             return f"{where}: {self.change}"
         return f"{where}: " + "; ".join(
-            f"{key} {_shown(old)} → {_shown(new)}" for key, (old, new) in self.fields.items()
+            f"{field_words(key)}: {old} → {new}"
+            for key, (old, new) in (
+                (key, self.words.get(key) or (_shown(was), _shown(now))) for key, (was, now) in self.fields.items()
+            )
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -75,40 +80,13 @@ class SeasonDiff:
         return head + [f"  {c.line()}" for c in self.changes]
 
 
-def _who(world: World, filer: str) -> str:
-    """A filer (`player:corvin`, `king:kesh`, `gm`) as a sentence names him."""
-    try:
-        return identity_name(world, Identity.parse(filer))
-    except IdentityError:
-        return filer
-
-
 def document_label(world: World, table: str, doc_id: str, doc: dict[str, Any]) -> str:
-    """What a reader calls a document: its name, or for the nameless ones (orders, effects,
-    sieges, debts) a few words from its fields; the id only when nothing better is there."""
-    if doc.get("name"):
-        return str(doc["name"])
-    if table == "orders" and doc.get("command"):
-        return f"{_who(world, str(doc.get('filed_by', '')))}'s {doc['command']} order"
-    if table == "effects" and (doc.get("mission") or doc.get("kind")):
-        target = doc.get("target_kingdom") or doc.get("holder_kingdom")
-        on = f" on {world.display_name('kingdoms', str(target))}" if target else ""
-        return f"{doc.get('mission') or doc.get('kind')}{on}"
-    if table == "sieges" and doc.get("fort"):
-        return f"siege of {world.display_name('pcs', str(doc['fort']))}"
-    if table == "ledger" and doc.get("kind"):
-        return f"{doc['kind']} of {doc.get('amount', '?')} ducats"
-    if table in ("specialists", "academies") and doc.get("kingdom"):
-        return f"{world.display_name('kingdoms', str(doc['kingdom']))}'s {table[:-1]}"
-    return doc_id
+    """What a reader calls a document (`views.document_words`)."""
+    return document_words(world, table, doc_id, doc)
 
 
 def _shown(value: Any) -> str:
-    if value is None:
-        return "—"
-    if isinstance(value, str):
-        return value
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS).decode()
+    return value_words(value)
 
 
 def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
@@ -131,7 +109,14 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
                     for key in sorted(set(was) | set(now))
                     if was.get(key) != now.get(key)
                 }
-                changes.append(DocumentChange(table, doc_id, name, "changed", fields))
+                words = {
+                    key: (
+                        value_words(old, before, field_refs(table, key)),
+                        value_words(new, after, field_refs(table, key)),
+                    )
+                    for key, (old, new) in fields.items()
+                }
+                changes.append(DocumentChange(table, doc_id, name, "changed", fields, words))
     seen = {str(e.get("id")) for e in visible_entries(before, viewer)}
     new_entries = sum(1 for e in visible_entries(after, viewer) if str(e.get("id")) not in seen)
     return SeasonDiff(before.date, after.date, changes, new_entries)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry, may_see
+from yak_tui.kernel.play.audience import PUBLIC, audiences_seen, chronicle_order, filter_entry
 from yak_tui.kernel.play.fairdice import post_lines
 from yak_tui.kernel.play.identity import OBSERVER, Identity, IdentityError, identity_name
 from yak_tui.kernel.season.calendar import GameDate
@@ -328,29 +328,67 @@ def _chronicle_events(world: World, recipient: Recipient, entries: SeasonEntries
     return season_events(world, shown, notes=notes)
 
 
-def _due_section(
-    world: World, recipient: Recipient, due: list[dict[str, Any]], waiting: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """`due`: the due items (`seasons.due_items`); `waiting`: the orders still waiting, by id. Both
-    gathered once for every report."""
-    from yak_tui.kernel.play.orders import describe_order
+class WaitingOrders:
+    """The orders still waiting as the season closes, each told once (who filed it, who it waits for,
+    what it is) and indexed by the identities that read it in their report: its filer and its
+    adjudicator (the GM reads them all). Built once per advance, so the due sections of all the reports
+    cost the orders plus the lines they print, not recipients × orders."""
 
+    def __init__(self, world: World, orders: list[dict[str, Any]]) -> None:
+        from yak_tui.kernel.play.orders import describe_order
+
+        self.lines: list[str] = []
+        self.by_reader: dict[str, list[int]] = {}
+        for position, order in enumerate(orders):
+            waits = _name(world, str(order.get("adjudicator", "gm")))
+            who = _name(world, str(order.get("filed_by", "")))
+            self.lines.append(f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}")
+            readers = {str(order.get("filed_by")), str(order.get("adjudicator"))}
+            for reader in readers:
+                self.by_reader.setdefault(reader, []).append(position)
+
+    def lines_for(self, identity: Identity) -> list[str]:
+        """In the orders' own order: every line for the GM, else those he filed or adjudicates."""
+        if identity.is_gm:
+            return list(self.lines)
+        return [self.lines[position] for position in self.by_reader.get(str(identity), ())]
+
+
+class DueItems:
+    """The season's due items (`seasons.due_items`), gathered once and indexed by audience: a reader's
+    are looked up among the audiences he sees (`audiences_seen`), not asked of every item in turn."""
+
+    def __init__(self, items: list[dict[str, Any]]) -> None:
+        self.texts = [str(item.get("text", "")) for item in items]
+        self.kinds = [str(item.get("kind", "")) for item in items]
+        self.by_audience: dict[str, list[int]] = {}
+        for position, item in enumerate(items):
+            self.by_audience.setdefault(str(item.get("audience", PUBLIC)), []).append(position)
+
+    def texts_for(self, world: World, identity: Identity | None) -> list[str]:
+        """In the items' own order: the public ones for the season post, else those he may see."""
+        if identity is None:
+            return [self.texts[position] for position in self.by_audience.get(PUBLIC, ())]
+        seen = audiences_seen(world, identity)
+        if seen is None:
+            positions: list[int] | range = range(len(self.texts))
+        else:
+            positions = sorted(p for audience in (PUBLIC, *seen) for p in self.by_audience.get(audience, ()))
+        # One line per fact, as `session.due_for` lists it: a siege told to both its sides is listed
+        # once to whoever sees both.
+        shown: dict[tuple[str, str], str] = {}
+        for position in positions:
+            shown.setdefault((self.kinds[position], self.texts[position]), self.texts[position])
+        return list(shown.values())
+
+
+def _due_section(world: World, recipient: Recipient, due: DueItems, waiting: WaitingOrders) -> list[dict[str, Any]]:
+    """`due`: the due items; `waiting`: the orders still waiting. Both gathered once for every report."""
     identity = recipient.identity
-    items = []
-    for item in due:
-        audience = str(item.get("audience", PUBLIC))
-        visible = audience == PUBLIC if identity is None else may_see(world, identity, audience)
-        if visible:
-            items.append({"text": str(item.get("text", "")), "details": []})
+    lines = due.texts_for(world, identity)
     if identity is not None:
-        for order in waiting:
-            if identity.is_gm or order.get("filed_by") == str(identity) or order.get("adjudicator") == str(identity):
-                waits = _name(world, str(order.get("adjudicator", "gm")))
-                who = _name(world, str(order.get("filed_by", "")))
-                items.append(
-                    {"text": f"Order still waiting ({who}, for {waits}): {describe_order(world, order)}", "details": []}
-                )
-    return items
+        lines += waiting.lines_for(identity)
+    return _plain(lines)
 
 
 def _name(world: World, identity: str) -> str:
@@ -431,8 +469,10 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
     from yak_tui.kernel.season.template import template_lines
 
     entries = SeasonEntries(season_entries(world, (opening.closing, world.date)))
-    due = due_items(world)
-    waiting = [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
+    due = DueItems(due_items(world))
+    waiting = WaitingOrders(
+        world, [order for _, order in sorted(world.all("orders")) if order.get("status") == WAITING]
+    )
     written = []
     for recipient in opening.recipients:
         events = _chronicle_events(world, recipient, entries)

@@ -19,6 +19,7 @@ from yak_tui.kernel.season.seasons import blockers, due_items
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
+from yak_tui.store.files import collector_paused
 from yak_tui.store.storage import WorldFile
 
 
@@ -55,7 +56,10 @@ def advance_season(
         sizes, rolls_before = table_sizes(world)
         # Without dice typed in, the season's dice are derived from its committed secret (fairdice).
         rolling = dice or fair_dice_for(save.path)
-        result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
+        # The collector paused while the season closes: it writes a document per report and step,
+        # and full collections walking them were ~15 % of the close at 300x (issue 30).
+        with collector_paused(freeze=False):
+            result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
         save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
         flush_keys(rolling)  # the new season's secrets on disk before the save that commits to them
         # What the season's close wrote, as a command's write says it: the apps apply it from the

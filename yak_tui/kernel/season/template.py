@@ -36,7 +36,7 @@ def own_ids(world: World, identity: Identity) -> dict[str, list[str]]:
             "units": [uid for uid, _ in sorted(world.where("units", owner=kingdom))],
             "pcs": places,
             "provinces": [pid for pid, _ in sorted(world.where("provinces", kingdom=kingdom))],
-            "academies": [aid for aid, a in sorted(world.all("academies")) if a.get("kingdom") == kingdom],
+            "academies": [aid for aid, _ in sorted(world.where("academies", kingdom=kingdom))],
             "ledger": [],
         }
     character_id = identity.subject
@@ -81,12 +81,40 @@ def _value(param: Any, mine: dict[str, list[str]]) -> str | None:
     return PLACEHOLDER
 
 
-def template_lines(world: World, identity: Identity, season: GameDate) -> list[str]:
-    """The template's lines: a comment that says how to use it, then one line per order he may file
-    (a command needing a holding he does not have is left out)."""
+# Per seat role and set of commands: each command he may file, as (name, [(key, param, value)]) where
+# value is the parameter's fixed word on the line, or None when it names one of his holdings. Worked
+# out once: a season's reports ask it for every King and player (issue 30).
+_PLANS: dict[tuple[str, tuple[str, ...]], list[tuple[str, list[tuple[str, Any, str | None]]]]] = {}
+
+
+def _plan(identity: Identity) -> list[tuple[str, list[tuple[str, Any, str | None]]]]:
     from yak_tui.kernel.play.commands import COMMANDS
     from yak_tui.kernel.play.filing import may_file
 
+    key = (identity.role, tuple(COMMANDS))
+    plan = _PLANS.get(key)
+    if plan is not None:
+        return plan
+    plan = []
+    for name, spec in sorted(COMMANDS.items()):
+        if not may_file(identity, spec):
+            continue
+        words: list[tuple[str, Any, str | None]] = []
+        for param_key, param in spec.params.items():
+            if param.by_adjudicator:
+                continue
+            if param.required:
+                words.append((param_key, param, None if isinstance(param.ref, str) else _value(param, {})))
+            elif isinstance(param.default, int | float) and not isinstance(param.default, bool) and param.default:
+                words.append((param_key, param, str(param.default)))  # a number he may change (sizes=1, levels=1)
+        plan.append((name, words))
+    _PLANS[key] = plan
+    return plan
+
+
+def template_lines(world: World, identity: Identity, season: GameDate) -> list[str]:
+    """The template's lines: a comment that says how to use it, then one line per order he may file
+    (a command needing a holding he does not have is left out)."""
     if identity.is_gm or identity.is_observer:
         return []
     mine = own_ids(world, identity)
@@ -94,21 +122,12 @@ def template_lines(world: World, identity: Identity, season: GameDate) -> list[s
         f"# Orders of {identity_name(world, identity)} for {season.label()}: keep the lines you mean,",
         f"# change the values (write in each {PLACEHOLDER}), and send them back; # lines are not read.",
     ]
-    for name, spec in sorted(COMMANDS.items()):
-        if not may_file(identity, spec):
-            continue
+    for name, plan in _plan(identity):
         words = [name]
-        for key, param in spec.params.items():
-            if param.by_adjudicator:
-                continue
-            if param.required:
-                value = _value(param, mine)
-                if value is None:
-                    break
-            elif isinstance(param.default, int | float) and not isinstance(param.default, bool) and param.default:
-                value = str(param.default)  # a number he may change (sizes=1, levels=1)
-            else:
-                continue
+        for key, param, fixed in plan:
+            value = fixed if fixed is not None else _value(param, mine)
+            if value is None:
+                break
             words.append(f"{key}={shlex.quote(value)}")
         else:
             lines.append(" ".join(words))

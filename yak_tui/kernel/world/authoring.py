@@ -27,11 +27,12 @@ from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.dicechain import start_chain
 from yak_tui.kernel.season.calendar import SEASONS, GameDate
 from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
-from yak_tui.kernel.world.fields import LIST, MAP, NUMBER, RECORD, TABLE_NAMES, Field
+from yak_tui.kernel.world.fields import LIST, MAP, NUMBER, RECORD, TABLE_NAMES, UNIT_KINDS, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.problems import fields_problem, hidden_character, problem
 from yak_tui.kernel.world.references import dangling_references, referrers
+from yak_tui.kernel.world.tables import table as rules_table
 from yak_tui.kernel.world.tables import toml_text
 from yak_tui.kernel.world.validation import validate_world
 from yak_tui.store.files import SCHEMA_VERSION
@@ -41,12 +42,14 @@ __all__ = [
     "TEMPLATE_FILE",
     "AuthoringError",
     "Problem",
+    "court_title_problem",
     "document_problems",
     "load_world_file",
     "load_world_text",
     "reference_problems",
     "referrers",
     "template_text",
+    "unit_kind_problem",
 ]
 
 TEMPLATE_FILE = Path(__file__).with_name("world_template.toml")
@@ -404,12 +407,51 @@ def reference_problems(data: Mapping[str, Mapping[str, Any]], table: str, doc: d
     check every load and write makes, here with the `history` fields too: a person writing a world
     file or `gm-set` names what is), and a garrison off its place's hex."""
     out = dangling_references(data, table, doc)
+    if table == "units" and isinstance(doc.get("kind"), str):
+        found = unit_kind_problem(doc["kind"])
+        if found:
+            out.append(("kind", found))
+    if table == "characters":
+        found = court_title_problem(doc)
+        if found:
+            out.append(("title", found))
     if table == "units":
         inside = doc.get("inside")
         pc = data["pcs"].get(inside) if isinstance(inside, str) else None
         if pc is not None and isinstance(pc.get("hex"), list) and pc.get("hex") != doc.get("hex"):
             out.append(("hex", f"is {doc.get('hex')}, but the unit garrisons {inside!r} at {pc['hex']}"))
     return out
+
+
+def unit_kind_problem(kind: str) -> str | None:
+    """Why `kind` is no unit kind (`UNIT_KINDS`), naming the kinds, or None."""
+    if kind in UNIT_KINDS:
+        return None
+    close = difflib.get_close_matches(kind.strip().lower(), UNIT_KINDS, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return f"{kind!r} is not a unit kind{hint}; the kinds: {', '.join(UNIT_KINDS)}"
+
+
+def _title_key(name: str) -> str:
+    return "_".join(name.strip().lower().replace("-", " ").replace("_", " ").split())
+
+
+def court_title_problem(doc: Mapping[str, Any]) -> str | None:
+    """A noble, Agent or High Priestess (the kinds the nobles table lets give Fall of Rome commands)
+    must hold one of its court titles; why not, naming them, or None. Other characters' titles are
+    free text (King, Merchant, Spymaster)."""
+    nobles = rules_table("nobles")
+    kinds = {_title_key(str(k)) for k in nobles["relocate"]["character_kinds"]}
+    if _title_key(str(doc.get("kind") or "noble")) not in kinds:
+        return None
+    titles = {key: str(entry["name"]) for key, entry in nobles["titles"].items()}
+    title = doc.get("title")
+    if isinstance(title, str) and _title_key(title) in titles:
+        return None
+    return (
+        f"{title!r} is not a court title, and a {doc.get('kind') or 'noble'} gives Fall of Rome commands by his "
+        f"title; the court titles: {', '.join(titles.values())}"
+    )
 
 
 def _whole_amounts(fields: Mapping[str, Field], doc: dict[str, Any]) -> None:

@@ -34,6 +34,7 @@ from yak_tui.kernel.world.fields import (
     STATUSES,
     TABLE_NAMES,
     UNDO_RECORD,
+    UNIT_KINDS,
     TableSchema,
     any_json,
     date,
@@ -246,7 +247,11 @@ CHARACTERS = TableSchema(
     "a slug",
     {
         "name": text("what players read", required=True),
-        "title": text("title", required=True),
+        "title": text(
+            "title; a noble's, an Agent's or the High Priestess's is one of the nobles table's court titles "
+            "(Prince, Duke, Count, Baron, Governor, Ambassador, Agent, High Priestess), checked where a person writes it",
+            required=True,
+        ),
         "pronouns": text("he/him, she/her or they/them (left out: they/them)", choices=PRONOUN_CHOICES),
         "kind": text("king, noble, agent, merchant, mage, ..."),
         "kingdom": text("his kingdom", required=True, nullable=True, ref="kingdoms"),
@@ -295,7 +300,7 @@ UNITS = TableSchema(
             ref="kingdoms",
             besides=IRREGULAR_OWNERS,
         ),
-        "kind": text("infantry, cavalry, scout, ship, ...", required=True),
+        "kind": text(f"one of {', '.join(UNIT_KINDS)} (checked where a person writes it)", required=True),
         "size": text("patrol ... army", required=True, choices=SIZES),
         "hex": list_of(whole("axial coordinate"), "axial hex (q, r)", required=True),
         "regiments": whole("regiments", minimum=0),

@@ -168,6 +168,11 @@ TABLE_NAMES = (
 # `fund-privateers`, `support-rebels`), friendly to their sponsor.
 IRREGULAR_OWNERS = ("bandits", "privateers", "rebels")
 SIZES = ("patrol", "company", "battalion", "brigade", "division", "army")
+# The kinds of unit (issue 29: free text let "Raiders" be silently no Raider). The warfare table's
+# lists (raider_units, sea_units, scout_units, the guard's kind, ...) name kinds from here (a table
+# check holds them to it). A person's world file, `gm-add`/`gm-set` and `recruit` must give one; a
+# save is not refused on load for an older free-text kind.
+UNIT_KINDS = ("infantry", "cavalry", "scout", "raider", "sea-raider", "ship", "galley", "fleet", "guard")
 STATUSES = ("fresh", "weary", "exhausted")
 SECTORS = ("industrial", "commercial", "service")
 PC_KINDS = ("town", "market", "port", "temple", "castle", "fort", "city", "village", "monastery", "mine")
@@ -252,3 +257,9 @@ HISTORY_POINT = record(
     },
     "each kingdom's treasury and manpower at the close of a season",
 )
+
+
+def field_words(name: str) -> str:
+    """A document's or a command's field as a reader names it: "tax_taken" is "Tax taken"."""
+    words = name.replace("_", " ").strip()
+    return words[:1].upper() + words[1:]

@@ -142,9 +142,14 @@ class SeasonPanel(DashboardPanel):
             lines.append(Content.styled("Checking what is due…", "italic $foreground-muted"))
         elif not due:
             lines.append(Content.styled("Nothing is due this season.", "italic $foreground-muted"))
-        for item in due:
+        # The first DUE_ROWS (urgent first): at 100x the GM has 100 sieges due, and a longer list pushed
+        # the kingdoms under it off the screen (issue 30).
+        for item in due[:DUE_ROWS]:
             mark, style = ("! ", "bold $warning") if item.urgent else ("• ", "$secondary")
             lines.append(Content.assemble((mark, style), (item.text, "bold" if item.urgent else "")))
+        if len(due) > DUE_ROWS:
+            more = len(due) - DUE_ROWS
+            lines.append(Content.styled(f"… {more:,} more: `yak due` lists every one", "italic $foreground-muted"))
         self.query_one("#season-summary", Static).update(Content("\n").join(lines))
 
 
@@ -192,6 +197,8 @@ def seat_cells(seat: views.SeatRow, acting: str) -> list[Any]:
 
 
 KINGDOM_ROWS = 50
+DUE_ROWS = 8
+QUEUE_ROWS = 12
 
 
 class KingdomsPanel(DashboardPanel):
@@ -268,7 +275,9 @@ class QueuePanel(DashboardPanel):
     """Orders waiting for this adjudicator (not for players): x resolves, j rejects."""
 
     def __init__(self) -> None:
-        super().__init__("Order queue", QueueTable(id="queue-table"), id="queue")
+        # A window of QUEUE_ROWS that follows the cursor: at 100x the GM's queue holds 500 orders, and
+        # a taller table pushed the latest chronicle under it off the screen (issue 30).
+        super().__init__("Order queue", QueueTable(id="queue-table", window=QUEUE_ROWS), id="queue")
 
     SHOWS = ("queue",)
 
@@ -306,8 +315,19 @@ class HoldingsPanel(DashboardPanel):
         self.border_subtitle = "o order for this"
         self.query_one("#holdings-table", HoldingsTable).fill(
             ["Holding", "Kind", "Details"],
-            [(f"{h.table}:{h.id}", [Text(h.name, style="bold"), h.kind, h.detail]) for h in view.holdings],
+            [
+                (
+                    f"{h.table}:{h.id}",
+                    [
+                        Shortened(Text(h.name, style="bold"), Text(views.short_name(h.name), style="bold")),
+                        Shortened(h.kind, h.kind.split()[0] if h.kind.endswith(" business") else h.kind),
+                        Shortened(h.detail, h.detail.split(" · ")[0]),
+                    ],
+                )
+                for h in view.holdings
+            ],
             empty="You hold nothing you may see.",
+            spare=(1,),  # at 80 columns the kind goes, not a cut name or figure
         )
 
 
@@ -333,7 +353,7 @@ class MyOrdersPanel(DashboardPanel):
                 )
                 for o in view.my_orders
             ],
-            empty="No orders filed. Press o to file one.",
+            empty="None yet: o files an order.",
         )
 
 
@@ -368,7 +388,8 @@ class LatestPanel(DashboardPanel):
 # -- the chronicle --------------------------------------------------------------------------------------
 
 
-def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
+def entry_prompt(entry: views.EntryView, selected: bool, readers: str = "") -> Content:
+    """An entry's lines; `readers` who reads it in words when it is not public."""
     mark = ("● ", "bold $accent") if selected else ("  ", "")
     head = Content.assemble(
         mark,
@@ -380,7 +401,7 @@ def entry_prompt(entry: views.EntryView, selected: bool) -> Content:
         (f"  by {entry.signed_by}" if entry.signed_by else "", "italic $foreground-muted"),
     )
     if entry.audience != "public":
-        head = Content.assemble(head, (f"  ({entry.audience})", "italic $warning"))
+        head = Content.assemble(head, (f"  (for {readers or entry.audience})", "italic $warning"))
     lines = [head]
     for roll in entry.rolls:
         lines.append(Content.styled(f"      ↳ {roll}", "italic $foreground-muted"))
@@ -399,6 +420,7 @@ class EntriesPanel(Panel):
     def __init__(self) -> None:
         super().__init__("Chronicle", OptionList(id="entries"), Static(id="chronicle-status"), id="chronicle")
         self.entries = views.EntryViews()
+        self.view: views.ChronicleView | None = None
         self.page = 0
         self.pages = 1
         self.visible_total = 0  # entries the viewer may read before the filters
@@ -411,7 +433,10 @@ class EntriesPanel(Panel):
         made = self._options.get(entry.id)
         if made is not None and made[0] == entry and made[1] == selected:
             return made[2]
-        return Option(entry_prompt(entry, selected), id=entry.id)
+        return Option(entry_prompt(entry, selected, self._readers(entry)), id=entry.id)
+
+    def _readers(self, entry: views.EntryView) -> str:
+        return self.view.readers(entry.audience) if self.view is not None else ""
 
     def show(
         self, view: views.ChronicleView, selected: set[str] | frozenset[str] = frozenset(), page: int | None = None
@@ -420,6 +445,7 @@ class EntriesPanel(Panel):
         is still shown."""
         listing = self.query_one("#entries", OptionList)
         highlighted = listing.highlighted_option.id if listing.highlighted_option else None
+        self.view = view
         self.entries = view.entries
         self.visible_total = view.total
         count = len(view.entries)
@@ -447,7 +473,7 @@ class EntriesPanel(Panel):
         """Mark (or unmark) an entry as selected, and move on to the next one."""
         listing = self.query_one("#entries", OptionList)
         entry = self.entries.by_id(entry_id)
-        listing.replace_option_prompt(entry_id, entry_prompt(entry, selected))
+        listing.replace_option_prompt(entry_id, entry_prompt(entry, selected, self._readers(entry)))
         self._options[entry_id] = (entry, selected, listing.get_option(entry_id))
         if listing.highlighted is not None and listing.highlighted < listing.option_count - 1:
             listing.highlighted += 1

@@ -214,7 +214,7 @@ class ProduceScreen(PreviewCommandScreen):
             return Content.styled("This business is gone.", "italic")
         goods = (
             Content(" · ").join(
-                Content.assemble((r.good, "bold"), f" {r.cost_each} each (base {r.base})") for r in p.resources
+                Content.assemble((r.good, "bold"), f" {ducats(r.cost_each)} each (base {r.base})") for r in p.resources
             )
             if p.resources
             else Content("none")
@@ -230,8 +230,8 @@ class ProduceScreen(PreviewCommandScreen):
                     ("Order ", "dim"),
                     (f"{p.quantity} {p.good}", "bold"),
                     " cost ",
-                    (f"{ducats(p.cost)}", f"bold {FULL}" if over else "bold $primary"),
-                    (f" ({p.cost_each} each)", "dim"),
+                    (ducats(p.cost), f"bold {FULL}" if over else "bold $primary"),
+                    (f" ({ducats(p.cost_each or 0)} each)", "dim"),
                     (f" — only {p.left} more this season" if over else "", f"bold {FULL}"),
                 )
             )

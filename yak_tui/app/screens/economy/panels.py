@@ -329,11 +329,13 @@ def province_content(info: board.ProvinceInfo) -> Content:
         Content.assemble(f"{name} ", (str(value), "bold"), (f"/{base}", "dim") if value != base else "")
         for name, value, base in info.potentials
     )
-    goods = ", ".join(f"{r.good} {r.cost_each}" for r in info.resources) or "none"
+    goods = ", ".join(f"{r.good} {ducats(r.cost_each)}" for r in info.resources) or "none"
     return Content("\n").join(
         [
             Content.assemble(("Potentials ", "$foreground-muted"), potentials),
-            Content.assemble(("Resources  ", "$foreground-muted"), goods, (" ducats each to make", "dim")),
+            Content.assemble(
+                ("Resources  ", "$foreground-muted"), goods, (" each to make" if info.resources else "", "dim")
+            ),
         ]
     )
 

@@ -331,7 +331,7 @@ class MarketScreen(YakScreen):
     def _routed(self, event: Routed) -> None:
         route = event.route
         if route.kind == "refused":
-            who = f" Who may: {who_may_words(route.who_may, self.yak.world)}." if route.who_may else ""
+            who = f" Who may: {who_may_words(route.who_may)}." if route.who_may else ""
             self.notify(f"{route.reason}.{who}", title="Not yours to do", severity="warning")
             return
         if route.kind == "order":

@@ -32,7 +32,6 @@ from yak_tui.app.screens.magic.panels import ChroniclePanel, OddsPanel, SetupPan
 from yak_tui.areas import magic as casting_views
 from yak_tui.areas.magic import STAGES
 from yak_tui.kernel.play import views
-from yak_tui.kernel.play.identity import who_may_words
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -220,11 +219,7 @@ class CastingScreen(YakScreen):
         taken = forms.first().show_problem(event.problem) if forms else False
         text = ""
         if event.problem is not None and (not taken or event.problem.who_may):
-            text = (
-                event.problem.message()
-                if not taken
-                else f"Who may: {who_may_words(event.problem.who_may, self.yak.world)}"
-            )
+            text = event.problem.message() if not taken else f"Who may: {event.problem.who_may_words()}"
         if "required" in (event.problem.reason if event.problem else "") and not taken:
             text = ""
         if not self.casters:

@@ -16,6 +16,7 @@ from yak_tui.app.screens.nobles.hexmap import HexMap, MapLayout
 from yak_tui.areas import nobles as map_views
 from yak_tui.areas.court import short_name
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 
 TABLE_LABEL = {"pcs": "place", "units": "force", "characters": "person"}
 # Relocate states (map_views.STATES): the background each paints and how the legend names it.
@@ -54,7 +55,7 @@ def odds_lines(item: map_views.CommandOdds, width: int = 10) -> list[Content]:
     lines = [
         Content.assemble(
             (f"{title} ", "bold"),
-            (f"Power {item.power:g} vs Resistance {item.resistance:g}{doubled} · {item.cost} ducat", "dim"),
+            (f"Power {item.power:g} vs Resistance {item.resistance:g}{doubled} · {ducats(item.cost)}", "dim"),
         )
     ]
     for outcome, p in item.rows:
@@ -197,7 +198,8 @@ class HexPanel(Panel):
         """A PC's public (or, for its owner, full) facts on one wrapped line: fort 2 · walled · tax 4."""
         skip = ("name", "hex", "kind", "province", "controller", "capital", "holds treasury of")
         facts = []
-        for key, value in map_views.describe(world, yak_of(self).identity, "pcs", pc_id):
+        for label, value in map_views.describe(world, yak_of(self).identity, "pcs", pc_id):
+            key = label.lower()  # "Fort level" as a fact in a line: "fort 2"
             if key in skip or (value in ("no", "—", "0") and key != "resistance"):
                 continue
             if key == "fort level":

@@ -22,7 +22,6 @@ from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas import warfare as monitor
-from yak_tui.kernel.world.numbers import counted
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -199,11 +198,11 @@ class SiegeBeginScreen(YakModal[None]):
                 Content.assemble(
                     ("Provisions ", "$foreground-muted"),
                     (num(plan.provisions), "bold"),
-                    f" for {counted(plan.regiments, 'regiment')} inside: ",
+                    f" for {num_of(plan.regiments, 'regiment')} inside: ",
                     (
                         "nobody eats"
                         if plan.seasons_left is None
-                        else f"{counted(plan.seasons_left, 'season')} before they run short",
+                        else f"{num_of(plan.seasons_left, 'season')} before they run short",
                         "bold",
                     ),
                 ),

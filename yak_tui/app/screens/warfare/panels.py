@@ -23,7 +23,6 @@ from yak_tui.app.kit.common import FULL, NEARLY, ROOMY, Panel, YakTable, num, nu
 from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.areas import warfare as monitor
 from yak_tui.kernel.play.identity import Identity
-from yak_tui.kernel.world.numbers import counted
 
 BAR_CELLS = 8  # seasons drawn in a countdown bar before it says "+N"
 LABEL = 11  # width of the labels of a siege's card
@@ -124,7 +123,11 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
     elif card.surrendered:
         lines.append(_row("Defenders", f"surrendered: {', '.join(card.surrendered)}"))
     carried = " carried over" if card.carried_over else ""
-    eats = f" · {num_of(card.regiments, 'regiment')} eat {card.eats} a season" if card.active and card.eats else ""
+    eats = (
+        f" · {num_of(card.regiments, 'regiment')} {'eats' if card.regiments == 1 else 'eat'} {card.eats} a season"
+        if card.active and card.eats
+        else ""
+    )
     lines.append(
         _row(
             "Provisions",
@@ -158,7 +161,7 @@ def card_content(card: monitor.SiegeCard | None, date: str = "") -> Content:
                 )
             )
             lines.append(_row("", (f"→ not in effect (missing: {' and '.join(card.missing)})", "$warning")))
-        lines.append(_row("Since", f"{card.started} · {counted(card.seasons, 'season end')} under siege"))
+        lines.append(_row("Since", f"{card.started} · {num_of(card.seasons, 'season end')} under siege"))
     else:
         lines.append(_row("Ended", f"{card.state} in {card.ended or '?'} (begun {card.started})"))
     if card.decision_needed:
@@ -195,7 +198,7 @@ def odds_line(card: monitor.SiegeCard) -> Content:
         return Content.styled(
             "The siege is not in effect: messengers and provisions pass freely.", "italic $foreground-muted"
         )
-    scouts = f"{counted(len(card.friendly_scouts), 'scout')} helping, {len(card.enemy_scouts)} opposing"
+    scouts = f"{num_of(len(card.friendly_scouts), 'scout')} helping, {len(card.enemy_scouts)} opposing"
     bribes = ", ".join(f"bribe {b}: {_pct(p)}" if b else _pct(p) for b, p in card.smuggle_odds)
     return Content("\n").join(
         [
