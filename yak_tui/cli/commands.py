@@ -135,9 +135,13 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         # As the form: the odds hang on the modifiers, not on a value still to come (a battle's winner).
         lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
-        odds = spec.odds(world, identity, coerce_params(lenient, params, world, identity))
+        coerced = coerce_params(lenient, params, world, identity)
+        odds = spec.odds(world, identity, coerced)
         notes = odds.get("notes")
-        emit(opts, {"command": spec.name, **odds}, "\n".join(notes) if notes else None)
+        from yak_tui.kernel.play.views import odds_text
+
+        text = "\n".join(notes) if notes else odds_text(spec.name, coerced, odds)
+        emit(opts, {"command": spec.name, **odds}, text)
         return 0
     from yak_tui.kernel.season.session import check_identity
 

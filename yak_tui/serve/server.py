@@ -42,6 +42,7 @@ from typing import Any
 
 import asyncssh
 
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.serve.config import ServeConfig, config_from_args, ensure_host_key
 from yak_tui.serve.connection import RefusalLog, YakConnection
 from yak_tui.serve.roster import Roster
@@ -308,7 +309,7 @@ async def _serve(config: ServeConfig) -> int:
     if config.ssh:
         print(
             f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
-            f"{len(users)} user(s), at most {config.max_sessions} sessions",
+            f"{counted(len(users), 'user')}, at most {config.max_sessions} sessions",
             flush=True,
         )
     if web_server is not None:

@@ -162,6 +162,10 @@ class CommandScreen(YakModal[None]):
             self.query_one("#run", Button).focus()
 
     # -- validation as you type -------------------------------------------------------------------
+    def odds_words_for(self) -> tuple[str, dict[str, Any]]:
+        """The command and values its odds are worded for (`kernel.play.outcomes`): this form's."""
+        return self.command, self._values()
+
     def _values(self) -> dict[str, Any]:
         forms = self.query(ParamForm)
         return forms.first().values() if forms else dict(self.preset)
@@ -223,7 +227,7 @@ class CommandScreen(YakModal[None]):
         self._show_problem(event.problem)
         if self._rolls:
             odds = self.query_one("#odds", Static)
-            odds.update(odds_content(event.odds, odds.size.width or 76))
+            odds.update(odds_content(event.odds, odds.size.width or 76, *self.odds_words_for()))
             if event.dice:
                 self.query_one("#naturals-error", Static).update(event.dice)
         self._update_run()

@@ -38,6 +38,7 @@ from yak_tui.areas.espionage import (
 )
 from yak_tui.kernel.play import views
 from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.world.money import ducats
 
 if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
@@ -261,7 +262,7 @@ class SpyOrderScreen(YakModal[str | None]):
         self.query_one("#submit", Button).disabled = problem is not None
         odds_widget = self.query_one("#odds", Static)
         shown = None if odds is None else views.OddsView(odds.rows, odds.extra)
-        odds_widget.update(odds_content(shown, odds_widget.size.width or 76))
+        odds_widget.update(odds_content(shown, odds_widget.size.width or 76, "spy-order", {"mission": self._mission()}))
         self.query_one("#spy-cost", Static).update(self._cost_text(odds))
 
     def _cost_text(self, odds: DialogOdds | None) -> Content:
@@ -275,7 +276,7 @@ class SpyOrderScreen(YakModal[str | None]):
             known = f"\nCounted: {mods}." if mods else "\nThe target's counter-spies and traps are not known to you."
         return Content.assemble(
             ("Costs ", "$foreground-muted"),
-            (f"{cost} ducat{'s' if cost != 1 else ''}", "bold"),
+            (ducats(cost), "bold"),
             (" and 1 spy, whatever the outcome.", "$foreground-muted"),
             (known, "italic dim"),
         )

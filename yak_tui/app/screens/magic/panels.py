@@ -22,6 +22,7 @@ from yak_tui.app.kit.toggle import Toggle
 from yak_tui.areas import magic as casting_views
 from yak_tui.areas.magic import STAGES
 from yak_tui.kernel.play import views
+from yak_tui.kernel.world.numbers import counted
 
 TONE_STYLE = {"good": "$success", "ok": "$primary", "warn": "$warning", "bad": "$error"}
 NUMBERS = "①②③"
@@ -188,5 +189,5 @@ class ChroniclePanel(Panel):
         if pending and gm:
             lines.append(Content.assemble(("ctrl+f", "bold $accent"), (" describe a consequence", "dim")))
         count = len(pending)
-        self.border_subtitle = f"{count} consequence{'s' if count != 1 else ''} for the GM to describe" if count else ""
+        self.border_subtitle = f"{counted(count, 'consequence')} for the GM to describe" if count else ""
         self.query_one("#cast-result", Static).update(Content("\n").join(lines))
