@@ -26,6 +26,7 @@ from yak_tui.app.navigation import AREA_ACTIONS, SCREENS, screen_class
 from yak_tui.app.palette import palette_actions
 from yak_tui.app.providers import PaletteName, YakCommands
 from yak_tui.app.reads import SHARED_READS
+from yak_tui.app.shell.side import SideScreen
 from yak_tui.app.themes import THEMES, YAK_DARK, YAK_LIGHT, preferred_theme
 from yak_tui.kernel.play.identity import GM, Identity, identity_label
 from yak_tui.kernel.world.model import World
@@ -356,8 +357,6 @@ class YakApp(App[None]):
     def action_goto(self, name: str) -> None:
         """A screen key or a click on the nav bar: a side screen (Reports, History) is left first,
         so the mode's own screen is shown, now and when the mode is shown again."""
-        from yak_tui.app.shell.side import SideScreen
-
         if name not in SCREENS:
             return
         while len(self.screen_stack) > 1 and isinstance(self.screen, SideScreen):
