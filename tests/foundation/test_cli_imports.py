@@ -68,3 +68,17 @@ def test_a_write_still_takes_the_lock(save: WorldFile) -> None:
     out, loaded = run_probe("--save", str(save.path), "--json", "do", "note", "text=the harvest is in")
     assert orjson.loads(out)
     assert "filelock" in loaded
+
+
+def test_report_and_diff_import_no_area(save: WorldFile) -> None:
+    """Stored reports are printed as written and a diff compares two worlds in words: neither needs
+    the area packages (issue 30: they imported every area, more than the read of a 100x save)."""
+    out, _ = run_probe("--save", str(save.path), "--json", "advance")  # Spring -> Summer, a backup of Spring
+    season = orjson.loads(out)
+    areas = ("yak_tui.areas", "yak_tui.kernel.play.commands", "filelock", "textual")
+    out, loaded = run_probe("--save", str(save.path), "--json", "report")
+    assert orjson.loads(out)["reports"]
+    assert sorted(m for m in loaded if m.startswith(areas)) == []
+    out, loaded = run_probe("--save", str(save.path), "--json", "diff", "Spring 312", "Summer 312")
+    assert orjson.loads(out), season
+    assert sorted(m for m in loaded if m.startswith(areas)) == []

@@ -14,7 +14,6 @@ from typing import Any
 
 from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save
 from yak_tui.kernel.errors import UsageError
-from yak_tui.kernel.play.commands import gm_refusal
 
 
 def add_deliver_parsers(sub: Any) -> None:
@@ -53,6 +52,8 @@ def _gm(opts: GlobalOptions, what: str) -> Any:
     world = World(save.read())
     identity = identity_of(opts, world)
     if not identity.is_gm:
+        from yak_tui.kernel.play.commands import gm_refusal  # not at import: `yak show` builds this parser
+
         raise gm_refusal(what, identity)
     return save, world
 
