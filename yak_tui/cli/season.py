@@ -216,9 +216,10 @@ def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    after = World(season_state(save, args.after))
+    current = save.read()  # read once: either side may be the current season
+    after = World(season_state(save, args.after, current))
     identity = identity_of(opts, after)
-    result = diff_worlds(World(season_state(save, args.before)), after, identity)
+    result = diff_worlds(World(season_state(save, args.before, current)), after, identity)
     emit(opts, result.to_dict(), "\n".join(result.lines()))
     return 0
 
