@@ -82,3 +82,26 @@ def test_report_and_diff_import_no_area(save: WorldFile) -> None:
     out, loaded = run_probe("--save", str(save.path), "--json", "diff", "Spring 312", "Summer 312")
     assert orjson.loads(out), season
     assert sorted(m for m in loaded if m.startswith(areas)) == []
+
+
+def test_a_verb_parses_and_helps_alike_with_its_own_parser_alone() -> None:
+    """Issue 30: `yak VERB` builds VERB's sub-parser alone (argparse built all ~40, about 8 ms of a
+    read); what it parses and the help it prints are those of the whole line, for every verb."""
+    import argparse
+
+    from yak_tui.cli.parser import build_parser
+
+    whole = build_parser(with_checks=False)
+    verbs = sorted(whole.verbs)  # type: ignore[attr-defined]
+    assert {"show", "log", "do", "advance", "report", "diff", "verify", "tui"} <= set(verbs)
+    choices = next(a for a in whole._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for verb in verbs:
+        alone = build_parser(with_checks=False, only=verb)
+        built = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction)).choices
+        assert list(built) == [verb]
+        assert built[verb].format_help() == choices[verb].format_help(), verb
+    assert vars(build_parser(False, only="log").parse_args(["log", "--kind", "note"])) == vars(
+        whole.parse_args(["log", "--kind", "note"])
+    )
+    unknown = build_parser(False, only="shwo")  # no such verb: the whole line, to refuse it naming them all
+    assert set(unknown.verbs) == set(verbs)  # type: ignore[attr-defined]

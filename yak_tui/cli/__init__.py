@@ -61,7 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             set_override_dir(rules)
         if _first_word(rest) is None and any(item in TUI_FLAGS for item in rest):
             rest = ["tui", *rest]  # `yak --gm-pin`: the default verb's own flags
-        parser = build_parser(with_checks=_first_word(rest) in (None, "resolve"))
+        verb = _first_word(rest)
+        parser = build_parser(with_checks=verb in (None, "resolve"), only=verb)
         parser.exit_on_error = False
         args = _parse(parser, rest)
         from yak_tui.cli.commands import dispatch

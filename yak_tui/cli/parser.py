@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from yak_tui.cli.deliver import add_deliver_parsers
 from yak_tui.cli.rules import add_rules_parser
@@ -40,15 +40,50 @@ def load_resolve_checks() -> None:
                 raise
 
 
-def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
+class _Skipped:
+    """A verb's sub-parser not built (`build_parser(only=...)`): every call on it does nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._nothing
+
+    def _nothing(self, *args: Any, **kwargs: Any) -> _Skipped:
+        return self
+
+
+class _OnlyVerb:
+    """`add_subparsers`' action, building the sub-parser of one verb and skipping the others (argparse
+    makes a whole parser, with its help formatter, for each of ~40 verbs and their actions)."""
+
+    def __init__(self, sub: Any, only: str) -> None:
+        self.sub, self.only = sub, only
+        self.names: set[str] = set()
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        self.names.add(name)
+        return self.sub.add_parser(name, **kwargs) if name == self.only else _Skipped()
+
+
+def build_parser(with_checks: bool = True, only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line. `with_checks=False` leaves `resolve`'s checks out: listing them
-    imports every area package, which a verb that reads the save (`show`, `log`) does not need."""
+    imports every area package, which a verb that reads the save (`show`, `log`) does not need.
+
+    `only`: build that verb's sub-parser alone (what `yak show ...` parses and its `--help` prints
+    are the same); a word that names no verb gets the whole line, so its refusal lists them all."""
+    if only is not None:
+        parser = _build(with_checks, only)
+        if only in parser.verbs:  # type: ignore[attr-defined]
+            return parser
+    return _build(with_checks, None)
+
+
+def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     parser = YakArgumentParser(
         prog="yak",
         description="yak_tui: run a You Are King campaign from a terminal. "
         "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
     )
-    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+    action = parser.add_subparsers(dest="verb", metavar="COMMAND")
+    sub: Any = action if only is None else _OnlyVerb(action, only)
 
     new = sub.add_parser("new", help="create a world file")
     new.add_argument("path", nargs="?")
@@ -238,6 +273,7 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)",
     )
+    parser.verbs = sub.names if only is not None else set(action.choices)  # type: ignore[attr-defined]
     return parser
 
 
