@@ -66,13 +66,15 @@ async def test_dice_by_hand_stage_by_stage_with_odds_given_the_dice_before(save_
         )
         control = str(screen.query_one("#odds-control").render())
         assert all(part in control for part in odds_text("control", [6], save_path))
-        assert screen.query_one("#stage-control").border_subtitle == "odds given Power 6"
+        assert (
+            screen.query_one("#stage-control").border_subtitle == "odds given Power 7"
+        )  # the total its tray shows (rank +1)
         assert not world_of(save_path).table("chronicle")  # nothing is written until the spell is complete
         await pilot.press("1", "enter")
         await wait_for(pilot, lambda: app.focused is screen.query_one("#die-resolution", Input), what="Resolution")
         resolution = str(screen.query_one("#odds-resolution").render())
         assert all(part in resolution for part in odds_text("resolution", [6, 1], save_path))
-        assert screen.query_one("#stage-resolution").border_subtitle == "odds given Power 6, Control 1"
+        assert screen.query_one("#stage-resolution").border_subtitle == "odds given Power 7, Control 1"
         await pilot.press("4", "enter")
         await wait_for(pilot, lambda: screen.phase == "done", what="the casting written")
 

@@ -151,7 +151,7 @@ async def test_player_submits_a_private_mission_from_the_board(save_path: Path) 
         assert dialog.query_one("#spy-mission", Select).value == "infiltrate-treasury"
         assert not dialog.query("#spy-form")  # the mission needs nothing but its target
         await wait_for(pilot, lambda: not dialog.query_one("#submit").disabled, what="a valid order")
-        assert "success" in screen_text(app) and "66.7%" in screen_text(app)  # the side's odds
+        assert "succeeds" in screen_text(app) and "66.7%" in screen_text(app)  # the side's odds
         assert "Costs 1 ducat and 1 spy" in screen_text(app)
         note = dialog.query_one("#spy-note", Input)
         note.focus()
@@ -315,7 +315,7 @@ async def test_gm_runs_a_mission_directly_with_the_fields_it_needs(save_path: Pa
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: dialog.query_one("#result-lines").display, what="the dice landed")
         # The result is painted on the frame after it is shown: wait for what is on screen.
-        await wait_for(pilot, lambda: "fails-spy-captured" in screen_text(app), what="the result on screen")
+        await wait_for(pilot, lambda: "fails, and the spy is captured" in screen_text(app), what="the result on screen")
         world = world_of(save_path)
         assert world.get("specialists", "elbreth")["spy"] == 2 and world.get("kingdoms", "elbreth")["treasury"] == 41
 

@@ -56,7 +56,7 @@ async def test_the_gm_resolves_an_order_from_the_queue_with_dice(busy_save: Path
         await pilot.press("x")
         await wait_for(pilot, lambda: on_top(app, CommandScreen), what="the resolve dialog")
         dialog = app.screen
-        await wait_for(pilot, lambda: "success:" in screen_text(app), what="the order's odds")
+        await wait_for(pilot, lambda: "succeeds:" in screen_text(app), what="the order's odds")
         assert "Resolve Nyx's order: roll" in screen_text(app) and "o-0001" not in screen_text(app)
         await wait_for(pilot, lambda: not dialog.query_one("#run", Button).disabled)
         await pilot.press("ctrl+r")

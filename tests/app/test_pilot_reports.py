@@ -139,6 +139,40 @@ async def test_a_screen_key_leaves_the_reports_behind(save_path: Path) -> None:
         )
 
 
+async def test_in_a_browser_x_downloads_the_report_and_ctrl_y_copies_it(save_path: Path, monkeypatch: object) -> None:
+    """Under `yak serve --web` (the web driver) nothing is written on the server: `x` gives the
+    browser the report as a download (`App.deliver_text`), ctrl+y puts it on the page's clipboard."""
+    from io import StringIO
+
+    import pytest
+    from textual.app import App
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    close_a_season(save_path)
+    delivered: list[tuple[str, str]] = []
+
+    def deliver_text(self: App[object], path_or_file: StringIO, **options: object) -> str:
+        delivered.append((str(options["save_filename"]), path_or_file.getvalue()))
+        return "key"
+
+    monkeypatch.setattr(App, "is_web", property(lambda self: True))
+    monkeypatch.setattr(App, "deliver_text", deliver_text)
+    app = make_app(save_path, "player:nyx")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_reports(pilot, app)
+        await wait_for(pilot, lambda: NYX_SECRET in report_text(screen), what="his report")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: bool(delivered), what="the download")
+        assert delivered[0][0] == "spring-312-player-nyx.md" and NYX_SECRET in delivered[0][1]
+        assert NYX_SECRET in app.clipboard
+        await pilot.press("escape")  # the report's text shown for a clipboard the page may refuse
+        await wait_for(pilot, lambda: isinstance(app.screen, ReportsScreen), what="back to the reports")
+        await pilot.press("ctrl+y")
+        await wait_for(pilot, lambda: "[b]" in app.clipboard, what="the BBCode copied")
+        assert any("browser's clipboard" in note.message for note in app._notifications)
+    assert not (save_path.parent / "reports").exists()  # nothing written on the server
+
+
 async def test_a_long_report_is_laid_out_a_page_at_a_time(save_path: Path, monkeypatch: object) -> None:
     """Issue 30: at 1000x the GM's report is 24,017 lines, and laying it out whole took 25 s. The
     screen draws a page of it; ] and [ turn the pages, and the panel says which lines are shown."""

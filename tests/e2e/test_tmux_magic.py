@@ -58,7 +58,7 @@ def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by
     term.wait_for("turn on")
     term.keys("Enter")
     # The palette closes and a toast says so; it would cover the stages' subtitles below ("odds
-    # given Power 4"), so let it come and go.
+    # given Power 5"), so let it come and go.
     term.wait_for(lambda t: "Search" not in t and "Dice by hand on" in t)
     term.wait_for(lambda t: "Dice by hand on" not in t)
     term.keys("g")
@@ -73,10 +73,10 @@ def test_relocates_the_demo_ambassador_on_the_map_and_casts_a_spell_with_dice_by
     term.wait_for("Power die")
     term.type("4")
     term.keys("Enter")
-    term.wait_for(lambda t: "Control die" in t and "odds given Power 4" in t)
+    term.wait_for(lambda t: "Control die" in t and "odds given Power 5" in t)  # the totals the trays show
     term.type("5")
     term.keys("Enter")
-    term.wait_for(lambda t: "Resolution die" in t and "odds given Power 4, Control 5" in t)
+    term.wait_for(lambda t: "Resolution die" in t and "odds given Power 5, Control 6" in t)
     term.type("3")
     term.keys("Enter")
     text = term.wait_for(lambda t: "Maelis the Grey casts 'ward the bridge'" in flat(t))

@@ -56,7 +56,7 @@ def test_a_sum_roll_adds_up() -> None:
         "band": "great-success",
         "outcome": "great-success",
     }
-    assert roll_line(roll) == "Hold the bridge: rolled 4 +1 (high ground) = 5 → great-success"
+    assert roll_line(roll) == "Hold the bridge: rolled 4 +1 (high ground) = 5 → succeeds well"
 
 
 def test_two_dice_are_added_in_the_line() -> None:
@@ -69,14 +69,14 @@ def test_two_dice_are_added_in_the_line() -> None:
         "outcome": "success",
         "source": "manual",
     }
-    assert roll_line(roll) == "2d6 check: rolled 4 + 2 -1 (rain) = 5 → success [dice by hand]"
+    assert roll_line(roll) == "2d6 check: rolled 4 + 2 -1 (rain) = 5 → succeeds [dice by hand]"
 
 
 def test_an_outcome_other_than_the_band_follows_it_once() -> None:
     roll = {"purpose": "p", "naturals": [2], "modifiers": [], "total": 2, "band": "failure", "outcome": "failure"}
-    assert roll_line(roll) == "p: rolled 2 = 2 → failure"
+    assert roll_line(roll) == "p: rolled 2 = 2 → fails"
     roll["outcome"] = "is caught"
-    assert roll_line(roll) == "p: rolled 2 = 2 → failure (is caught)"
+    assert roll_line(roll) == "p: rolled 2 = 2 → fails (is caught)"
 
 
 def test_a_blind_roll_shows_only_its_outcome() -> None:
@@ -90,17 +90,17 @@ def test_a_blind_roll_shows_only_its_outcome() -> None:
 
 def test_rtd_roll_line_and_entry(save: WorldFile) -> None:
     Table(save).run("gm", "roll", {"reason": "Hold the bridge", "modifier": 1}, dice=[4])
-    assert lines_of(save, GM, "roll") == ["Hold the bridge: rolled 4 +1 (Hold the bridge) = 5 → great-success"]
+    assert lines_of(save, GM, "roll") == ["Hold the bridge: rolled 4 +1 (Hold the bridge) = 5 → succeeds well"]
     Table(save).run("gm", "roll", {"reason": "Ford the river"}, dice=[2])
     world = World(save.read())
     texts = [e["text"] for e in visible_entries(world, GM) if e["kind"] == "roll"]
     assert texts == [
-        "RtD for Hold the bridge: rolled 4 +1 = 5 → great-success.",
-        "RtD for Ford the river: rolled 2 = 2 → failure.",
+        "RtD for Hold the bridge: rolled 4 +1 = 5 → succeeds well.",
+        "RtD for Ford the river: rolled 2 = 2 → fails.",
     ]
     Table(save).run("gm", "roll", {"reason": "Leap the wall", "modifier": -3}, dice=[6])
     texts = [e["text"] for e in visible_entries(World(save.read()), GM) if e["kind"] == "roll"]
-    assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → overshoot, a success."
+    assert texts[-1] == "RtD for Leap the wall: rolled 6 -3 = 3 → overshoots (a 6)."
 
 
 def test_percent_swing_line(save: WorldFile) -> None:
@@ -168,8 +168,7 @@ def test_raid_d6_line(save: WorldFile) -> None:
     Table(save).run("gm", "raid", {"unit": "Amber Corsairs", "pc": "Brinehaven"}, dice=[4])
     (line,) = lines_of(save, GM, "raid")
     assert line == (
-        "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted → took 4 ducats "
-        "(4 from the treasury, 0 from the coming tax)"
+        "ducat raid on Brinehaven: d6 rolled 4: 4 ducats wanted; 4 from the treasury; 0 from the coming tax"
     )
 
 

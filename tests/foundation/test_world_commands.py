@@ -21,7 +21,7 @@ from yak_tui.kernel.play.authority import Stakes, adjudicator_for, may_adjudicat
 from yak_tui.kernel.play.chronicle import append_entry, export_entries
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, CommandSpec, Param, run_command
 from yak_tui.kernel.play.dice import Modifier, RollRecord, ScriptedDice, SeededDice
-from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.play.identity import GM, Identity, who_may_words
 from yak_tui.kernel.play.orders import orders_of, queue_for
 from yak_tui.kernel.season import seasons
 from yak_tui.kernel.season.session import advance_season
@@ -496,7 +496,7 @@ def test_authority(world: World, identity: Identity, stakes: Stakes, allowed: bo
     assert verdict.who_may == who
     if not allowed:
         assert verdict.who_may[0] == "gm"
-        assert "who may: " + ", ".join(who) in verdict.message()
+        assert "who may: " + who_may_words(who) in verdict.message()
         assert who == who_may(world, stakes)
         assert str(identity) not in who
 

@@ -471,7 +471,7 @@ def test_smuggle_odds(t: Table) -> None:
     [
         ({"merchant": "aldric", "shipments": 1}, "merchant", "not a merchant adventurer"),
         ({"merchant": "corvin", "shipments": 1, "good": "Silk"}, "good", "not an edible staple"),
-        ({"merchant": "corvin", "shipments": 1, "bribe": 3}, "bribe", "at most 2 ducat(s)"),  # the seed's +2 cap
+        ({"merchant": "corvin", "shipments": 1, "bribe": 3}, "bribe", "at most 2 ducats:"),  # the seed's +2 cap
         ({"merchant": "corvin", "shipments": 1, "bribe": 9}, "bribe", "up to +2"),
         ({"merchant": "corvin", "shipments": 22}, "shipments", "could not pay 44"),
         ({"merchant": "corvin", "shipments": 0}, "shipments", "at least 1"),

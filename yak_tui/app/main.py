@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from yak_tui.kernel.play.dice import Dice
 
 
+ROUTED = "_yak_routed_to"  # the screen a key was first routed to (an attribute set on the key)
+
+
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
     """Screens are imported when first shown, so startup pays only for the dashboard."""
 
@@ -78,6 +81,8 @@ class YakApp(App[None]):
         Binding("o", "file_order", "Order"),
         *(Binding(action.key, f"area('{name}')", action.title, show=False) for name, action in AREA_ACTIONS.items()),
         Binding("i", "switch_identity", "Identity"),
+        # The same key on a seat that cannot hand the keyboard on: it says why (kept off the key bar).
+        Binding("i", "refuse_identity", "Identity", show=False),
         Binding("u", "undo", "Undo", show=False),
         Binding("w", "world", "World (GM)", show=False),
         Binding("R", "reports", "Reports", show=False),
@@ -162,8 +167,18 @@ class YakApp(App[None]):
     async def on_event(self, event: events.Event) -> None:
         """The last safety net under `FocusGuard`: a key must never go to a removed widget (it would
         drop it, and escape, q and ctrl+c with it), so a stale focus is repaired before the key is routed."""
-        if isinstance(event, events.Key) and not event.is_forwarded and self.screen_stack:
-            repair_focus(self.screen)
+        if isinstance(event, events.Key) and self.screen_stack:
+            # A key routed to the screen below a dialog that one of the keys before it opened (they
+            # arrived together) comes back here once that dialog is on top: it was typed for the
+            # dialog. The dialog holds it (and any key while it is being built) and sends it on to
+            # its focus (`YakModal.hold_key`).
+            hold = getattr(self.screen, "hold_key", None)
+            typed_for_it = not event.is_forwarded or getattr(event, ROUTED, self.screen) is not self.screen
+            if hold is not None and typed_for_it and hold(event):
+                return
+            if not event.is_forwarded:
+                setattr(event, ROUTED, self.screen)
+                repair_focus(self.screen)
         await super().on_event(event)
 
     @property
@@ -332,13 +347,22 @@ class YakApp(App[None]):
             return AREA_ACTIONS[action].allowed(ident)
         if action == "switch_identity":
             return self.may_switch_identity
-        if action == "edit_row":
-            return ident.is_gm and self._edit_target() is not None
+        if action == "refuse_identity":  # a player's or King's own seat hears why; an observer acts on nothing
+            return not self.may_switch_identity and not ident.is_observer
+        if action == "edit_row":  # the GM's: the row's editor, or the World editor with no row under the cursor
+            return ident.is_gm
         return True
 
     def action_goto(self, name: str) -> None:
-        if name in SCREENS:
-            self.switch_mode(name)
+        """A screen key or a click on the nav bar: a side screen (Reports, History) is left first,
+        so the mode's own screen is shown, now and when the mode is shown again."""
+        from yak_tui.app.shell.side import SideScreen
+
+        if name not in SCREENS:
+            return
+        while len(self.screen_stack) > 1 and isinstance(self.screen, SideScreen):
+            self.pop_screen()
+        self.switch_mode(name)
 
     def switch_mode(self, mode: str) -> AwaitMount:
         """Show a mode's screen; one already built is shown at once (see `delay_update`)."""
@@ -401,11 +425,12 @@ class YakApp(App[None]):
             self.push_screen(DocumentEditor(table, doc_id))
 
     def action_edit_row(self) -> None:
+        """E: the GM's editor on the row under the cursor; with none there, the World editor."""
         target = self._edit_target()
         if self._refuse_gm_only("edit documents"):
             return
         if target is None:
-            self.notify("No document under the cursor to edit.", severity="warning")
+            self.action_world()
             return
         self.open_editor(*target)
 
@@ -454,6 +479,9 @@ class YakApp(App[None]):
         from yak_tui.app.kit.order import OrderScreen
 
         self.push_screen(OrderScreen(holding=(table, doc_id) if table else None))
+
+    def action_refuse_identity(self) -> None:
+        self.switch_identity(str(GM))  # refused, with the reason `switch_identity` gives every caller
 
     def action_switch_identity(self) -> None:
         from yak_tui.app.shell.identity import IdentityScreen

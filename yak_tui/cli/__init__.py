@@ -106,7 +106,7 @@ def report_error(opts: GlobalOptions, error: BaseException) -> int:
         payload.update({"field": error.field, "reason": error.reason})
         if error.who_may:
             payload["who_may"] = list(error.who_may)
-            from yak_tui.kernel.play.views import who_may_words
+            from yak_tui.kernel.play.identity import who_may_words
 
             message = f"{message} (who may: {who_may_words(error.who_may)})"
     if opts.json:

@@ -135,9 +135,13 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
         # As the form: the odds hang on the modifiers, not on a value still to come (a battle's winner).
         lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
-        odds = spec.odds(world, identity, coerce_params(lenient, params, world, identity))
+        coerced = coerce_params(lenient, params, world, identity)
+        odds = spec.odds(world, identity, coerced)
         notes = odds.get("notes")
-        emit(opts, {"command": spec.name, **odds}, "\n".join(notes) if notes else None)
+        from yak_tui.kernel.play.views import odds_text
+
+        text = "\n".join(notes) if notes else odds_text(spec.name, coerced, odds)
+        emit(opts, {"command": spec.name, **odds}, text)
         return 0
     from yak_tui.kernel.season.session import check_identity
 
@@ -459,9 +463,19 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
         }
         emit(opts, {"users": users}, "\n".join(f"{n}: {u['identity']} {u['fingerprint']}" for n, u in users.items()))
         return 0
+    if args.user_verb == "token":
+        import json
+
+        from yak_tui.serve.weblogin import new_login
+
+        token, kept = new_login()
+        run_command(save, identity, "user-web-login", {"name": args.name, "login": json.dumps(kept)})
+        link = f"{args.url.rstrip('/')}/login?token={token}"
+        emit(opts, {"command": "user-token", "name": args.name, "link": link}, link)
+        return 0
     if args.user_verb == "add":
         try:
-            key_text = Path(args.key).read_bytes().decode("utf-8")
+            key_text = Path(args.key).read_bytes().decode("utf-8") if args.key else ""
         except UnicodeDecodeError:
             raise UsageError(f"--key {args.key}: is not a text file (an OpenSSH public key)") from None
         result = run_command(
@@ -481,6 +495,8 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
             lines += [e["text"] for e in result.shown or []]
         emit(opts, payload, "\n".join(lines))
         return 0
+    elif args.user_verb == "revoke":
+        result = run_command(save, identity, "user-revoke", {"name": args.name})
     else:
         result = run_command(save, identity, "user-remove", {"name": args.name})
     emit(opts, {"command": f"user-{args.user_verb}", **result.data}, "\n".join(e["text"] for e in result.shown or []))

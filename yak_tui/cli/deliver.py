@@ -52,7 +52,7 @@ def _gm(opts: GlobalOptions, what: str) -> Any:
     world = World(save.read())
     identity = identity_of(opts, world)
     if not identity.is_gm:
-        from yak_tui.kernel.play.commands import gm_refusal  # not at import: `yak show` builds this parser
+        from yak_tui.kernel.play.commands import gm_refusal  # lazy: `yak show` loads no commands
 
         raise gm_refusal(what, identity)
     return save, world

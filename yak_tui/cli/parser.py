@@ -12,6 +12,7 @@ from yak_tui.cli.season import add_season_parsers
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.world.numbers import NumberError, parse_whole
+from yak_tui.serve.weblogin import WEB_PORT
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # Importing an area package registers its `yak resolve` checks.
@@ -165,9 +166,19 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
         help="whose record: public (the default, the forum's), gm, kingdom:<id> or player:<id>",
     )
 
-    serve = sub.add_parser("serve", help="host the campaign over SSH")
+    serve = sub.add_parser("serve", help="host the campaign over SSH and/or in a browser (--web)")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2222)
+    serve.add_argument("--web", action="store_true", help="also serve the app to browsers (login: `yak user token`)")
+    serve.add_argument("--web-port", type=int, default=WEB_PORT, help="the browser seat's port (default %(default)s)")
+    serve.add_argument("--no-ssh", action="store_true", help="with --web: serve browsers only")
+    serve.add_argument("--tls-cert", metavar="FILE", help="with --web: serve HTTPS with this certificate (PEM)")
+    serve.add_argument("--tls-key", metavar="FILE", help="with --web: the certificate's private key (PEM)")
+    serve.add_argument(
+        "--web-origin",
+        metavar="URL",
+        help="with --web behind a reverse proxy: the public origin browsers use, e.g. https://yak.example.org",
+    )
     serve.add_argument("--host-key")
     serve.add_argument(
         "--max-sessions", type=int, default=32, metavar="N", help="sessions in all (default %(default)s)"
@@ -247,10 +258,19 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     add = user_sub.add_parser("add")
     add.add_argument("name")
     add.add_argument("--identity", required=True)
-    add.add_argument("--key", required=True, help="public key file")
+    add.add_argument("--key", help="public key file (none: the seat plays in a browser only, `user token`)")
     user_sub.add_parser("list")
     remove = user_sub.add_parser("remove")
     remove.add_argument("name")
+    token = user_sub.add_parser("token", help="print a one-time browser login link for a login (`yak serve --web`)")
+    token.add_argument("name")
+    token.add_argument(
+        "--url",
+        default=f"http://127.0.0.1:{WEB_PORT}",
+        help="where players reach `yak serve --web` (default %(default)s)",
+    )
+    revoke = user_sub.add_parser("revoke", help="end a login's browser logins: links and live browser sessions")
+    revoke.add_argument("name")
     set_user = user_sub.add_parser(
         "set",
         help="a login's settings: --zone, the zone he reads deadlines in; --email, --discord (GM): where his report goes",

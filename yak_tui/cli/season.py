@@ -10,6 +10,7 @@ from typing import Any
 
 from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save
 from yak_tui.kernel.errors import YakError
+from yak_tui.kernel.world.numbers import counted
 
 
 def add_season_parsers(sub: Any) -> None:
@@ -142,7 +143,7 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
     lines += [
         f"  {row['label']}: {row['status']}"
         + (f" ({row['filed']} filed)" if row["filed"] else "")
-        + (f"; missed {row['missed']} season{'s' if row['missed'] != 1 else ''} in a row" if row["missed"] else "")
+        + (f"; missed {counted(row['missed'], 'season')} in a row" if row["missed"] else "")
         for row in status["seats"]
     ]
     emit(opts, status, "\n".join(lines))

@@ -15,6 +15,8 @@ from pathlib import Path
 
 import asyncssh
 
+from yak_tui.serve.weblogin import WEB_PORT
+
 log = logging.getLogger("yak.serve")
 
 HOST_KEY_NAME = "host_key_ed25519"
@@ -51,6 +53,13 @@ class ServeConfig:
     nudge_before: timedelta | None = None
     nudge_poll: float = 60.0  # seconds between looks at the deadline for nudges due
     refusal_lines_per_second: int = 10  # refusal log lines past it are counted in one summary line
+    ssh: bool = True  # serve SSH (`--no-ssh`: browsers only)
+    web: bool = False  # `--web`: serve browsers too (`yak_tui.serve.web`)
+    web_port: int = WEB_PORT
+    tls_cert: Path | None = None  # `--tls-cert`/`--tls-key`: HTTPS (else plain HTTP, e.g. behind a TLS proxy)
+    tls_key: Path | None = None
+    web_origin: str = ""  # behind a reverse proxy: the public origin (scheme://host[:port]) browsers use
+    web_login_failures: int = 5  # failed browser logins per address and minute; past it, 429
     app_argv: Callable[[Path, str], list[str]] = field(default=default_app_argv)
 
     @property
@@ -109,6 +118,23 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
     if memory != 0 and memory < MIN_SESSION_MEMORY:
         raise UsageError(f"--session-memory: must be 0 (no limit) or at least {MIN_SESSION_MEMORY} MiB, not {memory}")
     host_key = Path(args.host_key).expanduser().resolve() if getattr(args, "host_key", None) else None
+    web = bool(getattr(args, "web", False))
+    web_port = int(getattr(args, "web_port", WEB_PORT))
+    if not 0 <= web_port <= 65535:
+        raise UsageError(f"--web-port: {web_port} is not a TCP port (0-65535)")
+    if getattr(args, "no_ssh", False) and not web:
+        raise UsageError("--no-ssh: give --web too, or there is nothing to serve")
+    cert, key = getattr(args, "tls_cert", None), getattr(args, "tls_key", None)
+    if (cert or key) and not (cert and key):
+        raise UsageError("--tls-cert and --tls-key go together")
+    if cert and not web:
+        raise UsageError("--tls-cert: only with --web (SSH has its own encryption)")
+    for option, value in (("--tls-cert", cert), ("--tls-key", key)):
+        if value and not Path(value).expanduser().is_file():
+            raise UsageError(f"{option}: no file {value}")
+    origin = str(getattr(args, "web_origin", None) or "").rstrip("/")
+    if origin and not origin.startswith(("http://", "https://")):
+        raise UsageError(f"--web-origin: {origin} must start with http:// or https://")
     return ServeConfig(
         save=save,
         host=args.host,
@@ -126,6 +152,12 @@ def config_from_args(save_path: Path, args: argparse.Namespace) -> ServeConfig:
         ),
         banner_timeout=seconds("--banner-timeout", float(args.banner_timeout), zero_is_never=False),
         login_timeout=seconds("--login-timeout", float(args.login_timeout), zero_is_never=False),
+        ssh=not getattr(args, "no_ssh", False),
+        web=web,
+        web_port=web_port,
+        tls_cert=Path(cert).expanduser().resolve() if cert else None,
+        tls_key=Path(key).expanduser().resolve() if key else None,
+        web_origin=origin,
         nudge_before=parse_duration(args.nudge_before, "--nudge-before")
         if getattr(args, "nudge_before", None)
         else None,

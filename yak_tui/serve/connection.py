@@ -250,7 +250,7 @@ class YakConnection(asyncssh.SSHServer):
                 asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, f"yak serve: your seat {self.user.name} is gone"
             )
         limit = self.server.config.max_sessions
-        if len(self.server.sessions) >= limit:
+        if self.server.session_total() >= limit:
             self.refuse("session", f"the server is full ({limit} sessions)")
             raise asyncssh.ChannelOpenError(
                 asyncssh.OPEN_RESOURCE_SHORTAGE, f"yak serve is full ({limit} sessions); try again later"

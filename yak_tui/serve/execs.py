@@ -114,7 +114,7 @@ def submit_orders(save: Path, identity: Identity, text: str, stop: Callable[[], 
                 f"line {number}: {result.data['status']} as {result.data['order']} ({name}, waits for "
                 f"{result.data['adjudicator']})"
                 + "".join(f"; warning: {warning}" for warning in result.data["warnings"])
-                + (f"; odds: {odds_words(result.data['odds'])}" if result.data["odds"] else "")
+                + (f"; odds: {odds_words(result.data['odds'], name)}" if result.data["odds"] else "")
             )
     out = [answers[number] for number, _ in orders if number in answers]
     if unread:

@@ -34,6 +34,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+import ssl
 import sys
 import time
 from pathlib import Path
@@ -41,6 +42,7 @@ from typing import Any
 
 import asyncssh
 
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.serve.config import ServeConfig, config_from_args, ensure_host_key
 from yak_tui.serve.connection import RefusalLog, YakConnection
 from yak_tui.serve.roster import Roster
@@ -64,6 +66,7 @@ class YakServer:
         self.refusals = RefusalLog(config.refusal_lines_per_second)
         self._tasks: list[asyncio.Task[None]] = []
         self._changed = asyncio.Event()
+        self.browser: Any = None  # the browser seat (`yak_tui.serve.web.WebSeatServer`) beside it, if any
 
     @property
     def port(self) -> int:
@@ -82,8 +85,15 @@ class YakServer:
         """Connections still logging in (the ones dropped do not count), from `host` if given."""
         return sum(1 for c in self.connections if c.user is None and not c.dropped and (host is None or c.host == host))
 
-    def sessions_of(self, name: str) -> int:
+    def ssh_sessions_of(self, name: str) -> int:
         return sum(1 for s in self.sessions if s.owner.user is not None and s.owner.user.name == name)
+
+    def sessions_of(self, name: str) -> int:
+        """A user's sessions, SSH and browser (`--web`) together: one limit for both."""
+        return self.ssh_sessions_of(name) + (self.browser.web_sessions_of(name) if self.browser is not None else 0)
+
+    def session_total(self) -> int:
+        return len(self.sessions) + (len(self.browser.sessions) if self.browser is not None else 0)
 
     def app_pids(self) -> list[int]:
         return [s.proc.pid for s in list(self.sessions) if s.proc is not None and s.proc.alive]
@@ -255,19 +265,32 @@ async def _serve(config: ServeConfig) -> int:
     from yak_tui.kernel.errors import UsageError
     from yak_tui.kernel.world.model import World
 
+    server = YakServer(config)
+    web_server = None
     try:
-        server = await start_server(config)
+        if config.ssh:
+            await server.start()
+        elif config.nudge_before is not None:  # browsers only: the deadline nudges still go out
+            server._tasks.append(asyncio.get_running_loop().create_task(server._watch_deadline()))
+        if config.web:
+            from yak_tui.serve.web import WebSeatServer
+
+            web_server = await WebSeatServer(config, server).start()
     except (asyncssh.KeyImportError, ValueError) as error:
         raise UsageError(f"--host-key: {config.host_key_path} is not a usable private key ({error})") from None
+    except ssl.SSLError as error:
+        raise UsageError(f"--tls-cert/--tls-key: not a usable certificate and key ({error})") from None
     except OSError as error:
-        raise UsageError(f"cannot listen on {config.host}:{config.port}: {error.strerror or error}") from None
+        port = config.web_port if config.ssh is False or server.acceptor is not None else config.port
+        raise UsageError(f"cannot listen on {config.host}:{port}: {error.strerror or error}") from None
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    created = "created" if server.host_key_created else "loaded"
     users = roster(World(server.roster.file.read()))
-    print(f"yak serve: host key {server.host_fingerprint} ({created} {config.host_key_path})", flush=True)
+    if config.ssh:
+        created = "created" if server.host_key_created else "loaded"
+        print(f"yak serve: host key {server.host_fingerprint} ({created} {config.host_key_path})", flush=True)
     if not users:
         print(
             f"yak serve: no users yet; add one with `yak --save {config.save} user add NAME "
@@ -283,14 +306,25 @@ async def _serve(config: ServeConfig) -> int:
         f"banner timeout {config.banner_timeout:g} s, login timeout {config.login_timeout:g} s",
         flush=True,
     )
-    print(
-        f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
-        f"{len(users)} user(s), at most {config.max_sessions} sessions",
-        flush=True,
-    )
+    if config.ssh:
+        print(
+            f"yak serve: listening on {config.host}:{server.port}, save {config.save}, "
+            f"{counted(len(users), 'user')}, at most {config.max_sessions} sessions",
+            flush=True,
+        )
+    if web_server is not None:
+        scheme = "https" if web_server.tls else "http"
+        print(
+            f"yak serve: browsers on {scheme}://{config.host}:{web_server.port}"
+            f"{' (public origin ' + config.web_origin + ')' if config.web_origin else ''}; "
+            f"login links: `yak --save {config.save} user token NAME --url {config.web_origin or f'{scheme}://HOST:{web_server.port}'}`",
+            flush=True,
+        )
     try:
         await stop.wait()
     finally:
         print("yak serve: shutting down", flush=True)
+        if web_server is not None:
+            await web_server.close()
         await server.close()
     return 0

@@ -28,6 +28,7 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
 from yak_tui.app.kit.styles import DIALOGS_TCSS
+from yak_tui.app.kit.toggle import Toggle
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
 
@@ -36,8 +37,18 @@ if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
 
 
+ONCE_ONLY = ("order-", "season-deadline", "undo")
+"""Commands (or prefixes) whose result offers no "Again": a resolved, rejected or withdrawn order
+cannot be acted on twice, a deadline set is read back by pressing t again, and undo undoes once."""
+
+
+def may_repeat(command: str) -> bool:
+    return not any(command == once or (once.endswith("-") and command.startswith(once)) for once in ONCE_ONLY)
+
+
 class CommandScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+r", "run", "Run / roll"),
@@ -109,8 +120,8 @@ class CommandScreen(YakModal[None]):
                         yield Label("Odds before rolling" if self._dice else "Before you run", classes="section")
                         yield Static(id="odds")
                         with Horizontal(id="hand-row"):
-                            yield Switch(value=self._dice and self.yak.dice_by_hand, id="by-hand")
                             yield Label("Dice by hand", id="by-hand-label")
+                            yield Toggle(value=self._dice and self.yak.dice_by_hand, id="by-hand")
                             yield YakInput(placeholder="naturals, e.g. 4 or 4,2", id="naturals", compact=True)
                         yield Static("", id="naturals-error", markup=False)
                 yield Static("", id="problem", markup=False)
@@ -151,6 +162,10 @@ class CommandScreen(YakModal[None]):
             self.query_one("#run", Button).focus()
 
     # -- validation as you type -------------------------------------------------------------------
+    def odds_words_for(self) -> tuple[str, dict[str, Any]]:
+        """The command and values its odds are worded for (`kernel.play.outcomes`): this form's."""
+        return self.command, self._values()
+
     def _values(self) -> dict[str, Any]:
         forms = self.query(ParamForm)
         return forms.first().values() if forms else dict(self.preset)
@@ -212,7 +227,7 @@ class CommandScreen(YakModal[None]):
         self._show_problem(event.problem)
         if self._rolls:
             odds = self.query_one("#odds", Static)
-            odds.update(odds_content(event.odds, odds.size.width or 76))
+            odds.update(odds_content(event.odds, odds.size.width or 76, *self.odds_words_for()))
             if event.dice:
                 self.query_one("#naturals-error", Static).update(event.dice)
         self._update_run()
@@ -308,7 +323,7 @@ class CommandScreen(YakModal[None]):
         self.query_one("#form-part").display = False
         self.query_one("#run").display = False
         self.query_one("#copy").display = True
-        self.query_one("#again").display = True
+        self.query_one("#again").display = may_repeat(self.command)
         text = list(event.lines) or [f"{self.command}: done"]
         self.result_text = "\n".join([*text, *(r.line for r in event.rolls)])
         lines = self.query_one("#result-lines", Static)

@@ -197,7 +197,8 @@ class DiceTray(Widget, can_focus=True):
         head = [Content.assemble(("rolled ", "dim"), (naturals, "bold"))]
         if roll.reading and not roll.modifiers:
             # Not a sum (a d100 under a chance, a swing, a price table): the rule's own reading.
-            tail = [Content.assemble(("→ ", "dim"), (roll.band or roll.outcome, band_style(roll)))]
+            # What the rule says happened ("took 4 ducats", "he is caught"), else the band it fell in.
+            tail = [Content.assemble(("→ ", "dim"), (roll.outcome or roll.band, band_style(roll)))]
             if roll.manual:
                 tail.append(Content.styled("dice by hand", "italic dim"))
             room = DIE_HEIGHT + 1 - len(head) - len(tail)

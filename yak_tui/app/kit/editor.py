@@ -30,6 +30,7 @@ from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
 from yak_tui.kernel.play.views import ParamField
 from yak_tui.kernel.world.documents import SCHEMAS
+from yak_tui.kernel.world.numbers import counted
 
 if TYPE_CHECKING:
     from yak_tui.kernel.play.identity import Identity
@@ -214,7 +215,7 @@ class DocumentEditor(YakModal[bool]):
         self.problem = event.problem
         self._show(event.problem, force=True)
         self.query_one("#save", Button).disabled = False
-        saved = f" ({event.saved} field{'s' if event.saved != 1 else ''} saved before it)" if event.saved else ""
+        saved = f" ({counted(event.saved, 'field')} saved before it)" if event.saved else ""
         self.notify(event.problem.message() + saved, title="Refused", severity="error")
         if event.saved:  # what was saved is the new starting point
             self.before = document_texts(self.table, self.yak.world.find(self.table, self.doc_id or "") or {})

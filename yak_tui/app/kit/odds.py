@@ -8,7 +8,8 @@ screen's stage bands and the map's Incite/Usurp odds are `odds_row`s with their 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 
@@ -52,12 +53,23 @@ def outcome_style(label: str) -> str:
     return "$error" if "fail" in label or "captured" in label else "$success" if "succe" in label else "$primary"
 
 
-def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
-    """Each outcome with a bar and its exact probability; two columns when there is room."""
+def odds_content(
+    odds: views.OddsView | None, width: int = 76, command: str = "", params: Mapping[str, Any] | None = None
+) -> Content:
+    """Each outcome with a bar and its exact probability, labelled in words (`kernel.play.outcomes`,
+    as `command` words them for `params`); two columns when there is room."""
     if odds is not None and not odds.rows and odds.notes:
         return Content("\n").join(Content(line) for line in odds.notes)
     if odds is None or not odds.rows:
         return Content.styled("No odds for these values yet.", "italic dim")
+    from yak_tui.kernel.play.outcomes import odds_label
+
+    extras = [odds_label(label, p, command, params) for label, p in odds.extra]
+    said = [label for label, with_chance in extras if not with_chance]  # a certainty, told as a sentence
+    odds = odds._replace(
+        rows=tuple((odds_label(label, p, command, params)[0], p) for label, p in odds.rows),
+        extra=tuple((label, p) for (label, with_chance), (_, p) in zip(extras, odds.extra, strict=True) if with_chance),
+    )
     label_width = max(len(label) for label, _ in odds.rows)
     columns = 2 if width >= 2 * (label_width + 18) + 3 and len(odds.rows) > 3 else 1
     bar_width = 10 if columns == 2 else 24
@@ -72,5 +84,6 @@ def odds_content(odds: views.OddsView | None, width: int = 76) -> Content:
         lines.append(Content("   ").join(parts))
     for label, p in odds.extra:
         lines.append(Content.assemble((f"{label}: ", "bold"), (f"{p * 100:.1f}%", "bold $primary")))
+    lines.extend(Content.styled(f"{sentence[0].upper()}{sentence[1:]}.", "bold") for sentence in said)
     lines.extend(Content(line) for line in odds.notes)
     return Content("\n").join(lines)

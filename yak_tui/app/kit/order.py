@@ -21,6 +21,7 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.select import YakSelect
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.kernel.play import views
@@ -39,6 +40,7 @@ def audience_line(name: str) -> str:
 
 class OrderScreen(YakModal[None]):
     CSS_PATH = DIALOGS_TCSS
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "file", "File order"),
@@ -75,7 +77,7 @@ class OrderScreen(YakModal[None]):
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("command", classes="field-label -required")
-                    yield Select(
+                    yield YakSelect(
                         [(f"{c.name} — {c.category}", c.name) for c in self.choices.values()],
                         id="order-command",
                         prompt="(choose a command)",
@@ -87,7 +89,12 @@ class OrderScreen(YakModal[None]):
                 audience.display = False  # until a command is chosen (`_show_form`)
                 yield audience
                 yield Static("", id="command-help", markup=False)
-                yield Vertical(id="order-form")
+                # The preset command's form is there from the start: the focus goes to its first
+                # empty field at once, so a key typed as the dialog opens is not lost.
+                with Vertical(id="order-form"):
+                    if self.initial and self.initial in self.choices:
+                        self._form_for = self.initial
+                        yield self._form(self.initial)
                 with Horizontal(classes="field"):
                     yield Label("note", classes="field-label")
                     yield YakInput(placeholder="a word for the adjudicator (optional)", id="order-note", compact=True)
@@ -97,11 +104,14 @@ class OrderScreen(YakModal[None]):
                 yield Button("Close", id="close", compact=True)
         yield KeyBar()  # the keys of this dialog, where the screen behind showed its own
 
-    async def on_mount(self) -> None:
-        select = self.query_one("#order-command", Select)
-        if select.value is not Select.NULL:
-            await self._show_form(str(select.value))
-        select.focus()
+    def on_mount(self) -> None:
+        forms = self.query(ParamForm)
+        self._describe(self._form_for)
+        if forms:
+            forms.first().focus_first(empty=True)
+            self._validate()
+        else:  # nothing to check yet: no scolding before a command is chosen
+            self.query_one("#order-command", Select).focus()
 
     @on(Select.Changed, "#order-command")
     async def _command_changed(self, event: Select.Changed) -> None:
@@ -111,26 +121,33 @@ class OrderScreen(YakModal[None]):
         if name != self._form_for:
             await self._show_form(name)
 
-    async def _show_form(self, name: str) -> None:
-        self._form_for = name
-        holder = self.query_one("#order-form", Vertical)
-        await holder.remove_children()
+    def _describe(self, name: str) -> None:
+        """The command's help and who reads its order, under the command."""
         choice = self.choices.get(name)
         self.query_one("#command-help", Static).update(choice.help if choice else "")
         audience = self.query_one("#order-audience", Static)
         audience.update(audience_line(name) if choice else "")
         audience.display = choice is not None
         audience.set_class(choice is not None and is_private(spec_for(name)), "-private")
-        if choice is None:
-            self._validate()
-            return
+
+    def _form(self, name: str) -> ParamForm:
+        """The command's fields, the holding the order is for already chosen."""
+        choice = self.choices[name]
         preset: dict[str, Any] = {}
         if self.holding:
             for field in choice.fields:
                 if any(c.value == self.holding[1] for c in field.options):
                     preset[field.name] = self.holding[1]
                     break
-        await holder.mount(ParamForm(choice.fields, preset, id="form"))
+        return ParamForm(choice.fields, preset, id="form")
+
+    async def _show_form(self, name: str) -> None:
+        self._form_for = name
+        holder = self.query_one("#order-form", Vertical)
+        await holder.remove_children()
+        self._describe(name)
+        if name in self.choices:
+            await holder.mount(self._form(name))
         self._validate()
 
     @on(ParamForm.Changed)

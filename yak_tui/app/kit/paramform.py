@@ -18,6 +18,8 @@ from textual.message import Message
 from textual.widgets import Input, Label, Select, Static, Switch
 
 from yak_tui.app.kit.common import YakInput
+from yak_tui.app.kit.select import YakSelect
+from yak_tui.app.kit.toggle import Toggle
 from yak_tui.kernel.play.views import ParamField, Problem
 
 
@@ -85,13 +87,13 @@ class ParamForm(Vertical):
     def _control(self, field: ParamField, value: Any) -> Any:
         name = f"param-{field.name}"
         if field.kind == "bool":
-            return Switch(value=str(value).lower() in ("1", "true", "yes", "on"), id=name)
+            return Toggle(value=str(value).lower() in ("1", "true", "yes", "on"), id=name)
         if field.options:
             options = [(c.label, c.value) for c in field.options]
             known = {c.value for c in field.options}
             text = str(value) if value not in (None, "") else ""
             prompt = field.help or ("(choose)" if field.required else "(none)")
-            select: Select[str] = Select(
+            select: Select[str] = YakSelect(
                 options,
                 id=name,
                 allow_blank=True,
@@ -152,11 +154,16 @@ class ParamForm(Vertical):
             taken = taken or hit
         return taken
 
-    def focus_first(self) -> None:
-        for widget in self.query("Input, Select, Switch"):
-            if widget.focusable:
-                widget.focus()
-                return
+    def focus_first(self, empty: bool = False) -> None:
+        """Focus the first field (`empty`: the first one still to fill, else the first)."""
+        fields = [widget for widget in self.query("Input, Select, Switch") if widget.focusable]
+        if empty:
+            blank = [
+                w for w in fields if (isinstance(w, Input) and not w.value) or (isinstance(w, Select) and w.is_blank())
+            ]
+            fields = blank + fields
+        if fields:
+            fields[0].focus()
 
     @on(Input.Changed)
     @on(Select.Changed)

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 
 
 NARROW = 110
+TINY = 60  # a dialog's buttons shrink to their labels below this many columns
 ResultType = TypeVar("ResultType")
 
 
@@ -83,7 +84,75 @@ SHARED_VIEWS = SharedViews()
 
 
 class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
-    """A dialog over a screen; `dismiss(value)` hands its `ResultType` back."""
+    """A dialog over a screen; `dismiss(value)` hands its `ResultType` back.
+
+    Page up and page down scroll its body (`#dialog-body`, else the dialog) wherever the focus is,
+    unless the focused widget scrolls itself: the keys reach what the eye reads."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("pagedown", "page_body(1)", "Page down", show=False),
+        Binding("pageup", "page_body(-1)", "Page up", show=False),
+    ]
+    KEYS_WAIT = 0.02  # seconds between two looks for the dialog's first focus
+    KEYS_LOOKS = 50  # looks before the keys held go wherever the focus then is
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._keys_ready = False
+        self._held_keys: list[events.Key] = []
+        self._replays: list[events.Key] = []
+
+    # -- keys typed while the dialog is being built --------------------------------------------------
+    # The keys that follow the one that opened a dialog (a fast typist, a paste) reach it before it
+    # has put its focus on its first field: they went to no widget, or to the wrong one. The app asks
+    # `hold_key` before it routes a key; keys are held until the dialog has its focus, then sent on
+    # in the order typed (a key that comes while they are sent on goes after them).
+    def hold_key(self, event: events.Key) -> bool:
+        """Whether the app must leave `event` to this dialog (it is held, or sent on later)."""
+        if any(event is replay for replay in self._replays):
+            self._replays = [replay for replay in self._replays if replay is not event]
+            return False
+        if self._keys_ready and not self._replays:
+            return False
+        if self._keys_ready:
+            self._send_on(event)
+        else:
+            self._held_keys.append(event)
+        return True
+
+    def _send_on(self, event: events.Key) -> None:
+        replay = events.Key(event.key, event.character)
+        # No sender, as a key from the terminal: a key "sent" by this screen would stop bubbling at
+        # it, and the app would never run the binding it names (enter on an option list).
+        replay.set_sender(None)  # type: ignore[arg-type]
+        self._replays.append(replay)
+        self.app.post_message(replay)
+
+    @on(events.Mount)
+    def _watch_first_focus(self) -> None:
+        self.call_after_refresh(self._look_for_focus, self.KEYS_LOOKS)
+
+    def _look_for_focus(self, looks: int) -> None:
+        if (self.focused is None or not self.is_mounted) and looks > 0:
+            self.set_timer(self.KEYS_WAIT, partial(self._look_for_focus, looks - 1), name="first-focus")
+            return
+        self._keys_ready = True
+        held, self._held_keys = self._held_keys, []
+        for event in held:
+            self._send_on(event)
+
+    @on(events.Resize)
+    def _size_class(self, event: events.Resize) -> None:
+        """`-tiny` below 60 columns: the buttons lose their least width (dialogs.tcss), so a row
+        of them fits a 40-column terminal."""
+        self.set_class(event.size.width < TINY, "-tiny")
+
+    def action_page_body(self, direction: int) -> None:
+        for selector in ("#dialog-body", "#dialog"):
+            for body in self.query(selector):
+                if body.display and body.max_scroll_y > 0:
+                    (body.scroll_page_down if direction > 0 else body.scroll_page_up)(animate=False)
+                    return
 
     @property
     def yak(self) -> YakApp:

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import Button, ProgressBar, Static
 
 from yak_tui.app.kit import YakModal
+from yak_tui.app.kit.focus import focus_after_layout
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.areas import court as views
@@ -145,7 +146,7 @@ class AdvanceScreen(YakModal[None]):
         button.disabled = bool(event.preview.blocked)
         button.refresh(layout=True)
         if not button.disabled:
-            button.focus()
+            focus_after_layout(button)  # scrolled to once the preview above it is laid out (40x12)
 
     @on(Button.Pressed, "#confirm")
     def _confirm(self) -> None:

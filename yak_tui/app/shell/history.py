@@ -36,6 +36,8 @@ class HistoryScreen(SideScreen):
     ]
 
     ACTS = frozenset({"roll_back"})  # the GM's alone (below); never an observer's
+    # The seasons, not the "from" dropdown: down moves the cursor and z rolls back, as the key bar says.
+    AUTO_FOCUS = "#seasons-table"
 
     def __init__(self) -> None:
         super().__init__()

@@ -167,7 +167,25 @@ class ReportsScreen(SideScreen):
         if not shown:
             self.notify("No report to export.", severity="warning")
             return
+        if self.app.is_web:  # in a browser (`yak serve --web`): the files are the browser's downloads
+            self._deliver(shown[0], ("bbcode", "markdown"))
+            return
         self._export(shown, self.yak.save.path.parent / "reports")
+
+    def _deliver(self, report: dict[str, Any], formats: tuple[str, ...]) -> None:
+        """Give the browser the report as downloads (`App.deliver_text`, over textual-serve)."""
+        from io import StringIO
+
+        from yak_tui.kernel.season.calendar import GameDate
+        from yak_tui.kernel.season.reports import FORMATS, Recipient, render_report, season_slug
+
+        stem = f"{season_slug(GameDate.from_dict(report['season']))}-{Recipient(report['recipient']).file_stem}"
+        names = []
+        for fmt in formats:
+            name = f"{stem}.{FORMATS[fmt]}"
+            self.app.deliver_text(StringIO(render_report(report, fmt)), save_filename=name, mime_type="text/plain")
+            names.append(name)
+        self.notify(", ".join(names), title="Report downloading")
 
     def action_copy_report(self) -> None:
         """Copy the report shown as Markdown to the viewer's own clipboard (OSC 52 reaches his terminal,
@@ -180,7 +198,11 @@ class ReportsScreen(SideScreen):
             return
         text = render_report(shown[0], "markdown")
         self.app.copy_to_clipboard(text)
-        self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
+        if self.app.is_web:  # in a browser: the page's clipboard, and the text as a download
+            self._deliver(shown[0], ("markdown",))
+            self.notify("Copied as Markdown to your browser's clipboard.", title="Report copied")
+        else:
+            self.notify("Copied as Markdown with OSC 52: paste it where you keep your notes.", title="Report copied")
         self.app.push_screen(
             ReportTextScreen(self.query_one("#report-body", VerticalScroll).border_title or "Report", text)
         )
@@ -210,8 +232,9 @@ class ReportsScreen(SideScreen):
         if not shown:
             self.notify("No report to copy.", severity="warning")
             return
-        self.app.copy_to_clipboard(render_report(shown[0], "bbcode"))
-        self.notify("Copied as BBCode with OSC 52: paste it into the forum.", title="Copied")
+        self.app.copy_to_clipboard(render_report(shown[0], "bbcode"))  # in a browser: the page's clipboard
+        where = "to your browser's clipboard" if self.app.is_web else "with OSC 52"
+        self.notify(f"Copied as BBCode {where}: paste it into the forum.", title="Copied")
 
     def palette_entries(self) -> list[Any]:
         first = (

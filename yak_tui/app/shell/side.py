@@ -22,5 +22,4 @@ class SideScreen(YakScreen):
         self.app.pop_screen()
 
     def action_leave(self, name: str) -> None:
-        self.app.pop_screen()
-        self.yak.action_goto(name)
+        self.yak.action_goto(name)  # leaves this side screen first, as a click on the nav bar does

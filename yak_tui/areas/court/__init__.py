@@ -14,7 +14,7 @@ from yak_tui.areas.court import succession as _succession  # noqa: F401  (regist
 from yak_tui.areas.court import words as _words  # noqa: F401  (registers how its orders read)
 from yak_tui.areas.court.commands import on_event, schedule_event, upkeep_due
 from yak_tui.areas.court.gm import EDITABLE as EDITABLE_TABLES
-from yak_tui.areas.court.seats import roster, user_for_fingerprint
+from yak_tui.areas.court.seats import roster, user_for_fingerprint, web_login, web_seat_gone
 from yak_tui.kernel.play.identity import identity_label
 from yak_tui.kernel.play.lazy import lazy_exports
 
@@ -114,6 +114,8 @@ __all__ = [
     "treasury_history",
     "upkeep_due",
     "user_for_fingerprint",
+    "web_login",
+    "web_seat_gone",
 ]
 
 # the names not defined above

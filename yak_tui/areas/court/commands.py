@@ -13,6 +13,7 @@ from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.fairdice import turn_season
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.orders import WAITING
+from yak_tui.kernel.play.outcomes import outcome_words
 from yak_tui.kernel.play.rtd import roll_rtd, rtd_odds
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.reports import begin_reports, write_reports
@@ -90,9 +91,7 @@ def roll(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     record = ctx.record_roll(
         p["reason"], [outcome.natural], outcome.total, outcome.band, outcome.modifiers, audience=audience
     )
-    verdict = "success" if outcome.success else "failure"
-    # The band names the verdict except for a natural 6 or 1 ("overshoot"): say it then.
-    said = outcome.band if verdict in outcome.band else f"{outcome.band}, a {verdict}"
+    said = outcome_words(outcome.band)  # the band in words ("succeeds well", "overshoots (a 6)")
     modifier = f" {p['modifier']:+d}" if p["modifier"] else ""
     ctx.log(
         f"RtD for {p['reason']}: rolled {outcome.natural}{modifier} = {outcome.total} → {said}.",

@@ -22,7 +22,7 @@ from yak_tui.kernel.world.documents import SCHEMAS
 from yak_tui.kernel.world.fields import BOOL, INT, MAP, NUMBER, RECORD, TEXT, Field
 from yak_tui.kernel.world.hexgrid import hex_distance
 from yak_tui.kernel.world.model import ValidationError, World
-from yak_tui.kernel.world.money import shown_money
+from yak_tui.kernel.world.money import ducats, shown_money
 from yak_tui.kernel.world.numbers import NumberError, parse_number, parse_whole
 
 # The chronicle and the SSH roster have their own commands (`note`, `yak user`); the world's own
@@ -559,7 +559,7 @@ def gm_estate(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     )
     owned = [world.display_name("businesses", b) for b in businesses] + [world.display_name("pcs", c) for c in places]
     ctx.log(
-        f"The estate of the late {dead['name']} {how}: {shown_money(treasury)} ducats"
+        f"The estate of the late {dead['name']} {how}: {ducats(treasury)}"
         + (f", {', '.join(f'{n} {g}' for g, n in goods.items())}" if goods else "")
         + (f", {', '.join(owned)}" if owned else "")
         + ".",

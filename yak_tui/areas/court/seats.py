@@ -90,7 +90,12 @@ def user_for_fingerprint(world: World, fingerprint: str) -> RosterUser | None:
         "identity": Param(
             str, help="gm, gm:<name> (a co-GM), king:<kingdom>, player:<character> or observer (public only)"
         ),
-        "key": Param(str, help="the OpenSSH public key text (the .pub file)"),
+        "key": Param(
+            str,
+            required=False,
+            default="",
+            help="the OpenSSH public key text (the .pub file); none: the seat plays in a browser only (`user token`)",
+        ),
     },
     category="roster",
     undoable=False,
@@ -103,8 +108,8 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if ctx.world.find(USERS, name) is not None:
         raise CommandError("name", f"a user named {name!r} already exists; remove it first")
     identity = user_identity(ctx.world, p["identity"])
-    line, fingerprint = parse_public_key(p["key"])
-    holder = user_for_fingerprint(ctx.world, fingerprint)
+    line, fingerprint = parse_public_key(p["key"]) if (p.get("key") or "").strip() else ("", "")
+    holder = user_for_fingerprint(ctx.world, fingerprint) if fingerprint else None
     if holder is not None:
         raise CommandError("key", f"key {fingerprint} already belongs to user {holder.name!r}; one key, one identity")
     added = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -119,7 +124,8 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             "since": dict(ctx.world.meta["date"]),
         },
     )
-    ctx.log(f"The GM added SSH user {name} as {identity} (key {fingerprint}).", kind="roster", audience=ADJUDICATORS)
+    how = f"key {fingerprint}" if fingerprint else "browser only"
+    ctx.log(f"The GM added SSH user {name} as {identity} ({how}).", kind="roster", audience=ADJUDICATORS)
     return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
 
 
@@ -144,6 +150,94 @@ def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         audience=ADJUDICATORS,
     )
     return {"name": name, "identity": doc.get("identity"), "fingerprint": doc.get("fingerprint")}
+
+
+# A browser login (`yak user token`): the link's secret is never stored, only its scrypt hash.
+WEB_LOGINS = "web"
+MAX_WEB_LOGINS = 8  # links (and the browsers logged in with them) a seat keeps; the oldest goes first
+WEB_LOGIN_FIELDS = ("id", "salt", "hash", "n", "r", "p")
+
+
+def web_login(world: World, login_id: str) -> tuple[str, str, dict[str, Any]] | None:
+    """(login name, identity, the kept hash) of the roster's browser link with this id, if any."""
+    for name, doc in world.all(USERS):
+        for login in doc.get(WEB_LOGINS, []):
+            if login.get("id") == login_id:
+                return name, str(doc.get("identity", "")), dict(login)
+    return None
+
+
+def web_seat_gone(world: World, name: str, identity: str, login_id: str) -> str:
+    """Why a browser logged in as `name` (playing `identity`, with link `login_id`) may no longer
+    play: removed, another identity, the link revoked, or the identity gone; "" while it may."""
+    from yak_tui.kernel.season.session import check_identity
+
+    doc = world.find(USERS, name)
+    if doc is None:
+        return f"{name} is no longer on the roster."
+    if str(doc.get("identity")) != identity:
+        return f"{name} now plays {doc.get('identity')}; log in again with a new link."
+    if not any(login.get("id") == login_id for login in doc.get(WEB_LOGINS, [])):
+        return f"{name}'s browser login was revoked; ask the GM for a new link."
+    try:
+        check_identity(world, Identity.parse(identity))
+    except IdentityError as error:
+        return f"{identity} is not in this campaign: {error}"
+    return ""
+
+
+def _seat(ctx: CommandContext, name: str) -> dict[str, Any]:
+    doc = ctx.world.find(USERS, name)
+    if doc is None:
+        known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
+        raise CommandError("name", f"no user named {name!r} (users: {known})")
+    return doc
+
+
+@command(
+    "user-web-login",
+    "Give a roster login a one-time browser login link; only the link's scrypt hash is stored (GM).",
+    {
+        "name": Param(str, help="login name"),
+        "login": Param(str, help="the link's id and scrypt hash as JSON: id, salt, hash, n, r, p"),
+    },
+    category="roster",
+    undoable=False,
+    gm_only="change the SSH roster",
+)
+def user_web_login(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    name = p["name"].strip()
+    _seat(ctx, name)
+    try:
+        login = json.loads(p["login"])
+    except ValueError:
+        raise CommandError("login", "is not JSON") from None
+    if not isinstance(login, dict) or set(login) != set(WEB_LOGIN_FIELDS):
+        raise CommandError("login", f"must hold exactly {', '.join(WEB_LOGIN_FIELDS)}")
+    login["issued"] = clock.now().strftime("%Y-%m-%dT%H:%M:%SZ")
+    doc = ctx.world.edit(USERS, name)
+    doc[WEB_LOGINS] = [*doc.get(WEB_LOGINS, []), login][-MAX_WEB_LOGINS:]
+    ctx.log(f"The GM gave {name} a browser login link.", kind="roster", audience=ADJUDICATORS)
+    return {"name": name, "id": login["id"]}
+
+
+@command(
+    "user-revoke",
+    "End a roster login's browser logins: his links stop working and his browser sessions end (GM).",
+    {"name": Param(str, help="login name")},
+    category="roster",
+    undoable=False,
+    gm_only="change the SSH roster",
+)
+def user_revoke(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
+    name = p["name"].strip()
+    _seat(ctx, name)
+    doc = ctx.world.edit(USERS, name)
+    dropped = len(doc.pop(WEB_LOGINS, []))
+    ctx.log(f"The GM revoked {name}'s browser logins.", kind="roster", audience=ADJUDICATORS)
+    return {"name": name, "revoked": dropped}
 
 
 @command(

@@ -24,7 +24,8 @@ from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import SECTORS, World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -400,7 +401,7 @@ def business_expand(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.log(
         f"{after['name']} grows by {gained} of {p['sizes']} Size to Size {after['size']} "
         f"(invested {money(after['invested'])}"
-        + (f"; {spent} ducats spent in failed competition)" if spent else ")")
+        + (f"; {ducats(spent)} spent in failed competition)" if spent else ")")
         + ".",
         kind="business",
         refs={
@@ -466,7 +467,9 @@ def business_sell(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             moved.append(lid)
     ctx.log(
         f"{_name(world, 'characters', seller)} sells {biz['name']} to {_name(world, 'characters', buyer)} "
-        f"for {p['price']} ducats" + (f"; its {len(moved)} credit/loan book(s) go with it" if moved else "") + ".",
+        f"for {ducats(p['price'])}"
+        + (f"; its {counted(len(moved), 'credit or loan book')} go with it" if moved else "")
+        + ".",
         kind="business",
         refs={"business": p["business"], "seller": seller, "buyer": buyer, "price": p["price"], "ledger": moved},
     )

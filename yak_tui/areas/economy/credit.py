@@ -25,7 +25,8 @@ from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, due_reporter, season_start_step
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -176,7 +177,7 @@ def credit_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     _log_parties(
         ctx,
         world.get("ledger", ledger_id),
-        f"{biz['name']} extends {p['amount']} ducats of credit to {_name(world, 'characters', p['debtor'])}"
+        f"{biz['name']} extends {ducats(p['amount'])} of credit to {_name(world, 'characters', p['debtor'])}"
         f", due {due.label()}; unpaid by then, the business pays it.",
         p["debtor"],
         {"ledger": ledger_id},
@@ -241,8 +242,8 @@ def loan_extend(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     _log_parties(
         ctx,
         world.get("ledger", ledger_id),
-        f"{biz['name']} lends {p['principal']} ducats to {_name(world, 'characters', p['debtor'])} "
-        f"for {p['term']} year(s), due {due.label()}{collateral}.",
+        f"{biz['name']} lends {ducats(p['principal'])} to {_name(world, 'characters', p['debtor'])} "
+        f"for {counted(p['term'], 'year')}, due {due.label()}{collateral}.",
         p["debtor"],
         {"ledger": ledger_id},
     )

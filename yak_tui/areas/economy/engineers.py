@@ -55,7 +55,7 @@ def release_engineers(ctx: CommandContext, kingdom_id: str, engine: str, count: 
         )
     back = have if count is None else count
     if back > have:
-        raise CommandError("count", f"only {have} engineer(s) work on {engine}")
+        raise CommandError("count", f"only {counted(have, 'engineer')} work on {engine}")
     edit = _pool_for_edit(ctx.world, kingdom_id)
     if back == have:
         del edit["engineers_assigned"]["siege"][engine]

@@ -15,7 +15,7 @@ from yak_tui.kernel.play.audience import character_audience, kingdom_audience
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.season.seasons import StepReport, season_end_step
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 from yak_tui.kernel.world.tables import table
 
 
@@ -243,7 +243,7 @@ def _market_sales(ctx: CommandContext, report: StepReport) -> None:
             proceeds = sale.price * qty
             ctx.log(
                 f"{qty} {good} of {biz['name']} sell at {sale.price} each (base {base}, rolled "
-                f"{sale.natural}): {proceeds} ducats.",
+                f"{sale.natural}): {ducats(proceeds)}.",
                 kind="market",
                 audience=character_audience(owner),
                 rolls=[record],

@@ -13,6 +13,7 @@ from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Par
 from yak_tui.kernel.play.helptext import signed
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.tables import table as rules_table
 
 
@@ -237,7 +238,7 @@ def convert_counter(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     )
     ctx.log(
         f"{_name(world, 'kingdoms', p['kingdom'])} stakes a counter-missionary in "
-        f"{_name(world, 'provinces', p['province'])} ({p['ducats']} ducats).",
+        f"{_name(world, 'provinces', p['province'])} ({ducats(p['ducats'])}).",
         kind="specialists",
         audience=kingdom_audience(p["kingdom"]),
         refs={"effect": effect_id},

@@ -10,6 +10,7 @@ from yak_tui.areas.economy.specialists import controlled_provinces, hire_status
 from yak_tui.kernel.play.audience import visible_table
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.tables import table
 
 
@@ -131,7 +132,7 @@ def hire_help() -> str:
     per = int(section["per_province_per_year"])
     limit = "One hire" if per == 1 else f"{per} hires"
     return (
-        f"{limit} per controlled province per type a year; {specialist_rules.hire_cost(False)} ducats each arriving "
+        f"{limit} per controlled province per type a year; {ducats(specialist_rules.hire_cost(False))} each arriving "
         f"{_arrival(specialist_rules.hire_arrival_seasons(False))}, or {specialist_rules.hire_cost(True)} "
         f"{_arrival(specialist_rules.hire_arrival_seasons(True))}."
     )

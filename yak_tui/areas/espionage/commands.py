@@ -17,6 +17,7 @@ from yak_tui.areas.espionage.operation import run_mission
 from yak_tui.areas.espionage.planning import (
     GM_PARAMS,
     _order_odds,
+    adjudicated_mission_odds,
     mission_odds_for,
     mission_stakes,
 )
@@ -107,6 +108,7 @@ MISSION_PARAMS = mission_params()
     {**MISSION_PARAMS, **GM_PARAMS},
     category=KIND,
     odds=mission_odds_for,
+    adjudicated_odds=adjudicated_mission_odds,
     stakes=mission_stakes,
     rolls=True,
     filed_by=SEATS,

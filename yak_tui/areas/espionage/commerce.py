@@ -27,7 +27,7 @@ from yak_tui.areas.espionage.state import (
 from yak_tui.kernel.play.audience import kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 
 
 def smuggling_ring(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -87,7 +87,7 @@ def embezzle(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
         else f"the treasury of {kingdom_name(world, plan.sponsor.kingdom)}"
     )
     return Applied(
-        f"{stolen} ducats embezzled from {target}; {share} reach {purse}",
+        f"{ducats(stolen)} embezzled from {target}; {share} reach {purse}",
         secret=f"treasury {treasury:g}: stole {stolen}, sponsor {share}",
     )
 

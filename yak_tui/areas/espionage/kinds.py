@@ -58,6 +58,7 @@ from yak_tui.areas.espionage.state import (
     next_year_start,
     province_pcs,
 )
+from yak_tui.areas.espionage.words import infiltration_words
 from yak_tui.kernel.play.commands import CommandContext, CommandError
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import World
@@ -77,7 +78,7 @@ def _infiltration(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Appli
             "(an infiltration cannot be doubled)"
         )
     effect = new_effect(ctx, plan, outcome, INFILTRATION, data={"branch": plan.mission.params.get("branch")})
-    return Applied(f"your man is in place until purged ({plan.mission.params.get('branch')})", effect=effect)
+    return Applied(infiltration_words(str(plan.mission.params.get("branch", "")), target), effect=effect)
 
 
 def _breach(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
@@ -354,7 +355,11 @@ def _purge(ctx: CommandContext, plan: Plan, outcome: SpyOutcome) -> Applied:
     told = f"{what}: {plan.mission.params.get('sponsor_told', 'cleared')}"
     if not outcome.success:
         held = ", ".join(f"{e['sponsor_kingdom']} ({eid})" for eid, e in found) or "none"
-        return Applied(told, secret=f"purge FAILED: still active: {held}")
+        return Applied(
+            told,
+            secret=f"purge FAILED: still active: {held}",
+            truth=f"{what}: not cleared, the purge failed (its sponsor is told it was cleared)",
+        )
     for effect_id, effect in found:
         end_effect(world, effect_id, "purged")
         ctx.log(

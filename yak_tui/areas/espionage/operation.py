@@ -17,16 +17,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from yak_tui.areas.espionage.effects import SECURITY_BREACH
+from yak_tui.areas.espionage.effects import INFILTRATION, SECURITY_BREACH
 from yak_tui.areas.espionage.planning import (
+    applied_modifiers,
     kingdom_lack,
     knows_kingdom_secrets,
     mission_stakes,
-    modifier_inputs,
     plan_mission,
 )
 from yak_tui.areas.espionage.registry import kind_of
-from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission, spy_modifiers
+from yak_tui.areas.espionage.rules import SpyOutcome, SpyRoll, resolve_mission
 from yak_tui.areas.espionage.state import (
     KIND,
     Applied,
@@ -42,6 +42,7 @@ from yak_tui.kernel.play.commands import (
     CommandContext,
     CommandError,
 )
+from yak_tui.kernel.play.outcomes import outcome_words
 
 
 def _own_side(plan: Plan) -> bool:
@@ -53,7 +54,7 @@ def _roll_text(roll: SpyRoll | None, label: str) -> str:
     if roll is None:
         return f"no {label} roll"
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
-    return f"{label} {roll.natural}{mods} = {roll.total} vs {roll.target}: {roll.band}"
+    return f"{label} {roll.natural}{mods} = {roll.total} vs {roll.target}: {outcome_words(roll.band)}"
 
 
 def _roll_reading(roll: SpyRoll) -> str:
@@ -61,13 +62,16 @@ def _roll_reading(roll: SpyRoll) -> str:
     mods = "".join(f" {m.value:+d} ({m.reason})" for m in roll.modifiers)
     return (
         f"rolled {roll.natural}{mods} = {roll.total} against target {roll.target} "
-        f"({roll.total - roll.target:+d}) → {roll.band}"
+        f"({roll.total - roll.target:+d}) → {outcome_words(roll.band)}"
     )
 
 
-def _spy_fate_text(plan: Plan, outcome: SpyOutcome) -> str:
+def _spy_fate_text(plan: Plan, outcome: SpyOutcome, placed: bool) -> str:
+    """The spy's fate as the sponsor reads it; `placed`: he stays as the infiltrator he became."""
     if _own_side(plan) or plan.mission.assassination_attempt:
         return ""
+    if placed:
+        return "The spy stays in place as your infiltrator."
     if outcome.spy_cold:
         return "Your spy went to ground; he is active again at the next year start."
     if outcome.spy_lost and not plan.mission.spy_used_up:
@@ -196,8 +200,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             plan.sponsor.payer, None, plan.cost, f"espionage: {entry.name}", audience=plan.sponsor.audience, kind=KIND
         )
     pool["spy"] = int(pool["spy"]) - 1
-    inputs = modifier_inputs(world, plan)
-    applied = spy_modifiers(inputs)
+    applied = applied_modifiers(world, plan)  # the count the adjudicator's odds showed
     # Blind rolls: drawn from the season's private dice (fairdice), told to the sponsor only.
     outcome = resolve_mission(
         entry, ctx.dice_for(plan.sponsor.audience, blind=True), applied.success, applied.detection
@@ -283,7 +286,7 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         + f"{plan.where(world)}: {reported}"
     )
     text = f"{headline}. {result.text[0].upper()}{result.text[1:]}." if result.text else f"{headline}."
-    fate = _spy_fate_text(plan, outcome)
+    fate = _spy_fate_text(plan, outcome, placed=result.effect is not None and entry.effect == INFILTRATION)
     if fate:
         text += f" {fate}"
     truth = "; ".join(
@@ -299,12 +302,16 @@ def run_mission(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         )
         if part
     )
+    gm_text = ""
+    if result.truth:  # the sponsor reads a cover story: the adjudicator's line says what happened
+        gm_text = f"Espionage: {entry.name}{plan.where(world)}: {outcome.outcome}. {result.truth[0].upper()}{result.truth[1:]}."
     sponsor_entry = ctx.log(
         text,
         kind=KIND,
         audience=audience,
         rolls=rolls,
         secret=truth,
+        gm_text=gm_text,
         refs={
             "mission": entry.slug,
             "sponsor_kingdom": plan.sponsor.kingdom,

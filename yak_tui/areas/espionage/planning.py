@@ -9,6 +9,7 @@ from yak_tui.areas.espionage.effects import SECURITY_BREACH
 from yak_tui.areas.espionage.fields import extras_bought, plan_fields
 from yak_tui.areas.espionage.registry import kind_of
 from yak_tui.areas.espionage.rules import (
+    AppliedModifiers,
     EspionageInputError,
     Mission,
     SpyModifiers,
@@ -218,12 +219,31 @@ def mission_stakes(world: World, identity: Identity, params: dict[str, Any]) -> 
     return Stakes.of(target, kingdoms=[sponsor, target])
 
 
+def applied_modifiers(world: World, plan: Plan, *, every_modifier: bool = True) -> AppliedModifiers:
+    """The one count of a mission's modifiers: the roll's (`run_mission`) and the odds shown for it,
+    every one for its adjudicator, only those the sponsor's side knows for anyone else."""
+    return spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not every_modifier))
+
+
 def mission_odds_for(world: World, identity: Identity, params: dict[str, Any]) -> dict[str, Any]:
     """Exact odds; an adjudicator sees every modifier, anyone else only those his side knows."""
-    principal = identity
-    plan = plan_mission(world, principal, params, secrets=knows_kingdom_secrets(principal))
+    plan = plan_mission(world, identity, params, secrets=knows_kingdom_secrets(identity))
     by_adjudicator = adjudicates(world, identity, mission_stakes(world, identity, params))
-    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not by_adjudicator))
+    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=by_adjudicator), by_adjudicator)
+
+
+def adjudicated_mission_odds(
+    world: World, filer: Identity, adjudicator: Identity, params: dict[str, Any]
+) -> dict[str, Any]:
+    """A filed mission's odds as its adjudicator will roll it: planned for its filer as `run_mission`
+    plans it, with every modifier the roll will count (only what the filer knows if `adjudicator`
+    may not roll it)."""
+    plan = plan_mission(world, filer, params, secrets=False)
+    by_adjudicator = adjudicates(world, adjudicator, mission_stakes(world, filer, params))
+    return _odds_of(plan, applied_modifiers(world, plan, every_modifier=by_adjudicator), by_adjudicator)
+
+
+def _odds_of(plan: Plan, applied: AppliedModifiers, by_adjudicator: bool) -> dict[str, Any]:
     exact = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     shown = {"success": [m.to_dict() for m in applied.success], "detection": [m.to_dict() for m in applied.detection]}
     return {

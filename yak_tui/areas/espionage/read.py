@@ -21,9 +21,16 @@ from yak_tui.areas.espionage.board import (
     mission_lines,
     target_choices,
 )
+from yak_tui.areas.espionage.fields import extras_bought
 from yak_tui.areas.espionage.order_lines import OrderLine
-from yak_tui.areas.espionage.planning import mission_odds_for, modifier_inputs, plan_mission
-from yak_tui.areas.espionage.rules import catalogue, mission_odds, spy_modifiers
+from yak_tui.areas.espionage.planning import applied_modifiers, mission_odds_for, plan_mission
+from yak_tui.areas.espionage.rules import (
+    EspionageInputError,
+    catalogue,
+    mission,
+    mission_cost,
+    mission_odds,
+)
 from yak_tui.areas.espionage.state import (
     MISSION_COMMAND,
 )
@@ -80,9 +87,10 @@ def odds_rows(odds: Mapping[str, Any]) -> tuple[tuple[tuple[str, float], ...], t
             ("detected, sponsor unknown", float(evidence["detected"])),
             ("undetected", float(evidence["undetected"])),
         ]
-    extra = [("spy lost", float(odds["spy_lost"]))]
+    # Keyed as the odds are (`spy_lost`): the dialog words them for the mission (`outcomes`).
+    extra = [("spy_lost", float(odds["spy_lost"]))]
     if float(outcome.get("not-rolled", 0)) < 1 and float(evidence.get("not-rolled", 0)) < 1:
-        extra.insert(0, ("success and undetected", float(odds["success_and_undetected"])))
+        extra.insert(0, ("success_and_undetected", float(odds["success_and_undetected"])))
     return tuple(rows), tuple(extra)
 
 
@@ -117,8 +125,17 @@ def mission_dialog_odds(world: World, viewer: Identity, params: Mapping[str, Any
         shown.extra,
         () if line.own_administration else tuple((m.value, m.reason) for m in mods),
         full,
-        line.cost,
+        typed_cost(slug, clean, line.cost),
     )
+
+
+def typed_cost(slug: str, params: Mapping[str, Any], listed: int) -> int:
+    """What a mission costs with the extras typed so far (the one `mission_cost`), or its listed
+    cost while an extra is not yet a number the mission offers."""
+    try:
+        return mission_cost(slug, extras_bought(mission(slug), params))
+    except (CommandError, EspionageInputError, ValueError, TypeError):
+        return listed
 
 
 def _kingdom_ref(world: World, value: Any) -> str | None:
@@ -146,7 +163,7 @@ def order_odds(
     except (CommandError, ValidationError):
         return None  # the world has changed since the order was filed: it can no longer be rolled
     full = full_view(world, viewer, plan.sponsor.kingdom, plan.target)
-    applied = spy_modifiers(modifier_inputs(world, plan, known_to_sponsor_only=not full))
+    applied = applied_modifiers(world, plan, every_modifier=full)
     odds = mission_odds(plan.mission, applied.success, applied.detection).to_dict()
     rows, extra = odds_rows(odds)
     return DialogOdds(rows, extra, tuple((m.value, m.reason) for m in applied.success), full, plan.cost)
@@ -167,4 +184,4 @@ def line_odds(line: MissionLine) -> DialogOdds:
             ("detected, sponsor unknown", round(line.detected - identified, 6)),
             ("undetected", line.undetected or 0.0),
         ]
-    return DialogOdds(tuple(rows), (("spy lost", line.spy_lost),), (), False, None)
+    return DialogOdds(tuple(rows), (("spy_lost", line.spy_lost),), (), False, None)

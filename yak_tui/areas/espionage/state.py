@@ -321,6 +321,7 @@ class Applied:
     target_facts: list[str] = field(default_factory=list)
     public_facts: list[str] = field(default_factory=list)
     effect: str | None = None
+    truth: str = ""  # what really happened, where `text` is what the sponsor is told (a failed purge)
 
 
 def holder_audience(effect: dict[str, Any]) -> str:

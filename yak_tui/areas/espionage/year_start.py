@@ -26,6 +26,7 @@ from yak_tui.kernel.play.commands import CommandContext
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, season_start_step, upkeep_surcharge, year_start_step
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.numbers import capped
 
 
@@ -106,7 +107,7 @@ def _treasury_theft(ctx: CommandContext, report: StepReport) -> None:
             )
             if holder:
                 ctx.log(
-                    f"Your man in the treasury of {kingdom_name(world, target)} skimmed {share:g} ducats "
+                    f"Your man in the treasury of {kingdom_name(world, target)} skimmed {ducats(share)} "
                     f"for {kingdom_name(world, sponsor)}.",
                     kind=KIND,
                     audience=holder_audience(effect),

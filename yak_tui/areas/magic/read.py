@@ -215,6 +215,17 @@ def retone(rolls: Sequence[RollView]) -> tuple[RollView, ...]:
     return tuple(out)
 
 
+def given_words(rolls: Sequence[RollView]) -> str:
+    """The stages rolled before this one, by the totals their trays show ("Power 6, Control 4"):
+    the one figure for a stage, modifiers included (never the bare natural beside its total)."""
+    said = []
+    for stage, roll in zip(STAGES, rolls, strict=False):
+        figure = roll.total if roll.total is not None else (roll.naturals or (None,))[0]
+        if figure is not None:
+            said.append(f"{STAGE_TITLES[stage]} {figure}")
+    return ", ".join(said)
+
+
 class Preview(NamedTuple):
     """The stages the naturals typed so far decide, and whether the spell needs another die."""
 

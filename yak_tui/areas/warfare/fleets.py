@@ -21,7 +21,7 @@ from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, CommandContext, CommandError, Param, command
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.fields import SIZES
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
@@ -99,7 +99,7 @@ def _grown_size(size: str, ships: int) -> str:
 @command(
     "ship-build",
     lambda: (
-        f"Build ships at a port the kingdom holds: each takes {sailors_per_ship()} sailor(s) "
+        f"Build ships at a port the kingdom holds: each takes {counted(sailors_per_ship(), 'sailor')} "
         "from its pool (sailors cannot be hired: they come 1 a year per port). They reinforce the "
         "kingdom's fleet lying in the port (or the one `fleet` names); `name` founds a new fleet."
     ),
@@ -213,12 +213,12 @@ def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     have = int(unit["ships"])
     ships = p["ships"] or have
     if ships > have:
-        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {ships}")
+        raise CommandError("ships", f"{unit['name']} has {counted(have, 'ship')}, not {ships}")
     sailors = _sailors_for(unit, ships)
     gone = _take_ships(world, p["unit"], ships, sailors)
     add_specialists(ctx, owner, "sailor", sailors, "", log=False)
     ctx.log(
-        f"{name_of(world, 'kingdoms', owner)} disbands {ships} ship(s) of {unit['name']}: {sailors} sailor(s) "
+        f"{name_of(world, 'kingdoms', owner)} disbands {counted(ships, 'ship')} of {unit['name']}: {counted(sailors, 'sailor')} "
         f"return to its pool." + (" The fleet is no more." if gone else ""),
         kind="ships",
         audience=kingdom_audience(owner),
@@ -231,7 +231,7 @@ def ship_disband(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     "ship-sink",
     lambda: (
         "A Sea Raider destroys ships and captures their sailors: it employs them (its owner's "
-        f"pool) or sells them as slaves for {sailor_slave_price()} ducat(s) each."
+        f"pool) or sells them as slaves for {ducats(sailor_slave_price())} each."
     ),
     {
         "unit": Param(str, ref="units", help="the fleet that loses the ships"),
@@ -261,7 +261,7 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     ctx.require_adjudicator(Stakes.of(None, kingdoms=[victim, captor, raider.get("friendly_to")]))
     have = int(unit["ships"])
     if p["ships"] > have:
-        raise CommandError("ships", f"{unit['name']} has {have} ship(s), not {p['ships']}")
+        raise CommandError("ships", f"{unit['name']} has {counted(have, 'ship')}, not {p['ships']}")
     sailors = _sailors_for(unit, p["ships"])
     band = is_irregular(captor)  # privateers: no pool to employ sailors, no treasury for the price
     if band and p["sailors"] == "employ" and sailors:
@@ -276,17 +276,17 @@ def ship_sink(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     price = 0.0
     if fate == "employ":
         add_specialists(ctx, captor, "sailor", sailors, "", log=False)
-        text += f" and takes {sailors} sailor(s) into the service of {name_of(world, 'kingdoms', captor)}."
+        text += f" and takes {counted(sailors, 'sailor')} into the service of {name_of(world, 'kingdoms', captor)}."
     elif fate == "sell":
         price = float(sailors * sailor_slave_price())
-        text += f" and sells {sailors} captured sailor(s) as slaves for {money(price)} ducat(s)."
+        text += f" and sells {counted(sailors, 'captured sailor')} as slaves for {ducats(price)}."
     else:
         text += "; no sailors are taken."
     ctx.log(text, kind="ships", refs={"unit": p["unit"], "raider": p["raider"], "sailors": sailors, "fate": fate})
     if price and band:  # the price is the privateers' take: their sponsor's cut of it
         pay_sponsor(ctx, p["raider"], price, "selling captured sailors")
     elif price:
-        ctx.move_ducats(None, ("kingdoms", captor), price, f"{sailors} captured sailor(s) sold as slaves")
+        ctx.move_ducats(None, ("kingdoms", captor), price, f"{counted(sailors, 'captured sailor')} sold as slaves")
     return {
         "unit": p["unit"],
         "ships": p["ships"],

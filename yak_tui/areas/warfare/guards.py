@@ -11,6 +11,7 @@ from typing import Any
 from yak_tui.areas.warfare.shared import name_of, section
 from yak_tui.kernel.play.audience import character_audience
 from yak_tui.kernel.play.commands import SEATS, CommandContext, CommandError, Param, command
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.numbers import counted
 
 COUNTER = "guard"
@@ -20,7 +21,7 @@ def _guard_help() -> str:
     rule = section("guard")
     return (
         f"A character raises a personal guard: up to {counted(rule['regiments_per_year'], 'regiment')} a year, "
-        f"{rule['cost_per_regiment']} ducats each from his treasury and {rule['manpower_per_regiment']} "
+        f"{ducats(rule['cost_per_regiment'])} each from his treasury and {rule['manpower_per_regiment']} "
         "manpower of his kingdom; the count resets at year start."
     )
 
@@ -52,7 +53,7 @@ def raise_guard(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     if p["regiments"] > allowed:
         raise CommandError(
             "regiments",
-            f"{char['name']} has raised {raised} guard regiment(s) this year; "
+            f"{char['name']} has raised {counted(raised, 'guard regiment')} this year; "
             f"{max(allowed, 0)} more may be raised before the next year start",
         )
     place = world.find("pcs", char.get("location") or "")

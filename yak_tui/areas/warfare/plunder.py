@@ -37,7 +37,7 @@ from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.authoring import referrers
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 
 
 def take_structure(ctx: CommandContext, pc_id: str, captor: str) -> dict[str, Any]:
@@ -256,7 +256,7 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "businesses": businesses,
     }
     world.edit("pcs", p["pc"])["looted"] = record
-    parts = [f"{money(tax_loot)} ducats of tax"]
+    parts = [f"{ducats(tax_loot)} of tax"]
     parts += [f"{half} from {name_of(world, *party.split(':', 1))}'s treasury" for party, half in treasuries.items()]
     if businesses:
         parts.append(f"next year's income of {', '.join(name_of(world, 'businesses', b) for b in businesses)}")
@@ -273,7 +273,7 @@ def loot(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "treasuries": treasuries,
         "businesses": businesses,
         "ducats": money(total),
-        "outcome_text": f"looted {pc['name']}: {money(total)} ducats",
+        "outcome_text": f"looted {pc['name']}: {ducats(total)}",
     }
 
 

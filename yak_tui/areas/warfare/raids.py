@@ -44,7 +44,7 @@ from yak_tui.kernel.play.authority import Stakes
 from yak_tui.kernel.play.commands import KING, SEATS, CommandContext, CommandError, Param, command
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
 from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
@@ -160,6 +160,14 @@ def _warfare(section: str, key: str) -> Any:
     return table("warfare")[section][key]
 
 
+def _raid_odds(world: World, identity: Identity, p: dict[str, Any]) -> dict[str, Any]:
+    pc = world.get("pcs", p["pc"])
+    owner = structure_owner(pc)
+    treasury = float(world.get(*owner).get("treasury", 0)) if owner else 0.0
+    odds = rules.ducat_raid_odds(treasury, coming_tax_left(pc))
+    return {"odds": {f"{money(taken)}": share for taken, share in odds.items()}}
+
+
 @command(
     "raid",
     lambda: (
@@ -168,6 +176,7 @@ def _warfare(section: str, key: str) -> Any:
     RAID_PARAMS,
     category="warfare",
     stakes=_raid_stakes,
+    odds=_raid_odds,
     rolls=True,
     filed_by=SEATS,
 )
@@ -179,7 +188,7 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     outcome = rules.ducat_raid(ctx.dice_for(), treasury, coming_tax_left(pc))
     split = outcome.split
     text = (
-        f"{money(split.taken)} ducats ({money(split.from_treasury)} from the treasury, "
+        f"{ducats(split.taken)} ({money(split.from_treasury)} from the treasury, "
         f"{money(split.from_tax)} from the coming tax)"
     )
     record = ctx.record_roll(
@@ -187,8 +196,12 @@ def raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         [outcome.natural],
         outcome.natural,
         "raid",
-        outcome=f"took {text}",
-        reading=f"d6 rolled {outcome.natural}: {outcome.natural} ducats wanted → took {text}",
+        outcome=f"took {ducats(split.taken)}",
+        # Short parts (the dice tray draws one a line beside the die): wanted, then where it came from.
+        reading=(
+            f"d6 rolled {outcome.natural}: {ducats(outcome.natural)} wanted; "
+            f"{money(split.from_treasury)} from the treasury; {money(split.from_tax)} from the coming tax"
+        ),
     )
     ctx.log(
         f"{unit['name']} ({name_of(world, 'kingdoms', raider)}) raid {pc['name']}: 1d6 = {outcome.natural}; "
@@ -260,14 +273,14 @@ def slave_raid(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     taken = outcome.manpower
     as_what = "manpower" if p["take"] == "manpower" else "Slaves"
     wanted = rules.slaves_wanted(outcome.natural)
-    cap = f", capped at the surplus of {surplus}" if taken < wanted else ""
+    cap = f"; capped at the surplus of {surplus}" if taken < wanted else ""
     record = ctx.record_roll(
         f"slave raid on {pc['name']}",
         [outcome.natural],
         outcome.natural,
         "slave-raid",
-        outcome=f"{taken} {as_what}",
-        reading=(f"d6 rolled {outcome.natural}, halved rounding up = {wanted}{cap} → {taken} {as_what}"),
+        outcome=f"took {taken} as {as_what}",
+        reading=f"d6 rolled {outcome.natural}, halved rounding up: {wanted}{cap}",
     )
     if taken:
         raided = world.edit("provinces", province_id)

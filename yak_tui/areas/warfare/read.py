@@ -23,6 +23,7 @@ from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.hexgrid import hex_distance
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.tables import table
 
 STATUS_TEXT = {"lifted": "lifted", "surrendered": "surrendered", "captured": "fort taken"}
@@ -171,12 +172,12 @@ def _attempts(world: World, doc: Mapping[str, Any]) -> tuple[AttemptView, ...]:
     out: list[tuple[int, AttemptView]] = []
     for item in doc.get("messengers") or []:
         scouts, enemy = len(item.get("scouts") or []), len(item.get("enemy_scouts") or [])
-        detail = f"{item.get('ducats', 0)} ducats · scouts {scouts} vs {enemy}"
+        detail = f"{ducats(item.get('ducats', 0))} · scouts {scouts} vs {enemy}"
         if str(item.get("purpose", "")).strip():
             detail += f" · {str(item['purpose']).strip()}"
         success = bool(item.get("success"))
         captured = _amount(item.get("captured_ducats"))
-        result = "got through" if success else ("caught" + (f", {captured:g} ducats lost" if captured else ""))
+        result = "got through" if success else ("caught" + (f", {ducats(captured)} lost" if captured else ""))
         out.append(
             (
                 GameDate.from_dict(item["date"]).ordinal if item.get("date") else 0,

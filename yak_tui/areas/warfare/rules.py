@@ -129,6 +129,12 @@ def ducat_raid(dice: Dice, owner_treasury: float, structure_tax_remaining: float
     return RaidOutcome(natural, split_raid(natural, owner_treasury, structure_tax_remaining))
 
 
+def ducat_raid_odds(owner_treasury: float, structure_tax_remaining: float) -> dict[float, float]:
+    """Probability of each amount a ducat raid takes (the die capped by what exists)."""
+    odds = exact_odds(lambda d: ducat_raid(d, owner_treasury, structure_tax_remaining), lambda o: o.split.taken)
+    return {float(taken): round(float(p), 6) for taken, p in sorted(odds.items(), key=lambda kv: float(kv[0]))}  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class SlaveOutcome:
     """A slave raid: ceil(natural / 2) manpower wanted, capped by the province's surplus."""

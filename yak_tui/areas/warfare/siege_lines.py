@@ -28,7 +28,8 @@ from yak_tui.kernel.play.dice import Modifier
 from yak_tui.kernel.play.helptext import signed
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import ValidationError, World
-from yak_tui.kernel.world.money import money
+from yak_tui.kernel.world.money import ducats, money
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.tables import table
 
 
@@ -149,7 +150,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     treasury = float(world.get("kingdoms", defender).get("treasury", 0))
     if p["ducats"] > treasury:
         raise ShortfallError(
-            "ducats", f"{name_of(world, 'kingdoms', defender)} has {money(treasury)} ducats, not {p['ducats']}"
+            "ducats", f"{name_of(world, 'kingdoms', defender)} has {ducats(treasury)}, not {p['ducats']}"
         )
     ctx.require_adjudicator(Stakes.of(defender, kingdoms=[defender, siege["besieger"]]))
     chance = siege_rules.messenger_odds(len(friendly), len(enemy))["success"]
@@ -169,7 +170,7 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
             f"{section('messenger')['threshold']} or more → he {verdict}"
         ),
     )
-    carried = f" carrying {p['ducats']} ducats" if p["ducats"] else ""
+    carried = f" carrying {ducats(p['ducats'])}" if p["ducats"] else ""
     purpose = f" ({p['purpose'].strip()})" if p["purpose"].strip() else ""
     ctx.log(
         f"A messenger{carried} leaves besieged {fort}{purpose}: 1d6 = {outcome.natural}{mods}, total "
@@ -234,7 +235,7 @@ def _bribe_within_cap(bribe: int) -> None:
     if bribe > siege_rules.bribe_limit():
         raise CommandError(
             "bribe",
-            f"is at most {siege_rules.bribe_limit()} ducat(s): each ducat to a besieging NPC officer "
+            f"is at most {ducats(siege_rules.bribe_limit())}: each ducat to a besieging NPC officer "
             f"gives {signed(settings['bribe_per_ducat'])}, up to {signed(settings['bribe_cap'])}, "
             f"so {bribe} would buy nothing more",
         )
@@ -301,9 +302,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         raise CommandError("good", f"{p['good']} is not an edible staple ({', '.join(staples)})")
     ctx.require_acts_for(kingdom=merchant.get("kingdom"), character=p["merchant"])
     if p["bribe"] > float(merchant.get("treasury", 0)):
-        raise ShortfallError(
-            "bribe", f"{merchant['name']} has {money(merchant.get('treasury', 0))} ducats, not {p['bribe']}"
-        )
+        raise ShortfallError("bribe", f"{merchant['name']} has {ducats(merchant.get('treasury', 0))}, not {p['bribe']}")
     defender = siege.get("defender")
     pay = p["shipments"] * float(settings["pay_per_shipment"])
     payer: Party | None = None
@@ -313,8 +312,8 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         if held < pay:
             raise CommandError(
                 "shipments",
-                f"{name_of(world, 'kingdoms', defender)} has {money(held)} ducats and could "
-                f"not pay {money(pay)} for {p['shipments']} shipment(s)",
+                f"{name_of(world, 'kingdoms', defender)} has {ducats(held)} and could "
+                f"not pay {money(pay)} for {counted(p['shipments'], 'shipment')}",
             )
     ctx.require_adjudicator(_smuggle_stakes(world, ctx.identity, p))
     modifiers = _smuggle_modifiers(world, p)
@@ -336,7 +335,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ),
     )
     ctx.log(
-        f"{merchant['name']} smuggles {p['shipments']} shipment(s) of {good} into besieged {fort}: "
+        f"{merchant['name']} smuggles {counted(p['shipments'], 'shipment')} of {good} into besieged {fort}: "
         f"1d6 = {outcome.natural}{mods}, total {outcome.total} against "
         f"{settings['threshold']}: the convoy {verdict}.",
         kind="siege",
@@ -354,7 +353,7 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
                 payer,
                 ("characters", p["merchant"]),
                 pay,
-                f"{p['shipments']} shipment(s) of {good} smuggled into {fort} (military and staple demand)",
+                f"{counted(p['shipments'], 'shipment')} of {good} smuggled into {fort} (military and staple demand)",
             )
             paid = pay
     attempt = {

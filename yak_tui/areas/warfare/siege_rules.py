@@ -14,6 +14,8 @@ from typing import Any
 from yak_tui.areas.warfare.rules import normalise_kind, not_negative, rules_section
 from yak_tui.kernel.errors import RuleInputError
 from yak_tui.kernel.play.dice import Dice, Modifier, exact_odds, total_of
+from yak_tui.kernel.world.money import ducats
+from yak_tui.kernel.world.numbers import counted
 
 
 def fort_levels() -> list[str]:
@@ -157,14 +159,14 @@ def messenger_modifiers(
         mods.append(
             Modifier(
                 friendly_scouts * int(rules["friendly_scout_bonus"]),
-                f"{friendly_scouts} friendly Scout unit(s) helping",
+                f"{counted(friendly_scouts, 'friendly Scout unit')} helping",
             )
         )
     if enemy_scouts:
         mods.append(
             Modifier(
                 -enemy_scouts * int(rules["enemy_scout_malus"]),
-                f"{enemy_scouts} besieging Scout unit(s) opposing",
+                f"{counted(enemy_scouts, 'besieging Scout unit')} opposing",
             )
         )
     mods.extend(extra)
@@ -248,7 +250,7 @@ def smuggle_modifiers(bribe: int, modifier: int | Sequence[Modifier] = 0) -> tup
     mods: list[Modifier] = []
     bonus = bribe_bonus(bribe)
     if bonus:
-        mods.append(Modifier(bonus, f"bribe of {bribe} ducat(s) to a besieging NPC officer"))
+        mods.append(Modifier(bonus, f"bribe of {ducats(bribe)} to a besieging NPC officer"))
     if isinstance(modifier, int):
         if modifier:
             mods.append(Modifier(modifier, "modifier"))

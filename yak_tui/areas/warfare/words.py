@@ -3,10 +3,13 @@ and its outcome, in the War section."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from yak_tui.kernel.play.outcomes import odds_phrase
 from yak_tui.kernel.season.post import filer_name, order_words, post_section, shown_param
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.numbers import counted
 
 post_section("War", "warfare", "siege", "battle", rank=10)
@@ -70,5 +73,20 @@ order_words(
         else f"raid {shown_param(world, order, 'pc')} with {shown_param(world, order, 'unit')}"
     ),
 )
+
+
+def _raid_odds_phrase(params: Mapping[str, Any], key: str, p: float) -> tuple[str, bool]:
+    """A raid's odds row: what it takes, "takes 4 ducats" (the keys are the amounts)."""
+    return f"takes {ducats(float(key))}", True
+
+
+def _slave_odds_phrase(params: Mapping[str, Any], key: str, p: float) -> tuple[str, bool]:
+    """A slave raid's odds row: "takes 2 as Slaves"."""
+    as_what = "Slaves" if params.get("take") == "slaves" else "manpower"
+    return f"takes {key} as {as_what}", True
+
+
+odds_phrase("raid", _raid_odds_phrase)
+odds_phrase("slave-raid", _slave_odds_phrase)
 
 __all__: list[str] = []

@@ -116,8 +116,9 @@ def filter_entry(world: World, viewer: Identity, entry: dict[str, Any]) -> dict[
 def redact_entry(viewer: Identity, entry: dict[str, Any]) -> dict[str, Any]:
     """An entry the viewer may see (`seen_entries`), without what only its adjudicators read."""
     if is_adjudicator_of(viewer, entry):
-        return entry
-    shown = {k: v for k, v in entry.items() if k not in ("secret", "adjudicator_note")}
+        # His own line says what really happened where its audience reads a cover story.
+        return entry if "gm_text" not in entry else {**entry, "text": entry["gm_text"]}
+    shown = {k: v for k, v in entry.items() if k not in ("secret", "adjudicator_note", "gm_text")}
     shown["rolls"] = [redact_roll(r, viewer, entry) for r in entry.get("rolls", [])]
     return shown
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from yak_tui.kernel.play.identity import Identity
+from yak_tui.kernel.play.identity import Identity, who_may_words
 from yak_tui.kernel.world.model import World
 
 
@@ -21,7 +21,7 @@ class Verdict:
     def message(self) -> str:
         if self.allowed:
             return self.reason
-        who = ", ".join(self.who_may) if self.who_may else "the GM"
+        who = who_may_words(self.who_may) if self.who_may else "the GM"
         return f"{self.reason}; who may: {who}"
 
 

@@ -94,9 +94,12 @@ def roll_line(roll: dict[str, Any]) -> str:
         return f"{purpose}: {roll['reading']}{hand}"
     naturals = " + ".join(str(n) for n in roll.get("naturals", []))
     mods = "".join(f" {m['value']:+d} ({m['reason']})" for m in roll.get("modifiers", []))
-    band = str(roll.get("band", ""))
+    from yak_tui.kernel.play.outcomes import outcome_words
+
+    raw_band = str(roll.get("band", ""))
+    band = outcome_words(raw_band) if raw_band else ""
     outcome = str(roll.get("outcome", ""))
-    said = f"{band} ({outcome})" if outcome and outcome != band else band
+    said = f"{band} ({outcome})" if outcome and outcome not in (raw_band, band) else band
     return f"{purpose}: rolled {naturals}{mods} = {roll.get('total')} → {said}{hand}"
 
 
@@ -147,6 +150,7 @@ def append_entry(
     refs: dict[str, Any] | None = None,
     adjudicator: str | None = None,
     sink: list[dict[str, Any]] | None = None,
+    gm_text: str = "",
 ) -> dict[str, Any]:
     """Append one chronicle entry, dated to the current season, in the order things happened."""
     seq = world.next_seq("chronicle_seq")
@@ -166,6 +170,8 @@ def append_entry(
         entry["amounts"] = {party: money(amount) for party, amount in amounts.items()}
     if secret:
         entry["secret"] = secret
+    if gm_text:  # the truth where `text` is what its audience is told (a failed purge reads "cleared")
+        entry["gm_text"] = gm_text
     if refs:
         entry["refs"] = refs
     if adjudicator:

@@ -81,6 +81,9 @@ class CommandSpec:
     # Who may file it as an order for his own holdings (RULINGS §1, `kernel.play.filing`): the roles
     # named here ("king", "player"); nobody when empty (the GM's acts, the adjudicator's, the queue's).
     filed_by: tuple[str, ...] = ()
+    # Optional: an order's odds as its adjudicator will roll it, (world, filer, adjudicator, params):
+    # every modifier the roll will count, where `odds` (for the filer) shows only what he knows.
+    adjudicated_odds: Callable[[World, Identity, Identity, dict[str, Any]], dict[str, Any]] | None = None
 
     @property
     def help_text(self) -> str:
@@ -108,6 +111,7 @@ def command(
     rolls: bool = False,
     gm_only: str = "",
     filed_by: tuple[str, ...] = (),
+    adjudicated_odds: Callable[[World, Identity, Identity, dict[str, Any]], dict[str, Any]] | None = None,
 ) -> Callable[
     [Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]],
     Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None],
@@ -126,7 +130,18 @@ def command(
         fn: Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None],
     ) -> Callable[[CommandContext, dict[str, Any]], dict[str, Any] | None]:
         COMMANDS[name] = CommandSpec(
-            name, help, params or {}, fn, category, odds, stakes, undoable, rolls, gm_only, tuple(filed_by)
+            name,
+            help,
+            params or {},
+            fn,
+            category,
+            odds,
+            stakes,
+            undoable,
+            rolls,
+            gm_only,
+            tuple(filed_by),
+            adjudicated_odds,
         )
         return fn
 
@@ -302,6 +317,7 @@ class CommandContext:
         secret: str = "",
         refs: dict[str, Any] | None = None,
         adjudicator: str | None = None,
+        gm_text: str = "",
     ) -> dict[str, Any]:
         return append_entry(
             self.world,
@@ -316,6 +332,7 @@ class CommandContext:
             refs=refs,
             adjudicator=adjudicator or self.adjudicator,
             sink=self.entries,
+            gm_text=gm_text,
         )
 
     def move_ducats(

@@ -4,6 +4,7 @@ spectator or forum reader who sees only what is public and may do nothing)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -97,6 +98,25 @@ def identity_name(world: World, identity: Identity) -> str:
     if not identity.subject:
         return "the public"
     return world.display_name("characters", identity.subject)
+
+
+def who_may_words(seats: Iterable[str]) -> str:
+    """Seats in words, each once: "the GM, the King of Elbreth"."""
+    return ", ".join(dict.fromkeys(seat_words(seat) for seat in seats))
+
+
+def seat_words(seat: str) -> str:
+    """A seat's key (`gm`, `king:elbreth`, `player:corvin`) in words, where no world is at hand to
+    name him: "the GM", "the King of Elbreth", "Corvin"."""
+    role, _, subject = seat.partition(":")
+    name = subject.replace("-", " ").title()
+    if role == "gm":
+        return f"the GM ({subject})" if subject else "the GM"
+    if role == "king" and subject:
+        return f"the King of {name}"
+    if role == "player" and subject:
+        return name
+    return seat
 
 
 def identity_label(world: World, identity: Identity) -> str:

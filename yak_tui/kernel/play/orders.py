@@ -31,6 +31,7 @@ from yak_tui.kernel.play.identity import GM, Identity, identity_name
 from yak_tui.kernel.play.views import command_odds
 from yak_tui.kernel.season import clock
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.numbers import counted
 
 WAITING = "waiting"
 # What the filer hears at once: the order is in the queue, in it with a warning, or refused (an error).
@@ -358,7 +359,7 @@ def order_late(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         ctx.entries.extend(result.entries)
     what = "accepted" if p["decision"] == "accept" else "rejected"
     ctx.log(
-        f"The GM {what} {len(late)} order{'s' if len(late) != 1 else ''} filed after the deadline.",
+        f"The GM {what} {counted(len(late), 'order')} filed after the deadline.",
         kind="order",
         audience=ADJUDICATORS,
     )

@@ -33,6 +33,7 @@ class OrderLine:
     odds: dict[str, float]  # {} when it rolls no dice, or the reader is not told them
     note: str
     outcome: str
+    odds_said: str = ""  # the odds in words, as the order's command words them (not in to_dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -57,7 +58,7 @@ class OrderLine:
         if self.status != WAITING:
             said.append(self.status + (f": {self.outcome}" if self.outcome else ""))
         if self.odds:
-            said.append(f"odds {odds_words(self.odds)}")
+            said.append(f"odds {self.odds_said or odds_words(self.odds)}")
         if self.note:
             said.append(f"note: {self.note}")
         who = f"{self.filer}: " if filer else ""
@@ -85,7 +86,11 @@ def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) 
     told = viewer.is_gm or str(viewer) in (filed_by, adjudicator)
     odds = None
     if told and status == WAITING and order.get("command") != REQUEST:
-        odds = command_odds(world, Identity.parse(filed_by), str(order.get("command")), order.get("params") or {})
+        # His who rolls it: with every modifier the roll will count (the filer's: what he knows).
+        rolls_it = Identity.parse(adjudicator) if str(viewer) == adjudicator or viewer.is_gm else None
+        odds = command_odds(
+            world, Identity.parse(filed_by), str(order.get("command")), order.get("params") or {}, rolls_it
+        )
     return OrderLine(
         id=order_id,
         filed_by=filed_by,
@@ -99,6 +104,9 @@ def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) 
         odds=dict(odds.rows) if odds is not None and odds.rows else {},
         note=str(order.get("note") or ""),
         outcome=str(order.get("outcome") or order.get("reason") or ""),
+        odds_said=odds_words(dict(odds.rows), str(order.get("command")), order.get("params") or {})
+        if odds is not None and odds.rows
+        else "",
     )
 
 

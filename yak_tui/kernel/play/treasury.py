@@ -40,7 +40,7 @@ def move_ducats(
         if balance - amount < -1e-9 and not allow_negative:
             name = world.display_name(source[0], source[1])
             raise ShortfallError(
-                "treasury", f"{name} has {shown_money(balance)} ducats, {shown_money(amount)} are needed for {reason}"
+                "treasury", f"{name} has {ducats(balance)}, {shown_money(amount)} are needed for {reason}"
             )
         payer["treasury"] = money(balance - amount)
     if target is not None:

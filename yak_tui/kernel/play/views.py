@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from yak_tui.kernel.errors import CommandError, DiceError, ShortfallError, StoreError, ValidationError, YakError
 from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC, filter_entry, owner_of, visible_table
-from yak_tui.kernel.play.identity import GM, Identity, identity_name
+from yak_tui.kernel.play.identity import GM, Identity, identity_name, who_may_words
 from yak_tui.kernel.world.fields import field_words
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import shown
@@ -216,25 +216,6 @@ class Problem(NamedTuple):
         return who_may_words(self.who_may)
 
 
-def who_may_words(seats: Iterable[str]) -> str:
-    """Seats in words, each once: "the GM, the King of Elbreth"."""
-    return ", ".join(dict.fromkeys(seat_words(seat) for seat in seats))
-
-
-def seat_words(seat: str) -> str:
-    """A seat's key (`gm`, `king:elbreth`, `player:corvin`) in words, where no world is at hand to
-    name him: "the GM", "the King of Elbreth", "Corvin"."""
-    role, _, subject = seat.partition(":")
-    name = subject.replace("-", " ").title()
-    if role == "gm":
-        return f"the GM ({subject})" if subject else "the GM"
-    if role == "king" and subject:
-        return f"the King of {name}"
-    if role == "player" and subject:
-        return name
-    return seat
-
-
 def problem_of(error: BaseException) -> Problem:
     """A refusal as a form shows it: the field at fault, why, and who may.
 
@@ -303,9 +284,39 @@ def check_order(
     return None
 
 
-def odds_words(odds: Mapping[str, float]) -> str:
-    """Odds as a filer reads them: "success 58%, failure 42%"."""
-    return ", ".join(f"{label} {'<1' if 0 < value < 0.005 else f'{value * 100:.0f}'}%" for label, value in odds.items())
+def odds_words(odds: Mapping[str, float], command: str = "", params: Mapping[str, Any] | None = None) -> str:
+    """Odds as a filer reads them: "succeeds 58%, fails 42%" (the keys in words, `outcomes`)."""
+    from yak_tui.kernel.play.outcomes import odds_row_words
+
+    return ", ".join(odds_row_words(str(key), float(value), command, params) for key, value in odds.items())
+
+
+def odds_text(command: str, params: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """A command's odds (`CommandSpec.odds`) as `yak do NAME --odds` prints them: each chance a line
+    in words ("  succeeds unseen: 22%"), grouped under its heading, then the other values."""
+    from yak_tui.kernel.play.outcomes import odds_row_words, outcome_words
+
+    lines = [f"Odds of {command}:"]
+
+    def chances(values: Mapping[str, Any], pad: str) -> None:
+        for key, value in values.items():
+            if isinstance(value, Mapping):
+                lines.append(f"{pad}{outcome_words(str(key))}:")
+                chances(value, pad + "  ")
+            elif isinstance(value, int | float) and not isinstance(value, bool):
+                lines.append(pad + odds_row_words(str(key), float(value), command, params))
+
+    odds = data.get("odds")
+    if isinstance(odds, Mapping):
+        chances(odds, "  ")
+    for key, value in data.items():
+        if key == "odds" or isinstance(value, Mapping | list) or value is None:
+            continue
+        if isinstance(value, float) and 0.0 <= value <= 1.0:
+            lines.append("  " + odds_row_words(str(key), value, command, params))
+        else:
+            lines.append(f"  {str(key).replace('_', ' ')}: {value}")
+    return "\n".join(lines)
 
 
 def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
@@ -317,7 +328,9 @@ def order_filed_text(world: World, data: Mapping[str, Any]) -> str:
     text = f"{head}; it waits for {identity_name(world, adjudicator)}."
     text += "".join(f" Warning: {w}." for w in warnings)
     if data.get("odds"):
-        text += f" Odds: {odds_words(data['odds'])}."
+        order = world.find("orders", str(data.get("order") or "")) if data.get("order") else None
+        command = str(order.get("command", "")) if order else ""
+        text += f" Odds: {odds_words(data['odds'], command, (order or {}).get('params'))}."
     return text
 
 
@@ -369,10 +382,14 @@ def _lenient(spec: Any) -> Any:
 _LENIENT: dict[str, tuple[Any, Any]] = {}
 
 
-def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, Any]) -> OddsView | None:
+def command_odds(
+    world: World, viewer: Identity, name: str, raw: Mapping[str, Any], adjudicator: Identity | None = None
+) -> OddsView | None:
     """Exact odds of each outcome before rolling (CommandSpec.odds), or None if it rolls none or input is bad.
 
-    For `order-resolve` the odds are those of the order being carried out, for its filer.
+    For `order-resolve` the odds are those of the order being carried out: as its adjudicator (the
+    viewer) will roll it, with every modifier, where the command says how (`adjudicated_odds`).
+    `adjudicator`: `viewer` is an order's filer, and these are the odds its adjudicator reads.
     """
     from yak_tui.kernel.play.commands import spec_for
     from yak_tui.kernel.play.params import coerce_params
@@ -390,9 +407,13 @@ def command_odds(world: World, viewer: Identity, name: str, raw: Mapping[str, An
             spec = spec_for(order["command"])
             actor = Identity.parse(order["filed_by"])
             params = coerce_params(spec, order.get("params", {}), world)
+            adjudicator = viewer
         if spec.odds is None:
             return None
-        data = spec.odds(world, actor, params)
+        if adjudicator is not None and spec.adjudicated_odds is not None:
+            data = spec.adjudicated_odds(world, actor, adjudicator, params)
+        else:
+            data = spec.odds(world, actor, params)
     except YakError:  # input still being typed: no odds yet; a bug raises
         return None
     odds = data.get("odds", data)
@@ -461,6 +482,7 @@ class RollView(NamedTuple):
 def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, Any]]) -> tuple[RollView, ...]:
     """The rolls of the entries a command just wrote, through the audience filter."""
     from yak_tui.kernel.play.chronicle import roll_line
+    from yak_tui.kernel.play.outcomes import outcome_words
 
     out = []
     for entry in entries:
@@ -477,7 +499,7 @@ def roll_views(world: World, viewer: Identity, entries: Iterable[Mapping[str, An
                     if hidden
                     else tuple((int(m["value"]), str(m["reason"])) for m in roll.get("modifiers", [])),
                     total=None if hidden else roll.get("total"),
-                    band="" if hidden else str(roll.get("band", "")),
+                    band="" if hidden else outcome_words(str(roll.get("band", ""))) if roll.get("band") else "",
                     outcome=str(roll.get("outcome", "")),
                     blind=bool(roll.get("blind")),
                     manual=roll.get("source") == "manual",

@@ -17,6 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from yak_tui.kernel.errors import CommandError
+from yak_tui.kernel.world.numbers import counted
 
 Clock = Callable[[], datetime]
 # A frozen moment for a whole process (a scripted CLI run, an end-to-end test): ISO, with an offset or Z.
@@ -133,7 +134,7 @@ def span(delta: timedelta) -> str:
     days, rest = divmod(minutes, 24 * 60)
     hours, mins = divmod(rest, 60)
     if days:
-        return f"{days} day{'s' if days != 1 else ''}" + (f" {hours} h" if hours else "")
+        return counted(days, "day") + (f" {hours} h" if hours else "")
     if hours:
         return f"{hours} h" + (f" {mins} min" if mins else "")
     return f"{mins} min"

@@ -29,6 +29,7 @@ from yak_tui.kernel.season.calendar import SEASONS, GameDate
 from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
 from yak_tui.kernel.world.fields import LIST, MAP, NUMBER, RECORD, TABLE_NAMES, UNIT_KINDS, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
+from yak_tui.kernel.world.numbers import counted
 from yak_tui.kernel.world.problems import fields_problem, hidden_character, problem
 from yak_tui.kernel.world.references import dangling_references, referrers
 from yak_tui.kernel.world.tables import table as rules_table
@@ -103,7 +104,7 @@ class AuthoringError(YakError):
         self.problems = problems
         shown = "; ".join(str(p) for p in problems[:MAX_SHOWN])
         more = f"; and {len(problems) - MAX_SHOWN} more" if len(problems) > MAX_SHOWN else ""
-        count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        count = counted(len(problems), "problem")
         super().__init__(f"{source}: {count}: {shown}{more}")
 
 

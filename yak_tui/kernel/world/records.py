@@ -308,6 +308,7 @@ CHRONICLE = TableSchema(
         "rolls": list_of(ROLL, "the rolls"),
         "amounts": mapping(number("ducats (+ received, - paid)"), "money moved, by table:id"),
         "secret": text("the truth, for adjudicators only"),
+        "gm_text": text("what its adjudicators read in place of `text` when `text` is a cover story (RULINGS §7)"),
         "refs": mapping(any_json("a value"), "what the entry is about"),
         "adjudicator": text("who adjudicated", nullable=True),
         "pending": flag("a spell consequence waiting for its description"),

@@ -138,7 +138,7 @@ def expand_note(p: board.ExpandPreview | None) -> Content:
     lines = []
     cost = Content.assemble(
         ("Cost ", "bold"),
-        (f"{p.cost} ducats", "bold"),
+        (f"{ducats(p.cost)}", "bold"),
         (f" ({p.unit_cost} per Size), paid whatever the dice say.", "dim"),
     )
     if p.competitions == 0:
@@ -274,7 +274,7 @@ class HireScreen(PreviewCommandScreen):
                 ),
                 Content.assemble(
                     ("Cost ", "dim"),
-                    (f"{p.cost} ducats", f"bold {FULL}" if over else "bold $primary"),
+                    (f"{ducats(p.cost)}", f"bold {FULL}" if over else "bold $primary"),
                     f" for {p.quantity}, arriving {when}",
                     (f" ({p.cost_next_season} each next season, {p.cost_now} at once)", "dim"),
                     (f" — only {p.left} more this year" if over else "", f"bold {FULL}"),

@@ -404,14 +404,14 @@ def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
     if p is not None and (b.mine or gm):
         if p.competitions and not p.rivals:
             rows.append(
-                ("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("no rival to lose: it fails", f"bold {FULL}")))
+                ("Expand +1", Content.assemble(f"{ducats(p.cost)} · ", ("no rival to lose: it fails", f"bold {FULL}")))
             )
         elif p.competitions:
             rows.append(
                 (
                     "Expand +1",
                     Content.assemble(
-                        f"{p.cost} ducats · ",
+                        f"{ducats(p.cost)} · ",
                         ("gains ", "dim"),
                         (f"{p.gains * 100:.1f}%", f"bold {ROOMY}"),
                         ("  fails ", "dim"),
@@ -431,7 +431,7 @@ def detail_content(detail: board.BusinessDetail, viewer: Identity) -> Content:
                     )
                 )
         else:
-            rows.append(("Expand +1", Content.assemble(f"{p.cost} ducats · ", ("no competition", ROOMY))))
+            rows.append(("Expand +1", Content.assemble(f"{ducats(p.cost)} · ", ("no competition", ROOMY))))
     if detail.production is not None:
         prod = detail.production
         goods = ", ".join(f"{r.good} {r.cost_each}" for r in prod.resources) or "none"

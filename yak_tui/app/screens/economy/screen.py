@@ -40,8 +40,7 @@ from yak_tui.app.screens.economy.panels import (
     SpecialistsPanel,
 )
 from yak_tui.areas import economy as board
-from yak_tui.kernel.play.identity import Identity
-from yak_tui.kernel.play.views import who_may_words
+from yak_tui.kernel.play.identity import Identity, who_may_words
 from yak_tui.kernel.world.model import World
 
 

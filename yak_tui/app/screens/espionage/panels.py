@@ -23,6 +23,8 @@ from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.messages import OrderAction
 from yak_tui.areas.espionage import FAMILY_LABELS, BoardView, EffectLine, MissionLine, OrderLine
 from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.world.money import ducats
+from yak_tui.kernel.world.numbers import counted
 
 STATUS_STYLE = {"waiting": NEARLY, "resolved": ROOMY, "rejected": FULL, "withdrawn": "dim"}
 KING_ONLY_POOLS = "Only your King sees the kingdom's spies."
@@ -302,7 +304,7 @@ class MissionPanel(BoardPanel):
 def mission_detail(view: BoardView, line: MissionLine) -> Content:
     target = next((c.label for c in view.targets if c.value == view.target), "the target")
     sponsor = next((c.label for c in view.sponsors if c.value == view.sponsor), "")
-    facts = [f"{line.cost} ducat{'s' if line.cost != 1 else ''} + 1 spy"]
+    facts = [f"{ducats(line.cost)} + 1 spy"]
     if line.spy_used_up:
         facts.append("spy used up")
     if line.duration_seasons:
@@ -418,9 +420,7 @@ class EffectsPanel(BoardPanel):
         )
         self.border_title = f"Effects in force ({len(view.effects)})" if view.effects else "Effects in force"
         pending = sum(1 for e in view.effects if e.pending)
-        self.border_subtitle = (
-            f"{pending} attempt{'s' if pending != 1 else ''} to play out · p" if pending and gm else ""
-        )
+        self.border_subtitle = f"{counted(pending, 'attempt')} to play out · p" if pending and gm else ""
 
 
 # -- cells -----------------------------------------------------------------------------------------

@@ -377,6 +377,9 @@ class EspionageScreen(YakScreen):
                     hidden=("order",),
                     title=f"Resolve {order.mission} (blind)",
                     intro=intro,
+                    mission=str(
+                        ((self.yak.world.find("orders", order.id) or {}).get("params") or {}).get("mission", "")
+                    ),
                 )
             )
         elif event.action == "reject":

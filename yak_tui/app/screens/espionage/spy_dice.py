@@ -41,9 +41,16 @@ class SpyDiceScreen(CommandScreen):
         hidden: Iterable[str] = (),
         title: str | None = None,
         intro: str = "",
+        mission: str = "",
     ) -> None:
         super().__init__(command, preset=preset, hidden=hidden, title=title, intro=intro)
         self.odds_fn = odds
+        self.mission = mission  # an order's mission, for the words of its odds (the form has none)
+
+    def odds_words_for(self) -> tuple[str, dict[str, Any]]:
+        """A mission's odds read as the mission's (an infiltration's spy stays in place)."""
+        _command, values = super().odds_words_for()
+        return "spy-mission", {**values, "mission": values.get("mission") or self.mission}
 
     def _odds(self, world: World, identity: Identity, values: dict[str, Any]) -> views.OddsView | None:
         found = self.odds_fn(world, identity, values)

@@ -24,6 +24,7 @@ from yak_tui.app.kit import YakModal
 from yak_tui.app.kit.common import YakInput
 from yak_tui.app.kit.odds import odds_content
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.select import YakSelect
 from yak_tui.app.kit.styles import DIALOGS_TCSS
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.areas.espionage import (
@@ -37,6 +38,7 @@ from yak_tui.areas.espionage import (
 )
 from yak_tui.kernel.play import views
 from yak_tui.kernel.play.identity import Identity, identity_name
+from yak_tui.kernel.world.money import ducats
 
 if TYPE_CHECKING:
     from yak_tui.kernel.world.model import World
@@ -52,6 +54,7 @@ class SpyOrderScreen(YakModal[str | None]):
     """Dismisses with the new order's id (None when closed without filing)."""
 
     CSS_PATH = [DIALOGS_TCSS, HERE / "espionage.tcss"]  # noqa: RUF012 (Textual reads it as a list)
+    AUTO_FOCUS = ""  # its own first field (on_mount): the keys typed meanwhile wait for it (`hold_key`)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close"),
         Binding("ctrl+s", "submit", "Submit privately"),
@@ -91,7 +94,7 @@ class SpyOrderScreen(YakModal[str | None]):
             with VerticalScroll(id="dialog-body"):
                 with Horizontal(classes="field"):
                     yield Label("target", classes="field-label -required")
-                    yield Select(
+                    yield YakSelect(
                         targets,
                         id="spy-target",
                         compact=True,
@@ -102,7 +105,7 @@ class SpyOrderScreen(YakModal[str | None]):
                     )
                 with Horizontal(classes="field"):
                     yield Label("mission", classes="field-label -required")
-                    yield Select(
+                    yield YakSelect(
                         missions,
                         id="spy-mission",
                         compact=True,
@@ -130,7 +133,7 @@ class SpyOrderScreen(YakModal[str | None]):
         """The first field still to fill: the mission's own, else the note, else the mission."""
         forms = self.query(ParamForm)
         if forms and forms.first().query("Input, Select, Switch"):
-            forms.first().focus_first()
+            forms.first().focus_first(empty=True)
         elif self._mission():
             self.query_one("#spy-note", Input).focus()
         else:
@@ -259,7 +262,7 @@ class SpyOrderScreen(YakModal[str | None]):
         self.query_one("#submit", Button).disabled = problem is not None
         odds_widget = self.query_one("#odds", Static)
         shown = None if odds is None else views.OddsView(odds.rows, odds.extra)
-        odds_widget.update(odds_content(shown, odds_widget.size.width or 76))
+        odds_widget.update(odds_content(shown, odds_widget.size.width or 76, "spy-order", {"mission": self._mission()}))
         self.query_one("#spy-cost", Static).update(self._cost_text(odds))
 
     def _cost_text(self, odds: DialogOdds | None) -> Content:
@@ -273,7 +276,7 @@ class SpyOrderScreen(YakModal[str | None]):
             known = f"\nCounted: {mods}." if mods else "\nThe target's counter-spies and traps are not known to you."
         return Content.assemble(
             ("Costs ", "$foreground-muted"),
-            (f"{cost} ducat{'s' if cost != 1 else ''}", "bold"),
+            (ducats(cost), "bold"),
             (" and 1 spy, whatever the outcome.", "$foreground-muted"),
             (known, "italic dim"),
         )

@@ -12,15 +12,17 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.widgets import Button, Label, Static, Switch
+from textual.widgets import Button, Label, Static
 
 from yak_tui.app.kit.common import Panel, YakInput
 from yak_tui.app.kit.dice import DiceTray
 from yak_tui.app.kit.odds import odds_row
 from yak_tui.app.kit.paramform import ParamForm
+from yak_tui.app.kit.toggle import Toggle
 from yak_tui.areas import magic as casting_views
 from yak_tui.areas.magic import STAGES
 from yak_tui.kernel.play import views
+from yak_tui.kernel.world.numbers import counted
 
 TONE_STYLE = {"good": "$success", "ok": "$primary", "warn": "$warning", "bad": "$error"}
 NUMBERS = "①②③"
@@ -68,8 +70,8 @@ class SetupPanel(Panel):
         yield ParamForm(fields, preset, hidden, id="cast-form")
         yield Static(id="cast-carry")
         with Horizontal(id="cast-hand-row"):
-            yield Switch(value=self._by_hand, id="cast-by-hand")
-            yield Label("Dice by hand: type each stage's die", id="cast-by-hand-label")
+            yield Label("Dice by hand (type each stage's die)", id="cast-by-hand-label")
+            yield Toggle(value=self._by_hand, id="cast-by-hand")
         yield Static("", id="cast-problem", markup=False)
         with Horizontal(id="cast-buttons"):
             yield Button("Cast", id="cast-run", variant="primary", compact=True, disabled=True)
@@ -187,5 +189,5 @@ class ChroniclePanel(Panel):
         if pending and gm:
             lines.append(Content.assemble(("ctrl+f", "bold $accent"), (" describe a consequence", "dim")))
         count = len(pending)
-        self.border_subtitle = f"{count} consequence{'s' if count != 1 else ''} for the GM to describe" if count else ""
+        self.border_subtitle = f"{counted(count, 'consequence')} for the GM to describe" if count else ""
         self.query_one("#cast-result", Static).update(Content("\n").join(lines))

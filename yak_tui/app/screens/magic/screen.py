@@ -111,6 +111,7 @@ class CastingScreen(YakScreen):
         self._cast_when_checked = False  # ctrl+r came while the last keystroke was being validated
         self.stage = 0  # the stage being revealed
         self.naturals: list[int] = []  # dice by hand, typed so far
+        self._hand_rolls: list[views.RollView] = []  # their stages as previewed (totals with modifiers)
         self.rolls: tuple[views.RollView, ...] = ()
         self.stage_odds: list[tuple[tuple[str, float], ...]] = []
         self.pending: tuple[tuple[str, str], ...] = ()
@@ -271,6 +272,7 @@ class CastingScreen(YakScreen):
         self.phase = "rolling"
         self.stage = 0
         self.naturals = []
+        self._hand_rolls = []
         self.stage_odds = [self.setup.power_odds]
         self.query_one("#cast-setup").set_class(True, "-locked")
         self.query_one(ParamForm).disabled = True
@@ -336,8 +338,8 @@ class CastingScreen(YakScreen):
     def _show_stage_odds(self, index: int) -> None:
         stage = STAGES[index]
         rows = self.stage_odds[index] if index < len(self.stage_odds) else ()
-        known = self.naturals if self.by_hand else [r.naturals[0] for r in self.rolls if r.naturals]
-        given = ", ".join(f"{casting_views.STAGE_TITLES[s]} {n}" for s, n in zip(STAGES, known[:index], strict=False))
+        rolled = self._hand_rolls if self.by_hand else list(self.rolls)
+        given = casting_views.given_words(rolled[:index])
         panel = self._stage(stage)
         panel.show(rows, given)
         panel.add_class("-active")
@@ -415,6 +417,7 @@ class CastingScreen(YakScreen):
         self._hand_done = event.preview.done
         self._next_odds = event.next_odds
         roll = event.preview.rolls[self.stage]
+        self._hand_rolls = list(event.preview.rolls)
         tray = self._stage(STAGES[self.stage]).tray
         tray.display = True
         tray.show([roll], animate=self.yak.animate_dice)
@@ -481,6 +484,7 @@ class CastingScreen(YakScreen):
         self.phase = "setup"
         self.rolls = ()
         self.naturals = []
+        self._hand_rolls = []
         self.pending = ()
         for panel in self.query(StagePanel):
             panel.clear()

@@ -282,7 +282,7 @@ class SiegeDecisionScreen(YakModal[None]):
 
     def compose(self) -> ComposeResult:
         card = self.card
-        garrison = ", ".join(d.name for d in card.defenders) or f"{num(card.regiments)} regiment(s)"
+        garrison = ", ".join(d.name for d in card.defenders) or f"{num_of(card.regiments, 'regiment')}"
         text = Content("\n").join(
             [
                 Content.assemble(
@@ -292,7 +292,7 @@ class SiegeDecisionScreen(YakModal[None]):
                     (self.date or "this season", "bold"),
                     " short of provisions: ",
                     (f"{num(card.provisions)} left", "bold $error"),
-                    f" for {num(card.regiments)} regiment(s), who need {num(card.eats)}.",
+                    f" for {num_of(card.regiments, 'regiment')}, who need {num(card.eats)}.",
                 ),
                 Content.assemble(
                     ("The season cannot close until ", "$foreground-muted"),

@@ -415,7 +415,7 @@ class SiegesPanel(SiegePanel):
                 Content.assemble(
                     ("⚠ ", "bold"),
                     (card.fort, "bold"),
-                    f": {num(card.provisions)} provisions for {num(card.regiments)} regiment(s)."
+                    f": {num(card.provisions)} provisions for {num_of(card.regiments, 'regiment')}."
                     f" Surrender or sally? {who}; the season cannot close until then.",
                 )
             )
