@@ -16,7 +16,7 @@ PROBE = """
 import sys
 from yak_tui.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual")))
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets")))
 sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
@@ -30,6 +30,10 @@ HEAVY = (
     "filelock",
     "textual",
     "yak_tui.app",
+    # Issue 30: what only writes, house rules or the browser seat use (tomllib, a new key's randomness).
+    "tomllib",
+    "secrets",
+    "yak_tui.serve",
 )
 
 

@@ -12,7 +12,6 @@ from yak_tui.cli.season import add_season_parsers
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.world.numbers import NumberError, parse_whole
-from yak_tui.serve.weblogin import WEB_PORT
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # Importing an area package registers its `yak resolve` checks.
@@ -85,6 +84,8 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     )
     action = parser.add_subparsers(dest="verb", metavar="COMMAND")
     sub: Any = action if only is None else _OnlyVerb(action, only)
+    # The browser seat's port, for `serve` and `user token` (its module imports what only they use).
+    web_port = _web_port() if only in (None, "serve", "user") else 0
 
     new = sub.add_parser("new", help="create a world file")
     new.add_argument("path", nargs="?")
@@ -170,7 +171,7 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2222)
     serve.add_argument("--web", action="store_true", help="also serve the app to browsers (login: `yak user token`)")
-    serve.add_argument("--web-port", type=int, default=WEB_PORT, help="the browser seat's port (default %(default)s)")
+    serve.add_argument("--web-port", type=int, default=web_port, help="the browser seat's port (default %(default)s)")
     serve.add_argument("--no-ssh", action="store_true", help="with --web: serve browsers only")
     serve.add_argument("--tls-cert", metavar="FILE", help="with --web: serve HTTPS with this certificate (PEM)")
     serve.add_argument("--tls-key", metavar="FILE", help="with --web: the certificate's private key (PEM)")
@@ -266,7 +267,7 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     token.add_argument("name")
     token.add_argument(
         "--url",
-        default=f"http://127.0.0.1:{WEB_PORT}",
+        default=f"http://127.0.0.1:{web_port}",
         help="where players reach `yak serve --web` (default %(default)s)",
     )
     revoke = user_sub.add_parser("revoke", help="end a login's browser logins: links and live browser sessions")
@@ -295,6 +296,12 @@ def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     )
     parser.verbs = sub.names if only is not None else set(action.choices)  # type: ignore[attr-defined]
     return parser
+
+
+def _web_port() -> int:
+    from yak_tui.serve.weblogin import WEB_PORT
+
+    return WEB_PORT
 
 
 def _dice_flags(parser: argparse.ArgumentParser) -> None:

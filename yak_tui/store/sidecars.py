@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import stat
 import threading
 from collections.abc import Mapping
@@ -167,6 +166,8 @@ def make_campaign_key(save: Path) -> bytes | None:
     fsynced, then renamed into place (a link there is replaced, never followed). None when it cannot
     be written: the write goes on without a vouch or a journal entry."""
     target = key_path(save)
+    import secrets  # a new key's: a read never imports it (random, base64)
+
     key = secrets.token_bytes(KEY_BYTES)
     try:
         import tempfile  # a write's: a read never imports it (shutil, bz2, random)
