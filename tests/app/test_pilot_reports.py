@@ -194,3 +194,32 @@ async def test_a_long_report_is_laid_out_a_page_at_a_time(save_path: Path, monke
         assert body.border_subtitle.startswith(f"lines 6-10 of {total:,}")
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: report_text(screen) == first, what="the first page again")
+
+
+async def test_many_recipients_are_offered_a_page_at_a_time(save_path: Path, monkeypatch: object) -> None:
+    """Issue 30: the GM's picker at 1000x held 4,002 recipients; past `PICKER_PAGE` it offers the page of
+    the one shown and a way to the page before and after (here two a page, the demo's five or more)."""
+    from yak_tui.app.kit import common
+
+    monkeypatch.setattr(common, "PICKER_PAGE", 2)  # type: ignore[attr-defined]
+    close_a_season(save_path)
+    app = make_app(save_path, "gm")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_reports(pilot, app)
+        assert screen.view is not None
+        every = [c.value for c in screen.view.recipients]
+        assert len(every) >= 5
+        picker = screen.query_one("#report-recipient", Select)
+        offered = [value for _, value in picker._options if value != Select.NULL]
+        assert len(offered) == 3  # the page of the one shown (the first two) and "the next page"
+        assert offered[:2] == every[:2] and str(offered[2]).startswith(common.PAGE_MARK)
+        picker.value = offered[2]  # "▸ recipients 3-4 of N": the first of that page is shown
+        await wait_for(
+            pilot, lambda: screen.view is not None and screen.view.recipient == every[2], what="the next page"
+        )
+        await settle(pilot)
+        offered = [value for _, value in picker._options if value != Select.NULL]
+        assert offered[1:3] == every[2:4] and str(offered[0]).startswith(common.PAGE_MARK)
+        assert picker.value == every[2]
+        labels = [str(label) for label, _ in picker._options]
+        assert any(label.startswith("◂ recipients 1-2 of ") for label in labels)

@@ -16,7 +16,7 @@ PROBE = """
 import sys
 from yak_tui.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual")))
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets")))
 sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
@@ -30,6 +30,10 @@ HEAVY = (
     "filelock",
     "textual",
     "yak_tui.app",
+    # Issue 30: what only writes, house rules or the browser seat use (tomllib, a new key's randomness).
+    "tomllib",
+    "secrets",
+    "yak_tui.serve",
 )
 
 
@@ -68,3 +72,40 @@ def test_a_write_still_takes_the_lock(save: WorldFile) -> None:
     out, loaded = run_probe("--save", str(save.path), "--json", "do", "note", "text=the harvest is in")
     assert orjson.loads(out)
     assert "filelock" in loaded
+
+
+def test_report_and_diff_import_no_area(save: WorldFile) -> None:
+    """Stored reports are printed as written and a diff compares two worlds in words: neither needs
+    the area packages (issue 30: they imported every area, more than the read of a 100x save)."""
+    out, _ = run_probe("--save", str(save.path), "--json", "advance")  # Spring -> Summer, a backup of Spring
+    season = orjson.loads(out)
+    areas = ("yak_tui.areas", "yak_tui.kernel.play.commands", "filelock", "textual")
+    out, loaded = run_probe("--save", str(save.path), "--json", "report")
+    assert orjson.loads(out)["reports"]
+    assert sorted(m for m in loaded if m.startswith(areas)) == []
+    out, loaded = run_probe("--save", str(save.path), "--json", "diff", "Spring 312", "Summer 312")
+    assert orjson.loads(out), season
+    assert sorted(m for m in loaded if m.startswith(areas)) == []
+
+
+def test_a_verb_parses_and_helps_alike_with_its_own_parser_alone() -> None:
+    """Issue 30: `yak VERB` builds VERB's sub-parser alone (argparse built all ~40, about 8 ms of a
+    read); what it parses and the help it prints are those of the whole line, for every verb."""
+    import argparse
+
+    from yak_tui.cli.parser import build_parser
+
+    whole = build_parser(with_checks=False)
+    verbs = sorted(whole.verbs)  # type: ignore[attr-defined]
+    assert {"show", "log", "do", "advance", "report", "diff", "verify", "tui"} <= set(verbs)
+    choices = next(a for a in whole._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for verb in verbs:
+        alone = build_parser(with_checks=False, only=verb)
+        built = next(a for a in alone._actions if isinstance(a, argparse._SubParsersAction)).choices
+        assert list(built) == [verb]
+        assert built[verb].format_help() == choices[verb].format_help(), verb
+    assert vars(build_parser(False, only="log").parse_args(["log", "--kind", "note"])) == vars(
+        whole.parse_args(["log", "--kind", "note"])
+    )
+    unknown = build_parser(False, only="shwo")  # no such verb: the whole line, to refuse it naming them all
+    assert set(unknown.verbs) == set(verbs)  # type: ignore[attr-defined]

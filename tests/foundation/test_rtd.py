@@ -312,3 +312,26 @@ def test_installed_yak_errors(argv: list[str]) -> None:
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.strip()
+
+
+def test_rtd_odds_are_enumerated_once_per_modifier_total(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: `yak orders` asked the odds of every waiting roll; the dice read only the total."""
+    from yak_tui.kernel.play import rtd
+
+    calls: list[int] = []
+    enumerate_ = rtd.exact_odds
+
+    def counted(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return enumerate_(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rtd, "exact_odds", counted)
+    monkeypatch.setattr(rtd, "_ODDS_CACHE", {})
+    first = rtd_odds([Modifier(1, "a")])
+    for _ in range(20):
+        assert rtd_odds([Modifier(2, "b"), Modifier(-1, "c")]) == first
+    assert len(calls) == 1
+    first[0]["success"] = 0  # a caller's own dict: changing it changes no one else's odds
+    assert rtd_odds([Modifier(1, "a")])[0]["success"] != 0
+    assert rtd_odds([Modifier(3, "d")]) != first
+    assert len(calls) == 2

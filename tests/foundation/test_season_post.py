@@ -345,3 +345,32 @@ def test_yak_season_narrative_tops_the_post_and_discord_cuts_it_into_messages(
     assert main([*argv, "report", "--format", "discord"]) == 0
     messages = capsys.readouterr().out.split(f"\n{DISCORD_BREAK}\n")
     assert len(messages) > 1 and all(len(m.strip("\n")) <= 2000 for m in messages)
+
+
+def test_escape_markdown_agrees_with_the_regular_expressions() -> None:
+    """Issue 30: escaping is one pass of a character table; it escapes exactly as the three regular
+    expressions did (whitespace runs, inline specials, entities, a block opener at the start)."""
+    import random
+    import re
+
+    from yak_tui.kernel.season.markup import escape_markdown
+
+    inline = re.compile(r"([\\`*_\[\]<>~|#])")
+    entity = re.compile(r"&(?=#?\w+;)")
+    start = re.compile(r"^(\s*)([-+=]|(\d+)([.)]))")
+
+    def reference(text: str) -> str:
+        line = entity.sub(r"\\&", inline.sub(r"\\\1", re.sub(r"\s+", " ", text).strip()))
+
+        def block(match: re.Match[str]) -> str:
+            if match.group(3) is not None:
+                return f"{match.group(1)}{match.group(3)}\\{match.group(4)}"
+            return f"{match.group(1)}\\{match.group(2)}"
+
+        return start.sub(block, line, count=1)
+
+    alphabet = list("ab1 2\t\n\\`*_[]<>~|#&;-+=.)x\u00a0\u2003\u0663\u00b2\x1c\x85@")
+    chance = random.Random(30)
+    for _ in range(20000):
+        text = "".join(chance.choice(alphabet) for _ in range(chance.randint(0, 12)))
+        assert escape_markdown(text) == reference(text), repr(text)

@@ -81,3 +81,34 @@ def test_diff_tells_what_changed_between_two_seasons(save: WorldFile, capsys: py
     main(["--save", str(save.path), "diff", "Spring 312", "Summer 312"])
     text = capsys.readouterr().out
     assert text.startswith("Spring 312 → Summer 312:") and "kingdoms · Kingdom of Elbreth: " in text
+
+
+def test_diff_reads_the_save_once_and_only_the_backup_it_needs(
+    save: WorldFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: `yak diff` (and History) read the save once per side and every backup on each ask;
+    now the save once, and of the backups only the one whose name says the season asked for."""
+    from yak_tui.kernel.season import history
+
+    for _ in range(3):  # Spring, Summer and Autumn 312 backed up; Winter 312 is the save
+        assert yak(capsys, save, "advance")[0] == 0
+    reads: list[str] = []
+    read_save, read_state = WorldFile.read, history.read_state
+
+    def counted_read(self: WorldFile, *args: Any, **kwargs: Any) -> Any:
+        reads.append("save")
+        return read_save(self, *args, **kwargs)
+
+    def counted_state(path: Any) -> Any:
+        reads.append(path.name.split("--")[1])
+        return read_state(path)
+
+    monkeypatch.setattr(WorldFile, "read", counted_read)
+    monkeypatch.setattr(history, "read_state", counted_state)
+    code, diff = yak(capsys, save, "diff", "Summer 312", "Winter 312")
+    assert code == 0 and diff["from"] == "Summer 312"
+    assert sorted(reads) == ["312-summer", "save"]
+    reads.clear()  # a season no backup holds: every backup is read, to name the seasons there are
+    code, missing = yak(capsys, save, "diff", "Winter 300", "Winter 312")
+    assert code == 2 and "Spring 312, Summer 312, Autumn 312" in missing["error"]
+    assert sorted(reads) == ["312-autumn", "312-spring", "312-summer", "save"]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -122,14 +123,14 @@ def test_a_key_that_cannot_be_made_leaves_the_write_whole_and_unvouched(
     save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     save.key.unlink()
-    real_mkstemp = sidecars.tempfile.mkstemp
+    real_mkstemp = tempfile.mkstemp
 
     def no_key_temp(*args: Any, prefix: str = "", **kwargs: Any) -> Any:
         if prefix.startswith(f".{save.key.name}."):
             raise OSError(28, "No space left on device")
         return real_mkstemp(*args, prefix=prefix, **kwargs)
 
-    monkeypatch.setattr(sidecars.tempfile, "mkstemp", no_key_temp)
+    monkeypatch.setattr(tempfile, "mkstemp", no_key_temp)
     run_command(save, GM, "note", {"text": "written without a key"})
     assert not save.key.exists() and not save.vouch.exists() and not save.journal.exists()
     validations.clear()

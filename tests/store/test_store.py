@@ -10,6 +10,7 @@ import random
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
@@ -26,7 +27,6 @@ from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import advance_season
 from yak_tui.kernel.world.demo import build_world, create_world
 from yak_tui.kernel.world.model import World
-from yak_tui.store import files
 from yak_tui.store.files import CorruptSaveError
 from yak_tui.store.storage import AtomicOrjsonStorage, StoreError, WorldFile
 
@@ -239,7 +239,7 @@ def _inject(monkeypatch: pytest.MonkeyPatch, where: str) -> None:
         def mkstemp(*a: Any, **k: Any) -> Any:
             raise OSError(errno.EDQUOT, "Disk quota exceeded")
 
-        monkeypatch.setattr(files.tempfile, "mkstemp", mkstemp)
+        monkeypatch.setattr(tempfile, "mkstemp", mkstemp)
     else:  # pragma: no cover
         raise AssertionError(where)
 

@@ -11,6 +11,7 @@ import queue
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -236,14 +237,14 @@ def test_a_vouch_that_cannot_be_written_is_no_vouch(
     save: WorldFile, validations: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     run_command(save, GM, "note", {"text": "vouched"})
-    real_mkstemp = sidecars.tempfile.mkstemp
+    real_mkstemp = tempfile.mkstemp
 
     def no_vouch_temp(*args: Any, prefix: str = "", **kwargs: Any) -> Any:
         if prefix.startswith(f".{save.vouch.name}."):
             raise OSError(28, "No space left on device")
         return real_mkstemp(*args, prefix=prefix, **kwargs)
 
-    monkeypatch.setattr(sidecars.tempfile, "mkstemp", no_vouch_temp)
+    monkeypatch.setattr(tempfile, "mkstemp", no_vouch_temp)
     run_command(save, GM, "note", {"text": "written, not vouched"})
     assert not save.vouch.exists()
     validations.clear()

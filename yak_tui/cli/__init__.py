@@ -17,7 +17,6 @@ import orjson
 from yak_tui.cli.parser import build_parser
 from yak_tui.cli.session import GlobalOptions
 from yak_tui.kernel.errors import CommandError, UsageError, YakError
-from yak_tui.kernel.world.tables import set_override_dir
 
 # The flags of `yak tui` that may come without its verb (it is the default one).
 TUI_FLAGS = ("--no-animation", "--gm-pin")
@@ -58,10 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         # House rules are checked once, here, before anything reads a table.
         rules = opts.rules or os.environ.get("YAK_RULES")
         if rules:
+            from yak_tui.kernel.world.tables import set_override_dir  # tomllib: only when rules are given
+
             set_override_dir(rules)
         if _first_word(rest) is None and any(item in TUI_FLAGS for item in rest):
             rest = ["tui", *rest]  # `yak --gm-pin`: the default verb's own flags
-        parser = build_parser(with_checks=_first_word(rest) in (None, "resolve"))
+        verb = _first_word(rest)
+        parser = build_parser(with_checks=verb in (None, "resolve"), only=verb)
         parser.exit_on_error = False
         args = _parse(parser, rest)
         from yak_tui.cli.commands import dispatch

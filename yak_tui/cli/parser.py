@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from yak_tui.cli.deliver import add_deliver_parsers
 from yak_tui.cli.rules import add_rules_parser
@@ -12,7 +12,6 @@ from yak_tui.cli.season import add_season_parsers
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.areas import AREA_PACKAGES
 from yak_tui.kernel.world.numbers import NumberError, parse_whole
-from yak_tui.serve.weblogin import WEB_PORT
 
 INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 # Importing an area package registers its `yak resolve` checks.
@@ -41,15 +40,52 @@ def load_resolve_checks() -> None:
                 raise
 
 
-def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
+class _Skipped:
+    """A verb's sub-parser not built (`build_parser(only=...)`): every call on it does nothing."""
+
+    def __getattr__(self, name: str) -> Any:
+        return self._nothing
+
+    def _nothing(self, *args: Any, **kwargs: Any) -> _Skipped:
+        return self
+
+
+class _OnlyVerb:
+    """`add_subparsers`' action, building the sub-parser of one verb and skipping the others (argparse
+    makes a whole parser, with its help formatter, for each of ~40 verbs and their actions)."""
+
+    def __init__(self, sub: Any, only: str) -> None:
+        self.sub, self.only = sub, only
+        self.names: set[str] = set()
+
+    def add_parser(self, name: str, **kwargs: Any) -> Any:
+        self.names.add(name)
+        return self.sub.add_parser(name, **kwargs) if name == self.only else _Skipped()
+
+
+def build_parser(with_checks: bool = True, only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line. `with_checks=False` leaves `resolve`'s checks out: listing them
-    imports every area package, which a verb that reads the save (`show`, `log`) does not need."""
+    imports every area package, which a verb that reads the save (`show`, `log`) does not need.
+
+    `only`: build that verb's sub-parser alone (what `yak show ...` parses and its `--help` prints
+    are the same); a word that names no verb gets the whole line, so its refusal lists them all."""
+    if only is not None:
+        parser = _build(with_checks, only)
+        if only in parser.verbs:  # type: ignore[attr-defined]
+            return parser
+    return _build(with_checks, None)
+
+
+def _build(with_checks: bool, only: str | None) -> argparse.ArgumentParser:
     parser = YakArgumentParser(
         prog="yak",
         description="yak_tui: run a You Are King campaign from a terminal. "
         "Global options anywhere: --save PATH, --as gm|king:<kingdom>|player:<character>, --json, --rules DIR.",
     )
-    sub = parser.add_subparsers(dest="verb", metavar="COMMAND")
+    action = parser.add_subparsers(dest="verb", metavar="COMMAND")
+    sub: Any = action if only is None else _OnlyVerb(action, only)
+    # The browser seat's port, for `serve` and `user token` (its module imports what only they use).
+    web_port = _web_port() if only in (None, "serve", "user") else 0
 
     new = sub.add_parser("new", help="create a world file")
     new.add_argument("path", nargs="?")
@@ -135,7 +171,7 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=2222)
     serve.add_argument("--web", action="store_true", help="also serve the app to browsers (login: `yak user token`)")
-    serve.add_argument("--web-port", type=int, default=WEB_PORT, help="the browser seat's port (default %(default)s)")
+    serve.add_argument("--web-port", type=int, default=web_port, help="the browser seat's port (default %(default)s)")
     serve.add_argument("--no-ssh", action="store_true", help="with --web: serve browsers only")
     serve.add_argument("--tls-cert", metavar="FILE", help="with --web: serve HTTPS with this certificate (PEM)")
     serve.add_argument("--tls-key", metavar="FILE", help="with --web: the certificate's private key (PEM)")
@@ -231,7 +267,7 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
     token.add_argument("name")
     token.add_argument(
         "--url",
-        default=f"http://127.0.0.1:{WEB_PORT}",
+        default=f"http://127.0.0.1:{web_port}",
         help="where players reach `yak serve --web` (default %(default)s)",
     )
     revoke = user_sub.add_parser("revoke", help="end a login's browser logins: links and live browser sessions")
@@ -258,7 +294,14 @@ def build_parser(with_checks: bool = True) -> argparse.ArgumentParser:
         action="store_true",
         help="hotseat: going back to the GM's seat asks for a PIN (from YAK_GM_PIN, else asked now)",
     )
+    parser.verbs = sub.names if only is not None else set(action.choices)  # type: ignore[attr-defined]
     return parser
+
+
+def _web_port() -> int:
+    from yak_tui.serve.weblogin import WEB_PORT
+
+    return WEB_PORT
 
 
 def _dice_flags(parser: argparse.ArgumentParser) -> None:

@@ -8,6 +8,7 @@ that keeps its own is ignored, with a warning on stderr that says so.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -15,7 +16,6 @@ import orjson
 
 from yak_tui.cli.session import GlobalOptions, emit, identity_of, open_save, save_path
 from yak_tui.kernel.errors import UsageError
-from yak_tui.kernel.world.tables import house_rules_dir, read_override_dir, rules_listing, saved_rules
 from yak_tui.store.storage import WorldFile
 
 
@@ -41,7 +41,11 @@ def _read_save(opts: GlobalOptions) -> WorldFile | None:
 
 def warn_if_saved_rules_win(opts: GlobalOptions, args: argparse.Namespace) -> None:
     """`--rules DIR` on a save that keeps its own house rules: the saved ones win, say so."""
-    directory = house_rules_dir()
+    directory = os.environ.get("YAK_RULES") or None  # `tables.house_rules_dir`, without importing tomllib
+    if directory:
+        from yak_tui.kernel.world.tables import house_rules_dir
+
+        directory = house_rules_dir()
     if (
         not directory
         or args.verb in (None, "new", "resolve")
@@ -64,6 +68,7 @@ def warn_if_saved_rules_win(opts: GlobalOptions, args: argparse.Namespace) -> No
 def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.commands import run_command
     from yak_tui.kernel.world.model import World
+    from yak_tui.kernel.world.tables import house_rules_dir, read_override_dir, rules_listing, saved_rules
 
     if args.rules_verb in ("set", "clear"):
         save = open_save(opts)

@@ -181,7 +181,7 @@ def verb_ready(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.play.commands import load_command_modules
+    # Stored reports are printed as they were written: no area is imported (issue 30).
     from yak_tui.kernel.season.reports import (
         DISCORD_BREAK,
         EXPORT_FORMATS,
@@ -191,7 +191,6 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     )
     from yak_tui.kernel.world.model import World
 
-    load_command_modules()
     world = World(open_save(opts).read())
     identity = identity_of(opts, world)
     found = reports_for(world, identity, args.season)
@@ -213,15 +212,15 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_diff(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    from yak_tui.kernel.play.commands import load_command_modules
+    # Two worlds compared field by field in words: no area is imported (issue 30).
     from yak_tui.kernel.season.history import diff_worlds, season_state
     from yak_tui.kernel.world.model import World
 
-    load_command_modules()
     save = open_save(opts)
-    after = World(season_state(save, args.after))
+    current = save.read()  # read once: either side may be the current season
+    after = World(season_state(save, args.after, current))
     identity = identity_of(opts, after)
-    result = diff_worlds(World(season_state(save, args.before)), after, identity)
+    result = diff_worlds(World(season_state(save, args.before, current)), after, identity)
     emit(opts, result.to_dict(), "\n".join(result.lines()))
     return 0
 

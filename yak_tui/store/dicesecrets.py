@@ -9,7 +9,6 @@ re-played after a restore keeps the secrets its commitments name.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import orjson
@@ -44,6 +43,8 @@ def write_secrets(save: Path, data: dict[str, dict[str, str]]) -> None:
     """Replace the file in one step, made with mode 0600 (mkstemp) and fsynced: a secret whose
     commitment is published must never be lost."""
     target = secrets_path(save)
+    import tempfile  # only a write needs it (tempfile imports shutil, bz2, random: a read does not)
+
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import gc
 import os
-import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -58,6 +57,8 @@ def atomic_write_bytes(path: Path, payload: bytes, before_replace: Callable[[Sta
     change on rename), before the rename: the change journal is written then."""
     directory = path.parent
     try:
+        import tempfile  # a write's: a read never imports it (shutil, bz2, random)
+
         fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
     except OSError as error:
         raise _write_error(path, error) from error

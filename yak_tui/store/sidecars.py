@@ -22,9 +22,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
-import secrets
 import stat
-import tempfile
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -168,8 +166,12 @@ def make_campaign_key(save: Path) -> bytes | None:
     fsynced, then renamed into place (a link there is replaced, never followed). None when it cannot
     be written: the write goes on without a vouch or a journal entry."""
     target = key_path(save)
+    import secrets  # a new key's: a read never imports it (random, base64)
+
     key = secrets.token_bytes(KEY_BYTES)
     try:
+        import tempfile  # a write's: a read never imports it (shutil, bz2, random)
+
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError:
         return None
@@ -371,6 +373,8 @@ def replace_sidecar(target: Path, payload: bytes) -> None:
     """Replace a file beside the save (the journal, the vouch) in one step: written to a temp file
     the sweep knows (`.<name>.*.tmp`), then renamed over it. Not fsynced: losing one only means a
     full read."""
+    import tempfile  # a write's: a read never imports it (shutil, bz2, random)
+
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

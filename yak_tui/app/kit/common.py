@@ -4,6 +4,7 @@ that refills in place, and `YakInput`, an Input that obeys the app's cursor-blin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -65,6 +66,39 @@ def sync_select(select: Any, options: list[tuple[str, Any]], value: Any = None) 
             select.set_options(options)
         if value is not None and value is not Select.NULL and any(v == value for _, v in options):
             select.value = value
+
+
+# A picker of more choices than this offers one page of them and a way to the pages before and after
+# (issue 30: the GM's Reports at 1000x built a Select of 4,002 recipients, every option a widget).
+PICKER_PAGE = 200
+PAGE_MARK = "\x00page:"  # the value of a "the next/previous page" option: the index of its first choice
+
+
+def paged_options(choices: Sequence[tuple[str, Any]], value: Any, noun: str) -> list[tuple[str, Any]]:
+    """The options a picker of `choices` shows with `value` chosen: all of them, or, past
+    `PICKER_PAGE`, the page that holds `value` with an option for the page before and the page after
+    (their value is `PAGE_MARK` and the index of that page's first choice: `page_choice` reads it)."""
+    if len(choices) <= PICKER_PAGE:
+        return list(choices)
+    at = next((n for n, (_, v) in enumerate(choices) if v == value), 0)
+    start = at - at % PICKER_PAGE
+    end = min(start + PICKER_PAGE, len(choices))
+    options = list(choices[start:end])
+    if start:
+        before = start - PICKER_PAGE
+        options.insert(0, (f"◂ {noun} {before + 1:,}-{start:,} of {len(choices):,}", f"{PAGE_MARK}{before}"))
+    if end < len(choices):
+        last = min(end + PICKER_PAGE, len(choices))
+        options.append((f"▸ {noun} {end + 1:,}-{last:,} of {len(choices):,}", f"{PAGE_MARK}{end}"))
+    return options
+
+
+def page_choice(choices: Sequence[tuple[str, Any]], value: Any) -> Any:
+    """The choice a picked option stands for: a page option is the first choice of its page."""
+    if isinstance(value, str) and value.startswith(PAGE_MARK):
+        index = int(value.removeprefix(PAGE_MARK))
+        return choices[index][1] if 0 <= index < len(choices) else None
+    return value
 
 
 def __getattr__(name: str) -> Any:

@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.widgets import Button, Select, Static
 
 from yak_tui.app.kit import YakModal
-from yak_tui.app.kit.common import sync_select
+from yak_tui.app.kit.common import page_choice, paged_options, sync_select
 from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.pagedtext import PagedText
 from yak_tui.app.kit.styles import DIALOGS_TCSS
@@ -64,7 +64,13 @@ class ReportsScreen(SideScreen):
 
     def _picked(self, name: str) -> str | None:
         value = self.query_one(f"#report-{name}", Select).value
-        return None if value is Select.NULL else str(value)
+        if value is not Select.NULL and name == "recipient" and self.view is not None:
+            value = page_choice(self._recipient_choices(self.view), value)  # "▸ the next page": its first
+        return None if value is Select.NULL or value is None else str(value)
+
+    @staticmethod
+    def _recipient_choices(view: views.ReportsView) -> list[tuple[str, Any]]:
+        return [(c.label, c.value) for c in view.recipients]
 
     def refresh_view(self, world: World) -> None:
         """Build the chosen report off the event loop (`reports_view`, already filtered for the viewer)."""
@@ -77,11 +83,11 @@ class ReportsScreen(SideScreen):
         return identity, views.reports_view(world, identity, season, recipient)
 
     def paint_view(self, view: views.ReportsView) -> None:
-        for name, choices, value in (
-            ("season", view.seasons, view.season),
-            ("recipient", view.recipients, view.recipient),
-        ):
-            sync_select(self.query_one(f"#report-{name}", Select), [(c.label, c.value) for c in choices], value or None)
+        seasons = [(c.label, c.value) for c in view.seasons]
+        sync_select(self.query_one("#report-season", Select), seasons, view.season or None)
+        # The GM's recipients at 1000x are 4,002: a page of them at a time (`paged_options`).
+        recipients = paged_options(self._recipient_choices(view), view.recipient, "recipients")
+        sync_select(self.query_one("#report-recipient", Select), recipients, view.recipient or None)
         self.view = view
         body = self.query_one("#report-body", VerticalScroll)
         body.border_title = "Report" if not view.recipient else f"{view.season} · {self._label(view)}"

@@ -288,8 +288,8 @@ def history_view(
             rows, before, after, (), "No season is kept yet: each advance backs up the season it closes."
         )
     try:
-        older = World(season_state(save, before))
-        newer = world if after == world.date.label() else World(season_state(save, after))
+        older = World(season_state(save, before, world.data))  # the app's world: the save is not read again
+        newer = world if after == world.date.label() else World(season_state(save, after, world.data))
     except YakError as error:
         return HistoryView(rows, before, after, (), str(error))
     return HistoryView(rows, before, after, tuple(diff_worlds(older, newer, viewer).lines()))

@@ -70,7 +70,27 @@ def roll_rtd(dice: Dice, modifiers: Sequence[Modifier] = (), purpose: str = "RtD
 
 
 def rtd_odds(modifiers: Sequence[Modifier] = ()) -> tuple[dict[str, float], float]:
-    """Probability of every band (all seven keys, zeros included) and of success."""
+    """Probability of every band (all seven keys, zeros included) and of success.
+
+    The dice read only the modifiers' total, so each total is enumerated once under the rules in use
+    (issue 30: `yak orders` asked it for every waiting roll). Each caller gets its own dict."""
+    global _ODDS_RULES
+    rules = table("core")["rtd"]
+    if rules is not _ODDS_RULES:  # other rules (house rules loaded): what was worked out no longer holds
+        _ODDS_CACHE.clear()
+        _ODDS_RULES = rules
+    total = total_of(modifiers)
+    known = _ODDS_CACHE.get(total)
+    if known is None:
+        known = _ODDS_CACHE[total] = _enumerate_rtd_odds(modifiers)
+    return dict(known[0]), known[1]
+
+
+_ODDS_CACHE: dict[int, tuple[dict[str, float], float]] = {}
+_ODDS_RULES: object = None
+
+
+def _enumerate_rtd_odds(modifiers: Sequence[Modifier]) -> tuple[dict[str, float], float]:
     odds = exact_odds(lambda d: roll_rtd(d, modifiers), lambda o: (o.band, o.success))
     bands = {band: 0.0 for band in BANDS}
     success = 0.0

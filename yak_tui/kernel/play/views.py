@@ -370,6 +370,18 @@ class OddsView(NamedTuple):
     notes: tuple[str, ...] = ()  # lines in words beside (or instead of) the chances: a battle's modifiers
 
 
+def _lenient(spec: Any) -> Any:
+    """The spec with every parameter optional, made once per spec (`yak orders` asks per order line)."""
+    known = _LENIENT.get(spec.name)
+    if known is None or known[0] is not spec:
+        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
+        known = _LENIENT[spec.name] = (spec, lenient)
+    return known[1]
+
+
+_LENIENT: dict[str, tuple[Any, Any]] = {}
+
+
 def command_odds(
     world: World, viewer: Identity, name: str, raw: Mapping[str, Any], adjudicator: Identity | None = None
 ) -> OddsView | None:
@@ -386,8 +398,7 @@ def command_odds(
         spec = spec_for(name)
         # Odds depend on the modifiers, not on the text still to be typed: missing required
         # parameters are left at their defaults rather than refusing to show any odds.
-        lenient = replace(spec, params={k: replace(p, required=False) for k, p in spec.params.items()})
-        params = coerce_params(lenient, clean_params(raw), world)
+        params = coerce_params(_lenient(spec), clean_params(raw), world)
         actor = viewer
         if name == "order-resolve":
             if params.get("order") is None:

@@ -168,18 +168,33 @@ def kept_seasons(save: WorldFile, current: GameDate) -> list[KeptSeason]:
     return [KeptSeason(date, newest[date]) for date in sorted(newest)] + [KeptSeason(current, None)]
 
 
-def season_state(save: WorldFile, label: str) -> dict[str, dict[str, Any]]:
-    """The world as the season stood when it closed (its newest backup), or the save for the current one."""
+def season_state(
+    save: WorldFile, label: str, current: dict[str, dict[str, Any]] | None = None
+) -> dict[str, dict[str, Any]]:
+    """The world as the season stood when it closed (its newest backup), or the save for the current one.
+
+    `current`: the save as the caller already read it (the app's world, `yak diff`'s other side), so it
+    is not read again. A backup is read only if its name says the season asked for (as `kept_seasons`
+    lists them), newest first, and its contents decide; only if none holds it are the others read, to
+    say which seasons there are (issue 30: History read the save and every backup on each visit)."""
     try:
         wanted = GameDate.parse(label)
     except ValueError as error:
         raise YakError(f"{label!r} is not a season: {error}") from None
-    current = save.read()
+    if current is None:
+        current = save.read()
     if GameDate.from_dict(current["meta"]["world"]["date"]) == wanted:
         return current
+    backups = save.backups()  # oldest first: a later backup of the same season (a re-run) wins
+    for path in reversed(backups):
+        if _backup_date(path) != wanted:
+            continue
+        data = read_state(path)
+        if data is not None and GameDate.from_dict(data["meta"]["world"]["date"]) == wanted:
+            return data
     found: dict[str, dict[str, Any]] | None = None
     known: set[GameDate] = {GameDate.from_dict(current["meta"]["world"]["date"])}
-    for path in save.backups():  # oldest first: a later backup of the same season (a re-run) wins
+    for path in backups:
         data = read_state(path)
         if data is None:
             continue
