@@ -45,6 +45,10 @@ class Tmux:
                 # app's ESCDELAY (0.1 s) makes it alt+that key; the next key must come later.
                 time.sleep(ESCDELAY)
 
+    def burst(self, *keys: str) -> None:
+        """Send keys in ONE write, as a fast typist or a paste does: the app gets them together."""
+        self._tmux("send-keys", "-t", self.name, *keys)
+
     def type(self, text: str) -> None:
         self._tmux("send-keys", "-t", self.name, "-l", text)
 

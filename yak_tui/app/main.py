@@ -42,6 +42,15 @@ if TYPE_CHECKING:
 
 
 ROUTED = "_yak_routed_to"  # the screen a key was first routed to (an attribute set on the key)
+TAB_REPLAY = "_yak_tab_replay"  # a key sent on after the keys typed before it were handled
+TAB_WAIT = 0.01  # seconds between two looks at the keys still on their way
+TAB_LOOKS = 100  # looks before the keys waiting go on regardless
+
+
+def queued_messages(node: Any) -> list[Any]:
+    """The messages waiting in a widget's, screen's or app's queue (Textual's own `Queue` keeps
+    them in `values`; nothing if a later Textual keeps them elsewhere)."""
+    return list(getattr(node._message_queue, "values", ()))
 
 
 def _screen_factory(name: str) -> Callable[[], Screen[Any]]:
@@ -138,6 +147,8 @@ class YakApp(App[None]):
         self.set_reactive(YakApp.animations, animations)
         self.poll_interval = poll_interval
         self._held = 0
+        self._deferred_keys: list[events.Key] = []
+        self._keys_ahead = 0  # of the keys waiting, those a dialog held (typed before the rest)
         self._pending = False
         self._reloading = False
         self.cursor_blink = (self.animation_level != "none" and animations) if cursor_blink is None else cursor_blink
@@ -177,10 +188,63 @@ class YakApp(App[None]):
             typed_for_it = not event.is_forwarded or getattr(event, ROUTED, self.screen) is not self.screen
             if hold is not None and typed_for_it and hold(event):
                 return
+            if not event.is_forwarded and self._defer_key(event):
+                return
             if not event.is_forwarded:
                 setattr(event, ROUTED, self.screen)
                 repair_focus(self.screen)
         await super().on_event(event)
+
+    # -- tab after keys still on their way ----------------------------------------------------------
+    # Tab moves the focus at once (a priority binding), so a value typed after it lands in the next
+    # field. But the keys typed before it may still be on their way (queued at the focused widget, or
+    # bubbling up to the bindings that open a dialog): a burst such as `r ford <tab> 2` moved the focus
+    # on the screen *under* the dialog `r` was about to open, and the `2` meant for the modifier landed
+    # in the reason. So tab, and every key after it, waits until the keys before it have been handled,
+    # then goes on in the order typed.
+    def _keys_in_flight(self) -> bool:
+        """Whether a key sent to a widget or a screen on the stack (or bubbled back to this app's own
+        queue, for its bindings) has not been handled yet."""
+        if any(isinstance(m, events.Key) and m.is_forwarded for m in queued_messages(self)):
+            return True
+        for screen in self.screen_stack:
+            node: Any = screen.focused or screen
+            while node is not None and node is not self:
+                if any(isinstance(m, events.Key) for m in queued_messages(node)):
+                    return True
+                node = node._parent
+        return False
+
+    def _defer_key(self, event: events.Key) -> bool:
+        """Whether `event` waits behind keys still on their way (see above); it is sent on later.
+        A key a dialog held while it was being built, and sends on now, was typed before every key
+        waiting here: it goes first (or, a tab among them, first of those waiting)."""
+        if getattr(event, TAB_REPLAY, False):
+            return False
+        is_tab = event.key in ("tab", "shift+tab")
+        if getattr(event, "_yak_held_by_dialog", False):
+            if not self._keys_ahead and not (is_tab and self._keys_in_flight()):
+                return False
+            self._deferred_keys.insert(self._keys_ahead, event)
+            self._keys_ahead += 1
+        elif self._deferred_keys or (is_tab and self._keys_in_flight()):
+            self._deferred_keys.append(event)
+        else:
+            return False
+        if len(self._deferred_keys) == 1:
+            self.call_later(self._send_deferred_keys, TAB_LOOKS)
+        return True
+
+    def _send_deferred_keys(self, looks: int) -> None:
+        if looks > 0 and self._keys_in_flight():
+            self.set_timer(TAB_WAIT, partial(self._send_deferred_keys, looks - 1), name="keys-in-flight")
+            return
+        deferred, self._deferred_keys, self._keys_ahead = self._deferred_keys, [], 0
+        for event in deferred:
+            replay = events.Key(event.key, event.character)
+            replay.set_sender(None)  # type: ignore[arg-type]  # as from the terminal (see YakModal)
+            setattr(replay, TAB_REPLAY, True)
+            self.post_message(replay)
 
     @property
     def animate_dice(self) -> bool:

@@ -125,6 +125,7 @@ class YakModal(FocusGuard, ModalScreen[ResultType], Generic[ResultType]):
         # No sender, as a key from the terminal: a key "sent" by this screen would stop bubbling at
         # it, and the app would never run the binding it names (enter on an option list).
         replay.set_sender(None)  # type: ignore[arg-type]
+        replay._yak_held_by_dialog = True  # type: ignore[attr-defined]  # typed before any key the app holds back
         self._replays.append(replay)
         self.app.post_message(replay)
 
