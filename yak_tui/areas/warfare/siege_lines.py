@@ -165,9 +165,8 @@ def messenger(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "success" if outcome.success else "failure",
         list(outcome.modifiers),
         outcome=verdict,
-        reading=(
-            f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
-            f"{section('messenger')['threshold']} or more → he {verdict}"
+        reading=_threshold_reading(
+            outcome.natural, mods, outcome.total, section("messenger")["threshold"], f"he {verdict}"
         ),
     )
     carried = f" carrying {ducats(p['ducats'])}" if p["ducats"] else ""
@@ -329,9 +328,8 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "success" if outcome.success else "failure",
         list(outcome.modifiers),
         outcome=verdict,
-        reading=(
-            f"rolled {outcome.natural}{mods} = {outcome.total}, needing "
-            f"{settings['threshold']} or more → the convoy {verdict}"
+        reading=_threshold_reading(
+            outcome.natural, mods, outcome.total, settings["threshold"], f"the convoy {verdict}"
         ),
     )
     ctx.log(
@@ -382,3 +380,9 @@ def smuggle(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         "odds": chance,
         "outcome_text": f"smuggling {verdict}",
     }
+
+
+def _threshold_reading(natural: int, mods: str, total: int, threshold: Any, result: str) -> str:
+    """A one-die roll against a threshold as its die reads it (messenger, smuggling):
+    "rolled 4 +1 (bribe) = 5, needing 4 or more → the convoy gets through"."""
+    return f"rolled {natural}{mods} = {total}, needing {threshold} or more → {result}"
