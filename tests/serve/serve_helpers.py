@@ -88,19 +88,24 @@ class LogRecorder(logging.Handler):
         raise AssertionError(f"no log line with {needle!r}; log:\n{self.text()}")
 
 
-class ServerThread:
-    """A YakServer on a free loopback port, in its own thread and event loop."""
+class LoopThread:
+    """A server started on its own event loop in a thread, with the `yak.serve` log recorded:
+    `__enter__` waits until `_start` has run (or raises its error); `call` runs on that loop."""
+
+    THREAD_NAME = "yak-serve-test"
 
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.loop = asyncio.new_event_loop()
-        self.server: YakServer | None = None
         self.log = LogRecorder()
         self._ready = threading.Event()
         self._error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="yak-serve-test", daemon=True)
+        self.thread = threading.Thread(target=self._run, name=self.THREAD_NAME, daemon=True)
 
-    def __enter__(self) -> ServerThread:
+    async def _start(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Any:
         logger = logging.getLogger("yak.serve")
         logger.addHandler(self.log)
         logger.setLevel(logging.INFO)
@@ -111,13 +116,10 @@ class ServerThread:
             raise self._error
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
         try:
-            self.server = self.loop.run_until_complete(start_server(self.config))
+            self.loop.run_until_complete(self._start())
         except BaseException as error:
             self._error = error
             self._ready.set()
@@ -126,11 +128,6 @@ class ServerThread:
         self.loop.run_forever()
         self.loop.close()
 
-    @property
-    def port(self) -> int:
-        assert self.server is not None
-        return self.server.port
-
     def call(self, fn: Callable[[], Any]) -> Any:
         """Run fn on the server's loop and return its result (to read sessions safely)."""
 
@@ -138,6 +135,29 @@ class ServerThread:
             return fn()
 
         return asyncio.run_coroutine_threadsafe(wrapper(), self.loop).result(TIMEOUT)
+
+
+class ServerThread(LoopThread):
+    """A YakServer on a free loopback port, in its own thread and event loop."""
+
+    def __init__(self, config: ServeConfig) -> None:
+        super().__init__(config)
+        self.server: YakServer | None = None
+
+    async def _start(self) -> None:
+        self.server = await start_server(self.config)
+
+    def __enter__(self) -> ServerThread:
+        super().__enter__()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self.server is not None
+        return self.server.port
 
     def app_pids(self) -> list[int]:
         assert self.server is not None

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,7 @@ from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 import pyte
-from serve_helpers import TIMEOUT, LogRecorder
+from serve_helpers import TIMEOUT, LoopThread
 
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import Identity
@@ -45,28 +44,25 @@ def issue_token(save: WorldFile, name: str) -> str:
     return token
 
 
-class WebServerThread:
+class WebServerThread(LoopThread):
     """A WebSeatServer (browsers only) on a free loopback port, in its own thread and loop."""
 
+    THREAD_NAME = "yak-web-test"
+
     def __init__(self, config: ServeConfig) -> None:
-        self.config = config
-        self.loop = asyncio.new_event_loop()
+        super().__init__(config)
         self.server: WebSeatServer | None = None
         self.ssh: Any = None  # the SSH server beside it, when the config serves SSH too
-        self.log = LogRecorder()
-        self._ready = threading.Event()
-        self._error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, name="yak-web-test", daemon=True)
+
+    async def _start(self) -> None:
+        if self.config.ssh:
+            from yak_tui.serve.server import start_server
+
+            self.ssh = await start_server(self.config)
+        self.server = await WebSeatServer(self.config, self.ssh).start()
 
     def __enter__(self) -> WebServerThread:
-        logger = logging.getLogger("yak.serve")
-        logger.addHandler(self.log)
-        logger.setLevel(logging.INFO)
-        self.thread.start()
-        if not self._ready.wait(TIMEOUT):
-            raise RuntimeError("web server did not start")
-        if self._error is not None:
-            raise self._error
+        super().__enter__()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -78,32 +74,10 @@ class WebServerThread:
         self.thread.join(TIMEOUT)
         logging.getLogger("yak.serve").removeHandler(self.log)
 
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        try:
-            if self.config.ssh:
-                from yak_tui.serve.server import start_server
-
-                self.ssh = self.loop.run_until_complete(start_server(self.config))
-            self.server = self.loop.run_until_complete(WebSeatServer(self.config, self.ssh).start())
-        except BaseException as error:
-            self._error = error
-            self._ready.set()
-            return
-        self._ready.set()
-        self.loop.run_forever()
-        self.loop.close()
-
     @property
     def url(self) -> str:
         assert self.server is not None
         return f"http://127.0.0.1:{self.server.port}"
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        async def wrapper() -> Any:
-            return fn()
-
-        return asyncio.run_coroutine_threadsafe(wrapper(), self.loop).result(TIMEOUT)
 
     def session_count(self, name: str) -> int:
         assert self.server is not None
