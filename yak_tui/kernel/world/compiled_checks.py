@@ -236,14 +236,17 @@ class _FastChecks(dict[str, Callable[[Any], bool]]):
 
     def __init__(self, strict: bool = False) -> None:
         super().__init__()
-        self._compiler = _Compiler(strict)
+        self._strict = strict
         self._lock = threading.Lock()  # the app reads saves in worker threads
 
     def __missing__(self, table: str) -> Callable[[Any], bool]:
         schema = SCHEMAS[table]
         with self._lock:
             if table not in self:
-                self[table] = self._compiler.build(self._compiler.record_source(schema.fields))
+                # A compiler per table: its source (the cache's key) is the same whichever tables a
+                # process checked before, so the code cached by one serves every other.
+                compiler = _Compiler(self._strict)
+                self[table] = compiler.build(compiler.record_source(schema.fields))
                 CODE_CACHE.save()
             return dict.__getitem__(self, table)
 
