@@ -490,10 +490,9 @@ def main() -> int:
                     shutil.rmtree(cache)
             else:
                 subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "yak_tui")], check=True)
+                # The schemas' compiled predicates, as a first run keeps them beside the bytecode.
                 fill = "from yak_tui.kernel.world.compiled_checks import fill_cache; fill_cache()"
-                subprocess.run(
-                    [sys.executable, "-c", fill], check=True
-                )  # the schemas' predicates, as a first run keeps them
+                subprocess.run([sys.executable, "-c", fill], check=True)
             # Hello world and yak in turn, so both see the same minutes of a shared machine's load.
             hellos, yaks = [], []
             for _ in range(args.repeat):
