@@ -45,7 +45,7 @@ def test_user_add_stores_identity_key_and_fingerprint(save: WorldFile) -> None:
     assert user_for_fingerprint(world, "SHA256:nope") is None
     # The roster is GM business: the entry is for the adjudicators, not for players or the forum.
     assert result.entries[0]["audience"] == "adjudicators"
-    assert not any("SSH user" in e["text"] for e in visible_entries(world, Identity.parse("player:edmund")))
+    assert not any("the login" in e["text"] for e in visible_entries(world, Identity.parse("player:edmund")))
 
 
 @pytest.mark.parametrize(

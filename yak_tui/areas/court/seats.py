@@ -14,7 +14,7 @@ from typing import Any
 
 from yak_tui.kernel.play.audience import ADJUDICATORS, character_audience, kingdom_audience
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
-from yak_tui.kernel.play.identity import Identity, IdentityError
+from yak_tui.kernel.play.identity import Identity, IdentityError, identity_name
 from yak_tui.kernel.season import clock
 from yak_tui.kernel.world.model import World
 
@@ -125,7 +125,8 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         },
     )
     how = f"key {fingerprint}" if fingerprint else "browser only"
-    ctx.log(f"The GM added SSH user {name} as {identity} ({how}).", kind="roster", audience=ADJUDICATORS)
+    seat = identity_name(ctx.world, identity)
+    ctx.log(f"The GM added the login {name} for {seat} ({how}).", kind="roster", audience=ADJUDICATORS)
     return {"name": name, "identity": str(identity), "fingerprint": fingerprint}
 
 
@@ -144,8 +145,13 @@ def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
         known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
         raise CommandError("name", f"no user named {name!r} (users: {known})")
     ctx.world.delete(USERS, name)
+    try:
+        seat = identity_name(ctx.world, Identity.parse(str(doc.get("identity"))))
+    except IdentityError:
+        seat = str(doc.get("identity"))
+    how = f"key {doc['fingerprint']}" if doc.get("fingerprint") else "browser only"
     ctx.log(
-        f"The GM removed SSH user {name} ({doc.get('identity')}, key {doc.get('fingerprint')}).",
+        f"The GM removed the login {name} ({seat}, {how}).",
         kind="roster",
         audience=ADJUDICATORS,
     )
