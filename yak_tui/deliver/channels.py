@@ -16,9 +16,7 @@ GM refusal of `kernel.play.commands`). The file holds:
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -26,6 +24,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from yak_tui.kernel.errors import StoreError, UsageError
+from yak_tui.store.files import write_private_bytes
 
 CHANNELS_SUFFIX = ".channels"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$")
@@ -64,20 +63,9 @@ def write_channels(save: Path, data: dict[str, Any]) -> None:
 def write_private(target: Path, data: dict[str, Any]) -> None:
     """Replace a GM-only file beside the save in one step, created with mode 0600 (mkstemp) before a
     byte is written."""
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            if hasattr(os, "fchmod"):
-                os.fchmod(handle.fileno(), 0o600)
-            handle.write(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
+        write_private_bytes(target, orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
     except OSError as error:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
         raise StoreError(f"cannot write {target}: {error.strerror}; nothing was changed") from None
 
 

@@ -8,12 +8,12 @@ re-played after a restore keeps the secrets its commitments name.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import orjson
 
 from yak_tui.kernel.errors import StoreError
+from yak_tui.store.files import write_private_bytes
 
 SECRETS_SUFFIX = ".secrets"
 
@@ -43,22 +43,9 @@ def write_secrets(save: Path, data: dict[str, dict[str, str]]) -> None:
     """Replace the file in one step, made with mode 0600 (mkstemp) and fsynced: a secret whose
     commitment is published must never be lost."""
     target = secrets_path(save)
-    import tempfile  # only a write needs it (tempfile imports shutil, bz2, random: a read does not)
-
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
-            if hasattr(os, "fchmod"):
-                os.fchmod(handle.fileno(), 0o600)
-            handle.write(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
+        write_private_bytes(target, orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2))
     except OSError as error:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
         raise StoreError(f"cannot write the dice secrets {target}: {error.strerror}; nothing was changed") from None
 
 

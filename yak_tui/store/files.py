@@ -87,6 +87,29 @@ def atomic_write_bytes(path: Path, payload: bytes, before_replace: Callable[[Sta
     fsync_dir(directory)
 
 
+def write_private_bytes(target: Path, payload: bytes) -> None:
+    """Replace a secret file beside the save in one step: a temp file made with O_CREAT|O_EXCL and
+    mode 0600 (mkstemp) before a byte is written, fsynced, then renamed into place (a link there is
+    replaced, never followed). Raises OSError; nothing is left behind on failure."""
+    import tempfile  # a write's: a read never imports it (shutil, bz2, random)
+
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            if hasattr(os, "fchmod"):
+                os.fchmod(handle.fileno(), 0o600)
+            handle.write(payload)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp_name, target)
+    except OSError:
+        try:
+            os.unlink(tmp_name)
+        except OSError:
+            pass
+        raise
+
+
 def os_reason(error: OSError) -> str:
     """What the system said, without the `[Errno N]` noise."""
     if isinstance(error, SaveWriteError):

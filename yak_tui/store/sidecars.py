@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from yak_tui.store import checks
-from yak_tui.store.files import SCHEMA_VERSION, Data, SaveWriteError, Stamp, fsync_dir, os_reason
+from yak_tui.store.files import SCHEMA_VERSION, Data, SaveWriteError, Stamp, fsync_dir, os_reason, write_private_bytes
 
 JOURNAL_SUFFIX = ".changes"
 JOURNAL_KEEP = 8  # writes the change journal remembers
@@ -170,24 +170,8 @@ def make_campaign_key(save: Path) -> bytes | None:
 
     key = secrets.token_bytes(KEY_BYTES)
     try:
-        import tempfile  # a write's: a read never imports it (shutil, bz2, random)
-
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        write_private_bytes(target, key)
     except OSError:
-        return None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            if hasattr(os, "fchmod"):
-                os.fchmod(handle.fileno(), 0o600)
-            handle.write(key)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp_name, target)
-    except OSError:
-        try:
-            os.unlink(tmp_name)
-        except OSError:
-            pass
         return None
     fsync_dir(target.parent)
     return key
