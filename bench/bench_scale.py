@@ -177,6 +177,11 @@ def compile_bytecode() -> None:
         if spec is not None and spec.submodule_search_locations:
             for location in spec.submodule_search_locations:
                 compileall.compile_dir(location, quiet=1)
+    # The schemas' compiled predicates, kept beside the bytecode as a first run writes them (issue 30).
+    subprocess.run([sys.executable, "-c", FILL_CHECKS], check=True)
+
+
+FILL_CHECKS = "from yak_tui.kernel.world.compiled_checks import fill_cache; fill_cache()"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -136,3 +136,31 @@ def test_shared_read_models_go_with_their_world_and_a_failed_build_is_not_kept()
     del world
     gc.collect()
     assert len(shared._built) == 0  # the views kept no reference to the world they came from
+
+
+async def test_a_note_leaves_a_players_own_orders_drawn_and_a_rename_redraws_them(save_path: Path) -> None:
+    """Issue 30: the "My orders" panel was redrawn on every write (it said nothing of what it draws
+    from); now only when the player's orders or the names of those they wait for change."""
+    from yak_tui.cli import main
+
+    filed = ["--save", str(save_path), "--as", "player:corvin", "do", "order-file", "command=credit-extend"]
+    assert main([*filed, "params=lender=hale-bank;debtor=lysa;amount=5"]) == 0  # King Aldric rules on it
+    app = make_app(save_path, "player:corvin", poll_interval=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one("#my-orders-table", RowTable)
+        await wait_for(pilot, lambda: table.row_count == 1, what="his order")
+        rows = table._rows
+        assert "waits for King Aldric" in str(table.get_row(rows[0][0]))
+        revision = int(app.world.meta.get("revision", 0)) + 1
+        run_command(WorldFile(save_path), GM, "note", {"text": "MANY-NOTE only the chronicle changes"})
+        await wait_for(pilot, lambda: _shows_revision(app, revision), what="the note on the dashboard")
+        await settle(pilot)
+        assert table._rows is rows
+        save = WorldFile(save_path)
+        with save.transaction() as data:  # the King renamed: the line that names him is drawn again
+            ruler = data["kingdoms"]["elbreth"]["ruler"]
+            data["characters"][ruler]["name"] = "Aldwin"
+            World(data).meta["revision"] = revision + 1
+        await wait_for(pilot, lambda: table._rows is not rows, what="his orders redrawn")
+        assert "Aldwin" in str(table.get_row(table._rows[0][0]))

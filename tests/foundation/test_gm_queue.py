@@ -214,3 +214,36 @@ def test_a_seat_may_not_advance_and_hears_nothing_of_the_orders(
 ) -> None:
     code, _, err = yak(capsys, filed, "advance", who="king:elbreth")
     assert code == 2 and "only the GM may advance the season" in err and "orders" not in err
+
+
+def test_the_dashboards_due_list_works_out_no_odds(filed: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30: the dashboard's due list keeps only the order lines' count and what they ask, yet it
+    worked out every waiting order's odds (most of a GM's dashboard after each write at 100x). It now
+    asks none, and says what it said with them; `yak due` still gives each line its odds."""
+    from yak_tui.areas.court.read_season import DueItem, due_list
+    from yak_tui.kernel.play import queue
+    from yak_tui.kernel.season import session
+
+    world = World(filed.read())
+    asked: list[str] = []
+    odds = queue.command_odds
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        asked.append(str(args[2]))
+        return odds(*args, **kwargs)
+
+    monkeypatch.setattr(queue, "command_odds", counted)
+    due_for = session.due_for
+    for who in ("gm", "king:elbreth", "player:lysa", "player:corvin"):
+        identity = Identity.parse(who)
+        listed = due_list(world, identity)
+        assert asked == []
+        with monkeypatch.context() as old:  # as it was: the lines with their odds
+            old.setattr(session, "due_for", lambda world, identity, odds=True: due_for(world, identity))
+            assert due_list(world, identity) == listed
+        assert asked or who in ("king:elbreth",)  # the King's one order rolls no dice
+        asked.clear()
+    assert due_list(world, GM)[0] == DueItem("orders", "3 orders waiting for adjudication", True)
+    assert "Your order to roll: reason trade winds waits for the GM" in [
+        i.text for i in due_list(world, Identity.parse("player:lysa"))
+    ]

@@ -98,7 +98,9 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
     and his filing state left to the readiness panel."""
     from yak_tui.kernel.season.session import FILED, FILING, QUEUE, due_for
 
-    due = due_for(world, viewer)
+    # Of the order lines it keeps only their count and what they ask: no odds worked out (they were
+    # most of a GM's dashboard after each write at 100x: 500 orders, issue 30).
+    due = due_for(world, viewer, odds=False)
     items = [
         DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
         for i in due

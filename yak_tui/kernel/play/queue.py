@@ -65,18 +65,19 @@ class OrderLine:
         return f"{self.id}  {who}{self.text} ({'; '.join(part for part in said if part)})"
 
 
-def order_lines(world: World, viewer: Identity, *, waiting_only: bool = True) -> list[OrderLine]:
+def order_lines(world: World, viewer: Identity, *, waiting_only: bool = True, odds: bool = True) -> list[OrderLine]:
     """The orders `viewer` may see (only those still waiting, by default), by adjudicator (the
-    GM's queue first), then by id."""
+    GM's queue first), then by id. `odds=False`: no line works out its odds (a reader that only
+    counts the lines or names what they ask: the dashboard's due list, ~8 ms an order at 100x)."""
     shown = [
-        _line(world, viewer, order_id, order)
+        _line(world, viewer, order_id, order, odds)
         for order_id, order in visible_table(world, viewer, "orders").items()
         if not waiting_only or order.get("status") == WAITING
     ]
     return sorted(shown, key=lambda line: (line.adjudicator != "gm", line.adjudicator, line.id))
 
 
-def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) -> OrderLine:
+def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any], with_odds: bool = True) -> OrderLine:
     filed_by = str(order.get("filed_by", ""))
     adjudicator = str(order.get("adjudicator", "gm"))
     filed = order.get("filed")
@@ -85,7 +86,7 @@ def _line(world: World, viewer: Identity, order_id: str, order: dict[str, Any]) 
     # others reading a public order are told what it asks, not how it stands.
     told = viewer.is_gm or str(viewer) in (filed_by, adjudicator)
     odds = None
-    if told and status == WAITING and order.get("command") != REQUEST:
+    if with_odds and told and status == WAITING and order.get("command") != REQUEST:
         # His who rolls it: with every modifier the roll will count (the filer's: what he knows).
         rolls_it = Identity.parse(adjudicator) if str(viewer) == adjudicator or viewer.is_gm else None
         odds = command_odds(

@@ -208,15 +208,16 @@ def orders_outlook(world: World) -> dict[str, Any]:
     }
 
 
-def due_for(world: World, identity: Identity) -> list[dict[str, Any]]:
+def due_for(world: World, identity: Identity, *, odds: bool = True) -> list[dict[str, Any]]:
     """What is due this season, as far as this identity may know: the orders waiting for him to
     rule on (every queue, for the GM), his own orders and whether he has said he is ready, then
-    what every rule area reports (a siege to decide, a debt falling due)."""
+    what every rule area reports (a siege to decide, a debt falling due). `odds=False`: the order
+    lines say no odds (see `orders_due`)."""
     from yak_tui.kernel.season.readiness import DUE_KIND, due_line
 
     load_command_modules()
     seen: set[tuple[str, str]] = set()
-    out = orders_due(world, identity)
+    out = orders_due(world, identity, odds=odds)
     for item in due_items(world):
         if not may_see(world, identity, item.get("audience", "public")):
             continue
@@ -238,16 +239,17 @@ def due_text(items: list[dict[str, Any]]) -> str:
 QUEUE, FILED, FILING = "queue", "filed", "filing"  # the kinds of `orders_due`'s items
 
 
-def orders_due(world: World, identity: Identity) -> list[dict[str, Any]]:
+def orders_due(world: World, identity: Identity, *, odds: bool = True) -> list[dict[str, Any]]:
     """The orders part of what is due: each order waiting for this identity to rule on (urgent),
-    each of his own still waiting, and a seat's filing state this season."""
+    each of his own still waiting, and a seat's filing state this season. `odds=False`: the lines
+    say no odds, for a reader that uses only their count and what they ask (`order_lines`)."""
     from yak_tui.kernel.play.queue import order_lines, orders_counted
     from yak_tui.kernel.season.readiness import readiness
 
     audience = _own_audience(identity)
     items: list[dict[str, Any]] = []
     mine: list[dict[str, Any]] = []
-    for line in order_lines(world, identity):
+    for line in order_lines(world, identity, odds=odds):
         if identity.is_gm or line.adjudicator == str(identity):
             mine_to_rule = line.adjudicator in ("gm", str(identity))
             text = f"{'To rule on' if mine_to_rule else f'Waits for {line.adjudicator_name}'}: {line.line()}"

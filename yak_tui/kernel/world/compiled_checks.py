@@ -5,8 +5,15 @@ one that fails is checked again by the explaining checker, which says what is wr
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
+import sys
 import threading
 from collections.abc import Callable, Mapping
+from importlib.util import MAGIC_NUMBER
+from pathlib import Path
+from types import CodeType
 from typing import Any
 
 from yak_tui.kernel.world.documents import SCHEMAS, SEASON_CHOICES
@@ -25,6 +32,81 @@ from yak_tui.kernel.world.fields import (
     Field,
 )
 from yak_tui.kernel.world.problems import TEXT_ONLY, json_faithful, plain_text
+
+
+class _CodeCache:
+    """The predicates' compiled code, kept between processes as Python keeps a module's bytecode.
+
+    Compiling every table's predicates is ~200 KB of generated source, 50-65 ms of CPU: each process
+    that checks documents paid it again for the tables it touched (`yak advance` ~35 ms, each app
+    applying a change journal a few ms a table; issue 30). The code is keyed by the sha256 of its
+    source, so a changed schema or compiler compiles afresh, and stored beside this module's bytecode
+    under the interpreter's bytecode version (`MAGIC_NUMBER`), like a `.pyc`: not written when Python
+    writes no bytecode, and anything unreadable there is compiled again."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.compiled = 0  # sources this process compiled (a test counts them)
+        self._codes: dict[str, CodeType] | None = None
+        self._new = False
+        self._lock = threading.RLock()
+
+    def code(self, source: str) -> CodeType:
+        with self._lock:
+            codes = self._loaded()
+            key = hashlib.sha256(source.encode()).hexdigest()
+            code = codes.get(key)
+            if code is None:
+                code = codes[key] = compile(source, "<yak_tui schema>", "exec")
+                self.compiled += 1
+                self._new = True
+            return code
+
+    def _read(self) -> dict[str, CodeType]:
+        if self.path is None:
+            return {}
+        try:
+            raw = self.path.read_bytes()
+            if not raw.startswith(MAGIC_NUMBER):
+                return {}
+            stored = marshal.loads(raw[len(MAGIC_NUMBER) :])
+        except (OSError, ValueError, EOFError, TypeError):
+            return {}
+        if type(stored) is not dict:
+            return {}
+        return {key: code for key, code in stored.items() if type(key) is str and type(code) is CodeType}
+
+    def _loaded(self) -> dict[str, CodeType]:
+        if self._codes is None:
+            self._codes = self._read()
+        return self._codes
+
+    def save(self, *, asked: bool = False) -> None:
+        """Store what this process compiled (with what others stored meanwhile); best effort.
+        `asked`: also when Python writes no bytecode (`fill_cache`, as `compileall` writes `.pyc`s)."""
+        with self._lock:
+            if not self._new or self.path is None or (sys.dont_write_bytecode and not asked):
+                return
+            self._new = False
+            codes = {**self._read(), **self._loaded()}
+            temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            try:
+                self.path.parent.mkdir(exist_ok=True)
+                temp.write_bytes(MAGIC_NUMBER + marshal.dumps(codes))
+                os.replace(temp, self.path)
+            except OSError:
+                try:
+                    temp.unlink(missing_ok=True)
+                except OSError:
+                    pass
+
+
+def _cache_path() -> Path | None:
+    tag = sys.implementation.cache_tag
+    return None if tag is None else Path(__file__).with_name("__pycache__") / f"compiled_checks.schemas.{tag}.marshal"
+
+
+CODE_CACHE = _CodeCache(_cache_path())
 
 
 class _Compiler:
@@ -142,7 +224,7 @@ class _Compiler:
 
     def build(self, source: str) -> Callable[[Any], bool]:
         namespace: dict[str, Any] = {}
-        exec(compile(source, "<yak_tui schema>", "exec"), self.env, namespace)
+        exec(CODE_CACHE.code(source), self.env, namespace)
         built: Callable[[Any], bool] = namespace["check"]
         return built
 
@@ -154,16 +236,33 @@ class _FastChecks(dict[str, Callable[[Any], bool]]):
 
     def __init__(self, strict: bool = False) -> None:
         super().__init__()
-        self._compiler = _Compiler(strict)
+        self._strict = strict
         self._lock = threading.Lock()  # the app reads saves in worker threads
 
     def __missing__(self, table: str) -> Callable[[Any], bool]:
         schema = SCHEMAS[table]
         with self._lock:
             if table not in self:
-                self[table] = self._compiler.build(self._compiler.record_source(schema.fields))
+                # A compiler per table: its source (the cache's key) is the same whichever tables a
+                # process checked before, so the code cached by one serves every other.
+                compiler = _Compiler(self._strict)
+                self[table] = compiler.build(compiler.record_source(schema.fields))
+                CODE_CACHE.save()
             return dict.__getitem__(self, table)
 
 
 FAST_CHECKS = _FastChecks()
 WRITE_CHECKS = _FastChecks(strict=True)  # a written document: the schema and what JSON holds faithfully
+
+
+def fill_cache() -> Path | None:
+    """Compile every table's predicates and store them (`CODE_CACHE`) even where Python writes no
+    bytecode, as `compileall` writes `.pyc` files: for an install or a bench that runs with
+    PYTHONDONTWRITEBYTECODE. The path written, or None when there is nowhere to write."""
+    for table in SCHEMAS:
+        FAST_CHECKS[table]
+        WRITE_CHECKS[table]
+    CODE_CACHE._new = True
+    CODE_CACHE.save(asked=True)
+    path = CODE_CACHE.path
+    return path if path is not None and path.exists() else None

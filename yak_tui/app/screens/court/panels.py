@@ -107,11 +107,15 @@ class DashboardPanel(Panel):
         """`show(view)` unless this panel already shows the same fields for the same identity: after
         a write, only the panels whose part changed are redrawn and laid out again (a note touches
         the latest chronicle, not the kingdoms' table)."""
-        inputs = None if self.SHOWS is None else (self.identity, *(getattr(view, name) for name in self.SHOWS))
+        inputs = self.inputs(view)
         if inputs is not None and inputs == self._shown:
             return
         self.show(view)
         self._shown = inputs
+
+    def inputs(self, view: views.DashboardView) -> tuple[Any, ...] | None:
+        """What `show(view)` draws from: the identity and the view's fields in SHOWS (None: redraw always)."""
+        return None if self.SHOWS is None else (self.identity, *(getattr(view, name) for name in self.SHOWS))
 
     def forget(self) -> None:
         """Drawn from elsewhere than `paint`: the next `paint` draws whatever it is given."""
@@ -336,6 +340,14 @@ class MyOrdersPanel(DashboardPanel):
 
     def __init__(self) -> None:
         super().__init__("My orders", MyOrdersTable(id="my-orders-table"), id="my-orders")
+
+    SHOWS = ("my_orders",)
+
+    def inputs(self, view: views.DashboardView) -> tuple[Any, ...] | None:
+        # It also names the adjudicators from the world (a rename redraws it), nothing else of it.
+        world = yak_of(self).world
+        names = tuple(identity_name(world, Identity.parse(o.adjudicator)) for o in view.my_orders)
+        return (*(super().inputs(view) or ()), names)
 
     def show(self, view: views.DashboardView) -> None:
         self.display = not self.identity.is_gm and not self.identity.is_observer  # an observer files nothing
