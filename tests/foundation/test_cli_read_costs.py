@@ -1,0 +1,32 @@
+"""Issue 30, fourth pass: the CLI's reads (`show`, `log`, `report`, `orders`, `due`) do per world,
+per command or per kind what they did per document, entry or line, and print what they printed."""
+
+from __future__ import annotations
+
+import pytest
+
+from yak_tui.kernel.play import audience
+from yak_tui.kernel.play.identity import GM, Identity
+from yak_tui.kernel.world.model import TABLES, World
+
+
+def test_the_gm_counts_the_chronicle_without_judging_each_entry(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yak show` counts every table for the GM: the chronicle's entries were each asked `may_see`
+    (100,000 at 1000x, ~50 ms), though the GM may see every one."""
+    for n in range(30):
+        world.data["chronicle"][f"c-x{n}"] = {"id": f"c-x{n}", "text": "x", "audience": "kingdom:varos", "seq": n}
+    asked: list[str] = []
+    real = audience.may_see
+
+    def counted(*args: object, **kwargs: object) -> bool:
+        asked.append("x")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(audience, "may_see", counted)
+    counts = {name: audience.visible_count(world, GM, name) for name in TABLES}
+    assert asked == []
+    assert counts["chronicle"] == len(world.data["chronicle"])
+    assert counts == {name: len(world.data[name]) if name != "meta" else 1 for name in TABLES}
+    king = Identity.parse("king:elbreth")  # anyone else is still judged entry by entry
+    assert audience.visible_count(world, king, "chronicle") < len(world.data["chronicle"])
+    assert asked
