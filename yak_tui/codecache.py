@@ -15,9 +15,9 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from importlib.util import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
-from importlib.util import MAGIC_NUMBER
 from typing import Any
 
 
