@@ -30,3 +30,36 @@ def test_the_gm_counts_the_chronicle_without_judging_each_entry(world: World, mo
     king = Identity.parse("king:elbreth")  # anyone else is still judged entry by entry
     assert audience.visible_count(world, king, "chronicle") < len(world.data["chronicle"])
     assert asked
+
+
+def test_an_identity_parsed_again_is_the_one_kept() -> None:
+    """`yak orders` parsed four identities per order line (20,000 at 1000x): a seat's text now
+    parses once; a refused text is refused every time."""
+    from yak_tui.kernel.play.identity import IdentityError
+
+    assert Identity.parse("king:varos") is Identity.parse("king:varos")
+    assert Identity.parse(" gm:Alice ") == Identity("gm", "alice")
+    for _ in range(2):
+        with pytest.raises(IdentityError):
+            Identity.parse("kingdom:varos")
+
+
+def test_an_order_lines_odds_look_up_the_words_table_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An RtD's seven odds rows looked the `words` table up seven times (a copy of it each, and the
+    environment read for house rules); now once per line, with the same words."""
+    from yak_tui.kernel.play import outcomes, views
+    from yak_tui.kernel.world import tables
+
+    odds = {"critical-failure": 0.17, "failure": 0.17, "minor-success": 0.17, "success": 0.17, "overshoot": 0.17}
+    expected = ", ".join(outcomes.odds_row_words(key, value) for key, value in odds.items())
+    looked: list[str] = []
+    real = tables.table
+
+    def counted(name: str) -> dict[str, object]:
+        looked.append(name)
+        return real(name)
+
+    monkeypatch.setattr(outcomes, "table", counted)
+    monkeypatch.setattr(views, "rules_table", counted)
+    assert views.odds_words(odds, "roll", {}) == expected
+    assert looked == ["words"]
