@@ -16,7 +16,7 @@ PROBE = """
 import sys
 from yak_tui.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets")))
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets", "getpass")))
 sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
@@ -34,6 +34,8 @@ HEAVY = (
     "tomllib",
     "secrets",
     "yak_tui.serve",
+    # Issue 30, fourth pass: the terminal's password prompt (termios).
+    "getpass",
 )
 
 

@@ -63,3 +63,54 @@ def test_an_order_lines_odds_look_up_the_words_table_once(monkeypatch: pytest.Mo
     monkeypatch.setattr(views, "rules_table", counted)
     assert views.odds_words(odds, "roll", {}) == expected
     assert looked == ["words"]
+
+
+def test_yak_log_without_a_filter_judges_no_entry(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yak log` with no --season, --kingdom, --character or --kind asked `matches` of every entry
+    (100,000 at 1000x, ~25 ms); a filter still judges each one."""
+    from yak_tui.kernel.play import chronicle
+
+    asked: list[str] = []
+    real = chronicle.ChronicleFilter.matches
+
+    def counted(self: chronicle.ChronicleFilter, world: World, entry: dict[str, object]) -> bool:
+        asked.append(str(entry.get("id")))
+        return real(self, world, entry)
+
+    monkeypatch.setattr(chronicle.ChronicleFilter, "matches", counted)
+    every = chronicle.filter_entries(world, GM, chronicle.ChronicleFilter.from_args(world, None, None, None, None))
+    assert asked == [] and every == audience.visible_entries(world, GM)
+    notes = chronicle.filter_entries(world, GM, chronicle.ChronicleFilter(kind="note"))
+    assert len(asked) == len(every) and all(entry.get("kind") == "note" for entry in notes)
+
+
+def test_a_json_reply_is_written_as_orjson_made_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--json` wrote `orjson.dumps(...).decode()` through the text layer (decoded, then encoded
+    again: 30 MB for `yak log --json` at 1000x); its bytes now go out as they are, the same bytes."""
+    import io
+    import sys
+
+    import orjson
+
+    from yak_tui.cli.session import GlobalOptions, emit
+
+    payload = {"text": "Kæsh — “quoted” ✓", "n": [1, 2.5, None]}
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", out)
+    emit(GlobalOptions(json=True), {"before": 1}, encoded=orjson.dumps({"before": 1}))
+    decoded: list[bytes] = []
+    real = bytes.decode
+
+    class Spy(bytes):
+        def decode(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+            decoded.append(self)
+            return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    emit(GlobalOptions(json=True), payload, encoded=Spy(orjson.dumps(payload)))
+    out.flush()
+    assert out.buffer.getvalue() == b'{"before":1}\n' + orjson.dumps(payload) + b"\n"  # type: ignore[attr-defined]
+    assert decoded == []
+    text = io.StringIO()  # no bytes layer underneath: written as text
+    monkeypatch.setattr(sys, "stdout", text)
+    emit(GlobalOptions(json=True), payload)
+    assert text.getvalue() == orjson.dumps(payload).decode() + "\n"
