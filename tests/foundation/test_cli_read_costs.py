@@ -114,3 +114,90 @@ def test_a_json_reply_is_written_as_orjson_made_it(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(sys, "stdout", text)
     emit(GlobalOptions(json=True), payload)
     assert text.getvalue() == orjson.dumps(payload).decode() + "\n"
+
+
+def test_a_sieges_due_line_looks_its_fort_up_once(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`yak due` asked each siege's whole monitor summary (its defenders listed and named, the
+    regiments inside counted twice): three lookups of the fort's units per siege, 1,000 sieges at
+    1000x; now one, with the same line."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.session import due_for
+
+    load_command_modules()
+    siege = {"fort": "brinehaven", "besieger": "varos", "defender": "elbreth", "status": "active"}
+    siege |= {"provisions": 4, "effective": True, "land_blockade": True, "sea_blockade": True, "decisions": []}
+    world.data["sieges"]["siege-0001"] = siege
+    before = [item for item in due_for(world, GM) if str(item.get("kind", "")).startswith("siege")]
+    looked: list[object] = []
+    real = World.where
+
+    def counted(self: World, table: str, **match: object) -> list[tuple[str, dict[str, object]]]:
+        if table == "units":
+            looked.append(match)
+        return real(self, table, **match)
+
+    monkeypatch.setattr(World, "where", counted)
+    after = [item for item in due_for(world, GM) if str(item.get("kind", "")).startswith("siege")]
+    assert after == before and "Siege of Brinehaven by" in str(after[0]["text"])
+    assert looked == [{"inside": "brinehaven"}]
+
+
+def test_the_order_queue_groups_its_lines_in_one_pass_and_names_each_seat_once(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`queue_text` gathered each adjudicator's lines by a pass over every line (lines x
+    adjudicators: 5,000 x 3,000 at 1000x if each King rules on his own); `order_lines` named the
+    filer and adjudicator of every line (10,000 names at 1000x for a few seats)."""
+    from yak_tui.kernel.play import queue
+
+    class Seat(str):  # counts how often a line's adjudicator is compared
+        compared = 0
+
+        def __eq__(self, other: object) -> bool:
+            Seat.compared += 1
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    lines = [
+        queue.OrderLine(
+            f"o-{n:04d}",
+            "gm",
+            "the GM",
+            Seat(f"king:k{n % 40}"),
+            f"K{n % 40}",
+            "roll",
+            "",
+            False,
+            "waiting",
+            {},
+            "",
+            "",
+        )
+        for n in range(400)
+    ]
+    text = queue.queue_text(world, GM, lines, "(none)")
+    assert text.count("Waiting for") == 40 and text.count("\n  o-") == 400
+    assert Seat.compared < 2 * len(lines)
+    for n in range(30):
+        world.data["orders"][f"o-9{n:03d}"] = {
+            "command": "note",
+            "params": {"text": "x"},
+            "filed_by": "king:varos",
+            "adjudicator": "gm",
+            "status": "waiting",
+            "filed": {"year": 312, "season": "Spring"},
+        }
+    named: list[str] = []
+    real = queue.identity_name
+
+    def counted(world: World, identity: Identity) -> str:
+        named.append(str(identity))
+        return real(world, identity)
+
+    monkeypatch.setattr(queue, "identity_name", counted)
+    shown = queue.order_lines(world, GM, odds=False)
+    assert len(shown) >= 30 and len(named) == len(set(named))
+    assert {line.filer for line in shown if line.filed_by == "king:varos"} == {
+        real(world, Identity.parse("king:varos"))
+    }
