@@ -83,6 +83,7 @@ def test_report_and_diff_import_no_area(save: WorldFile) -> None:
     season = orjson.loads(out)
     areas = ("yak_tui.areas", "yak_tui.kernel.play.commands", "filelock", "textual")
     out, loaded = run_probe("--save", str(save.path), "--json", "report")
+    assert "secrets" not in loaded  # issue 30, fourth pass: drawn only where a season's secrets are
     assert orjson.loads(out)["reports"]
     assert sorted(m for m in loaded if m.startswith(areas)) == []
     out, loaded = run_probe("--save", str(save.path), "--json", "diff", "Spring 312", "Summer 312")
