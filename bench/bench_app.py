@@ -54,7 +54,11 @@ class Timed(YakApp):
         loader = getattr(screen, "loader", None)
         if getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending):
             self.call_after_refresh(self.exit)
-Timed(sys.argv[1], "gm", animations=False, poll_interval=0).run(headless=True, size=(120, 40))
+try:  # as `yak tui` opens it: its first screen's read model built before the first frame
+    app = Timed(sys.argv[1], "gm", animations=False, poll_interval=0, first_view_inline=True)
+except TypeError:  # a yak from before that choice
+    app = Timed(sys.argv[1], "gm", animations=False, poll_interval=0)
+app.run(headless=True, size=(120, 40))
 print(time.perf_counter() - start)
 """
 
