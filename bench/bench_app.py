@@ -204,6 +204,30 @@ async def in_app(path: Path) -> dict[str, float]:
             await pilot.pause()
             figures[f"first visit {name} (until the Pilot's pause)"] = time.perf_counter() - start
             await settle(pilot)
+        # The side screens over the dashboard: Reports (R: the GM's report of the season closed) and
+        # History (H: that season's diff, one backup parsed), each left with escape.
+        await pilot.press("d")
+        await settle(pilot)
+        for name, key in (("reports", "R"), ("history", "H")):
+
+            def side_drawn(n: str = name) -> bool:
+                screen = app.screen
+                return (
+                    getattr(screen, "SCREEN_NAME", "") == n
+                    and screen.is_mounted
+                    and not loading(screen)
+                    and getattr(screen, "view", None) is not None
+                )
+
+            clock.arm(side_drawn)
+            start, cpu = time.perf_counter(), time.process_time()
+            await pilot.press(key)
+            await wait_for(pilot, lambda: clock.at is not None, what=name)
+            figures[f"first visit {name}"] = clock.at - start  # type: ignore[operator]
+            figures[f"first visit {name} (CPU of this process)"] = time.process_time() - cpu
+            await settle(pilot)
+            await pilot.press("escape")
+            await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
         # The stall: a 10 ms timer's worst lateness while the app reloads and redraws the chronicle.
@@ -486,6 +510,10 @@ def main() -> int:
             )
         if built != path:
             shutil.copyfile(built, path)
+            # The season's backup beside it, renamed for the copy: History (H) diffs the season closed.
+            for backup in (built.parent / "backups").glob(f"{built.stem}--*"):
+                (work / "backups").mkdir(exist_ok=True)
+                shutil.copyfile(backup, work / "backups" / ("world" + backup.name.removeprefix(built.stem)))
         import yak_tui.kernel.world.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
         from yak_tui.store.storage import WorldFile
 
