@@ -65,6 +65,10 @@ def advance_season(
         # What the season's close wrote, as a command's write says it: the apps apply it from the
         # change journal instead of reading the save again, and the vouch checks only those documents.
         snapshot.changed = written_documents(world, sizes, rolls_before)
+        # The command checked the documents it wrote through the World just before it returned
+        # (`revalidate_touched`), and nothing here writes to the world after it: the vouch's check
+        # leaves those out and checks the rest (the dice ledger's records, the meta table).
+        snapshot.prechecked = world.checked
         return result
 
 

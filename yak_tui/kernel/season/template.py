@@ -81,13 +81,15 @@ def _value(param: Any, mine: dict[str, list[str]]) -> str | None:
     return PLACEHOLDER
 
 
-# Per seat role and set of commands: each command he may file, as (name, [(key, param, value)]) where
-# value is the parameter's fixed word on the line, or None when it names one of his holdings. Worked
-# out once: a season's reports ask it for every King and player (issue 30).
-_PLANS: dict[tuple[str, tuple[str, ...]], list[tuple[str, list[tuple[str, Any, str | None]]]]] = {}
+# Per seat role and set of commands: each command he may file, as (name, [word]) where a word is
+# either the line's fixed `key=value` (already quoted) or (key, table) when it names the first of his
+# holdings in that table. Worked out once: a season's reports ask it for every King and player
+# (issue 30), so a reader's lines cost a lookup per holding named, not the parameters' rules.
+Word = str | tuple[str, str]
+_PLANS: dict[tuple[str, tuple[str, ...]], list[tuple[str, list[Word]]]] = {}
 
 
-def _plan(identity: Identity) -> list[tuple[str, list[tuple[str, Any, str | None]]]]:
+def _plan(identity: Identity) -> list[tuple[str, list[Word]]]:
     from yak_tui.kernel.play.commands import COMMANDS
     from yak_tui.kernel.play.filing import may_file
 
@@ -99,14 +101,18 @@ def _plan(identity: Identity) -> list[tuple[str, list[tuple[str, Any, str | None
     for name, spec in sorted(COMMANDS.items()):
         if not may_file(identity, spec):
             continue
-        words: list[tuple[str, Any, str | None]] = []
+        words: list[Word] = []
         for param_key, param in spec.params.items():
             if param.by_adjudicator:
                 continue
             if param.required:
-                words.append((param_key, param, None if isinstance(param.ref, str) else _value(param, {})))
+                if isinstance(param.ref, str):
+                    words.append((param_key, param.ref))
+                else:
+                    words.append(f"{param_key}={shlex.quote(str(_value(param, {})))}")
             elif isinstance(param.default, int | float) and not isinstance(param.default, bool) and param.default:
-                words.append((param_key, param, str(param.default)))  # a number he may change (sizes=1, levels=1)
+                # a number he may change (sizes=1, levels=1)
+                words.append(f"{param_key}={shlex.quote(str(param.default))}")
         plan.append((name, words))
     _PLANS[key] = plan
     return plan
@@ -118,17 +124,25 @@ def template_lines(world: World, identity: Identity, season: GameDate) -> list[s
     if identity.is_gm or identity.is_observer:
         return []
     mine = own_ids(world, identity)
+    # What each holding-naming word says for him: `key=<his first id>`, or None (he holds none).
+    named: dict[Word, str | None] = {}
     lines = [
         f"# Orders of {identity_name(world, identity)} for {season.label()}: keep the lines you mean,",
         f"# change the values (write in each {PLACEHOLDER}), and send them back; # lines are not read.",
     ]
     for name, plan in _plan(identity):
         words = [name]
-        for key, param, fixed in plan:
-            value = fixed if fixed is not None else _value(param, mine)
-            if value is None:
+        for word in plan:
+            if type(word) is str:
+                words.append(word)
+                continue
+            if word not in named:
+                held = mine.get(word[1])
+                named[word] = f"{word[0]}={shlex.quote(held[0])}" if held else None
+            said = named[word]
+            if said is None:
                 break
-            words.append(f"{key}={shlex.quote(value)}")
+            words.append(said)
         else:
             lines.append(" ".join(words))
     return lines
