@@ -169,3 +169,45 @@ def test_a_final_put_is_checked_at_once_outside_a_command() -> None:
     world = World(build_world())
     with pytest.raises(DocumentError):
         world.put("reports", "x", {"recipient": 3}, final=True)
+
+
+def test_a_close_keeps_no_copy_of_what_it_edits(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A season's close keeps no undo record, so no copy of each document it edits (at 1000x 13,000
+    treasuries and the like, each an orjson round trip); a command that keeps one still copies."""
+    copies: Counter[str] = Counter()
+    real = model._copy_document
+
+    def counted(doc: dict[str, Any]) -> dict[str, Any]:
+        copies["made"] += 1
+        return real(doc)
+
+    for _ in range(3):  # to Winter: the year start edits every kingdom's treasury
+        session.advance_season(save, GM)
+    monkeypatch.setattr(model, "_copy_document", counted)
+    assert session.advance_season(save, GM).data["year_start"]
+    assert copies["made"] == 0
+    world = World(save.read())
+    kingdom = next(iter(world.table("kingdoms")))
+    world.in_command = True
+    world.edit("kingdoms", kingdom)["treasury"] = 1
+    assert copies["made"] == 1 and world.changes()["kingdoms"][kingdom] != {}
+
+
+def test_a_close_runs_no_collection(save: WorldFile) -> None:
+    """The collector stays paused from the read until the world is dropped: the one collection due
+    when it came back on walked every document the close had made."""
+    import gc
+
+    collections: list[int] = []
+
+    def seen(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.collect()
+    gc.callbacks.append(seen)
+    try:
+        session.advance_season(save, GM)
+    finally:
+        gc.callbacks.remove(seen)
+    assert collections == [] and gc.isenabled()

@@ -42,6 +42,19 @@ def advance_season(
     """
     load_command_modules()
     since = _expected_season(expected)
+    # The collector paused from the read until the world is dropped: the close writes a document per
+    # report and step (full collections walking them were ~15 % of the close at 300x), and the one
+    # collection due when it came back on walked every document the close made (~0.13 CPU-s at
+    # 1000x, issue 30). Dropped first, they are no longer there to walk; nothing is frozen, so what
+    # the close left behind stays collectable.
+    with collector_paused(freeze=False):
+        return _advance_locked(save, identity, dice, since, carry)
+
+
+def _advance_locked(
+    save: WorldFile, identity: Identity, dice: Dice | None, since: GameDate | None, carry: bool
+) -> CommandResult:
+    """`advance_season`'s transaction; the world it reads is dropped when this returns."""
     with save.transaction_with_bytes() as snapshot:
         world = World(snapshot.data)
         closing = world.date
@@ -56,10 +69,7 @@ def advance_season(
         sizes, rolls_before = table_sizes(world)
         # Without dice typed in, the season's dice are derived from its committed secret (fairdice).
         rolling = dice or fair_dice_for(save.path)
-        # The collector paused while the season closes: it writes a document per report and step,
-        # and full collections walking them were ~15 % of the close at 300x (issue 30).
-        with collector_paused(freeze=False):
-            result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
+        result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
         save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
         flush_keys(rolling)  # the new season's secrets on disk before the save that commits to them
         # What the season's close wrote, as a command's write says it: the apps apply it from the
@@ -69,7 +79,7 @@ def advance_season(
         # (`revalidate_touched`), and nothing here writes to the world after it: the vouch's check
         # leaves those out and checks the rest (the dice ledger's records, the meta table).
         snapshot.prechecked = world.checked
-        return result
+    return result
 
 
 def open_fair_dice(save: WorldFile) -> dict[str, Any]:

@@ -81,19 +81,27 @@ def _value(param: Any, mine: dict[str, list[str]]) -> str | None:
     return PLACEHOLDER
 
 
-# Per seat role and set of commands: each command he may file, as (name, [word]) where a word is
-# either the line's fixed `key=value` (already quoted) or (key, table) when it names the first of his
-# holdings in that table. Worked out once: a season's reports ask it for every King and player
-# (issue 30), so a reader's lines cost a lookup per holding named, not the parameters' rules.
-Word = str | tuple[str, str]
-_PLANS: dict[tuple[str, tuple[str, ...]], list[tuple[str, list[Word]]]] = {}
+# Per seat role and set of commands: each command he may file, as a line to fill in (`str.format`,
+# a `{table}` field where it names the first of his holdings in that table, every fixed value
+# already quoted) and the tables it names. Worked out once: a season's reports ask it for every King
+# and player (issue 30); the lines a reader gets depend only on which tables he holds anything in,
+# so they are picked once per such set, and his lines cost one `format_map` each.
+Line = tuple[str, frozenset[str]]
+_PLANS: dict[tuple[str, tuple[str, ...]], list[Line]] = {}
+_PICKED: dict[tuple[tuple[str, tuple[str, ...]], frozenset[str]], list[str]] = {}
 
 
-def _plan(identity: Identity) -> list[tuple[str, list[Word]]]:
+def _plan_key(identity: Identity) -> tuple[str, tuple[str, ...]]:
+    from yak_tui.kernel.play.commands import COMMANDS
+
+    return (identity.role, tuple(COMMANDS))
+
+
+def _plan(identity: Identity) -> list[Line]:
     from yak_tui.kernel.play.commands import COMMANDS
     from yak_tui.kernel.play.filing import may_file
 
-    key = (identity.role, tuple(COMMANDS))
+    key = _plan_key(identity)
     plan = _PLANS.get(key)
     if plan is not None:
         return plan
@@ -101,21 +109,28 @@ def _plan(identity: Identity) -> list[tuple[str, list[Word]]]:
     for name, spec in sorted(COMMANDS.items()):
         if not may_file(identity, spec):
             continue
-        words: list[Word] = []
+        words = [_literal(name)]
+        tables: set[str] = set()
         for param_key, param in spec.params.items():
             if param.by_adjudicator:
                 continue
             if param.required:
                 if isinstance(param.ref, str):
-                    words.append((param_key, param.ref))
+                    words.append(f"{_literal(param_key)}={{{param.ref}}}")
+                    tables.add(param.ref)
                 else:
-                    words.append(f"{param_key}={shlex.quote(str(_value(param, {})))}")
+                    words.append(_literal(f"{param_key}={shlex.quote(str(_value(param, {})))}"))
             elif isinstance(param.default, int | float) and not isinstance(param.default, bool) and param.default:
                 # a number he may change (sizes=1, levels=1)
-                words.append(f"{param_key}={shlex.quote(str(param.default))}")
-        plan.append((name, words))
+                words.append(_literal(f"{param_key}={shlex.quote(str(param.default))}"))
+        plan.append((" ".join(words), frozenset(tables)))
     _PLANS[key] = plan
     return plan
+
+
+def _literal(text: str) -> str:
+    """Text as it stands in a `str.format` line."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def template_lines(world: World, identity: Identity, season: GameDate) -> list[str]:
@@ -124,27 +139,17 @@ def template_lines(world: World, identity: Identity, season: GameDate) -> list[s
     if identity.is_gm or identity.is_observer:
         return []
     mine = own_ids(world, identity)
-    # What each holding-naming word says for him: `key=<his first id>`, or None (he holds none).
-    named: dict[Word, str | None] = {}
+    first = {table: shlex.quote(ids[0]) for table, ids in mine.items() if ids}  # what each `{table}` says
+    held = frozenset(first)
+    picked_key = (_plan_key(identity), held)
+    picked = _PICKED.get(picked_key)
+    if picked is None:
+        picked = _PICKED[picked_key] = [line for line, tables in _plan(identity) if tables <= held]
     lines = [
         f"# Orders of {identity_name(world, identity)} for {season.label()}: keep the lines you mean,",
         f"# change the values (write in each {PLACEHOLDER}), and send them back; # lines are not read.",
     ]
-    for name, plan in _plan(identity):
-        words = [name]
-        for word in plan:
-            if type(word) is str:
-                words.append(word)
-                continue
-            if word not in named:
-                held = mine.get(word[1])
-                named[word] = f"{word[0]}={shlex.quote(held[0])}" if held else None
-            said = named[word]
-            if said is None:
-                break
-            words.append(said)
-        else:
-            lines.append(" ".join(words))
+    lines.extend(line.format_map(first) for line in picked)
     return lines
 
 

@@ -57,6 +57,10 @@ class World:
         for name in TABLES:
             self.data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
+        # Whether `originals` keeps a copy of each document as it was (the undo record needs them):
+        # a command that keeps no undo record (a season's close, which edits thousands) only notes
+        # that the document existed (`UNKEPT`), which is all the journal and the checks ask.
+        self.keep_originals = True
         # True while a command runs: a command applied inside another (an order being resolved)
         # shares its undo record instead of pushing its own.
         self.in_command = False
@@ -271,7 +275,10 @@ class World:
         key = (table, doc_id)
         if key not in self.originals:
             current = self.data[table].get(doc_id)
-            self.originals[key] = _copy_document(current) if current is not None else None
+            if current is None:
+                self.originals[key] = None
+            else:
+                self.originals[key] = _copy_document(current) if self.keep_originals else UNKEPT
 
     def edit(self, table: str, doc_id: str) -> dict[str, Any]:
         """The live document, to change in place; its original is kept for undo."""
@@ -328,6 +335,8 @@ class World:
         for (table, doc_id), original in self.originals.items():
             if table == META:
                 continue
+            if original is UNKEPT:
+                raise RuntimeError(f"no undo record: {table} {doc_id} was written while originals were not kept")
             out.setdefault(table, {})[doc_id] = original
         return out
 
@@ -390,6 +399,10 @@ class World:
         if len(names) <= 12:
             return f" (known: {', '.join(names) or 'none'})"
         return ""
+
+
+# What `originals` holds for a document that existed, when no copy of it is kept (`keep_originals`).
+UNKEPT: dict[str, Any] = {}
 
 
 def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
