@@ -125,10 +125,35 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
     return tuple(sorted(items, key=lambda i: not i.urgent))
 
 
-def dashboard_view(world: World, viewer: Identity, chronicle_limit: int = 8, due: bool = True) -> DashboardView:
+# The logs: what a note or a roll writes (with the meta document's bookkeeping). Of the dashboard's
+# parts only the latest chronicle entries, what is due (a pending spell consequence is a chronicle
+# entry) and the readiness line (its deadline reads "in 2 days") read them or the clock.
+LOGS = frozenset({"chronicle", "dice", "reports"})
+
+
+def dashboard_view(
+    world: World,
+    viewer: Identity,
+    chronicle_limit: int = 8,
+    due: bool = True,
+    before: tuple[World, DashboardView] | None = None,
+) -> DashboardView:
     """Everything the season dashboard shows. With `due=False` the due list is left for later
     (`due_list`): it needs every rule module's due reporter imported, which a first paint need
-    not wait for."""
+    not wait for.
+
+    `before`: the view built for this viewer on a world this one follows, both never changed in place
+    (the app's). When only the logs were written since (`World.written_only`), the parts that read
+    none of them are kept (the same objects, so a panel sees them unchanged and is not redrawn): at
+    100x the order queue, the kingdoms and the holdings are most of a GM's dashboard after a note."""
+    if before is not None:
+        old_world, old = before
+        if old.identity == str(viewer) and old.due_pending == (not due) and world.written_only(old_world, LOGS):
+            return old._replace(
+                due=due_list(world, viewer) if due else (),
+                chronicle=latest_entries(world, viewer, chronicle_limit),
+                readiness=readiness_view(world, viewer),
+            )
     date = world.date
     spring = GameDate(date.year + 1, 0)
     return DashboardView(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -148,6 +148,22 @@ class World:
         for a world read whole. A read model that costs the whole of a big table (the chronicle)
         can extend the one it built on that world instead of starting again."""
         return self._follows
+
+    def written_only(self, before: World, tables: Collection[str]) -> bool:
+        """Whether this world is `before` with nothing written but `tables` (and the meta document's
+        bookkeeping, `META_BOOKKEEPING`), judged by its other tables being the very same
+        objects. That holds for a world brought up to date by `with_changes` (it copies only the
+        tables written) and for a trial, and never for two full reads; it is only sound for worlds
+        nobody changes in place any more, as the app's are. A read model may then keep the parts of
+        what it built on `before` that read none of `tables` (the dashboard after a note)."""
+        if self.data.keys() != before.data.keys():
+            return False
+        for table, docs in self.data.items():
+            if table in tables or docs is before.data[table]:
+                continue
+            if table != META or _meta_content(docs) != _meta_content(before.data[table]):
+                return False
+        return True
 
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
         """The table to write into: in a trial, its own copy, made on the first write."""
@@ -412,6 +428,29 @@ def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
         key: list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
         for key, value in doc.items()
     }
+
+
+# The meta document's bookkeeping (`World.written_only`): what every write changes (the undo stack, the
+# revision, the last write's changed ids) and the counters of the logs (chronicle, dice ledger).
+META_BOOKKEEPING = frozenset(
+    {
+        "undo",
+        "revision",
+        "changed",
+        "chronicle_seq",
+        "dice_head",
+        "dice_count",
+        "dice_since",
+        "dice_since_seq",
+        "fair_dice",
+        "fair_draws",
+    }
+)
+
+
+def _meta_content(table: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    doc = table.get(META_ID, {})
+    return {key: value for key, value in doc.items() if key not in META_BOOKKEEPING}
 
 
 def _matches(doc: dict[str, Any], match: dict[str, Any]) -> bool:

@@ -63,9 +63,16 @@ class DashboardScreen(YakScreen):
                 yield MyOrdersPanel()
                 yield LatestPanel()
 
+    # The last read model this screen built, and the world it was built on: after a note or a roll
+    # the next one keeps its parts that read no log (`dashboard_view(before=...)`). Set in the loader's
+    # threads as one pair (a view and the world it was built on), so any pair read is a true one.
+    _built: tuple[World, views.DashboardView] | None = None
+
     def build_view(self, world: World, identity: Identity) -> views.DashboardView:
         # The first paint does not wait for every rule module to load: what is due follows.
-        return views.dashboard_view(world, identity, due=self._due_loaded)
+        view = views.dashboard_view(world, identity, due=self._due_loaded, before=self._built)
+        self._built = (world, view)
+        return view
 
     def view_key(self) -> bool:
         return self._due_loaded  # shared by the process's dashboards on the same world and seat
