@@ -54,7 +54,11 @@ class Timed(YakApp):
         loader = getattr(screen, "loader", None)
         if getattr(screen, "_seen_version", -1) >= 0 and not (loader is not None and loader.pending):
             self.call_after_refresh(self.exit)
-Timed(sys.argv[1], "gm", animations=False, poll_interval=0).run(headless=True, size=(120, 40))
+try:  # as `yak tui` opens it: its first screen's read model built before the first frame
+    app = Timed(sys.argv[1], "gm", animations=False, poll_interval=0, first_view_inline=True)
+except TypeError:  # a yak from before that choice
+    app = Timed(sys.argv[1], "gm", animations=False, poll_interval=0)
+app.run(headless=True, size=(120, 40))
 print(time.perf_counter() - start)
 """
 
@@ -199,6 +203,30 @@ async def in_app(path: Path) -> dict[str, float]:
             figures[f"first visit {name} (CPU of this process)"] = time.process_time() - cpu
             await pilot.pause()
             figures[f"first visit {name} (until the Pilot's pause)"] = time.perf_counter() - start
+            await settle(pilot)
+        # The side screens over the dashboard: Reports (R: the GM's report of the season closed) and
+        # History (H: that season's diff, one backup parsed), each left with escape.
+        await pilot.press("d")
+        await settle(pilot)
+        for name, key in (("reports", "R"), ("history", "H")):
+
+            def side_drawn(n: str = name) -> bool:
+                screen = app.screen
+                return (
+                    getattr(screen, "SCREEN_NAME", "") == n
+                    and screen.is_mounted
+                    and not loading(screen)
+                    and getattr(screen, "view", None) is not None
+                )
+
+            clock.arm(side_drawn)
+            start, cpu = time.perf_counter(), time.process_time()
+            await pilot.press(key)
+            await wait_for(pilot, lambda: clock.at is not None, what=name)
+            figures[f"first visit {name}"] = clock.at - start  # type: ignore[operator]
+            figures[f"first visit {name} (CPU of this process)"] = time.process_time() - cpu
+            await settle(pilot)
+            await pilot.press("escape")
             await settle(pilot)
         await pilot.press("c")
         await settle(pilot)
@@ -482,6 +510,10 @@ def main() -> int:
             )
         if built != path:
             shutil.copyfile(built, path)
+            # The season's backup beside it, renamed for the copy: History (H) diffs the season closed.
+            for backup in (built.parent / "backups").glob(f"{built.stem}--*"):
+                (work / "backups").mkdir(exist_ok=True)
+                shutil.copyfile(backup, work / "backups" / ("world" + backup.name.removeprefix(built.stem)))
         import yak_tui.kernel.world.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
         from yak_tui.store.storage import WorldFile
 

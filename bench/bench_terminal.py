@@ -36,6 +36,9 @@ VISITS = {
     "c": ("chronicle", "Winter 312 begins"),  # the newest entry: the season worldgen closes
 }
 PALETTE = ("\x10", "palette", "Go to Dashboard")
+# The dashboard's data: a ruler in the kingdoms' table. Until issue 30's fourth pass the start waited
+# for "Kingdoms", the panel's title, which the empty dashboard drawn before its read model shows too.
+DATA = b"King Aldric"
 
 HELLO = """
 from textual.app import App
@@ -130,7 +133,7 @@ def yak_round(world: Path, identity: str, start_only: bool = False) -> dict[str,
         yak += ["--as", identity]
     term = Terminal([*yak, "tui"], env())
     try:
-        came = term.read_until(b"Kingdoms", 0, timeout=120)
+        came = term.read_until(DATA, 0, timeout=120)
         if came is None:
             raise SystemExit("the app did not show its dashboard: " + term.output[-400:].decode(errors="replace"))
         figures["spawn to the dashboard's data"] = (came - term.spawned) * 1000

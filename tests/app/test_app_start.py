@@ -152,3 +152,25 @@ async def test_a_screen_opened_after_a_theme_change_wears_the_new_theme(save_pat
         await pilot.press("ctrl+t")
         await settle(pilot)
         assert app.screen.styles.background == Color.parse(YAK_DARK.background or "")
+
+
+@pytest.mark.parametrize("inline", [True, False])
+async def test_yak_tuis_first_frame_is_the_dashboard_with_its_data(save_path: Path, inline: bool) -> None:
+    """Issue 30: `yak tui` (an app alone in its process) builds the dashboard's first read model before
+    its first frame, so that frame shows the kingdoms: no empty dashboard drawn, laid out and drawn
+    again. The sessions of `yak serve` (several apps in one process) still build it in a thread."""
+    from yak_tui.app.main import YakApp
+
+    app = YakApp(save_path, "gm", animations=False, poll_interval=0, cursor_blink=False, first_view_inline=inline)
+    first: list[bool] = []
+    shown = app._display
+
+    def display(screen: Any, renderable: Any) -> None:
+        shown(screen, renderable)
+        if renderable is not None and not first and isinstance(app.screen, DashboardScreen):
+            first.append(app.screen.view is not None)
+
+    app._display = display  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: _dashboard_painted(app), what="the dashboard with its data")
+    assert first == [inline]

@@ -202,7 +202,11 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
 
     def refresh_view(self, world: World) -> None:
         """Draw the screen's views for the acting identity: build them off the event loop, then paint.
-        A screen whose drawing needs no read model may override this instead."""
+        A screen whose drawing needs no read model may override this instead. The first screen of
+        an app alone in its process builds its first one at once (`YakApp.take_first_view_inline`)."""
+        if self.yak.take_first_view_inline():
+            self._loaded(self._build(world, self.identity))
+            return
         self.loader.start(partial(self._build, world, self.identity))
 
     def build_view(self, world: World, identity: Identity) -> Any:
