@@ -12,10 +12,10 @@ from pathlib import Path
 from yak_tui.store.storage import WorldFile
 
 RUN = """
-import atexit, sys, threading, time
+import atexit, sys, threading
 atexit.register(lambda: sys.stderr.write("ordinary exit\\n"))
 if sys.argv[1] == "thread":
-    threading.Thread(target=time.sleep, args=(0.2,)).start()
+    threading.Thread(target=threading.Event().wait, daemon=True).start()  # runs until the process ends
 sys.argv = ["yak", *sys.argv[2:]]
 from yak_tui.cli import run
 run()
