@@ -78,3 +78,15 @@ def test_written_only_is_judged_on_the_very_tables_and_the_meta_documents_conten
     stamp, dated = follow_save(save, (stamp, noted))
     assert set(dated.follows()[1]) == {"chronicle", "meta"}  # the deadline is in the meta document
     assert not dated.written_only(noted, read_season.LOGS)
+
+
+def test_a_build_overtaken_by_a_newer_one_does_not_keep_the_older_world(save: WorldFile) -> None:
+    """The dashboard's loader may finish an older job after a newer one (a thread cannot be stopped):
+    the view it keeps to build on stays the newer world's, or the older world would stay alive."""
+    from yak_tui.app.screens.court.dashboard import DashboardScreen
+
+    screen = DashboardScreen()
+    older, newer = World(save.read()), World(save.read())
+    screen.build_view(newer, GM)
+    screen.build_view(older, GM)
+    assert screen._built is not None and screen._built[0] is newer

@@ -85,3 +85,15 @@ def test_a_damaged_store_is_compiled_again(tmp_path: Path) -> None:
         path.write_bytes(damaged)
         again = probe(tmp_path / "pycache")
         assert again["compiled"] == first["compiled"] and again["frozen"]
+
+
+def test_the_yak_command_stores_them_though_it_leaves_by_os_exit(tmp_path: Path) -> None:
+    """`yak` leaves by `os._exit` (no `atexit` handler runs): it stores the methods itself."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
+    done = subprocess.run(
+        [sys.executable, "-m", "yak_tui", "resolve", "--help"], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    assert list((tmp_path / "pycache").rglob("dataclass_methods.*.marshal"))

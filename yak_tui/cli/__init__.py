@@ -120,4 +120,21 @@ def report_error(opts: GlobalOptions, error: BaseException) -> int:
 
 
 def run() -> None:
-    sys.exit(main())
+    """The `yak` command. A command that is done leaves the process at once (`os._exit`, its output
+    flushed) instead of freeing what it read one object at a time: a 1000x world is millions of
+    objects, ~0.2 s of CPU to free (16 ms at 100x), memory the system takes back anyway. Not while
+    another thread runs (a server's, a worker's: exiting would cut it short)."""
+    code = main()
+    threading = sys.modules.get("threading")  # never imported: no thread was ever started
+    if threading is None or threading.active_count() == 1:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):  # a closed pipe, a closed stream: the ordinary exit reports it
+            pass
+        else:
+            from yak_tui.codecache import DATACLASS_METHODS
+
+            DATACLASS_METHODS.save()  # what its `atexit` handler would store: `os._exit` runs none
+            os._exit(code)
+    sys.exit(code)

@@ -20,12 +20,13 @@ LOAD_CHECKS: list[Callable[[dict[str, Any]], None]] = []
 class Vouchable:
     """A load check a vouch may stand for (the schema validation: the costly one).
 
-    `check` is the load check itself; `check_written(data, changed)` checks only the documents a
-    write changed ({table: [ids]}, the meta table always), as a reader applying them would; `rules`
-    names the rules' version: a vouch made under other rules is not trusted."""
+    `check` is the load check itself; `check_written(data, changed, checked)` checks only the
+    documents a write changed ({table: [ids]}, the meta table always), as a reader applying them
+    would, but for those the writer says it has already checked as they are (`checked`, or None);
+    `rules` names the rules' version: a vouch made under other rules is not trusted."""
 
     check: Callable[[dict[str, Any]], None]
-    check_written: Callable[[dict[str, Any], Mapping[str, list[str]]], None]
+    check_written: Callable[[dict[str, Any], Mapping[str, list[str]], Mapping[str, list[str]] | None], None]
     rules: Callable[[], str]
 
 

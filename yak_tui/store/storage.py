@@ -114,6 +114,10 @@ class Snapshot:
     # Whether `data` is known to pass the checks a vouch stands for (a read ran them, or a verified
     # vouch stood for them): only then does a write that says what it changed check just that.
     checked: bool = False
+    # Documents of `changed` ({table: [ids]}) the writer has checked, as they are in `data` when it
+    # ends, with checks that accept nothing the vouchable ones refuse (`World.revalidate_touched`):
+    # the vouch's check of the written documents leaves them out rather than check them twice.
+    prechecked: dict[str, list[str]] | None = None
 
 
 class WorldFile:
@@ -356,7 +360,7 @@ class WorldFile:
         with the campaign's key (made now if there is none to trust); without one, neither is written."""
         before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
         payload = orjson.dumps(data)
-        vouched = self._passes_vouchable_checks(data, changed if snapshot.checked else None)
+        vouched = self._passes_vouchable_checks(data, changed if snapshot.checked else None, snapshot.prechecked)
         journaled = before is not None and changed is not None and journal_worthy(changed)
         key = None
         if vouched or journaled:
@@ -381,16 +385,19 @@ class WorldFile:
 
         atomic_write_bytes(self.path, payload, before_replace=before_replace)
 
-    def _passes_vouchable_checks(self, data: Data, changed: Mapping[str, list[str]] | None) -> bool:
+    def _passes_vouchable_checks(
+        self, data: Data, changed: Mapping[str, list[str]] | None, prechecked: Mapping[str, list[str]] | None = None
+    ) -> bool:
         """Whether the state about to be written passes the checks a vouch stands for. With `changed`
         (the caller passes it only for a state known to pass them: a read ran them, or a verified
-        vouch stood for them), only those documents are checked; otherwise the whole state."""
+        vouch stood for them), only those documents are checked, but for those the writer checked
+        itself (`prechecked`); otherwise the whole state."""
         try:
             for vouchable in checks.VOUCHABLE:
                 if changed is None:
                     vouchable.check(data)
                 else:
-                    vouchable.check_written(data, changed)
+                    vouchable.check_written(data, changed, prechecked)
         except (ValueError, TypeError, KeyError):
             return False  # not vouched for: the next read checks it in full, and says what is wrong
         return bool(checks.VOUCHABLE)

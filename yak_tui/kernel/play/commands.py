@@ -402,6 +402,7 @@ def apply_command(
         date_before = world.meta.get("date")
         if not nested:
             world.originals = {}  # the undo record holds this command's changes only
+            world.keep_originals = spec.undoable  # none is kept for one that keeps no undo record
         world.in_command = True
         try:
             data = spec.handler(ctx, params) or {}
@@ -428,6 +429,8 @@ def apply_command(
             raise refusal from error
         finally:
             world.in_command = nested
+            if not nested:
+                world.keep_originals = True
     finally:
         world.visible = visible_before
     return CommandResult(name, data, ctx.entries, ctx.rolls)

@@ -124,10 +124,9 @@ def _kingdom_holdings(world: World, kingdom_id: str) -> Holdings:
         out["Counter-spies"] = ", ".join(
             [*([counted(counter["nation"], "nation-wide counter-spy")] if counter.get("nation") else []), *where]
         )
-    for _, academy in sorted(world.all("academies")):
-        if academy.get("kingdom") == kingdom_id:
-            town = world.display_name("pcs", str(academy.get("pc", "")))
-            out[f"Academy at {town} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
+    for _, academy in sorted(world.where("academies", kingdom=kingdom_id), key=_doc_id):
+        town = world.display_name("pcs", str(academy.get("pc", "")))
+        out[f"Academy at {town} ({academy.get('type', '?')})"] = f"level {academy.get('level', 0)}"
     for cid, captive in sorted(world.where("characters", captive_of=kingdom_id), key=_doc_id):
         out[f"Captive {captive.get('name', cid)}"] = "held by you"
     _operations(world, out, holder_kingdom=kingdom_id)
@@ -513,7 +512,7 @@ def write_reports(world: World, opening: SeasonOpening) -> list[str]:
             report["sections"] = sections
             report["holdings"] = after
         doc_id = report_id(opening.closing, recipient.key)
-        world.put("reports", doc_id, report)
+        world.put("reports", doc_id, report, final=True)  # checked once, with the close's writes
         written.append(doc_id)
     return written
 

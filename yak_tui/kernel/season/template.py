@@ -81,17 +81,27 @@ def _value(param: Any, mine: dict[str, list[str]]) -> str | None:
     return PLACEHOLDER
 
 
-# Per seat role and set of commands: each command he may file, as (name, [(key, param, value)]) where
-# value is the parameter's fixed word on the line, or None when it names one of his holdings. Worked
-# out once: a season's reports ask it for every King and player (issue 30).
-_PLANS: dict[tuple[str, tuple[str, ...]], list[tuple[str, list[tuple[str, Any, str | None]]]]] = {}
+# Per seat role and set of commands: each command he may file, as a line to fill in (`str.format`,
+# a `{table}` field where it names the first of his holdings in that table, every fixed value
+# already quoted) and the tables it names. Worked out once: a season's reports ask it for every King
+# and player (issue 30); the lines a reader gets depend only on which tables he holds anything in,
+# so they are picked once per such set, and his lines cost one `format_map` each.
+Line = tuple[str, frozenset[str]]
+_PLANS: dict[tuple[str, tuple[str, ...]], list[Line]] = {}
+_PICKED: dict[tuple[tuple[str, tuple[str, ...]], frozenset[str]], list[str]] = {}
 
 
-def _plan(identity: Identity) -> list[tuple[str, list[tuple[str, Any, str | None]]]]:
+def _plan_key(identity: Identity) -> tuple[str, tuple[str, ...]]:
+    from yak_tui.kernel.play.commands import COMMANDS
+
+    return (identity.role, tuple(COMMANDS))
+
+
+def _plan(identity: Identity) -> list[Line]:
     from yak_tui.kernel.play.commands import COMMANDS
     from yak_tui.kernel.play.filing import may_file
 
-    key = (identity.role, tuple(COMMANDS))
+    key = _plan_key(identity)
     plan = _PLANS.get(key)
     if plan is not None:
         return plan
@@ -99,17 +109,28 @@ def _plan(identity: Identity) -> list[tuple[str, list[tuple[str, Any, str | None
     for name, spec in sorted(COMMANDS.items()):
         if not may_file(identity, spec):
             continue
-        words: list[tuple[str, Any, str | None]] = []
+        words = [_literal(name)]
+        tables: set[str] = set()
         for param_key, param in spec.params.items():
             if param.by_adjudicator:
                 continue
             if param.required:
-                words.append((param_key, param, None if isinstance(param.ref, str) else _value(param, {})))
+                if isinstance(param.ref, str):
+                    words.append(f"{_literal(param_key)}={{{param.ref}}}")
+                    tables.add(param.ref)
+                else:
+                    words.append(_literal(f"{param_key}={shlex.quote(str(_value(param, {})))}"))
             elif isinstance(param.default, int | float) and not isinstance(param.default, bool) and param.default:
-                words.append((param_key, param, str(param.default)))  # a number he may change (sizes=1, levels=1)
-        plan.append((name, words))
+                # a number he may change (sizes=1, levels=1)
+                words.append(_literal(f"{param_key}={shlex.quote(str(param.default))}"))
+        plan.append((" ".join(words), frozenset(tables)))
     _PLANS[key] = plan
     return plan
+
+
+def _literal(text: str) -> str:
+    """Text as it stands in a `str.format` line."""
+    return text.replace("{", "{{").replace("}", "}}")
 
 
 def template_lines(world: World, identity: Identity, season: GameDate) -> list[str]:
@@ -118,19 +139,17 @@ def template_lines(world: World, identity: Identity, season: GameDate) -> list[s
     if identity.is_gm or identity.is_observer:
         return []
     mine = own_ids(world, identity)
+    first = {table: shlex.quote(ids[0]) for table, ids in mine.items() if ids}  # what each `{table}` says
+    held = frozenset(first)
+    picked_key = (_plan_key(identity), held)
+    picked = _PICKED.get(picked_key)
+    if picked is None:
+        picked = _PICKED[picked_key] = [line for line, tables in _plan(identity) if tables <= held]
     lines = [
         f"# Orders of {identity_name(world, identity)} for {season.label()}: keep the lines you mean,",
         f"# change the values (write in each {PLACEHOLDER}), and send them back; # lines are not read.",
     ]
-    for name, plan in _plan(identity):
-        words = [name]
-        for key, param, fixed in plan:
-            value = fixed if fixed is not None else _value(param, mine)
-            if value is None:
-                break
-            words.append(f"{key}={shlex.quote(value)}")
-        else:
-            lines.append(" ".join(words))
+    lines.extend(line.format_map(first) for line in picked)
     return lines
 
 

@@ -78,11 +78,20 @@ def _is_document(doc: Any) -> bool:
     return type(doc) is dict
 
 
-def _ascii_ids(docs: Mapping[Any, Any]) -> bool:
+def _ascii_ids(docs: Mapping[Any, Any] | list[Any]) -> bool:
     try:
         return all(map(str.isascii, docs))  # in C: about 10 ns an id
     except TypeError:
         return False
+
+
+def _check_ids(table: str, ids: Mapping[Any, Any] | list[Any], source: str | None = None) -> None:
+    """No id typed with a character that reorders or hides text (`ids`: a table or a list, read twice)."""
+    if not _ascii_ids(ids):
+        for doc_id in ids:
+            hidden = hidden_character(doc_id) if type(doc_id) is str else None
+            if hidden is not None:
+                raise DocumentError(table, doc_id, "", f"its id {hidden}", source)
 
 
 def validate_table(table: str, docs: Any, source: str | None = None) -> None:
@@ -102,11 +111,7 @@ def validate_table(table: str, docs: Any, source: str | None = None) -> None:
         return
     if not docs:
         return
-    if not _ascii_ids(docs):  # an id typed with a character that reorders or hides text
-        for doc_id in docs:
-            hidden = hidden_character(doc_id) if type(doc_id) is str else None
-            if hidden is not None:
-                raise DocumentError(table, doc_id, "", f"its id {hidden}", source)
+    _check_ids(table, docs, source)
     check = FAST_CHECKS[table] if table in SCHEMAS else _is_document
     if all(map(check, docs.values())):
         return
@@ -126,21 +131,39 @@ def validate_world(data: Any, source: str | None = None) -> None:
     check_references(data, source)
 
 
-def validate_changed(data: Mapping[str, Any], changed: Mapping[str, Iterable[str]]) -> None:
+def validate_changed(
+    data: Mapping[str, Any],
+    changed: Mapping[str, Iterable[str]],
+    checked: Mapping[str, Iterable[str]] | None = None,
+) -> None:
     """What a write changed, as a full read would check it: the documents named ({table: [ids]}; an
     id no longer there was removed), the meta table whole, and every table a table of documents.
-    The rest of `data` must already have passed `validate_world`."""
+    The rest of `data` must already have passed `validate_world`.
+
+    `checked` ({table: [ids]}): documents of `changed` the writer has already checked as they are
+    in `data` now, with `World.revalidate_touched` (the write checks, which accept no document
+    these refuse, and the same reference check): only their ids are looked at again (issue 30: a
+    season's close checked its 3,417 documents twice)."""
     for table, docs in data.items():
         if type(docs) is not dict:
             raise DocumentError(table, None, "", f"must be a table of documents, not {shown(docs)}")
     if META not in data:
         raise DocumentError(META, None, "", "is missing: this is not a yak_tui world")
     validate_table(META, data[META])
-    for table, ids in changed.items():
-        if table != META and table in data:
-            docs = data[table]
+    unchecked: dict[str, list[str]] = {}
+    for table, named in changed.items():
+        if table == META:
+            continue
+        ids = list(named)
+        docs = data.get(table, {})
+        done = set((checked or {}).get(table, ()))
+        if done:
+            _check_ids(table, [doc_id for doc_id in ids if doc_id in done and doc_id in docs])
+            ids = [doc_id for doc_id in ids if doc_id not in done]
+        unchecked[table] = ids
+        if table in data:
             validate_table(table, {doc_id: docs[doc_id] for doc_id in ids if doc_id in docs})
-    check_written_references(data, {table: ids for table, ids in changed.items() if table != META})
+    check_written_references(data, unchecked)
 
 
 @functools.cache

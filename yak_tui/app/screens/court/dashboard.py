@@ -3,6 +3,7 @@ the adjudicator's order queue, the viewer's holdings and orders, and the latest 
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,6 +32,8 @@ from yak_tui.app.screens.court.panels import (
 from yak_tui.areas import court as views
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
+
+_BUILT_LOCK = threading.Lock()  # `DashboardScreen._built`: set by the loader's threads
 
 
 class DashboardScreen(YakScreen):
@@ -65,13 +68,17 @@ class DashboardScreen(YakScreen):
 
     # The last read model this screen built, and the world it was built on: after a note or a roll
     # the next one keeps its parts that read no log (`dashboard_view(before=...)`). Set in the loader's
-    # threads as one pair (a view and the world it was built on), so any pair read is a true one.
+    # threads as one pair (a view and the world it was built on), so any pair read is a true one; a
+    # job overtaken by a newer one (it still finishes in its thread) does not put back the older world,
+    # which would then stay alive until the next write.
     _built: tuple[World, views.DashboardView] | None = None
 
     def build_view(self, world: World, identity: Identity) -> views.DashboardView:
         # The first paint does not wait for every rule module to load: what is due follows.
         view = views.dashboard_view(world, identity, due=self._due_loaded, before=self._built)
-        self._built = (world, view)
+        with _BUILT_LOCK:
+            if self._built is None or world.serial >= self._built[0].serial:
+                self._built = (world, view)
         return view
 
     def view_key(self) -> bool:
