@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import orjson
+import pytest
 
 from yak_tui.store.storage import WorldFile
 
@@ -16,7 +17,7 @@ PROBE = """
 import sys
 from yak_tui.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets")))
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets", "getpass", "shutil")))
 sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
@@ -34,6 +35,10 @@ HEAVY = (
     "tomllib",
     "secrets",
     "yak_tui.serve",
+    # Issue 30, fourth pass: the terminal's password prompt (termios); shutil (bz2, lzma, zlib), which
+    # argparse imports to ask the terminal's width for every argument's help formatter.
+    "getpass",
+    "shutil",
 )
 
 
@@ -81,6 +86,7 @@ def test_report_and_diff_import_no_area(save: WorldFile) -> None:
     season = orjson.loads(out)
     areas = ("yak_tui.areas", "yak_tui.kernel.play.commands", "filelock", "textual")
     out, loaded = run_probe("--save", str(save.path), "--json", "report")
+    assert "secrets" not in loaded  # issue 30, fourth pass: drawn only where a season's secrets are
     assert orjson.loads(out)["reports"]
     assert sorted(m for m in loaded if m.startswith(areas)) == []
     out, loaded = run_probe("--save", str(save.path), "--json", "diff", "Spring 312", "Summer 312")
@@ -109,3 +115,18 @@ def test_a_verb_parses_and_helps_alike_with_its_own_parser_alone() -> None:
     )
     unknown = build_parser(False, only="shwo")  # no such verb: the whole line, to refuse it naming them all
     assert set(unknown.verbs) == set(verbs)  # type: ignore[attr-defined]
+
+
+def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`terminal_columns` is `shutil.get_terminal_size().columns` without importing shutil."""
+    import shutil
+
+    from yak_tui.cli.parser import terminal_columns
+
+    for columns, lines in ((None, None), ("60", None), ("200", "50"), ("0", "10"), ("x", None), (None, "30")):
+        for name, value in (("COLUMNS", columns), ("LINES", lines)):
+            if value is None:
+                monkeypatch.delenv(name, raising=False)
+            else:
+                monkeypatch.setenv(name, value)
+        assert terminal_columns() == shutil.get_terminal_size().columns, (columns, lines)

@@ -223,12 +223,11 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
 
 def verb_orders(opts: GlobalOptions, args: argparse.Namespace) -> int:
-    """The orders still waiting, in words, by adjudicator, as the identity may see them."""
-    from yak_tui.kernel.play.commands import load_command_modules
+    """The orders still waiting, in words, by adjudicator, as the identity may see them (only the
+    areas of their commands are imported: `kernel.play.commands.spec_for`)."""
     from yak_tui.kernel.play.queue import order_lines, waiting_text
     from yak_tui.kernel.world.model import World
 
-    load_command_modules()
     world = World(open_save(opts).read())
     identity = identity_of(opts, world)
     lines = order_lines(world, identity)

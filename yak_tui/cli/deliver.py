@@ -5,7 +5,6 @@ GM's alone: the channels file holds credentials and the players' addresses."""
 from __future__ import annotations
 
 import argparse
-import getpass
 import os
 import sys
 from collections.abc import Callable
@@ -112,6 +111,8 @@ def verb_channel(opts: GlobalOptions, args: argparse.Namespace) -> int:
         host, port = parse_host_port(args.smtp)
         password = ""
         if args.user:  # never on the command line: it would stay in the shell's history and `ps`
+            import getpass  # termios: only where a password may be asked, not on every `yak` line
+
             password = os.environ.get(PASSWORD_ENV) or (
                 getpass.getpass(f"SMTP password for {args.user}: ") if sys.stdin.isatty() else ""
             )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sys
 from typing import Any, NoReturn
 
 from yak_tui.cli.deliver import add_deliver_parsers
@@ -18,8 +20,41 @@ INT64_MIN, INT64_MAX = -(2**63), 2**63 - 1
 RESOLVE_MODULES = AREA_PACKAGES
 
 
+def terminal_columns() -> int:
+    """`shutil.get_terminal_size().columns`, step for step, without importing shutil (and bz2, lzma
+    and zlib with it, ~2 ms of every `yak` line): argparse makes a help formatter, which asks the
+    width, for each argument it adds (to check its metavar), though a read prints no help."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    try:
+        lines = int(os.environ["LINES"])
+    except (KeyError, ValueError):
+        lines = 0
+    if columns <= 0 or lines <= 0:
+        try:
+            size = os.get_terminal_size(sys.__stdout__.fileno())  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            size = os.terminal_size((80, 24))
+        if columns <= 0:
+            columns = size.columns or 80
+    return columns
+
+
+class YakHelpFormatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as argparse makes it (`terminal_columns`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
+
+
 class YakArgumentParser(argparse.ArgumentParser):
     """Every parse error, in any sub-command, is one line on stderr (a UsageError), not a usage block."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", YakHelpFormatter)  # every sub-parser's too (their class is this one)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         where = self.prog.removeprefix("yak").strip()

@@ -76,7 +76,13 @@ def dice_from(args: argparse.Namespace, real: bool = False) -> Any:
 def emit(opts: GlobalOptions, payload: dict[str, Any], text: str | None = None, encoded: bytes = b"") -> None:
     """Print a reply: exactly one JSON object with --json (`encoded` if it is already serialised)."""
     if opts.json:
-        sys.stdout.write((encoded or orjson.dumps(payload)).decode() + "\n")
+        data = (encoded or orjson.dumps(payload)) + b"\n"
+        out = getattr(sys.stdout, "buffer", None)
+        if out is not None and str(getattr(sys.stdout, "encoding", "")).lower().replace("-", "") == "utf8":
+            sys.stdout.flush()  # orjson writes UTF-8: its bytes as they are, not decoded and encoded again
+            out.write(data)
+        else:
+            sys.stdout.write(data.decode())
     else:
         sys.stdout.write((text if text is not None else human(payload)) + "\n")
 

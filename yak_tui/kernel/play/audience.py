@@ -318,16 +318,16 @@ def _public_or_none(table: str) -> str:
 
 def visible_count(world: World, viewer: Identity, table: str) -> int:
     """How many documents of a table the viewer may see: `visible_table` without copying any."""
+    if table == "meta":
+        return 1
+    if viewer.is_gm:  # every document, every entry: counted, not judged (100,000 entries at 1000x)
+        return len(world.table(table))
     if table == "chronicle":
         return sum(
             1
             for _, entry in world.all("chronicle")
             if may_see(world, viewer, str(entry.get("audience", PUBLIC)), entry)
         )
-    if table == "meta":
-        return 1
-    if viewer.is_gm:
-        return len(world.table(table))
     return sum(1 for doc_id, doc in world.all(table) if can_see_document(world, viewer, table, doc_id, doc) != "none")
 
 

@@ -14,7 +14,7 @@ import orjson
 
 from yak_tui.kernel.errors import CommandError as CommandError  # what an area's command raises, beside its spec
 from yak_tui.kernel.errors import RuleInputError, YakError
-from yak_tui.kernel.play.areas import AREA_PACKAGES
+from yak_tui.kernel.play.areas import AREA_PACKAGES, COMMAND_AREAS
 from yak_tui.kernel.play.audience import PUBLIC, filter_entry, validate_audience, visible_to
 from yak_tui.kernel.play.authority import Stakes, Verdict, may_adjudicate
 from yak_tui.kernel.play.chronicle import append_entry
@@ -149,8 +149,15 @@ def command(
 
 
 def spec_for(name: str) -> CommandSpec:
-    load_command_modules()
+    """The command `name`, its area imported if it is not yet (`COMMAND_AREAS`; every area for a
+    name that is in none, so a refusal can name the commands there are)."""
     spec = COMMANDS.get(name)
+    if spec is None:
+        load_command_modules(name)
+        spec = COMMANDS.get(name)
+    if spec is None:
+        load_command_modules()
+        spec = COMMANDS.get(name)
     if spec is None:
         import difflib
 
@@ -160,9 +167,10 @@ def spec_for(name: str) -> CommandSpec:
     return spec
 
 
-def load_command_modules() -> None:
+def load_command_modules(command: str | None = None) -> None:
     """Import every area package (and the kernel's own order commands): importing an area's
     package registers its commands and year-start steps. Kept in one list, in one place.
+    `command`: only the area that registers it (`COMMAND_AREAS`), or every one if none does.
 
     Done once per process: `spec_for` and `describe_order` ask for it on every call (an order queue
     of 400 orders asked 400 times, issue 30), and a module imported stays imported."""
@@ -171,6 +179,9 @@ def load_command_modules() -> None:
         return
     import importlib
 
+    if command is not None and command in COMMAND_AREAS:
+        importlib.import_module(COMMAND_AREAS[command])
+        return
     for module in COMMAND_MODULES:
         try:
             importlib.import_module(module)

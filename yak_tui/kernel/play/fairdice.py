@@ -19,7 +19,6 @@ import hashlib
 import hmac
 import json
 import re
-import secrets
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -107,6 +106,8 @@ class SidecarKeys:
     def secrets_of(self, season: str) -> dict[str, bytes]:
         stored = self._all()
         if season not in stored:
+            import secrets  # its randomness only where a season's secrets are drawn, not on a read
+
             stored[season] = {stream: secrets.token_hex(SECRET_BYTES) for stream in STREAMS}
             self._drawn.add(season)
         return {stream: bytes.fromhex(stored[season][stream]) for stream in STREAMS}

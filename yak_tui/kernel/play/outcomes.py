@@ -23,10 +23,11 @@ ODDS_PHRASES: dict[str, OddsPhrase] = {}
 _SLUG = re.compile(r"[a-z0-9]+(?:[-_][a-z0-9]+)+")
 
 
-def outcome_words(key: str) -> str:
+def outcome_words(key: str, outcomes: Mapping[str, Any] | None = None) -> str:
     """An outcome's key in words: the `words` table's, else a slug with `-` and `_` as spaces
-    ("spy-returns" → "spy returns"); text that is no slug (a GM's own band) stays as written."""
-    words = table("words").get("outcomes", {}).get(key)
+    ("spy-returns" → "spy returns"); text that is no slug (a GM's own band) stays as written.
+    `outcomes`: that table's `[outcomes]`, looked up once by a caller wording several rows."""
+    words = (table("words").get("outcomes", {}) if outcomes is None else outcomes).get(key)
     if words:
         return str(words)
     return key.replace("_", " ").replace("-", " ") if _SLUG.fullmatch(key) else key
@@ -42,17 +43,29 @@ def odds_phrase(command: str, phrase: OddsPhrase) -> None:
     ODDS_PHRASES[command] = phrase
 
 
-def odds_label(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> tuple[str, bool]:
+def odds_label(
+    key: str,
+    p: float,
+    command: str = "",
+    params: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+) -> tuple[str, bool]:
     """One odds row's label in words ("succeeds unseen", "takes 4 ducats") and whether its chance
     is worth saying (not for a certainty told as a sentence: "the spy stays in place ...")."""
     phrase = ODDS_PHRASES.get(command)
     said = phrase(params or {}, key, p) if phrase is not None else None
-    return said if said is not None else (outcome_words(key), True)
+    return said if said is not None else (outcome_words(key, outcomes), True)
 
 
-def odds_row_words(key: str, p: float, command: str = "", params: Mapping[str, Any] | None = None) -> str:
+def odds_row_words(
+    key: str,
+    p: float,
+    command: str = "",
+    params: Mapping[str, Any] | None = None,
+    outcomes: Mapping[str, Any] | None = None,
+) -> str:
     """One odds row in words: "succeeds unseen 22%", or the command's own phrase for it."""
-    label, with_chance = odds_label(key, p, command, params)
+    label, with_chance = odds_label(key, p, command, params, outcomes)
     return f"{label} {percent_words(p)}" if with_chance else label
 
 

@@ -45,7 +45,8 @@ def coerce_params(
         if name not in given:
             if param.required:
                 raise CommandError(name, f"is required ({param.help_text})" if param.help_text else "is required")
-            values[name] = copy.deepcopy(param.default)
+            default = param.default
+            values[name] = default if type(default) in _ATOMIC else copy.deepcopy(default)
     if world is not None:
         visible = visible_to(world, viewer)
         for name, param in spec.params.items():
@@ -55,6 +56,9 @@ def coerce_params(
                 except ValidationError as error:
                     raise CommandError(name, error.reason) from None
     return {name: values[name] for name in spec.params}
+
+
+_ATOMIC = (type(None), bool, int, float, str)  # a default no handler can change: not copied
 
 
 def _blank(value: Any) -> bool:

@@ -20,6 +20,7 @@ from yak_tui.kernel.play.identity import GM, Identity, identity_name, who_may_wo
 from yak_tui.kernel.world.fields import field_words
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.numbers import shown
+from yak_tui.kernel.world.tables import table as rules_table
 
 
 class Choice(NamedTuple):
@@ -288,7 +289,8 @@ def odds_words(odds: Mapping[str, float], command: str = "", params: Mapping[str
     """Odds as a filer reads them: "succeeds 58%, fails 42%" (the keys in words, `outcomes`)."""
     from yak_tui.kernel.play.outcomes import odds_row_words
 
-    return ", ".join(odds_row_words(str(key), float(value), command, params) for key, value in odds.items())
+    outcomes = rules_table("words").get("outcomes", {})  # once for the line's rows (7 for an RtD), not per row
+    return ", ".join(odds_row_words(str(key), float(value), command, params, outcomes) for key, value in odds.items())
 
 
 def odds_text(command: str, params: Mapping[str, Any], data: Mapping[str, Any]) -> str:

@@ -6,16 +6,13 @@ one that fails is checked again by the explaining checker, which says what is wr
 from __future__ import annotations
 
 import hashlib
-import marshal
-import os
 import sys
 import threading
 from collections.abc import Callable, Mapping
-from importlib.util import MAGIC_NUMBER
 from pathlib import Path
-from types import CodeType
 from typing import Any
 
+from yak_tui.codecache import CodeCache, fill_dataclass_methods
 from yak_tui.kernel.world.documents import SCHEMAS, SEASON_CHOICES
 from yak_tui.kernel.world.fields import (
     BOOL,
@@ -34,71 +31,21 @@ from yak_tui.kernel.world.fields import (
 from yak_tui.kernel.world.problems import TEXT_ONLY, json_faithful, plain_text
 
 
-class _CodeCache:
+class _CodeCache(CodeCache):
     """The predicates' compiled code, kept between processes as Python keeps a module's bytecode.
 
     Compiling every table's predicates is ~200 KB of generated source, 50-65 ms of CPU: each process
     that checks documents paid it again for the tables it touched (`yak advance` ~35 ms, each app
     applying a change journal a few ms a table; issue 30). The code is keyed by the sha256 of its
     source, so a changed schema or compiler compiles afresh, and stored beside this module's bytecode
-    under the interpreter's bytecode version (`MAGIC_NUMBER`), like a `.pyc`: not written when Python
-    writes no bytecode, and anything unreadable there is compiled again."""
+    (`yak_tui.codecache.CodeCache`)."""
 
     def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.compiled = 0  # sources this process compiled (a test counts them)
-        self._codes: dict[str, CodeType] | None = None
-        self._new = False
-        self._lock = threading.RLock()
+        super().__init__(path, key=_digest, filename="<yak_tui schema>")
 
-    def code(self, source: str) -> CodeType:
-        with self._lock:
-            codes = self._loaded()
-            key = hashlib.sha256(source.encode()).hexdigest()
-            code = codes.get(key)
-            if code is None:
-                code = codes[key] = compile(source, "<yak_tui schema>", "exec")
-                self.compiled += 1
-                self._new = True
-            return code
 
-    def _read(self) -> dict[str, CodeType]:
-        if self.path is None:
-            return {}
-        try:
-            raw = self.path.read_bytes()
-            if not raw.startswith(MAGIC_NUMBER):
-                return {}
-            stored = marshal.loads(raw[len(MAGIC_NUMBER) :])
-        except (OSError, ValueError, EOFError, TypeError):
-            return {}
-        if type(stored) is not dict:
-            return {}
-        return {key: code for key, code in stored.items() if type(key) is str and type(code) is CodeType}
-
-    def _loaded(self) -> dict[str, CodeType]:
-        if self._codes is None:
-            self._codes = self._read()
-        return self._codes
-
-    def save(self, *, asked: bool = False) -> None:
-        """Store what this process compiled (with what others stored meanwhile); best effort.
-        `asked`: also when Python writes no bytecode (`fill_cache`, as `compileall` writes `.pyc`s)."""
-        with self._lock:
-            if not self._new or self.path is None or (sys.dont_write_bytecode and not asked):
-                return
-            self._new = False
-            codes = {**self._read(), **self._loaded()}
-            temp = self.path.with_name(f"{self.path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            try:
-                self.path.parent.mkdir(exist_ok=True)
-                temp.write_bytes(MAGIC_NUMBER + marshal.dumps(codes))
-                os.replace(temp, self.path)
-            except OSError:
-                try:
-                    temp.unlink(missing_ok=True)
-                except OSError:
-                    pass
+def _digest(source: str) -> str:
+    return hashlib.sha256(source.encode()).hexdigest()
 
 
 def _cache_path() -> Path | None:
@@ -258,7 +205,9 @@ WRITE_CHECKS = _FastChecks(strict=True)  # a written document: the schema and wh
 def fill_cache() -> Path | None:
     """Compile every table's predicates and store them (`CODE_CACHE`) even where Python writes no
     bytecode, as `compileall` writes `.pyc` files: for an install or a bench that runs with
-    PYTHONDONTWRITEBYTECODE. The path written, or None when there is nowhere to write."""
+    PYTHONDONTWRITEBYTECODE. The path written, or None when there is nowhere to write. The methods
+    of yak's dataclasses, kept the same way, are stored with them (`yak_tui.codecache`)."""
+    fill_dataclass_methods()
     for table in SCHEMAS:
         FAST_CHECKS[table]
         WRITE_CHECKS[table]
