@@ -112,3 +112,29 @@ def test_diff_reads_the_save_once_and_only_the_backup_it_needs(
     code, missing = yak(capsys, save, "diff", "Winter 300", "Winter 312")
     assert code == 2 and "Spring 312, Summer 312, Autumn 312" in missing["error"]
     assert sorted(reads) == ["312-autumn", "312-spring", "312-summer", "save"]
+
+
+def test_the_gms_diff_judges_no_document_and_redacts_no_entry(
+    save: WorldFile, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the GM sees every document whole and every entry, so his diff (`yak diff`, History)
+    takes the tables as they are and counts new entries by id: at 1000x it judged 148,000 documents and
+    redacted 200,000 entries one call each. What it says is what the judged diff said."""
+    from yak_tui.kernel.play import audience
+    from yak_tui.kernel.season import history
+
+    run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "99"})
+    assert yak(capsys, save, "advance")[0] == 0
+    run_command(save, GM, "gm-set", {"table": "kingdoms", "id": "elbreth", "field": "treasury", "value": "120"})
+    run_command(save, GM, "note", {"text": "a new entry"})
+    before, after = World(history.season_state(save, "Spring 312")), World(save.read())
+    judged: list[str] = []
+    for name in ("filter_document", "redact_entry"):
+        original = getattr(audience, name)
+        monkeypatch.setattr(audience, name, lambda *a, _f=original, _n=name: judged.append(_n) or _f(*a))
+    diff = history.diff_worlds(before, after, GM)
+    assert judged == []
+    old_view = {t: {i: d for i, d in before.all(t)} for t in ("kingdoms", "units")}
+    assert visible_table(before, GM, "kingdoms") == old_view["kingdoms"]
+    assert diff.new_entries == len(visible_entries(after, GM)) - len(visible_entries(before, GM)) > 0
+    assert any(c.doc_id == "elbreth" and c.fields["treasury"] == (99, 120) for c in diff.changes)

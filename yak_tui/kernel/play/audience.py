@@ -370,6 +370,8 @@ def visible_table(world: World, viewer: Identity, table: str) -> dict[str, dict[
     if table == "meta":
         meta = world.meta
         return {"world": {k: meta[k] for k in ("name", "date", "schema_version") if k in meta}}
+    if viewer.is_gm:  # every document whole (`filter_document`): not judged one by one (1000x: 148,000)
+        return dict(world.table(table))
     out: dict[str, dict[str, Any]] = {}
     for doc_id, doc in world.all(table):
         shown = filter_document(world, viewer, table, doc_id, doc)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yak_tui.kernel.errors import YakError
-from yak_tui.kernel.play.audience import visible_entries, visible_table
+from yak_tui.kernel.play.audience import seen_entries, visible_table
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.play.views import document_words
 from yak_tui.kernel.season.calendar import GameDate
@@ -117,8 +117,9 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
                     for key, (old, new) in fields.items()
                 }
                 changes.append(DocumentChange(table, doc_id, name, "changed", fields, words))
-    seen = {str(e.get("id")) for e in visible_entries(before, viewer)}
-    new_entries = sum(1 for e in visible_entries(after, viewer) if str(e.get("id")) not in seen)
+    # Counted by id, which no redaction changes: no entry is redacted only to be counted.
+    seen = {str(e.get("id")) for e in seen_entries(before, viewer)}
+    new_entries = sum(1 for e in seen_entries(after, viewer) if str(e.get("id")) not in seen)
     return SeasonDiff(before.date, after.date, changes, new_entries)
 
 
