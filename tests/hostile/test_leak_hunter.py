@@ -45,7 +45,6 @@ import shlex
 import shutil
 import tempfile
 import time
-import types
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -59,7 +58,6 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from yak_tui.cli import main
-from yak_tui.kernel.play import fairdice
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.demo import create_world
@@ -788,8 +786,8 @@ def hunting(bases: dict[str, bytes], draw: Draw) -> Iterator[Hunter]:
         hunter = Hunter(root, draw)
         hunter.refresh()
         # The season secrets the derived dice use are fixed, so an example replays with the same dice.
-        fixed = types.SimpleNamespace(token_hex=lambda size: "5a" * size)
-        with mock.patch.object(fairdice, "secrets", fixed):
+        # (`fairdice` imports `secrets` only where it draws them, so the draw itself is fixed.)
+        with mock.patch("secrets.token_hex", lambda size: "5a" * size):
             yield hunter
         STATS["examples"] += 1
         write_report()
