@@ -26,7 +26,7 @@ from typing import Any
 from yak_tui.kernel.errors import YakError
 from yak_tui.kernel.play.dicechain import start_chain
 from yak_tui.kernel.season.calendar import SEASONS, GameDate
-from yak_tui.kernel.world.documents import META, META_ID, SCHEMAS
+from yak_tui.kernel.world.documents import DICE_STATE_KEYS, META, META_ID, SCHEMAS
 from yak_tui.kernel.world.fields import LIST, MAP, NUMBER, RECORD, TABLE_NAMES, UNIT_KINDS, Field
 from yak_tui.kernel.world.hexgrid import axial_to_offset
 from yak_tui.kernel.world.numbers import counted
@@ -63,12 +63,7 @@ STATE_KEYS = (
     "deadline_paused",
     "missed",
     "ready",
-    "dice_head",
-    "dice_count",
-    "dice_since",
-    "dice_since_seq",
-    "fair_dice",
-    "fair_draws",
+    *DICE_STATE_KEYS,
     "campaign_closed",
     "revision",
     "changed",

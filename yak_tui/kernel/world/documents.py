@@ -53,6 +53,9 @@ from yak_tui.kernel.world.records import CHRONICLE, DICE, EFFECTS, LEDGER, ORDER
 # The meta table holds one document, `world`.
 META = "meta"
 META_ID = "world"
+# The meta document's keys the dice ledger and the fair dice keep (its head, count and start; the
+# season commitments and draws): state a world carries (`authoring`), bookkeeping every roll changes.
+DICE_STATE_KEYS = ("dice_head", "dice_count", "dice_since", "dice_since_seq", "fair_dice", "fair_draws")
 
 
 # -- the tables --------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ import orjson
 
 from yak_tui.kernel.errors import ValidationError
 from yak_tui.kernel.season.calendar import GameDate
-from yak_tui.kernel.world.documents import META, META_ID
+from yak_tui.kernel.world.documents import DICE_STATE_KEYS, META, META_ID
 from yak_tui.kernel.world.fields import PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.world.references import check_written_references
 from yak_tui.kernel.world.validation import validate_changed, validate_document, validate_world, validate_written
@@ -432,20 +432,7 @@ def _meta_copy(doc: dict[str, Any]) -> dict[str, Any]:
 
 # The meta document's bookkeeping (`World.written_only`): what every write changes (the undo stack, the
 # revision, the last write's changed ids) and the counters of the logs (chronicle, dice ledger).
-META_BOOKKEEPING = frozenset(
-    {
-        "undo",
-        "revision",
-        "changed",
-        "chronicle_seq",
-        "dice_head",
-        "dice_count",
-        "dice_since",
-        "dice_since_seq",
-        "fair_dice",
-        "fair_draws",
-    }
-)
+META_BOOKKEEPING = frozenset({"undo", "revision", "changed", "chronicle_seq", *DICE_STATE_KEYS})
 
 
 def _meta_content(table: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
