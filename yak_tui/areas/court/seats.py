@@ -140,10 +140,7 @@ def user_add(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
 )
 def user_remove(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     name = p["name"].strip()
-    doc = ctx.world.find(USERS, name)
-    if doc is None:
-        known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
-        raise CommandError("name", f"no user named {name!r} (users: {known})")
+    doc = _seat(ctx, name)
     ctx.world.delete(USERS, name)
     try:
         seat = identity_name(ctx.world, Identity.parse(str(doc.get("identity"))))
@@ -193,6 +190,7 @@ def web_seat_gone(world: World, name: str, identity: str, login_id: str) -> str:
 
 
 def _seat(ctx: CommandContext, name: str) -> dict[str, Any]:
+    """The roster's login `name`, or a refusal that lists the logins there are."""
     doc = ctx.world.find(USERS, name)
     if doc is None:
         known = ", ".join(sorted(ctx.world.table(USERS))) or "none"
