@@ -36,7 +36,7 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.messages import WorldChanged
-from yak_tui.app.navigation import SCREENS, screen_class
+from yak_tui.app.navigation import SCREENS, SIDE_SCREENS, screen_class
 
 if TYPE_CHECKING:
     from yak_tui.app.main import YakApp
@@ -258,7 +258,18 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
 
     # -- live ----------------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        self._styled_now()
         self._sync()
+
+    def _styled_now(self) -> None:
+        """A screen made before the warm-up is styled as it mounts, but Textual counts it unstyled:
+        the app's first screen (the CSS refresh at its start ran before it was mounted) and any screen
+        first shown before the warm-up. Shown again, Textual then parsed the whole stylesheet anew and
+        restyled every widget of the app (50-130 ms at 100x). It is styled with the app's theme as it
+        is now, unless a theme change is still on its way (that refresh restyles it anyway)."""
+        app = self.app
+        if self._css_update_count < 0 and app.stylesheet._variables == app.get_css_variables():
+            self._css_update_count = app._css_update_count
 
     def on_resize(self, event: events.Resize) -> None:
         """`-narrow` below 110 columns: `.columns` stack into one scrolling column (see yak.tcss)."""
@@ -292,12 +303,13 @@ _WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 
 def screen_classes() -> list[type[Screen[Any]]]:
     """The main screens' classes, imported (each module once per process), and the read models of
-    their areas (an area loads them when first used: kernel/play/lazy.py)."""
+    their areas (an area loads them when first used: kernel/play/lazy.py); then the side screens'."""
     for nav in SCREENS.values():
         area = importlib.import_module(f"yak_tui.areas.{nav.module.split('.')[0]}")
         for name in area.__all__:
             getattr(area, name)
-    return [screen_class(nav.module, nav.cls) for nav in SCREENS.values()]
+    side = [getattr(importlib.import_module(module), cls) for module, cls in SIDE_SCREENS]
+    return [*(screen_class(nav.module, nav.cls) for nav in SCREENS.values()), *side]
 
 
 def css_paths(screen: type[Screen[Any]]) -> list[Path]:

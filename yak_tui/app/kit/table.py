@@ -6,10 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
+from rich.console import Console
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
+from textual.render import measure
 from textual.widget import Widget
 from textual.widgets import DataTable, Input, Static
+from textual.widgets._data_table import default_cell_formatter
 from textual.widgets.data_table import RowKey
 
 
@@ -25,6 +29,23 @@ Cells = Sequence[Any] | Callable[[], Sequence[Any]]
 
 def _cells(cells: Cells) -> Sequence[Any]:
     return cells() if callable(cells) else cells
+
+
+def cell_width(console: Console, cell: Any) -> int:
+    """A cell's width as DataTable measures it (`_update_dimensions`: the cell through
+    `default_cell_formatter`, then Rich's measure), at a fraction of the cost for the cells the
+    screens give: a plain one-line string with no markup or emoji code in it, or a one-line `Text`,
+    is as wide as its characters. Anything else is measured DataTable's own way."""
+    if isinstance(cell, str):
+        if "[" not in cell and ":" not in cell and cell.isprintable():
+            return cell_len(cell)
+    elif isinstance(cell, Text):
+        plain = cell.plain
+        if plain.isprintable():
+            return cell_len(plain)
+    elif cell is None:
+        return 0
+    return measure(console, default_cell_formatter(cell, wrap=False, height=1) or Text(), 1)
 
 
 class YakTable(DataTable[Any]):
@@ -134,6 +155,25 @@ class YakTable(DataTable[Any]):
             if self.size.width:
                 horizontal, _ = self._scrollbars_for(self.size.width, self.size.height)
                 self.show_horizontal_scrollbar = horizontal
+
+    def _update_dimensions(self, new_rows: Iterable[RowKey]) -> None:
+        """DataTable's measure of new rows (column widths, then the virtual size), with each cell
+        measured by `cell_width`: DataTable formats every cell of every new row into a renderable
+        and asks Rich for its width (a window of 200 rows, over half a screen's first paint at 100x).
+        Rows with a label or an automatic height go DataTable's own way."""
+        rows = [self.rows[key] for key in new_rows if key in self._row_locations and key in self.rows]
+        if any(row.label is not None or row.auto_height for row in rows):
+            super()._update_dimensions(new_rows)
+            return
+        console = self.app.console
+        columns = self.ordered_columns
+        for column in columns:
+            key = column.key
+            widest = max((cell_width(console, self._data[row.key].get(key)) for row in rows), default=0)
+            column.content_width = max(column.content_width, widest)
+        width = sum(column.get_render_width(self) for column in self.columns.values()) + self._row_label_column_width
+        header = self.header_height if self.show_header else 0
+        self.virtual_size = Size(width, self._total_row_height + header)
 
     def _scrollbars_for(self, width: int, height: int) -> tuple[bool, bool]:
         """(horizontal, vertical): the scrollbars Textual would show with this content area, as its
