@@ -236,6 +236,7 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
             self.refresh_view(self.yak.world)
             return
         self.paint_view(view)
+        self._painted()
         if self.yak not in _WARMED:
             self.set_timer(WARM_UP_AFTER, partial(warm_up, self.yak), name="warm-up")
 
@@ -294,6 +295,21 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
             return
         self._seen_version = self.yak.world_version
         self.refresh_view(self.yak.world)
+        if not self.loader.pending:  # painted at once (or nothing to paint)
+            self._painted()
+
+    def _compositor_refresh(self) -> None:
+        """No frame is drawn while the app holds the frames of this screen, being opened
+        (`YakApp.hold_frames`): Textual would draw it (its layout done, the screen resized) only to
+        drop it unshown. The hold's end draws the whole screen."""
+        if self.app._batch_count and self is self.app.screen and self.yak.holds_frames:
+            return
+        super()._compositor_refresh()
+
+    def _painted(self) -> None:
+        """The screen shown has its data: the frames held while it was opened may show it."""
+        if self.app.screen is self:
+            self.yak.release_frames()
 
 
 # -- the warm-up: a screen's first visit pays neither for its imports nor for parsing its CSS -----
