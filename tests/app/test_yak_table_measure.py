@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.widgets import DataTable
+from textual.widgets.data_table import DuplicateKey
 
 from yak_tui.app.kit.table import YakTable, cell_width
 
@@ -121,3 +123,46 @@ async def test_plain_cells_are_measured_without_rich(monkeypatch: Any) -> None:
         )
         assert calls.count("format") == 0 and calls.count("measure") == 2  # the two headers only
         assert [column.content_width for column in yak.ordered_columns] == [len("Noble 149 · Varos"), 6]
+
+
+class Highlights(App[None]):
+    CSS = "DataTable { height: 12; width: 100; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.highlighted: list[tuple[str, str, int]] = []
+
+    def compose(self) -> ComposeResult:
+        yield YakTable(id="yak")
+        yield DataTable(id="plain", cursor_type="row")
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self.highlighted.append((event.data_table.id or "", str(event.row_key.value), event.cursor_row))
+
+
+async def test_the_rows_of_a_window_are_kept_as_datatables_add_row_keeps_them() -> None:
+    """`YakTable` adds a window's rows in one go (issue 30): the same rows, cells, keys and places as
+    DataTable's `add_row` one by one, and the same highlight said."""
+    rows = [(f"r-{i}", [f"Row {i}", Text(str(i), justify="right")][: 1 + i % 2]) for i in range(40)]
+    app = Highlights()
+    async with app.run_test(size=(120, 30)) as pilot:
+        yak = app.query_one("#yak", YakTable)
+        plain = app.query_one("#plain", DataTable)
+        await pilot.pause()
+        yak.fill(["Name", "Number"], rows)
+        for column in ("Name", "Number"):
+            plain.add_column(column, key=column)
+        for key, cells in rows:
+            plain.add_row(*cells, key=key)
+        await pilot.pause()
+        assert yak.rows == plain.rows
+        assert yak._data == plain._data
+        assert [yak._row_locations.get(key) for key in plain.rows] == list(range(len(rows)))
+        assert [yak.get_row_at(i) for i in range(len(rows))] == [plain.get_row_at(i) for i in range(len(rows))]
+        assert (
+            [(key, row) for table, key, row in app.highlighted if table == "yak"]
+            == [(key, row) for table, key, row in app.highlighted if table == "plain"]
+            == [("r-0", 0)]
+        )
+        with pytest.raises(DuplicateKey):  # a key drawn already is refused, as DataTable refuses it
+            yak._add_rows([("r-3", ["again"])])
