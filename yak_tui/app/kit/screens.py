@@ -360,7 +360,10 @@ def _add_css(app: App[Any], screens: list[type[Screen[Any]]]) -> None:
     for path in missing:
         sheet.read(path)
     if missing:
-        sheet.reparse()
+        # Parsed in place, not afresh (`reparse`, as Textual does for a screen's CSS): the sheet keeps
+        # every source's parse, and a widget's CSS added on a first visit (a Select, a DataTable)
+        # costs that CSS alone, not the 20-odd sources again (about 10 ms at a first visit).
+        sheet.parse()
     _freeze_once()
 
 
