@@ -28,7 +28,7 @@ async def test_advance_previews_confirms_and_moves_the_world(save_path: Path) ->
         dialog = app.screen
         confirm = dialog.query_one("#confirm", Button)
         await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
-        assert "Spring 312 → Summer 312" in screen_text(app)
+        await wait_for(pilot, lambda: "Spring 312 → Summer 312" in screen_text(app), what="the preview drawn")
         assert str(confirm.label) == "Advance to Summer 312"
         assert world_of(save_path).date.label() == "Spring 312"  # the preview changed nothing
         await pilot.press("enter")  # the confirm button has the focus

@@ -145,7 +145,8 @@ async def test_the_countdown_falls_and_the_defenders_must_choose_before_the_seas
         advance: AdvanceScreen = await dialog_of(pilot, AdvanceScreen)
         confirm = advance.query_one("#confirm", Button)
         await wait_for(pilot, lambda: not confirm.disabled, what="the preview")
-        assert "Brinehaven: 2 regiments eat 2; 0 left" in screen_text(app)
+        # Drawn a frame after the button is enabled: wait for the frame, not for the button.
+        await wait_for(pilot, lambda: "Brinehaven: 2 regiments eat 2; 0 left" in screen_text(app), what="the upkeep")
         await pilot.press("enter")
         await wait_for(pilot, lambda: "Summer 312 begins" in screen_text(app), what="the advance")
         assert not any(isinstance(s, SiegeDecisionScreen) for s in app.screen_stack)  # not over the result
