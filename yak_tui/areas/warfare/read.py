@@ -260,15 +260,33 @@ def _viewer_kingdom(world: World, viewer: Identity) -> str | None:
     return None
 
 
+class _Odds:
+    """The messenger's and the smuggler's odds, worked out once for every card of one monitor: they
+    depend only on the rules tables and the Scouts counted (1,000 sieges at 1000x walked every die
+    sequence 4,000 times for a handful of answers)."""
+
+    def __init__(self) -> None:
+        cap = setting("smuggle", "bribe_cap")
+        self.smuggle = tuple((bribe, siege_rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1))
+        self._messenger: dict[tuple[int, int], float] = {}
+
+    def messenger(self, friendly: int, enemy: int) -> float:
+        key = (friendly, enemy)
+        if key not in self._messenger:
+            self._messenger[key] = siege_rules.messenger_odds(friendly, enemy)["success"]
+        return self._messenger[key]
+
+
 def siege_card(
     world: World,
     viewer: Identity,
     siege_id: str,
     doc: Mapping[str, Any],
     units: Mapping[str, Mapping[str, Any]] | None = None,
+    odds: _Odds | None = None,
 ) -> SiegeCard:
     """One siege as the viewer may see it (`doc` is the audience-filtered siege document; `units` the
-    units he may see, when the caller has them already)."""
+    units he may see, when the caller has them already; `odds` the odds the monitor's cards share)."""
     fort_id = str(doc.get("fort", ""))
     fort = world.find("pcs", fort_id) or {}
     if units is None:
@@ -300,7 +318,8 @@ def siege_card(
     enemy = _scouts_near(world, units, besieger, fort) if active else ()
     decision_needed = bool(summary and summary["decision_needed"])
     may_decide = decision_needed and may_run(world, viewer, "siege-decide", {"fort": fort_id, "choice": "sally"})[0]
-    cap = setting("smuggle", "bribe_cap")
+    if odds is None:
+        odds = _Odds()
     return SiegeCard(
         id=siege_id,
         fort_id=fort_id,
@@ -339,11 +358,11 @@ def siege_card(
         decided=_date(doc.get("decided")),
         surrendered=tuple(str(u.get("name", u.get("id", ""))) for u in doc.get("surrendered_units") or []),
         attempts=_attempts(world, doc),
-        messenger_odds=siege_rules.messenger_odds(len(friendly), len(enemy))["success"] if active else None,
+        messenger_odds=odds.messenger(len(friendly), len(enemy)) if active else None,
         friendly_scouts=tuple(world.display_name("units", u) for u in friendly),
         enemy_scouts=tuple(world.display_name("units", u) for u in enemy),
         friendly_scout_ids=friendly,
-        smuggle_odds=tuple((bribe, siege_rules.smuggle_odds(bribe)["success"]) for bribe in range(cap + 1)),
+        smuggle_odds=odds.smuggle,
         mine=mine is not None and mine in (besieger, defender),
     )
 
@@ -435,8 +454,9 @@ def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
     """Every siege (active first), every walled place, and every structure the viewer may see."""
     mine = _viewer_kingdom(world, viewer)
     units = visible_table(world, viewer, "units")  # once for every card
+    odds = _Odds()
     cards = [
-        siege_card(world, viewer, sid, doc, units)
+        siege_card(world, viewer, sid, doc, units, odds)
         for sid, doc in sorted(visible_table(world, viewer, "sieges").items())
     ]
     cards.sort(key=lambda c: (not c.active, not c.decision_needed, c.id))
