@@ -25,6 +25,7 @@ from yak_tui.kernel.world.hexgrid import hex_distance
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.money import ducats
 from yak_tui.kernel.world.tables import table
+from yak_tui.store.files import collector_paused
 
 STATUS_TEXT = {"lifted": "lifted", "surrendered": "surrendered", "captured": "fort taken"}
 
@@ -450,6 +451,9 @@ def _place_state(world: World, doc: Mapping[str, Any], besieged: bool) -> tuple[
     return " · ".join(parts), raided, captured, looted
 
 
+# At 1000x the GM's view is hundreds of thousands of objects, none of them garbage: the collector is
+# paused while they are made (it walked them again and again: ~30% of the map's build).
+@collector_paused(freeze=False)
 def siege_monitor(world: World, viewer: Identity) -> SiegeMonitor:
     """Every siege (active first), every walled place, and every structure the viewer may see."""
     mine = _viewer_kingdom(world, viewer)
