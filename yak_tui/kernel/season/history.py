@@ -7,6 +7,7 @@ app's history view read the seasons the same way (`season_state`, `kept_seasons`
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -94,6 +95,9 @@ def _shown(value: Any) -> str:
     return value_words(value)
 
 
+_ENTRY_ID = operator.methodcaller("get", "id")
+
+
 def _first(item: tuple[str, Any, Any]) -> str:  # a change's id: the order `yak diff` lists them in
     return item[0]
 
@@ -132,9 +136,11 @@ def diff_worlds(before: World, after: World, viewer: Identity) -> SeasonDiff:
                     for key, (old, new) in fields.items()
                 }
                 changes.append(DocumentChange(table, doc_id, name, "changed", fields, words))
-    # Counted by id, which no redaction changes: no entry is redacted only to be counted.
-    seen = {str(e.get("id")) for e in seen_entries(before, viewer)}
-    new_entries = sum(1 for e in seen_entries(after, viewer) if str(e.get("id")) not in seen)
+    # Counted by id, which no redaction changes: no entry is redacted only to be counted (and each id
+    # is taken and looked up in C: 200,000 entries at 1000x).
+    seen = set(map(str, map(_ENTRY_ID, seen_entries(before, viewer))))
+    ids = list(map(str, map(_ENTRY_ID, seen_entries(after, viewer))))
+    new_entries = len(ids) - sum(map(seen.__contains__, ids))
     return SeasonDiff(before.date, after.date, changes, new_entries)
 
 
