@@ -139,17 +139,22 @@ def map_view(world: World, viewer: Identity) -> MapView:
     """The hexes that hold something the viewer may see: places, forces and people."""
     kingdoms = visible_table(world, viewer, "kingdoms")
     colour = kingdom_colours(kingdoms)
-    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    # Each hex's [glyph, controller, province, places] while it is being filled.
+    cells: dict[tuple[int, int], list[Any]] = {}
     index: dict[str, tuple[int, int]] = {}
     pcs = visible_table(world, viewer, "pcs")
 
-    def cell(h: tuple[int, int]) -> dict[str, Any]:
+    def places_at(h: tuple[int, int]) -> list[Place]:
         found = cells.get(h)
         if found is None:
-            found = cells[h] = {"glyph": "", "controller": "", "province": "", "places": []}
-        return found
+            found = cells[h] = ["", "", "", []]
+        places: list[Place] = found[3]
+        return places
 
     province_names: dict[Any, str] = {}  # 9,000 provinces for 15,000 places at 1000x
+    placed: list[tuple[tuple[int, int], Any]] = []  # each placed PC's hex and province, by id
+    # A province stands on the hex of its first placed PC (by id): one pass, not provinces x PCs.
+    first_place: dict[Any, tuple[int, int]] = {}
 
     # Ids sorted as strings (not (id, document) pairs: 40,000 places at 1000x), once for every pass.
     pc_ids = sorted(pcs)
@@ -158,17 +163,18 @@ def map_view(world: World, viewer: Identity) -> MapView:
         h = _as_hex(doc.get("hex"))
         if h is None:
             continue
-        c = cell(h)
+        places = places_at(h)
+        c = cells[h]
         controller = str(doc.get("controller") or "")
         province = doc.get("province")
         province_name = province_names.get(province)
         if province_name is None:
             province_name = province_names[province] = world.display_name("provinces", province)
-        c["glyph"] = PC_GLYPHS.get(str(doc.get("kind")), "○")
-        c["controller"] = controller
-        c["province"] = province_name
+        c[0] = PC_GLYPHS.get(str(doc.get("kind")), "○")
+        c[1] = controller
+        c[2] = province_name
         fort = f" · fort level {doc['fort_level']}" if doc.get("fort_level") else ""
-        c["places"].append(
+        places.append(
             Place(
                 "pcs",
                 pid,
@@ -179,6 +185,8 @@ def map_view(world: World, viewer: Identity) -> MapView:
             )
         )
         index[f"pcs:{pid}"] = h
+        placed.append((h, province))
+        first_place.setdefault(province, h)
     units = visible_table(world, viewer, "units")
     for uid in sorted(units):
         doc = units[uid]
@@ -186,7 +194,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         owner = str(doc.get("owner", ""))
-        cell(h)["places"].append(
+        places_at(h).append(
             Place(
                 "units",
                 uid,
@@ -207,7 +215,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         kingdom = str(doc.get("kingdom") or "")
-        cell(h)["places"].append(
+        places_at(h).append(
             Place(
                 "characters",
                 cid,
@@ -222,23 +230,13 @@ def map_view(world: World, viewer: Identity) -> MapView:
         capital = doc.get("capital")
         if capital and f"pcs:{capital}" in index:
             index[f"kingdoms:{kid}"] = index[f"pcs:{capital}"]
-    # A province stands on the hex of its first placed PC (by id): one pass, not provinces x PCs.
-    first_place: dict[Any, tuple[int, int]] = {}
-    for pc_id in pc_ids:
-        if f"pcs:{pc_id}" in index:
-            first_place.setdefault(pcs[pc_id].get("province"), index[f"pcs:{pc_id}"])
     provinces = visible_table(world, viewer, "provinces")
     for pid in provinces:
         if pid in first_place:
             index[f"provinces:{pid}"] = first_place[pid]
     extent = _extent(world.meta.get("map"))
-    territory, labels = _territory(pcs, pc_ids, provinces, index, colour, set(cells), extent)
-    built = {
-        h: HexCell(
-            h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"], tuple(c["places"])
-        )
-        for h, c in cells.items()
-    }
+    territory, labels = _territory(placed, provinces, colour, set(cells), extent)
+    built = {h: HexCell(h[0], h[1], c[0], c[1], colour.get(c[1], ""), c[2], tuple(c[3])) for h, c in cells.items()}
     home = None
     if viewer.is_king:
         home = index.get(f"kingdoms:{viewer.subject}")
@@ -258,10 +256,8 @@ def _extent(size: Any) -> tuple[int, int] | None:
 
 
 def _territory(
-    pcs: Mapping[str, Mapping[str, Any]],
-    pc_ids: list[str],
+    placed: list[tuple[tuple[int, int], Any]],
     provinces: Mapping[str, Mapping[str, Any]],
-    index: Mapping[str, tuple[int, int]],
     colour: Mapping[str, str],
     occupied: set[tuple[int, int]],
     extent: tuple[int, int] | None,
@@ -273,11 +269,7 @@ def _territory(
     for pid, doc in provinces.items():
         ruler = str(doc.get("kingdom") or "")
         claims[pid] = Claim(pid, str(doc.get("name", pid)), ruler, colour.get(ruler, ""))
-    seeds = [
-        (index[f"pcs:{pc_id}"], claims[str(pcs[pc_id].get("province"))])
-        for pc_id in pc_ids
-        if f"pcs:{pc_id}" in index and str(pcs[pc_id].get("province")) in claims
-    ]
+    seeds = [(h, claims[str(province)]) for h, province in placed if str(province) in claims]
     land = claim_hexes(seeds, TERRITORY_RADIUS)
     # One pass over the land (110,000 hexes at 1000x): each hex's drawn (column, row) (axial_to_offset
     # inlined), off the world's extent or kept, and summed into its province's middle.
