@@ -274,15 +274,15 @@ def _territory(
     # One pass over the land (110,000 hexes at 1000x): each hex's drawn (column, row) (axial_to_offset
     # inlined), off the world's extent or kept, and summed into its province's middle.
     columns, rows = extent if extent is not None else (0, 0)
-    kept: dict[tuple[int, int], Claim] = {}
+    off: set[tuple[int, int]] = set()
     free: list[tuple[int, int, tuple[int, int], Claim]] = []  # (column, row, hex, claim) of the hexes without places
     sums: dict[str, list[int]] = {}
     for h, claim in land.items():
         q, row = h
         col = q + (row - (row & 1)) // 2
         if extent is not None and not (0 <= col < columns and 0 <= row < rows):
+            off.add(h)
             continue
-        kept[h] = claim
         total = sums.get(claim.province)
         if total is None:
             sums[claim.province] = [col, row, 1]
@@ -303,7 +303,7 @@ def _territory(
         if found is None or key < found[0]:
             best[province] = (key, h)
     labels = tuple(ProvinceLabel(pid, claims[pid].province_name, h) for pid, (_, h) in sorted(best.items()))
-    return kept, labels
+    return ({h: claim for h, claim in land.items() if h not in off} if off else land), labels
 
 
 # At 1000x the GM's view is hundreds of thousands of objects, none of them garbage: the collector is
