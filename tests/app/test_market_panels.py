@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from app_helpers import make_app, on_top, wait_for, widget_text
 from textual.widgets import DataTable
 
@@ -79,3 +80,36 @@ async def test_the_market_panels_draw_the_view_they_are_shown_not_the_screens(sa
         panel.show_detail(None, info)
         assert info is not None and panel.border_title == info.name
         await wait_for(pilot, lambda: "No business highlighted" in widget_text(app), what="the province's detail")
+
+
+async def test_a_kingdoms_specialists_are_drawn_only_when_their_row_is(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the specialists panel made every kingdom's cells (3,000 kingdoms at 1000x, ~0.1 s of
+    the GM's first visit) for a table that draws a window of them; a row's cells are made when drawn."""
+    from yak_tui.app.screens.economy import panels
+
+    made: list[str] = []
+    cells = panels._specialist_cells
+
+    def counted(line: board.SpecialistLine, types: tuple[str, ...]) -> list[object]:
+        made.append(line.kingdom_id)
+        return cells(line, types)
+
+    monkeypatch.setattr(panels, "_specialist_cells", counted)
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("b")
+        await wait_for(pilot, lambda: on_top(app, MarketScreen), what="the market")
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.query_one("#sectors-table", DataTable).row_count > 0, what="sectors")
+        full = board.market_board(app.world, GM)
+        line = full.specialists[0]
+        many = tuple(line._replace(kingdom_id=f"k{n:04d}") for n in range(1000))
+        panel = screen.query_one(SpecialistsPanel)
+        made.clear()
+        panel.show(full._replace(specialists=many))
+        table = panel.query_one("#specialists-table", YakTable)
+        assert table.total_rows == 1000 and table.row_count == YakTable.WINDOW
+        assert len(made) == YakTable.WINDOW  # the window's rows, not the thousand
+        assert str(table.get_row("k0999")[0]) == str(table.get_row("k0000")[0])  # a row not drawn, when asked

@@ -7,6 +7,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from app_helpers import make_app, wait_for, widget_text, world_of
 from test_sieges_screen import besiege, open_sieges
 
@@ -67,3 +68,35 @@ async def test_the_siege_panels_draw_the_view_they_are_shown_not_the_screens(sav
         place = next(p for p in view.places if p.id == raids.highlighted())
         raids.show_verdicts(place, monitor.place_verdicts(world_of(other), GM, place.id))
         assert raids.border_title == "Raids & looting"
+
+
+async def test_a_sieges_row_is_made_only_when_it_is_drawn(
+    save_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the sieges table made every siege's eight cells (1,000 sieges at 1000x) for a table
+    that draws a window of them; a row's cells are made when drawn, narrow or wide."""
+    from yak_tui.app.screens.warfare import panels
+
+    other = tmp_path / "besieged.json"
+    shutil.copyfile(save_path, other)
+    besiege(other)
+    view = monitor.siege_monitor(world_of(other), GM)
+    many = tuple(view.sieges[0]._replace(id=f"siege-{n:04d}") for n in range(1000))
+    made: list[str] = []
+    cells = panels._siege_cells
+
+    def counted(card: monitor.SiegeCard, wide: bool) -> list[object]:
+        made.append(card.id)
+        return cells(card, wide)
+
+    monkeypatch.setattr(panels, "_siege_cells", counted)
+    app = make_app(save_path)
+    async with app.run_test(size=(140, 45)) as pilot:
+        screen = await open_sieges(pilot)
+        panel = screen.query_one(SiegesPanel)
+        for wide, columns in ((True, 8), (False, 5)):
+            made.clear()
+            panel.fill(many, wide)
+            table = panel.query_one("#siege-list", YakTable)
+            assert table.total_rows == 1000 and len(made) == YakTable.WINDOW and len(table.columns) == columns
+            assert len(table.get_row("siege-0999")) == columns  # a row not drawn, when asked

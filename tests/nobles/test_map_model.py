@@ -136,3 +136,35 @@ def test_the_land_stops_at_the_worlds_extent() -> None:
     )
     unbounded = map_view(demo(), GM)
     assert unbounded.extent is None and len(view.territory) < len(unbounded.territory)
+
+
+def test_claim_hexes_ring_by_ring_gives_each_hex_what_a_breadth_first_walk_gives() -> None:
+    """Issue 30: the land is claimed ring by ring round every seed (1.8x faster at 1000x than a walk
+    trying each claimed hex's neighbours); each hex goes to the seed the walk gave it, ties included."""
+    import random
+
+    from yak_tui.kernel.world.hexgrid import DIRECTIONS
+
+    def walked(seeds: list[tuple[tuple[int, int], int]], radius: int) -> dict[tuple[int, int], int]:
+        claimed: dict[tuple[int, int], int] = {}
+        frontier = []
+        for h, owner in seeds:
+            if h not in claimed:
+                claimed[h] = owner
+                frontier.append(h)
+        for _ in range(radius):
+            following = []
+            for q, r in frontier:
+                for d in DIRECTIONS:
+                    n = (q + d.q, r + d.r)
+                    if n not in claimed:
+                        claimed[n] = claimed[(q, r)]
+                        following.append(n)
+            frontier = following
+        return claimed
+
+    rng = random.Random(30)
+    for _ in range(400):
+        span, radius = rng.randint(1, 10), rng.randint(0, 4)
+        seeds = [((rng.randint(-span, span), rng.randint(-span, span)), n) for n in range(rng.randint(1, 25))]
+        assert claim_hexes(seeds, radius) == walked(seeds, radius)

@@ -27,6 +27,7 @@ from yak_tui.kernel.play.views import Choice
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.post import filer_name
 from yak_tui.kernel.world.model import World
+from yak_tui.store.files import collector_paused
 
 if TYPE_CHECKING:
     from yak_tui.store.storage import WorldFile
@@ -324,6 +325,9 @@ class HistoryView(NamedTuple):
     problem: str = ""
 
 
+# At 1000x the GM's view is hundreds of thousands of objects, none of them garbage: the collector is
+# paused while they are made (it walked them again and again: ~30% of the map's build).
+@collector_paused(freeze=False)
 def history_view(
     save: WorldFile, world: World, viewer: Identity, before: str | None = None, after: str | None = None
 ) -> HistoryView:

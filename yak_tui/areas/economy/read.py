@@ -25,11 +25,12 @@ from yak_tui.areas.economy.credit_read import LedgerLine, Lending, ledger_lines,
 from yak_tui.areas.economy.market import province_prices
 from yak_tui.areas.economy.production import produced_this_season
 from yak_tui.areas.economy.specialist_read import AcademyLine, SpecialistLine, academy_lines, specialist_lines
-from yak_tui.areas.economy.specialists import trained_this_year
+from yak_tui.areas.economy.specialists import hireable_types, trained_this_year
 from yak_tui.kernel.play.audience import can_see_document, filter_document, visible_table
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import SECTORS, World
 from yak_tui.kernel.world.tables import table
+from yak_tui.store.files import collector_paused
 
 # Potentials a province lists besides its three business sectors (monopolies cut these).
 OTHER_POTENTIALS = ("trade", "urban")
@@ -325,6 +326,9 @@ def _resources(world: World, viewer: Identity, province_id: str) -> tuple[GoodPr
 # -- the board -------------------------------------------------------------------------------------
 
 
+# At 1000x the GM's view is hundreds of thousands of objects, none of them garbage: the collector is
+# paused while they are made (it walked them again and again: ~30% of the map's build).
+@collector_paused(freeze=False)
 def market_board(world: World, viewer: Identity) -> MarketBoard:
     """Everything the market screen lists, for this viewer."""
     businesses = _visible_businesses(world, viewer)
@@ -337,7 +341,7 @@ def market_board(world: World, viewer: Identity) -> MarketBoard:
         hire_cost_next_season=specialist_rules.hire_cost(False),
         hire_cost_now=specialist_rules.hire_cost(True),
         specialist_types=specialist_rules.specialist_types(),
-        hired_types=tuple(t for t in specialist_rules.specialist_types() if specialist_rules.hireable(t)),
+        hired_types=hireable_types(),
     )
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from yak_tui.areas.economy import specialist_rules
-from yak_tui.areas.economy.specialists import controlled_provinces, hire_status
+from yak_tui.areas.economy.specialists import controlled_provinces, hire_status, hireable_types
 from yak_tui.kernel.play.audience import visible_table
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
@@ -54,11 +54,12 @@ class HirePreview(NamedTuple):
 def specialist_lines(world: World, viewer: Identity) -> tuple[SpecialistLine, ...]:
     """Each kingdom's pool the viewer may see (the GM all, a King his own), with hiring this year."""
     types = specialist_rules.specialist_types()
+    hired = hireable_types()
     out = []
     for kid, doc in sorted(visible_table(world, viewer, "specialists").items()):
         if world.find("kingdoms", kid) is None:
             continue
-        status = hire_status(world, kid)
+        status = hire_status(world, kid, hired)
         out.append(
             SpecialistLine(
                 kid,

@@ -86,14 +86,20 @@ def controlled_provinces(world: World, kingdom_id: str) -> int:
     return len(world.where("provinces", kingdom=kingdom_id))
 
 
-def hire_status(world: World, kingdom_id: str) -> dict[str, dict[str, int]]:
-    """Per hireable type: hired this year and the year's limit (one per controlled province)."""
+def hireable_types() -> tuple[str, ...]:
+    """The specialist types a kingdom may hire, in the table's order."""
+    return tuple(kind for kind in specialist_rules.specialist_types() if specialist_rules.hireable(kind))
+
+
+def hire_status(world: World, kingdom_id: str, kinds: tuple[str, ...] | None = None) -> dict[str, dict[str, int]]:
+    """Per hireable type: hired this year and the year's limit (one per controlled province).
+    `kinds`: `hireable_types()`, when the caller asks for many kingdoms (the market board: 3,000 at
+    1000x, each reading the tables again for the same types)."""
     counters = world.get("kingdoms", kingdom_id).get("year_counters") or {}
     limit = specialist_rules.hire_limit(controlled_provinces(world, kingdom_id))
     return {
         kind: {"hired": int(counters.get(f"hired_{kind}", 0)), "limit": limit}
-        for kind in specialist_rules.specialist_types()
-        if specialist_rules.hireable(kind)
+        for kind in (hireable_types() if kinds is None else kinds)
     }
 
 

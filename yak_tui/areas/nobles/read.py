@@ -18,6 +18,7 @@ from yak_tui.kernel.play.views import problem_of
 from yak_tui.kernel.world.hexgrid import claim_hexes, hex_line
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.words import field_refs, field_words, is_empty, value_words
+from yak_tui.store.files import collector_paused
 
 HexKey = tuple[int, int]
 
@@ -127,8 +128,10 @@ class MapView(NamedTuple):
 
 
 def _as_hex(value: Any) -> tuple[int, int] | None:
-    if isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        return int(value[0]), int(value[1])
+    if isinstance(value, (list, tuple)) and len(value) == 2:  # 40,000 a map at 1000x
+        q, r = value
+        if isinstance(q, int) and isinstance(r, int):
+            return int(q), int(r)
     return None
 
 
@@ -136,12 +139,22 @@ def map_view(world: World, viewer: Identity) -> MapView:
     """The hexes that hold something the viewer may see: places, forces and people."""
     kingdoms = visible_table(world, viewer, "kingdoms")
     colour = kingdom_colours(kingdoms)
-    cells: dict[tuple[int, int], dict[str, Any]] = {}
+    # Each hex's [glyph, controller, province, places] while it is being filled.
+    cells: dict[tuple[int, int], list[Any]] = {}
     index: dict[str, tuple[int, int]] = {}
     pcs = visible_table(world, viewer, "pcs")
 
-    def cell(h: tuple[int, int]) -> dict[str, Any]:
-        return cells.setdefault(h, {"glyph": "", "controller": "", "province": "", "places": []})
+    def places_at(h: tuple[int, int]) -> list[Place]:
+        found = cells.get(h)
+        if found is None:
+            found = cells[h] = ["", "", "", []]
+        places: list[Place] = found[3]
+        return places
+
+    province_names: dict[Any, str] = {}  # 9,000 provinces for 15,000 places at 1000x
+    placed: list[tuple[tuple[int, int], Any]] = []  # each placed PC's hex and province, by id
+    # A province stands on the hex of its first placed PC (by id): one pass, not provinces x PCs.
+    first_place: dict[Any, tuple[int, int]] = {}
 
     # Ids sorted as strings (not (id, document) pairs: 40,000 places at 1000x), once for every pass.
     pc_ids = sorted(pcs)
@@ -150,15 +163,18 @@ def map_view(world: World, viewer: Identity) -> MapView:
         h = _as_hex(doc.get("hex"))
         if h is None:
             continue
-        c = cell(h)
+        places = places_at(h)
+        c = cells[h]
         controller = str(doc.get("controller") or "")
-        c.update(
-            glyph=PC_GLYPHS.get(str(doc.get("kind")), "○"),
-            controller=controller,
-            province=world.display_name("provinces", doc.get("province")),
-        )
+        province = doc.get("province")
+        province_name = province_names.get(province)
+        if province_name is None:
+            province_name = province_names[province] = world.display_name("provinces", province)
+        c[0] = PC_GLYPHS.get(str(doc.get("kind")), "○")
+        c[1] = controller
+        c[2] = province_name
         fort = f" · fort level {doc['fort_level']}" if doc.get("fort_level") else ""
-        c["places"].append(
+        places.append(
             Place(
                 "pcs",
                 pid,
@@ -169,6 +185,8 @@ def map_view(world: World, viewer: Identity) -> MapView:
             )
         )
         index[f"pcs:{pid}"] = h
+        placed.append((h, province))
+        first_place.setdefault(province, h)
     units = visible_table(world, viewer, "units")
     for uid in sorted(units):
         doc = units[uid]
@@ -176,7 +194,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         owner = str(doc.get("owner", ""))
-        cell(h)["places"].append(
+        places_at(h).append(
             Place(
                 "units",
                 uid,
@@ -197,7 +215,7 @@ def map_view(world: World, viewer: Identity) -> MapView:
         if h is None:
             continue
         kingdom = str(doc.get("kingdom") or "")
-        cell(h)["places"].append(
+        places_at(h).append(
             Place(
                 "characters",
                 cid,
@@ -212,23 +230,13 @@ def map_view(world: World, viewer: Identity) -> MapView:
         capital = doc.get("capital")
         if capital and f"pcs:{capital}" in index:
             index[f"kingdoms:{kid}"] = index[f"pcs:{capital}"]
-    # A province stands on the hex of its first placed PC (by id): one pass, not provinces x PCs.
-    first_place: dict[Any, tuple[int, int]] = {}
-    for pc_id in pc_ids:
-        if f"pcs:{pc_id}" in index:
-            first_place.setdefault(pcs[pc_id].get("province"), index[f"pcs:{pc_id}"])
     provinces = visible_table(world, viewer, "provinces")
     for pid in provinces:
         if pid in first_place:
             index[f"provinces:{pid}"] = first_place[pid]
     extent = _extent(world.meta.get("map"))
-    territory, labels = _territory(pcs, pc_ids, provinces, index, colour, set(cells), extent)
-    built = {
-        h: HexCell(
-            h[0], h[1], c["glyph"], c["controller"], colour.get(c["controller"], ""), c["province"], tuple(c["places"])
-        )
-        for h, c in cells.items()
-    }
+    territory, labels = _territory(placed, provinces, colour, set(cells), extent)
+    built = {h: HexCell(h[0], h[1], c[0], c[1], colour.get(c[1], ""), c[2], tuple(c[3])) for h, c in cells.items()}
     home = None
     if viewer.is_king:
         home = index.get(f"kingdoms:{viewer.subject}")
@@ -248,10 +256,8 @@ def _extent(size: Any) -> tuple[int, int] | None:
 
 
 def _territory(
-    pcs: Mapping[str, Mapping[str, Any]],
-    pc_ids: list[str],
+    placed: list[tuple[tuple[int, int], Any]],
     provinces: Mapping[str, Mapping[str, Any]],
-    index: Mapping[str, tuple[int, int]],
     colour: Mapping[str, str],
     occupied: set[tuple[int, int]],
     extent: tuple[int, int] | None,
@@ -263,38 +269,46 @@ def _territory(
     for pid, doc in provinces.items():
         ruler = str(doc.get("kingdom") or "")
         claims[pid] = Claim(pid, str(doc.get("name", pid)), ruler, colour.get(ruler, ""))
-    seeds = [
-        (index[f"pcs:{pc_id}"], claims[str(pcs[pc_id].get("province"))])
-        for pc_id in pc_ids
-        if f"pcs:{pc_id}" in index and str(pcs[pc_id].get("province")) in claims
-    ]
+    seeds = [(h, claims[str(province)]) for h, province in placed if str(province) in claims]
     land = claim_hexes(seeds, TERRITORY_RADIUS)
-    # Each hex's drawn (column, row), axial_to_offset inlined: 110,000 hexes at 1000x.
-    offsets = {h: (h[0] + (h[1] - (h[1] & 1)) // 2, h[1]) for h in land}
-    if extent is not None:
-        columns, rows = extent
-        land = {h: claim for h, claim in land.items() if 0 <= offsets[h][0] < columns and 0 <= offsets[h][1] < rows}
-    # The name goes on the free hex of its land nearest the land's middle (in drawn rows and columns).
+    # One pass over the land (110,000 hexes at 1000x): each hex's drawn (column, row) (axial_to_offset
+    # inlined), off the world's extent or kept, and summed into its province's middle.
+    columns, rows = extent if extent is not None else (0, 0)
+    off: set[tuple[int, int]] = set()
+    free: list[tuple[int, int, tuple[int, int], Claim]] = []  # (column, row, hex, claim) of the hexes without places
     sums: dict[str, list[int]] = {}
     for h, claim in land.items():
-        col, row = offsets[h]
-        total = sums.setdefault(claim.province, [0, 0, 0])
-        total[0] += col
-        total[1] += row
-        total[2] += 1
-    best: dict[str, tuple[tuple[float, int, int], tuple[int, int]]] = {}
-    for h, claim in land.items():
-        if h in occupied:
+        q, row = h
+        col = q + (row - (row & 1)) // 2
+        if extent is not None and not (0 <= col < columns and 0 <= row < rows):
+            off.add(h)
             continue
-        col, row = offsets[h]
-        total = sums[claim.province]
-        key = ((col - total[0] / total[2]) ** 2 + (row - total[1] / total[2]) ** 2, row, col)
-        if claim.province not in best or key < best[claim.province][0]:
-            best[claim.province] = (key, h)
+        total = sums.get(claim.province)
+        if total is None:
+            sums[claim.province] = [col, row, 1]
+        else:
+            total[0] += col
+            total[1] += row
+            total[2] += 1
+        if h not in occupied:
+            free.append((col, row, h, claim))
+    # The name goes on the free hex of its land nearest the land's middle (in drawn rows and columns).
+    middles = {province: (total[0] / total[2], total[1] / total[2]) for province, total in sums.items()}
+    best: dict[str, tuple[tuple[float, int, int], tuple[int, int]]] = {}
+    for col, row, h, claim in free:
+        province = claim.province
+        mid_col, mid_row = middles[province]
+        key = ((col - mid_col) ** 2 + (row - mid_row) ** 2, row, col)
+        found = best.get(province)
+        if found is None or key < found[0]:
+            best[province] = (key, h)
     labels = tuple(ProvinceLabel(pid, claims[pid].province_name, h) for pid, (_, h) in sorted(best.items()))
-    return land, labels
+    return ({h: claim for h, claim in land.items() if h not in off} if off else land), labels
 
 
+# At 1000x the GM's view is hundreds of thousands of objects, none of them garbage: the collector is
+# paused while they are made (it walked them again and again: ~30% of the map's build).
+@collector_paused(freeze=False)
 def map_data(world: World, viewer: Identity) -> MapView:
     """`map_view`, plus the characters riding with a legion (an Agent's `location` is then
     the unit's id), who would otherwise be on no hex at all."""

@@ -129,30 +129,27 @@ def hex_line(a: HexLike, b: HexLike) -> tuple[Hex, ...]:
 
 def claim_hexes(seeds: Iterable[tuple[HexLike, T]], radius: int) -> dict[tuple[int, int], T]:
     """Every hex within `radius` of a seed, claimed by its nearest seed (a tie goes to the seed
-    given first): one breadth-first pass from all seeds at once, so the cost is the hexes
-    claimed, not hexes × seeds. The map tints a province's land with it. Keyed by plain (q, r)
-    tuples (a Hex equals and hashes as its tuple): 110,000 hexes at 1000x, no Hex built per hex."""
+    given first): ring by ring outwards from all seeds at once (every seed's ring 1, then every
+    seed's ring 2, ...), so the cost is the hexes claimed, not hexes × seeds. The map tints a
+    province's land with it. Keyed by plain (q, r) tuples (a Hex equals and hashes as its tuple):
+    110,000 hexes at 1000x, no Hex built per hex. (A breadth-first walk gives each hex the same
+    seed; it tried each claimed hex's six neighbours, 2.3 times the hexes a ring of each seed tries.)"""
     if radius < 0:
         raise RuleInputError(f"a radius is 0 or more, not {radius}")
-    # Plain tuples: a Hex per neighbour tried cost most of the time at 1000x (540,000 of them).
-    steps = [(d.q, d.r) for d in DIRECTIONS]
     claimed: dict[tuple[int, int], T] = {}
-    frontier: list[tuple[int, int]] = []
+    centres: list[tuple[int, int, T]] = []
     for h, owner in seeds:
         key = (int(h[0]), int(h[1]))
-        if key not in claimed:
+        if key not in claimed:  # a second seed on a hex claims nothing the first does not first
             claimed[key] = owner
-            frontier.append(key)
-    for _ in range(radius):
-        following: list[tuple[int, int]] = []
-        for q, r in frontier:
-            owner = claimed[(q, r)]
-            for dq, dr in steps:
+            centres.append((key[0], key[1], owner))
+    for distance in range(1, radius + 1):
+        ring = [(h.q, h.r) for h in hex_ring(Hex(0, 0), distance)]
+        for q, r, owner in centres:
+            for dq, dr in ring:
                 n = (q + dq, r + dr)
                 if n not in claimed:
                     claimed[n] = owner
-                    following.append(n)
-        frontier = following
     return claimed
 
 

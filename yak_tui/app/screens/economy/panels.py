@@ -257,19 +257,7 @@ class SpecialistsPanel(MarketPanel):
 
     def show(self, view: board.MarketBoard) -> None:
         types = view.specialist_types
-        rows = []
-        for line in view.specialists:
-            pool = dict(line.pool)
-            hired = {t: (h, limit) for t, h, limit in line.hired}
-            cells: list[object] = [Text(short_name(line.kingdom), style="bold")]
-            for kind in types:
-                count = Text(str(pool.get(kind, 0)), style="bold")
-                if kind in hired:
-                    h, limit = hired[kind]
-                    count.append(" · ", style="dim")
-                    count.append(f"{h}/{limit}", style=f"bold {FULL}" if h >= limit else "dim")
-                cells.append(count)
-            rows.append((line.kingdom_id, cells))
+        rows = [(line.kingdom_id, partial(_specialist_cells, line, types)) for line in view.specialists]
         empty = "Only a kingdom's King and the GM see its specialists." if self.identity.is_player else ""
         self.query_one("#specialists-table", YakTable).fill(
             ["Kingdom", *(SPECIALIST_SHORT.get(t, t.capitalize()) for t in types)], rows, empty=empty or "None."
@@ -287,6 +275,21 @@ class SpecialistsPanel(MarketPanel):
     def highlighted(self) -> str | None:
         """The highlighted kingdom's id."""
         return self.query_one("#specialists-table", YakTable).cursor_row_key()
+
+
+def _specialist_cells(line: board.SpecialistLine, types: tuple[str, ...]) -> list[object]:
+    """A kingdom's row of specialists (made only when the table draws it: 3,000 kingdoms at 1000x)."""
+    pool = dict(line.pool)
+    hired = {t: (h, limit) for t, h, limit in line.hired}
+    cells: list[object] = [Text(short_name(line.kingdom), style="bold")]
+    for kind in types:
+        count = Text(str(pool.get(kind, 0)), style="bold")
+        if kind in hired:
+            h, limit = hired[kind]
+            count.append(" · ", style="dim")
+            count.append(f"{h}/{limit}", style=f"bold {FULL}" if h >= limit else "dim")
+        cells.append(count)
+    return cells
 
 
 class AcademiesPanel(MarketPanel):

@@ -36,6 +36,7 @@ from yak_tui.areas import nobles as map_views
 from yak_tui.kernel.play import views
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.model import World
+from yak_tui.store.files import collector_paused
 
 
 class MapBuilt(NamedTuple):
@@ -131,6 +132,7 @@ class MapScreen(YakScreen):
         self.query_one(HexMap).focus()
 
     # -- data ---------------------------------------------------------------------------------------
+    @collector_paused(freeze=False)  # as `map_data` is: at 1000x the nobles and the layout are 100,000 objects more
     def build_view(self, world: World, identity: Identity) -> MapBuilt:
         """The map, the nobles, and the chosen noble's range (a problem instead if it cannot be shown)."""
         view = map_views.map_data(world, identity)

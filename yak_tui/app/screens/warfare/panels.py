@@ -387,19 +387,7 @@ class SiegesPanel(SiegePanel):
     def fill(self, sieges: tuple[monitor.SiegeCard, ...], wide: bool) -> None:
         """All the columns when there is room (`wide`); otherwise the card tells the rest."""
         columns = ["Fort", "Fortification", "Besieger", "Inside", "Provisions", "Countdown", "Blockade", "State"]
-        rows = []
-        for s in sieges:
-            cells = [
-                Text(s.fort, style="bold"),
-                f"{s.level} {s.level_name}",
-                s.besieger,
-                Text(f"{num(s.regiments)} reg." if s.regiments is not None else "—", justify="right"),
-                Text(num(s.provisions), justify="right"),
-                countdown_text(s),
-                _blockade_text(s),
-                _state_text(s),
-            ]
-            rows.append((s.id, cells if wide else [cells[0], cells[4], *cells[5:]]))
+        rows = [(s.id, partial(_siege_cells, s, wide)) for s in sieges]
         if not wide:
             columns = ["Fort", "Prov.", "Countdown", "Blockade", "State"]
         self.query_one("#siege-list", YakTable).fill(columns, rows, empty="No fort is under siege.")
@@ -420,6 +408,21 @@ class SiegesPanel(SiegePanel):
                 )
             )
         banner.update(Content("\n").join(lines))
+
+
+def _siege_cells(s: monitor.SiegeCard, wide: bool) -> list[object]:
+    """A siege's row (made only when the table draws it: 1,000 sieges at 1000x)."""
+    cells: list[object] = [
+        Text(s.fort, style="bold"),
+        f"{s.level} {s.level_name}",
+        s.besieger,
+        Text(f"{num(s.regiments)} reg." if s.regiments is not None else "—", justify="right"),
+        Text(num(s.provisions), justify="right"),
+        countdown_text(s),
+        _blockade_text(s),
+        _state_text(s),
+    ]
+    return cells if wide else [cells[0], cells[4], *cells[5:]]
 
 
 class CardPanel(SiegePanel):
