@@ -260,11 +260,14 @@ def season_entries(world: World, dates: Iterable[GameDate]) -> list[dict[str, An
     before, so it is left out: each event is told once."""
     chosen = list(dates)
     wanted = {(d.year, d.season) for d in chosen}
+    seasons = {d.season for d in chosen}  # most entries are of another season: no tuple made for them
     closing = (chosen[0].year, chosen[0].season) if chosen else None
     found = [
         entry
         for entry in chronicle_order(world)
-        if (entry["date"]["year"], entry["date"]["season"]) in wanted and not _did_nothing(entry)
+        if (date := entry["date"])["season"] in seasons
+        and (date["year"], date["season"]) in wanted
+        and not _did_nothing(entry)
     ]
 
     def by_advance_in_closing(entry: dict[str, Any]) -> bool:
