@@ -24,6 +24,7 @@ from yak_tui.kernel.season import reports, template
 from yak_tui.kernel.world import model
 from yak_tui.kernel.world.demo import build_world
 from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.money import shown_money
 
 
 class _CountedLine(str):
@@ -125,3 +126,28 @@ def test_the_season_entries_make_no_pair_for_another_seasons_entry() -> None:
     found = reports.season_entries(world, [date])
     assert [e["id"] for e in found] == [e["id"] for e in expected] and len(found) == 10
     assert paired and set(paired) == {date.season}
+
+
+def test_whole_amounts_are_worded_without_the_rounding(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report's holding and change lines (8,000 a close at 100x) print a whole amount as
+    `shown_money` does, without calling it; any other amount still goes through it."""
+    world = World(build_world())
+    now = reports.holdings(world, reports.Recipient("king:elbreth"))
+    expected = reports.holding_lines(now)
+    rounded: list[Any] = []
+    real = shown_money
+
+    def counted(value: float) -> str:
+        rounded.append(value)
+        return real(value)
+
+    monkeypatch.setattr(reports, "shown_money", counted)
+    assert reports.holding_lines(now) == expected
+    assert all(not (isinstance(v, float) and v.is_integer()) for v in rounded)
+    assert reports.holding_lines({"a": 2.5, "b": 3.0, "c": 10**12 * 1.0, "d": "held"}) == [
+        "a: 2.5",
+        "b: 3",
+        f"c: {real(10**12 * 1.0)}",
+        "d: held",
+    ]
+    assert rounded[-2:] == [2.5, 10**12 * 1.0]
