@@ -67,7 +67,13 @@ def main() -> int:
     profile = cProfile.Profile()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "world.json"
-        shutil.copyfile(args.world, path)
+        # The save with its vouch and the campaign key, as yak leaves any save it wrote: a bare copy
+        # would be read as an unvouched save, every check run in full.
+        for suffix in ("", ".vouch", ".key"):
+            source = args.world.with_name(args.world.name + suffix)
+            if source.exists():
+                shutil.copyfile(source, path.with_name(path.name + suffix))
+                shutil.copymode(source, path.with_name(path.name + suffix))
         took = asyncio.run(visit(path, args.screen, profile))
     print(f"{args.screen}: {took * 1000:.0f} ms (profiled)")
     pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)

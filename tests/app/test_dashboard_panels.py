@@ -68,6 +68,20 @@ async def test_the_dashboard_panels_draw_the_view_they_are_shown_not_the_screens
             assert not panel.display
 
 
+async def test_a_players_empty_latest_chronicle_does_not_tell_him_to_advance(busy_save: Path) -> None:
+    """A player sees only what he may read, and cannot advance: an empty panel says just that."""
+    app = make_app(busy_save, "player:lysa")
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: on_top(app, DashboardScreen), what="the dashboard")
+        screen = app.screen
+        view = dashboard_view(app.world, app.identity)._replace(chronicle=())
+        screen.query_one(LatestPanel).show(view)
+        await wait_for(
+            pilot, lambda: "Nothing in the chronicle you may read yet." in widget_text(app), what="the empty chronicle"
+        )
+        assert "advance to fill it" not in widget_text(app)
+
+
 async def test_the_kingdoms_panel_draws_a_bounded_number_of_kingdoms(save_path: Path) -> None:
     """Issue 13: at 1000x the dashboard drew all 3,000 kingdoms on every paint of the first screen."""
     from yak_tui.app.screens.court.panels import KINGDOM_ROWS

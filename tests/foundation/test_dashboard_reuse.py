@@ -23,22 +23,26 @@ SEATS = ("gm", "king:elbreth", "player:lysa", "player:corvin", "observer")
 KEPT = ("kingdoms", "history", "holdings", "queue", "my_orders")
 
 
-def _queue_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def _queue_calls(monkeypatch: pytest.MonkeyPatch, name: str = "order_queue") -> list[str]:
+    """The viewers `read_season.<name>` is called for from now on."""
     calls: list[str] = []
-    queue = read_season.order_queue
+    made = getattr(read_season, name)
 
     def counted(world: World, viewer: Identity) -> Any:
         calls.append(str(viewer))
-        return queue(world, viewer)
+        return made(world, viewer)
 
-    monkeypatch.setattr(read_season, "order_queue", counted)
+    monkeypatch.setattr(read_season, name, counted)
     return calls
 
 
 def test_a_note_and_a_roll_keep_the_parts_that_read_no_log(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
+    run_command(save, Identity.parse("player:lysa"), "order-file", {"command": "roll", "params": "reason=trade winds"})
     stamp, world = follow_save(save, None)
     built = {who: read_season.dashboard_view(world, Identity.parse(who)) for who in SEATS}
     calls = _queue_calls(monkeypatch)
+    # What is due: its lines made from the orders are kept too (500 order lines at 100x, each write).
+    order_lines = _queue_calls(monkeypatch, "orders_due_lines")
     for command, params in (("note", {"text": "the ford is watched"}), ("roll", {"reason": "weather"})):
         run_command(save, GM, command, params)
         stamp, followed = follow_save(save, (stamp, world))
@@ -52,6 +56,9 @@ def test_a_note_and_a_roll_keep_the_parts_that_read_no_log(save: WorldFile, monk
         world = followed
     # Kept, not rebuilt: only the fresh views above asked for the queue.
     assert len(calls) == 2 * len(SEATS)
+    assert len(order_lines) == 2 * len(SEATS)
+    assert ("orders", "1 order waiting for adjudication", True) in built["gm"].due
+    assert ("orders", "Your order to roll: reason trade winds waits for the GM", False) in built["player:lysa"].due
     assert "the ford is watched" in [entry.text for entry in built["gm"].chronicle]
 
 

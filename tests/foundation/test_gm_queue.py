@@ -233,13 +233,13 @@ def test_the_dashboards_due_list_works_out_no_odds(filed: WorldFile, monkeypatch
         return odds(*args, **kwargs)
 
     monkeypatch.setattr(queue, "command_odds", counted)
-    due_for = session.due_for
+    orders_due = session.orders_due
     for who in ("gm", "king:elbreth", "player:lysa", "player:corvin"):
         identity = Identity.parse(who)
         listed = due_list(world, identity)
         assert asked == []
         with monkeypatch.context() as old:  # as it was: the lines with their odds
-            old.setattr(session, "due_for", lambda world, identity, odds=True: due_for(world, identity))
+            old.setattr(session, "orders_due", lambda world, identity, odds=True: orders_due(world, identity))
             assert due_list(world, identity) == listed
         assert asked or who in ("king:elbreth",)  # the King's one order rolls no dice
         asked.clear()

@@ -73,6 +73,14 @@ def readiness_view(world: World, viewer: Identity) -> ReadinessView:
     return ReadinessView(str(status["deadline_shown"]), in_use(status), tuple(rows), ready)
 
 
+class OrdersDue(NamedTuple):
+    """The dashboard's lines of what is due made from the orders (they read no log): the waiting
+    queue's line, first, and the viewer's own orders' line, last."""
+
+    head: tuple[DueItem, ...] = ()
+    tail: tuple[DueItem, ...] = ()
+
+
 class DashboardView(NamedTuple):
     world_name: str
     date: str
@@ -90,26 +98,38 @@ class DashboardView(NamedTuple):
     my_orders: tuple[OrderRow, ...]
     due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
     readiness: ReadinessView = ReadinessView("", False, (), False)
+    due_orders: OrdersDue | None = None  # the lines of `due` made from the orders, kept for `before`
 
 
-def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
+def due_list(world: World, viewer: Identity, orders: OrdersDue | None = None) -> tuple[DueItem, ...]:
     """What is due this season for this viewer (`session.due_for`), as the dashboard shows it: the
     orders that wait for him as one line first (its queue panel lists them), his own as one line,
-    and his filing state left to the readiness panel."""
-    from yak_tui.kernel.season.session import FILED, FILING, QUEUE, due_for
+    and his filing state left to the readiness panel. `orders`: those lines already made on a world
+    whose orders this one shares (`orders_due_lines`)."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.session import reported_due
 
-    # Of the order lines it keeps only their count and what they ask: no odds worked out (they were
-    # most of a GM's dashboard after each write at 100x: 500 orders, issue 30).
-    due = due_for(world, viewer, odds=False)
+    load_command_modules()
+    made = orders_due_lines(world, viewer) if orders is None else orders
     items = [
         DueItem(str(i.get("kind", "due")), str(i.get("text", "")), bool(i.get("urgent")))
-        for i in due
-        if i.get("kind") not in (QUEUE, FILED, FILING)
+        for i in reported_due(world, viewer)
     ]
+    return tuple(sorted([*made.head, *items, *made.tail], key=lambda i: not i.urgent))
+
+
+def orders_due_lines(world: World, viewer: Identity) -> OrdersDue:
+    """The lines of `due_list` made from the orders (`session.orders_due`)."""
+    from yak_tui.kernel.play.commands import load_command_modules
+    from yak_tui.kernel.season.session import FILED, QUEUE, orders_due
+
+    load_command_modules()
+    # Of the order lines it keeps only their count and what they ask: no odds worked out (they were
+    # most of a GM's dashboard after each write at 100x: 500 orders, issue 30).
+    due = orders_due(world, viewer, odds=False)
     queued = sum(1 for i in due if i.get("kind") == QUEUE)
-    if queued:
-        items.insert(
-            0,
+    head = (
+        (
             DueItem(
                 "orders",
                 f"{queued} order{'s' if queued != 1 else ''} waiting for "
@@ -117,12 +137,16 @@ def due_list(world: World, viewer: Identity) -> tuple[DueItem, ...]:
                 True,
             ),
         )
+        if queued
+        else ()
+    )
     waiting = [i for i in due if i.get("kind") == FILED]
+    tail: tuple[DueItem, ...] = ()
     if len(waiting) == 1:
-        items.append(DueItem("orders", f"Your order to {waiting[0]['what']} waits for {waiting[0]['waits_for']}"))
+        tail = (DueItem("orders", f"Your order to {waiting[0]['what']} waits for {waiting[0]['waits_for']}"),)
     elif waiting:
-        items.append(DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"))
-    return tuple(sorted(items, key=lambda i: not i.urgent))
+        tail = (DueItem("orders", f"{len(waiting)} of your orders wait for their adjudicators"),)
+    return OrdersDue(head, tail)
 
 
 # The logs: what a note or a roll writes (with the meta document's bookkeeping). Of the dashboard's
@@ -150,12 +174,13 @@ def dashboard_view(
         old_world, old = before
         if old.identity == str(viewer) and old.due_pending == (not due) and world.written_only(old_world, LOGS):
             return old._replace(
-                due=due_list(world, viewer) if due else (),
+                due=due_list(world, viewer, old.due_orders) if due else (),
                 chronicle=latest_entries(world, viewer, chronicle_limit),
                 readiness=readiness_view(world, viewer),
             )
     date = world.date
     spring = GameDate(date.year + 1, 0)
+    orders = orders_due_lines(world, viewer) if due else None
     return DashboardView(
         world_name=world.name,
         date=date.label(),
@@ -164,7 +189,7 @@ def dashboard_view(
         year_start_in=date.seasons_until(spring),
         identity=str(viewer),
         identity_label=identity_label(world, viewer),
-        due=due_list(world, viewer) if due else (),
+        due=due_list(world, viewer, orders) if due else (),
         kingdoms=kingdom_rows(world, viewer),
         history=treasury_history(world, viewer),
         chronicle=latest_entries(world, viewer, chronicle_limit),
@@ -173,6 +198,7 @@ def dashboard_view(
         my_orders=my_orders(world, viewer),
         due_pending=not due,
         readiness=readiness_view(world, viewer),
+        due_orders=orders,
     )
 
 

@@ -240,11 +240,18 @@ def due_for(world: World, identity: Identity, *, odds: bool = True) -> list[dict
     rule on (every queue, for the GM), his own orders and whether he has said he is ready, then
     what every rule area reports (a siege to decide, a debt falling due). `odds=False`: the order
     lines say no odds (see `orders_due`)."""
+    load_command_modules()
+    return orders_due(world, identity, odds=odds) + reported_due(world, identity)
+
+
+def reported_due(world: World, identity: Identity) -> list[dict[str, Any]]:
+    """The part of `due_for` every rule area reports (a siege to decide, a debt falling due, the
+    orders deadline), as this identity may know it; the orders part is `orders_due`. The caller has
+    loaded the command modules (their due reporters)."""
     from yak_tui.kernel.season.readiness import DUE_KIND, due_line
 
-    load_command_modules()
     seen: set[tuple[str, str]] = set()
-    out = orders_due(world, identity, odds=odds)
+    out: list[dict[str, Any]] = []
     for item in due_items(world):
         if not may_see(world, identity, item.get("audience", "public")):
             continue

@@ -393,7 +393,14 @@ class LatestPanel(DashboardPanel):
             for roll in entry.rolls:
                 lines.append(Content.styled(f"   ↳ {roll}", "dim italic"))
         if not lines:
-            lines.append(Content.styled("The chronicle is empty. Roll, note or advance to fill it.", "italic dim"))
+            # Only the adjudicators see the whole chronicle: to anyone else an empty list says only
+            # that nothing they may read is there yet (and they cannot advance the season).
+            empty = (
+                "The chronicle is empty. Roll, note or advance to fill it."
+                if self.identity.is_gm
+                else "Nothing in the chronicle you may read yet."
+            )
+            lines.append(Content.styled(empty, "italic dim"))
         self.query_one("#latest-text", Static).update(Content("\n").join(lines))
 
 
