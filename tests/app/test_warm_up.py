@@ -18,6 +18,7 @@ import pytest
 OTHER_SCREENS = {
     f"yak_tui.app.screens.{name}" for name in ("espionage.screen", "economy.screen", "warfare.screen", "nobles.screen")
 }
+SCREEN_NAMES = ("dashboard", "espionage", "market", "sieges", "map", "chronicle")
 PROBE = """
 import asyncio, gc, json, sys
 sys.path.insert(0, sys.argv[2])
@@ -52,6 +53,19 @@ async def main():
             await wait_for(pilot, lambda n=name: app.current_mode == n and app.screen._seen_version >= 0, what=name)
             await settle(pilot)
         out["new_modules"] = sorted(m for m in set(sys.modules) - before if m.startswith("yak_tui"))
+        out["frozen_after"] = sorted(screen.SCREEN_NAME for screen in kit._FROZEN_AFTER)
+        out["frozen_visited"] = gc.get_freeze_count()
+        # Back to the dashboard (built before the warm-up), then the side screens over it (R, H).
+        await pilot.press("d")
+        await wait_for(pilot, lambda: app.current_mode == "dashboard", what="the dashboard again")
+        await settle(pilot)
+        for key, name in (("R", "reports"), ("H", "history")):
+            await pilot.press(key)
+            await wait_for(pilot, lambda n=name: getattr(app.screen, "SCREEN_NAME", "") == n, what=name)
+            await settle(pilot)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.current_mode == "dashboard" and len(app.screen_stack) == 1, what="back")
+            await settle(pilot)
         out["parses"] = list(parses)
     print(json.dumps(out))
 
@@ -76,6 +90,43 @@ def test_after_the_warm_up_a_first_visit_imports_nothing_and_parses_no_css(save_
     # ...the warm-up imports every main screen...
     assert OTHER_SCREENS <= set(out["warmed"])
     assert out["frozen"] > out["frozen_at_start"]  # what was alive then is out of the collector's sight
-    # ...and then visiting all of them imports nothing and never parses the stylesheet again.
+    # ...and then visiting all of them imports nothing; nor does it, the dashboard again and the side
+    # screens (Reports, History) parse the stylesheet again (a reparse also restyled every widget).
     assert out["new_modules"] == []
+    # Each screen's first visit was frozen a moment after its paint (the dashboard's with the warm-up),
+    # so the next visits' collections no longer walk its objects again.
+    assert out["frozen_after"] == sorted(set(SCREEN_NAMES) - {"dashboard"})
+    assert out["frozen_visited"] > out["frozen"]
     assert out["parses"] == []
+
+
+def test_a_visit_is_frozen_once_and_never_while_a_side_screen_or_dialog_is_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A side screen or dialog is dropped when closed: frozen, its reference cycles would never be
+    collected. The freeze waits for the next first visit instead."""
+    import gc
+
+    from yak_tui.app.kit import screens as kit
+
+    class OneApp:
+        def __init__(self) -> None:
+            self.is_running = True
+            self.screen_stack = [object(), object()]  # a side screen over the main one
+
+    class Visited:
+        pass
+
+    freezes: list[str] = []
+    monkeypatch.setattr(kit, "_FROZEN_AFTER", set())
+    monkeypatch.setattr(kit, "_FROZEN", [True])
+    app = OneApp()
+    monkeypatch.setattr(kit, "_WARMED", [app])
+    monkeypatch.setattr(gc, "collect", lambda *args: freezes.append("collect") or 0)
+    monkeypatch.setattr(gc, "freeze", lambda: freezes.append("freeze"))
+    kit.freeze_visited(Visited)  # type: ignore[arg-type]
+    assert freezes == [] and Visited not in kit._FROZEN_AFTER
+    app.screen_stack = [object()]
+    kit.freeze_visited(Visited)  # type: ignore[arg-type]
+    kit.freeze_visited(Visited)  # type: ignore[arg-type]
+    assert freezes == ["collect", "freeze"]

@@ -45,6 +45,7 @@ ROUTED = "_yak_routed_to"  # the screen a key was first routed to (an attribute 
 TAB_REPLAY = "_yak_tab_replay"  # a key sent on after the keys typed before it were handled
 TAB_WAIT = 0.01  # seconds between two looks at the keys still on their way
 TAB_LOOKS = 100  # looks before the keys waiting go on regardless
+FIRST_PAINT_HOLD = 0.25  # seconds a new screen's frames wait at most for its data (`hold_frames`)
 
 
 def queued_messages(node: Any) -> list[Any]:
@@ -84,6 +85,8 @@ class YakApp(App[None]):
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {name: _screen_factory(name) for name in SCREENS}
     DEFAULT_MODE = "dashboard"  # the first screen is the dashboard itself, not an empty one to switch from
     _showing_built_screen = False  # within `switch_mode`: the mode's screen exists (`delay_update`)
+    _switching = False  # within `switch_mode`
+    _held_frames: Callable[[], None] | None = None  # ends `hold_frames`
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(nav.key, f"goto('{name}')", nav.title, show=False) for name, nav in SCREENS.items()),
         Binding("r", "roll", "Roll"),
@@ -440,19 +443,58 @@ class YakApp(App[None]):
         self.switch_mode(name)
 
     def switch_mode(self, mode: str) -> AwaitMount:
-        """Show a mode's screen; one already built is shown at once (see `delay_update`)."""
+        """Show a mode's screen; one already built is shown at once, a new one when it has painted
+        its data (see `delay_update`)."""
         self._showing_built_screen = mode in self._screen_stacks
+        self._switching = True
         try:
             return super().switch_mode(mode)
         finally:
-            self._showing_built_screen = False
+            self._showing_built_screen = self._switching = False
 
     def delay_update(self, delay: float = 0.05) -> None:
         """Textual holds every frame for 50 ms on a mode switch, to hide a new screen's half-built
         frames. A screen shown again is whole already: holding it only made each return to a screen
-        cost 50 ms more than drawing it."""
-        if not self._showing_built_screen:
+        cost 50 ms more than drawing it. A new screen is held until it has painted its read model
+        (`hold_frames`)."""
+        if self._showing_built_screen:
+            return
+        if self._switching:
+            self.hold_frames()
+        else:
             super().delay_update(delay)
+
+    def hold_frames(self) -> None:
+        """Show no frame until the screen being opened has painted its read model (it calls
+        `release_frames`), or `FIRST_PAINT_HOLD` seconds have passed (a slow build then shows the
+        screen's panels while it waits). The frames of a screen still waiting for its data (laying
+        out and drawing its empty tables, then all of it again a moment later) cost a first visit
+        about 50 ms at 100x; the screen a person sees is the same, whole at once."""
+        self.release_frames()  # a screen left before it painted: its hold ends now
+        self._begin_batch()
+        held = [True]
+
+        def release() -> None:
+            if held[0]:
+                held[0] = False
+                timer.stop()
+                self._end_batch()
+                if not self._batch_count:
+                    self.screen.refresh()
+
+        timer = self.set_timer(FIRST_PAINT_HOLD, release, name="first-paint-hold")
+        self._held_frames = release
+
+    @property
+    def holds_frames(self) -> bool:
+        """Whether `hold_frames` holds the frames of a screen being opened."""
+        return self._held_frames is not None
+
+    def release_frames(self) -> None:
+        """End `hold_frames`: the screen opened has painted (nothing if no frame is held)."""
+        release, self._held_frames = self._held_frames, None
+        if release is not None:
+            release()
 
     def jump_to(self, table: str, doc_id: str) -> None:
         """Show a kingdom, province, character, place or force on the map (the palette's jump)."""
@@ -535,12 +577,14 @@ class YakApp(App[None]):
         from yak_tui.app.shell.reports import ReportsScreen
 
         if not isinstance(self.screen, ReportsScreen):
+            self.hold_frames()
             self.push_screen(ReportsScreen())
 
     def action_history(self) -> None:
         from yak_tui.app.shell.history import HistoryScreen
 
         if not isinstance(self.screen, HistoryScreen):
+            self.hold_frames()
             self.push_screen(HistoryScreen())
 
     def action_area(self, name: str) -> None:

@@ -49,6 +49,10 @@ def area_actions() -> dict[str, AreaAction]:
 SCREENS = nav_screens()
 AREA_ACTIONS = area_actions()
 
+SIDE_SCREENS = (("yak_tui.app.shell.reports", "ReportsScreen"), ("yak_tui.app.shell.history", "HistoryScreen"))
+"""The side screens the app pushes over a main screen (R, H) as (module, class): the warm-up readies
+them with the main screens (their CSS parsed once: pushed unready, one cost a full restyle)."""
+
 
 def screen_class(module: str, cls: str) -> type[Screen[Any]]:
     """A screen's class, its module (under `yak_tui.app.screens`) imported when first asked for."""

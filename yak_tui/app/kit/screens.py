@@ -36,7 +36,7 @@ from yak_tui.app.kit.keybar import KeyBar
 from yak_tui.app.kit.running_app import ActingKeys, yak_of
 from yak_tui.app.kit.worker import CommandWorker
 from yak_tui.app.messages import WorldChanged
-from yak_tui.app.navigation import SCREENS, screen_class
+from yak_tui.app.navigation import SCREENS, SIDE_SCREENS, screen_class
 
 if TYPE_CHECKING:
     from yak_tui.app.main import YakApp
@@ -236,8 +236,11 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
             self.refresh_view(self.yak.world)
             return
         self.paint_view(view)
+        self._painted()
         if self.yak not in _WARMED:
             self.set_timer(WARM_UP_AFTER, partial(warm_up, self.yak), name="warm-up")
+        elif type(self) not in _FROZEN_AFTER and self.SCREEN_NAME in SCREENS:
+            self.set_timer(WARM_UP_AFTER, partial(freeze_visited, type(self)), name="freeze-visited")
 
     def palette_entries(self) -> list[PaletteEntry]:
         """Extra command palette lines for this screen (its own actions)."""
@@ -258,7 +261,18 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
 
     # -- live ----------------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        self._styled_now()
         self._sync()
+
+    def _styled_now(self) -> None:
+        """A screen made before the warm-up is styled as it mounts, but Textual counts it unstyled:
+        the app's first screen (the CSS refresh at its start ran before it was mounted) and any screen
+        first shown before the warm-up. Shown again, Textual then parsed the whole stylesheet anew and
+        restyled every widget of the app (50-130 ms at 100x). It is styled with the app's theme as it
+        is now, unless a theme change is still on its way (that refresh restyles it anyway)."""
+        app = self.app
+        if self._css_update_count < 0 and app.stylesheet._variables == app.get_css_variables():
+            self._css_update_count = app._css_update_count
 
     def on_resize(self, event: events.Resize) -> None:
         """`-narrow` below 110 columns: `.columns` stack into one scrolling column (see yak.tcss)."""
@@ -283,6 +297,21 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
             return
         self._seen_version = self.yak.world_version
         self.refresh_view(self.yak.world)
+        if not self.loader.pending:  # painted at once (or nothing to paint)
+            self._painted()
+
+    def _compositor_refresh(self) -> None:
+        """No frame is drawn while the app holds the frames of this screen, being opened
+        (`YakApp.hold_frames`): Textual would draw it (its layout done, the screen resized) only to
+        drop it unshown. The hold's end draws the whole screen."""
+        if self.app._batch_count and self is self.app.screen and self.yak.holds_frames:
+            return
+        super()._compositor_refresh()
+
+    def _painted(self) -> None:
+        """The screen shown has its data: the frames held while it was opened may show it."""
+        if self.app.screen is self:
+            self.yak.release_frames()
 
 
 # -- the warm-up: a screen's first visit pays neither for its imports nor for parsing its CSS -----
@@ -292,12 +321,13 @@ _WARMED: weakref.WeakSet[App[Any]] = weakref.WeakSet()
 
 def screen_classes() -> list[type[Screen[Any]]]:
     """The main screens' classes, imported (each module once per process), and the read models of
-    their areas (an area loads them when first used: kernel/play/lazy.py)."""
+    their areas (an area loads them when first used: kernel/play/lazy.py); then the side screens'."""
     for nav in SCREENS.values():
         area = importlib.import_module(f"yak_tui.areas.{nav.module.split('.')[0]}")
         for name in area.__all__:
             getattr(area, name)
-    return [screen_class(nav.module, nav.cls) for nav in SCREENS.values()]
+    side = [getattr(importlib.import_module(module), cls) for module, cls in SIDE_SCREENS]
+    return [*(screen_class(nav.module, nav.cls) for nav in SCREENS.values()), *side]
 
 
 def css_paths(screen: type[Screen[Any]]) -> list[Path]:
@@ -330,11 +360,32 @@ def _add_css(app: App[Any], screens: list[type[Screen[Any]]]) -> None:
     for path in missing:
         sheet.read(path)
     if missing:
-        sheet.reparse()
+        # Parsed in place, not afresh (`reparse`, as Textual does for a screen's CSS): the sheet keeps
+        # every source's parse, and a widget's CSS added on a first visit (a Select, a DataTable)
+        # costs that CSS alone, not the 20-odd sources again (about 10 ms at a first visit).
+        sheet.parse()
     _freeze_once()
 
 
 _FROZEN: list[bool] = []
+_FROZEN_AFTER: set[type[Screen[Any]]] = set()  # the main screens whose first paint was frozen
+
+
+def freeze_visited(screen: type[Screen[Any]]) -> None:
+    """Once per process and main screen, a moment after its first paint: collect, then freeze what
+    is alive, as `_freeze_once` does after the warm-up. A screen's first visit leaves a hundred
+    thousand objects at 100x (its widgets, its read model, Textual's caches of rendered lines), all
+    alive as long as the app; the collector's full collections walked them all again, and one fell
+    in most of the next visits: 50-170 ms, more with every screen visited. Not while any app of the
+    process shows a dialog or a side screen: those are dropped when closed, and a frozen object
+    in a reference cycle is never collected."""
+    if screen in _FROZEN_AFTER or not _FROZEN:
+        return
+    if any(len(app.screen_stack) > 1 for app in list(_WARMED) if app.is_running):
+        return  # the next first visit tries again
+    _FROZEN_AFTER.add(screen)
+    gc.collect()
+    gc.freeze()
 
 
 def _freeze_once() -> None:

@@ -16,6 +16,8 @@ its own lines, and only the lines on screen become strips.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import groupby
+from operator import itemgetter
 from typing import ClassVar, NamedTuple
 
 from textual import events
@@ -534,15 +536,21 @@ def _changed(old: Mapping[Hex, object], new: Mapping[Hex, object]) -> set[Hex]:
 
 
 def _row_content(cells: list[Char]) -> Content:
-    """One line of drawn characters as Content, runs of one style joined."""
+    """One line of drawn characters as Content, runs of one style joined. The runs are found by
+    (foreground, background) first, in C (a line of a 100x map is hundreds of characters, most of
+    them blank), then runs whose two styles read the same are joined."""
     parts: list[tuple[str, str]] = []
-    for char, fg, bg in cells:
+    for (fg, bg), run in groupby(cells, key=_FG_BG):
+        text = "".join([char for char, _, _ in run])
         style = f"{fg} {bg}".strip()
         if parts and parts[-1][1] == style:
-            parts[-1] = (parts[-1][0] + char, style)
+            parts[-1] = (parts[-1][0] + text, style)
         else:
-            parts.append((char, style))
+            parts.append((text, style))
     return Content.assemble(*parts)
+
+
+_FG_BG = itemgetter(1, 2)
 
 
 def _force_owners(cell: HexCell | None) -> list[tuple[str, int]]:
