@@ -1,6 +1,7 @@
 """Code that every process would compile again, kept between processes as Python keeps a module's
 bytecode: the schemas' predicates (`kernel.world.compiled_checks`) and the methods `dataclasses`
-writes for each of yak's classes (`keep_dataclass_methods`).
+writes for each of yak's classes (`keep_dataclass_methods`); and data as costly to build, the
+parsed stock rules tables (`kernel.world.tables.PARSED_TABLES`, through `CodeCache.value`).
 
 Imported by `yak_tui/__init__.py`, before any class of yak is made: it imports only what the
 interpreter has loaded at start.
@@ -51,6 +52,25 @@ class CodeCache:
                 self._new = True
             return code
 
+    def value(self, key: str, make: Callable[[], Any]) -> Any:
+        """A value `marshal` can store (dicts, lists, text, numbers) kept by `key`: a fresh copy of
+        the stored one (as `make` would have built it), or `make()`, stored when the process ends.
+        For data that is as costly to build as code to compile: the parsed rules tables."""
+        with self._lock:
+            stored = self._loaded().get(key)
+            if type(stored) is bytes:
+                try:
+                    return marshal.loads(stored)
+                except (ValueError, EOFError, TypeError):
+                    pass
+            built = make()
+            try:
+                self._loaded()[key] = marshal.dumps(built)
+            except ValueError:  # something marshal cannot store (a TOML date): built again each time
+                return built
+            self._new = True
+            return built
+
     def _read(self) -> dict[str, Any]:
         if self.path is None:
             return {}
@@ -91,6 +111,23 @@ class CodeCache:
                     pass
 
 
+# The caches stored when the process ends (`save_kept`: by `atexit`, and by `yak` before its
+# `os._exit`), each with what fills it all (`fill_dataclass_methods` calls it), or None.
+KEPT: list[tuple[CodeCache, Callable[[], object] | None]] = []
+
+
+def keep(cache: CodeCache, fill: Callable[[], object] | None = None) -> CodeCache:
+    """Store `cache` when the process ends; `fill` builds every entry it can hold (for `fill_cache`)."""
+    KEPT.append((cache, fill))
+    return cache
+
+
+def save_kept() -> None:
+    """Store what every kept cache learnt in this process (best effort, as each `save`)."""
+    for kept, _ in KEPT:
+        kept.save()
+
+
 def cache_path(name: str) -> Path | None:
     """Where a cache named `name` lives: beside yak_tui's own bytecode (`__pycache__`, or under
     PYTHONPYCACHEPREFIX when one is set), None where Python keeps no bytecode."""
@@ -121,14 +158,16 @@ def keep_dataclass_methods() -> None:
     when the process ends. Other packages' classes are made as before."""
     if getattr(dataclasses, "exec", None) is not _exec_kept:
         dataclasses.exec = _exec_kept  # type: ignore[attr-defined]  # found before the builtin
-        atexit.register(DATACLASS_METHODS.save)
+        keep(DATACLASS_METHODS)
+        atexit.register(save_kept)
 
 
 def fill_dataclass_methods() -> Path | None:
     """Make every class of yak (each of its modules imported) and store their methods even where
     Python writes no bytecode, as `compileall` writes `.pyc` files: for an install or a bench that
-    runs with PYTHONDONTWRITEBYTECODE (`kernel.world.compiled_checks.fill_cache` calls it). The path
-    written, or None when there is nowhere to write."""
+    runs with PYTHONDONTWRITEBYTECODE (`kernel.world.compiled_checks.fill_cache` calls it); the other
+    kept caches (the parsed rules tables) are filled and stored with them. The path written, or None
+    when there is nowhere to write."""
     import importlib
     import pkgutil
 
@@ -141,5 +180,10 @@ def fill_dataclass_methods() -> Path | None:
             continue
     DATACLASS_METHODS._new = True
     DATACLASS_METHODS.save(asked=True)
+    for kept, fill in KEPT:  # the other kept caches (the parsed rules tables), filled and stored
+        if fill is not None and kept is not DATACLASS_METHODS:
+            fill()
+            kept._new = True
+            kept.save(asked=True)
     path = DATACLASS_METHODS.path
     return path if path is not None and path.exists() else None

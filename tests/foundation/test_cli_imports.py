@@ -17,7 +17,7 @@ PROBE = """
 import sys
 from yak_tui.cli import main
 code = main(sys.argv[1:])
-loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets", "getpass", "shutil")))
+loaded = sorted(m for m in sys.modules if m.startswith(("yak_tui", "filelock", "textual", "tomllib", "secrets", "getpass", "shutil", "difflib", "zoneinfo", "random")))
 sys.stderr.write("\\n" + " ".join(loaded) + "\\n")
 sys.exit(code)
 """
@@ -130,3 +130,14 @@ def test_the_help_is_as_wide_as_argparse_makes_it(monkeypatch: pytest.MonkeyPatc
             else:
                 monkeypatch.setenv(name, value)
         assert terminal_columns() == shutil.get_terminal_size().columns, (columns, lines)
+
+
+def test_due_and_orders_import_no_difflib_zoneinfo_or_random(save: WorldFile) -> None:
+    """Issue 30, fifth pass: what a read of the orders never uses (a misspelt name's suggestions, a
+    seat's time zone, seeded dice) is imported where it is used, not by every area on import."""
+    for argv in (("due",), ("orders",), ("--as", "king:elbreth", "due")):
+        out, loaded = run_probe("--save", str(save.path), *argv)
+        assert out.strip(), argv
+        assert sorted(m for m in loaded if m.startswith(("difflib", "zoneinfo", "random"))) == [], argv
+        if argv[-1] == "due":  # every area's due reporter is there, all the same
+            assert any(m.startswith("yak_tui.areas") for m in loaded)

@@ -201,3 +201,34 @@ def test_the_order_queue_groups_its_lines_in_one_pass_and_names_each_seat_once(
     assert {line.filer for line in shown if line.filed_by == "king:varos"} == {
         real(world, Identity.parse("king:varos"))
     }
+
+
+def test_the_same_odds_are_worded_once_per_queue(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 30, fifth pass: `yak due` and `yak orders` worded every line's odds (200 RtD orders with
+    the same seven rows at 100x); rows that read the same are worded once, while a command whose words
+    depend on its parameters (a spy mission's) is still worded for each order."""
+    from yak_tui.kernel.play import queue
+
+    for n in range(30):
+        world.data["orders"][f"o-9{n:03d}"] = {
+            "command": "roll",
+            "params": {"reason": f"reason {n}", "modifier": n % 2},
+            "filed_by": "king:varos",
+            "adjudicator": "gm",
+            "status": "waiting",
+            "filed": {"year": 312, "season": "Spring"},
+        }
+    expected = [line.line() for line in queue.order_lines(world, GM)]
+    worded: list[str] = []
+    real = queue.odds_words
+
+    def counted(odds: dict[str, float], command: str = "", params: object = None) -> str:
+        worded.append(command)
+        return real(odds, command, params)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(queue, "odds_words", counted)
+    shown = queue.order_lines(world, GM)
+    assert [line.line() for line in shown] == expected
+    rolls = [line for line in shown if line.id.startswith("o-9")]
+    assert len(rolls) == 30 and all("odds fails badly" in line.line() for line in rolls)
+    assert worded.count("roll") == 2  # one for each modifier's rows

@@ -133,8 +133,8 @@ def run() -> None:
         except (OSError, ValueError):  # a closed pipe, a closed stream: the ordinary exit reports it
             pass
         else:
-            from yak_tui.codecache import DATACLASS_METHODS
+            from yak_tui.codecache import save_kept
 
-            DATACLASS_METHODS.save()  # what its `atexit` handler would store: `os._exit` runs none
+            save_kept()  # what its `atexit` handler would store: `os._exit` runs none
             os._exit(code)
     sys.exit(code)

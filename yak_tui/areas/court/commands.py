@@ -314,8 +314,9 @@ def upkeep_rates() -> dict[str, float]:
 
 def upkeep_due(world: World, kingdom_id: str) -> tuple[float, dict[str, float]]:
     rates = upkeep_rates()
-    regiments = sum(int(u.get("regiments", 0)) for _, u in world.where("units", owner=kingdom_id))
-    ships = sum(int(u.get("ships", 0)) for _, u in world.where("units", owner=kingdom_id))
+    units = [unit for _, unit in world.where("units", owner=kingdom_id)]  # asked once for both sums
+    regiments = sum(int(u.get("regiments", 0)) for u in units)
+    ships = sum(int(u.get("ships", 0)) for u in units)
     parts = {"regiments": regiments * rates["regiment"], "ships": ships * rates["ship"]}
     for surcharge in upkeep_surcharges():  # what other areas add (an infiltration's waste)
         for label, amount in surcharge(world, kingdom_id, regiments, ships).items():

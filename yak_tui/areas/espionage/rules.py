@@ -7,7 +7,6 @@ the RtD natural-1/6 rule does not apply here.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -85,6 +84,8 @@ def mission(slug: str) -> Mission:
     missions = catalogue()
     if slug in missions:
         return missions[slug]
+    import difflib  # on an unknown slug only
+
     close = difflib.get_close_matches(slug, list(missions), n=3, cutoff=0.5)
     if not close:
         close = [s for s in missions if slug and slug.lower() in s][:3]

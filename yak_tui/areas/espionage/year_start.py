@@ -127,9 +127,10 @@ def _upkeep_surcharge(world: World, kingdom_id: str, regiments: int, ships: int)
         ("infiltrate-admiralty", ships, "upkeep_per_ship", "naval"),
         ("infiltrate-general-staff", regiments, "upkeep_per_regiment", "military"),
     ):
-        rate = float(mission(slug).params[per])
+        infiltration = mission(slug)  # looked up once (a catalogue copy each time), not once an effect
+        rate = float(infiltration.params[per])
         for _, effect in active_effects(world, kind="infiltration", mission=slug, target_kingdom=kingdom_id):
-            name = f"{mission(slug).name.lower()}" if effect.get("known_to_target") else f"{label} waste"
+            name = f"{infiltration.name.lower()}" if effect.get("known_to_target") else f"{label} waste"
             out[name] = out.get(name, 0.0) + rate * count
     return {k: v for k, v in out.items() if v}
 

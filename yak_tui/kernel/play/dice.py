@@ -6,7 +6,6 @@ Every die any rule rolls comes from a `Dice` passed in, so a check can be replay
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -49,6 +48,8 @@ class SeededDice:
     source = "seeded"
 
     def __init__(self, seed: int | None = None) -> None:
+        import random  # here, not on import: a read that rolls nothing (`yak due`, `yak orders`) needs none
+
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
         self._random = random.Random(self.seed)
 

@@ -12,6 +12,7 @@ from typing import Any
 from yak_tui.kernel.play.audience import visible_table
 from yak_tui.kernel.play.identity import Identity, identity_name
 from yak_tui.kernel.play.orders import REQUEST, WAITING, describe_order
+from yak_tui.kernel.play.outcomes import ODDS_PHRASES
 from yak_tui.kernel.play.views import command_odds, odds_words
 from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.world.model import World
@@ -71,8 +72,9 @@ def order_lines(world: World, viewer: Identity, *, waiting_only: bool = True, od
     counts the lines or names what they ask: the dashboard's due list, ~8 ms an order at 100x)."""
     named: dict[str, str] = {}  # per seat and season, not per line: 5,000 lines at 1000x name a few
     dated: dict[tuple[Any, Any], str] = {}
+    worded: dict[tuple[str, tuple[tuple[str, float], ...]], str] = {}  # odds whose words are the rows'
     shown = [
-        _line(world, viewer, order_id, order, odds, named, dated)
+        _line(world, viewer, order_id, order, odds, named, dated, worded)
         for order_id, order in visible_table(world, viewer, "orders").items()
         if not waiting_only or order.get("status") == WAITING
     ]
@@ -87,9 +89,11 @@ def _line(
     with_odds: bool = True,
     named: dict[str, str] | None = None,
     dated: dict[tuple[Any, Any], str] | None = None,
+    worded: dict[tuple[str, tuple[tuple[str, float], ...]], str] | None = None,
 ) -> OrderLine:
     named = {} if named is None else named
     dated = {} if dated is None else dated
+    worded = {} if worded is None else worded
     filed_by = str(order.get("filed_by", ""))
     adjudicator = str(order.get("adjudicator", "gm"))
     filed = order.get("filed")
@@ -112,6 +116,14 @@ def _line(
     if isinstance(filed, dict):
         key = (filed.get("year"), filed.get("season"))
         when = dated.get(key) or dated.setdefault(key, GameDate.from_dict(filed).label())
+    command = str(order.get("command"))
+    said = ""
+    if odds is not None and odds.rows:
+        if command in ODDS_PHRASES:  # its words depend on its parameters: worded for this order
+            said = odds_words(dict(odds.rows), command, order.get("params") or {})
+        else:  # the same rows read the same (200 RtD orders at 100x): worded once
+            rows = (command, odds.rows)
+            said = worded.get(rows) or worded.setdefault(rows, odds_words(dict(odds.rows), command, {}))
     return OrderLine(
         id=order_id,
         filed_by=filed_by,
@@ -125,9 +137,7 @@ def _line(
         odds=dict(odds.rows) if odds is not None and odds.rows else {},
         note=str(order.get("note") or ""),
         outcome=str(order.get("outcome") or order.get("reason") or ""),
-        odds_said=odds_words(dict(odds.rows), str(order.get("command")), order.get("params") or {})
-        if odds is not None and odds.rows
-        else "",
+        odds_said=said,
     )
 
 

@@ -13,11 +13,13 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
-from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
 from yak_tui.kernel.errors import CommandError
 from yak_tui.kernel.world.numbers import counted
+
+if TYPE_CHECKING:  # zoneinfo is imported when a zone is named: a read with no deadline names none
+    from zoneinfo import ZoneInfo
 
 Clock = Callable[[], datetime]
 # A frozen moment for a whole process (a scripted CLI run, an end-to-end test): ISO, with an offset or Z.
@@ -65,6 +67,8 @@ def frozen_clock(at: datetime | str) -> Iterator[Callable[[timedelta], None]]:
 
 def zone(name: str, field: str = "zone") -> ZoneInfo:
     """The IANA zone named (`Europe/Berlin`, `UTC`), or a refusal naming the field."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError):
@@ -121,7 +125,10 @@ def read_stored(text: str) -> datetime:
 
 def shown_in(moment: datetime, tz: ZoneInfo | None) -> str:
     """A moment as a reader in `tz` reads it: '2026-12-07 20:00 CET (Europe/Berlin)'; UTC without one."""
-    tz = tz or ZoneInfo("UTC")
+    if tz is None:
+        from zoneinfo import ZoneInfo
+
+        tz = ZoneInfo("UTC")
     local = moment.astimezone(tz)
     abbreviation = local.tzname() or ""
     name = "" if tz.key in ("UTC", abbreviation) else f" ({tz.key})"

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
-from zoneinfo import ZoneInfo
+from typing import TYPE_CHECKING, Any
 
 from yak_tui.kernel.play.audience import ADJUDICATORS, PUBLIC
 from yak_tui.kernel.play.commands import CommandContext, CommandError, Param, command
@@ -21,6 +20,9 @@ from yak_tui.kernel.season.calendar import GameDate
 from yak_tui.kernel.season.seasons import StepReport, due_reporter, season_start_step
 from yak_tui.kernel.world.model import World
 from yak_tui.kernel.world.tables import table
+
+if TYPE_CHECKING:
+    from zoneinfo import ZoneInfo
 
 READY = "ready"
 FILED = "filed"
@@ -38,6 +40,8 @@ def seat_zone(world: World, identity: Identity | None) -> ZoneInfo | None:
         return None
     for _, user in sorted(world.all("users")):
         if user.get("identity") == str(identity) and user.get("zone"):
+            from zoneinfo import ZoneInfo  # a seat's zone: imported when one is set
+
             try:
                 return ZoneInfo(str(user["zone"]))
             except (ValueError, KeyError):

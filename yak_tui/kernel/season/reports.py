@@ -29,7 +29,7 @@ from yak_tui.kernel.season.markup import render_bbcode, render_discord, render_m
 from yak_tui.kernel.season.post import Event, season_events, sections_of
 from yak_tui.kernel.world.model import ValidationError, World
 from yak_tui.kernel.world.money import shown_money
-from yak_tui.kernel.world.numbers import counted
+from yak_tui.kernel.world.numbers import AMOUNT_LIMIT, counted
 
 PUBLIC_RECIPIENT = "public"
 FORMATS = {"bbcode": "bbcode", "markdown": "md", "discord": "discord.md"}
@@ -220,6 +220,10 @@ def _character_holdings(world: World, character_id: str) -> Holdings:
 
 
 def _amount(value: float | str) -> str:
+    # A whole amount, as most of a season's 8,000 holding lines at 100x are: what `shown_money` prints
+    # for it, without its rounding.
+    if type(value) is float and value.is_integer() and -AMOUNT_LIMIT <= value <= AMOUNT_LIMIT:
+        return str(int(value))
     return shown_money(value) if isinstance(value, float | int) else str(value)
 
 
@@ -260,11 +264,14 @@ def season_entries(world: World, dates: Iterable[GameDate]) -> list[dict[str, An
     before, so it is left out: each event is told once."""
     chosen = list(dates)
     wanted = {(d.year, d.season) for d in chosen}
+    seasons = {d.season for d in chosen}  # most entries are of another season: no tuple made for them
     closing = (chosen[0].year, chosen[0].season) if chosen else None
     found = [
         entry
         for entry in chronicle_order(world)
-        if (entry["date"]["year"], entry["date"]["season"]) in wanted and not _did_nothing(entry)
+        if (date := entry["date"])["season"] in seasons
+        and (date["year"], date["season"]) in wanted
+        and not _did_nothing(entry)
     ]
 
     def by_advance_in_closing(entry: dict[str, Any]) -> bool:

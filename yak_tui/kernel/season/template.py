@@ -85,10 +85,10 @@ def _value(param: Any, mine: dict[str, list[str]]) -> str | None:
 # a `{table}` field where it names the first of his holdings in that table, every fixed value
 # already quoted) and the tables it names. Worked out once: a season's reports ask it for every King
 # and player (issue 30); the lines a reader gets depend only on which tables he holds anything in,
-# so they are picked once per such set, and his lines cost one `format_map` each.
+# so they are picked once per such set, kept joined, and his lines cost one `format_map` in all.
 Line = tuple[str, frozenset[str]]
 _PLANS: dict[tuple[str, tuple[str, ...]], list[Line]] = {}
-_PICKED: dict[tuple[tuple[str, tuple[str, ...]], frozenset[str]], list[str]] = {}
+_PICKED: dict[tuple[tuple[str, tuple[str, ...]], frozenset[str]], tuple[list[str], str]] = {}  # lines, joined
 
 
 def _plan_key(identity: Identity) -> tuple[str, tuple[str, ...]]:
@@ -144,12 +144,20 @@ def template_lines(world: World, identity: Identity, season: GameDate) -> list[s
     picked_key = (_plan_key(identity), held)
     picked = _PICKED.get(picked_key)
     if picked is None:
-        picked = _PICKED[picked_key] = [line for line, tables in _plan(identity) if tables <= held]
+        chosen = [line for line, tables in _plan(identity) if tables <= held]
+        one_line_each = not any("\n" in line for line in chosen)
+        picked = _PICKED[picked_key] = (chosen, "\n".join(chosen) if one_line_each else "")
     lines = [
         f"# Orders of {identity_name(world, identity)} for {season.label()}: keep the lines you mean,",
         f"# change the values (write in each {PLACEHOLDER}), and send them back; # lines are not read.",
     ]
-    lines.extend(line.format_map(first) for line in picked)
+    chosen, joined = picked
+    if not chosen:
+        return lines
+    if not joined or any("\n" in value for value in first.values()):  # a line on two: as it was made
+        lines.extend(line.format_map(first) for line in chosen)
+    else:
+        lines.extend(joined.format_map(first).split("\n"))  # each line is one line of the plan
     return lines
 
 

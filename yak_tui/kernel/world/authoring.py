@@ -15,9 +15,7 @@ and listed by its index. The writer does this itself, so an export loads back as
 
 from __future__ import annotations
 
-import difflib
 import re
-import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,6 +163,8 @@ class _Loader:
         return self.where.field(start, top) if top else start
 
     def load(self) -> dict[str, dict[str, Any]]:
+        import tomllib  # not on import: the CLI's plays import this module, only authoring parses
+
         try:
             spec = toml_text(self.text)
         except tomllib.TOMLDecodeError as error:
@@ -389,6 +389,8 @@ def document_problems(table: str, doc: dict[str, Any]) -> list[tuple[str, str]]:
             out.append(found)
     for name, value in doc.items():
         if name not in fields:
+            import difflib  # on a misspelt field only
+
             close = difflib.get_close_matches(name, list(fields), n=3)
             hint = f"did you mean {', '.join(close)}?" if close else f"fields: {', '.join(fields)}"
             out.append((name, f"is not a field of {table} ({hint})"))
@@ -422,6 +424,8 @@ def unit_kind_problem(kind: str) -> str | None:
     """Why `kind` is no unit kind (`UNIT_KINDS`), naming the kinds, or None."""
     if kind in UNIT_KINDS:
         return None
+    import difflib  # on a misspelt kind only
+
     close = difflib.get_close_matches(kind.strip().lower(), UNIT_KINDS, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     return f"{kind!r} is not a unit kind{hint}; the kinds: {', '.join(UNIT_KINDS)}"

@@ -15,12 +15,12 @@ from __future__ import annotations
 import copy
 import math
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
+from yak_tui.codecache import CodeCache, cache_path, keep
 from yak_tui.kernel.errors import RulesError
 from yak_tui.kernel.world.numbers import shown
 
@@ -76,6 +76,8 @@ MAX_TOML_DEPTH = 32
 def toml_text(text: str) -> dict[str, Any]:
     """TOML text as data: a `tomllib.TOMLDecodeError` for bad TOML, including one nested deeper than
     `MAX_TOML_DEPTH` (tomllib itself recurses, and so does everything that reads the data after it)."""
+    import tomllib  # imported when a TOML text is parsed: the stock tables come from `PARSED_TABLES`
+
     try:
         data = tomllib.loads(text)
     except RecursionError:
@@ -100,9 +102,24 @@ def nesting_depth(value: Any) -> int:
     return deepest
 
 
+# The stock tables as tomllib parsed them, kept like bytecode by their text (issue 30): every `yak`
+# that plays reads most of the seven tables, ~10 ms of CPU to parse and 2-3 ms to import tomllib.
+# A table whose text changed is parsed again; a house file is always parsed.
+PARSED_TABLES = CodeCache(cache_path("rules_tables"))
+
+
+def _parse_stock_tables() -> None:
+    for name in table_names():
+        stock_table(name)
+
+
+keep(PARSED_TABLES, _parse_stock_tables)
+
+
 def _read(path: Path) -> dict[str, Any]:
     """A TOML file, or a RulesTableError that names it and says what is wrong."""
-    label = f"rules table {path}" if path.parent == TABLES_DIR else f"house rules {path}"
+    stock = path.parent == TABLES_DIR
+    label = f"rules table {path}" if stock else f"house rules {path}"
     if path.is_dir():
         raise RulesTableError(f"{label}: is a directory, not a TOML file")
     try:
@@ -115,6 +132,12 @@ def _read(path: Path) -> dict[str, Any]:
         raise RulesTableError(
             f"{label}: is not UTF-8 text (byte 0x{raw[error.start]:02x} at offset {error.start})"
         ) from None
+    return PARSED_TABLES.value(text, lambda: _parsed(text, label)) if stock else _parsed(text, label)
+
+
+def _parsed(text: str, label: str) -> dict[str, Any]:
+    import tomllib
+
     try:
         return toml_text(text)
     except tomllib.TOMLDecodeError as error:
