@@ -102,3 +102,30 @@ async def test_the_world_an_app_held_before_a_reload_is_freed_with_the_collector
             await settle(pilot)
             gc.freeze()  # whatever is alive now is out of the collector's reach: only references free it
             await wait_for(pilot, lambda o=old: o() is None, timeout=10, what="the old world freed")
+
+
+async def test_the_due_job_holds_no_world_once_it_is_done(save_path: Path) -> None:
+    """The dashboard works out what is due after its first frame, in a thread worker. A finished
+    Worker stays in reference cycles: had it kept the world as its argument, a collector frozen
+    meanwhile (a journal applied, a screen's first visit) would keep that world alive for good."""
+    import gc
+    import weakref
+
+    from yak_tui.kernel.world.model import World
+
+    app = make_app(save_path, poll_interval=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        world = World(WorldFile(save_path).read())
+        gone = weakref.ref(world)
+        worker = screen._load_due([world], GM)
+        await worker.wait()
+        await settle(pilot)
+        gc.freeze()  # the Worker's cycles are out of the collector's reach: only references free the world
+        try:
+            del world
+            assert gone() is None, "the finished due job still holds the world it was given"
+        finally:
+            gc.unfreeze()

@@ -89,8 +89,11 @@ class DashboardScreen(YakScreen):
     def paint_view(self, view: views.DashboardView) -> None:
         self.view = view
         if not self._due_loaded and view.due_pending:  # after the first frame: the imports hold the GIL
-            world, identity = self.yak.world, self.identity
-            self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(world, identity))
+            # The world goes in a list the job takes it from: the timer's callback and the finished
+            # Worker (Textual keeps it in reference cycles, which a frozen collector never breaks)
+            # then hold no world, as `CommandWorker` does for the read models.
+            held, identity = [self.yak.world], self.identity
+            self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(held, identity))
         for panel in self.query(DashboardPanel):
             panel.paint(view)
         self._focus_for_identity()
@@ -108,9 +111,13 @@ class DashboardScreen(YakScreen):
         self.query_one(target).focus()
 
     @work(thread=True, exclusive=True, group="due", exit_on_error=False)
-    def _load_due(self, world: World, identity: Identity) -> None:
+    def _load_due(self, held: list[World], identity: Identity) -> None:
+        """What is due for the world in `held` (taken out of it: see `paint_view`)."""
         from yak_tui.kernel.play.commands import load_command_modules
 
+        if not held:
+            return
+        world = held.pop()
         load_command_modules()
         self.post_message(self.DueReady(views.due_list(world, identity), identity))
 

@@ -246,7 +246,7 @@ class MarketScreen(YakScreen):
         key, trial = self._target(event.action, event.key)
         if trial is None:
             return
-        self._route(event.action, key, trial[0], trial[1], world)
+        self._route(event.action, key, trial[0], trial[1], [world])
 
     def _target(self, action: str, key: str | None) -> tuple[str, tuple[str, dict[str, object]] | None]:
         """The row an action is for, and the command with trial values to ask who may run it."""
@@ -321,7 +321,10 @@ class MarketScreen(YakScreen):
         return None
 
     @work(thread=True, exclusive=True, group="market-route", exit_on_error=False)
-    def _route(self, action: str, key: str, command: str, trial: dict[str, object], world: World) -> None:
+    def _route(self, action: str, key: str, command: str, trial: dict[str, object], held: list[World]) -> None:
+        """Where an action goes, decided on the world in `held`: taken out of it, so the finished
+        Worker (kept in reference cycles) holds no world (see `DashboardScreen._load_due`)."""
+        world = held.pop()
         # A King or the GM founds academies for a kingdom already checked; the dialog says the rest.
         direct = command == "academy-found"
         route = board.Route("direct") if direct else board.action_route(world, self.identity, command, trial)
