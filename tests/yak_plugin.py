@@ -14,6 +14,8 @@ Registered for the whole suite from tests/conftest.py (`pytest_plugins`).
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -148,3 +150,18 @@ def signed_vouch(
         "hmac": sidecars._vouch_mac(key, digest, files.SCHEMA_VERSION, rules),
     }
     return orjson.dumps({**vouch, **(altered or {})})
+
+
+def fresh_process_probe(code: str, prefix: Path, write_bytecode: bool = True) -> dict[str, Any]:
+    """Run `code` in a fresh interpreter whose bytecode (and so yak's kept caches) live under
+    `prefix`, with no house rules; what it prints is one JSON object, returned parsed."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("YAK_RULES", None)
+    env["PYTHONPYCACHEPREFIX"] = str(prefix)  # the caches live where the bytecode does
+    if not write_bytecode:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = orjson.loads(done.stdout)
+    return result

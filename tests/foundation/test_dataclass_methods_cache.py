@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import orjson
+from yak_plugin import fresh_process_probe
 
 PROBE = """
 import dataclasses, sys
@@ -46,15 +46,7 @@ print(orjson.dumps({
 
 
 def probe(prefix: Path, write_bytecode: bool = True) -> dict[str, object]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPYCACHEPREFIX"] = str(prefix)  # the caches live where the bytecode does
-    if not write_bytecode:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = orjson.loads(done.stdout)
-    return result
+    return fresh_process_probe(PROBE, prefix, write_bytecode)
 
 
 def test_a_second_process_compiles_no_dataclass_method(tmp_path: Path) -> None:

@@ -5,12 +5,9 @@ and `yak advance`: a second process parses none and imports no tomllib, and read
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-import orjson
+from yak_plugin import fresh_process_probe
 
 from yak_tui.codecache import CodeCache
 
@@ -25,16 +22,7 @@ print(orjson.dumps({"tomllib": "tomllib" in sys.modules, "tables": data}, option
 
 
 def probe(prefix: Path, write_bytecode: bool = True) -> dict[str, object]:
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env.pop("YAK_RULES", None)
-    env["PYTHONPYCACHEPREFIX"] = str(prefix)  # the caches live where the bytecode does
-    if not write_bytecode:
-        env["PYTHONDONTWRITEBYTECODE"] = "1"
-    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=300, env=env)
-    assert done.returncode == 0, done.stderr
-    result: dict[str, object] = orjson.loads(done.stdout)
-    return result
+    return fresh_process_probe(PROBE, prefix, write_bytecode)
 
 
 def test_a_second_process_parses_no_table_and_reads_the_same(tmp_path: Path) -> None:
