@@ -170,13 +170,82 @@ def hello_round() -> tuple[float, float | None, float]:
         term.close()
 
 
+def many_round(world: Path, count: int) -> tuple[float, float, float]:
+    """`count` real `yak tui` (the GM) in their own pseudo-terminals on one save, each drawn with its
+    data and settled; then one note written by another process. Returns the CPU-ms all of them spent
+    from the write until the last one's terminal showed the note (read from /proc: the apps are not
+    looked at from inside), the ms until that last one showed it, and the CPU-ms they spent idle over
+    the same time just before (nothing here polls them: it should be ~0). Each app looks at the save
+    as it does in play (`SAVE_POLL_SECONDS`), not at a bench's pace."""
+    from yak_tui.kernel.play.commands import run_command
+    from yak_tui.kernel.play.identity import GM
+    from yak_tui.store.storage import WorldFile
+
+    yak = [sys.executable, "-c", "from yak_tui.cli import run; run()", "--save", str(world), "tui"]
+    terms = [Terminal(yak, env()) for _ in range(count)]
+    try:
+        for term in terms:
+            if term.read_until(DATA, 0, timeout=300) is None:
+                raise SystemExit("an app did not show its dashboard")
+        for term in terms:
+            term.drain(0.1)
+        end = time.perf_counter() + 3.0  # every warm-up (0.2 s after each first paint) done
+        while time.perf_counter() < end:
+            for term in terms:
+                term.drain(0.02)
+        idle_from = sum(term.cpu_ms() for term in terms)
+        idle_at = time.perf_counter()
+        time.sleep(1.0)
+        idle = sum(term.cpu_ms() for term in terms) - idle_from
+        idle_rate = idle / (time.perf_counter() - idle_at)
+        for term in terms:
+            term.drain(0.0)
+        marks = [len(term.output) for term in terms]
+        before = sum(term.cpu_ms() for term in terms)
+        start = time.perf_counter()
+        run_command(WorldFile(world), GM, "note", {"text": "many terminals"})
+        last = 0.0
+        for term, since in zip(terms, marks, strict=True):
+            came = term.read_until(b"many terminals", since, timeout=60)
+            if came is None:
+                raise SystemExit("an app did not show the note")
+            last = max(last, came)
+        took = last - start
+        # What an app does after its terminal showed the note (a last layout, its collector) is the
+        # write's too: counted until half a second after the last one, less idling over as long.
+        end = time.perf_counter() + 0.5
+        while time.perf_counter() < end:
+            for term in terms:
+                term.drain(0.01)
+        spent = sum(term.cpu_ms() for term in terms) - before - idle_rate * (time.perf_counter() - last)
+        return spent, took * 1000, idle_rate * took
+    finally:
+        for term in terms:
+            term.close()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("world", type=Path)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--as", dest="identity", default="gm")
     parser.add_argument("--start-only", action="store_true", help="only the first paint (no visits)")
+    parser.add_argument("--many", type=int, default=0, help="N apps in N terminals, one write (issue 30)")
     args = parser.parse_args()
+    if args.many:
+        with tempfile.TemporaryDirectory() as tmp:
+            world = Path(tmp) / "world.json"
+            for suffix in ("", ".vouch", ".key"):
+                source = args.world.with_name(args.world.name + suffix)
+                if source.exists():
+                    shutil.copyfile(source, world.with_name(world.name + suffix))
+            for _ in range(args.rounds):
+                spent, took, idle = many_round(world, args.many)
+                print(
+                    f"{args.many} apps in {args.many} terminals, one note: {spent / 1000:.2f} CPU-s "
+                    f"(idle over as long: {idle / 1000:.2f}), the last showed it after {took:.0f} ms"
+                )
+        return 0
     rows: dict[str, list[float | None]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         world = Path(tmp) / "world.json"

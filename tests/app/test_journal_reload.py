@@ -129,3 +129,46 @@ async def test_the_due_job_holds_no_world_once_it_is_done(save_path: Path) -> No
             assert gone() is None, "the finished due job still holds the world it was given"
         finally:
             gc.unfreeze()
+
+
+async def test_after_an_outside_note_only_what_it_changed_is_worked_out_and_laid_out_again(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30, many apps: the first write an app sees after its start keeps the dashboard's parts
+    the note did not touch (what is due, worked out after the first paint, is part of the view they
+    are kept from), and the header and the due panel, unchanged, are not laid out again."""
+    from textual.widget import Widget
+
+    app = make_app(save_path, poll_interval=0.05)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await wait_for(pilot, lambda: screen._due_loaded and screen.view is not None, what="what is due")
+        before = screen.view
+        assert before is not None and not before.due_pending
+        laid_out: list[str] = []
+        refresh = Widget.refresh
+
+        def watched(widget: Widget, *args: Any, layout: bool = False, **kwargs: Any) -> Any:
+            if layout:
+                laid_out.append(str(widget.id))
+            return refresh(widget, *args, layout=layout, **kwargs)
+
+        monkeypatch.setattr(Widget, "refresh", watched)
+        run_command(WorldFile(save_path), GM, "note", {"text": "KEPT-NOTE for the open app"})
+
+        def shown() -> bool:
+            view = screen.view
+            return view is not None and any("KEPT-NOTE" in entry.text for entry in view.chronicle)
+
+        await wait_for(pilot, shown, what="the note on the dashboard")
+        await settle(pilot)
+        after = screen.view
+        assert after is not None
+        # Kept, not worked out again: the same objects.
+        assert after.queue is before.queue and after.kingdoms is before.kingdoms
+        assert after.holdings is before.holdings and after.due_orders is before.due_orders
+        assert after.due == before.due and not after.due_pending
+        assert {"brand", "when", "who", "season-summary"}.isdisjoint(laid_out), laid_out
+        assert "latest-text" in laid_out

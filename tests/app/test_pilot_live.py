@@ -12,6 +12,7 @@ from app_helpers import make_app, on_top, screen_text, settle, wait_for, widget_
 from textual.command import CommandPalette
 from textual.widgets import OptionList
 
+from yak_tui.app.main import SAVE_POLL_SECONDS
 from yak_tui.app.shell.identity import IdentityScreen
 from yak_tui.kernel.play.commands import run_command
 from yak_tui.kernel.play.identity import GM
@@ -22,7 +23,7 @@ YAK = str(Path(sys.executable).with_name("yak"))
 
 async def test_another_process_writing_the_save_refreshes_the_open_screen(save_path: Path) -> None:
     """The first poll of the save after the write sees it (so the screen follows within one poll
-    interval, half a second, plus the reload), with no key pressed."""
+    interval, a quarter of a second, plus the reload), with no key pressed."""
     app = make_app(save_path)
     polls: list[bool] = []  # for each poll after the write: did it start a reload?
     reloads: list[int] = []
@@ -51,7 +52,7 @@ async def test_another_process_writing_the_save_refreshes_the_open_screen(save_p
         )  # blocks the app's loop: no poll runs meanwhile
         await wait_for(pilot, lambda: "A raven arrives from Keshar" in widget_text(app), what="the external note")
         assert polls and polls[0], f"the first poll after the write did not reload: {polls}"
-        assert app.poll_interval == 0.5
+        assert app.poll_interval == SAVE_POLL_SECONDS == 0.25
 
 
 async def test_screens_not_on_view_catch_up_when_shown(save_path: Path) -> None:

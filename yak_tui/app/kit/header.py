@@ -28,6 +28,8 @@ class YakHeader(Horizontal):
         self.watch(self.app, "world_version", self._update)
         self.watch(self.app, "identity", self._update)
 
+    _shown: tuple[str, str, str, str] | None = None
+
     def _update(self, _: Any = None) -> None:
         from yak_tui.kernel.play.identity import identity_label
 
@@ -36,15 +38,21 @@ class YakHeader(Horizontal):
         date = world.date
         to_spring = date.seasons_until(type(date)(date.year + 1, 0))
         year_start = "year start next" if to_spring == 1 else f"{to_spring} seasons to year start"
+        identity = app.identity
+        role = "gm" if identity.is_gm else identity.role
+        shown = (world.name, f"{date.label()}\0{year_start}", role, identity_label(world, identity))
+        # Most writes (a note, an order) change none of this: a Static's update lays the whole screen
+        # out again, which was a third of each app's redraw after a note (issue 30).
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.query_one("#brand", Static).update(Content.from_markup("[b]♛ $name[/b]", name=world.name))
         self.query_one("#when", Static).update(
             Content.from_markup("[b]$date[/b] [dim]· $rest[/dim]", date=date.label(), rest=year_start)
         )
-        identity = app.identity
-        role = "gm" if identity.is_gm else identity.role
         who = self.query_one("#who", Static)
         who.set_classes(f"-{role}")
-        who.update(Content(f" ◆ {identity_label(world, identity)} "))
+        who.update(Content(f" ◆ {shown[3]} "))
 
 
 class NavBar(Static):

@@ -119,13 +119,19 @@ class DashboardScreen(YakScreen):
             return
         world = held.pop()
         load_command_modules()
-        self.post_message(self.DueReady(views.due_list(world, identity), identity))
+        orders = views.orders_due_lines(world, identity)
+        due = views.due_list(world, identity, orders)
+        self.post_message(self.DueReady(due, identity, orders, world.serial))
 
     class DueReady(Message):
-        def __init__(self, due: tuple[views.DueItem, ...], identity: Identity) -> None:
+        def __init__(
+            self, due: tuple[views.DueItem, ...], identity: Identity, orders: views.OrdersDue, serial: int
+        ) -> None:
             super().__init__()
             self.due = due
             self.identity = identity
+            self.orders = orders  # the lines made from the orders, kept for the next view's `before`
+            self.serial = serial  # of the world they were worked out on (the message holds no world)
 
     @on(DueReady)
     def _due_ready(self, event: DueReady) -> None:
@@ -133,9 +139,29 @@ class DashboardScreen(YakScreen):
         if event.identity == self.identity:
             season = self.query_one(SeasonPanel)
             season.show_due(event.due, pending=False)
-            season.forget()
+            whole = self._keep_due(event)
+            if whole is not None:
+                season.remember(whole)  # it shows what `show(whole)` would: the next paint may skip it
+            else:
+                season.forget()
         else:
             self.refresh_view(self.yak.world)  # the seat changed meanwhile: work it out again
+
+    def _keep_due(self, event: DueReady) -> views.DashboardView | None:
+        """The view built without what is due becomes the view with it, so the next write's view
+        (`dashboard_view(before=...)`) keeps its parts instead of working the whole dashboard out
+        again: without this, each app's first write after its start rebuilt everything (issue 30)."""
+        with _BUILT_LOCK:
+            built = self._built
+            if built is None or built[0].serial != event.serial or built[1].identity != str(event.identity):
+                return None
+            world, view = built
+            whole = view._replace(due=event.due, due_pending=False, due_orders=event.orders)
+            self._built = (world, whole)
+        if self.view is not view:
+            return None
+        self.view = whole
+        return whole
 
     # -- orders ----------------------------------------------------------------------------------------
     @on(OrderAction)

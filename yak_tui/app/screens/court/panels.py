@@ -121,6 +121,10 @@ class DashboardPanel(Panel):
         """Drawn from elsewhere than `paint`: the next `paint` draws whatever it is given."""
         self._shown = None
 
+    def remember(self, view: views.DashboardView) -> None:
+        """Drawn from elsewhere than `paint`, as `show(view)` would have drawn it."""
+        self._shown = self.inputs(view)
+
     @property
     def identity(self) -> Identity:
         return yak_of(self).identity
