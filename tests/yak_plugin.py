@@ -105,16 +105,22 @@ def table(tmp_path: Path) -> Table:
 
 
 def counting_full_reads(monkeypatch: pytest.MonkeyPatch) -> list[Path]:
-    """From now on, the path of every full read of a save (`WorldFile.read`), in order: a reader
-    that follows the change journal makes none."""
+    """From now on, the path of every full read of a save (`WorldFile.read`, or
+    `read_deferring_logs`, which reads every byte too), in order: a reader that follows the change
+    journal makes none."""
     reads: list[Path] = []
-    real = WorldFile.read
+    real, deferring = WorldFile.read, WorldFile.read_deferring_logs
 
     def counting(self: WorldFile) -> Any:
         reads.append(self.path)
         return real(self)
 
+    def counting_deferring(self: WorldFile) -> Any:
+        reads.append(self.path)
+        return deferring(self)
+
     monkeypatch.setattr(WorldFile, "read", counting)
+    monkeypatch.setattr(WorldFile, "read_deferring_logs", counting_deferring)
     return reads
 
 
@@ -135,20 +141,28 @@ def write_journal(save: WorldFile, entries: list[dict[str, Any]], *, key: bytes 
 
 
 def signed_vouch(
-    save: WorldFile, digest: str, *, key: bytes | None = None, altered: Mapping[str, Any] | None = None
+    save: WorldFile,
+    digest: str,
+    *,
+    key: bytes | None = None,
+    altered: Mapping[str, Any] | None = None,
+    logs_at: int | None = None,
 ) -> bytes:
     """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
-    default the campaign's own key, as a yak writer signs it; then its `altered` fields changed."""
+    default the campaign's own key, as a yak writer signs it; then its `altered` fields changed.
+    `logs_at`: where it says the logs begin (signed too)."""
     if key is None:
         key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"
     rules = sidecars._vouched_rules()
-    vouch = {
+    vouch: dict[str, Any] = {
         "sha256": digest,
         "schema_version": files.SCHEMA_VERSION,
         "rules": rules,
-        "hmac": sidecars._vouch_mac(key, digest, files.SCHEMA_VERSION, rules),
+        "hmac": sidecars._vouch_mac(key, digest, files.SCHEMA_VERSION, rules, logs_at),
     }
+    if logs_at is not None:
+        vouch["logs_at"] = logs_at
     return orjson.dumps({**vouch, **(altered or {})})
 
 

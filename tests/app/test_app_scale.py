@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from app_helpers import make_app, on_top, settle, wait_for, world_of
+from yak_plugin import counting_full_reads
 
 from yak_tui.app.kit.screens import YakScreen
 from yak_tui.app.navigation import SCREENS as SCREEN_TABLE
@@ -110,17 +111,10 @@ async def test_the_chronicle_pages_its_entries_and_says_how_many(save_path: Path
 async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_own(
     save_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reads: list[int] = []
-    original = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(1)
-        return original(self)
-
     app = make_app(save_path, poll_interval=0.05)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
-        monkeypatch.setattr(WorldFile, "read", counting)
+        reads = counting_full_reads(monkeypatch)
         revision = app.world.meta.get("revision", 0)
         app.run_worker(lambda: app.execute("note", {"text": "OWN-NOTE from this app"}), thread=True)
         await wait_for(pilot, lambda: app.world.meta.get("revision") == revision + 1, what="the app's own note")
@@ -144,18 +138,11 @@ async def test_the_app_reads_the_save_once_per_outside_change_and_not_after_its_
 async def test_apps_of_one_process_on_one_save_share_each_read(
     save_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    reads: list[int] = []
-    original = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(1)
-        return original(self)
-
     first, second = make_app(save_path, poll_interval=0.05), make_app(save_path, poll_interval=0.05)
     async with first.run_test(size=(100, 30)) as pilot, second.run_test(size=(100, 30)) as other:
         await settle(pilot)
         await settle(other)
-        monkeypatch.setattr(WorldFile, "read", counting)
+        reads = counting_full_reads(monkeypatch)
         revision = first.world.meta.get("revision", 0)
         run_command(WorldFile(save_path), GM, "note", {"text": "SHARED-NOTE from another process"})
         for app, driver in ((first, pilot), (second, other)):
@@ -170,13 +157,7 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
     from yak_tui.app.reads import SHARED_READS
     from yak_tui.cli import main
 
-    reads: list[Path] = []
-    original = WorldFile.read
-
-    def counting(self: WorldFile) -> Any:
-        reads.append(self.path)
-        return original(self)
-
+    expected = World(WorldFile(save_path).read()).data
     opened: list[Any] = []
 
     def opening(
@@ -190,11 +171,11 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
         opened.append(app_main.YakApp(path, identity, animations=animations, world=world, stamp=stamp, gm_pin=gm_pin))
         return 0
 
-    monkeypatch.setattr(WorldFile, "read", counting)
+    reads = counting_full_reads(monkeypatch)
     monkeypatch.setattr(app_main, "run_app", opening)
     assert main(["--save", str(save_path), "--as", "king:varos", "tui"]) == 0
     assert len(reads) == 1 and len(opened) == 1
-    assert opened[0].world.data == World(original(WorldFile(save_path))).data
+    assert opened[0].world.data == expected
     # The app holds that world at the version the CLI read: another process's note is then applied
     # from the save's change journal, still without reading the save again.
     run_command(WorldFile(save_path), GM, "note", {"text": "JOURNAL-NOTE after yak tui opened"})

@@ -120,7 +120,7 @@ async def test_the_due_job_holds_no_world_once_it_is_done(save_path: Path) -> No
         assert isinstance(screen, DashboardScreen)
         world = World(WorldFile(save_path).read())
         gone = weakref.ref(world)
-        worker = screen._load_due([world], GM)
+        worker = screen._load_due([world], GM, True)
         await worker.wait()
         await settle(pilot)
         gc.freeze()  # the Worker's cycles are out of the collector's reach: only references free the world
@@ -172,3 +172,43 @@ async def test_after_an_outside_note_only_what_it_changed_is_worked_out_and_laid
         assert after.due == before.due and not after.due_pending
         assert {"brand", "when", "who", "season-summary"}.isdisjoint(laid_out), laid_out
         assert "latest-text" in laid_out
+
+
+async def test_the_first_frame_leaves_the_logs_for_after_it_and_the_chronicle_then_shows(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: the app's first read leaves the save's logs as bytes (`World.logs_deferred`), so
+    the dashboard's first frame is drawn without them ("Reading the chronicle…"); what is due brings
+    the latest chronicle with it, parsed after that frame, into the same view."""
+    from app_helpers import widget_text
+
+    from yak_tui.store.files import DeferredLogs
+
+    run_command(WorldFile(save_path), GM, "note", {"text": "DEFERRED-NOTE in the logs"})  # vouched, split
+    painted: list[Any] = []
+    parsed: list[int] = []
+    paint, load = DashboardScreen.paint_view, DeferredLogs.load
+
+    def watched_paint(screen: DashboardScreen, view: Any) -> None:
+        painted.append((view, len(parsed)))
+        paint(screen, view)
+
+    def watched_load(logs: DeferredLogs) -> dict[str, Any]:
+        parsed.append(1)
+        return load(logs)
+
+    monkeypatch.setattr(DashboardScreen, "paint_view", watched_paint)
+    monkeypatch.setattr(DeferredLogs, "load", watched_load)
+    app = make_app(save_path)
+    assert app.world.logs_deferred
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, DashboardScreen)
+        await wait_for(pilot, lambda: screen._due_loaded and "DEFERRED-NOTE" in widget_text(app), what="the chronicle")
+        (first, parsed_then), *later = painted
+        assert first.chronicle_pending and first.chronicle == () and parsed_then == 0
+        assert later and not later[-1][0].chronicle_pending
+        assert any("DEFERRED-NOTE" in entry.text for entry in later[-1][0].chronicle)
+        assert parsed == [1] and not app.world.logs_deferred
+        assert "Reading the chronicle" not in widget_text(app)

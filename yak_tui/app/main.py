@@ -368,7 +368,7 @@ class YakApp(App[None]):
 
     def _after_write(self, result: CommandResult) -> Outcome:
         stamp = self.save.stamp()
-        world = World(self.save.read())
+        world = World.load(self.save)
         self.call_from_thread(self._apply_world, world, stamp)
         return Outcome(result, world)
 

@@ -129,7 +129,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         from yak_tui.kernel.play.params import coerce_params
         from yak_tui.kernel.world.model import World
 
-        world = World(save.read())
+        world = World.load(save)
         identity = identity_of(opts, world)
         if spec.odds is None:
             raise UsageError(f"{spec.name} rolls no dice to give odds for")
@@ -161,7 +161,7 @@ def verb_do(opts: GlobalOptions, args: argparse.Namespace) -> int:
         from yak_tui.kernel.play.views import order_filed_text
         from yak_tui.kernel.world.model import World
 
-        text_lines.append(order_filed_text(World(save.read()), result.data))
+        text_lines.append(order_filed_text(World.load(save), result.data))
     # The reply was serialised inside the transaction, before the write: printing it cannot fail.
     emit(opts, result.payload(), "\n".join(text_lines), encoded=result.encoded)
     return 0
@@ -174,7 +174,7 @@ def _command_help(opts: GlobalOptions, name: str) -> int:
     from yak_tui.kernel.world.model import World
 
     save = WorldFile(save_path(opts))
-    world = World(save.read()) if save.exists() else None
+    world = World.load(save) if save.exists() else None
     identity = identity_of(opts, world)
     usage = command_usage(name, world, identity)
     emit(opts, usage, usage_text(usage))
@@ -186,7 +186,7 @@ def verb_show(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import TABLES, World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     if not args.table:
         counts = {name: visible_count(world, identity, name) for name in TABLES}
@@ -228,7 +228,7 @@ def verb_orders(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.play.queue import order_lines, waiting_text
     from yak_tui.kernel.world.model import World
 
-    world = World(open_save(opts).read())
+    world = World.load(open_save(opts))
     identity = identity_of(opts, world)
     lines = order_lines(world, identity)
     emit(
@@ -244,7 +244,7 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     entries = filter_entries(
         world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, args.character, args.kind)
@@ -264,7 +264,7 @@ def verb_advance(opts: GlobalOptions, args: argparse.Namespace) -> int:
         from yak_tui.kernel.world.model import World
 
         load_command_modules()
-        world = World(save.read())  # one read: the identity check and the preview share it
+        world = World.load(save)  # one read: the identity check and the preview share it
         identity = identity_of(opts, world)
         if not identity.is_gm:  # every waiting order and the year start's secret sums: the GM's alone
             raise UsageError(f"only the GM may preview the season's close (you are {identity})")
@@ -336,7 +336,7 @@ def verb_due(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     items = due_for(world, identity_of(opts, world))
     emit(opts, {"date": world.date.label(), "due": items}, due_text(items))
     return 0
@@ -383,7 +383,7 @@ def verb_export(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     if args.format == "toml":
         from yak_tui.kernel.world.export import export_world
@@ -430,7 +430,7 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     stamp = save.stamp()
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     from yak_tui.app.main import run_app
 
@@ -461,7 +461,7 @@ def verb_user(opts: GlobalOptions, args: argparse.Namespace) -> int:
     if args.user_verb == "list" or not args.user_verb:
         from yak_tui.kernel.world.model import World
 
-        world = World(save.read())
+        world = World.load(save)
         if not identity.is_gm:
             raise UsageError("only the GM may read the roster")
         users = {

@@ -48,7 +48,7 @@ def _gm(opts: GlobalOptions, what: str) -> Any:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     if not identity.is_gm:
         from yak_tui.kernel.play.commands import gm_refusal  # lazy: `yak show` loads no commands
@@ -180,7 +180,7 @@ def verb_map(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.deliver.mapsvg import map_svg, svg_to_png
     from yak_tui.kernel.world.model import World
 
-    world = World(open_save(opts).read())
+    world = World.load(open_save(opts))
     viewer = identity_of(opts, world)  # the map as he may see it: the map screen's own audience filter
     svg = map_svg(world, viewer)
     if args.format == "svg":

@@ -72,7 +72,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
 
     if args.rules_verb in ("set", "clear"):
         save = open_save(opts)
-        identity = identity_of(opts, World(save.read()))
+        identity = identity_of(opts, World.load(save))
         if args.rules_verb == "set":
             tables = read_override_dir(args.dir)
             result = run_command(
@@ -98,7 +98,7 @@ def verb_rules(opts: GlobalOptions, args: argparse.Namespace) -> int:
         rows = [row for row in rows if row["source"] != "stock"]
     saved = saved_rules()
     source = "saved override" if saved is not None else "house file" if house_rules_dir() else "stock"
-    meta = World(existing.read()).meta if existing is not None else {}
+    meta = World.load(existing).meta if existing is not None else {}
     payload = {
         "rules": source,
         "saved_from": meta.get("rules_source") if saved is not None else None,

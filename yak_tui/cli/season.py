@@ -137,7 +137,7 @@ def verb_season(opts: GlobalOptions, args: argparse.Namespace) -> int:
     load_command_modules()
     if args.season_verb == "nudge":
         return _nudge(opts, args)
-    world = World(open_save(opts).read())
+    world = World.load(open_save(opts))
     status = season_status(world, identity_of(opts, world))
     lines = [f"{status['season']}: orders due by {status['deadline_shown'] or '(no deadline set)'}"]
     lines += [
@@ -158,7 +158,7 @@ def _nudge(opts: GlobalOptions, args: argparse.Namespace) -> int:
     from yak_tui.kernel.world.model import World
 
     save = open_save(opts)
-    world = World(save.read())
+    world = World.load(save)
     identity = identity_of(opts, world)
     if not identity.is_gm:
         raise gm_refusal("send deadline nudges", identity)
@@ -191,7 +191,7 @@ def verb_report(opts: GlobalOptions, args: argparse.Namespace) -> int:
     )
     from yak_tui.kernel.world.model import World
 
-    world = World(open_save(opts).read())
+    world = World.load(open_save(opts))
     identity = identity_of(opts, world)
     found = reports_for(world, identity, args.season)
     if not found:

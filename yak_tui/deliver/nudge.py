@@ -87,7 +87,7 @@ def nudge_now(save: Path, before: timedelta) -> list[Delivery]:
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     return deliver(save, plan_nudges(save, world, before), campaign=campaign_tag(world))
 
 

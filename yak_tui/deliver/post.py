@@ -255,7 +255,7 @@ def post_season(save: Path, season: str | None = None, dry_run: bool = False, ma
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     return deliver(save, plan_post(save, world, season, maps=maps), dry_run=dry_run, campaign=campaign_tag(world))
 
 

@@ -137,7 +137,7 @@ def list_orders(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     due = deadline_line(world, identity)  # in the key's own zone (`user-zone`)
     head = [f"Orders for {world.date.label()} due by {due}"] if due else []
     rows = [
@@ -158,7 +158,7 @@ def waiting_orders(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     check_identity(world, identity)
     return 0, waiting_text(world, identity, order_lines(world, identity)) + "\n"
 
@@ -169,7 +169,7 @@ def due_now(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     check_identity(world, identity)
     return 0, due_text(due_for(world, identity)) + "\n"
 
@@ -184,7 +184,7 @@ def season_report(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.store.storage import WorldFile
 
     load_command_modules()
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     found = reports_for(world, identity)
     if found:
         return 0, render_report(found[0], "markdown")
@@ -200,7 +200,7 @@ def map_picture(save: Path, identity: Identity) -> tuple[int, str]:
     from yak_tui.kernel.world.model import World
     from yak_tui.store.storage import WorldFile
 
-    world = World(WorldFile(save).read())
+    world = World.load(WorldFile(save))
     check_identity(world, identity)
     return 0, map_svg(world, identity)
 

@@ -287,7 +287,7 @@ async def _serve(config: ServeConfig) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    users = roster(World(server.roster.file.read()))
+    users = roster(World.load(server.roster.file))
     if config.ssh:
         created = "created" if server.host_key_created else "loaded"
         print(f"yak serve: host key {server.host_fingerprint} ({created} {config.host_key_path})", flush=True)

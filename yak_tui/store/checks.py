@@ -31,3 +31,8 @@ class Vouchable:
 
 
 VOUCHABLE: list[Vouchable] = []
+
+# Load checks that read no log table (`files.LOG_TABLES`): a read may run them before it parses the
+# logs (`WorldFile.read_deferring_logs`), and does so only when every check a vouch does not stand for
+# is one of these.
+HEAD_CHECKS: set[Callable[[dict[str, Any]], None]] = set()

@@ -185,8 +185,10 @@ def drop_campaign_key(save: Path) -> None:
         pass
 
 
-def _vouch_mac(key: bytes, digest: str, schema_version: Any, rules: Any) -> str:
-    return _mac(key, _VOUCH_MAC_PURPOSE, orjson.dumps([digest, schema_version, rules]))
+def _vouch_mac(key: bytes, digest: str, schema_version: Any, rules: Any, logs_at: int | None = None) -> str:
+    # A vouch that says where the logs begin signs that too (a vouch made before it did, without it).
+    signed = [digest, schema_version, rules] if logs_at is None else [digest, schema_version, rules, logs_at]
+    return _mac(key, _VOUCH_MAC_PURPOSE, orjson.dumps(signed))
 
 
 def _vouched_rules() -> str:
@@ -310,6 +312,13 @@ def vouched_digest(save: Path) -> str | None:
     """The digest the save's vouch stands for, if it is a vouch made under this yak's rules and
     signed with the campaign's key (a vouch without a MAC, the format before issue 25, or one
     whose MAC does not verify, or no trusted key: none)."""
+    vouched = read_vouch(save)
+    return None if vouched is None else vouched[0]
+
+
+def read_vouch(save: Path) -> tuple[str, int | None] | None:
+    """What the save's vouch stands for (`vouched_digest`): the digest, and where in those bytes
+    the logs begin (`files.encode_save`) when the writer said so."""
     if not checks.VOUCHABLE:
         return None
     key = read_campaign_key(save)
@@ -326,27 +335,30 @@ def vouched_digest(save: Path) -> str | None:
         or vouch.get("rules") != _vouched_rules()
     ):
         return None
-    digest, mac = vouch.get("sha256"), vouch.get("hmac")
+    digest, mac, logs_at = vouch.get("sha256"), vouch.get("hmac"), vouch.get("logs_at")
     if not isinstance(digest, str) or not isinstance(mac, str):
         return None
-    expected = _vouch_mac(key, digest, vouch["schema_version"], vouch["rules"])
-    return digest if hmac.compare_digest(mac.encode(), expected.encode()) else None
+    if logs_at is not None and (type(logs_at) is not int or logs_at <= 0):
+        return None
+    expected = _vouch_mac(key, digest, vouch["schema_version"], vouch["rules"], logs_at)
+    return (digest, logs_at) if hmac.compare_digest(mac.encode(), expected.encode()) else None
 
 
-def write_vouch(save: Path, digest: str, key: bytes) -> None:
+def write_vouch(save: Path, digest: str, key: bytes, logs_at: int | None = None) -> None:
     """Write the vouch for the save about to replace this one (before the replace, so a reader of
     the new save finds it; a writer killed before the replace leaves a vouch for bytes that
     never landed, which no read trusts), signed with the campaign's key. Best effort: one not
-    written is removed."""
+    written is removed. `logs_at`: where the logs begin in those bytes (`files.encode_save`)."""
     rules = _vouched_rules()
-    payload = orjson.dumps(
-        {
-            "sha256": digest,
-            "schema_version": SCHEMA_VERSION,
-            "rules": rules,
-            "hmac": _vouch_mac(key, digest, SCHEMA_VERSION, rules),
-        }
-    )
+    vouch: dict[str, Any] = {
+        "sha256": digest,
+        "schema_version": SCHEMA_VERSION,
+        "rules": rules,
+        "hmac": _vouch_mac(key, digest, SCHEMA_VERSION, rules, logs_at),
+    }
+    if logs_at is not None:
+        vouch["logs_at"] = logs_at
+    payload = orjson.dumps(vouch)
     try:
         replace_sidecar(vouch_path(save), payload)
     except OSError:

@@ -29,9 +29,12 @@ from yak_tui.store.files import (
     SCHEMA_VERSION,
     CorruptSaveError,
     Data,
+    DeferredLogs,
     Stamp,
     atomic_write_bytes,
     decode_save,
+    decode_save_split,
+    encode_save,
     os_reason,
     restore_hint,
     stamp_of,
@@ -52,6 +55,7 @@ from yak_tui.store.sidecars import (
     key_path,
     make_campaign_key,
     read_campaign_key,
+    read_vouch,
     vouch_path,
     vouched_digest,
     write_vouch,
@@ -179,20 +183,33 @@ class WorldFile:
     def _decode(self, raw: bytes) -> Data:
         return self._decode_migrating(raw)[0]
 
-    @property
-    def vouch(self) -> Path:
-        return vouch_path(self.path)
+    def read_deferring_logs(self) -> tuple[Data, DeferredLogs | None]:
+        """`read()`, but with the logs (`files.LOG_TABLES`) left as bytes to parse when first asked
+        for, when a verified vouch for exactly these bytes says where they begin and every load
+        check it does not stand for reads none of them (`checks.HEAD_CHECKS`); otherwise the
+        whole state and None. The digest covers every byte, the logs' too: they are parsed later
+        from the bytes read now, which are the bytes the writer checked and vouched for."""
+        raw = self.storage.read_bytes()
+        vouch = read_vouch(self.path)
+        skipped = {vouchable.check for vouchable in checks.VOUCHABLE}
+        if (
+            vouch is not None
+            and vouch[1] is not None
+            and all(check in skipped or check in checks.HEAD_CHECKS for check in checks.LOAD_CHECKS)
+        ):
+            digest = SaveDigest(raw)  # in a thread for a big save, beside the parse
+            split = decode_save_split(self.path, raw, vouch[1])
+            if split is not None and digest.hexdigest() == vouch[0]:
+                head, logs = split
+                self._check_world_meta(head)
+                if schema_version(head, self.path) == SCHEMA_VERSION:
+                    for check in checks.LOAD_CHECKS:
+                        if check not in skipped:
+                            self._run_load_check(check, head)
+                    return head, logs
+        return self._decode(raw), None
 
-    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool, bool]:
-        """The state; whether a migration changed it (its next write is then no journal entry); and
-        whether the checks a vouch stands for hold for it (they ran, or a verified vouch for
-        exactly these bytes stood for them): only then may a write check no more than what it changed.
-
-        Every load check runs, but those a vouch for exactly these bytes stands for (made under
-        this yak's rules and signed with the campaign's key; read only, never written here)."""
-        vouched = vouched_digest(self.path)
-        digest = SaveDigest(raw) if vouched is not None else None
-        data = decode_save(self.path, raw)
+    def _check_world_meta(self, data: Data) -> None:
         meta = data.get("meta", {}).get("world")
         if not isinstance(meta, dict):
             raise CorruptSaveError(
@@ -208,6 +225,30 @@ class WorldFile:
             raise CorruptSaveError(
                 f"save {self.path} has no valid date in meta.world (found {date!r}). {restore_hint(self.path)}"
             )
+
+    def _run_load_check(self, check: Callable[[dict[str, Any]], None], data: Data) -> None:
+        try:
+            check(data)
+        except ValueError as error:
+            raise CorruptSaveError(
+                f"save {self.path}: {error}; it was left untouched. {restore_hint(self.path)}"
+            ) from error
+
+    @property
+    def vouch(self) -> Path:
+        return vouch_path(self.path)
+
+    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool, bool]:
+        """The state; whether a migration changed it (its next write is then no journal entry); and
+        whether the checks a vouch stands for hold for it (they ran, or a verified vouch for
+        exactly these bytes stood for them): only then may a write check no more than what it changed.
+
+        Every load check runs, but those a vouch for exactly these bytes stands for (made under
+        this yak's rules and signed with the campaign's key; read only, never written here)."""
+        vouched = vouched_digest(self.path)
+        digest = SaveDigest(raw) if vouched is not None else None
+        data = decode_save(self.path, raw)
+        self._check_world_meta(data)
         migrated = schema_version(data, self.path) != SCHEMA_VERSION
         data = migrate(data, SCHEMA_VERSION, self.path)
         trusted = digest is not None and not migrated and digest.hexdigest() == vouched
@@ -216,12 +257,7 @@ class WorldFile:
         for check in checks.LOAD_CHECKS:
             if check in skipped:
                 continue
-            try:
-                check(data)
-            except ValueError as error:
-                raise CorruptSaveError(
-                    f"save {self.path}: {error}; it was left untouched. {restore_hint(self.path)}"
-                ) from error
+            self._run_load_check(check, data)
             ran.add(check)
         checked = all(vouchable.check in ran or vouchable.check in skipped for vouchable in checks.VOUCHABLE)
         return data, migrated, checked
@@ -359,7 +395,7 @@ class WorldFile:
         when they are known to pass the vouchable checks, else dropping the vouch. Both are signed
         with the campaign's key (made now if there is none to trust); without one, neither is written."""
         before, changed, data = snapshot.stamp, snapshot.changed, snapshot.data
-        payload = orjson.dumps(data)
+        payload, logs_at = encode_save(data)
         vouched = self._passes_vouchable_checks(data, changed if snapshot.checked else None, snapshot.prechecked)
         journaled = before is not None and changed is not None and journal_worthy(changed)
         key = None
@@ -378,7 +414,7 @@ class WorldFile:
                 return
             written = digest.hexdigest()
             if vouched:
-                write_vouch(self.path, written, key)
+                write_vouch(self.path, written, key, logs_at)
             if journaled:
                 assert before is not None and changed is not None
                 extend_journal(self.path, before, after, changed, data, written, key)

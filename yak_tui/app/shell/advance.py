@@ -128,7 +128,7 @@ class AdvanceScreen(YakModal[None]):
 
         try:
             data = preview(self.yak.save)
-            shaped = views.advance_preview(data, World(self.yak.save.read()))
+            shaped = views.advance_preview(data, World.load(self.yak.save))
         except Exception as error:
             self.post_message(self.Previewed(None, problem_of(error).message()))
             return

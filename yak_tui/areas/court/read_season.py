@@ -100,6 +100,9 @@ class DashboardView(NamedTuple):
     due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
     readiness: ReadinessView = ReadinessView("", False, (), False)
     due_orders: OrdersDue | None = None  # the lines of `due` made from the orders, kept for `before`
+    # `chronicle` not read yet: the world's logs are still bytes, and a first frame does not wait for
+    # them (`World.logs_deferred`); what is due brings it (`latest_entries`).
+    chronicle_pending: bool = False
 
 
 def due_list(world: World, viewer: Identity, orders: OrdersDue | None = None) -> tuple[DueItem, ...]:
@@ -165,7 +168,8 @@ def dashboard_view(
 ) -> DashboardView:
     """Everything the season dashboard shows. With `due=False` the due list is left for later
     (`due_list`): it needs every rule module's due reporter imported, which a first paint need
-    not wait for.
+    not wait for; so is the latest chronicle when the world's logs are not parsed yet (a first
+    read: `World.logs_deferred`), as they are most of a big save's parse.
 
     `before`: the view built for this viewer on a world this one follows, both never changed in place
     (the app's). When only the logs were written since (`World.written_only`), the parts that read
@@ -177,11 +181,13 @@ def dashboard_view(
             return old._replace(
                 due=due_list(world, viewer, old.due_orders) if due else (),
                 chronicle=latest_entries(world, viewer, chronicle_limit),
+                chronicle_pending=False,
                 readiness=readiness_view(world, viewer),
             )
     date = world.date
     spring = GameDate(date.year + 1, 0)
     orders = orders_due_lines(world, viewer) if due else None
+    chronicle_later = not due and world.logs_deferred
     return DashboardView(
         world_name=world.name,
         date=date.label(),
@@ -193,13 +199,14 @@ def dashboard_view(
         due=due_list(world, viewer, orders) if due else (),
         kingdoms=kingdom_rows(world, viewer),
         history=treasury_history(world, viewer),
-        chronicle=latest_entries(world, viewer, chronicle_limit),
+        chronicle=() if chronicle_later else latest_entries(world, viewer, chronicle_limit),
         holdings=holdings(world, viewer),
         queue=order_queue(world, viewer),
         my_orders=my_orders(world, viewer),
         due_pending=not due,
         readiness=readiness_view(world, viewer),
         due_orders=orders,
+        chronicle_pending=chronicle_later,
     )
 
 

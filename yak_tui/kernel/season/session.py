@@ -203,7 +203,7 @@ def _expected_season(text: str | None) -> GameDate | None:
 
 def preview(save: WorldFile) -> dict[str, Any]:
     load_command_modules()
-    return preview_advance(World(save.read()))
+    return preview_advance(World.load(save))
 
 
 def preview_advance(world: World) -> dict[str, Any]:

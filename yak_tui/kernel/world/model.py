@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import threading
 from collections.abc import Callable, Collection, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -20,9 +21,10 @@ from yak_tui.kernel.world.documents import DICE_STATE_KEYS, META, META_ID
 from yak_tui.kernel.world.fields import PC_KINDS, SECTORS, SIZES, STATUSES, TABLE_NAMES
 from yak_tui.kernel.world.references import check_written_references
 from yak_tui.kernel.world.validation import validate_changed, validate_document, validate_world, validate_written
+from yak_tui.store.files import LOG_TABLES
 
 if TYPE_CHECKING:
-    from yak_tui.store.files import Stamp
+    from yak_tui.store.files import DeferredLogs, Stamp
     from yak_tui.store.storage import WorldFile
 
 __all__ = [
@@ -52,10 +54,15 @@ Visible = Callable[[str, str, dict[str, Any]], bool]
 class World:
     """The aggregate. Mutations record originals so a command can be undone exactly."""
 
-    def __init__(self, data: dict[str, dict[str, Any]]) -> None:
-        self.data: dict[str, dict[str, dict[str, Any]]] = data
+    def __init__(self, data: dict[str, dict[str, Any]], logs: DeferredLogs | None = None) -> None:
+        # The tables. `logs`: the log tables not parsed yet (`WorldFile.read_deferring_logs`); they
+        # are parsed the first time anything asks for one of them, or for `data` whole.
+        self._data: dict[str, dict[str, dict[str, Any]]] = data
+        self._logs = logs
+        self._logs_lock = threading.Lock() if logs is not None else None
         for name in TABLES:
-            self.data.setdefault(name, {})
+            if logs is None or name not in LOG_TABLES:
+                data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
         # Whether `originals` keeps a copy of each document as it was (the undo record needs them):
         # a command that keeps no undo record (a season's close, which edits thousands) only notes
@@ -81,6 +88,43 @@ class World:
         # What the last `revalidate_touched` checked, by table (the meta table aside): each document
         # there with the write checks, and the references it makes or, gone, those made to it.
         self.checked: dict[str, list[str]] = {}
+
+    @classmethod
+    def load(cls, save: WorldFile) -> World:
+        """The save as it is now, its logs parsed when first asked for (`WorldFile.read_deferring_logs`):
+        a read that never looks at the dice, the chronicle or the reports does not pay for them."""
+        data, logs = save.read_deferring_logs()
+        return cls(data, logs)
+
+    @property
+    def data(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Every table (the logs parsed first if they were left for later)."""
+        if self._logs is not None:
+            self._load_logs()
+        return self._data
+
+    @property
+    def logs_deferred(self) -> bool:
+        """Whether the log tables are still bytes: a first frame may leave what reads them for after it."""
+        return self._logs is not None
+
+    def _load_logs(self) -> None:
+        assert self._logs_lock is not None
+        with self._logs_lock:
+            logs = self._logs
+            if logs is None:  # another thread parsed them meanwhile
+                return
+            tables = logs.load()
+            for name in LOG_TABLES:
+                tables.setdefault(name, {})
+            self._data.update(tables)
+            self._logs = None
+
+    def _docs(self, table: str) -> dict[str, dict[str, Any]]:
+        """A table by a name known to exist (a log table parsed first if it was left for later)."""
+        if self._logs is not None and table in LOG_TABLES:
+            self._load_logs()
+        return self._data[table]
 
     def trial(self) -> World:
         """A throwaway World for a dry run (a form's check, a preview) that copies nothing up front.
@@ -168,14 +212,14 @@ class World:
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
         """The table to write into: in a trial, its own copy, made on the first write."""
         if self._trial and table not in self._own_tables:
-            self.data[table] = dict(self.data[table])
+            self._data[table] = dict(self._docs(table))
             self._own_tables.add(table)
-        return self.data[table]
+        return self._docs(table)
 
     # -- meta ---------------------------------------------------------------------------------
     @property
     def meta(self) -> dict[str, Any]:
-        return self.data[META].setdefault(META_ID, {})
+        return self._data[META].setdefault(META_ID, {})
 
     @property
     def date(self) -> GameDate:
@@ -193,16 +237,19 @@ class World:
     def new_id(self, table: str, prefix: str) -> str:
         number = self.next_seq(f"next_{table}")
         candidate = f"{prefix}-{number:04d}"
-        while candidate in self.data[table]:
+        while candidate in self._docs(table):
             number = self.next_seq(f"next_{table}")
             candidate = f"{prefix}-{number:04d}"
         return candidate
 
     # -- reads --------------------------------------------------------------------------------
     def table(self, name: str) -> dict[str, dict[str, Any]]:
-        if name not in self.data:
+        if self._logs is not None and name in LOG_TABLES:
+            self._load_logs()
+        docs = self._data.get(name)
+        if docs is None:
             raise ValidationError("table", f"no table named {name!r}; tables: {', '.join(TABLES)}")
-        return self.data[name]
+        return docs
 
     def get(self, table: str, doc_id: str) -> dict[str, Any]:
         """A document for reading (do not mutate: use `edit`). Unknown ids name the table."""
@@ -270,7 +317,7 @@ class World:
     def _table_index(self, table: str) -> _TableIndex:
         index = self._indexes.get(table)
         if index is None:
-            index = self._indexes[table] = _TableIndex(self.data[table])
+            index = self._indexes[table] = _TableIndex(self._docs(table))
         return index
 
     def _written(self, table: str, doc_id: str, existed: bool) -> None:
@@ -279,7 +326,7 @@ class World:
         if index is None:
             return
         index.live.add(doc_id)
-        present = doc_id in self.data[table]
+        present = doc_id in self._docs(table)
         if present and not existed:
             index.position[doc_id] = index.next_position
             index.next_position += 1
@@ -290,7 +337,7 @@ class World:
     def _remember(self, table: str, doc_id: str) -> None:
         key = (table, doc_id)
         if key not in self.originals:
-            current = self.data[table].get(doc_id)
+            current = self._docs(table).get(doc_id)
             if current is None:
                 self.originals[key] = None
             else:
@@ -305,7 +352,7 @@ class World:
             docs[doc_id] = _copy_document(docs[doc_id])
             self._own_docs.add((table, doc_id))
         self._written(table, doc_id, existed=True)
-        return self.data[table][doc_id]
+        return self._docs(table)[doc_id]
 
     def put(self, table: str, doc_id: str, doc: dict[str, Any], *, final: bool = False) -> dict[str, Any]:
         """Write a whole document, checked now. `final`: the caller never changes it after the put,
@@ -316,7 +363,7 @@ class World:
             validate_document(table, doc_id, doc)
         self.table(table)
         self._remember(table, doc_id)
-        existed = doc_id in self.data[table]
+        existed = doc_id in self._docs(table)
         self._writable(table)[doc_id] = doc
         if self._trial:
             self._own_docs.add((table, doc_id))
@@ -335,7 +382,7 @@ class World:
         schema, and its references (those it makes, and, for one it removed, those made to it)."""
         written: dict[str, list[str]] = {}
         for (table, doc_id), original in self.originals.items():
-            doc = self.data[table].get(doc_id)
+            doc = self._docs(table).get(doc_id)
             if doc is not None:
                 validate_written(table, doc_id, doc)
             if doc is not None or original is not None:
@@ -360,7 +407,7 @@ class World:
         for table, docs in changes.items():
             for doc_id, original in docs.items():
                 self._remember(table, doc_id)
-                existed = doc_id in self.data[table]
+                existed = doc_id in self._docs(table)
                 if original is None:
                     self._writable(table).pop(doc_id, None)
                 else:
@@ -538,4 +585,4 @@ def follow_save(save: WorldFile, held: tuple[Stamp | None, World] | None) -> tup
                     return stamp, held[1].with_changes(changes)
             except ValueError:
                 pass
-    return stamp, World(save.read())
+    return stamp, World.load(save)

@@ -367,6 +367,7 @@ def _register_load_hook() -> None:
 
     if _apply_saved_rules not in checks.LOAD_CHECKS:
         checks.LOAD_CHECKS.append(_apply_saved_rules)
+        checks.HEAD_CHECKS.add(_apply_saved_rules)  # it reads the meta table only
 
 
 _register_load_hook()

@@ -92,8 +92,8 @@ class DashboardScreen(YakScreen):
             # The world goes in a list the job takes it from: the timer's callback and the finished
             # Worker (Textual keeps it in reference cycles, which a frozen collector never breaks)
             # then hold no world, as `CommandWorker` does for the read models.
-            held, identity = [self.yak.world], self.identity
-            self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(held, identity))
+            held, identity, chronicle = [self.yak.world], self.identity, view.chronicle_pending
+            self.call_after_refresh(self.set_timer, 0.05, lambda: self._load_due(held, identity, chronicle))
         for panel in self.query(DashboardPanel):
             panel.paint(view)
         self._focus_for_identity()
@@ -111,8 +111,9 @@ class DashboardScreen(YakScreen):
         self.query_one(target).focus()
 
     @work(thread=True, exclusive=True, group="due", exit_on_error=False)
-    def _load_due(self, held: list[World], identity: Identity) -> None:
-        """What is due for the world in `held` (taken out of it: see `paint_view`)."""
+    def _load_due(self, held: list[World], identity: Identity, chronicle: bool) -> None:
+        """What is due for the world in `held` (taken out of it: see `paint_view`), and with
+        `chronicle` the latest chronicle too (its logs parsed here, after the first frame)."""
         from yak_tui.kernel.play.commands import load_command_modules
 
         if not held:
@@ -121,31 +122,41 @@ class DashboardScreen(YakScreen):
         load_command_modules()
         orders = views.orders_due_lines(world, identity)
         due = views.due_list(world, identity, orders)
-        self.post_message(self.DueReady(due, identity, orders, world.serial))
+        latest = views.latest_entries(world, identity) if chronicle else None
+        self.post_message(self.DueReady(due, identity, orders, world.serial, latest))
 
     class DueReady(Message):
         def __init__(
-            self, due: tuple[views.DueItem, ...], identity: Identity, orders: views.OrdersDue, serial: int
+            self,
+            due: tuple[views.DueItem, ...],
+            identity: Identity,
+            orders: views.OrdersDue,
+            serial: int,
+            chronicle: tuple[views.EntryView, ...] | None = None,
         ) -> None:
             super().__init__()
             self.due = due
             self.identity = identity
             self.orders = orders  # the lines made from the orders, kept for the next view's `before`
             self.serial = serial  # of the world they were worked out on (the message holds no world)
+            self.chronicle = chronicle  # the latest entries, when the first view left them for later
 
     @on(DueReady)
     def _due_ready(self, event: DueReady) -> None:
         self._due_loaded = True
-        if event.identity == self.identity:
-            season = self.query_one(SeasonPanel)
-            season.show_due(event.due, pending=False)
-            whole = self._keep_due(event)
-            if whole is not None:
-                season.remember(whole)  # it shows what `show(whole)` would: the next paint may skip it
-            else:
-                season.forget()
-        else:
+        if event.identity != self.identity:
             self.refresh_view(self.yak.world)  # the seat changed meanwhile: work it out again
+            return
+        whole = self._keep_due(event)
+        if whole is not None:
+            self.paint_view(whole)  # only the panels whose part changed are drawn again
+            return
+        # A newer view came meanwhile (a write): what is due on the world it was worked out on.
+        season = self.query_one(SeasonPanel)
+        season.show_due(event.due, pending=False)
+        season.forget()
+        if self.view is not None and self.view.chronicle_pending:
+            self.refresh_view(self.yak.world)
 
     def _keep_due(self, event: DueReady) -> views.DashboardView | None:
         """The view built without what is due becomes the view with it, so the next write's view
@@ -157,6 +168,8 @@ class DashboardScreen(YakScreen):
                 return None
             world, view = built
             whole = view._replace(due=event.due, due_pending=False, due_orders=event.orders)
+            if event.chronicle is not None and view.chronicle_pending:
+                whole = whole._replace(chronicle=event.chronicle, chronicle_pending=False)
             self._built = (world, whole)
         if self.view is not view:
             return None

@@ -121,10 +121,6 @@ class DashboardPanel(Panel):
         """Drawn from elsewhere than `paint`: the next `paint` draws whatever it is given."""
         self._shown = None
 
-    def remember(self, view: views.DashboardView) -> None:
-        """Drawn from elsewhere than `paint`, as `show(view)` would have drawn it."""
-        self._shown = self.inputs(view)
-
     @property
     def identity(self) -> Identity:
         return yak_of(self).identity
@@ -381,9 +377,12 @@ class LatestPanel(DashboardPanel):
             "Latest chronicle", VerticalScroll(Static(id="latest-text"), can_focus=False), id="latest", classes="grow"
         )
 
-    SHOWS = ("chronicle",)
+    SHOWS = ("chronicle", "chronicle_pending")
 
     def show(self, view: views.DashboardView) -> None:
+        if view.chronicle_pending:  # the logs are read just after the first frame (`World.logs_deferred`)
+            self.query_one("#latest-text", Static).update(Content.styled("Reading the chronicle…", "italic dim"))
+            return
         lines: list[Content] = []
         for entry in view.chronicle:
             lines.append(
