@@ -193,3 +193,15 @@ def test_the_tables_of_a_split_read_are_checked_like_a_whole_read(save: WorldFil
     assert files.decode_save_split(save.path, raw, _offset_of(raw, b"orders")) is None
     with pytest.raises(RuntimeError):
         logs.load()  # its bytes were let go
+
+
+def test_logs_that_do_not_parse_say_so_every_time_they_are_asked_for(tmp_path: Path) -> None:
+    raw = b'{"meta":{},"kingdoms":{},"dice":{"d-1":{"broken'
+    split = files.decode_save_split(tmp_path / "w.json", raw, raw.index(b',"dice"'))
+    assert split is not None
+    head, logs = split
+    world = World(head, logs)
+    for _ in range(2):
+        with pytest.raises(files.CorruptSaveError, match="not valid JSON"):
+            world.table("dice")
+    assert world.table("kingdoms") == {}

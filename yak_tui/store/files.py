@@ -150,7 +150,7 @@ def collector_paused(freeze: bool = True) -> Iterator[None]:
 # The logs: the tables a play appends to (the dice, the chronicle, the season reports). A save writes
 # them last; they are most of its bytes (80% at 100x) and of its parse. A read of a save vouched for
 # parses the rest first and these only when first asked for (`DeferredLogs`): the dashboard's first
-# frame, `yak due` and `yak orders` read none of them (issue 30).
+# frame and `yak orders` read none of them (issue 30).
 LOG_TABLES = ("dice", "chronicle", "reports")
 
 
@@ -173,19 +173,27 @@ class DeferredLogs:
 
     def __init__(self, path: Path, raw: bytes, offset: int) -> None:
         self.path = path
-        self._raw: bytes | None = raw
+        self._raw: bytes | CorruptSaveError | None = raw
         self._offset = offset
 
     def load(self) -> dict[str, Any]:
-        """The log tables, parsed (once: the bytes are let go)."""
+        """The log tables, parsed (once: the bytes are let go before the parse, so a big save's
+        bytes and its logs are not both held). Bytes that do not parse raise `CorruptSaveError`,
+        now and on every later call."""
+        if isinstance(self._raw, CorruptSaveError):
+            raise self._raw
         raw, self._raw = self._raw, None
         if raw is None:
             raise RuntimeError("the deferred logs were loaded already")
         tail = b"".join((b"{", memoryview(raw)[self._offset + 1 :]))
         del raw
-        tables = _tables(self.path, tail)
-        if not set(tables) <= set(LOG_TABLES):  # the split said logs, and a yak writer wrote it so
-            raise CorruptSaveError(f"save {self.path}: its vouch split it where its logs do not begin")
+        try:
+            tables = _tables(self.path, tail)
+            if not set(tables) <= set(LOG_TABLES):  # the split said logs, and a yak writer wrote it so
+                raise CorruptSaveError(f"save {self.path}: its vouch split it where its logs do not begin")
+        except CorruptSaveError as error:
+            self._raw = error
+            raise
         return tables
 
 
