@@ -184,3 +184,28 @@ def test_yak_tui_reads_the_save_once(save_path: Path, monkeypatch: pytest.Monkey
     assert any("JOURNAL-NOTE" in entry["text"] for entry in world.data["chronicle"].values())
     assert main(["--save", str(save_path), "--as", "king:nowhere", "tui"]) == 2  # refused before any app
     assert len(opened) == 1
+
+
+def test_yak_alone_opens_the_app_and_its_help_still_lists_every_verb(
+    save_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`yak` with no verb is `yak tui` (the README's launch), parsed by tui's sub-parser alone: the
+    whole command line (every verb, `resolve`'s checks) is not built for it; `yak --help` is."""
+    from yak_tui.app import main as app_main
+    from yak_tui.cli import main, parser
+
+    opened: list[Any] = []
+    built: list[str | None] = []
+    build = parser.build_parser
+
+    def watched(with_checks: bool = True, only: str | None = None) -> Any:
+        built.append(only)
+        return build(with_checks, only)
+
+    monkeypatch.setattr("yak_tui.cli.build_parser", watched)
+    monkeypatch.setattr(app_main, "run_app", lambda path, identity, **kwargs: opened.append(str(identity)) or 0)
+    assert main(["--save", str(save_path)]) == 0
+    assert main(["--save", str(save_path), "--as", "king:varos", "--no-animation"]) == 0
+    assert opened == ["gm", "king:varos"] and built == ["tui", "tui"]
+    assert main(["--help"]) == 0
+    assert built[-1] is None and "resolve" in capsys.readouterr().out
