@@ -6,6 +6,9 @@ Run by hand (never in tests): `python bench/bench_terminal.py WORLD.json [--roun
 world is copied first (the app only reads it). The markers are names `bench/worldgen.py` grows, so the
 world must be one of its worlds. Prints milliseconds per screen: the first visit (the warm-up done),
 then a second visit (the screen kept), and a hello world's key to frame as the floor.
+
+`--many N` (issue 30): N real `yak tui` (the GM) in N pseudo-terminals on the world, then one note
+written by this process; prints the CPU the N spent until the last terminal showed it, and when.
 """
 
 from __future__ import annotations
