@@ -17,7 +17,6 @@ import argparse
 import fcntl
 import os
 import select
-import shutil
 import statistics
 import struct
 import subprocess
@@ -26,6 +25,8 @@ import tempfile
 import termios
 import time
 from pathlib import Path
+
+from bench_scale import copy_save
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -238,10 +239,7 @@ def main() -> int:
     if args.many:
         with tempfile.TemporaryDirectory() as tmp:
             world = Path(tmp) / "world.json"
-            for suffix in ("", ".vouch", ".key"):
-                source = args.world.with_name(args.world.name + suffix)
-                if source.exists():
-                    shutil.copyfile(source, world.with_name(world.name + suffix))
+            copy_save(args.world, world)
             for _ in range(args.rounds):
                 spent, took, idle = many_round(world, args.many)
                 print(
@@ -255,11 +253,7 @@ def main() -> int:
         for _ in range(args.rounds):
             # The save with its vouch and the campaign key (as yak leaves any save it wrote): a bare copy
             # is a save edited by hand, checked in full on every read (issue 30: that was most of the gap).
-            for suffix in ("", ".vouch", ".key"):
-                source = args.world.with_name(args.world.name + suffix)
-                if source.exists():
-                    shutil.copyfile(source, world.with_name(world.name + suffix))
-                    shutil.copymode(source, world.with_name(world.name + suffix))
+            copy_save(args.world, world)
             for name, value in yak_round(world, args.identity, args.start_only).items():
                 rows.setdefault(name, []).append(value)
             spawn, key, cpu = hello_round()

@@ -10,7 +10,6 @@ import asyncio
 import cProfile
 import os
 import pstats
-import shutil
 import sys
 import tempfile
 import time
@@ -20,6 +19,9 @@ os.environ["TEXTUAL_ANIMATIONS"] = "none"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_scale import copy_save  # noqa: E402  (bench/ on the path first)
 
 
 async def visit(path: Path, name: str, profile: cProfile.Profile) -> float:
@@ -69,11 +71,7 @@ def main() -> int:
         path = Path(tmp) / "world.json"
         # The save with its vouch and the campaign key, as yak leaves any save it wrote: a bare copy
         # would be read as an unvouched save, every check run in full.
-        for suffix in ("", ".vouch", ".key"):
-            source = args.world.with_name(args.world.name + suffix)
-            if source.exists():
-                shutil.copyfile(source, path.with_name(path.name + suffix))
-                shutil.copymode(source, path.with_name(path.name + suffix))
+        copy_save(args.world, path)
         took = asyncio.run(visit(path, args.screen, profile))
     print(f"{args.screen}: {took * 1000:.0f} ms (profiled)")
     pstats.Stats(profile).sort_stats(args.sort).print_stats(args.top)
