@@ -85,8 +85,14 @@ async def test_dice_by_hand_stage_by_stage_with_odds_given_the_dice_before(save_
         assert [r["band"] for r in spell["rolls"]] == ["overwhelming", "backlash", "failed"]
         pending = [e for e in entries if e["kind"] == "consequence"]
         assert len(pending) == 2 and all(e["pending"] for e in pending)
-        shown = flat(widget_text(app))
-        assert flat(spell["text"]) in shown and "2 consequences for the GM to describe" in flat(screen_text(app))
+        # The outcome is painted on a frame after the phase changed (on a loaded machine, later):
+        # wait for what is on screen.
+        await wait_for(
+            pilot,
+            lambda: "2 consequences for the GM to describe" in flat(screen_text(app)),
+            what="the consequences line on screen",
+        )
+        assert flat(spell["text"]) in flat(widget_text(app))
         assert [tray.rolls[0].naturals for tray in screen.query(DiceTray)] == [(6,), (1,), (4,)]
 
         await pilot.press("ctrl+f")  # the GM describes the first consequence
