@@ -192,6 +192,7 @@ class WorldFile:
         raw = self.storage.read_bytes()
         vouch = read_vouch(self.path)
         skipped = {vouchable.check for vouchable in checks.VOUCHABLE}
+        digest: SaveDigest | None = None
         if (
             vouch is not None
             and vouch[1] is not None
@@ -207,7 +208,7 @@ class WorldFile:
                         if check not in skipped:
                             self._run_load_check(check, head)
                     return head, logs
-        return self._decode(raw), None
+        return self._decode_migrating(raw, digest)[0], None  # the digest, if made, not made again
 
     def _check_world_meta(self, data: Data) -> None:
         meta = data.get("meta", {}).get("world")
@@ -238,15 +239,17 @@ class WorldFile:
     def vouch(self) -> Path:
         return vouch_path(self.path)
 
-    def _decode_migrating(self, raw: bytes) -> tuple[Data, bool, bool]:
+    def _decode_migrating(self, raw: bytes, digest: SaveDigest | None = None) -> tuple[Data, bool, bool]:
         """The state; whether a migration changed it (its next write is then no journal entry); and
         whether the checks a vouch stands for hold for it (they ran, or a verified vouch for
         exactly these bytes stood for them): only then may a write check no more than what it changed.
 
         Every load check runs, but those a vouch for exactly these bytes stands for (made under
-        this yak's rules and signed with the campaign's key; read only, never written here)."""
+        this yak's rules and signed with the campaign's key; read only, never written here).
+        `digest`: these bytes' digest, when the caller has already begun it."""
         vouched = vouched_digest(self.path)
-        digest = SaveDigest(raw) if vouched is not None else None
+        if vouched is not None and digest is None:
+            digest = SaveDigest(raw)
         data = decode_save(self.path, raw)
         self._check_world_meta(data)
         migrated = schema_version(data, self.path) != SCHEMA_VERSION

@@ -28,7 +28,7 @@ class YakHeader(Horizontal):
         self.watch(self.app, "world_version", self._update)
         self.watch(self.app, "identity", self._update)
 
-    _shown: tuple[str, str, str, str] | None = None
+    _shown: tuple[str, ...] | None = None
 
     def _update(self, _: Any = None) -> None:
         from yak_tui.kernel.play.identity import identity_label
@@ -40,7 +40,8 @@ class YakHeader(Horizontal):
         year_start = "year start next" if to_spring == 1 else f"{to_spring} seasons to year start"
         identity = app.identity
         role = "gm" if identity.is_gm else identity.role
-        shown = (world.name, f"{date.label()}\0{year_start}", role, identity_label(world, identity))
+        label = identity_label(world, identity)
+        shown = (world.name, date.label(), year_start, role, label)
         # Most writes (a note, an order) change none of this: a Static's update lays the whole screen
         # out again, which was a third of each app's redraw after a note (issue 30).
         if shown == self._shown:
@@ -52,7 +53,7 @@ class YakHeader(Horizontal):
         )
         who = self.query_one("#who", Static)
         who.set_classes(f"-{role}")
-        who.update(Content(f" ◆ {shown[3]} "))
+        who.update(Content(f" ◆ {label} "))
 
 
 class NavBar(Static):
