@@ -146,11 +146,11 @@ def signed_vouch(
     *,
     key: bytes | None = None,
     altered: Mapping[str, Any] | None = None,
-    logs_at: int | None = None,
+    logs_at: Any = None,
 ) -> bytes:
     """A vouch for bytes of this sha256 `digest` in the current format, signed with `key`: by
     default the campaign's own key, as a yak writer signs it; then its `altered` fields changed.
-    `logs_at`: where it says the logs begin (signed too)."""
+    `logs_at`: where it says each log begins (signed too; any shape, to make one that lies)."""
     if key is None:
         key = sidecars.read_campaign_key(save.path)
         assert key is not None, "the save has no campaign key"

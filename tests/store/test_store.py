@@ -303,6 +303,40 @@ def test_injected_error_during_backup_keeps_save_and_season(save: WorldFile, mon
     assert advance_season(save, GM).data["to"] == "Summer 312"
 
 
+def test_a_seasons_backup_is_the_old_saves_file_under_a_second_name(save: WorldFile) -> None:
+    """Issue 30: the backup of a season's close is the file the close read, named again (a hard
+    link), not its bytes written a second time; the close's write replaces the save with a new
+    file, so the backup is that old file's only name and no later change of the save reaches it."""
+    before = save.path.read_bytes()
+    read_inode = save.path.stat().st_ino
+    advance_season(save, GM)
+    (backup,) = save.backups()
+    assert backup.read_bytes() == before
+    assert backup.stat().st_ino == read_inode != save.path.stat().st_ino  # no copy was written
+    assert backup.stat().st_nlink == 1
+    save.path.write_bytes(b"a hand edit, in place")  # the save's file written over where it is
+    assert backup.read_bytes() == before
+
+
+@pytest.mark.parametrize("why", ["changed since read", "no hard links"])
+def test_a_backup_is_written_when_the_file_is_no_longer_what_was_read_or_takes_no_link(
+    save: WorldFile, monkeypatch: pytest.MonkeyPatch, why: str
+) -> None:
+    raw = save.path.read_bytes()
+    held = save.stamp()
+    assert held is not None
+    if why == "changed since read":
+        save.path.write_bytes(raw + b" ")  # by hand, in place, after the read
+    else:
+
+        def no_links(*_: Any, **__: Any) -> None:
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+
+        monkeypatch.setattr(os, "link", no_links)
+    target = save.backup("312-spring", raw=raw, held=held)
+    assert target.read_bytes() == raw and target.stat().st_ino != save.path.stat().st_ino
+
+
 def test_interrupt_during_write_leaves_no_temp(save: WorldFile, monkeypatch: pytest.MonkeyPatch) -> None:
     before = save.path.read_bytes()
 

@@ -249,7 +249,7 @@ def verb_log(opts: GlobalOptions, args: argparse.Namespace) -> int:
     entries = filter_entries(
         world, identity, ChronicleFilter.from_args(world, args.season, args.kingdom, args.character, args.kind)
     )
-    text = "\n".join(f"[{e['date']['season']} {e['date']['year']}] {e['text']}" for e in entries)
+    text = "" if opts.json else "\n".join(f"[{e['date']['season']} {e['date']['year']}] {e['text']}" for e in entries)
     emit(opts, {"entries": entries}, text or "(no entries)")
     return 0
 

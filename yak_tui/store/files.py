@@ -149,68 +149,102 @@ def collector_paused(freeze: bool = True) -> Iterator[None]:
 
 # The logs: the tables a play appends to (the dice, the chronicle, the season reports). A save writes
 # them last; they are most of its bytes (80% at 100x) and of its parse. A read of a save vouched for
-# parses the rest first and these only when first asked for (`DeferredLogs`): the dashboard's first
-# frame and `yak orders` read none of them (issue 30).
+# parses the rest first and each of these only when first asked for (`DeferredLogs`): the dashboard's
+# first frame and `yak orders` read none of them, `yak log` the chronicle alone (issue 30).
 LOG_TABLES = ("dice", "chronicle", "reports")
+# Where each log table begins in a save's bytes: the offset of the comma before its key, in the
+# order they are written (what a vouch signs as `logs_at`).
+LogOffsets = dict[str, int]
 
 
-def encode_save(data: dict[str, Any]) -> tuple[bytes, int | None]:
-    """The save's bytes (exactly `orjson.dumps(data)`), and the offset of the comma before its first
-    log table when the logs are its last tables (None otherwise): the other tables are then
-    `payload[:offset] + b"}"` and the logs `b"{" + payload[offset + 1:]`. Made as two dumps joined,
-    which costs one copy of the bytes, not a second serialisation."""
+def encode_save(data: dict[str, Any]) -> tuple[bytes, LogOffsets | None]:
+    """The save's bytes (exactly `orjson.dumps(data)`), and where each log table begins when the logs
+    are its last tables (None otherwise): the other tables are then `payload[:first] + b"}"`, and a
+    log table's documents the bytes after its `,"name":` up to the next log's comma (or the closing
+    brace). Made as one dump per part joined, which costs one copy of the bytes, not a second
+    serialisation."""
     names = list(data)
     logs = [name for name in names if name in LOG_TABLES]
     if not logs or len(logs) == len(names) or names[-len(logs) :] != logs:
         return orjson.dumps(data), None
     head = orjson.dumps({name: data[name] for name in names[: -len(logs)]})
-    tail = orjson.dumps({name: data[name] for name in logs})
-    return b"".join((memoryview(head)[:-1], b",", memoryview(tail)[1:])), len(head) - 1
+    parts: list[bytes | memoryview] = [memoryview(head)[:-1]]
+    offsets: LogOffsets = {}
+    at = len(head) - 1
+    for name in logs:
+        part = orjson.dumps({name: data[name]})
+        offsets[name] = at
+        parts += (b",", memoryview(part)[1:-1])
+        at += len(part) - 1  # its comma, then its bytes without the braces
+    parts.append(b"}")
+    return b"".join(parts), offsets
 
 
 class DeferredLogs:
-    """The logs of a save read in two parts (`decode_save_split`): their bytes, parsed on `load`."""
+    """The log tables of a save read in parts (`decode_save_split`): their bytes, each table parsed
+    on its own `load`."""
 
-    def __init__(self, path: Path, raw: bytes, offset: int) -> None:
+    def __init__(self, path: Path, raw: bytes, spans: dict[str, tuple[int, int]]) -> None:
         self.path = path
-        self._raw: bytes | CorruptSaveError | None = raw
-        self._offset = offset
+        self._raw: bytes | None = raw
+        self._spans = dict(spans)  # table -> (start, end) of its documents' bytes, not parsed yet
+        self.order = tuple(spans)  # the log tables in the save's order
+        self._failed: dict[str, CorruptSaveError] = {}
 
-    def load(self) -> dict[str, Any]:
-        """The log tables, parsed (once: the bytes are let go before the parse, so a big save's
-        bytes and its logs are not both held). Bytes that do not parse raise `CorruptSaveError`,
-        now and on every later call."""
-        if isinstance(self._raw, CorruptSaveError):
-            raise self._raw
-        raw, self._raw = self._raw, None
-        if raw is None:
-            raise RuntimeError("the deferred logs were loaded already")
-        tail = b"".join((b"{", memoryview(raw)[self._offset + 1 :]))
-        del raw
+    @property
+    def pending(self) -> tuple[str, ...]:
+        """The log tables not parsed yet (one that failed to parse stays pending)."""
+        return tuple(self._spans)
+
+    def may_hold(self, name: str, marker: bytes) -> bool:
+        """Whether table `name`, not parsed yet, may hold `marker`. A vouched save's bytes are
+        orjson's compact form, so a document with a field set (`b'"pending":true'`) has those bytes:
+        False means none does, with no parse (a search through the bytes, ~1 ms a megabyte)."""
+        raw, span = self._raw, self._spans.get(name)
+        if span is None or raw is None:
+            return True
+        return raw.find(marker, *span) != -1
+
+    def load(self, name: str) -> dict[str, Any]:
+        """Log table `name`'s documents, parsed (once: the save's bytes are let go with the last
+        table's parse, so a big save's bytes and all its logs are not both held). Bytes that do not
+        parse raise `CorruptSaveError`, now and on every later call."""
+        if name in self._failed:
+            raise self._failed[name]
+        span = self._spans.get(name)
+        if span is None or self._raw is None:
+            raise RuntimeError(f"the deferred log table {name!r} was loaded already, or is none")
         try:
-            tables = _tables(self.path, tail)
-            if not set(tables) <= set(LOG_TABLES):  # the split said logs, and a yak writer wrote it so
-                raise CorruptSaveError(f"save {self.path}: its vouch split it where its logs do not begin")
+            table = _table(self.path, name, memoryview(self._raw)[span[0] : span[1]])
         except CorruptSaveError as error:
-            self._raw = error
+            self._failed[name] = error
             raise
-        return tables
+        del self._spans[name]
+        if not self._spans:
+            self._raw = None
+        return table
 
 
-def decode_save_split(path: Path, raw: bytes, offset: int) -> tuple[dict[str, Any], DeferredLogs] | None:
-    """The tables before the logs, and the logs' bytes for later; None when `offset` (from a vouch
-    for exactly these bytes) does not split them there: the caller then decodes them whole."""
-    if not 0 < offset < len(raw) - 1 or not any(
-        raw.startswith(b',"%s":' % name.encode(), offset) for name in LOG_TABLES
-    ):
+def decode_save_split(path: Path, raw: bytes, offsets: LogOffsets) -> tuple[dict[str, Any], DeferredLogs] | None:
+    """The tables before the logs, and the logs' bytes for later; None when `offsets` (from a vouch
+    for exactly these bytes) do not split them there: the caller then decodes them whole."""
+    ends = [*list(offsets.values())[1:], len(raw) - 1]
+    spans: dict[str, tuple[int, int]] = {}
+    for (name, at), end in zip(offsets.items(), ends, strict=True):
+        key = b',"%s":' % name.encode()
+        if name not in LOG_TABLES or type(at) is not int or not 0 < at < end or not raw.startswith(key, at):
+            return None
+        spans[name] = (at + len(key), end)
+    if not spans or not raw.endswith(b"}"):
         return None
+    first = next(iter(offsets.values()))
     try:
-        head = _tables(path, b"".join((memoryview(raw)[:offset], b"}")))
+        head = _tables(path, b"".join((memoryview(raw)[:first], b"}")))
     except CorruptSaveError:
         return None
     if not head or any(name in head for name in LOG_TABLES):
         return None
-    return head, DeferredLogs(path, raw, offset)
+    return head, DeferredLogs(path, raw, spans)
 
 
 def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
@@ -219,27 +253,42 @@ def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
 
 
 def _tables(path: Path, raw: bytes) -> dict[str, Any]:
-    if not raw.strip():
-        raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
-    try:
-        with collector_paused():
-            data = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
-        raise CorruptSaveError(
-            f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"
-        ) from None
+    data = _parsed(path, raw)
     if not isinstance(data, dict):
         raise CorruptSaveError(
             f"save {path} is not a yak_tui world (expected tables of documents); "
             f"it was left untouched. {restore_hint(path)}"
         )
     for name, table in data.items():
-        if not isinstance(table, dict):
-            raise CorruptSaveError(
-                f"save {path}: table {name!r} must be a table of documents, not a {type(table).__name__}; "
-                f"it was left untouched. {restore_hint(path)}"
-            )
+        _check_table(path, name, table)
     return data
+
+
+def _table(path: Path, name: str, raw: bytes | memoryview) -> dict[str, Any]:
+    """One table's documents, parsed from their own bytes (a deferred log's)."""
+    table = _parsed(path, raw)
+    _check_table(path, name, table)
+    return table  # type: ignore[no-any-return]
+
+
+def _parsed(path: Path, raw: bytes | memoryview) -> Any:
+    if not bytes(raw[:64]).strip() and not bytes(raw).strip():  # the whole copied only if it opens blank
+        raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
+    try:
+        with collector_paused():
+            return orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise CorruptSaveError(
+            f"save {path} is not valid JSON ({error}); it was left untouched. {restore_hint(path)}"
+        ) from None
+
+
+def _check_table(path: Path, name: str, table: Any) -> None:
+    if not isinstance(table, dict):
+        raise CorruptSaveError(
+            f"save {path}: table {name!r} must be a table of documents, not a {type(table).__name__}; "
+            f"it was left untouched. {restore_hint(path)}"
+        )
 
 
 Data = dict[str, dict[str, Any]]

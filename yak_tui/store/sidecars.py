@@ -31,7 +31,17 @@ from typing import Any
 import orjson
 
 from yak_tui.store import checks
-from yak_tui.store.files import SCHEMA_VERSION, Data, SaveWriteError, Stamp, fsync_dir, os_reason, write_private_bytes
+from yak_tui.store.files import (
+    LOG_TABLES,
+    SCHEMA_VERSION,
+    Data,
+    LogOffsets,
+    SaveWriteError,
+    Stamp,
+    fsync_dir,
+    os_reason,
+    write_private_bytes,
+)
 
 JOURNAL_SUFFIX = ".changes"
 JOURNAL_KEEP = 8  # writes the change journal remembers
@@ -185,8 +195,9 @@ def drop_campaign_key(save: Path) -> None:
         pass
 
 
-def _vouch_mac(key: bytes, digest: str, schema_version: Any, rules: Any, logs_at: int | None = None) -> str:
-    # A vouch that says where the logs begin signs that too (a vouch made before it did, without it).
+def _vouch_mac(key: bytes, digest: str, schema_version: Any, rules: Any, logs_at: Any = None) -> str:
+    # A vouch that says where the logs begin signs that too (a vouch made before it did, without it;
+    # one from the sixth pass of issue 30, with one offset for all the logs, is still verified).
     signed = [digest, schema_version, rules] if logs_at is None else [digest, schema_version, rules, logs_at]
     return _mac(key, _VOUCH_MAC_PURPOSE, orjson.dumps(signed))
 
@@ -316,9 +327,9 @@ def vouched_digest(save: Path) -> str | None:
     return None if vouched is None else vouched[0]
 
 
-def read_vouch(save: Path) -> tuple[str, int | None] | None:
+def read_vouch(save: Path) -> tuple[str, LogOffsets | None] | None:
     """What the save's vouch stands for (`vouched_digest`): the digest, and where in those bytes
-    the logs begin (`files.encode_save`) when the writer said so."""
+    each log table begins (`files.encode_save`) when the writer said so."""
     if not checks.VOUCHABLE:
         return None
     key = read_campaign_key(save)
@@ -338,17 +349,31 @@ def read_vouch(save: Path) -> tuple[str, int | None] | None:
     digest, mac, logs_at = vouch.get("sha256"), vouch.get("hmac"), vouch.get("logs_at")
     if not isinstance(digest, str) or not isinstance(mac, str):
         return None
-    if logs_at is not None and (type(logs_at) is not int or logs_at <= 0):
+    if logs_at is not None and not _offsets_or_older(logs_at):
         return None
     expected = _vouch_mac(key, digest, vouch["schema_version"], vouch["rules"], logs_at)
-    return (digest, logs_at) if hmac.compare_digest(mac.encode(), expected.encode()) else None
+    if not hmac.compare_digest(mac.encode(), expected.encode()):
+        return None
+    return digest, (logs_at if isinstance(logs_at, dict) else None)
 
 
-def write_vouch(save: Path, digest: str, key: bytes, logs_at: int | None = None) -> None:
+def _offsets_or_older(logs_at: Any) -> bool:
+    """Whether a vouch's `logs_at` has a shape a writer gives it: each log table's offset, or one
+    offset for all the logs (the older form: its digest still counts, its offset is not used)."""
+    if type(logs_at) is int:
+        return logs_at > 0
+    return (
+        isinstance(logs_at, dict)
+        and bool(logs_at)
+        and all(name in LOG_TABLES and type(at) is int and at > 0 for name, at in logs_at.items())
+    )
+
+
+def write_vouch(save: Path, digest: str, key: bytes, logs_at: LogOffsets | None = None) -> None:
     """Write the vouch for the save about to replace this one (before the replace, so a reader of
     the new save finds it; a writer killed before the replace leaves a vouch for bytes that
     never landed, which no read trusts), signed with the campaign's key. Best effort: one not
-    written is removed. `logs_at`: where the logs begin in those bytes (`files.encode_save`)."""
+    written is removed. `logs_at`: where each log table begins in those bytes (`files.encode_save`)."""
     rules = _vouched_rules()
     vouch: dict[str, Any] = {
         "sha256": digest,

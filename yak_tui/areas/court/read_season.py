@@ -100,8 +100,8 @@ class DashboardView(NamedTuple):
     due_pending: bool = False  # `due` not worked out yet (see dashboard_view)
     readiness: ReadinessView = ReadinessView("", False, (), False)
     due_orders: OrdersDue | None = None  # the lines of `due` made from the orders, kept for `before`
-    # `chronicle` not read yet: the world's logs are still bytes, and a first frame does not wait for
-    # them (`World.logs_deferred`); what is due brings it (`latest_entries`).
+    # `chronicle` not read yet: the world's chronicle is still bytes, and a first frame does not wait
+    # for it (`World.deferred`); what is due brings it (`latest_entries`).
     chronicle_pending: bool = False
 
 
@@ -168,8 +168,8 @@ def dashboard_view(
 ) -> DashboardView:
     """Everything the season dashboard shows. With `due=False` the due list is left for later
     (`due_list`): it needs every rule module's due reporter imported, which a first paint need
-    not wait for; so is the latest chronicle when the world's logs are not parsed yet (a first
-    read: `World.logs_deferred`), as they are most of a big save's parse.
+    not wait for; so is the latest chronicle when the world's chronicle is not parsed yet (a first
+    read: `World.deferred`), as the logs are most of a big save's parse.
 
     `before`: the view built for this viewer on a world this one follows, both never changed in place
     (the app's). When only the logs were written since (`World.written_only`), the parts that read
@@ -187,7 +187,7 @@ def dashboard_view(
     date = world.date
     spring = GameDate(date.year + 1, 0)
     orders = orders_due_lines(world, viewer) if due else None
-    chronicle_later = not due and world.logs_deferred
+    chronicle_later = not due and world.deferred("chronicle")
     return DashboardView(
         world_name=world.name,
         date=date.label(),

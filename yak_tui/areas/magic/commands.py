@@ -383,8 +383,15 @@ def consequence_fill(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return {"entry": p["entry"], "filled_by": note["id"]}
 
 
+# A pending consequence's field as a save's bytes hold it (orjson's compact form).
+PENDING_MARK = b'"pending":true'
+
+
 def pending_consequences(world: World) -> list[tuple[str, dict[str, Any]]]:
-    """Consequence entries the GM has not described yet, oldest first."""
+    """Consequence entries the GM has not described yet, oldest first. Most seasons have none: a
+    chronicle not parsed yet with no pending entry in its bytes is not parsed for them (`due`)."""
+    if not world.may_hold("chronicle", PENDING_MARK):
+        return []
     return sorted(
         ((i, e) for i, e in world.all("chronicle") if e.get("kind") == "consequence" and e.get("pending")),
         key=lambda item: int(item[1].get("seq", 0)),

@@ -181,7 +181,10 @@ def newest_seen(world: World, viewer: Identity, limit: int) -> list[dict[str, An
 
 
 def visible_entries(world: World, viewer: Identity) -> list[dict[str, Any]]:
-    return [redact_entry(viewer, entry) for entry in seen_entries(world, viewer)]
+    seen = seen_entries(world, viewer)
+    if viewer.is_gm:  # `redact_entry` for the adjudicator of every entry, without asking 100,000 times
+        return [entry if "gm_text" not in entry else {**entry, "text": entry["gm_text"]} for entry in seen]
+    return [redact_entry(viewer, entry) for entry in seen]
 
 
 # -- documents ---------------------------------------------------------------------------------

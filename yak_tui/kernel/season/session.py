@@ -81,7 +81,7 @@ def _advance_locked(
         # Without dice typed in, the season's dice are derived from its committed secret (fairdice).
         rolling = dice or fair_dice_for(save.path)
         result = apply_command(world, identity, "advance", {}, rolling)  # refuses anyone but the GM
-        save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw)
+        save.backup(closing.key(), keep=int(table("core")["backups"]["keep"]), raw=snapshot.raw, held=snapshot.stamp)
         flush_keys(rolling)  # the new season's secrets on disk before the save that commits to them
         # What the season's close wrote, as a command's write says it: the apps apply it from the
         # change journal instead of reading the save again, and the vouch checks only those documents.

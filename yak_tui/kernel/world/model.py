@@ -55,13 +55,13 @@ class World:
     """The aggregate. Mutations record originals so a command can be undone exactly."""
 
     def __init__(self, data: dict[str, dict[str, Any]], logs: DeferredLogs | None = None) -> None:
-        # The tables. `logs`: the log tables not parsed yet (`WorldFile.read_deferring_logs`); they
-        # are parsed the first time anything asks for one of them, or for `data` whole.
+        # The tables. `logs`: the log tables not parsed yet (`WorldFile.read_deferring_logs`); each
+        # is parsed the first time anything asks for it, and all of them when `data` is asked whole.
         self._data: dict[str, dict[str, dict[str, Any]]] = data
         self._logs = logs
         self._logs_lock = threading.Lock() if logs is not None else None
         for name in TABLES:
-            if logs is None or name not in LOG_TABLES:
+            if logs is None or name not in logs.pending:
                 data.setdefault(name, {})
         self.originals: dict[tuple[str, str], dict[str, Any] | None] = {}
         # Whether `originals` keeps a copy of each document as it was (the undo record needs them):
@@ -100,30 +100,45 @@ class World:
     def data(self) -> dict[str, dict[str, dict[str, Any]]]:
         """Every table (the logs parsed first if they were left for later)."""
         if self._logs is not None:
-            self._load_logs()
+            self._load_logs(LOG_TABLES)
         return self._data
 
     @property
     def logs_deferred(self) -> bool:
-        """Whether the log tables are still bytes: a first frame may leave what reads them for after it."""
+        """Whether any log table is still bytes: a first frame may leave what reads them for after it."""
         return self._logs is not None
 
-    def _load_logs(self) -> None:
+    def deferred(self, table: str) -> bool:
+        """Whether this log table is still bytes (`logs_deferred`, for one table)."""
+        logs = self._logs
+        return logs is not None and table in logs.pending
+
+    def may_hold(self, table: str, marker: bytes) -> bool:
+        """Whether log table `table` may hold a document with these bytes in orjson's form
+        (`DeferredLogs.may_hold`): True once it is parsed, so the caller then looks itself. A rare
+        thing kept in a big log (a spell's consequence the GM has not described) is known absent
+        without the log's parse."""
+        logs = self._logs
+        return logs is None or logs.may_hold(table, marker)
+
+    def _load_logs(self, tables: tuple[str, ...]) -> None:
         assert self._logs_lock is not None
         with self._logs_lock:
             logs = self._logs
             if logs is None:  # another thread parsed them meanwhile
                 return
-            tables = logs.load()
-            for name in LOG_TABLES:
-                tables.setdefault(name, {})
-            self._data.update(tables)
-            self._logs = None
+            for name in tables:
+                if name in logs.pending:
+                    self._data[name] = logs.load(name)
+            if not logs.pending:
+                for name in logs.order:  # the tables in the save's order again, as a whole read gives
+                    self._data[name] = self._data.pop(name)
+                self._logs = None
 
     def _docs(self, table: str) -> dict[str, dict[str, Any]]:
         """A table by a name known to exist (a log table parsed first if it was left for later)."""
         if self._logs is not None and table in LOG_TABLES:
-            self._load_logs()
+            self._load_logs((table,))
         return self._data[table]
 
     def trial(self) -> World:
@@ -245,7 +260,7 @@ class World:
     # -- reads --------------------------------------------------------------------------------
     def table(self, name: str) -> dict[str, dict[str, Any]]:
         if self._logs is not None and name in LOG_TABLES:
-            self._load_logs()
+            self._load_logs((name,))
         docs = self._data.get(name)
         if docs is None:
             raise ValidationError("table", f"no table named {name!r}; tables: {', '.join(TABLES)}")
