@@ -23,7 +23,7 @@ from yak_tui.kernel.play.dice import ScriptedDice
 from yak_tui.kernel.play.identity import GM
 from yak_tui.kernel.season.session import due_for
 from yak_tui.kernel.world.demo import create_world
-from yak_tui.kernel.world.model import World
+from yak_tui.kernel.world.model import World, follow_save
 from yak_tui.store import files, sidecars
 from yak_tui.store.files import LOG_TABLES, DeferredLogs, encode_save
 from yak_tui.store.storage import WorldFile
@@ -232,12 +232,13 @@ def test_the_tables_of_a_split_read_are_checked_like_a_whole_read(save: WorldFil
     split = files.decode_save_split(save.path, raw, _true_offsets(raw))
     assert split is not None
     head, logs = split
-    assert not set(head) & set(LOG_TABLES) and logs.pending == LOG_TABLES
-    assert {name: logs.load(name) for name in LOG_TABLES} == {name: orjson.loads(raw)[name] for name in LOG_TABLES}
+    assert not set(head) & set(LOG_TABLES) and logs.order == LOG_TABLES
+    parsed = {name: logs.load(name) for name in LOG_TABLES}
+    assert parsed == {name: orjson.loads(raw)[name] for name in LOG_TABLES}
     assert files.decode_save_split(save.path, raw, {"dice": _offset_of(raw, b"orders")}) is None
-    with pytest.raises(RuntimeError):
-        logs.load("dice")  # parsed once; the save's bytes were let go with the last
-    assert logs.pending == ()
+    assert all(logs.load(name) is parsed[name] for name in LOG_TABLES)  # parsed once, then handed out
+    with pytest.raises(KeyError):
+        logs.load("orders")
 
 
 def test_logs_that_do_not_parse_say_so_every_time_they_are_asked_for(tmp_path: Path) -> None:
@@ -254,3 +255,32 @@ def test_logs_that_do_not_parse_say_so_every_time_they_are_asked_for(tmp_path: P
             world.table("chronicle")
     assert world.table("kingdoms") == {} and world.table("reports") == {}
     assert world.deferred("dice") and world.deferred("chronicle") and not world.deferred("reports")
+
+
+def test_a_world_brought_up_to_date_keeps_the_logs_no_change_wrote_as_bytes(save: WorldFile, loads: list[str]) -> None:
+    """An app applies another process's note from the change journal (`follow_save`): the chronicle
+    it writes is parsed, the reports it does not touch stay bytes, shared with the world before."""
+    world = World.load(save)
+    held = (save.stamp(), world)
+    run_command(save, GM, "note", {"text": "A SECOND NOTE"})
+    _, after = follow_save(save, held)
+    assert after is not world and after.follows() is not None  # from the journal, not a whole read
+    assert loads == ["chronicle"] and after.deferred("reports") and world.deferred("reports")
+    assert any("A SECOND NOTE" in entry["text"] for _, entry in after.all("chronicle"))
+    assert not any("A SECOND NOTE" in entry["text"] for _, entry in world.all("chronicle"))
+    assert after.written_only(world, ("chronicle",)) and loads == ["chronicle"]  # judged with no parse
+    assert not after.written_only(world, ("reports",))  # the chronicle was written
+    assert after.table("reports") is world.table("reports")  # one parse, for both worlds
+    assert after.written_only(world, ("chronicle",))
+    assert orjson.dumps(after.data) == save.path.read_bytes()
+
+
+def test_no_live_reference_touches_a_log() -> None:
+    """`World.with_changes` checks a write's documents with the logs it did not write left as bytes:
+    that holds only while no live reference is held in a log table or names one."""
+    from yak_tui.kernel.world.references import _referencing, _referencing_tables
+
+    live = _referencing_tables(False)
+    assert not set(live) & set(LOG_TABLES)
+    named = {target for table in live for targets in _referencing(table, False).values() for target in targets}
+    assert named and not named & set(LOG_TABLES)

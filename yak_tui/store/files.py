@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -182,19 +183,17 @@ def encode_save(data: dict[str, Any]) -> tuple[bytes, LogOffsets | None]:
 
 class DeferredLogs:
     """The log tables of a save read in parts (`decode_save_split`): their bytes, each table parsed
-    on its own `load`."""
+    on its first `load` and then handed out as that one object. The worlds an app makes from one read
+    (`World.with_changes`) share it, as they share the tables no write touched."""
 
     def __init__(self, path: Path, raw: bytes, spans: dict[str, tuple[int, int]]) -> None:
         self.path = path
         self._raw: bytes | None = raw
         self._spans = dict(spans)  # table -> (start, end) of its documents' bytes, not parsed yet
         self.order = tuple(spans)  # the log tables in the save's order
+        self._parsed: dict[str, dict[str, Any]] = {}
         self._failed: dict[str, CorruptSaveError] = {}
-
-    @property
-    def pending(self) -> tuple[str, ...]:
-        """The log tables not parsed yet (one that failed to parse stays pending)."""
-        return tuple(self._spans)
+        self._lock = threading.Lock()  # one parse of a table, whichever thread or world asks first
 
     def may_hold(self, name: str, marker: bytes) -> bool:
         """Whether table `name`, not parsed yet, may hold `marker`. A vouched save's bytes are
@@ -205,24 +204,32 @@ class DeferredLogs:
             return True
         return raw.find(marker, *span) != -1
 
+    def parsed(self, name: str) -> dict[str, Any] | None:
+        """Log table `name`'s documents if a `load` has parsed them, else None (no parse)."""
+        return self._parsed.get(name)
+
     def load(self, name: str) -> dict[str, Any]:
-        """Log table `name`'s documents, parsed (once: the save's bytes are let go with the last
-        table's parse, so a big save's bytes and all its logs are not both held). Bytes that do not
-        parse raise `CorruptSaveError`, now and on every later call."""
-        if name in self._failed:
-            raise self._failed[name]
-        span = self._spans.get(name)
-        if span is None or self._raw is None:
-            raise RuntimeError(f"the deferred log table {name!r} was loaded already, or is none")
-        try:
-            table = _table(self.path, name, memoryview(self._raw)[span[0] : span[1]])
-        except CorruptSaveError as error:
-            self._failed[name] = error
-            raise
-        del self._spans[name]
-        if not self._spans:
-            self._raw = None
-        return table
+        """Log table `name`'s documents, parsed on the first call (the save's bytes are let go with
+        the last table's parse, so a big save's bytes and all its logs are not both held). Bytes that
+        do not parse raise `CorruptSaveError`, now and on every later call."""
+        with self._lock:
+            if name in self._parsed:
+                return self._parsed[name]
+            if name in self._failed:
+                raise self._failed[name]
+            span = self._spans.get(name)
+            if span is None or self._raw is None:
+                raise KeyError(f"the save's logs hold no table {name!r}")
+            try:
+                table = _table(self.path, name, memoryview(self._raw)[span[0] : span[1]])
+            except CorruptSaveError as error:
+                self._failed[name] = error
+                raise
+            self._parsed[name] = table
+            del self._spans[name]
+            if not self._spans:
+                self._raw = None
+            return table
 
 
 def decode_save_split(path: Path, raw: bytes, offsets: LogOffsets) -> tuple[dict[str, Any], DeferredLogs] | None:
