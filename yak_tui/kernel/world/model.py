@@ -227,8 +227,8 @@ class World:
         tables written) and for a trial, and never for two full reads; it is only sound for worlds
         nobody changes in place any more, as the app's are. A read model may then keep the parts of
         what it built on `before` that read none of `tables` (the dashboard after a note)."""
-        names = self._data.keys() | self._unparsed
-        if names != before._data.keys() | before._unparsed:
+        names = self._table_names()
+        if names != before._table_names():
             return False
         for table in names:
             if table in tables:
@@ -240,15 +240,21 @@ class World:
                 return False
         return True
 
+    def _table_names(self) -> set[str]:
+        """Every table's name, parsed or not (read while another thread may be parsing a log)."""
+        source = self._log_source
+        return self._data.keys() | self._unparsed | set(source.order if source is not None else ())
+
     def _table_token(self, table: str) -> object:
         """What stands for a table in `written_only`, parsing nothing: its documents, or, for a log
         table still bytes, the documents its source has parsed for another world, else the source and
-        the table's name (two worlds of one read whose logs nobody wrote hold the same bytes)."""
-        if table not in self._unparsed:
-            return self._data[table]
+        the table's name (two worlds of one read whose logs nobody wrote hold the same bytes). Read
+        without the lock: a log being put in the save's order is taken from its source."""
+        docs = self._data.get(table)
+        if docs is not None:
+            return docs
         source = self._log_source
-        assert source is not None
-        parsed = source.parsed(table)
+        parsed = None if source is None else source.parsed(table)
         return (id(source), table) if parsed is None else parsed
 
     def _writable(self, table: str) -> dict[str, dict[str, Any]]:
