@@ -284,3 +284,16 @@ def test_no_live_reference_touches_a_log() -> None:
     assert not set(live) & set(LOG_TABLES)
     named = {target for table in live for targets in _referencing(table, False).values() for target in targets}
     assert named and not named & set(LOG_TABLES)
+
+
+def test_a_dry_run_copies_the_dice_and_leaves_the_other_logs_as_bytes(save: WorldFile, loads: list[str]) -> None:
+    """A form's check runs its command on `World.trial()`: the dice ledger it appends to is its own
+    copy; the chronicle and the reports are parsed only if the command reads them, and never changed."""
+    world = World.load(save)
+    trial = world.trial()
+    assert loads == ["dice"] and trial.deferred("chronicle") and world.deferred("chronicle")
+    assert trial.has_table("reports") and not trial.has_table("nothing") and loads == ["dice"]
+    assert trial.table("dice") is not world.table("dice")
+    before = len(world.table("chronicle"))
+    trial.put("chronicle", "e-trial", {**next(iter(world.table("chronicle").values())), "text": "TRIAL"})
+    assert len(world.table("chronicle")) == before and "e-trial" in trial.table("chronicle")

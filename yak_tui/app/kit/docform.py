@@ -42,7 +42,7 @@ def _options(world: World, spec: Field, current: Any) -> tuple[Choice, ...]:
     options: tuple[Choice, ...] = ()
     if spec.choices:
         options = tuple(Choice(choice, choice) for choice in spec.choices)
-    elif spec.ref and spec.ref in world.data and len(world.table(spec.ref)) <= MAX_OPTIONS:
+    elif isinstance(spec.ref, str) and world.has_table(spec.ref) and len(world.table(spec.ref)) <= MAX_OPTIONS:
         options = tuple(
             Choice(doc_id, f"{world.display_name(spec.ref, doc_id)} ({doc_id})")
             for doc_id in sorted(world.table(spec.ref))

@@ -257,7 +257,7 @@ class YakScreen(ActingKeys, FocusGuard, Screen[None]):
         if not table:
             table, _, key = str(key).partition(":")
         world = self.yak.world
-        return (table, str(key)) if table in world.data and world.find(table, str(key)) is not None else None
+        return (table, str(key)) if world.has_table(table) and world.find(table, str(key)) is not None else None
 
     # -- live ----------------------------------------------------------------------------------------
     def on_mount(self) -> None:

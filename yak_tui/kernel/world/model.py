@@ -112,6 +112,10 @@ class World:
         """Whether any log table is still bytes: a first frame may leave what reads them for after it."""
         return self._logs is not None
 
+    def has_table(self, name: str) -> bool:
+        """Whether the world has this table (a log not parsed yet counts; nothing is parsed)."""
+        return name in self._data or name in self._unparsed
+
     def deferred(self, table: str) -> bool:
         """Whether this log table is still bytes (`logs_deferred`, for one table)."""
         return table in self._unparsed
@@ -153,12 +157,15 @@ class World:
         change in place, is copied two levels deep (the undo stack and history lists themselves)."""
         from yak_tui.kernel.play.dicechain import TABLE as LEDGER
 
-        data = dict(self.data)
-        data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in self.data[META].items()}
+        if self._logs is not None:
+            self._load_logs((LEDGER,))
+        data = dict(self._data)
+        data[META] = {doc_id: _meta_copy(doc) for doc_id, doc in data[META].items()}
         # The dice ledger is appended to straight through the data (`dicechain.chain_rolls`), not
-        # through `put`: its own copy, or a dry run's rolls would land in this world's ledger.
-        data[LEDGER] = dict(self.data.get(LEDGER, {}))
-        trial = World(data)
+        # through `put`: its own copy, or a dry run's rolls would land in this world's ledger. The
+        # other logs not parsed yet stay bytes, shared: a form's check reads none of them.
+        data[LEDGER] = dict(data.get(LEDGER, {}))
+        trial = World(data, self._logs)
         trial._trial = True
         trial._own_tables.update((META, LEDGER))
         return trial
