@@ -260,6 +260,8 @@ def decode_save(path: Path, raw: bytes) -> dict[str, Any]:
 
 
 def _tables(path: Path, raw: bytes) -> dict[str, Any]:
+    if not raw.strip():
+        raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
     data = _parsed(path, raw)
     if not isinstance(data, dict):
         raise CorruptSaveError(
@@ -279,8 +281,6 @@ def _table(path: Path, name: str, raw: bytes | memoryview) -> dict[str, Any]:
 
 
 def _parsed(path: Path, raw: bytes | memoryview) -> Any:
-    if not bytes(raw[:64]).strip() and not bytes(raw).strip():  # the whole copied only if it opens blank
-        raise CorruptSaveError(f"save {path} is empty; it was left untouched. {restore_hint(path)}")
     try:
         with collector_paused():
             return orjson.loads(raw)

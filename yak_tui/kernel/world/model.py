@@ -250,7 +250,7 @@ class World:
     def _table_names(self) -> set[str]:
         """Every table's name, parsed or not (read while another thread may be parsing a log)."""
         source = self._log_source
-        return self._data.keys() | self._unparsed | set(source.order if source is not None else ())
+        return self._data.keys() | set(source.order if source is not None else ())
 
     def _table_token(self, table: str) -> object:
         """What stands for a table in `written_only`, parsing nothing: its documents, or, for a log
