@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from textual import events
-from textual.app import App
+from textual.app import App, ScreenError
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive, var
 from textual.screen import Screen
@@ -191,6 +191,29 @@ class YakApp(App[None]):
         if callable(refresh_filter):
             refresh_filter(self.ansi_theme)
         self.stylesheet.set_variables(self.get_css_variables())
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Textual's refresh, less a parse that would change nothing. Textual refreshes the CSS for a
+        mode's first screen (the first of every start too) even when the theme is the one the sheets
+        were parsed with: setting the same variables again emptied the sheet's parse cache, then every
+        sheet was parsed afresh, and again when the screen mounted (three parses at the start instead
+        of one; issue 30). What else Textual's refresh does (restyle the app and every screen) is done
+        as Textual does it (textual 8)."""
+        sheet = self.stylesheet
+        if sheet._require_parse or sheet._variables != self.get_css_variables():
+            super().refresh_css(animate)
+            return
+        sheet.update(self, animate=animate)
+        try:
+            if self.screen.is_mounted:
+                self.screen._refresh_layout(self.size)
+                self.screen._css_update_count = self._css_update_count
+        except ScreenError:
+            pass
+        for screen in self.screen_stack:
+            if screen != self.screen:
+                sheet.update(screen, animate=animate)
+                screen._css_update_count = self._css_update_count
 
     # -- lifecycle ----------------------------------------------------------------------------------
     def on_mount(self) -> None:

@@ -9,6 +9,7 @@ does not exist for it: its id gets the reply an unknown id gets (`World.resolve_
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import orjson
@@ -173,7 +174,7 @@ def order_file(ctx: CommandContext, p: dict[str, Any]) -> dict[str, Any]:
     return reply
 
 
-def describe_order(world: World, order: dict[str, Any]) -> str:
+def describe_order(world: World, order: Mapping[str, Any]) -> str:
     """An order in words a player reads ("business expand: business Hale Bank, sizes 1"): named
     documents by their names, never `name(key=value)` syntax or ids (those stay in --json)."""
     command = str(order["command"])
