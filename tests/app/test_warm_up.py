@@ -37,6 +37,7 @@ Stylesheet.reparse = lambda self: (parses.append("reparse"), reparse(self))[1]
 App.refresh_css = lambda self, animate=True: (parses.append("refresh_css"), refresh_css(self, animate))[1]
 
 async def main():
+    gc.disable()  # as `yak tui` starts (cli.commands.verb_tui)
     app = make_app(sys.argv[1], poll_interval=0)
     out = {}
     async with app.run_test(size=(120, 40)) as pilot:
@@ -47,6 +48,7 @@ async def main():
                        what="the warm-up")
         await settle(pilot)
         out["warmed"] = screen_modules()
+        out["collector_on"] = gc.isenabled()
         out["frozen"] = gc.get_freeze_count()
         before, parses[:] = set(sys.modules), []
         for name, (_, _, key, _) in SCREENS.items():
@@ -94,6 +96,7 @@ def test_after_the_warm_up_a_first_visit_imports_nothing_and_parses_no_css(save_
     # ...the warm-up imports every main screen...
     assert OTHER_SCREENS <= set(out["warmed"])
     assert out["frozen"] > out["frozen_at_start"]  # what was alive then is out of the collector's sight
+    assert out["collector_on"]  # paused for the start, it runs again once the start is frozen
     # ...and then visiting all of them imports nothing; nor does it, the dashboard again and the side
     # screens (Reports, History) parse the stylesheet again (a reparse also restyled every widget).
     assert out["new_modules"] == []
@@ -134,3 +137,21 @@ def test_a_visit_is_frozen_once_and_never_while_a_side_screen_or_dialog_is_open(
     kit.freeze_visited(Visited)  # type: ignore[arg-type]
     kit.freeze_visited(Visited)  # type: ignore[arg-type]
     assert freezes == ["collect", "freeze"]
+
+
+def test_yak_tui_starts_with_the_collector_paused(monkeypatch: pytest.MonkeyPatch, save_path: Path) -> None:
+    """Issue 30: a start makes ~half a million objects that live as long as the app; the young
+    collections on the way to the first frame walked them for nothing (~30 ms at 100x). The warm-up's
+    freeze turns the collector on again (the probe above)."""
+    import gc
+
+    from yak_tui.app import main as app_main
+    from yak_tui.cli import main as cli_main
+
+    seen: list[bool] = []
+    monkeypatch.setattr(app_main, "run_app", lambda *args, **kwargs: seen.append(gc.isenabled()) or 0)
+    try:
+        assert cli_main(["--save", str(save_path), "tui"]) == 0
+    finally:
+        gc.enable()
+    assert seen == [False]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -426,6 +427,11 @@ def gm_pin(args: argparse.Namespace) -> str | None:
 
 def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     pin = gm_pin(args)  # asked before anything else, so a refusal opens nothing
+    # The collector is paused until the app's warm-up has frozen what the start made, and then runs
+    # again (`app.kit.screens._freeze_once`): a start makes ~half a million objects that live as long
+    # as the app, and ~170 young collections walked them on the way to the first frame (~30 ms at
+    # 100x, as much as a hello world's whole Textual import spends collecting; issue 30).
+    gc.disable()
     save = open_save(opts, create_demo=True)
     from yak_tui.kernel.world.model import World
 

@@ -397,3 +397,4 @@ def _freeze_once() -> None:
         _FROZEN.append(True)
         gc.collect()
         gc.freeze()
+        gc.enable()  # `yak tui` starts with it paused until now (`cli.commands.verb_tui`)
