@@ -5,7 +5,9 @@ benches leave out: rendering each frame to escape codes and writing it to the te
 Run by hand (never in tests): `python bench/bench_terminal.py WORLD.json [--rounds 3] [--as gm]`. The
 world is copied first (the app only reads it). The markers are names `bench/worldgen.py` grows, so the
 world must be one of its worlds. Prints milliseconds per screen: the first visit (the warm-up done),
-then a second visit (the screen kept), and a hello world's key to frame as the floor.
+then a second visit (the screen kept), and a hello world's key to frame as the floor. Reports (R) and
+History (H) are visited too, with the world's season backup copied beside the copy; at the end, the
+app's own peak memory (`VmHWM`) against a process that reads and parses the save whole (issue 30).
 
 `--many N` (issue 30): N real `yak tui` (the GM) in N pseudo-terminals on the world, then one note
 written by this process; prints the CPU the N spent until the last terminal showed it, and when.

@@ -8,6 +8,7 @@ import pytest
 from yak_tui.kernel.play import audience
 from yak_tui.kernel.play.identity import GM, Identity
 from yak_tui.kernel.world.model import TABLES, World
+from yak_tui.store.storage import WorldFile
 
 
 def test_the_gm_counts_the_chronicle_without_judging_each_entry(world: World, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -232,3 +233,26 @@ def test_the_same_odds_are_worded_once_per_queue(world: World, monkeypatch: pyte
     rolls = [line for line in shown if line.id.startswith("o-9")]
     assert len(rolls) == 30 and all("odds fails badly" in line.line() for line in rolls)
     assert worded.count("roll") == 2  # one for each modifier's rows
+
+
+def test_a_command_runs_with_the_collector_paused_and_a_lasting_one_does_not(
+    monkeypatch: pytest.MonkeyPatch, save: WorldFile
+) -> None:
+    """Issue 30, eighth pass: a command done in a moment (it leaves by `os._exit`) runs with the
+    collector paused, on again after it for a caller that goes on; `serve` runs as long as its
+    server does, with it on (`tui` pauses it for its start only: tests/app/test_warm_up.py)."""
+    import gc
+
+    from yak_tui.cli import commands
+    from yak_tui.cli import main as cli_main
+
+    seen: dict[str, bool] = {}
+    for verb in ("due", "serve"):
+        monkeypatch.setitem(
+            commands.VERBS, verb, lambda opts, args, verb=verb: seen.__setitem__(verb, gc.isenabled()) or 0
+        )
+    assert gc.isenabled()
+    assert cli_main(["--save", str(save.path), "due"]) == 0
+    assert gc.isenabled()
+    assert cli_main(["--save", str(save.path), "serve"]) == 0
+    assert seen == {"due": False, "serve": True}
