@@ -443,8 +443,18 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     # The collector is paused until the app's warm-up has frozen what the start made, and then runs
     # again (`app.kit.screens._freeze_once`): a start makes ~half a million objects that live as long
     # as the app, and ~170 young collections walked them on the way to the first frame (~30 ms at
-    # 100x, as much as a hello world's whole Textual import spends collecting; issue 30).
+    # 100x, as much as a hello world's whole Textual import spends collecting; issue 30). On again
+    # however the app ends, for a caller that goes on (an app that quits before its warm-up).
+    was_enabled = gc.isenabled()
     gc.disable()
+    try:
+        return _run_tui(opts, args, pin)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _run_tui(opts: GlobalOptions, args: argparse.Namespace, pin: str | None) -> int:
     save = open_save(opts, create_demo=True)
     from yak_tui.kernel.world.model import World
 
