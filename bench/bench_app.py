@@ -25,6 +25,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests" / "app"))
 sys.path.insert(0, str(ROOT))  # this checkout's yak_tui, whatever the environment installed
+sys.path.insert(0, str(HERE))
+
+from bench_scale import copy_backups  # noqa: E402  (bench/ on the path first)
 
 HELLO = """
 import sys, time
@@ -511,9 +514,7 @@ def main() -> int:
         if built != path:
             shutil.copyfile(built, path)
             # The season's backup beside it, renamed for the copy: History (H) diffs the season closed.
-            for backup in (built.parent / "backups").glob(f"{built.stem}--*"):
-                (work / "backups").mkdir(exist_ok=True)
-                shutil.copyfile(backup, work / "backups" / ("world" + backup.name.removeprefix(built.stem)))
+            copy_backups(built, path)
         import yak_tui.kernel.world.validation  # noqa: F401  (the checks a read runs and a write vouches for, as in yak)
         from yak_tui.store.storage import WorldFile
 

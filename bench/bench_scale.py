@@ -91,6 +91,13 @@ def copy_save(source: Path, target: Path) -> None:
             copied.unlink(missing_ok=True)
 
 
+def copy_backups(source: Path, target: Path) -> None:
+    """The season backups beside the save, renamed for the copy: History (H) diffs the season closed."""
+    for backup in (source.parent / "backups").glob(f"{source.stem}--*"):
+        (target.parent / "backups").mkdir(exist_ok=True)
+        shutil.copyfile(backup, target.parent / "backups" / (target.stem + backup.name.removeprefix(source.stem)))
+
+
 def median_run(repeat: int, argv: list[str], reset: tuple[Path, Path] | None = None) -> tuple[float, float]:
     """Median wall and CPU time of `argv`; `reset` = (source, target) copies a fresh save before each run."""
     walls, cpus = [], []

@@ -19,7 +19,6 @@ import argparse
 import fcntl
 import os
 import select
-import shutil
 import statistics
 import struct
 import subprocess
@@ -29,7 +28,7 @@ import termios
 import time
 from pathlib import Path
 
-from bench_scale import copy_save
+from bench_scale import copy_backups, copy_save
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
@@ -123,13 +122,6 @@ class Terminal:
         self.proc.kill()
         self.proc.wait()
         os.close(self.master)
-
-
-def copy_backups(source: Path, target: Path) -> None:
-    """The season backups beside the save, renamed for the copy: History (H) diffs the season closed."""
-    for backup in (source.parent / "backups").glob(f"{source.stem}--*"):
-        (target.parent / "backups").mkdir(exist_ok=True)
-        shutil.copyfile(backup, target.parent / "backups" / (target.stem + backup.name.removeprefix(source.stem)))
 
 
 def peak_rss_kib(pid: int) -> int:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from pathlib import Path
@@ -16,6 +15,7 @@ from yak_tui.cli.session import GlobalOptions, dice_from, emit, identity_of, ope
 from yak_tui.kernel.errors import UsageError
 from yak_tui.kernel.play.identity import Identity
 from yak_tui.kernel.world.numbers import counted
+from yak_tui.store.files import collector_paused
 from yak_tui.store.storage import WorldFile
 
 # The verbs that run as long as someone uses them (`tui` pauses the collector for its start only).
@@ -27,17 +27,14 @@ def dispatch(opts: GlobalOptions, args: argparse.Namespace) -> int:
     handler = VERBS.get(verb)
     if handler is None:
         raise UsageError(f"unknown command {verb!r}")
-    if verb in LASTING_VERBS or not gc.isenabled():
+    if verb in LASTING_VERBS:
         result: int = handler(opts, args)
         return result
     # Any other command is done in a moment, and leaves by `os._exit` (`cli.run`): the young
     # collections on its way walked the objects its imports made, all alive until the end (~4% of
     # `yak due` at 100x; issue 30). On again after it, for a caller that goes on (a test).
-    gc.disable()
-    try:
+    with collector_paused(freeze=False):
         result = handler(opts, args)
-    finally:
-        gc.enable()
     return result
 
 
@@ -445,35 +442,26 @@ def verb_tui(opts: GlobalOptions, args: argparse.Namespace) -> int:
     # as the app, and ~170 young collections walked them on the way to the first frame (~30 ms at
     # 100x, as much as a hello world's whole Textual import spends collecting; issue 30). On again
     # however the app ends, for a caller that goes on (an app that quits before its warm-up).
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return _run_tui(opts, args, pin)
-    finally:
-        if was_enabled:
-            gc.enable()
+    with collector_paused(freeze=False):
+        save = open_save(opts, create_demo=True)
+        from yak_tui.kernel.world.model import World
 
+        stamp = save.stamp()
+        world = World.load(save)
+        identity = identity_of(opts, world)
+        from yak_tui.app.main import run_app
 
-def _run_tui(opts: GlobalOptions, args: argparse.Namespace, pin: str | None) -> int:
-    save = open_save(opts, create_demo=True)
-    from yak_tui.kernel.world.model import World
-
-    stamp = save.stamp()
-    world = World.load(save)
-    identity = identity_of(opts, world)
-    from yak_tui.app.main import run_app
-
-    # One read per start: the app opens on the world read here, unless the save changed meanwhile.
-    opened = world if save.stamp() == stamp else None
-    code = run_app(
-        save.path,
-        identity,
-        animations=not getattr(args, "no_animation", False),
-        world=opened,
-        stamp=stamp if opened is not None else None,
-        gm_pin=pin,
-    )
-    return int(code or 0)
+        # One read per start: the app opens on the world read here, unless the save changed meanwhile.
+        opened = world if save.stamp() == stamp else None
+        code = run_app(
+            save.path,
+            identity,
+            animations=not getattr(args, "no_animation", False),
+            world=opened,
+            stamp=stamp if opened is not None else None,
+            gm_pin=pin,
+        )
+        return int(code or 0)
 
 
 def verb_serve(opts: GlobalOptions, args: argparse.Namespace) -> int:
